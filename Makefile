@@ -1,0 +1,54 @@
+# asmstore - build, test, bench. `make` builds the CLI and examples; `make test` runs every test and
+# ends with one line "N passed, N failed"; `make deps` installs what a fresh Debian/Ubuntu lacks.
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN     = -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes -Werror
+STD      = -std=c99
+B        = build
+LIBS     = -lzstd -lpthread
+HAVE_LZ4 := $(shell test -f /usr/include/lz4.h && echo 1)
+ifeq ($(HAVE_LZ4),1)
+CLI_DEFS = -DASMSTORE_CLI_LZ4
+CLI_LIBS = -llz4
+endif
+HEADERS  = asmstore.h asmstore_cache.h
+
+DEPS = build-essential pkg-config libzstd-dev libxxhash-dev liblz4-dev zstd xxhash clang llvm lld \
+       elfutils binutils zip unzip zipalign file strace python3 \
+       qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-i686-linux-gnu \
+       libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross \
+       mono-devel libmono-2.0-dev
+
+.PHONY: all examples test deps clean bench
+all: $(B)/asmstore
+
+examples: all
+
+$(B):
+	mkdir -p $(B)
+
+$(B)/asmstore: examples/asmstore.c $(HEADERS) | $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ examples/asmstore.c $(LIBS) $(CLI_LIBS)
+
+# ---- tests ----
+TEST_C   = $(wildcard tests/test_*.c)
+TEST_BIN = $(patsubst tests/%.c,$(B)/%,$(TEST_C))
+TEST_SH  = $(sort $(wildcard tests/t_*.sh))
+
+$(B)/test_%: tests/test_%.c tests/test.h $(HEADERS) | $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ $< $(LIBS) $(CLI_LIBS) -ldl
+
+test: all $(TEST_BIN)
+	@tests/run.sh $(TEST_BIN) $(TEST_SH)
+
+deps:
+	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:" $$missing; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "all dependencies present"; fi
+
+clean:
+	rm -rf $(B)

@@ -1,0 +1,568 @@
+/* asmstore - command-line tool over asmstore.h: pack, list, info, verify, extract.
+   Build: make (links -lzstd, and -llz4 when liblz4 is present so XALZ stores from .NET 9/10 read too). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#define ASMSTORE_IMPLEMENTATION
+#include "../asmstore.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+#ifdef ASMSTORE_CLI_LZ4
+#include <lz4.h>
+#endif
+
+static const char *usage_text =
+    "usage:\n"
+    "  asmstore pack -o OUT [--abi arm64|arm|x86_64|x86] [--runtime coreclr|monovm] [--format 2|3|4]\n"
+    "                [--level N] [--jobs N] [--no-compress] [--raw] FILE|DIR...\n"
+    "  asmstore list STORE [--json]\n"
+    "  asmstore info STORE [--json]\n"
+    "  asmstore verify STORE\n"
+    "  asmstore extract STORE -C DIR [NAME...]\n"
+    "STORE is a raw store file.\n";
+
+static int usage(void) {
+    fputs(usage_text, stderr);
+    return 2;
+}
+
+/* ---- decompressor callback for XALZ (LZ4 block) images ---- */
+static asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst, size_t cap, const void *src,
+                                      size_t src_size, size_t *written) {
+    (void)user;
+#ifdef ASMSTORE_CLI_LZ4
+    if (kind == ASMSTORE_COMPRESSION_LZ4) {
+        int n;
+        if (cap > INT_MAX || src_size > INT_MAX) return ASMSTORE_ERR_TOO_LARGE;
+        n = LZ4_decompress_safe((const char *)src, (char *)dst, (int)src_size, (int)cap);
+        if (n < 0) return ASMSTORE_ERR_DECOMPRESS;
+        *written = (size_t)n;
+        return ASMSTORE_OK;
+    }
+#endif
+    if (kind == ASMSTORE_COMPRESSION_ZSTD) {
+        size_t z = ZSTD_decompress(dst, cap, src, src_size);
+        if (ZSTD_isError(z)) return ASMSTORE_ERR_DECOMPRESS;
+        *written = z;
+        return ASMSTORE_OK;
+    }
+    (void)dst; (void)cap; (void)src; (void)src_size; (void)written;
+    return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
+}
+
+/* ---- opening a STORE argument ---- */
+typedef struct cli_store {
+    void *file;        /* whole input file */
+    size_t file_size;
+    const char *kind;  /* "raw" */
+    asmstore_reader r;
+    uint32_t *names;   /* name table for O(1) entry access */
+} cli_store;
+
+static int cli_open(const char *path, cli_store *s) {
+    asmstore_read_options ro;
+    asmstore_error err;
+    asmstore_result res;
+    memset(s, 0, sizeof *s);
+    res = asmstore_read_file(path, NULL, &s->file, &s->file_size);
+    if (res != ASMSTORE_OK) {
+        fprintf(stderr, "asmstore: %s: %s (%s)\n", path, asmstore_result_string(res), strerror(errno));
+        return 2;
+    }
+    memset(&ro, 0, sizeof ro);
+    ro.decompress = cli_decompress;
+    s->kind = "raw";
+    res = asmstore_reader_init(&s->r, s->file, s->file_size, &ro, &err);
+    if (res != ASMSTORE_OK) {
+        fprintf(stderr, "asmstore: %s: %s (at offset %llu)\n", path, asmstore_result_string(res),
+                (unsigned long long)err.offset);
+        return 1;
+    }
+    s->names = (uint32_t *)malloc(asmstore_reader_name_table_size(&s->r) + 4);
+    if (!s->names || asmstore_reader_attach_name_table(&s->r, s->names, asmstore_reader_name_table_size(&s->r) + 4) != ASMSTORE_OK) {
+        fprintf(stderr, "asmstore: out of memory\n");
+        return 2;
+    }
+    return 0;
+}
+
+static void cli_close(cli_store *s) {
+    free(s->names);
+    free(s->file);
+}
+
+/* ---- output helpers ---- */
+static void json_string(FILE *f, const char *s, size_t n) {
+    size_t i;
+    fputc('"', f);
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static const char *compression_name(asmstore_compression c) {
+    return c == ASMSTORE_COMPRESSION_ZSTD ? "zstd" : c == ASMSTORE_COMPRESSION_LZ4 ? "lz4" : "none";
+}
+
+/* ---- list ---- */
+static int cmd_list(int argc, char **argv) {
+    const char *path = NULL;
+    int json = 0, i, rc;
+    cli_store s;
+    uint32_t k;
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) json = 1;
+        else if (!path) path = argv[i];
+        else return usage();
+    }
+    if (!path) return usage();
+    if ((rc = cli_open(path, &s)) != 0) return rc;
+    if (json) printf("[");
+    for (k = 0; k < s.r.entry_count; k++) {
+        asmstore_entry e;
+        asmstore_reader_entry(&s.r, k, &e);
+        if (json) {
+            printf("%s\n {\"index\": %u, \"name\": ", k ? "," : "", k);
+            json_string(stdout, e.name, e.name_len);
+            printf(", \"ignored\": %s, \"stored_size\": %zu, \"size\": %zu, \"compression\": \"%s\", \"pdb_size\": %zu, \"config_size\": %zu}",
+                   e.ignored ? "true" : "false", e.image_size, e.uncompressed_size, compression_name(e.compression),
+                   e.pdb_size, e.config_size);
+        } else {
+            printf("%5u %10zu %10zu %-4s %.*s%s%s%s\n", k, e.uncompressed_size, e.image_size, compression_name(e.compression),
+                   (int)e.name_len, e.name, e.ignored ? " (ignored)" : "", e.pdb ? " +pdb" : "", e.config ? " +config" : "");
+        }
+    }
+    if (json) printf("\n]\n");
+    cli_close(&s);
+    return 0;
+}
+
+/* ---- info ---- */
+static int cmd_info(int argc, char **argv) {
+    const char *path = NULL;
+    int json = 0, i, rc;
+    cli_store s;
+    uint32_t k, ignored = 0, compressed = 0;
+    unsigned long long stored = 0, unpacked = 0;
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) json = 1;
+        else if (!path) path = argv[i];
+        else return usage();
+    }
+    if (!path) return usage();
+    if ((rc = cli_open(path, &s)) != 0) return rc;
+    for (k = 0; k < s.r.entry_count; k++) {
+        asmstore_entry e;
+        asmstore_reader_entry(&s.r, k, &e);
+        ignored += (uint32_t)e.ignored;
+        compressed += e.compression != ASMSTORE_COMPRESSION_NONE;
+        stored += e.image_size;
+        unpacked += e.uncompressed_size;
+    }
+    if (json) {
+        printf("{\"wrapper\": \"%s\", \"format\": %u, \"version_word\": \"0x%08x\", \"abi\": \"%s\", \"hash\": \"%s\", "
+               "\"content_id\": %s%016llx%s, \"entries\": %u, \"ignored\": %u, \"compressed\": %u, \"index_entry_size\": %u, "
+               "\"store_size\": %zu, \"stored_bytes\": %llu, \"uncompressed_bytes\": %llu}\n",
+               s.kind, s.r.format, s.r.version_word, asmstore_abi_name(s.r.abi), asmstore_hash_name(s.r.hash_kind),
+               s.r.has_content_id ? "\"" : "", s.r.has_content_id ? (unsigned long long)s.r.content_id : 0ull,
+               s.r.has_content_id ? "\"" : "", s.r.entry_count, ignored, compressed, s.r.index_entry_size, s.r.size, stored, unpacked);
+    } else {
+        printf("wrapper:        %s\n", s.kind);
+        printf("format:         %u (version word 0x%08x)\n", s.r.format, s.r.version_word);
+        printf("abi:            %s (%s)\n", asmstore_abi_name(s.r.abi), asmstore_abi_android_name(s.r.abi));
+        printf("name hash:      %s (%u-byte index entries)\n", asmstore_hash_name(s.r.hash_kind), s.r.index_entry_size);
+        if (s.r.has_content_id) printf("content id:     %016llx\n", (unsigned long long)s.r.content_id);
+        else printf("content id:     none (format %u)\n", s.r.format);
+        printf("entries:        %u (%u ignored, %u compressed)\n", s.r.entry_count, ignored, compressed);
+        printf("store size:     %zu bytes\n", s.r.size);
+        printf("images:         %llu bytes stored, %llu bytes uncompressed\n", stored, unpacked);
+    }
+    cli_close(&s);
+    return 0;
+}
+
+/* Decompresses one entry into a fresh buffer; prints a problem and returns NULL on failure. */
+static unsigned char *cli_read_entry(const cli_store *s, const asmstore_entry *e, ZSTD_DCtx *dctx, int quiet) {
+    asmstore_error err;
+    unsigned char *buf = (unsigned char *)malloc(e->uncompressed_size ? e->uncompressed_size : 1);
+    asmstore_result res;
+    if (!buf) return NULL;
+    res = asmstore_reader_read(&s->r, e, buf, e->uncompressed_size, dctx, &err);
+    if (res != ASMSTORE_OK) {
+        if (!quiet) printf("entry %u %.*s: %s\n", e->index, (int)e->name_len, e->name, asmstore_result_string(res));
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* ---- verify: exit 0 valid; 1 problems found, each printed; 2 usage or I/O error ---- */
+static int cmd_verify(int argc, char **argv) {
+    cli_store s;
+    int rc, problems = 0;
+    uint32_t k;
+    ZSTD_DCtx *dctx;
+    if (argc != 1) return usage();
+    if ((rc = cli_open(argv[0], &s)) != 0) {
+        if (rc == 1) printf("%s: invalid store\n", argv[0]);
+        return rc;
+    }
+    if (s.r.has_content_id) {
+        uint64_t id = asmstore_xxh3_64(s.r.data + 28, s.r.size - 28);
+        if (id != s.r.content_id) {
+            printf("content id %016llx does not match the store's bytes (%016llx)\n", (unsigned long long)s.r.content_id,
+                   (unsigned long long)id);
+            problems++;
+        }
+    }
+    dctx = ZSTD_createDCtx();
+    for (k = 0; k < s.r.entry_count; k++) {
+        asmstore_entry e, f;
+        unsigned char *buf;
+        size_t base;
+        asmstore_reader_entry(&s.r, k, &e);
+        /* each entry must be reachable by both of its names */
+        base = e.name_len;
+        while (base > 0 && e.name[base - 1] != '.' && e.name[base - 1] != '/') base--;
+        base = (base > 0 && e.name[base - 1] == '.') ? base - 1 : e.name_len;
+        {
+            asmstore_result r1 = asmstore_reader_find(&s.r, e.name, e.name_len, &f);
+            asmstore_result r2 = asmstore_reader_find(&s.r, e.name, base, NULL);
+            asmstore_result want = e.ignored ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK;
+            if (r1 != want || r2 != want || (r1 == ASMSTORE_OK && f.index != k)) {
+                printf("entry %u %.*s: lookup by name gives %s / %s\n", k, (int)e.name_len, e.name,
+                       asmstore_result_string(r1), asmstore_result_string(r2));
+                problems++;
+            }
+        }
+        if (e.ignored) continue;
+        buf = cli_read_entry(&s, &e, dctx, 0);
+        if (!buf) { problems++; continue; }
+        free(buf);
+    }
+    ZSTD_freeDCtx(dctx);
+    if (problems) printf("%d problem(s)\n", problems);
+    else printf("%s: ok, %u entries\n", argv[0], s.r.entry_count);
+    cli_close(&s);
+    return problems ? 1 : 0;
+}
+
+/* ---- extract ---- */
+/* A name is safe to create under DIR if it is relative, has no "." or ".." component and no empty one. */
+static int safe_relative_name(const char *n, size_t len) {
+    size_t i = 0;
+    if (len == 0 || n[0] == '/') return 0;
+    while (i < len) {
+        size_t j = i;
+        while (j < len && n[j] != '/') j++;
+        if (j == i || (j - i == 1 && n[i] == '.') || (j - i == 2 && n[i] == '.' && n[i + 1] == '.')) return 0;
+        i = j + 1;
+        if (j == len - 1) return 0; /* trailing slash */
+    }
+    for (i = 0; i < len; i++) if (n[i] == '\0' || n[i] == '\\') return 0;
+    return 1;
+}
+
+/* Creates the directories of rel under dirfd-relative root without following symlinks; returns a
+   path (inside buf) that is safe to write: every directory component was checked to be a real dir. */
+static int make_parents(const char *root, const char *rel, char *buf, size_t cap) {
+    size_t i, n = strlen(rel);
+    struct stat st;
+    if ((size_t)snprintf(buf, cap, "%s/", root) >= cap) return -1;
+    for (i = 0; i < n; i++) {
+        if (rel[i] != '/') continue;
+        if (strlen(buf) + i + 1 >= cap) return -1;
+        snprintf(buf, cap, "%s/%.*s", root, (int)i, rel);
+        if (lstat(buf, &st) == 0) {
+            if (!S_ISDIR(st.st_mode)) return -1; /* symlink or file in the way: refuse */
+        } else if (mkdir(buf, 0755) != 0) {
+            return -1;
+        }
+    }
+    if ((size_t)snprintf(buf, cap, "%s/%s", root, rel) >= cap) return -1;
+    if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode)) return -1;
+    return 0;
+}
+
+static int write_extracted(const char *dir, const char *name, size_t name_len, const char *suffix_replace, const void *data,
+                           size_t size) {
+    char rel[PATH_MAX], path[PATH_MAX];
+    asmstore_result res;
+    if (suffix_replace) {
+        /* Foo.dll -> Foo.pdb; Foo.dll -> Foo.dll.config */
+        if (!strcmp(suffix_replace, ".pdb")) {
+            size_t base = name_len;
+            while (base > 0 && name[base - 1] != '.' && name[base - 1] != '/') base--;
+            base = (base > 0 && name[base - 1] == '.') ? base - 1 : name_len;
+            snprintf(rel, sizeof rel, "%.*s.pdb", (int)base, name);
+        } else {
+            snprintf(rel, sizeof rel, "%.*s%s", (int)name_len, name, suffix_replace);
+        }
+    } else {
+        snprintf(rel, sizeof rel, "%.*s", (int)name_len, name);
+    }
+    if (!safe_relative_name(rel, strlen(rel)) || make_parents(dir, rel, path, sizeof path) != 0) {
+        fprintf(stderr, "asmstore: refusing to write %s outside %s\n", rel, dir);
+        return 1;
+    }
+    res = asmstore_write_file(path, data, size, 0644);
+    if (res != ASMSTORE_OK) {
+        fprintf(stderr, "asmstore: %s: %s\n", path, asmstore_result_string(res));
+        return 2;
+    }
+    return 0;
+}
+
+static int cmd_extract(int argc, char **argv) {
+    const char *path = NULL, *dir = NULL;
+    char **names = (char **)calloc((size_t)argc + 1, sizeof *names);
+    int nnames = 0, i, rc, status = 0;
+    cli_store s;
+    uint32_t k;
+    ZSTD_DCtx *dctx;
+    struct stat st;
+    if (!names) return 2;
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-C") && i + 1 < argc) dir = argv[++i];
+        else if (!path) path = argv[i];
+        else names[nnames++] = argv[i];
+    }
+    if (!path || !dir) { free(names); return usage(); }
+    if (lstat(dir, &st) != 0) {
+        if (mkdir(dir, 0755) != 0) { fprintf(stderr, "asmstore: %s: %s\n", dir, strerror(errno)); free(names); return 2; }
+    } else if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "asmstore: %s is not a directory\n", dir);
+        free(names);
+        return 2;
+    }
+    if ((rc = cli_open(path, &s)) != 0) { free(names); return rc; }
+    dctx = ZSTD_createDCtx();
+    for (i = 0; i < nnames; i++) {
+        asmstore_entry e;
+        asmstore_result res = asmstore_reader_find(&s.r, names[i], strlen(names[i]), &e);
+        if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", names[i], asmstore_result_string(res)); status = 1; }
+    }
+    for (k = 0; k < s.r.entry_count && status != 2; k++) {
+        asmstore_entry e;
+        unsigned char *buf;
+        asmstore_reader_entry(&s.r, k, &e);
+        if (e.ignored) continue;
+        if (nnames) {
+            int want = 0;
+            for (i = 0; i < nnames && !want; i++) {
+                asmstore_entry f;
+                want = asmstore_reader_find(&s.r, names[i], strlen(names[i]), &f) == ASMSTORE_OK && f.index == k;
+            }
+            if (!want) continue;
+        }
+        buf = cli_read_entry(&s, &e, dctx, 0);
+        if (!buf) { status = 1; continue; }
+        rc = write_extracted(dir, e.name, e.name_len, NULL, buf, e.uncompressed_size);
+        free(buf);
+        if (!rc && e.pdb) rc = write_extracted(dir, e.name, e.name_len, ".pdb", e.pdb, e.pdb_size);
+        if (!rc && e.config) rc = write_extracted(dir, e.name, e.name_len, ".config", e.config, e.config_size);
+        if (rc > status) status = rc;
+    }
+    ZSTD_freeDCtx(dctx);
+    cli_close(&s);
+    free(names);
+    return status;
+}
+
+/* ---- pack ---- */
+typedef struct pack_item { char *name; char *path; } pack_item;
+typedef struct pack_list { pack_item *items; size_t n, cap; } pack_list;
+
+static int has_suffix(const char *s, const char *suf) {
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+static int pack_push(pack_list *l, const char *name, const char *path) {
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 64;
+        pack_item *ni = (pack_item *)realloc(l->items, nc * sizeof *ni);
+        if (!ni) return -1;
+        l->items = ni;
+        l->cap = nc;
+    }
+    l->items[l->n].name = strdup(name);
+    l->items[l->n].path = strdup(path);
+    if (!l->items[l->n].name || !l->items[l->n].path) return -1;
+    l->n++;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Sorted names of the regular files (symlinks followed) in dir that pass keep(); NULL-terminated. */
+static char **list_dir(const char *dir, int (*keep)(const char *), size_t *count) {
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char **v = NULL;
+    size_t n = 0, cap = 0;
+    *count = 0;
+    if (!d) return NULL;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.' || (keep && !keep(de->d_name))) continue;
+        if (n + 1 >= cap) {
+            char **nv;
+            cap = cap ? cap * 2 : 64;
+            nv = (char **)realloc(v, cap * sizeof *v);
+            if (!nv) break;
+            v = nv;
+        }
+        v[n++] = strdup(de->d_name);
+    }
+    closedir(d);
+    if (v) { qsort(v, n, sizeof *v, cmp_str); v[n] = NULL; }
+    *count = n;
+    return v;
+}
+
+static void free_list(char **v, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) free(v[i]);
+    free(v);
+}
+
+static int is_satellite(const char *name) { return has_suffix(name, ".resources.dll"); }
+
+/* DIR: every .dll in it (what a .NET for Android store holds; name .exe files explicitly), plus culture/X.resources.dll satellites one level down. */
+static int pack_collect_dir(pack_list *l, const char *dir) {
+    size_t n, i, m, j;
+    char **v = list_dir(dir, NULL, &n);
+    char path[PATH_MAX];
+    struct stat st;
+    if (!v) { fprintf(stderr, "asmstore: cannot read directory %s\n", dir); return -1; }
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, v[i]);
+        if (stat(path, &st) != 0) continue;
+        if (S_ISREG(st.st_mode) && has_suffix(v[i], ".dll")) {
+            if (pack_push(l, v[i], path)) return -1;
+        } else if (S_ISDIR(st.st_mode)) {
+            char **sv = list_dir(path, is_satellite, &m);
+            for (j = 0; sv && j < m; j++) {
+                char name[PATH_MAX], spath[PATH_MAX + NAME_MAX + 2];
+                snprintf(name, sizeof name, "%s/%s", v[i], sv[j]);
+                snprintf(spath, sizeof spath, "%s/%s", path, sv[j]);
+                if (pack_push(l, name, spath)) return -1;
+            }
+            if (sv) free_list(sv, m);
+        }
+    }
+    free_list(v, n);
+    return 0;
+}
+
+/* Path of a companion file if it exists: Foo.dll -> Foo.pdb / Foo.dll.config. */
+static char *companion(const char *path, int pdb) {
+    char buf[PATH_MAX];
+    struct stat st;
+    if (pdb) {
+        const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+        size_t base = (dot && (!slash || dot > slash)) ? (size_t)(dot - path) : strlen(path);
+        snprintf(buf, sizeof buf, "%.*s.pdb", (int)base, path);
+    } else {
+        snprintf(buf, sizeof buf, "%s.config", path);
+    }
+    return (stat(buf, &st) == 0 && S_ISREG(st.st_mode)) ? strdup(buf) : NULL;
+}
+
+static void show_progress(void *user, size_t done, size_t total) {
+    (void)user;
+    fprintf(stderr, "\rcompressing %zu/%zu", done, total);
+    if (done == total) fputc('\n', stderr);
+}
+
+static int cmd_pack(int argc, char **argv) {
+    asmstore_write_options o;
+    const char *out = NULL;
+    pack_list l;
+    asmstore_writer *w = NULL;
+    asmstore_result res;
+    const void *data;
+    size_t size, i;
+    int k, with_pdb = 0, rc = 0;
+    memset(&o, 0, sizeof o);
+    memset(&l, 0, sizeof l);
+    for (k = 0; k < argc; k++) {
+        const char *a = argv[k];
+        const char *v = k + 1 < argc ? argv[k + 1] : NULL;
+        if (!strcmp(a, "-o") && v) { out = v; k++; }
+        else if (!strcmp(a, "--abi") && v) { o.abi = asmstore_abi_parse(v); k++; if (!o.abi) { fprintf(stderr, "asmstore: unknown ABI %s\n", v); return 2; } }
+        else if (!strcmp(a, "--runtime") && v) {
+            k++;
+            if (!strcmp(v, "coreclr")) o.runtime = ASMSTORE_RUNTIME_CORECLR;
+            else if (!strcmp(v, "monovm")) o.runtime = ASMSTORE_RUNTIME_MONOVM;
+            else { fprintf(stderr, "asmstore: unknown runtime %s\n", v); return 2; }
+        }
+        else if (!strcmp(a, "--format") && v) { o.format = (uint32_t)atoi(v); k++; if (o.format < 2 || o.format > 4) { fprintf(stderr, "asmstore: format must be 2, 3 or 4\n"); return 2; } }
+        else if (!strcmp(a, "--level") && v) { o.level = atoi(v); k++; if (o.level < 1 || o.level > 22) { fprintf(stderr, "asmstore: level must be 1..22\n"); return 2; } }
+        else if (!strcmp(a, "--jobs") && v) { o.jobs = atoi(v); k++; if (o.jobs < 1) { fprintf(stderr, "asmstore: jobs must be >= 1\n"); return 2; } }
+        else if (!strcmp(a, "--no-compress")) o.no_compress = 1;
+        else if (!strcmp(a, "--pdb")) with_pdb = 1;
+        else if (!strcmp(a, "--raw")) { /* raw store: the only output kind in this build */ }
+        else if (a[0] == '-' && a[1]) return usage();
+        else {
+            struct stat st;
+            if (stat(a, &st) != 0) { fprintf(stderr, "asmstore: %s: %s\n", a, strerror(errno)); return 2; }
+            if (S_ISDIR(st.st_mode)) { if (pack_collect_dir(&l, a)) return 2; }
+            else {
+                const char *base = strrchr(a, '/');
+                if (pack_push(&l, base ? base + 1 : a, a)) return 2;
+            }
+        }
+    }
+    if (!out || l.n == 0) return usage();
+    if (isatty(2) && l.n > 50) { o.progress = show_progress; }
+    res = asmstore_writer_create(&w, &o);
+    if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s\n", asmstore_result_string(res)); return 2; }
+    for (i = 0; i < l.n && rc == 0; i++) {
+        char *pdb = with_pdb ? companion(l.items[i].path, 1) : NULL, *cfg = companion(l.items[i].path, 0);
+        res = asmstore_writer_add_file(w, l.items[i].name, l.items[i].path, pdb, cfg, 0);
+        if (res != ASMSTORE_OK) {
+            fprintf(stderr, "asmstore: %s (%s): %s\n", l.items[i].name, l.items[i].path, asmstore_result_string(res));
+            rc = res == ASMSTORE_ERR_IO || res == ASMSTORE_ERR_NOT_FOUND ? 2 : 1;
+        }
+        free(pdb);
+        free(cfg);
+    }
+    if (rc == 0) {
+        res = asmstore_writer_finish(w, &data, &size);
+        if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s\n", asmstore_result_string(res)); rc = 1; }
+    }
+    if (rc == 0) {
+        res = asmstore_write_file(out, data, size, 0644);
+        if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", out, asmstore_result_string(res)); rc = 2; }
+        else fprintf(stderr, "%s: %zu entries, %zu bytes\n", out, asmstore_writer_count(w), size);
+    }
+    asmstore_writer_free(w);
+    for (i = 0; i < l.n; i++) { free(l.items[i].name); free(l.items[i].path); }
+    free(l.items);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) return usage();
+    if (!strcmp(argv[1], "pack")) return cmd_pack(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "list")) return cmd_list(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "info")) return cmd_info(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "verify")) return cmd_verify(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "extract")) return cmd_extract(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "--version")) { printf("asmstore %u\n", asmstore_version_number()); return 0; }
+    return usage();
+}

@@ -1,0 +1,22 @@
+/* tests/test.h - tiny test harness: RUN(fn) runs a test case, CHECK(cond) marks it failed.
+   Each test binary ends with one line "N passed, N failed" (test cases, not checks) and exits
+   non-zero on any failure. SKIP(msg) marks a case skipped with a visible message. */
+#ifndef ASMSTORE_TEST_H
+#define ASMSTORE_TEST_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int test__passed, test__failed, test__case_failed, test__skipped;
+
+#define CHECK(cond) do { if (!(cond)) { test__case_failed = 1; \
+    fprintf(stderr, "  %s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+#define CHECK_EQ_INT(a, b) do { long long test__a = (long long)(a), test__b = (long long)(b); if (test__a != test__b) { \
+    test__case_failed = 1; fprintf(stderr, "  %s:%d: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__, #a, test__a, #b, test__b); } } while (0)
+#define SKIP(msg) do { printf("  SKIP %s: %s\n", __func__, msg); test__skipped = 1; return; } while (0)
+#define RUN(fn) do { test__case_failed = 0; test__skipped = 0; fn(); \
+    if (test__skipped) {} else if (test__case_failed) { test__failed++; printf("FAIL %s\n", #fn); } \
+    else { test__passed++; printf("ok   %s\n", #fn); } } while (0)
+#define TEST_DONE() (printf("%d passed, %d failed\n", test__passed, test__failed), test__failed ? 1 : 0)
+
+#endif
