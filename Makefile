@@ -38,8 +38,13 @@ TEST_SH  = $(sort $(wildcard tests/t_*.sh))
 $(B)/test_%: tests/test_%.c tests/test.h $(HEADERS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ $< $(LIBS) $(CLI_LIBS) -ldl
 
-test: all $(TEST_BIN)
-	@tests/run.sh $(TEST_BIN) $(TEST_SH)
+test: all $(TEST_BIN) $(TEST_EXTRA)
+	@tests/run.sh $(TEST_BIN) $(TEST_SH) $(TEST_EXTRA)
+
+# Feature fragments (ELF/locator tests, cache, fuzzing, bench) add their own rules and may append to
+# TEST_EXTRA (more test binaries/scripts for `make test`) and DEPS.
+TEST_EXTRA =
+-include $(sort $(wildcard mk/*.mk))
 
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
