@@ -30,6 +30,11 @@ $(B):
 $(B)/asmstore: examples/asmstore.c $(HEADERS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ examples/asmstore.c $(LIBS) $(CLI_LIBS)
 
+# Feature fragments (ELF/locator tests, cache, fuzzing, bench) add their own rules and may append to
+# TEST_EXTRA (more test binaries/scripts for `make test`) and DEPS.
+TEST_EXTRA =
+-include $(sort $(wildcard mk/*.mk))
+
 # ---- tests ----
 TEST_C   = $(wildcard tests/test_*.c)
 TEST_BIN = $(patsubst tests/%.c,$(B)/%,$(TEST_C))
@@ -40,11 +45,6 @@ $(B)/test_%: tests/test_%.c tests/test.h $(HEADERS) | $(B)
 
 test: all $(TEST_BIN) $(TEST_EXTRA)
 	@tests/run.sh $(TEST_BIN) $(TEST_SH) $(TEST_EXTRA)
-
-# Feature fragments (ELF/locator tests, cache, fuzzing, bench) add their own rules and may append to
-# TEST_EXTRA (more test binaries/scripts for `make test`) and DEPS.
-TEST_EXTRA =
--include $(sort $(wildcard mk/*.mk))
 
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
