@@ -19,7 +19,7 @@ DEPS = build-essential pkg-config libzstd-dev libxxhash-dev liblz4-dev zstd xxha
        libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross \
        mono-devel libmono-2.0-dev
 
-.PHONY: all examples test deps clean bench
+.PHONY: all examples test deps clean bench demo
 all: $(B)/asmstore
 
 examples: all
@@ -57,3 +57,6 @@ deps:
 
 clean:
 	rm -rf $(B)
+
+demo: all
+	@B=$(B) examples/demo.sh

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# The asmstore CLI on real inputs: the Mono 4.5 framework packed in every profile and format and
+# extracted back byte-identical, thread-count determinism, verify's exit codes, extract's refusal to
+# write outside its directory, and the real .NET 10 stores in ../shared (sha256 of every image
+# against EXPECTED.json, computed by Python's hashlib, not by us).
+. "$(dirname "$0")/lib.sh"
+
+# --- Mono corpus ---
+if [ -d "$MONO45" ] && [ -d "$MONO45/Facades" ]; then
+  # resolve symlinks once so cmp compares real bytes
+  mkdir -p "$T_TMP/src/Facades"
+  for f in "$MONO45"/*.dll; do cp -L "$f" "$T_TMP/src/"; done
+  for f in "$MONO45"/Facades/*.dll; do cp -L "$f" "$T_TMP/src/Facades/"; done
+  n45=$(ls "$T_TMP"/src/*.dll | wc -l); nfac=$(ls "$T_TMP"/src/Facades/*.dll | wc -l)
+  combos="monovm:2:arm64 monovm:3:arm monovm:4:x86_64 coreclr:3:x86 coreclr:4:arm64 coreclr:4:arm"
+  for c in $combos; do
+    IFS=: read -r rt fmt abi <<<"$c"
+    out="$T_TMP/$rt-$fmt-$abi.store"
+    if "$ASMSTORE" pack --raw -o "$out" --runtime "$rt" --format "$fmt" --abi "$abi" --level 1 \
+         "$T_TMP/src" "$T_TMP/src/Facades" 2>"$T_TMP/err"; then
+      rm -rf "$T_TMP/x"
+      if "$ASMSTORE" extract "$out" -C "$T_TMP/x" && "$ASMSTORE" verify "$out" >/dev/null; then
+        bad=0
+        for f in "$T_TMP"/src/*.dll "$T_TMP"/src/Facades/*.dll; do
+          cmp -s "$f" "$T_TMP/x/$(basename "$f")" || { bad=1; echo "    differs: $f"; break; }
+        done
+        cnt=$(ls "$T_TMP"/x/*.dll | wc -l)
+        want=$((n45 + nfac))
+        if [ "$bad" = 0 ] && [ "$cnt" = "$want" ]; then t_ok "mono 4.5 + Facades ($want) $rt format $fmt $abi: extract is byte-identical"
+        else t_fail "mono 4.5 $rt $fmt $abi" "extracted $cnt of $want, bad=$bad"; fi
+        info=$("$ASMSTORE" info --json "$out")
+        case "$rt:$fmt:$abi" in
+          coreclr:4:*) h=crc32 ;; *:arm64|*:x86_64) h=xxh3-64 ;; *) h=xxh32 ;;
+        esac
+        if grep -q "\"format\": $fmt," <<<"$info" && grep -q "\"hash\": \"$h\"" <<<"$info"; then t_ok "info reports format $fmt, $h"
+        else t_fail "info for $rt $fmt $abi" "$info"; fi
+      else t_fail "extract/verify $rt $fmt $abi"; fi
+    else t_fail "pack $rt $fmt $abi" "$(cat "$T_TMP/err")"; fi
+  done
+  # thread count never changes the bytes
+  "$ASMSTORE" pack --raw -o "$T_TMP/j1" --jobs 1 --level 19 "$T_TMP/src/Facades" 2>/dev/null
+  "$ASMSTORE" pack --raw -o "$T_TMP/j2" --jobs 2 --level 19 "$T_TMP/src/Facades" 2>/dev/null
+  t_check "--jobs 1 and --jobs 2 give identical stores" cmp "$T_TMP/j1" "$T_TMP/j2"
+  # an unchanged output is left alone (incremental builds stay incremental)
+  before=$(stat -c '%i %Y' "$T_TMP/j1"); sleep 1
+  "$ASMSTORE" pack --raw -o "$T_TMP/j1" --jobs 2 --level 19 "$T_TMP/src/Facades" 2>/dev/null
+  t_check "repacking identical input leaves the file untouched" test "$before" = "$(stat -c '%i %Y' "$T_TMP/j1")"
+  # a failed pack leaves the old output intact
+  cp "$T_TMP/j1" "$T_TMP/j1.orig"
+  "$ASMSTORE" pack --raw -o "$T_TMP/j1" "$T_TMP/src/Facades" "$T_TMP/does-not-exist.dll" 2>/dev/null
+  rc=$?
+  if [ "$rc" -ne 0 ] && cmp -s "$T_TMP/j1" "$T_TMP/j1.orig"; then t_ok "failed pack exits $rc and keeps the old file"; else t_fail "failed pack" "rc=$rc"; fi
+  # duplicate names are refused
+  if "$ASMSTORE" pack --raw -o "$T_TMP/dup" "$T_TMP/src/Facades" "$T_TMP/src/Facades/System.Runtime.dll" 2>"$T_TMP/err"; then
+    t_fail "duplicate name refused"; else grep -q "duplicate" "$T_TMP/err" && t_ok "duplicate name refused with a clear message" || t_fail "duplicate message" "$(cat "$T_TMP/err")"; fi
+else
+  t_skip "mono corpus" "$MONO45 not installed (Debian: mono-devel)"
+fi
+
+# --- verify exit codes and corruption ---
+mkdir -p "$T_TMP/small"
+head -c 5000 /dev/urandom >"$T_TMP/small/A.dll"; head -c 3000 /dev/zero >"$T_TMP/small/B.dll"
+"$ASMSTORE" pack --raw -o "$T_TMP/s.store" --format 3 "$T_TMP/small" 2>/dev/null
+"$ASMSTORE" verify "$T_TMP/s.store" >/dev/null; t_check "verify: valid store exits 0" test $? = 0
+sz=$(stat -c %s "$T_TMP/s.store")
+cp "$T_TMP/s.store" "$T_TMP/bad.store"
+printf '\xff\xff\xff\xff' | dd of="$T_TMP/bad.store" bs=1 seek=$((sz - 20)) conv=notrunc 2>/dev/null
+"$ASMSTORE" verify "$T_TMP/bad.store" >"$T_TMP/out"; rc=$?
+if [ $rc = 1 ] && grep -q "entry" "$T_TMP/out"; then t_ok "verify: damaged frame exits 1 and names the entry"; else t_fail "verify damaged" "rc=$rc $(cat "$T_TMP/out")"; fi
+"$ASMSTORE" verify "$T_TMP/missing" >/dev/null 2>&1; t_check "verify: missing file exits 2" test $? = 2
+"$ASMSTORE" verify >/dev/null 2>&1; t_check "verify: usage error exits 2" test $? = 2
+head -c 100 /dev/urandom >"$T_TMP/garbage"
+"$ASMSTORE" verify "$T_TMP/garbage" >/dev/null 2>&1; t_check "verify: garbage exits 1" test $? = 1
+
+# --- extract never writes outside DIR ---
+# two entries with names of equal length; the second is renamed in place to "../AAAA.dll"
+# (its index hashes then point at a name that no longer matches: the reader still opens it)
+mkdir -p "$T_TMP/evil"
+echo one >"$T_TMP/evil/aaaaaaa.dll"; echo two >"$T_TMP/evil/bbbbbbb.dll"
+"$ASMSTORE" pack --raw --no-compress --format 3 -o "$T_TMP/evil.store" "$T_TMP/evil/aaaaaaa.dll" "$T_TMP/evil/bbbbbbb.dll" 2>/dev/null
+python3 - "$T_TMP/evil.store" <<'EOF'
+import sys
+p = sys.argv[1]; b = bytearray(open(p, 'rb').read())
+i = b.index(b'bbbbbbb.dll'); b[i:i+11] = b'../AAAA.dll'
+open(p, 'wb').write(b)
+EOF
+mkdir -p "$T_TMP/out1"
+"$ASMSTORE" extract "$T_TMP/evil.store" -C "$T_TMP/out1" 2>"$T_TMP/err"; rc=$?
+if [ $rc != 0 ] && [ ! -e "$T_TMP/AAAA.dll" ] && [ -f "$T_TMP/out1/aaaaaaa.dll" ] && grep -q refusing "$T_TMP/err"; then
+  t_ok "extract refuses ../ names and writes the rest"; else t_fail "extract ../" "rc=$rc $(cat "$T_TMP/err")"; fi
+# a symlinked directory inside DIR is not followed
+mkdir -p "$T_TMP/sat/fr" "$T_TMP/out2" "$T_TMP/elsewhere"
+echo sat >"$T_TMP/sat/fr/X.resources.dll"
+"$ASMSTORE" pack --raw -o "$T_TMP/sat.store" "$T_TMP/sat" 2>/dev/null
+ln -s "$T_TMP/elsewhere" "$T_TMP/out2/fr"
+"$ASMSTORE" extract "$T_TMP/sat.store" -C "$T_TMP/out2" 2>/dev/null; rc=$?
+if [ $rc != 0 ] && [ ! -e "$T_TMP/elsewhere/X.resources.dll" ]; then t_ok "extract does not follow a symlinked directory"; else t_fail "extract symlink" "rc=$rc"; fi
+rm "$T_TMP/out2/fr"
+"$ASMSTORE" extract "$T_TMP/sat.store" -C "$T_TMP/out2" && cmp -s "$T_TMP/out2/fr/X.resources.dll" "$T_TMP/sat/fr/X.resources.dll"
+t_check "satellite fr/X.resources.dll packs and extracts" test $? = 0
+
+# --- real .NET 10 stores (../shared; CI has them) ---
+if [ -d "$SAMPLES/v3-watercountdown-widget" ]; then
+  for abi in arm64-v8a x86_64; do
+    s="$SAMPLES/v3-watercountdown-widget/$abi/assembly-store.so"
+    rm -rf "$T_TMP/v3"
+    if "$ASMSTORE" extract "$s" -C "$T_TMP/v3" 2>"$T_TMP/err"; then
+      python3 - "$SAMPLES/EXPECTED.json" "v3-watercountdown-widget/$abi/assembly-store.so" "$T_TMP/v3" <<'EOF' >"$T_TMP/py" 2>&1
+import hashlib, json, sys, os
+exp = json.load(open(sys.argv[1]))[sys.argv[2]]
+bad = 0
+for d in exp["descriptors"]:
+    p = os.path.join(sys.argv[3], d["name"])
+    h = hashlib.sha256(open(p, "rb").read()).hexdigest()
+    if h != d["uncompressed_sha256"] or os.path.getsize(p) != d["uncompressed_size"]:
+        print("mismatch", d["name"]); bad += 1
+print("checked", len(exp["descriptors"]))
+sys.exit(1 if bad or len(exp["descriptors"]) == 0 else 0)
+EOF
+      if [ $? = 0 ]; then t_ok "real v3 $abi store: every image's sha256 matches EXPECTED.json ($(tail -1 "$T_TMP/py"))"
+      else t_fail "real v3 $abi sha256" "$(cat "$T_TMP/py")"; fi
+    else
+      if grep -q "unsupported compression" "$T_TMP/err"; then t_skip "real v3 $abi" "CLI built without liblz4 (Debian: liblz4-dev)"
+      else t_fail "extract real v3 $abi" "$(cat "$T_TMP/err")"; fi
+    fi
+    python3 - "$SAMPLES/EXPECTED.json" "v3-watercountdown-widget/$abi/assembly-store.so" <<'EOF' >"$T_TMP/names"
+import json, sys
+exp = json.load(open(sys.argv[1]))[sys.argv[2]]
+for e in exp["index"]: print(e["hashed_name"])
+EOF
+    miss=0
+    while read -r n; do "$ASMSTORE" extract "$s" -C "$T_TMP/one" "$n" >/dev/null 2>&1 || { miss=1; echo "    not found: $n"; }; done <"$T_TMP/names"
+    t_check "real v3 $abi store: all $(wc -l <"$T_TMP/names") index names (with and without .dll) found" test $miss = 0
+  done
+else
+  t_skip "real stores" "$SAMPLES absent"
+fi
+t_done

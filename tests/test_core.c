@@ -1,0 +1,561 @@
+/* test_core.c - reader and writer: hash vectors (checked against xxhsum and zlib's CRC-32),
+   round trips for every format x ABI x profile, lookups, one test per corruption class,
+   determinism across thread counts, zstd frames decoded by the zstd CLI. */
+#define ASMSTORE_IMPLEMENTATION
+#include "../asmstore.h"
+#include "test.h"
+
+#include <stdint.h>
+#include <unistd.h>
+#include <zstd.h>
+
+/* ---- fixtures ---- */
+
+typedef struct fixture_entry { const char *name; size_t size; int pdb, config, uncompressed; } fixture_entry;
+
+static const fixture_entry fixture[] = {
+    {"System.Runtime.dll", 20000, 0, 0, 0},
+    {"Mono.Android.dll", 70000, 1, 1, 0},
+    {"fr/App.resources.dll", 3000, 0, 0, 0},
+    {"App.dll", 5000, 1, 0, 1},
+    {"NoExtension", 100, 0, 1, 0},
+    {"de/App.resources.dll", 2500, 0, 0, 0},
+};
+#define NFIX (sizeof fixture / sizeof fixture[0])
+
+/* Deterministic, compressible bytes that differ per entry. */
+static unsigned char *make_bytes(size_t n, unsigned seed) {
+    unsigned char *p = (unsigned char *)malloc(n ? n : 1);
+    uint32_t x = seed * 2654435761u + 1u;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        x = x * 1103515245u + 12345u;
+        p[i] = (i % 7 == 0) ? (unsigned char)(x >> 24) : (unsigned char)"MZ assembly data "[i % 17];
+    }
+    if (n >= 2) { p[0] = 'M'; p[1] = 'Z'; }
+    return p;
+}
+
+typedef struct built { void *data; size_t size; } built;
+
+static built build_store(uint32_t format, asmstore_abi abi, asmstore_runtime rt, int jobs, int level) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    built b = {NULL, 0};
+    const void *d;
+    size_t n, i;
+    memset(&o, 0, sizeof o);
+    o.format = format; o.abi = abi; o.runtime = rt; o.jobs = jobs; o.level = level;
+    if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return b;
+    for (i = 0; i < NFIX; i++) {
+        const fixture_entry *f = &fixture[i];
+        unsigned char *img = make_bytes(f->size, (unsigned)i), *pdb = make_bytes(321, (unsigned)i + 100),
+                      *cfg = make_bytes(77, (unsigned)i + 200);
+        asmstore_result r = asmstore_writer_add(w, f->name, strlen(f->name), img, f->size, f->pdb ? pdb : NULL,
+                                                f->pdb ? 321 : 0, f->config ? cfg : NULL, f->config ? 77 : 0,
+                                                f->uncompressed ? ASMSTORE_ADD_UNCOMPRESSED : 0);
+        free(img); free(pdb); free(cfg);
+        if (r != ASMSTORE_OK) { asmstore_writer_free(w); return b; }
+    }
+    if (asmstore_writer_finish(w, &d, &n) == ASMSTORE_OK) {
+        b.data = malloc(n);
+        memcpy(b.data, d, n);
+        b.size = n;
+    }
+    asmstore_writer_free(w);
+    return b;
+}
+
+static uint32_t rd32(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static void wr32(unsigned char *p, uint32_t v) { p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24); }
+
+/* ---- hashes ---- */
+
+/* Runs `xxhsum -H<k>` over a file holding s and returns the hex it prints, parsed. */
+static int xxhsum_of(const char *s, int k, unsigned long long *out) {
+    char path[] = "/tmp/asmstore-hash-XXXXXX", cmd[256], line[256];
+    int fd = mkstemp(path);
+    FILE *p;
+    int ok = 0;
+    if (fd < 0) return 0;
+    if (write(fd, s, strlen(s)) != (ssize_t)strlen(s)) { close(fd); unlink(path); return 0; }
+    close(fd);
+    snprintf(cmd, sizeof cmd, "xxhsum -H%d %s 2>/dev/null", k, path);
+    p = popen(cmd, "r");
+    if (p && fgets(line, sizeof line, p)) {
+        char *eq = strstr(line, "= ");
+        ok = sscanf(eq ? eq + 2 : line, "%llx", out) == 1;
+    }
+    if (p) pclose(p);
+    unlink(path);
+    return ok;
+}
+
+static void test_hash_vectors(void) {
+    /* CRC-32 reference values (zlib), store-format.md §2 */
+    CHECK(asmstore_crc32("123456789", 9) == 0xCBF43926u);
+    CHECK(asmstore_crc32("System.Runtime", 14) == 0x5bf6a0a2u);
+    CHECK(asmstore_crc32("System.Runtime.dll", 18) == 0x237e2f9cu);
+    CHECK(asmstore_crc32("Mono.Android.dll", 16) == 0xc926113fu);
+    CHECK(asmstore_crc32("fr/App.resources.dll", 20) == 0xa1caee88u);
+    CHECK(asmstore_crc32("", 0) == 0xFFFFFFFFu);
+    CHECK(asmstore_crc32("Foo.ni.dll", 10) == 0x411e680du);
+    /* XXH3-64 from a real .NET 10 store's index (EXPECTED.json) */
+    CHECK(asmstore_xxh3_64("System.Runtime", 14) == 0x2174319c0d835bc9ull);
+    CHECK(asmstore_xxh3_64("Mono.Android", 12) == 0x0c59ad9fbbd43abeull);
+}
+
+static void test_hash_vs_xxhsum(void) {
+    static const char *names[] = {"System.Runtime", "Mono.Android.dll", "fr/App.resources", "a", "System.Private.CoreLib.dll"};
+    unsigned long long v;
+    size_t i;
+    if (!xxhsum_of("x", 0, &v)) SKIP("xxhsum not installed (Debian: xxhash)");
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        CHECK(xxhsum_of(names[i], 3, &v) && v == asmstore_xxh3_64(names[i], strlen(names[i])));
+        CHECK(xxhsum_of(names[i], 0, &v) && v == asmstore_xxh32(names[i], strlen(names[i])));
+    }
+}
+
+/* ---- round trips ---- */
+
+static void check_store(const built *b, uint32_t format, asmstore_abi abi, asmstore_runtime rt) {
+    asmstore_reader r;
+    asmstore_error err;
+    size_t i;
+    int is64 = abi == ASMSTORE_ABI_ARM64 || abi == ASMSTORE_ABI_X86_64;
+    uint32_t nentries = (uint32_t)(rt == ASMSTORE_RUNTIME_CORECLR ? 2 * NFIX : NFIX);
+    asmstore_hash_kind want_hash = (rt == ASMSTORE_RUNTIME_CORECLR && format == 4) ? ASMSTORE_HASH_CRC32
+                                   : is64 ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32;
+    uint32_t tablemem[64];
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    CHECK(b->data != NULL);
+    if (!b->data) return;
+    CHECK_EQ_INT(asmstore_reader_init(&r, b->data, b->size, NULL, &err), ASMSTORE_OK);
+    CHECK_EQ_INT(r.format, format);
+    CHECK_EQ_INT(r.abi, abi);
+    CHECK_EQ_INT(r.version_word, format | ((uint32_t)abi << 16) | (is64 ? 0x80000000u : 0));
+    CHECK_EQ_INT(r.hash_kind, want_hash);
+    CHECK_EQ_INT(r.entry_count, nentries);
+    CHECK_EQ_INT(r.index_entry_size, (want_hash == ASMSTORE_HASH_XXH3_64 ? 8 : 4) + 4 + (format >= 3 ? 1 : 0));
+    CHECK_EQ_INT(r.has_content_id, format == 4);
+    if (format == 4) CHECK(r.content_id == asmstore_xxh3_64((const unsigned char *)b->data + 28, b->size - 28));
+    /* lookups with and without the name table */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) CHECK_EQ_INT(asmstore_reader_attach_name_table(&r, tablemem, sizeof tablemem), ASMSTORE_OK);
+        for (i = 0; i < NFIX; i++) {
+            const fixture_entry *f = &fixture[i];
+            asmstore_entry e, e2;
+            size_t base = strlen(f->name);
+            const char *dot = strrchr(f->name, '.');
+            unsigned char *want = make_bytes(f->size, (unsigned)i), *got = (unsigned char *)malloc(f->size);
+            if (dot && !strchr(dot, '/')) base = (size_t)(dot - f->name);
+            CHECK_EQ_INT(asmstore_reader_find(&r, f->name, strlen(f->name), &e), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_reader_find(&r, f->name, base, &e2), ASMSTORE_OK);
+            CHECK_EQ_INT(e.index, e2.index);
+            CHECK(e.name_len == strlen(f->name) && memcmp(e.name, f->name, e.name_len) == 0);
+            CHECK_EQ_INT(e.uncompressed_size, f->size);
+            CHECK_EQ_INT(e.compression, f->uncompressed ? ASMSTORE_COMPRESSION_NONE : ASMSTORE_COMPRESSION_ZSTD);
+            CHECK_EQ_INT(asmstore_reader_read(&r, &e, got, f->size, pass ? dctx : NULL, NULL), ASMSTORE_OK);
+            CHECK(memcmp(got, want, f->size) == 0);
+            if (f->uncompressed) CHECK(memcmp(e.image, want, f->size) == 0); /* zero-copy access */
+            if (f->pdb) { unsigned char *p = make_bytes(321, (unsigned)i + 100); CHECK(e.pdb_size == 321 && memcmp(e.pdb, p, 321) == 0); free(p); }
+            else CHECK(e.pdb == NULL && e.pdb_size == 0);
+            if (f->config) { unsigned char *c = make_bytes(77, (unsigned)i + 200); CHECK(e.config_size == 77 && memcmp(e.config, c, 77) == 0); free(c); }
+            else CHECK(e.config == NULL);
+            if (rt == ASMSTORE_RUNTIME_CORECLR) {
+                char ni[128];
+                snprintf(ni, sizeof ni, "%.*s.ni.dll", (int)base, f->name);
+                CHECK_EQ_INT(asmstore_reader_find(&r, ni, strlen(ni), NULL), ASMSTORE_ERR_IGNORED);
+                CHECK_EQ_INT(asmstore_reader_find(&r, ni, strlen(ni) - 4, NULL), ASMSTORE_ERR_IGNORED);
+            }
+            free(want); free(got);
+        }
+        /* every descriptor by index, ignored ones flagged */
+        for (i = 0; i < r.entry_count; i++) {
+            asmstore_entry e;
+            CHECK_EQ_INT(asmstore_reader_entry(&r, (uint32_t)i, &e), ASMSTORE_OK);
+            CHECK_EQ_INT(e.ignored, rt == ASMSTORE_RUNTIME_CORECLR && (i % 2) == 1);
+            if (e.ignored) CHECK(e.image == NULL && e.mapping_index == 0);
+        }
+        CHECK_EQ_INT(asmstore_reader_entry(&r, r.entry_count, NULL), ASMSTORE_ERR_INVALID_ARG);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "Missing.dll", 11, NULL), ASMSTORE_ERR_NOT_FOUND);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "System.Runtime.d", 16, NULL), ASMSTORE_ERR_NOT_FOUND);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "system.runtime.dll", 18, NULL), ASMSTORE_ERR_NOT_FOUND); /* case kept */
+        CHECK_EQ_INT(asmstore_reader_find(&r, "", 0, NULL), ASMSTORE_ERR_NOT_FOUND);
+    }
+    ZSTD_freeDCtx(dctx);
+}
+
+static void test_roundtrip_all_profiles(void) {
+    static const asmstore_abi abis[] = {ASMSTORE_ABI_ARM64, ASMSTORE_ABI_ARM, ASMSTORE_ABI_X86_64, ASMSTORE_ABI_X86};
+    uint32_t format;
+    size_t a;
+    int rt;
+    for (format = 2; format <= 4; format++)
+        for (a = 0; a < 4; a++)
+            for (rt = 0; rt < 2; rt++) {
+                built b;
+                if (rt == ASMSTORE_RUNTIME_CORECLR && format == 2) continue;
+                b = build_store(format, abis[a], (asmstore_runtime)rt, 2, 3);
+                check_store(&b, format, abis[a], (asmstore_runtime)rt);
+                free(b.data);
+            }
+}
+
+static void test_coreclr_format2_refused(void) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    memset(&o, 0, sizeof o);
+    o.runtime = ASMSTORE_RUNTIME_CORECLR;
+    o.format = 2;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_PROFILE);
+    CHECK(w == NULL);
+    o.format = 5;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG);
+    o.format = 4; o.level = 23;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG);
+}
+
+/* The upstream worked example (store-format.md §1.7): CoreCLR arm64 v4, one uncompressed Foo.dll. */
+static void test_upstream_worked_example(void) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    const unsigned char *d;
+    const void *dv;
+    size_t n;
+    static const unsigned char img[] = {'M', 'Z', 1, 2, 3};
+    static const uint32_t hashes[4] = {0x411e680du, 0xb43e23c1u, 0xda087007u, 0xed27bb24u};
+    static const uint32_t descs[4] = {1, 0, 0, 1};
+    int i;
+    memset(&o, 0, sizeof o);
+    o.runtime = ASMSTORE_RUNTIME_CORECLR; o.abi = ASMSTORE_ABI_ARM64; o.no_compress = 1;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Foo.dll", 7, img, sizeof img, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &dv, &n), ASMSTORE_OK);
+    d = (const unsigned char *)dv;
+    CHECK_EQ_INT(n, 145 + sizeof img);
+    CHECK_EQ_INT(rd32(d + 4), 0x80010004u);
+    CHECK_EQ_INT(rd32(d + 8), 2);
+    CHECK_EQ_INT(rd32(d + 12), 4);
+    CHECK_EQ_INT(rd32(d + 16), 36);
+    for (i = 0; i < 4; i++) {
+        CHECK_EQ_INT(rd32(d + 28 + 9 * i), hashes[i]);
+        CHECK_EQ_INT(rd32(d + 28 + 9 * i + 4), descs[i]);
+        CHECK_EQ_INT(d[28 + 9 * i + 8], descs[i]);
+    }
+    CHECK_EQ_INT(rd32(d + 64 + 4), 145);        /* descriptor 0 data offset */
+    CHECK_EQ_INT(rd32(d + 64 + 8), sizeof img);
+    for (i = 0; i < 28; i++) CHECK(d[92 + i] == 0); /* descriptor 1: all zero */
+    CHECK(memcmp(d + 120, "\x07\0\0\0Foo.dll\x0a\0\0\0Foo.ni.dll", 4 + 7 + 4 + 10) == 0);
+    CHECK(memcmp(d + 145, img, sizeof img) == 0);
+    asmstore_writer_free(w);
+}
+
+static void test_writer_rejects_names(void) {
+    asmstore_writer *w = NULL;
+    asmstore_write_options o;
+    char big[ASMSTORE_MAX_NAME_LEN + 2];
+    memset(&o, 0, sizeof o);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "", 0, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_BAD_NAME);
+    CHECK_EQ_INT(asmstore_writer_add(w, "a\0b.dll", 7, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_BAD_NAME);
+    CHECK_EQ_INT(asmstore_writer_add(w, "\xc0\xaf.dll", 6, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_BAD_NAME);     /* overlong */
+    CHECK_EQ_INT(asmstore_writer_add(w, "\xed\xa0\x80.dll", 7, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_BAD_NAME); /* surrogate */
+    CHECK_EQ_INT(asmstore_writer_add(w, "abc\xe2\x82", 5, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_BAD_NAME);      /* cut short */
+    CHECK_EQ_INT(asmstore_writer_add(w, "\xf4\x90\x80\x80", 4, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_BAD_NAME); /* > U+10FFFF */
+    memset(big, 'a', sizeof big);
+    CHECK_EQ_INT(asmstore_writer_add(w, big, ASMSTORE_MAX_NAME_LEN + 1, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_BAD_NAME);
+    CHECK_EQ_INT(asmstore_writer_add(w, big, ASMSTORE_MAX_NAME_LEN, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Ünïcødé.dll", strlen("Ünïcødé.dll"), "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "A.dll", 5, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "A.dll", 5, "y", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(asmstore_writer_count(w), 3);
+    asmstore_writer_free(w);
+    asmstore_writer_free(NULL);
+    /* coreclr: a real entry may not collide with another's ignored companion */
+    o.runtime = ASMSTORE_RUNTIME_CORECLR;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "A.dll", 5, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "A.ni.dll", 8, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(asmstore_writer_count(w), 2);
+    asmstore_writer_free(w);
+}
+
+static void test_deterministic_across_jobs(void) {
+    built a = build_store(4, ASMSTORE_ABI_ARM64, ASMSTORE_RUNTIME_MONOVM, 1, 19);
+    built b = build_store(4, ASMSTORE_ABI_ARM64, ASMSTORE_RUNTIME_MONOVM, 2, 19);
+    built c = build_store(4, ASMSTORE_ABI_ARM64, ASMSTORE_RUNTIME_MONOVM, 5, 19);
+    CHECK(a.data && b.data && c.data);
+    CHECK(a.size == b.size && a.size == c.size);
+    CHECK(a.data && b.data && c.data && memcmp(a.data, b.data, a.size) == 0 && memcmp(a.data, c.data, a.size) == 0);
+    free(a.data); free(b.data); free(c.data);
+}
+
+/* Every frame we write decodes with the zstd CLI to the original bytes. */
+static void test_frames_decode_with_zstd_cli(void) {
+    built b = build_store(4, ASMSTORE_ABI_X86_64, ASMSTORE_RUNTIME_MONOVM, 2, 19);
+    asmstore_reader r;
+    size_t i;
+    char dir[] = "/tmp/asmstore-zstd-XXXXXX";
+    if (system("zstd --version >/dev/null 2>&1") != 0) { free(b.data); SKIP("zstd CLI not installed (Debian: zstd)"); }
+    CHECK(mkdtemp(dir) != NULL);
+    CHECK_EQ_INT(asmstore_reader_init(&r, b.data, b.size, NULL, NULL), ASMSTORE_OK);
+    for (i = 0; i < NFIX; i++) {
+        asmstore_entry e;
+        char in[128], out[128], cmd[400];
+        FILE *f;
+        unsigned char *want = make_bytes(fixture[i].size, (unsigned)i), *got = (unsigned char *)malloc(fixture[i].size + 1);
+        size_t n = 0;
+        CHECK_EQ_INT(asmstore_reader_find(&r, fixture[i].name, strlen(fixture[i].name), &e), ASMSTORE_OK);
+        if (e.compression == ASMSTORE_COMPRESSION_ZSTD) {
+            snprintf(in, sizeof in, "%s/%zu.zst", dir, i);
+            snprintf(out, sizeof out, "%s/%zu.out", dir, i);
+            f = fopen(in, "wb");
+            CHECK(f && fwrite(e.image + 12, 1, e.image_size - 12, f) == e.image_size - 12);
+            if (f) fclose(f);
+            snprintf(cmd, sizeof cmd, "zstd -q -d -f %s -o %s", in, out);
+            CHECK_EQ_INT(system(cmd), 0);
+            f = fopen(out, "rb");
+            if (f) { n = fread(got, 1, fixture[i].size + 1, f); fclose(f); }
+            CHECK_EQ_INT(n, fixture[i].size);
+            CHECK(n == fixture[i].size && memcmp(got, want, n) == 0);
+            unlink(in); unlink(out);
+        }
+        free(want); free(got);
+    }
+    rmdir(dir);
+    free(b.data);
+}
+
+/* ---- corruption: one test per class ---- */
+
+static asmstore_result open_mutated(const built *b, void (*mutate)(unsigned char *, size_t), size_t *size_io) {
+    unsigned char *copy = (unsigned char *)malloc(b->size);
+    asmstore_reader r;
+    asmstore_result res;
+    size_t size = size_io ? *size_io : b->size;
+    memcpy(copy, b->data, b->size);
+    if (mutate) mutate(copy, size);
+    res = asmstore_reader_init(&r, copy, size, NULL, NULL);
+    free(copy);
+    return res;
+}
+
+/* layout of the fixture store built below: v4 arm64 monovm, 13-byte index entries */
+#define IDX 28u
+#define DESC(b) (IDX + 2u * (uint32_t)NFIX * 13u)
+#define NAMES (IDX + 2u * (uint32_t)NFIX * 13u + (uint32_t)NFIX * 28u)
+static void m_magic(unsigned char *p, size_t n) { (void)n; p[0] = 'Y'; }
+static void m_format(unsigned char *p, size_t n) { (void)n; p[4] = 5; }
+static void m_format1(unsigned char *p, size_t n) { (void)n; p[4] = 1; }
+static void m_abi(unsigned char *p, size_t n) { (void)n; p[6] = 7; }
+static void m_flag(unsigned char *p, size_t n) { (void)n; p[7] = 0; }
+static void m_reserved(unsigned char *p, size_t n) { (void)n; p[7] |= 0x01; }
+static void m_counts(unsigned char *p, size_t n) { (void)n; wr32(p + 12, rd32(p + 12) + 1); }
+static void m_counts_huge(unsigned char *p, size_t n) { (void)n; wr32(p + 8, 0x7FFFFFFFu); wr32(p + 12, 0xFFFFFFFEu); }
+static void m_index_size(unsigned char *p, size_t n) { (void)n; wr32(p + 16, rd32(p + 16) + 1); }
+static void m_index_size_12(unsigned char *p, size_t n) { (void)n; wr32(p + 16, rd32(p + 12) * 12u); }
+static void m_unsorted(unsigned char *p, size_t n) {
+    unsigned char t[13];
+    (void)n;
+    memcpy(t, p + IDX, 13); memcpy(p + IDX, p + IDX + 13, 13); memcpy(p + IDX + 13, t, 13);
+    if (memcmp(p + IDX, p + IDX + 13, 8) == 0) p[IDX + 7] ^= 0xFF;
+}
+static void m_index_desc(unsigned char *p, size_t n) { (void)n; wr32(p + IDX + 8, (uint32_t)NFIX); }
+static void m_image_range(unsigned char *p, size_t n) { wr32(p + DESC(0) + 8, (uint32_t)n); }
+static void m_image_before_names(unsigned char *p, size_t n) { (void)n; wr32(p + DESC(0) + 4, 30); }
+static void m_pdb_range(unsigned char *p, size_t n) { wr32(p + DESC(0) + 12, (uint32_t)n - 10); wr32(p + DESC(0) + 16, 11); }
+static void m_config_range(unsigned char *p, size_t n) { (void)n; wr32(p + DESC(0) + 20, 0xFFFFFFF0u); wr32(p + DESC(0) + 24, 0x20); }
+static void m_name_len(unsigned char *p, size_t n) { (void)n; wr32(p + NAMES, 0x7FFFFFFFu); }
+static void m_name_zero(unsigned char *p, size_t n) { (void)n; wr32(p + NAMES, 0); }
+static void m_name_nul(unsigned char *p, size_t n) { (void)n; p[NAMES + 5] = 0; }
+static void m_name_byte(unsigned char *p, size_t n) { (void)n; p[NAMES + 4] ^= 0x20; } /* descriptor 0's name */
+static void m_names_gap(unsigned char *p, size_t n) { (void)n; wr32(p + NAMES, rd32(p + NAMES) - 1); }
+
+static void test_corruption_classes(void) {
+    built b = build_store(4, ASMSTORE_ABI_ARM64, ASMSTORE_RUNTIME_MONOVM, 1, 3);
+    size_t small;
+    CHECK_EQ_INT(open_mutated(&b, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(open_mutated(&b, m_magic, NULL), ASMSTORE_ERR_BAD_MAGIC);
+    CHECK_EQ_INT(open_mutated(&b, m_format, NULL), ASMSTORE_ERR_BAD_VERSION);
+    CHECK_EQ_INT(open_mutated(&b, m_format1, NULL), ASMSTORE_ERR_BAD_VERSION);
+    CHECK_EQ_INT(open_mutated(&b, m_abi, NULL), ASMSTORE_ERR_BAD_VERSION);
+    CHECK_EQ_INT(open_mutated(&b, m_flag, NULL), ASMSTORE_ERR_BAD_VERSION);
+    CHECK_EQ_INT(open_mutated(&b, m_reserved, NULL), ASMSTORE_ERR_BAD_VERSION);
+    CHECK_EQ_INT(open_mutated(&b, m_counts, NULL), ASMSTORE_ERR_BAD_COUNTS);
+    CHECK_EQ_INT(open_mutated(&b, m_counts_huge, NULL), ASMSTORE_ERR_BAD_COUNTS);
+    CHECK_EQ_INT(open_mutated(&b, m_index_size, NULL), ASMSTORE_ERR_BAD_INDEX_SIZE);
+    CHECK_EQ_INT(open_mutated(&b, m_index_size_12, NULL), ASMSTORE_ERR_BAD_INDEX_SIZE);
+    CHECK_EQ_INT(open_mutated(&b, m_unsorted, NULL), ASMSTORE_ERR_BAD_INDEX);
+    CHECK_EQ_INT(open_mutated(&b, m_index_desc, NULL), ASMSTORE_ERR_BAD_INDEX);
+    CHECK_EQ_INT(open_mutated(&b, m_image_range, NULL), ASMSTORE_ERR_BAD_DESCRIPTOR);
+    CHECK_EQ_INT(open_mutated(&b, m_image_before_names, NULL), ASMSTORE_ERR_BAD_DESCRIPTOR);
+    CHECK_EQ_INT(open_mutated(&b, m_pdb_range, NULL), ASMSTORE_ERR_BAD_DESCRIPTOR);
+    CHECK_EQ_INT(open_mutated(&b, m_config_range, NULL), ASMSTORE_ERR_BAD_DESCRIPTOR);
+    CHECK_EQ_INT(open_mutated(&b, m_name_len, NULL), ASMSTORE_ERR_BAD_NAMES);
+    CHECK_EQ_INT(open_mutated(&b, m_name_zero, NULL), ASMSTORE_ERR_BAD_NAMES);
+    CHECK_EQ_INT(open_mutated(&b, m_name_nul, NULL), ASMSTORE_ERR_BAD_NAMES);
+    CHECK_EQ_INT(open_mutated(&b, m_names_gap, NULL), ASMSTORE_ERR_BAD_NAMES);
+    CHECK_EQ_INT(open_mutated(&b, m_name_byte, NULL), ASMSTORE_ERR_BAD_HASH);
+    small = 3; CHECK_EQ_INT(open_mutated(&b, NULL, &small), ASMSTORE_ERR_TRUNCATED);
+    small = 24; CHECK_EQ_INT(open_mutated(&b, NULL, &small), ASMSTORE_ERR_TRUNCATED);
+    small = 100; CHECK_EQ_INT(open_mutated(&b, NULL, &small), ASMSTORE_ERR_TRUNCATED);
+    free(b.data);
+}
+
+/* No prefix of a store opens (except the whole), and nothing crashes while trying. */
+static void test_every_truncation(void) {
+    built b = build_store(3, ASMSTORE_ABI_X86, ASMSTORE_RUNTIME_CORECLR, 1, 1);
+    size_t n;
+    int bad = 0;
+    for (n = 0; n < b.size; n++) {
+        unsigned char *copy = (unsigned char *)malloc(n ? n : 1);
+        asmstore_reader r;
+        memcpy(copy, b.data, n);
+        if (asmstore_reader_init(&r, copy, n, NULL, NULL) == ASMSTORE_OK) bad++;
+        free(copy);
+    }
+    CHECK_EQ_INT(bad, 0);
+    free(b.data);
+}
+
+/* Two names whose hash points at a descriptor with another name: the name check answers NOT_FOUND. */
+static void test_hash_collision_never_wrong_image(void) {
+    built b = build_store(4, ASMSTORE_ABI_ARM64, ASMSTORE_RUNTIME_MONOVM, 1, 1);
+    unsigned char *p = (unsigned char *)b.data;
+    asmstore_reader r;
+    asmstore_entry e;
+    size_t off = NAMES;
+    /* rename descriptor 1 ("Mono.Android.dll") in place to "Mono.Androix.dll": its index hashes stay */
+    off += 4 + rd32(p + off);
+    CHECK(memcmp(p + off + 4, "Mono.Android.dll", 16) == 0);
+    p[off + 4 + 11] = 'x';
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, b.size, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android.dll", 16, &e), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "System.Runtime", 14, &e), ASMSTORE_OK);
+    free(b.data);
+}
+
+static void test_read_errors(void) {
+    built b = build_store(4, ASMSTORE_ABI_ARM64, ASMSTORE_RUNTIME_MONOVM, 1, 3);
+    unsigned char *p = (unsigned char *)b.data;
+    asmstore_reader r;
+    asmstore_read_options ro;
+    asmstore_entry e;
+    asmstore_error err;
+    unsigned char *buf = (unsigned char *)malloc(100000);
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, b.size, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, e.uncompressed_size - 1, NULL, NULL), ASMSTORE_ERR_BUFFER_TOO_SMALL);
+    /* a reader with a lower maximum refuses the entry before decompressing */
+    memset(&ro, 0, sizeof ro);
+    ro.max_entry_size = 1000;
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, b.size, &ro, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 100000, NULL, NULL), ASMSTORE_ERR_TOO_LARGE);
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, b.size, NULL, NULL), ASMSTORE_OK);
+    /* header length disagrees with the frame's content size */
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e), ASMSTORE_OK);
+    wr32((unsigned char *)e.image + 8, (uint32_t)e.uncompressed_size - 1);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 100000, NULL, &err), ASMSTORE_ERR_SIZE_MISMATCH);
+    CHECK_EQ_INT(err.entry, e.index);
+    wr32((unsigned char *)e.image + 8, (uint32_t)e.uncompressed_size + 1);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e), ASMSTORE_OK);
+    /* a garbled frame body */
+    CHECK_EQ_INT(asmstore_reader_find(&r, "System.Runtime", 14, &e), ASMSTORE_OK);
+    memset((unsigned char *)e.image + 12 + 8, 0xFF, 40);
+    CHECK(asmstore_reader_read(&r, &e, buf, 100000, NULL, NULL) != ASMSTORE_OK);
+    /* an XALZ image with no callback */
+    CHECK_EQ_INT(asmstore_reader_find(&r, "fr/App.resources", 16, &e), ASMSTORE_OK);
+    wr32((unsigned char *)e.image, ASMSTORE_LZ4_MAGIC);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "fr/App.resources", 16, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_LZ4);
+    CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 100000, NULL, NULL), ASMSTORE_ERR_UNSUPPORTED_COMPRESSION);
+    free(buf);
+    free(b.data);
+}
+
+/* 32-bit v4 stores do not say which hash they use: the reader tells CRC-32 from XXH32 by the names. */
+static void test_hash_detection_32bit_v4(void) {
+    built mono = build_store(4, ASMSTORE_ABI_ARM, ASMSTORE_RUNTIME_MONOVM, 1, 1);
+    built clr = build_store(4, ASMSTORE_ABI_X86, ASMSTORE_RUNTIME_CORECLR, 1, 1);
+    asmstore_reader r;
+    CHECK_EQ_INT(asmstore_reader_init(&r, mono.data, mono.size, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(r.hash_kind, ASMSTORE_HASH_XXH32);
+    CHECK_EQ_INT(r.index_entry_size, 9);
+    CHECK_EQ_INT(asmstore_reader_init(&r, clr.data, clr.size, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(r.hash_kind, ASMSTORE_HASH_CRC32);
+    CHECK_EQ_INT(r.index_entry_size, 9);
+    free(mono.data); free(clr.data);
+}
+
+static void test_result_strings(void) {
+    int v;
+    for (v = 0; v >= ASMSTORE_RESULT_MIN_; v--) CHECK(strcmp(asmstore_result_string((asmstore_result)v), "?") != 0);
+    CHECK(strcmp(asmstore_result_string((asmstore_result)(ASMSTORE_RESULT_MIN_ - 1)), "?") == 0);
+    CHECK(strcmp(asmstore_result_string((asmstore_result)5), "?") == 0);
+    CHECK_EQ_INT(asmstore_abi_parse("arm64-v8a"), ASMSTORE_ABI_ARM64);
+    CHECK_EQ_INT(asmstore_abi_parse("armeabi-v7a"), ASMSTORE_ABI_ARM);
+    CHECK_EQ_INT(asmstore_abi_parse("x86"), ASMSTORE_ABI_X86);
+    CHECK_EQ_INT(asmstore_abi_parse("mips"), ASMSTORE_ABI_UNKNOWN);
+}
+
+static void test_empty_store(void) {
+    asmstore_writer *w = NULL;
+    const void *d;
+    size_t n;
+    asmstore_reader r;
+    CHECK_EQ_INT(asmstore_writer_create(&w, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(n, 28);
+    CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(r.entry_count, 0);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, NULL), ASMSTORE_ERR_NOT_FOUND);
+    asmstore_writer_free(w);
+}
+
+/* write_file: atomic, leaves identical targets alone, leaves the old file on failure */
+static void test_write_file(void) {
+    char dir[] = "/tmp/asmstore-wf-XXXXXX", path[128], bad[160];
+    struct stat st1, st2;
+    void *data;
+    size_t n;
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/out.bin", dir);
+    CHECK_EQ_INT(asmstore_write_file(path, "hello", 5, 0640), ASMSTORE_OK);
+    CHECK(stat(path, &st1) == 0 && (st1.st_mode & 0777) == 0640);
+    CHECK_EQ_INT(asmstore_write_file(path, "hello", 5, 0640), ASMSTORE_OK);
+    CHECK(stat(path, &st2) == 0 && st1.st_ino == st2.st_ino); /* identical bytes: not rewritten */
+    CHECK_EQ_INT(asmstore_write_file(path, "world!", 6, 0644), ASMSTORE_OK);
+    CHECK(stat(path, &st2) == 0 && st2.st_size == 6);
+    CHECK_EQ_INT(asmstore_read_file(path, NULL, &data, &n), ASMSTORE_OK);
+    CHECK(n == 6 && memcmp(data, "world!", 6) == 0);
+    asmstore_free(NULL, data, n);
+    snprintf(bad, sizeof bad, "%s/missing-dir/out.bin", dir);
+    CHECK_EQ_INT(asmstore_write_file(bad, "x", 1, 0644), ASMSTORE_ERR_IO);
+    CHECK_EQ_INT(asmstore_read_file(bad, NULL, &data, &n), ASMSTORE_ERR_NOT_FOUND);
+    unlink(path);
+    CHECK(rmdir(dir) == 0); /* no temp files left behind */
+}
+
+int main(void) {
+    RUN(test_hash_vectors);
+    RUN(test_hash_vs_xxhsum);
+    RUN(test_roundtrip_all_profiles);
+    RUN(test_coreclr_format2_refused);
+    RUN(test_upstream_worked_example);
+    RUN(test_writer_rejects_names);
+    RUN(test_deterministic_across_jobs);
+    RUN(test_frames_decode_with_zstd_cli);
+    RUN(test_corruption_classes);
+    RUN(test_every_truncation);
+    RUN(test_hash_collision_never_wrong_image);
+    RUN(test_read_errors);
+    RUN(test_hash_detection_32bit_v4);
+    RUN(test_result_strings);
+    RUN(test_empty_store);
+    RUN(test_write_file);
+    return TEST_DONE();
+}
