@@ -33,6 +33,7 @@ $(B)/asmstore: examples/asmstore.c $(HEADERS) | $(B)
 # Feature fragments (ELF/locator tests, cache, fuzzing, bench) add their own rules and may append to
 # TEST_EXTRA (more test binaries/scripts for `make test`) and DEPS.
 TEST_EXTRA =
+BENCH_TARGETS =
 -include $(sort $(wildcard mk/*.mk))
 
 # ---- tests ----
@@ -60,3 +61,24 @@ clean:
 
 demo: all
 	@B=$(B) examples/demo.sh
+
+# ---- benchmarks: every figure next to an anchor measured in the same run; never fails on timing ----
+# Quick by default; BENCH_FULL=1 for every level and more repetitions. Fragments append to BENCH_TARGETS.
+BENCH_CORPUS = /usr/lib/mono/4.5 /usr/lib/mono/4.5/Facades
+ifeq ($(BENCH_FULL),1)
+BENCH_LEVELS = 3 19 22
+BENCH_REPS   = 5
+else
+BENCH_LEVELS = 3 19
+BENCH_REPS   = 3
+endif
+$(B)/bench_store: tests/bench/bench_store.c asmstore.h | $(B)
+	$(CC) $(STD) $(WARN) -O2 -D_GNU_SOURCE -o $@ $< $(LIBS)
+
+bench: all $(B)/bench_store
+	@echo "== pack (asmstore.h writer vs the zstd CLI)"
+	@tests/bench/bench_pack.sh $(B)/asmstore "$(BENCH_LEVELS)" $(BENCH_REPS) $(BENCH_CORPUS)
+	@$(B)/asmstore pack --raw -o $(B)/bench.store --level 19 $(BENCH_CORPUS) 2>/dev/null
+	@echo "== lookup and read (asmstore.h reader vs bsearch and raw ZSTD_decompressDCtx)"
+	@$(B)/bench_store $(B)/bench.store 9
+	@for t in $(BENCH_TARGETS); do $(MAKE) --no-print-directory $$t || echo "($$t failed)"; done

@@ -427,13 +427,32 @@ ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t s
 }
 
 /* >>read-le ----------------------------------------------------------------------------- */
-/* Little-endian field access from byte shifts: correct on big-endian and strict-alignment CPUs. */
+/* Little-endian field access that never casts mapped bytes to wider types: on little-endian hosts a
+   memcpy (one unaligned load after optimisation), elsewhere byte shifts. Correct on big-endian and
+   strict-alignment CPUs either way. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ASMSTORE__LE_HOST 1
+#else
+#define ASMSTORE__LE_HOST 0
+#endif
 ASMSTORE__PRIVATE uint16_t asmstore__rd16(const unsigned char *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 ASMSTORE__PRIVATE uint32_t asmstore__rd32(const unsigned char *p) {
+#if ASMSTORE__LE_HOST
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+#else
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+#endif
 }
 ASMSTORE__PRIVATE uint64_t asmstore__rd64(const unsigned char *p) {
+#if ASMSTORE__LE_HOST
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
     return (uint64_t)asmstore__rd32(p) | ((uint64_t)asmstore__rd32(p + 4) << 32);
+#endif
 }
 ASMSTORE__PRIVATE void asmstore__wr16(unsigned char *p, uint32_t v) { p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); }
 ASMSTORE__PRIVATE void asmstore__wr32(unsigned char *p, uint32_t v) {
@@ -973,7 +992,8 @@ struct asmstore_writer {
     size_t count, cap;
     unsigned char *out;
     size_t out_size;
-    /* compression work distribution */
+    /* compression work distribution: jobs[] lists entry indices, largest image first */
+    size_t *jobs;
     size_t next_job, done_jobs;
     asmstore_result job_error;
 #ifndef ASMSTORE_NO_THREADS
@@ -1182,7 +1202,7 @@ static void *asmstore__compress_worker(void *arg) {
 #ifndef ASMSTORE_NO_THREADS
         pthread_mutex_lock(&w->lock);
 #endif
-        i = w->next_job++;
+        i = w->next_job < w->count ? w->jobs[w->next_job++] : w->count;
 #ifndef ASMSTORE_NO_THREADS
         pthread_mutex_unlock(&w->lock);
 #endif
@@ -1207,6 +1227,14 @@ static void *asmstore__compress_worker(void *arg) {
     return NULL;
 }
 
+/* Job order: largest image first (ties by index), so one big entry does not finish alone at the end. */
+typedef struct asmstore__job { size_t size, index; } asmstore__job;
+static int asmstore__job_cmp(const void *a, const void *b) {
+    const asmstore__job *x = (const asmstore__job *)a, *y = (const asmstore__job *)b;
+    if (x->size != y->size) return x->size > y->size ? -1 : 1;
+    return x->index < y->index ? -1 : (x->index > y->index);
+}
+
 typedef struct asmstore__windex { uint64_t hash; uint32_t desc; uint32_t order; unsigned char ignore; } asmstore__windex;
 
 static int asmstore__windex_cmp(const void *a, const void *b) {
@@ -1228,7 +1256,21 @@ ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const vo
     a = &w->opt.allocator;
     n = w->count;
     if (n > ASMSTORE_MAX_ENTRIES) return ASMSTORE_ERR_TOO_LARGE;
-    /* 1. compress, N workers pulling entries in order; each result depends only on its entry */
+    /* 1. compress, N workers pulling entries largest first; each result depends only on its entry */
+    {
+        asmstore__job *order = (asmstore__job *)asmstore__alloc(a, n * sizeof *order);
+        w->jobs = (size_t *)asmstore__alloc(a, n * sizeof *w->jobs);
+        if (!order || !w->jobs) {
+            asmstore_free(a, order, n * sizeof *order);
+            asmstore_free(a, w->jobs, n * sizeof *w->jobs);
+            w->jobs = NULL;
+            return ASMSTORE_ERR_OUT_OF_MEMORY;
+        }
+        for (i = 0; i < n; i++) { order[i].size = w->entries[i].image_size; order[i].index = i; }
+        if (n) qsort(order, n, sizeof *order, asmstore__job_cmp);
+        for (i = 0; i < n; i++) w->jobs[i] = order[i].index;
+        asmstore_free(a, order, n * sizeof *order);
+    }
     jobs = w->opt.jobs;
 #ifndef ASMSTORE_NO_THREADS
     if (jobs == 0) { long c = sysconf(_SC_NPROCESSORS_ONLN); jobs = c > 0 ? (int)(c > 256 ? 256 : c) : 1; }
@@ -1251,6 +1293,8 @@ ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const vo
     w->next_job = 0; w->done_jobs = 0;
     asmstore__compress_worker(w);
 #endif
+    asmstore_free(a, w->jobs, n * sizeof *w->jobs);
+    w->jobs = NULL;
     for (i = 0; i < n; i++) if (w->entries[i].status != ASMSTORE_OK) return w->entries[i].status;
     /* 2. layout */
     header = w->opt.format >= 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2;
