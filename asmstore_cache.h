@@ -1,0 +1,1021 @@
+/* asmstore_cache.h - v0.1.0 - on-disk cache of decompressed assembly-store entries, single-header C library.
+   MIT licence: see the end of this file. Builds on asmstore.h (declarations only).
+
+   Do this:
+       #define ASMSTORE_CACHE_IMPLEMENTATION
+   before you include this file in *one* C or C++ file to create the implementation. That file does
+   not need ASMSTORE_IMPLEMENTATION (it may have it too): the cache only calls asmstore.h's public
+   functions (asmstore_reader_read, asmstore_xxh3_64). Compile it with _GNU_SOURCE or
+   _POSIX_C_SOURCE >= 200809L defined (openat, fdopendir, O_CLOEXEC, sigtimedwait).
+
+   WHAT IT DOES
+     A host asks for an entry's decompressed image. On a hit the image is a private, writable mapping
+     (PROT_READ|PROT_WRITE, MAP_PRIVATE) of a file written by an earlier run, after every check below
+     passed; on a miss the entry is decompressed into memory the caller owns, and a private snapshot
+     is queued for ONE background writer thread, which writes a temp file in the same directory and
+     renames it into place. Uncompressed entries are served straight from the store (no file).
+
+   LAYOUT
+     <root>/decompressed-assembly-cache-v1/<store id: 16 lowercase hex>/<descriptor index>.bin
+     Directories 0700, files 0600. Temp files: <index>.bin.tmp.<pid>.<16 hex random>.
+     Store id: the v4 header's content_id. v2/v3 stores have none: their id is XXH3-64 (seed 0) of the
+     store's metadata, bytes [0, reader->data_offset) (header, index, descriptors, names), and every
+     file also records XXH3-64 of the entry's stored (compressed) bytes, checked on each hit, so a
+     store whose data changed under the same metadata never gets a stale image. The whole store is
+     never hashed at open.
+
+   FILE FORMAT  payload[S] || footer[48], all footer fields little-endian, at offsets from S:
+       off size field
+        0    4  magic            0x43434158 ("XACC")
+        4    4  version          2 (1 is upstream's 32-byte CRC-32 footer, store-format.md §8)
+        8    8  store_id         the key above
+       16    8  payload_hash     XXH3-64 (seed 0) of payload[0..S)
+       24    4  descriptor_index the store's descriptor index (the file name's N)
+       28    4  flags            bit 0: source_hash is set and checked (v2/v3); other bits must be 0
+       32    8  payload_size     S
+       40    8  source_hash      XXH3-64 of the entry's stored bytes (v2/v3), else 0
+     A hit needs: a regular file (opened O_NOFOLLOW|O_NONBLOCK), st_size == S + 48 exactly, every
+     footer field equal to what the store says, and both hashes recomputed and equal. Anything else
+     is a miss; the entry is decompressed and the bad file replaced (rename over it).
+
+   CONFIGURATION (define before the implementation include; defaults in brackets)
+     ASMSTORE_CACHE_STATIC        every function static to the including file    [extern; also ASMSTORE_STATIC]
+     ASMSTORE_CACHE_DEF           storage/visibility of public functions         [extern / static]
+     ASMSTORE_CACHE_QUEUE_BYTES   default bound of queued snapshots              [32 MiB]
+     ASMSTORE_CACHE_DCTX_POOL     ZSTD_DCtx objects kept for reuse               [8]
+     ASMSTORE_CACHE_STALE_SECONDS a temp file older than this is stale even if its pid lives [3600]
+     ASMSTORE_NO_ZSTD             as in asmstore.h: no ZSTD_DCtx pool (the reader's callback decompresses)
+     ASMSTORE_ZSTD_HEADER         how to include zstd                            [<zstd.h>]
+   Environment: ASMSTORE_CACHE_DISABLE set to anything but "" or "0" turns the cache off at open.
+
+   EXAMPLE (error handling shortened)
+       asmstore_cache *c;
+       asmstore_cache_open(&c, code_cache_dir, &reader, NULL);    // never fails for "cache off"
+       asmstore_cache_image img;
+       if (asmstore_cache_get(c, &entry, &img) == ASMSTORE_OK) {
+           use(img.data, img.size);                                // img.source: HIT, MISS or DIRECT
+           asmstore_cache_release(&img);
+       }
+       asmstore_cache_close(c);                                    // joins the writer thread
+
+   THREADS AND SAFETY
+     asmstore_cache_get may be called from any number of threads at once. An entry is queued for
+     writing at most once at a time per cache object; two threads that miss the same entry each
+     decompress it (identical bytes). The writer thread starts on the first queued snapshot and is
+     joined by asmstore_cache_close: no thread outlives the cache. It runs with every signal blocked.
+     Storage failures (ENOSPC, EDQUOT, EROFS, EACCES, EIO, EFBIG, a failed rename, any other write
+     error) turn writing off for the rest of the cache object's life; hits and decompression go on.
+     RLIMIT_FSIZE: a write past the limit raises SIGXFSZ, whose default action kills the process.
+     The writer blocks SIGXFSZ and drains it after EFBIG, so the process survives either way, but a
+     host should still ignore SIGXFSZ (signal(SIGXFSZ, SIG_IGN)); the tests run both ways.
+     The cache directory must be private to the app (it is created 0700 and must be owned by the
+     effective uid): a hit is a MAP_PRIVATE mapping of a file, so another writer truncating that file
+     in place later could raise SIGBUS. Our own writers never modify a file in place.
+     FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION changes nothing here: every check stays on. Fuzzers feed
+     bytes to asmstore_cache_validate_file, the pure function every hit goes through.
+*/
+#ifndef ASMSTORE_CACHE_H_INCLUDED
+#define ASMSTORE_CACHE_H_INCLUDED
+
+#include "asmstore.h"
+
+#ifndef ASMSTORE_CACHE_DEF
+#if defined(ASMSTORE_CACHE_STATIC) || defined(ASMSTORE_STATIC)
+#define ASMSTORE_CACHE_DEF static
+#else
+#define ASMSTORE_CACHE_DEF extern
+#endif
+#endif
+
+#ifndef ASMSTORE_CACHE_QUEUE_BYTES
+#define ASMSTORE_CACHE_QUEUE_BYTES ((size_t)32 << 20)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ASMSTORE_CACHE_MAGIC           0x43434158u /* "XACC" */
+#define ASMSTORE_CACHE_FOOTER_VERSION  2u
+#define ASMSTORE_CACHE_FOOTER_SIZE     48u
+#define ASMSTORE_CACHE_FLAG_SOURCE_HASH 1u
+#define ASMSTORE_CACHE_DIR_NAME        "decompressed-assembly-cache-v1"
+
+typedef struct asmstore_cache asmstore_cache;
+
+typedef struct asmstore_cache_options {
+    int disable;                   /* nonzero: cache off (every compressed entry decompressed, nothing written) */
+    int read_only;                 /* nonzero: use hits, never write */
+    int fsync;                     /* nonzero: fsync each file before its rename, and the directory after */
+    size_t max_queue_bytes;        /* 0: ASMSTORE_CACHE_QUEUE_BYTES; snapshots (payload + footer) waiting to be written */
+    asmstore_allocator allocator;  /* images handed out on a miss and queued snapshots; NULL members: malloc/free */
+} asmstore_cache_options;
+
+typedef enum asmstore_cache_source {
+    ASMSTORE_CACHE_NONE = 0,       /* no image (after release or a failed get) */
+    ASMSTORE_CACHE_HIT = 1,        /* private mapping of a validated cache file */
+    ASMSTORE_CACHE_MISS = 2,       /* decompressed now into caller-owned memory */
+    ASMSTORE_CACHE_DIRECT = 3      /* uncompressed entry: points into the store, read-only */
+} asmstore_cache_source;
+
+/* An image handed out by asmstore_cache_get; give it back with asmstore_cache_release. */
+typedef struct asmstore_cache_image {
+    const unsigned char *data;     /* size bytes */
+    size_t size;
+    asmstore_cache_source source;
+    int writable;                  /* data may be cast to non-const and written (private copy): HIT and MISS */
+    void *base_;                   /* private: mapping or heap block */
+    size_t length_;                /* private: its length */
+    asmstore_allocator allocator_; /* private: for a MISS block */
+} asmstore_cache_image;
+
+typedef struct asmstore_cache_counters {
+    uint64_t hits, misses, direct;
+    uint64_t rejected;             /* files present but failing a check (each is also a miss) */
+    uint64_t checksum_failures;    /* of those: payload or source hash mismatch */
+    uint64_t entries_written, bytes_written;
+    uint64_t entries_skipped;      /* snapshots not queued or dropped: queue full, writes off, no memory */
+    uint64_t write_failures;       /* at most 1 unless writes are re-enabled by a new cache object */
+    uint64_t stale_removed;        /* stale temp files removed at open */
+    int enabled;                   /* the cache directory is in use */
+    int writes_enabled;            /* new files may still be written */
+    int last_errno;                /* errno of the write failure, or of the failure that turned the cache off */
+    uint64_t store_id;
+} asmstore_cache_counters;
+
+typedef struct asmstore_cache_prune_stats {
+    uint64_t dirs_removed;         /* store-id directories removed (other ids) */
+    uint64_t files_removed;        /* files removed: in those directories, over the budget, stale temps */
+    uint64_t bytes_removed;
+    uint64_t files_kept, bytes_kept;
+} asmstore_cache_prune_stats;
+
+/* The cache key of a store: content_id for v4, XXH3-64 of bytes [0, data_offset) for v2/v3. */
+ASMSTORE_CACHE_DEF uint64_t asmstore_cache_store_id(const asmstore_reader *store);
+
+/* Opens the cache of one store under root (created 0700 if missing; its two subdirectories too).
+   The store's reader is copied, its bytes must outlive the cache. Never fails because the cache
+   is unusable: env ASMSTORE_CACHE_DISABLE, opt->disable, a symlink or non-directory in the way, a
+   directory owned by another uid, or mkdir/open failures give a working cache object that only
+   decompresses (counters.enabled == 0). Removes stale temp files (their pid is gone, or they are
+   older than ASMSTORE_CACHE_STALE_SECONDS). Returns ASMSTORE_ERR_INVALID_ARG or _OUT_OF_MEMORY
+   otherwise. *out is freed by asmstore_cache_close. opt may be NULL. */
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, const char *root, const asmstore_reader *store,
+                                                       const asmstore_cache_options *opt);
+
+/* Gives the decompressed image of entry e (from asmstore_reader_find/_entry on the same store; its
+   index, image pointer and size are checked against the store's descriptor). Compressed: a HIT
+   (validated mapping) or a MISS (decompressed into memory from the cache's allocator, a snapshot
+   queued for the writer unless the queue is full). Uncompressed: DIRECT, pointing into the store.
+   On failure (ASMSTORE_ERR_IGNORED, _INVALID_ARG, _DECOMPRESS, _OUT_OF_MEMORY, ...) *out is empty.
+   The image belongs to the caller until asmstore_cache_release, and may outlive the cache. */
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e, asmstore_cache_image *out);
+
+/* Unmaps (HIT) or frees (MISS) the image and clears *img; DIRECT images and NULL are fine. */
+ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img);
+
+/* Blocks until every queued snapshot is written (or dropped after a failure). For tools and tests. */
+ASMSTORE_CACHE_DEF void asmstore_cache_flush(asmstore_cache *c);
+
+/* Copies the counters (a consistent snapshot). */
+ASMSTORE_CACHE_DEF void asmstore_cache_stats(asmstore_cache *c, asmstore_cache_counters *out);
+
+/* Stops the writer after the file it is writing (queued snapshots are dropped: flush first to keep
+   them), joins it, closes the directory and frees the cache. Images already handed out stay valid.
+   NULL is fine. */
+ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c);
+
+/* Removes, under <root>/decompressed-assembly-cache-v1/: every store-id directory except keep_id
+   (keep_id NULL: keep them all), stale temp files, and then, if max_bytes > 0, the least recently
+   used files (atime, then mtime) until the kept files total at most max_bytes. Never follows a
+   symlink; never touches a name that is not a 16-hex store id or one of our file names. stats may
+   be NULL. ASMSTORE_ERR_NOT_FOUND when there is no cache directory. */
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const uint64_t *keep_id, uint64_t max_bytes,
+                                                        asmstore_cache_prune_stats *stats);
+
+/* Pure check of a whole cache file in memory (what a hit runs): size == expected_size + 48, then
+   magic (ASMSTORE_ERR_BAD_MAGIC), version (_BAD_VERSION), store id, index, size and flags
+   (_CORRUPT), source hash (_CHECKSUM; source_hash NULL means the file must carry none), payload
+   hash (_CHECKSUM). ASMSTORE_ERR_TRUNCATED/_SIZE_MISMATCH when the size is wrong. No allocation. */
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_validate_file(const void *bytes, size_t size, uint64_t store_id,
+                                                                uint32_t index, uint64_t expected_size,
+                                                                const uint64_t *source_hash);
+
+/* Writes the footer for payload[0..size) into out[0..48). source_hash NULL: none (flags 0). */
+ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_t store_id, uint32_t index,
+                                                     const void *payload, uint64_t size, const uint64_t *source_hash);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ASMSTORE_CACHE_H_INCLUDED */
+
+/* ######################################################################################## */
+/* #                                   IMPLEMENTATION                                     # */
+/* ######################################################################################## */
+#ifdef ASMSTORE_CACHE_IMPLEMENTATION
+#ifndef ASMSTORE_CACHE_IMPLEMENTATION_INCLUDED
+#define ASMSTORE_CACHE_IMPLEMENTATION_INCLUDED
+
+/* >>cache-config ------------------------------------------------------------------------ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+#ifndef ASMSTORE_NO_ZSTD
+#ifndef ASMSTORE_ZSTD_HEADER
+#define ASMSTORE_ZSTD_HEADER <zstd.h>
+#endif
+#include ASMSTORE_ZSTD_HEADER
+#endif
+
+#ifndef ASMSTORE_CACHE_DCTX_POOL
+#define ASMSTORE_CACHE_DCTX_POOL 8
+#endif
+#ifndef ASMSTORE_CACHE_STALE_SECONDS
+#define ASMSTORE_CACHE_STALE_SECONDS 3600
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define ASMSTORE_CACHE__PRIVATE static __attribute__((unused))
+#else
+#define ASMSTORE_CACHE__PRIVATE static
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* >>cache-le ---------------------------------------------------------------------------- */
+ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__rd32(const unsigned char *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__rd64(const unsigned char *p) {
+    return (uint64_t)asmstore_cache__rd32(p) | ((uint64_t)asmstore_cache__rd32(p + 4) << 32);
+}
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__wr32(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24);
+}
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__wr64(unsigned char *p, uint64_t v) {
+    asmstore_cache__wr32(p, (uint32_t)v); asmstore_cache__wr32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* >>cache-alloc ------------------------------------------------------------------------- */
+ASMSTORE_CACHE__PRIVATE void *asmstore_cache__alloc(const asmstore_allocator *a, size_t size) {
+    if (size == 0) size = 1;
+    if (a && a->alloc) return a->alloc(a->user, size);
+    return malloc(size);
+}
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__free(const asmstore_allocator *a, void *p, size_t size) {
+    if (!p) return;
+    if (a && a->free) a->free(a->user, p, size);
+    else free(p);
+}
+
+/* >>cache-footer ------------------------------------------------------------------------ */
+ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_t store_id, uint32_t index,
+                                                     const void *payload, uint64_t size, const uint64_t *source_hash) {
+    asmstore_cache__wr32(out, ASMSTORE_CACHE_MAGIC);
+    asmstore_cache__wr32(out + 4, ASMSTORE_CACHE_FOOTER_VERSION);
+    asmstore_cache__wr64(out + 8, store_id);
+    asmstore_cache__wr64(out + 16, asmstore_xxh3_64(payload, (size_t)size));
+    asmstore_cache__wr32(out + 24, index);
+    asmstore_cache__wr32(out + 28, source_hash ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u);
+    asmstore_cache__wr64(out + 32, size);
+    asmstore_cache__wr64(out + 40, source_hash ? *source_hash : 0u);
+}
+
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_validate_file(const void *bytes, size_t size, uint64_t store_id,
+                                                                uint32_t index, uint64_t expected_size,
+                                                                const uint64_t *source_hash) {
+    const unsigned char *p = (const unsigned char *)bytes, *f;
+    size_t s;
+    if (!bytes && size) return ASMSTORE_ERR_INVALID_ARG;
+    if (size < ASMSTORE_CACHE_FOOTER_SIZE) return ASMSTORE_ERR_TRUNCATED;
+    s = size - ASMSTORE_CACHE_FOOTER_SIZE;
+    if ((uint64_t)s != expected_size) return ASMSTORE_ERR_SIZE_MISMATCH;
+    f = p + s;
+    if (asmstore_cache__rd32(f) != ASMSTORE_CACHE_MAGIC) return ASMSTORE_ERR_BAD_MAGIC;
+    if (asmstore_cache__rd32(f + 4) != ASMSTORE_CACHE_FOOTER_VERSION) return ASMSTORE_ERR_BAD_VERSION;
+    if (asmstore_cache__rd64(f + 8) != store_id || asmstore_cache__rd32(f + 24) != index ||
+        asmstore_cache__rd64(f + 32) != expected_size ||
+        asmstore_cache__rd32(f + 28) != (source_hash ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u))
+        return ASMSTORE_ERR_CORRUPT;
+    if (source_hash ? asmstore_cache__rd64(f + 40) != *source_hash : asmstore_cache__rd64(f + 40) != 0u)
+        return source_hash ? ASMSTORE_ERR_CHECKSUM : ASMSTORE_ERR_CORRUPT;
+    if (asmstore_xxh3_64(p, s) != asmstore_cache__rd64(f + 16)) return ASMSTORE_ERR_CHECKSUM;
+    return ASMSTORE_OK;
+}
+
+/* >>cache-object ------------------------------------------------------------------------ */
+typedef struct asmstore_cache__job {
+    struct asmstore_cache__job *next;
+    uint32_t index;
+    unsigned char *bytes;          /* payload || footer space */
+    size_t size;                   /* payload size */
+    int has_source;
+    uint64_t source_hash;
+} asmstore_cache__job;
+
+enum { ASMSTORE_CACHE__IDLE = 0, ASMSTORE_CACHE__QUEUED = 1, ASMSTORE_CACHE__WRITTEN = 2 };
+
+struct asmstore_cache {
+    asmstore_reader store;         /* a copy; the bytes are the caller's */
+    asmstore_cache_options opt;
+    uint64_t store_id;
+    int use_source_hash;           /* v2/v3 */
+    int dirfd;                     /* the store-id directory, or -1 when the cache is off */
+    pthread_mutex_t lock;
+    pthread_cond_t wake;           /* writer: work or stop */
+    pthread_cond_t drained;        /* flush: queue empty and writer idle */
+    asmstore_cache__job *head, *tail;
+    size_t queued_bytes;
+    int writer_started, writer_busy, stop, writes_on;
+    pthread_t writer;
+    unsigned char *state;          /* per descriptor: IDLE, QUEUED, WRITTEN */
+    uint64_t tmp_counter;
+    asmstore_cache_counters n;
+#ifndef ASMSTORE_NO_ZSTD
+    ZSTD_DCtx *dctx[ASMSTORE_CACHE_DCTX_POOL];
+    int ndctx;
+#endif
+};
+
+ASMSTORE_CACHE_DEF uint64_t asmstore_cache_store_id(const asmstore_reader *store) {
+    if (!store || !store->data) return 0;
+    if (store->has_content_id) return store->content_id;
+    return asmstore_xxh3_64(store->data, store->data_offset);
+}
+
+/* >>cache-files ------------------------------------------------------------------------- */
+/* The pid in a temp name "....tmp.<pid>.<rand>": -1 when name has no ".tmp.", 0 when no digits follow. */
+ASMSTORE_CACHE__PRIVATE long asmstore_cache__tmp_pid(const char *name) {
+    const char *t = strstr(name, ".tmp.");
+    long pid = 0;
+    if (!t) return -1;
+    for (t += 5; *t >= '0' && *t <= '9' && pid < 100000000L; t++) pid = pid * 10 + (*t - '0');
+    return pid;
+}
+
+/* Is the temp file `name` (in dirfd) left over by a process that is gone, or very old? */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__tmp_is_stale(int dirfd, const char *name) {
+    struct stat st;
+    long pid = asmstore_cache__tmp_pid(name);
+    if (pid < 0) return 0;
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return 0;
+    if (time(NULL) - st.st_mtime > (time_t)ASMSTORE_CACHE_STALE_SECONDS) return 1;
+    if (pid <= 0 || (pid_t)pid == getpid()) return 0;
+    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes stale temp files from the store directory; returns how many. */
+ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__remove_stale(int dirfd) {
+    uint64_t removed = 0;
+    struct dirent *de;
+    DIR *d;
+    int fd = dup(dirfd);
+    if (fd < 0) return 0;
+    d = fdopendir(fd);
+    if (!d) { close(fd); return 0; }
+    while ((de = readdir(d)) != NULL) {
+        if (!strstr(de->d_name, ".tmp.")) continue;
+        if (asmstore_cache__tmp_is_stale(dirfd, de->d_name) && unlinkat(dirfd, de->d_name, 0) == 0) removed++;
+    }
+    closedir(d);
+    return removed;
+}
+
+/* Removes name (in parentfd) and, if it is a directory, everything below it; never follows a
+   symlink. Adds to the files and bytes counters (may be NULL). Returns 0 when name is gone. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__remove_tree(int parentfd, const char *name, int depth, uint64_t *files, uint64_t *bytes) {
+    struct stat st;
+    struct dirent *de;
+    DIR *d;
+    int fd;
+    if (fstatat(parentfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return errno == ENOENT ? 0 : -1;
+    if (!S_ISDIR(st.st_mode)) {
+        if (unlinkat(parentfd, name, 0) != 0) return errno == ENOENT ? 0 : -1;
+        if (files) (*files)++;
+        if (bytes) *bytes += (uint64_t)st.st_size;
+        return 0;
+    }
+    if (depth > 16) return -1;
+    fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return -1;
+    d = fdopendir(fd);
+    if (!d) { close(fd); return -1; }
+    while ((de = readdir(d)) != NULL) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
+        (void)asmstore_cache__remove_tree(fd, de->d_name, depth + 1, files, bytes);
+    }
+    closedir(d);
+    return unlinkat(parentfd, name, AT_REMOVEDIR) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+/* Opens (creating it 0700 if missing) the directory `name` in parentfd without following a symlink;
+   it must be ours (our euid) and is made private if it is not. Returns the fd or -1 (errno set). */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_dir(int parentfd, const char *name) {
+    struct stat st;
+    int fd;
+    if (mkdirat(parentfd, name, 0700) != 0 && errno != EEXIST) return -1;
+    fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return -1;
+    if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
+        close(fd);
+        errno = EPERM;
+        return -1;
+    }
+    if ((st.st_mode & 077) != 0) (void)fchmod(fd, 0700);
+    return fd;
+}
+
+/* Opens <root>/decompressed-assembly-cache-v1 (creating both as needed); -1 with errno on failure. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_top(const char *root, int create) {
+    int rootfd, fd, saved;
+    if (create && mkdir(root, 0700) != 0 && errno != EEXIST) return -1;
+    rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (rootfd < 0) return -1;
+    if (create) fd = asmstore_cache__open_dir(rootfd, ASMSTORE_CACHE_DIR_NAME);
+    else fd = openat(rootfd, ASMSTORE_CACHE_DIR_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    saved = errno;
+    close(rootfd);
+    errno = saved;
+    return fd;
+}
+
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__id_hex(char *out, uint64_t id) {
+    static const char hex[] = "0123456789abcdef";
+    int i;
+    for (i = 0; i < 16; i++) out[i] = hex[(id >> (60 - 4 * i)) & 15u];
+    out[16] = 0;
+}
+
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__is_id_name(const char *s) {
+    int i;
+    for (i = 0; i < 16; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))) return 0;
+    return s[16] == 0;
+}
+
+/* write() all of buf, retrying EINTR; 0 or -1 with errno. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__write_all(int fd, const unsigned char *buf, size_t len) {
+    while (len > 0) {
+        ssize_t n = write(fd, buf, len);
+        if (n < 0) { if (errno == EINTR) continue; return -1; }
+        if (n == 0) { errno = EIO; return -1; }
+        buf += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* After EFBIG the kernel has queued SIGXFSZ on this (blocked) thread: take it off. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__drain_sigxfsz(void) {
+    sigset_t s;
+    struct timespec zero;
+    zero.tv_sec = 0;
+    zero.tv_nsec = 0;
+    sigemptyset(&s);
+    sigaddset(&s, SIGXFSZ);
+    while (sigtimedwait(&s, NULL, &zero) == SIGXFSZ) {}
+}
+
+/* >>cache-writer ------------------------------------------------------------------------ */
+/* Writes one snapshot: temp file, one write, optional fsync, rename. Returns 0 or an errno. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__write_job(asmstore_cache *c, asmstore_cache__job *j, uint64_t nonce) {
+    char final_name[32], tmp[96];
+    struct timespec ts;
+    uint64_t seed[4], rnd;
+    int fd, err = 0, attempt;
+    asmstore_cache_footer_encode(j->bytes + j->size, c->store_id, j->index, j->bytes, (uint64_t)j->size,
+                                 j->has_source ? &j->source_hash : NULL);
+    snprintf(final_name, sizeof final_name, "%u.bin", (unsigned)j->index);
+    for (attempt = 0;; attempt++) {
+        clock_gettime(CLOCK_REALTIME, &ts);
+        seed[0] = (uint64_t)ts.tv_sec; seed[1] = (uint64_t)ts.tv_nsec;
+        seed[2] = nonce + (uint64_t)attempt; seed[3] = (uint64_t)(uintptr_t)j;
+        rnd = asmstore_xxh3_64(seed, sizeof seed);
+        snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%08x%08x", final_name, (long)getpid(), (unsigned)(rnd >> 32), (unsigned)rnd);
+        fd = openat(c->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0) break;
+        if (errno != EEXIST || attempt >= 3) return errno ? errno : EIO;
+    }
+    if (asmstore_cache__write_all(fd, j->bytes, j->size + ASMSTORE_CACHE_FOOTER_SIZE) != 0) err = errno;
+    if (err == EFBIG) asmstore_cache__drain_sigxfsz();
+    if (!err && c->opt.fsync && fsync(fd) != 0) err = errno;
+    if (close(fd) != 0 && !err) err = errno;
+    if (!err && renameat(c->dirfd, tmp, c->dirfd, final_name) != 0) {
+        err = errno;
+        /* a directory in the way: clear it out once and retry */
+        if ((err == EISDIR || err == ENOTEMPTY || err == EEXIST) &&
+            asmstore_cache__remove_tree(c->dirfd, final_name, 0, NULL, NULL) == 0 &&
+            renameat(c->dirfd, tmp, c->dirfd, final_name) == 0)
+            err = 0;
+    }
+    if (err) { (void)unlinkat(c->dirfd, tmp, 0); return err ? err : EIO; }
+    if (c->opt.fsync) (void)fsync(c->dirfd);
+    return 0;
+}
+
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__free_job(asmstore_cache *c, asmstore_cache__job *j) {
+    asmstore_cache__free(&c->opt.allocator, j->bytes, j->size + ASMSTORE_CACHE_FOOTER_SIZE);
+    asmstore_cache__free(&c->opt.allocator, j, sizeof *j);
+}
+
+/* Drops every queued job (lock held). */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__drop_queue(asmstore_cache *c, int count_skipped) {
+    while (c->head) {
+        asmstore_cache__job *j = c->head;
+        c->head = j->next;
+        c->queued_bytes -= j->size + ASMSTORE_CACHE_FOOTER_SIZE;
+        c->state[j->index] = ASMSTORE_CACHE__IDLE;
+        if (count_skipped) c->n.entries_skipped++;
+        asmstore_cache__free_job(c, j);
+    }
+    c->tail = NULL;
+}
+
+ASMSTORE_CACHE__PRIVATE void *asmstore_cache__writer_main(void *arg) {
+    asmstore_cache *c = (asmstore_cache *)arg;
+    uint64_t nonce;
+    pthread_mutex_lock(&c->lock);
+    for (;;) {
+        asmstore_cache__job *j;
+        int err;
+        if (c->stop) break;
+        if (!c->head) {
+            pthread_cond_broadcast(&c->drained);
+            pthread_cond_wait(&c->wake, &c->lock);
+            continue;
+        }
+        j = c->head;
+        c->head = j->next;
+        if (!c->head) c->tail = NULL;
+        c->writer_busy = 1;
+        nonce = ++c->tmp_counter;
+        pthread_mutex_unlock(&c->lock);
+
+        err = asmstore_cache__write_job(c, j, nonce);
+
+        pthread_mutex_lock(&c->lock);
+        c->writer_busy = 0;
+        c->queued_bytes -= j->size + ASMSTORE_CACHE_FOOTER_SIZE;
+        if (err) {
+            c->state[j->index] = ASMSTORE_CACHE__IDLE;
+            c->n.write_failures++;
+            c->n.last_errno = err;
+            c->writes_on = 0;
+            c->n.writes_enabled = 0;
+            asmstore_cache__drop_queue(c, 1);
+        } else {
+            c->state[j->index] = ASMSTORE_CACHE__WRITTEN;
+            c->n.entries_written++;
+            c->n.bytes_written += (uint64_t)j->size + ASMSTORE_CACHE_FOOTER_SIZE;
+        }
+        asmstore_cache__free_job(c, j);
+    }
+    pthread_cond_broadcast(&c->drained);
+    pthread_mutex_unlock(&c->lock);
+    return NULL;
+}
+
+/* Starts the writer with every signal blocked (lock held). Returns 0 or an errno. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__start_writer(asmstore_cache *c) {
+    sigset_t all, old;
+    int rc;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    rc = pthread_create(&c->writer, NULL, asmstore_cache__writer_main, c);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc == 0) c->writer_started = 1;
+    return rc;
+}
+
+/* Queues a snapshot of payload[0..size) for entry `index` unless it is queued already, the queue
+   is full or writing is off. Never blocks on I/O. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t index, const unsigned char *payload,
+                                                     size_t size, int has_source, uint64_t source_hash) {
+    asmstore_cache__job *j;
+    size_t need = size + ASMSTORE_CACHE_FOOTER_SIZE;
+    int rc;
+    pthread_mutex_lock(&c->lock);
+    if (!c->writes_on || c->stop || c->state[index] == ASMSTORE_CACHE__QUEUED) { pthread_mutex_unlock(&c->lock); return; }
+    if (need < size || c->queued_bytes > c->opt.max_queue_bytes || need > c->opt.max_queue_bytes - c->queued_bytes) {
+        c->n.entries_skipped++;
+        pthread_mutex_unlock(&c->lock);
+        return;
+    }
+    c->queued_bytes += need; /* reserve, then copy outside the lock */
+    c->state[index] = ASMSTORE_CACHE__QUEUED;
+    pthread_mutex_unlock(&c->lock);
+
+    j = (asmstore_cache__job *)asmstore_cache__alloc(&c->opt.allocator, sizeof *j);
+    if (j) {
+        memset(j, 0, sizeof *j);
+        j->bytes = (unsigned char *)asmstore_cache__alloc(&c->opt.allocator, need);
+        if (!j->bytes) { asmstore_cache__free(&c->opt.allocator, j, sizeof *j); j = NULL; }
+    }
+    if (j) {
+        if (size) memcpy(j->bytes, payload, size);
+        j->index = index;
+        j->size = size;
+        j->has_source = has_source;
+        j->source_hash = source_hash;
+    }
+
+    pthread_mutex_lock(&c->lock);
+    rc = j ? 0 : ENOMEM;
+    if (j && (!c->writes_on || c->stop)) rc = ECANCELED;
+    if (!rc && !c->writer_started) {
+        rc = asmstore_cache__start_writer(c);
+        if (rc) { c->writes_on = 0; c->n.writes_enabled = 0; c->n.last_errno = rc; }
+    }
+    if (rc) {
+        c->queued_bytes -= need;
+        c->state[index] = ASMSTORE_CACHE__IDLE;
+        c->n.entries_skipped++;
+        if (j) asmstore_cache__free_job(c, j);
+    } else {
+        if (c->tail) c->tail->next = j; else c->head = j;
+        c->tail = j;
+        pthread_cond_signal(&c->wake);
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* >>cache-public ------------------------------------------------------------------------ */
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, const char *root, const asmstore_reader *store,
+                                                       const asmstore_cache_options *opt) {
+    asmstore_cache *c;
+    asmstore_cache_options o;
+    const char *env;
+    char idhex[17];
+    int top;
+    if (!out) return ASMSTORE_ERR_INVALID_ARG;
+    *out = NULL;
+    if (!root || !*root || !store || !store->data) return ASMSTORE_ERR_INVALID_ARG;
+    memset(&o, 0, sizeof o);
+    if (opt) o = *opt;
+    if (o.max_queue_bytes == 0) o.max_queue_bytes = ASMSTORE_CACHE_QUEUE_BYTES;
+    c = (asmstore_cache *)asmstore_cache__alloc(&o.allocator, sizeof *c);
+    if (!c) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    memset(c, 0, sizeof *c);
+    c->store = *store;
+    c->opt = o;
+    c->dirfd = -1;
+    c->store_id = asmstore_cache_store_id(store);
+    c->use_source_hash = !store->has_content_id;
+    c->n.store_id = c->store_id;
+    c->state = (unsigned char *)asmstore_cache__alloc(&o.allocator, store->entry_count ? store->entry_count : 1u);
+    if (!c->state) { asmstore_cache__free(&o.allocator, c, sizeof *c); return ASMSTORE_ERR_OUT_OF_MEMORY; }
+    memset(c->state, 0, store->entry_count ? store->entry_count : 1u);
+    if (pthread_mutex_init(&c->lock, NULL) != 0) {
+        asmstore_cache__free(&o.allocator, c->state, store->entry_count ? store->entry_count : 1u);
+        asmstore_cache__free(&o.allocator, c, sizeof *c);
+        return ASMSTORE_ERR_OUT_OF_MEMORY;
+    }
+    pthread_cond_init(&c->wake, NULL);
+    pthread_cond_init(&c->drained, NULL);
+    *out = c;
+
+    env = getenv("ASMSTORE_CACHE_DISABLE");
+    if (o.disable || (env && *env && strcmp(env, "0") != 0)) return ASMSTORE_OK;
+    top = asmstore_cache__open_top(root, 1);
+    if (top < 0) { c->n.last_errno = errno; return ASMSTORE_OK; }
+    asmstore_cache__id_hex(idhex, c->store_id);
+    c->dirfd = asmstore_cache__open_dir(top, idhex);
+    if (c->dirfd < 0) c->n.last_errno = errno;
+    close(top);
+    if (c->dirfd < 0) return ASMSTORE_OK;
+    c->n.enabled = 1;
+    c->writes_on = !o.read_only;
+    c->n.writes_enabled = c->writes_on;
+    c->n.stale_removed = asmstore_cache__remove_stale(c->dirfd);
+    return ASMSTORE_OK;
+}
+
+/* Checks e against the store's own descriptor, so a caller's stray entry can neither read outside
+   the store nor file one entry's bytes under another's index. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__entry_ok(const asmstore_reader *r, const asmstore_entry *e) {
+    const unsigned char *d;
+    uint64_t off, len;
+    if (e->index >= r->entry_count || r->descriptors_offset + (size_t)r->entry_count * ASMSTORE_DESCRIPTOR_SIZE > r->size) return 0;
+    d = r->data + r->descriptors_offset + (size_t)e->index * ASMSTORE_DESCRIPTOR_SIZE;
+    off = asmstore_cache__rd32(d + 4);
+    len = asmstore_cache__rd32(d + 8);
+    if (len == 0 || off > r->size || len > r->size - off) return 0;
+    if (e->image != r->data + off || (uint64_t)e->image_size != len) return 0;
+    if (e->compression != ASMSTORE_COMPRESSION_NONE) {
+        uint32_t m;
+        if (len < ASMSTORE_IMAGE_HEADER_SIZE) return 0;
+        m = asmstore_cache__rd32(e->image);
+        if (!((m == ASMSTORE_ZSTD_MAGIC && e->compression == ASMSTORE_COMPRESSION_ZSTD) ||
+              (m == ASMSTORE_LZ4_MAGIC && e->compression == ASMSTORE_COMPRESSION_LZ4)))
+            return 0;
+        if ((uint64_t)e->uncompressed_size != asmstore_cache__rd32(e->image + 8)) return 0;
+    } else if (e->uncompressed_size != e->image_size) {
+        return 0;
+    }
+    return 1;
+}
+
+/* Tries the cache file of entry e. 1: hit (*img filled), 0: no file, -1: a file that failed a check. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asmstore_entry *e, const uint64_t *src_hash,
+                                                    asmstore_cache_image *img, int *checksum) {
+    char name[32];
+    struct stat st;
+    size_t len;
+    void *m;
+    int fd;
+    asmstore_result res;
+    *checksum = 0;
+    snprintf(name, sizeof name, "%u.bin", (unsigned)e->index);
+    fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return errno == ENOENT ? 0 : -1;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || e->uncompressed_size > SIZE_MAX - ASMSTORE_CACHE_FOOTER_SIZE ||
+        (uint64_t)st.st_size != (uint64_t)e->uncompressed_size + ASMSTORE_CACHE_FOOTER_SIZE) {
+        close(fd);
+        return -1;
+    }
+    len = e->uncompressed_size + ASMSTORE_CACHE_FOOTER_SIZE;
+    m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) return -1;
+    res = asmstore_cache_validate_file(m, len, c->store_id, e->index, (uint64_t)e->uncompressed_size, src_hash);
+    if (res != ASMSTORE_OK) {
+        *checksum = res == ASMSTORE_ERR_CHECKSUM;
+        munmap(m, len);
+        return -1;
+    }
+    img->data = (const unsigned char *)m;
+    img->size = e->uncompressed_size;
+    img->source = ASMSTORE_CACHE_HIT;
+    img->writable = 1;
+    img->base_ = m;
+    img->length_ = len;
+    return 1;
+}
+
+#ifndef ASMSTORE_NO_ZSTD
+ASMSTORE_CACHE__PRIVATE ZSTD_DCtx *asmstore_cache__get_dctx(asmstore_cache *c) {
+    ZSTD_DCtx *d = NULL;
+    pthread_mutex_lock(&c->lock);
+    if (c->ndctx > 0) d = c->dctx[--c->ndctx];
+    pthread_mutex_unlock(&c->lock);
+    return d ? d : ZSTD_createDCtx();
+}
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__put_dctx(asmstore_cache *c, ZSTD_DCtx *d) {
+    if (!d) return;
+    pthread_mutex_lock(&c->lock);
+    if (c->ndctx < ASMSTORE_CACHE_DCTX_POOL) { c->dctx[c->ndctx++] = d; d = NULL; }
+    pthread_mutex_unlock(&c->lock);
+    if (d) ZSTD_freeDCtx(d);
+}
+#endif
+
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e, asmstore_cache_image *out) {
+    uint64_t src_hash = 0;
+    unsigned char *buf;
+    asmstore_result res;
+    int enabled, hit = 0, checksum = 0;
+    if (out) memset(out, 0, sizeof *out);
+    if (!c || !e || !out) return ASMSTORE_ERR_INVALID_ARG;
+    if (e->ignored || !e->image) return ASMSTORE_ERR_IGNORED;
+    if (!asmstore_cache__entry_ok(&c->store, e)) return ASMSTORE_ERR_INVALID_ARG;
+    if (e->compression == ASMSTORE_COMPRESSION_NONE) {
+        out->data = e->image;
+        out->size = e->image_size;
+        out->source = ASMSTORE_CACHE_DIRECT;
+        pthread_mutex_lock(&c->lock);
+        c->n.direct++;
+        pthread_mutex_unlock(&c->lock);
+        return ASMSTORE_OK;
+    }
+    if (e->uncompressed_size > c->store.max_entry_size) return ASMSTORE_ERR_TOO_LARGE;
+    enabled = c->dirfd >= 0;
+    if (enabled) {
+        /* v2/v3: hash the stored bytes before anything else, so the footer we may write later
+           describes the bytes the payload came from */
+        if (c->use_source_hash) src_hash = asmstore_xxh3_64(e->image, e->image_size);
+        hit = asmstore_cache__try_hit(c, e, c->use_source_hash ? &src_hash : NULL, out, &checksum);
+        if (hit == 1) {
+            pthread_mutex_lock(&c->lock);
+            c->n.hits++;
+            pthread_mutex_unlock(&c->lock);
+            return ASMSTORE_OK;
+        }
+    }
+    buf = (unsigned char *)asmstore_cache__alloc(&c->opt.allocator, e->uncompressed_size);
+    if (!buf) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    {
+#ifndef ASMSTORE_NO_ZSTD
+        ZSTD_DCtx *d = e->compression == ASMSTORE_COMPRESSION_ZSTD && !c->store.decompress ? asmstore_cache__get_dctx(c) : NULL;
+        res = asmstore_reader_read(&c->store, e, buf, e->uncompressed_size, d, NULL);
+        asmstore_cache__put_dctx(c, d);
+#else
+        res = asmstore_reader_read(&c->store, e, buf, e->uncompressed_size, NULL, NULL);
+#endif
+    }
+    if (res != ASMSTORE_OK) {
+        asmstore_cache__free(&c->opt.allocator, buf, e->uncompressed_size);
+        return res;
+    }
+    pthread_mutex_lock(&c->lock);
+    c->n.misses++;
+    if (hit < 0) { c->n.rejected++; if (checksum) c->n.checksum_failures++; }
+    /* a file we wrote earlier in this process and now missed was damaged or removed: write it again */
+    if (c->state[e->index] == ASMSTORE_CACHE__WRITTEN) c->state[e->index] = ASMSTORE_CACHE__IDLE;
+    pthread_mutex_unlock(&c->lock);
+    if (enabled) asmstore_cache__enqueue(c, e->index, buf, e->uncompressed_size, c->use_source_hash, src_hash);
+    out->data = buf;
+    out->size = e->uncompressed_size;
+    out->source = ASMSTORE_CACHE_MISS;
+    out->writable = 1;
+    out->base_ = buf;
+    out->length_ = e->uncompressed_size;
+    out->allocator_ = c->opt.allocator;
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img) {
+    if (!img) return;
+    if (img->source == ASMSTORE_CACHE_HIT && img->base_) munmap(img->base_, img->length_);
+    else if (img->source == ASMSTORE_CACHE_MISS && img->base_) asmstore_cache__free(&img->allocator_, img->base_, img->length_);
+    memset(img, 0, sizeof *img);
+}
+
+ASMSTORE_CACHE_DEF void asmstore_cache_flush(asmstore_cache *c) {
+    if (!c) return;
+    pthread_mutex_lock(&c->lock);
+    while (c->writer_started && !c->stop && (c->head || c->writer_busy)) pthread_cond_wait(&c->drained, &c->lock);
+    pthread_mutex_unlock(&c->lock);
+}
+
+ASMSTORE_CACHE_DEF void asmstore_cache_stats(asmstore_cache *c, asmstore_cache_counters *out) {
+    if (!out) return;
+    memset(out, 0, sizeof *out);
+    if (!c) return;
+    pthread_mutex_lock(&c->lock);
+    *out = c->n;
+    pthread_mutex_unlock(&c->lock);
+}
+
+ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c) {
+    asmstore_allocator a;
+    int started;
+    if (!c) return;
+    pthread_mutex_lock(&c->lock);
+    c->stop = 1;
+    started = c->writer_started;
+    pthread_cond_broadcast(&c->wake);
+    pthread_mutex_unlock(&c->lock);
+    if (started) pthread_join(c->writer, NULL);
+    pthread_mutex_lock(&c->lock);
+    asmstore_cache__drop_queue(c, 0);
+    pthread_mutex_unlock(&c->lock);
+#ifndef ASMSTORE_NO_ZSTD
+    while (c->ndctx > 0) ZSTD_freeDCtx(c->dctx[--c->ndctx]);
+#endif
+    if (c->dirfd >= 0) close(c->dirfd);
+    pthread_cond_destroy(&c->wake);
+    pthread_cond_destroy(&c->drained);
+    pthread_mutex_destroy(&c->lock);
+    a = c->opt.allocator;
+    asmstore_cache__free(&a, c->state, c->store.entry_count ? c->store.entry_count : 1u);
+    asmstore_cache__free(&a, c, sizeof *c);
+}
+
+/* >>cache-prune ------------------------------------------------------------------------- */
+typedef struct asmstore_cache__pfile {
+    int dir;                       /* index into the kept directory fds */
+    char name[40];
+    uint64_t size;
+    int64_t atime, mtime;
+} asmstore_cache__pfile;
+
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__pfile_cmp(const void *a, const void *b) {
+    const asmstore_cache__pfile *x = (const asmstore_cache__pfile *)a, *y = (const asmstore_cache__pfile *)b;
+    if (x->atime != y->atime) return x->atime < y->atime ? -1 : 1;
+    if (x->mtime != y->mtime) return x->mtime < y->mtime ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* Is name "<digits>.bin"? */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__is_bin_name(const char *s) {
+    size_t i = 0;
+    while (s[i] >= '0' && s[i] <= '9') i++;
+    return i > 0 && i <= 10 && strcmp(s + i, ".bin") == 0;
+}
+
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const uint64_t *keep_id, uint64_t max_bytes,
+                                                        asmstore_cache_prune_stats *stats) {
+    asmstore_cache_prune_stats st;
+    asmstore_cache__pfile *files = NULL;
+    size_t nfiles = 0, capfiles = 0, i;
+    int dirs[64], ndirs = 0, top, k;
+    uint64_t total = 0;
+    struct dirent *de;
+    DIR *d;
+    asmstore_result res = ASMSTORE_OK;
+    char keep_hex[17];
+    memset(&st, 0, sizeof st);
+    if (stats) *stats = st;
+    if (!root) return ASMSTORE_ERR_INVALID_ARG;
+    top = asmstore_cache__open_top(root, 0);
+    if (top < 0) return errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO;
+    if (keep_id) asmstore_cache__id_hex(keep_hex, *keep_id);
+    d = fdopendir(top);
+    if (!d) { close(top); return ASMSTORE_ERR_IO; }
+    while ((de = readdir(d)) != NULL) {
+        struct stat sb;
+        struct dirent *fe;
+        DIR *fd_dir;
+        int sub, subdup;
+        if (!asmstore_cache__is_id_name(de->d_name)) continue;
+        if (keep_id && strcmp(de->d_name, keep_hex) != 0) {
+            if (asmstore_cache__remove_tree(top, de->d_name, 0, &st.files_removed, &st.bytes_removed) == 0) st.dirs_removed++;
+            continue;
+        }
+        if (ndirs >= (int)(sizeof dirs / sizeof dirs[0])) continue;
+        sub = openat(top, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0) continue;
+        subdup = dup(sub);
+        fd_dir = subdup >= 0 ? fdopendir(subdup) : NULL;
+        if (!fd_dir) { if (subdup >= 0) close(subdup); close(sub); continue; }
+        dirs[ndirs] = sub;
+        while ((fe = readdir(fd_dir)) != NULL) {
+            if (strstr(fe->d_name, ".tmp.")) {
+                if (asmstore_cache__tmp_is_stale(sub, fe->d_name) && fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    unlinkat(sub, fe->d_name, 0) == 0) {
+                    st.files_removed++;
+                    st.bytes_removed += (uint64_t)sb.st_size;
+                }
+                continue;
+            }
+            if (!asmstore_cache__is_bin_name(fe->d_name) || fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0) continue;
+            if (nfiles == capfiles) {
+                size_t ncap = capfiles ? capfiles * 2 : 256;
+                asmstore_cache__pfile *nf = (asmstore_cache__pfile *)realloc(files, ncap * sizeof *files);
+                if (!nf) { res = ASMSTORE_ERR_OUT_OF_MEMORY; break; }
+                files = nf;
+                capfiles = ncap;
+            }
+            files[nfiles].dir = ndirs;
+            memcpy(files[nfiles].name, fe->d_name, strlen(fe->d_name) + 1); /* "<=10 digits>.bin" fits */
+            files[nfiles].size = S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0u;
+            files[nfiles].atime = (int64_t)sb.st_atime;
+            files[nfiles].mtime = (int64_t)sb.st_mtime;
+            total += files[nfiles].size;
+            nfiles++;
+        }
+        closedir(fd_dir);
+        ndirs++;
+    }
+    closedir(d);
+    if (max_bytes > 0 && total > max_bytes && res == ASMSTORE_OK) {
+        qsort(files, nfiles, sizeof *files, asmstore_cache__pfile_cmp);
+        for (i = 0; i < nfiles && total > max_bytes; i++) {
+            if (asmstore_cache__remove_tree(dirs[files[i].dir], files[i].name, 0, &st.files_removed, &st.bytes_removed) == 0) {
+                total -= files[i].size;
+                files[i].size = UINT64_MAX; /* removed */
+            }
+        }
+    }
+    for (i = 0; i < nfiles; i++)
+        if (files[i].size != UINT64_MAX) { st.files_kept++; st.bytes_kept += files[i].size; }
+    for (k = 0; k < ndirs; k++) close(dirs[k]);
+    free(files);
+    if (stats) *stats = st;
+    return res;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ASMSTORE_CACHE_IMPLEMENTATION_INCLUDED */
+#endif /* ASMSTORE_CACHE_IMPLEMENTATION */
+
+/*
+   REVISION HISTORY
+     0.1.0  first release: 48-byte XXH3 footer (version 2), v2/v3 source hash, bounded queue,
+            one writer thread, prune.
+
+   LICENCE
+   MIT License. Copyright (c) 2026 the asmstore authors.
+   Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
+   associated documentation files (the "Software"), to deal in the Software without restriction,
+   including without limitation the rights to use, copy, modify, merge, publish, distribute,
+   sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is
+   furnished to do so, subject to the following conditions: The above copyright notice and this
+   permission notice shall be included in all copies or substantial portions of the Software.
+   THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
+   libzstd (BSD or GPLv2) and xxhash (BSD-2-Clause) keep their own licences.
+*/
