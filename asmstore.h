@@ -126,7 +126,10 @@ extern "C" {
     X(ERR_ZIP_COMPRESSED,     -28, "archive entry is compressed (must be STORED)") \
     X(ERR_MISALIGNED,         -29, "archive entry data is not aligned (run zipalign)") \
     X(ERR_DLOPEN,             -30, "dlopen or dlsym failed") \
-    X(ERR_PROFILE,            -31, "format not available for this runtime profile (coreclr needs format 3 or 4)")
+    X(ERR_PROFILE,            -31, "format not available for this runtime profile (coreclr needs format 3 or 4)") \
+    X(ERR_ELF_RULE,           -32, "ELF file breaks a bionic loader rule") \
+    X(ERR_ZIP_ENCRYPTED,      -33, "archive entry is encrypted") \
+    X(ERR_ABI_MISMATCH,       -34, "ELF class/machine does not match the requested ABI")
 
 typedef enum asmstore_result {
 #define ASMSTORE__ENUM(name, value, text) ASMSTORE_##name = value,
