@@ -5,6 +5,7 @@
 #endif
 #define ASMSTORE_IMPLEMENTATION
 #include "../asmstore.h"
+#include "../asmstore_elf_part.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -23,12 +24,18 @@
 static const char *usage_text =
     "usage:\n"
     "  asmstore pack -o OUT [--abi arm64|arm|x86_64|x86] [--runtime coreclr|monovm] [--format 2|3|4]\n"
-    "                [--level N] [--jobs N] [--no-compress] [--raw] FILE|DIR...\n"
+    "                [--level N] [--jobs N] [--no-compress] [--raw | --wrap dlopen|section | --template STUB.so]\n"
+    "                [--symbol NAME] [--soname NAME] [--align N] FILE|DIR...\n"
+    "  asmstore wrap -o OUT.so --abi A [--mode dlopen|section] [--template STUB.so] [--symbol NAME]\n"
+    "                [--soname NAME] [--align N] PAYLOAD\n"
+    "  asmstore elfcheck FILE.so|APK [--abi A] [--symbol NAME]\n"
     "  asmstore list STORE [--json]\n"
     "  asmstore info STORE [--json]\n"
     "  asmstore verify STORE\n"
     "  asmstore extract STORE -C DIR [NAME...]\n"
-    "STORE is a raw store file.\n";
+    "STORE is a raw store, a .so wrapper (dlopen or section kind) or an APK (every ABI's\n"
+    "lib/<abi>/libassembly-store.so; base.apk also looks at split_config.<abi>.apk beside it).\n"
+    "pack writes a dlopen-kind .so unless --raw.\n";
 
 static int usage(void) {
     fputs(usage_text, stderr);
@@ -61,30 +68,46 @@ static asmstore_result cli_decompress(void *user, asmstore_compression kind, voi
 
 /* ---- opening a STORE argument ---- */
 typedef struct cli_store {
-    void *file;        /* whole input file */
+    void *file;        /* unused: the input is mapped by loc */
     size_t file_size;
-    const char *kind;  /* "raw" */
+    const char *kind;  /* "raw", "elf-dlopen", "elf-section", "apk" */
+    asmstore_locator loc;
     asmstore_reader r;
     uint32_t *names;   /* name table for O(1) entry access */
 } cli_store;
 
-static int cli_open(const char *path, cli_store *s) {
+/* Opens a raw store, a .so or an APK; abi selects the store in an APK (UNKNOWN: the first present). */
+static int cli_open_abi(const char *path, asmstore_abi abi, cli_store *s) {
     asmstore_read_options ro;
     asmstore_error err;
     asmstore_result res;
+    struct stat st;
     memset(s, 0, sizeof *s);
-    res = asmstore_read_file(path, NULL, &s->file, &s->file_size);
-    if (res != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: %s: %s (%s)\n", path, asmstore_result_string(res), strerror(errno));
+    memset(&err, 0, sizeof err);
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "asmstore: %s: %s\n", path, errno ? strerror(errno) : "not a regular file");
         return 2;
+    }
+    res = abi != ASMSTORE_ABI_UNKNOWN ? asmstore_locate_apk(&s->loc, path, abi, NULL, &err)
+                                      : asmstore_locate_file(&s->loc, path, NULL, &err);
+    if (res != ASMSTORE_OK) {
+        if (res == ASMSTORE_ERR_MISALIGNED)
+            fprintf(stderr, "asmstore: %s: %s: entry data at offset %llu is only %llu-byte aligned\n", path,
+                    asmstore_result_string(res), (unsigned long long)s->loc.entry.data_offset, (unsigned long long)s->loc.entry.alignment);
+        else if (res == ASMSTORE_ERR_ZIP_COMPRESSED)
+            fprintf(stderr, "asmstore: %s: %s (method %u)\n", path, asmstore_result_string(res), s->loc.entry.method);
+        else
+            fprintf(stderr, "asmstore: %s: %s (at offset %llu)\n", path, asmstore_result_string(res), (unsigned long long)err.offset);
+        return res == ASMSTORE_ERR_IO || res == ASMSTORE_ERR_OUT_OF_MEMORY ? 2 : 1;
     }
     memset(&ro, 0, sizeof ro);
     ro.decompress = cli_decompress;
-    s->kind = "raw";
-    res = asmstore_reader_init(&s->r, s->file, s->file_size, &ro, &err);
+    s->kind = s->loc.via == ASMSTORE_VIA_APK ? "apk" : asmstore_elf_kind_name(s->loc.wrapper);
+    res = asmstore_reader_init(&s->r, s->loc.data, s->loc.size, &ro, &err);
     if (res != ASMSTORE_OK) {
         fprintf(stderr, "asmstore: %s: %s (at offset %llu)\n", path, asmstore_result_string(res),
                 (unsigned long long)err.offset);
+        asmstore_locator_close(&s->loc);
         return 1;
     }
     s->names = (uint32_t *)malloc(asmstore_reader_name_table_size(&s->r) + 4);
@@ -95,9 +118,30 @@ static int cli_open(const char *path, cli_store *s) {
     return 0;
 }
 
+static int cli_open(const char *path, cli_store *s) { return cli_open_abi(path, ASMSTORE_ABI_UNKNOWN, s); }
+
 static void cli_close(cli_store *s) {
     free(s->names);
     free(s->file);
+    asmstore_locator_close(&s->loc);
+}
+
+/* For an APK: the ABIs whose store entry exists (usable or not), in arm64, arm, x86_64, x86 order.
+   Returns their count, 0 when path is not a ZIP. */
+static int cli_apk_abis(const char *path, asmstore_abi *out) {
+    unsigned char magic[4] = {0, 0, 0, 0};
+    FILE *f = fopen(path, "rb");
+    int n = 0, a;
+    if (!f) return 0;
+    if (fread(magic, 1, 4, f) != 4 || magic[0] != 'P' || magic[1] != 'K' || magic[2] != 3 || magic[3] != 4) { fclose(f); return 0; }
+    fclose(f);
+    for (a = 1; a <= 4; a++) {
+        asmstore_locator l;
+        asmstore_result r = asmstore_locate_apk(&l, path, (asmstore_abi)a, NULL, NULL);
+        if (r != ASMSTORE_ERR_NOT_FOUND && r != ASMSTORE_ERR_BAD_ZIP) out[n++] = (asmstore_abi)a;
+        asmstore_locator_close(&l);
+    }
+    return n;
 }
 
 /* ---- output helpers ---- */
@@ -129,13 +173,22 @@ static int cmd_list(int argc, char **argv) {
         else return usage();
     }
     if (!path) return usage();
-    if ((rc = cli_open(path, &s)) != 0) return rc;
+    {
+    asmstore_abi abis[4];
+    int napk = cli_apk_abis(path, abis), ai, first = 1;
     if (json) printf("[");
+    for (ai = 0; ai < (napk > 0 ? napk : 1); ai++) {
+    if ((rc = cli_open_abi(path, napk > 0 ? abis[ai] : ASMSTORE_ABI_UNKNOWN, &s)) != 0) { if (json) printf("]\n"); return rc; }
+    if (napk > 0 && !json) printf("# lib/%s/libassembly-store.so (%s, payload at offset %llu)\n", asmstore_abi_android_name(abis[ai]),
+                                  asmstore_elf_kind_name(s.loc.wrapper), (unsigned long long)s.loc.file_offset);
     for (k = 0; k < s.r.entry_count; k++) {
         asmstore_entry e;
         asmstore_reader_entry(&s.r, k, &e);
         if (json) {
-            printf("%s\n {\"index\": %u, \"name\": ", k ? "," : "", k);
+            printf("%s\n {\"index\": %u, ", first ? "" : ",", k);
+            first = 0;
+            if (napk > 0) printf("\"abi\": \"%s\", ", asmstore_abi_android_name(abis[ai]));
+            printf("\"name\": ");
             json_string(stdout, e.name, e.name_len);
             printf(", \"ignored\": %s, \"stored_size\": %zu, \"size\": %zu, \"compression\": \"%s\", \"pdb_size\": %zu, \"config_size\": %zu}",
                    e.ignored ? "true" : "false", e.image_size, e.uncompressed_size, compression_name(e.compression),
@@ -145,8 +198,10 @@ static int cmd_list(int argc, char **argv) {
                    (int)e.name_len, e.name, e.ignored ? " (ignored)" : "", e.pdb ? " +pdb" : "", e.config ? " +config" : "");
         }
     }
-    if (json) printf("\n]\n");
     cli_close(&s);
+    }
+    if (json) printf("\n]\n");
+    }
     return 0;
 }
 
@@ -163,7 +218,13 @@ static int cmd_info(int argc, char **argv) {
         else return usage();
     }
     if (!path) return usage();
-    if ((rc = cli_open(path, &s)) != 0) return rc;
+    {
+    asmstore_abi abis[4];
+    int napk = cli_apk_abis(path, abis), ai;
+    if (json && napk > 0) printf("[");
+    for (ai = 0; ai < (napk > 0 ? napk : 1); ai++) {
+    ignored = compressed = 0; stored = unpacked = 0;
+    if ((rc = cli_open_abi(path, napk > 0 ? abis[ai] : ASMSTORE_ABI_UNKNOWN, &s)) != 0) { if (json && napk > 0) printf("]\n"); return rc; }
     for (k = 0; k < s.r.entry_count; k++) {
         asmstore_entry e;
         asmstore_reader_entry(&s.r, k, &e);
@@ -173,14 +234,26 @@ static int cmd_info(int argc, char **argv) {
         unpacked += e.uncompressed_size;
     }
     if (json) {
-        printf("{\"wrapper\": \"%s\", \"format\": %u, \"version_word\": \"0x%08x\", \"abi\": \"%s\", \"hash\": \"%s\", "
+        if (napk > 0)
+            printf("%s{\"apk_abi\": \"%s\", \"entry_offset\": %llu, \"entry_alignment\": %llu, \"from_split\": %s, \"payload_kind\": \"%s\", ",
+                   ai ? ",\n" : "", asmstore_abi_android_name(abis[ai]), (unsigned long long)s.loc.entry.data_offset,
+                   (unsigned long long)s.loc.entry.alignment, s.loc.from_split ? "true" : "false", asmstore_elf_kind_name(s.loc.wrapper));
+        else printf("{");
+        printf("\"wrapper\": \"%s\", \"payload_offset\": %llu, \"format\": %u, \"version_word\": \"0x%08x\", \"abi\": \"%s\", \"hash\": \"%s\", "
                "\"content_id\": %s%016llx%s, \"entries\": %u, \"ignored\": %u, \"compressed\": %u, \"index_entry_size\": %u, "
-               "\"store_size\": %zu, \"stored_bytes\": %llu, \"uncompressed_bytes\": %llu}\n",
-               s.kind, s.r.format, s.r.version_word, asmstore_abi_name(s.r.abi), asmstore_hash_name(s.r.hash_kind),
+               "\"store_size\": %zu, \"stored_bytes\": %llu, \"uncompressed_bytes\": %llu}%s",
+               s.kind, (unsigned long long)s.loc.file_offset, s.r.format, s.r.version_word, asmstore_abi_name(s.r.abi), asmstore_hash_name(s.r.hash_kind),
                s.r.has_content_id ? "\"" : "", s.r.has_content_id ? (unsigned long long)s.r.content_id : 0ull,
-               s.r.has_content_id ? "\"" : "", s.r.entry_count, ignored, compressed, s.r.index_entry_size, s.r.size, stored, unpacked);
+               s.r.has_content_id ? "\"" : "", s.r.entry_count, ignored, compressed, s.r.index_entry_size, s.r.size, stored, unpacked, napk > 0 ? "" : "\n");
     } else {
+        if (napk > 0) {
+            printf("%sapk entry:      lib/%s/libassembly-store.so at offset %llu (%llu-byte aligned)%s\n", ai ? "\n" : "",
+                   asmstore_abi_android_name(abis[ai]), (unsigned long long)s.loc.entry.data_offset,
+                   (unsigned long long)s.loc.entry.alignment, s.loc.from_split ? ", from the ABI split" : "");
+            printf("payload kind:   %s\n", asmstore_elf_kind_name(s.loc.wrapper));
+        }
         printf("wrapper:        %s\n", s.kind);
+        printf("payload offset: %llu\n", (unsigned long long)s.loc.file_offset);
         printf("format:         %u (version word 0x%08x)\n", s.r.format, s.r.version_word);
         printf("abi:            %s (%s)\n", asmstore_abi_name(s.r.abi), asmstore_abi_android_name(s.r.abi));
         printf("name hash:      %s (%u-byte index entries)\n", asmstore_hash_name(s.r.hash_kind), s.r.index_entry_size);
@@ -191,6 +264,9 @@ static int cmd_info(int argc, char **argv) {
         printf("images:         %llu bytes stored, %llu bytes uncompressed\n", stored, unpacked);
     }
     cli_close(&s);
+    }
+    if (json && napk > 0) printf("]\n");
+    }
     return 0;
 }
 
@@ -488,8 +564,44 @@ static void show_progress(void *user, size_t done, size_t total) {
     if (done == total) fputc('\n', stderr);
 }
 
+/* Shared by pack and wrap: --wrap/--mode, --template, --symbol, --soname, --align. Returns 1 when
+   argv[*k] was one of them (and consumed its value), 0 when not, -1 on a bad value. */
+static int elf_option(int argc, char **argv, int *k, asmstore_elf_options *eo, int *raw, void **stub) {
+    const char *a = argv[*k], *v = *k + 1 < argc ? argv[*k + 1] : NULL;
+    if (!strcmp(a, "--raw")) { *raw = 1; return 1; }
+    if (!v) return 0;
+    if (!strcmp(a, "--wrap") || !strcmp(a, "--mode")) {
+        if (!strcmp(v, "dlopen")) eo->mode = ASMSTORE_ELF_MODE_DLOPEN;
+        else if (!strcmp(v, "section")) eo->mode = ASMSTORE_ELF_MODE_SECTION;
+        else { fprintf(stderr, "asmstore: unknown wrapper mode %s (dlopen or section)\n", v); return -1; }
+    } else if (!strcmp(a, "--template")) {
+        asmstore_result res;
+        free(*stub);
+        *stub = NULL;
+        res = asmstore_read_file(v, NULL, stub, &eo->stub_size);
+        if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", v, asmstore_result_string(res)); return -1; }
+        eo->stub = *stub;
+        eo->mode = ASMSTORE_ELF_MODE_TEMPLATE;
+    } else if (!strcmp(a, "--symbol")) eo->symbol = v;
+    else if (!strcmp(a, "--soname")) eo->soname = v;
+    else if (!strcmp(a, "--align")) eo->alignment = (size_t)strtoull(v, NULL, 0);
+    else return 0;
+    (*k)++;
+    return 1;
+}
+
+/* Writes payload as a .so per eo, or raw when raw is set; reports on stderr. */
+static int write_output(const char *out, const asmstore_elf_options *eo, int raw, const void *data, size_t size) {
+    asmstore_result res = raw ? asmstore_write_file(out, data, size, 0644) : asmstore_elf_write_file(out, eo, data, size, 0644);
+    if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", out, asmstore_result_string(res)); return res == ASMSTORE_ERR_IO ? 2 : 1; }
+    return 0;
+}
+
 static int cmd_pack(int argc, char **argv) {
     asmstore_write_options o;
+    asmstore_elf_options eo;
+    void *stub = NULL;
+    int raw = 0, eor;
     const char *out = NULL;
     pack_list l;
     asmstore_writer *w = NULL;
@@ -498,11 +610,13 @@ static int cmd_pack(int argc, char **argv) {
     size_t size, i;
     int k, with_pdb = 0, rc = 0;
     memset(&o, 0, sizeof o);
+    memset(&eo, 0, sizeof eo);
     memset(&l, 0, sizeof l);
     for (k = 0; k < argc; k++) {
         const char *a = argv[k];
         const char *v = k + 1 < argc ? argv[k + 1] : NULL;
-        if (!strcmp(a, "-o") && v) { out = v; k++; }
+        if ((eor = elf_option(argc, argv, &k, &eo, &raw, &stub)) != 0) { if (eor < 0) return 2; }
+        else if (!strcmp(a, "-o") && v) { out = v; k++; }
         else if (!strcmp(a, "--abi") && v) { o.abi = asmstore_abi_parse(v); k++; if (!o.abi) { fprintf(stderr, "asmstore: unknown ABI %s\n", v); return 2; } }
         else if (!strcmp(a, "--runtime") && v) {
             k++;
@@ -515,7 +629,6 @@ static int cmd_pack(int argc, char **argv) {
         else if (!strcmp(a, "--jobs") && v) { o.jobs = atoi(v); k++; if (o.jobs < 1) { fprintf(stderr, "asmstore: jobs must be >= 1\n"); return 2; } }
         else if (!strcmp(a, "--no-compress")) o.no_compress = 1;
         else if (!strcmp(a, "--pdb")) with_pdb = 1;
-        else if (!strcmp(a, "--raw")) { /* raw store: the only output kind in this build */ }
         else if (a[0] == '-' && a[1]) return usage();
         else {
             struct stat st;
@@ -546,19 +659,104 @@ static int cmd_pack(int argc, char **argv) {
         if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s\n", asmstore_result_string(res)); rc = 1; }
     }
     if (rc == 0) {
-        res = asmstore_write_file(out, data, size, 0644);
-        if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", out, asmstore_result_string(res)); rc = 2; }
-        else fprintf(stderr, "%s: %zu entries, %zu bytes\n", out, asmstore_writer_count(w), size);
+        eo.abi = eo.mode == ASMSTORE_ELF_MODE_TEMPLATE ? o.abi : (o.abi ? o.abi : ASMSTORE_ABI_ARM64);
+        rc = write_output(out, &eo, raw, data, size);
+        if (rc == 0) fprintf(stderr, "%s: %zu entries, %zu-byte store%s\n", out, asmstore_writer_count(w), size,
+                             raw ? "" : eo.mode == ASMSTORE_ELF_MODE_SECTION ? " in a section-kind .so"
+                                  : eo.mode == ASMSTORE_ELF_MODE_TEMPLATE ? " added to the template .so" : " in a dlopen-kind .so");
     }
+    free(stub);
     asmstore_writer_free(w);
     for (i = 0; i < l.n; i++) { free(l.items[i].name); free(l.items[i].path); }
     free(l.items);
     return rc;
 }
 
+/* ---- wrap: any file into a .so ---- */
+static int cmd_wrap(int argc, char **argv) {
+    asmstore_elf_options eo;
+    const char *out = NULL, *in = NULL;
+    void *stub = NULL, *data = NULL;
+    size_t size = 0;
+    int k, raw = 0, eor, rc;
+    asmstore_result res;
+    memset(&eo, 0, sizeof eo);
+    for (k = 0; k < argc; k++) {
+        const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+        if ((eor = elf_option(argc, argv, &k, &eo, &raw, &stub)) != 0) { if (eor < 0) { free(stub); return 2; } }
+        else if (!strcmp(a, "-o") && v) { out = v; k++; }
+        else if (!strcmp(a, "--abi") && v) { eo.abi = asmstore_abi_parse(v); k++; if (!eo.abi) { fprintf(stderr, "asmstore: unknown ABI %s\n", v); free(stub); return 2; } }
+        else if (a[0] == '-' && a[1]) { free(stub); return usage(); }
+        else if (!in) in = a;
+        else { free(stub); return usage(); }
+    }
+    if (!out || !in || raw || (!eo.abi && eo.mode != ASMSTORE_ELF_MODE_TEMPLATE)) { free(stub); return usage(); }
+    res = asmstore_read_file(in, NULL, &data, &size);
+    if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", in, asmstore_result_string(res)); free(stub); return 2; }
+    rc = write_output(out, &eo, 0, data, size);
+    free(data);
+    free(stub);
+    return rc;
+}
+
+/* ---- elfcheck: bionic loader rules (elf-so-requirements.md §4) over a .so, or the store .so in an APK ---- */
+static int cmd_elfcheck(int argc, char **argv) {
+    const char *path = NULL, *symbol = NULL;
+    asmstore_abi abi = ASMSTORE_ABI_UNKNOWN;
+    asmstore_elf_violation v;
+    asmstore_result res;
+    int k;
+    for (k = 0; k < argc; k++) {
+        const char *a = argv[k], *val = k + 1 < argc ? argv[k + 1] : NULL;
+        if (!strcmp(a, "--abi") && val) { abi = asmstore_abi_parse(val); k++; if (!abi) { fprintf(stderr, "asmstore: unknown ABI %s\n", val); return 2; } }
+        else if (!strcmp(a, "--symbol") && val) { symbol = val; k++; }
+        else if (a[0] == '-' && a[1]) return usage();
+        else if (!path) path = a;
+        else return usage();
+    }
+    if (!path) return usage();
+    {
+        asmstore_abi abis[4];
+        int napk = cli_apk_abis(path, abis), ai, bad = 0;
+        if (napk == 0) {
+            void *data;
+            size_t size;
+            res = asmstore_read_file(path, NULL, &data, &size);
+            if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", path, asmstore_result_string(res)); return 2; }
+            res = asmstore_elf_check_bionic(data, size, abi, symbol, NULL, &v);
+            free(data);
+            if (res == ASMSTORE_OK) { printf("%s: ok\n", path); return 0; }
+            if (res == ASMSTORE_ERR_ELF_RULE) printf("%s: rule %d: %s (offset %llu)\n", path, v.rule, v.message, (unsigned long long)v.offset);
+            else printf("%s: %s\n", path, asmstore_result_string(res));
+            return 1;
+        }
+        for (ai = 0; ai < napk; ai++) {
+            asmstore_locator l;
+            const unsigned char *entry;
+            if (abi && abis[ai] != abi) continue;
+            res = asmstore_locate_apk(&l, path, abis[ai], symbol, NULL);
+            if (res != ASMSTORE_OK && l.map == NULL) {
+                printf("%s: lib/%s: %s\n", path, asmstore_abi_android_name(abis[ai]), asmstore_result_string(res));
+                bad = 1;
+                asmstore_locator_close(&l);
+                continue;
+            }
+            entry = (const unsigned char *)l.data - (l.file_offset - l.entry.data_offset);
+            res = asmstore_elf_check_bionic(entry, (size_t)l.entry.compressed_size, abis[ai], symbol, &l.entry, &v);
+            if (res == ASMSTORE_OK) printf("%s: lib/%s: ok\n", path, asmstore_abi_android_name(abis[ai]));
+            else if (res == ASMSTORE_ERR_ELF_RULE) { bad = 1; printf("%s: lib/%s: rule %d: %s (offset %llu)\n", path, asmstore_abi_android_name(abis[ai]), v.rule, v.message, (unsigned long long)v.offset); }
+            else { bad = 1; printf("%s: lib/%s: %s\n", path, asmstore_abi_android_name(abis[ai]), asmstore_result_string(res)); }
+            asmstore_locator_close(&l);
+        }
+        return bad;
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) return usage();
     if (!strcmp(argv[1], "pack")) return cmd_pack(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "wrap")) return cmd_wrap(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "elfcheck")) return cmd_elfcheck(argc - 2, argv + 2);
     if (!strcmp(argv[1], "list")) return cmd_list(argc - 2, argv + 2);
     if (!strcmp(argv[1], "info")) return cmd_info(argc - 2, argv + 2);
     if (!strcmp(argv[1], "verify")) return cmd_verify(argc - 2, argv + 2);
