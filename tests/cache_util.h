@@ -13,6 +13,11 @@
 #include <unistd.h>
 
 #define CU_MAX 512
+#if defined(__GNUC__) || defined(__clang__)
+#define CU_UNUSED __attribute__((unused))
+#else
+#define CU_UNUSED
+#endif
 
 /* A store plus what it must give back. */
 typedef struct cu_store {
@@ -26,7 +31,7 @@ typedef struct cu_store {
 } cu_store;
 
 /* Deterministic bytes: compressible text-like data when text != 0, else noise. */
-static void cu_fill(unsigned char *p, size_t n, uint32_t seed, int text) {
+CU_UNUSED static void cu_fill(unsigned char *p, size_t n, uint32_t seed, int text) {
     static const char *words[] = {"System", "Runtime", "Collections", "Generic", "assembly", "metadata", "IL", "token",
                                   "Microsoft", "Android", "public", "static", "void", "string", "int", "\n"};
     uint32_t x = seed * 2654435761u + 12345u;
@@ -46,7 +51,7 @@ static void cu_fill(unsigned char *p, size_t n, uint32_t seed, int text) {
     }
 }
 
-static void cu_free(cu_store *s) {
+CU_UNUSED static void cu_free(cu_store *s) {
     size_t i;
     for (i = 0; i < s->n; i++) { free(s->names[i]); free(s->src[i]); }
     free(s->bytes);
@@ -54,7 +59,7 @@ static void cu_free(cu_store *s) {
 }
 
 /* Finishes a writer whose entries were added in order names/src, into *s. 0 on success. */
-static int cu_finish(asmstore_writer *w, cu_store *s) {
+CU_UNUSED static int cu_finish(asmstore_writer *w, cu_store *s) {
     const void *data;
     size_t size, i;
     if (asmstore_writer_finish(w, &data, &size) != ASMSTORE_OK) { asmstore_writer_free(w); return -1; }
@@ -84,7 +89,7 @@ static asmstore_writer *cu_writer(uint32_t format, int no_compress) {
     return w;
 }
 
-static int cu_add(asmstore_writer *w, cu_store *s, const char *name, const unsigned char *img, size_t size) {
+CU_UNUSED static int cu_add(asmstore_writer *w, cu_store *s, const char *name, const unsigned char *img, size_t size) {
     if (s->n >= CU_MAX) return -1;
     if (asmstore_writer_add(w, name, strlen(name), img, size, NULL, 0, NULL, 0, 0) != ASMSTORE_OK) return -1;
     s->names[s->n] = strdup(name);
@@ -96,7 +101,7 @@ static int cu_add(asmstore_writer *w, cu_store *s, const char *name, const unsig
 }
 
 /* n synthetic entries "SynN.dll", sizes from the list cycled, compressible. */
-static int cu_synthetic(cu_store *s, uint32_t format, size_t n, const size_t *sizes, size_t nsizes, uint32_t seed) {
+CU_UNUSED static int cu_synthetic(cu_store *s, uint32_t format, size_t n, const size_t *sizes, size_t nsizes, uint32_t seed) {
     asmstore_writer *w = cu_writer(format, 0);
     size_t i;
     char name[64];
@@ -113,15 +118,15 @@ static int cu_synthetic(cu_store *s, uint32_t format, size_t n, const size_t *si
     return cu_finish(w, s);
 }
 
-static int cu_has_suffix(const char *s, const char *suf) {
+CU_UNUSED static int cu_has_suffix(const char *s, const char *suf) {
     size_t a = strlen(s), b = strlen(suf);
     return a >= b && !strcmp(s + a - b, suf);
 }
 
-static int cu_namecmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+CU_UNUSED static int cu_namecmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Packs up to max *.dll files of each directory (sorted), names relative to the directory. 0 ok, 1 none found. */
-static int cu_from_dirs(cu_store *s, uint32_t format, const char *const *dirs, size_t ndirs, size_t max) {
+CU_UNUSED static int cu_from_dirs(cu_store *s, uint32_t format, const char *const *dirs, size_t ndirs, size_t max) {
     asmstore_writer *w = cu_writer(format, 0);
     size_t k;
     memset(s, 0, sizeof *s);
@@ -163,7 +168,7 @@ static char *cu_tmpdir(void) {
     if (!mkdtemp(t)) { free(t); return NULL; }
     return t;
 }
-static void cu_rmrf(const char *path) {
+CU_UNUSED static void cu_rmrf(const char *path) {
     char cmd[4200];
     if (!path) return;
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
@@ -171,10 +176,10 @@ static void cu_rmrf(const char *path) {
 }
 
 /* Path of entry index's cache file for store id under root. */
-static void cu_entry_path(char *out, size_t cap, const char *root, uint64_t id, uint32_t index) {
+CU_UNUSED static void cu_entry_path(char *out, size_t cap, const char *root, uint64_t id, uint32_t index) {
     snprintf(out, cap, "%s/" ASMSTORE_CACHE_DIR_NAME "/%016llx/%u.bin", root, (unsigned long long)id, (unsigned)index);
 }
-static void cu_store_dir(char *out, size_t cap, const char *root, uint64_t id) {
+CU_UNUSED static void cu_store_dir(char *out, size_t cap, const char *root, uint64_t id) {
     snprintf(out, cap, "%s/" ASMSTORE_CACHE_DIR_NAME "/%016llx", root, (unsigned long long)id);
 }
 
@@ -184,7 +189,7 @@ static unsigned char *cu_slurp(const char *path, size_t *size) {
     if (asmstore_read_file(path, NULL, &d, size) != ASMSTORE_OK) return NULL;
     return (unsigned char *)d;
 }
-static int cu_spit(const char *path, const void *data, size_t size) {
+CU_UNUSED static int cu_spit(const char *path, const void *data, size_t size) {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     ssize_t n;
     if (fd < 0) return -1;
@@ -194,7 +199,7 @@ static int cu_spit(const char *path, const void *data, size_t size) {
 }
 
 /* Counts directory entries whose name contains `part`. */
-static int cu_count_names(const char *dir, const char *part) {
+CU_UNUSED static int cu_count_names(const char *dir, const char *part) {
     int n = 0;
     struct dirent *de;
     DIR *d = opendir(dir);
