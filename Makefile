@@ -17,7 +17,9 @@ DEPS = build-essential pkg-config libzstd-dev libxxhash-dev liblz4-dev zstd xxha
        elfutils binutils zip unzip zipalign file strace python3 \
        qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-i686-linux-gnu \
        libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross \
-       mono-devel libmono-2.0-dev
+       mono-devel libmono-2.0-dev gcc-s390x-linux-gnu libc6-dev-s390x-cross cppcheck afl++
+# foreign architectures whose libzstd the cross tests download (tests/cross_sysroot.sh)
+CROSS_DEBARCHES = s390x arm64 armhf
 
 .PHONY: all examples test deps clean bench demo
 all: $(B)/asmstore
@@ -30,6 +32,10 @@ $(B):
 $(B)/asmstore: examples/asmstore.c $(HEADERS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ examples/asmstore.c $(LIBS) $(CLI_LIBS)
 
+TEST_C   = $(wildcard tests/test_*.c)
+TEST_BIN = $(patsubst tests/%.c,$(B)/%,$(TEST_C))
+TEST_SH  = $(sort $(wildcard tests/t_*.sh))
+
 # Feature fragments (ELF/locator tests, cache, fuzzing, bench) add their own rules and may append to
 # TEST_EXTRA (more test binaries/scripts for `make test`) and DEPS.
 TEST_EXTRA =
@@ -37,9 +43,6 @@ BENCH_TARGETS =
 -include $(sort $(wildcard mk/*.mk))
 
 # ---- tests ----
-TEST_C   = $(wildcard tests/test_*.c)
-TEST_BIN = $(patsubst tests/%.c,$(B)/%,$(TEST_C))
-TEST_SH  = $(sort $(wildcard tests/t_*.sh))
 
 $(B)/test_%: tests/test_%.c tests/test.h $(HEADERS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ $< $(LIBS) $(CLI_LIBS) -ldl
@@ -52,9 +55,12 @@ deps:
 	if [ -n "$$missing" ]; then \
 	  echo "installing:" $$missing; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq; \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	else echo "all dependencies present"; fi
+	@SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); added=; \
+	for a in $(CROSS_DEBARCHES); do dpkg --print-foreign-architectures | grep -qx $$a || { $$SUDO dpkg --add-architecture $$a; added=1; }; done; \
+	if [ -n "$$added" ]; then $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq || echo "apt-get update: some indexes failed (cross tests may skip)"; fi
 
 clean:
 	rm -rf $(B)

@@ -63,7 +63,11 @@
 
 #ifndef ASMSTORE_DEF
 #ifdef ASMSTORE_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define ASMSTORE_DEF static __attribute__((unused)) /* a static copy need not use every function */
+#else
 #define ASMSTORE_DEF static
+#endif
 #else
 #define ASMSTORE_DEF extern
 #endif
@@ -135,8 +139,15 @@ typedef enum asmstore_result {
 #define ASMSTORE__ENUM(name, value, text) ASMSTORE_##name = value,
     ASMSTORE_RESULT_LIST(ASMSTORE__ENUM)
 #undef ASMSTORE__ENUM
-    ASMSTORE_RESULT_MIN_ = -31
 } asmstore_result;
+/* Values run 0, -1, -2 ... without gaps: the lowest is 1 - (number of codes). */
+enum asmstore__result_count {
+#define ASMSTORE__COUNT(name, value, text) ASMSTORE__COUNT_##name,
+    ASMSTORE_RESULT_LIST(ASMSTORE__COUNT)
+#undef ASMSTORE__COUNT
+    ASMSTORE__RESULT_COUNT
+};
+#define ASMSTORE_RESULT_MIN (1 - (int)ASMSTORE__RESULT_COUNT)
 
 /* Optional detail about a failure, filled by functions that take one (may be NULL). */
 typedef struct asmstore_error {
@@ -607,7 +618,7 @@ ASMSTORE__PRIVATE size_t asmstore__name_record(const asmstore_reader *r, uint32_
     for (i = 0; i < index; i++) off += 4u + asmstore__rd32(r->data + off);
     return off;
 }
-/* True when index entry `i` (hash already equal) belongs to one of descriptor d's two names. */
+/* True when `want` names the stored entry: the same bytes, or the stored name minus its extension. */
 ASMSTORE__PRIVATE int asmstore__name_matches(const char *want, size_t want_len, const unsigned char *stored, size_t stored_len) {
     if (want_len == stored_len) return memcmp(want, stored, want_len) == 0;
     return want_len < stored_len && asmstore__strip_ext_len((const char *)stored, stored_len) == want_len &&
@@ -803,19 +814,25 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
 ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
                                                   asmstore_entry *out) {
     uint64_t h;
-    uint32_t i;
+    uint32_t i, found_i = 0, found_d = 0;
+    size_t found_off = 0;
+    int found = 0;
     if (!r || !r->data || (!name && name_len)) return ASMSTORE_ERR_INVALID_ARG;
     if (name_len == 0) return ASMSTORE_ERR_NOT_FOUND;
     h = asmstore_name_hash(r->hash_kind, name, name_len);
+    /* among the entries with this hash, an exact name wins over a name minus its extension
+       ("A" must not resolve to "A.dll" when "A" exists); otherwise the first such match */
     for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++) {
         uint32_t d = asmstore__index_descriptor(r, i);
-        size_t noff = asmstore__name_record(r, d);
-        if (!asmstore__name_matches(name, name_len, r->data + noff + 4, asmstore__rd32(r->data + noff))) continue;
-        if (asmstore__index_ignored(r, i)) return ASMSTORE_ERR_IGNORED;
-        if (out) asmstore__describe(r, d, noff, 0, out);
-        return ASMSTORE_OK;
+        size_t noff = asmstore__name_record(r, d), nlen = asmstore__rd32(r->data + noff);
+        if (!asmstore__name_matches(name, name_len, r->data + noff + 4, nlen)) continue;
+        if (nlen != name_len && !found) { found = 1; found_i = i; found_d = d; found_off = noff; }
+        if (nlen == name_len) { found = 2; found_i = i; found_d = d; found_off = noff; break; }
     }
-    return ASMSTORE_ERR_NOT_FOUND;
+    if (!found) return ASMSTORE_ERR_NOT_FOUND;
+    if (asmstore__index_ignored(r, found_i)) return ASMSTORE_ERR_IGNORED;
+    if (out) asmstore__describe(r, found_d, found_off, 0, out);
+    return ASMSTORE_OK;
 }
 
 ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, const asmstore_entry *e, void *dst,

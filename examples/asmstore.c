@@ -3,6 +3,10 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+/* 64-bit off_t/ino_t on 32-bit hosts: otherwise readdir fails with EOVERFLOW on big filesystems */
+#ifndef _FILE_OFFSET_BITS
+#define _FILE_OFFSET_BITS 64
+#endif
 #define ASMSTORE_IMPLEMENTATION
 #include "../asmstore.h"
 #include "../asmstore_elf_part.h"

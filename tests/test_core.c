@@ -491,10 +491,34 @@ static void test_hash_detection_32bit_v4(void) {
     free(mono.data); free(clr.data);
 }
 
+/* "A" and "A.dll" in one store: each name finds its own entry, the exact name winning. */
+static void test_exact_name_wins(void) {
+    static const char *orders[2][2] = {{"A.dll", "A"}, {"A", "A.dll"}};
+    int k;
+    for (k = 0; k < 2; k++) {
+        asmstore_writer *w = NULL;
+        asmstore_reader r;
+        asmstore_entry e;
+        const void *d;
+        size_t n;
+        CHECK_EQ_INT(asmstore_writer_create(&w, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add(w, orders[k][0], strlen(orders[k][0]), "first", 5, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add(w, orders[k][1], strlen(orders[k][1]), "second!", 7, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, &e), ASMSTORE_OK);
+        CHECK(e.name_len == 1 && e.name[0] == 'A');
+        CHECK_EQ_INT(asmstore_reader_find(&r, "A.dll", 5, &e), ASMSTORE_OK);
+        CHECK(e.name_len == 5);
+        asmstore_writer_free(w);
+    }
+}
+
 static void test_result_strings(void) {
     int v;
-    for (v = 0; v >= ASMSTORE_RESULT_MIN_; v--) CHECK(strcmp(asmstore_result_string((asmstore_result)v), "?") != 0);
-    CHECK(strcmp(asmstore_result_string((asmstore_result)(ASMSTORE_RESULT_MIN_ - 1)), "?") == 0);
+    CHECK(ASMSTORE_RESULT_MIN <= -31);
+    for (v = 0; v >= ASMSTORE_RESULT_MIN; v--) CHECK(strcmp(asmstore_result_string((asmstore_result)v), "?") != 0);
+    CHECK(strcmp(asmstore_result_string((asmstore_result)(ASMSTORE_RESULT_MIN - 1)), "?") == 0);
     CHECK(strcmp(asmstore_result_string((asmstore_result)5), "?") == 0);
     CHECK_EQ_INT(asmstore_abi_parse("arm64-v8a"), ASMSTORE_ABI_ARM64);
     CHECK_EQ_INT(asmstore_abi_parse("armeabi-v7a"), ASMSTORE_ABI_ARM);
@@ -554,6 +578,7 @@ int main(void) {
     RUN(test_hash_collision_never_wrong_image);
     RUN(test_read_errors);
     RUN(test_hash_detection_32bit_v4);
+    RUN(test_exact_name_wins);
     RUN(test_result_strings);
     RUN(test_empty_store);
     RUN(test_write_file);

@@ -1,0 +1,58 @@
+/* fuzz_reader.c - the store reader over arbitrary bytes: open, look up every name (both spellings)
+   and some garbage names, read every entry with capacities taken from the input, decompress.
+   No allocation beyond the configured maximum entry size, whatever the input claims. */
+#define ASMSTORE_IMPLEMENTATION
+#define ASMSTORE_NO_STDIO
+#include "../asmstore.h"
+#include <stdlib.h>
+#include <zstd.h>
+
+#define FUZZ_MAX_ENTRY (1u << 20)
+
+/* an "LZ4" callback that checks its contract and fills the buffer */
+static asmstore_result fake_lz4(void *user, asmstore_compression kind, void *dst, size_t cap, const void *src,
+                                size_t src_size, size_t *written) {
+    (void)user; (void)src;
+    if (kind != ASMSTORE_COMPRESSION_LZ4) return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
+    if (cap > FUZZ_MAX_ENTRY) abort(); /* the reader must have bounded it */
+    memset(dst, 0xA5, cap);
+    *written = src_size & 1 ? cap : cap / 2; /* sometimes wrong: must give SIZE_MISMATCH */
+    return ASMSTORE_OK;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static ZSTD_DCtx *dctx;
+    asmstore_reader r;
+    asmstore_read_options ro;
+    uint32_t i, table[4096];
+    unsigned char *buf;
+    static const char *garbage[] = {"", "a", "System.Runtime", "System.Runtime.dll", "fr/X.resources", ".dll", "/", "x.ni.dll"};
+    if (!dctx) dctx = ZSTD_createDCtx();
+    memset(&ro, 0, sizeof ro);
+    ro.max_entry_size = FUZZ_MAX_ENTRY;
+    ro.max_entries = 1u << 16;
+    ro.decompress = (size & 2) ? fake_lz4 : NULL;
+    if (asmstore_reader_init(&r, data, size, &ro, NULL) != ASMSTORE_OK) return 0;
+    if (asmstore_reader_name_table_size(&r) <= sizeof table && (size & 1))
+        if (asmstore_reader_attach_name_table(&r, table, sizeof table) != ASMSTORE_OK) abort();
+    buf = (unsigned char *)malloc(FUZZ_MAX_ENTRY);
+    for (i = 0; i < r.entry_count && i < 512; i++) {
+        asmstore_entry e, f;
+        size_t cap;
+        asmstore_result res;
+        if (asmstore_reader_entry(&r, i, &e) != ASMSTORE_OK) abort();
+        /* the entry must lie inside the input */
+        if (e.image && (e.image < data || e.image + e.image_size > data + size)) abort();
+        if (e.name < (const char *)data || (const unsigned char *)e.name + e.name_len > data + size) abort();
+        res = asmstore_reader_find(&r, e.name, e.name_len, &f);
+        /* whatever a hostile store holds, a hit is always a name that matches what was asked */
+        if (res == ASMSTORE_OK && !asmstore__name_matches(e.name, e.name_len, (const unsigned char *)f.name, f.name_len)) abort();
+        cap = e.uncompressed_size < FUZZ_MAX_ENTRY ? e.uncompressed_size : FUZZ_MAX_ENTRY;
+        if (size > 0 && (data[i % size] & 1)) cap = cap / 2;
+        asmstore_reader_read(&r, &e, buf, cap, (i & 1) ? dctx : NULL, NULL);
+    }
+    for (i = 0; i < sizeof garbage / sizeof garbage[0]; i++) asmstore_reader_find(&r, garbage[i], strlen(garbage[i]), NULL);
+    free(buf);
+    return 0;
+}
