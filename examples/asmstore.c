@@ -756,8 +756,12 @@ static int cmd_elfcheck(int argc, char **argv) {
     }
 }
 
+int cli_cmd_load(int argc, char **argv);  /* examples/cli_cache.c */
+int cli_cmd_cache(int argc, char **argv);
 int main(int argc, char **argv) {
     if (argc < 2) return usage();
+    if (!strcmp(argv[1], "load")) return cli_cmd_load(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "cache")) return cli_cmd_cache(argc - 2, argv + 2);
     if (!strcmp(argv[1], "pack")) return cmd_pack(argc - 2, argv + 2);
     if (!strcmp(argv[1], "wrap")) return cmd_wrap(argc - 2, argv + 2);
     if (!strcmp(argv[1], "elfcheck")) return cmd_elfcheck(argc - 2, argv + 2);
