@@ -3,8 +3,9 @@
 # ABI and runtime profile (raw, and wrapped in each ELF mode when the CLI can wrap), plus
 # round-trip inputs. usage: fuzz_corpus.sh ASMSTORE OUTDIR
 set -eu
-A=$1; OUT=$2
-rm -rf "$OUT"; mkdir -p "$OUT/reader" "$OUT/roundtrip" "$OUT/elf" "$OUT/zip"
+A=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+mkdir -p "$2"; OUT=$(cd "$2" && pwd)
+rm -rf "${OUT:?}"/*; mkdir -p "$OUT/reader" "$OUT/roundtrip" "$OUT/elf" "$OUT/zip"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/in/fr"
 printf 'MZ tiny image one' >"$tmp/in/One.dll"
@@ -27,11 +28,24 @@ for rt in monovm coreclr; do
     done
   done
 done
-# an APK holding one store, when zip is present
+# APKs holding a store, built by zip (plain, with a comment, ZIP64, compressed, zipaligned)
 if command -v zip >/dev/null && [ -f "$OUT/elf/monovm-v4-arm64-dlopen.so" ]; then
-  mkdir -p "$tmp/apk/lib/arm64-v8a"; cp "$OUT/elf/monovm-v4-arm64-dlopen.so" "$tmp/apk/lib/arm64-v8a/libassembly-store.so"
-  (cd "$tmp/apk" && zip -q -0 "$OUT/zip/base.apk" lib/arm64-v8a/libassembly-store.so) || true
+  mkdir -p "$tmp/apk/lib/arm64-v8a" "$tmp/apk/lib/x86"
+  cp "$OUT/elf/monovm-v4-arm64-dlopen.so" "$tmp/apk/lib/arm64-v8a/libassembly-store.so"
+  cp "$OUT/elf/monovm-v4-x86-section.so" "$tmp/apk/lib/x86/libassembly-store.so" 2>/dev/null || true
+  printf 'other' >"$tmp/apk/classes.dex"
+  (cd "$tmp/apk" && zip -q -0 -r "$OUT/zip/base.apk" lib classes.dex \
+     && zip -q -0 -r "$OUT/zip/zip64.apk" -fz lib classes.dex \
+     && zip -q -r "$OUT/zip/deflated.apk" lib classes.dex \
+     && zip -q -0 -r "$OUT/zip/comment.apk" lib classes.dex \
+     && printf 'PK\005\006 fake EOCD inside the comment' | zip -q -z "$OUT/zip/comment.apk") || true
+  if command -v zipalign >/dev/null; then zipalign -f 16384 "$OUT/zip/base.apk" "$OUT/zip/aligned.apk" >/dev/null 2>&1 || true; fi
 fi
+# cache files: mode byte + parameters + payload (see fuzz/fuzz_cache.c)
+mkdir -p "$OUT/cache"
+printf '\001\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017MZ payload bytes' >"$OUT/cache/roundtrip"
+printf '\003\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017MZ with source hash' >"$OUT/cache/roundtrip-src"
+head -c 200 /dev/zero | tr '\0' 'A' >"$OUT/cache/raw"
 # round-trip inputs: [flags][u8 len][name][u16 size][data]...
 printf '\x00\x07One.dll\x05\x00hello\x03Two\x03\x00abc' >"$OUT/roundtrip/basic"
 printf '\x11\x14fr/App.resources.dll\x02\x00hi\x05A.dll\x01\x00z' >"$OUT/roundtrip/coreclr"

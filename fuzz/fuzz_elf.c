@@ -1,0 +1,29 @@
+/* fuzz_elf.c - the ELF payload finder and the bionic-rules validator over arbitrary bytes (32- and
+   64-bit), then the store reader over whatever payload comes out. */
+#define ASMSTORE_IMPLEMENTATION
+#define ASMSTORE_NO_LOCATOR
+#define ASMSTORE_NO_STDIO
+#include "../asmstore.h"
+#include "../asmstore_elf_part.h"
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static const char *symbols[] = {NULL, "_assembly_store", "x", ""};
+    const void *payload;
+    size_t psize, k;
+    asmstore_elf_info info;
+    asmstore_elf_violation v;
+    for (k = 0; k < sizeof symbols / sizeof symbols[0]; k++) {
+        if (asmstore_elf_payload(data, size, symbols[k], &payload, &psize, &info) == ASMSTORE_OK) {
+            asmstore_reader r;
+            const uint8_t *p = (const uint8_t *)payload;
+            if (p < data || psize > size || (size_t)(p - data) > size - psize) abort(); /* inside the input */
+            if (info.payload_offset != (uint64_t)(p - data) || info.payload_size != psize) abort();
+            asmstore_reader_init(&r, payload, psize, NULL, NULL);
+        }
+    }
+    asmstore_elf_check_bionic(data, size, ASMSTORE_ABI_UNKNOWN, NULL, NULL, &v);
+    asmstore_elf_check_bionic(data, size, ASMSTORE_ABI_ARM, "_assembly_store", NULL, &v);
+    return 0;
+}
