@@ -21,3 +21,4 @@ $(B)/bench_cache: tests/bench/bench_cache.c tests/cache_util.h $(HEADERS) | $(B)
 
 bench-cache: $(B)/bench_cache
 	$(B)/bench_cache /usr/lib/mono/4.5 /usr/lib/mono/4.5/Facades
+BENCH_TARGETS += bench-cache

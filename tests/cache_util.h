@@ -19,6 +19,10 @@
 #define CU_UNUSED
 #endif
 
+/* zstd level for stores built here (0: the writer's default); the bench sets it. */
+static int cu_level = 0;
+static int cu_jobs = 1;
+
 /* A store plus what it must give back. */
 typedef struct cu_store {
     unsigned char *bytes;          /* malloc'd copy of the store */
@@ -83,7 +87,8 @@ static asmstore_writer *cu_writer(uint32_t format, int no_compress) {
     memset(&o, 0, sizeof o);
     o.format = format;
     o.abi = ASMSTORE_ABI_X86_64;
-    o.jobs = 1;
+    o.jobs = cu_jobs;
+    o.level = cu_level;
     o.no_compress = no_compress;
     if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return NULL;
     return w;
@@ -184,7 +189,7 @@ CU_UNUSED static void cu_store_dir(char *out, size_t cap, const char *root, uint
 }
 
 /* Whole file into malloc'd memory; NULL if it cannot be read. */
-static unsigned char *cu_slurp(const char *path, size_t *size) {
+CU_UNUSED static unsigned char *cu_slurp(const char *path, size_t *size) {
     void *d;
     if (asmstore_read_file(path, NULL, &d, size) != ASMSTORE_OK) return NULL;
     return (unsigned char *)d;
