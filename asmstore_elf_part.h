@@ -431,7 +431,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
     res = asmstore__elf_open(&e, elf, size);
     if (res != ASMSTORE_OK) return res;
     if (info) { info->is_64bit = e.is64; info->machine = e.machine; info->abi = asmstore__elf_abi(e.machine); }
-    /* 1. the dynamic symbol: walk every SHT_DYNSYM section header (bounded by e_shnum) */
+    /* 1. the dynamic symbol in the first SHT_DYNSYM section (one pass: O(e_shnum + symbols)) */
     for (i = 1; i < e.shnum; i++) {
         uint64_t entsz = e.is64 ? 24u : 16u, n, k;
         asmstore__elf_shdr(&e, i, &s);
@@ -463,6 +463,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
             }
             return ASMSTORE_OK;
         }
+        break;
     }
     /* 2. the section named "payload" */
     i = asmstore__elf_find_section(&e, "payload", &target);
@@ -534,18 +535,6 @@ ASMSTORE__PRIVATE void asmstore__elf_put_ehdr(unsigned char *p, int is64, uint16
     }
 }
 ASMSTORE__PRIVATE uint64_t asmstore__align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
-
-/* SysV ELF hash (bionic calculate_elf_hash, glibc _dl_elf_hash). */
-ASMSTORE__PRIVATE uint32_t asmstore__elf_hash(const char *s) {
-    uint32_t h = 0, g;
-    while (*s) {
-        h = (h << 4) + (unsigned char)*s++;
-        g = h & 0xf0000000u;
-        h ^= g;
-        h ^= g >> 24;
-    }
-    return h;
-}
 
 ASMSTORE__PRIVATE int asmstore__name_ok(const char *s) {
     size_t n;
@@ -628,7 +617,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_generate(asmstore_elf_image *img
     asmstore__wr32(q + 8, dl ? 1u : 0u);
     asmstore__wr32(q + 12, 0);
     if (dl) asmstore__wr32(q + 16, 0);
-    (void)asmstore__elf_hash; /* one bucket: the hash value is irrelevant (kept for GNU/multi-bucket tables) */
+    /* one bucket: bucket[0] starts the chain whatever the symbol's SysV hash is */
     /* .dynamic */
     q = h + dyn_off;
     {
@@ -871,7 +860,8 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
     asmstore__elf_shdr(&e, e.shstrndx, &s);
     if (s.type != ASMSTORE__SHT_STRTAB) return asmstore__rule(v, 1, "e_shstrndx section is not SHT_STRTAB", 0);
     /* program headers (bionic: 1..65536/sizeof, phoff > 0 and aligned) are part of rules 6/7 */
-    if (e.phnum == 0 || e.phoff == 0 || e.phoff % wa || e.phentsize != (e.is64 ? 56u : 32u))
+    if (e.phnum == 0 || e.phnum > 65536u / (e.is64 ? 56u : 32u) || e.phoff == 0 || e.phoff % wa ||
+        e.phentsize != (e.is64 ? 56u : 32u))
         return asmstore__rule(v, 6, "program header table missing, misaligned or with a wrong entry size", e.phoff);
     /* rules 7 and 8: segments */
     for (i = 0; i < e.phnum; i++) {
