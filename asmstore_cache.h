@@ -153,7 +153,8 @@ typedef struct asmstore_cache_prune_stats {
 /* The cache key of a store: content_id for v4, XXH3-64 of bytes [0, data_offset) for v2/v3. */
 ASMSTORE_CACHE_DEF uint64_t asmstore_cache_store_id(const asmstore_reader *store);
 
-/* Opens the cache of one store under root (created 0700 if missing; its two subdirectories too).
+/* Opens the cache of one store under root (created 0700 if missing; its two subdirectories too;
+   root is the host's own path and may itself be reached through symlinks, the two below never).
    The store's reader is copied, its bytes must outlive the cache. Never fails because the cache
    is unusable: env ASMSTORE_CACHE_DISABLE, opt->disable, a symlink or non-directory in the way, a
    directory owned by another uid, or mkdir/open failures give a working cache object that only
@@ -746,6 +747,8 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
         return -1;
     }
     len = e->uncompressed_size + ASMSTORE_CACHE_FOOTER_SIZE;
+    /* no MAP_POPULATE: with PROT_WRITE it pre-faults for writing and copies every page (measured:
+       the whole image turns into private dirty memory); read faults keep the pages clean and shared */
     m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     close(fd);
     if (m == MAP_FAILED) return -1;
