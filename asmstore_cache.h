@@ -81,7 +81,11 @@
 
 #ifndef ASMSTORE_CACHE_DEF
 #if defined(ASMSTORE_CACHE_STATIC) || defined(ASMSTORE_STATIC)
+#if defined(__GNUC__) || defined(__clang__)
+#define ASMSTORE_CACHE_DEF static __attribute__((unused)) /* a static copy need not use every function */
+#else
 #define ASMSTORE_CACHE_DEF static
+#endif
 #else
 #define ASMSTORE_CACHE_DEF extern
 #endif
