@@ -1,0 +1,76 @@
+# Real hosts and packaging (examples/host.c, examples/mono_host.c + examples/hello, install, pkg-config).
+#   build/host              the minimal host (dlopen + reader + cache), built by `make`
+#   build/mono_host         Mono embedding host, built by `make` when pkg-config finds mono-2 and mcs exists
+#   build/hello/hello.exe   the C# program it runs (+ Greeting.dll, its own library), compiled with mcs
+#   make install PREFIX=/usr/local [DESTDIR=...]   headers, the CLI, asmstore.pc
+#   make uninstall PREFIX=...
+DEPS += mono-devel libmono-2.0-dev strace cmake pkg-config
+
+HOST_HDRS = asmstore.h asmstore_cache.h $(wildcard asmstore_elf_part.h)
+
+all: $(B)/host
+
+$(B)/host: examples/host.c $(HOST_HDRS) | $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ examples/host.c $(LIBS) -ldl
+
+# Mono: headers as system headers (-isystem) so our warning flags apply to our code only.
+HAVE_MONO  := $(shell pkg-config --exists mono-2 2>/dev/null && command -v mcs >/dev/null 2>&1 && echo 1)
+MONO_CFLAGS = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags mono-2 2>/dev/null))
+MONO_LIBS   = $(shell pkg-config --libs mono-2 2>/dev/null)
+HELLO_SRC   = examples/hello/Program.cs examples/hello/Greeting.cs
+
+$(B)/mono_host: examples/mono_host.c $(HOST_HDRS) | $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(MONO_CFLAGS) -o $@ examples/mono_host.c $(MONO_LIBS) $(LIBS) -ldl
+
+$(B)/hello/Greeting.dll: examples/hello/Greeting.cs | $(B)
+	mkdir -p $(B)/hello
+	mcs -nologo -target:library -r:System.Core.dll -out:$@ $<
+
+$(B)/hello/hello.exe: examples/hello/Program.cs $(B)/hello/Greeting.dll
+	mcs -nologo -r:$(B)/hello/Greeting.dll -r:System.Core.dll -r:System.Xml.dll -r:System.Xml.Linq.dll -out:$@ $<
+
+.PHONY: mono-host install uninstall
+ifeq ($(HAVE_MONO),1)
+mono-host: $(B)/mono_host $(B)/hello/hello.exe
+all: mono-host
+else
+mono-host:
+	@echo "  SKIP mono_host: libmono-2.0-dev (pkg-config mono-2) or mcs (mono-devel) not installed"
+endif
+# tests/t_mono.sh and the demo need it built (not a test itself, so not in TEST_EXTRA)
+test: mono-host
+demo: $(B)/host mono-host
+
+# ---- install: header-only library (+ the CLI); asmstore.pc carries Cflags and the zstd requirement ----
+PREFIX     ?= /usr/local
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR     ?= $(PREFIX)/bin
+PCDIR      ?= $(PREFIX)/share/pkgconfig
+ASMSTORE_VERSION := $(shell sed -n 's/^\#define ASMSTORE_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' asmstore.h | paste -sd. -)
+
+# written at install time, so it always carries the PREFIX given
+define ASMSTORE_PC
+prefix=$(PREFIX)
+includedir=$(INCLUDEDIR)
+
+Name: asmstore
+Description: .NET for Android assembly store (XABA v2-v4) reader, writer and cache; single-header C library
+Version: $(ASMSTORE_VERSION)
+# Header-only: one of your files defines ASMSTORE_IMPLEMENTATION (and ASMSTORE_CACHE_IMPLEMENTATION)
+# before including; that file calls libzstd, so zstd is a public requirement. xxhash (libxxhash-dev)
+# is a build dependency only: xxhash.h is included with XXH_INLINE_ALL, nothing to link.
+# glibc < 2.34 also needs -lpthread (writer threads, cache writer) and -ldl (dlopen locator).
+Requires: libzstd
+Cflags: -I$${includedir}
+endef
+export ASMSTORE_PC
+
+install: $(B)/asmstore
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PCDIR)
+	install -m 0644 $(HOST_HDRS) $(DESTDIR)$(INCLUDEDIR)/
+	install -m 0755 $(B)/asmstore $(DESTDIR)$(BINDIR)/asmstore
+	printf '%s\n' "$$ASMSTORE_PC" >$(DESTDIR)$(PCDIR)/asmstore.pc
+	chmod 0644 $(DESTDIR)$(PCDIR)/asmstore.pc
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(HOST_HDRS))) $(DESTDIR)$(BINDIR)/asmstore $(DESTDIR)$(PCDIR)/asmstore.pc

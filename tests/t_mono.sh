@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# tests/t_mono.sh - build/mono_host runs examples/hello (a C# program using System.Core, System.Xml
+# and System.Xml.Linq) with every assembly, mscorlib included, out of a store .so: cold (cache
+# misses), warm (hits), under strace (no .dll/.exe opened from the filesystem), and without the
+# assemblies it needs in the store (it must fail, not fall back to /usr/lib/mono).
+. "$(dirname "$0")/lib.sh"
+MONO_HOST=$BUILD/mono_host
+HELLO=$BUILD/hello
+if ! pkg-config --exists mono-2 2>/dev/null || ! command -v mcs >/dev/null 2>&1 || [ ! -f "$MONO45/mscorlib.dll" ]; then
+  t_skip "mono host" "libmono-2.0-dev / mono-devel (mcs, $MONO45) not installed (make deps installs them)"
+  t_done; exit
+fi
+if [ ! -x "$MONO_HOST" ] || [ ! -f "$HELLO/hello.exe" ] || [ ! -f "$HELLO/Greeting.dll" ]; then
+  t_fail "mono host" "$MONO_HOST or $HELLO/hello.exe not built (run make)"; t_done; exit
+fi
+case $(uname -m) in
+  x86_64) abi=x86_64 ;; aarch64) abi=arm64 ;; armv7l|armv8l) abi=arm ;; i?86) abi=x86 ;; *) abi= ;;
+esac
+if [ -z "$abi" ]; then t_skip "mono host" "no store ABI for $(uname -m)"; t_done; exit; fi
+cd "$T_TMP" || exit 1
+
+cat >want <<'EOF'
+hello, store, from an assembly store
+primes: 2 3 5 7 11 13 17 19 23 29 31 37
+sum of squares: 4727
+most primes end in 3: 3,13,23
+xml: 263 chars, 12 <p> elements
+fnv1a: 17a337d2
+loaded: Greeting System System.Core System.Xml System.Xml.Linq hello mscorlib
+EOF
+if command -v mono >/dev/null 2>&1; then # the expectation itself, from the stock launcher
+  if (cd "$HELLO" && mono hello.exe store) 2>&1 | diff want - >diff0; then t_ok "stock mono prints the expected output"
+  else t_fail "stock mono output" "$(cat diff0)"; fi
+fi
+
+t_check "pack the framework + Facades + hello into a $abi .so" \
+  "$ASMSTORE" pack --abi "$abi" -o app.so "$MONO45" "$MONO45/Facades" "$HELLO/hello.exe" "$HELLO/Greeting.dll"
+
+# run NAME EXPECT-REGEX [env...]: runs the host, checks the program's output and the summary line
+run() {
+  local name=$1 re=$2; shift 2
+  env "$@" "$MONO_HOST" --cache cache "$T_TMP/app.so" hello.exe store >"$name.out" 2>"$name.err"
+  local rc=$?
+  if [ $rc -eq 0 ] && diff want "$name.out" >"$name.diff" && grep -Eq "$re" "$name.err"; then
+    t_ok "$name: program output exact; $(grep -o 'all [0-9]* assemblies[^:]*' "$name.err")"
+  else t_fail "$name (exit $rc)" "$(cat "$name.diff" "$name.err" | head -20)"; fi
+}
+run cold 'all 7 assemblies served from the store \(0 hits, 7 misses, 0 direct\)'
+nbin=$(find cache -name '*.bin' | wc -l)
+if [ "$nbin" -eq 7 ]; then t_ok "cold run left 7 cache files"; else t_fail "cache files after the cold run" "$nbin"; fi
+run warm 'all 7 assemblies served from the store \(7 hits, 0 misses, 0 direct\)'
+run disabled 'all 7 assemblies served from the store \(0 hits, 7 misses, 0 direct\)' ASMSTORE_CACHE_DISABLE=1
+
+# a damaged cache file is a miss, never a wrong image: break mscorlib's (the largest) file
+big=$(find cache -name '*.bin' -printf '%s %p\n' | sort -n | tail -1 | cut -d' ' -f2)
+printf 'garbage' | dd of="$big" bs=1 seek=4096 conv=notrunc 2>/dev/null
+run damaged 'all 7 assemblies served from the store \(6 hits, 1 misses, 0 direct\)'
+
+# strace: the only assembly bytes come through the store .so and the cache files. Mono probes the
+# names we file images under ("<store>.so/X.dll": ENOTDIR by construction) and a framework dir that
+# does not exist; no open of a .dll/.exe path may succeed, none may touch /usr/lib/mono.
+if command -v strace >/dev/null 2>&1; then
+  for kind in cold warm; do
+    [ $kind = cold ] && rm -rf cache
+    # -ff: one file per thread, so no call is split into "unfinished" / "resumed" halves
+    strace -ff -qq -e trace=open,openat -o "st.$kind" "$MONO_HOST" --cache cache "$T_TMP/app.so" hello.exe store \
+      >"st.$kind.out" 2>"st.$kind.err"
+    rc=$?
+    cat "st.$kind".[0-9]* >"st.$kind"
+    opened=$(grep -E '\.(dll|exe)([."]|$)' "st.$kind" | grep -Ev '= -1 E' || true)
+    framework=$(grep -E '/usr/lib/mono|/mono/4\.5' "st.$kind" || true)
+    store=$(grep -F "\"$T_TMP/app.so\"" "st.$kind" | grep -Ev '= -1 E' | head -1)
+    bins=$(grep -E '"[0-9]+\.bin"' "st.$kind" | grep -vc '= -1 E')
+    probes=$(grep -cE '\.(dll|exe)([."]|$)' "st.$kind")
+    if [ $rc -eq 0 ] && diff -q want "st.$kind.out" >/dev/null && [ -z "$opened" ] && [ -z "$framework" ] && [ -n "$store" ] &&
+       { [ $kind = cold ] || [ "$bins" -ge 7 ]; }; then
+      t_ok "strace ($kind): no .dll/.exe opened from the filesystem (store .so opened, $bins cache files opened, $probes failed probes of in-store names)"
+    else t_fail "strace ($kind, exit $rc)" "$(printf '%s\n' "$opened" "$framework" | head -10; tail -3 "st.$kind.err")"; fi
+  done
+else t_skip "strace" "strace not installed"; fi
+
+# without mscorlib in the store the runtime cannot start: it does not come from the filesystem
+"$ASMSTORE" pack --abi "$abi" -o nocorlib.so "$HELLO/hello.exe" "$HELLO/Greeting.dll" 2>/dev/null
+if "$MONO_HOST" --cache cache2 "$T_TMP/nocorlib.so" hello.exe >nc.out 2>nc.err; then
+  t_fail "a store without mscorlib must not run" "$(cat nc.out nc.err | head -5)"
+elif cat nc.out nc.err | grep -q 'mscorlib.dll was not found'; then t_ok "a store without mscorlib: the runtime refuses to start"
+else t_fail "a store without mscorlib" "$(cat nc.err | head -5)"; fi
+
+# without System.Xml.Linq (still in /usr/lib/mono/4.5) Main cannot even be compiled: no fallback
+mkdir fw; for f in "$MONO45"/*.dll; do case $(basename "$f") in System.Xml.Linq.dll) ;; *) ln -s "$f" fw/ ;; esac; done
+"$ASMSTORE" pack --abi "$abi" -o noxlinq.so fw "$HELLO/hello.exe" "$HELLO/Greeting.dll" 2>/dev/null
+"$MONO_HOST" --cache cache3 "$T_TMP/noxlinq.so" hello.exe store >nx.out 2>nx.err
+rc=$?
+if [ $rc -ne 0 ] && grep -q "FileNotFoundException: Could not load file or assembly 'System.Xml.Linq" nx.err; then
+  t_ok "a store without System.Xml.Linq: FileNotFoundException, not /usr/lib/mono's copy (exit $rc)"
+else t_fail "a store without System.Xml.Linq (exit $rc)" "$(cat nx.out nx.err | head -8)"; fi
+
+t_done
