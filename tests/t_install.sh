@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# tests/t_install.sh - `make install PREFIX=...` into a temp prefix, then a small program built
+# against it with nothing but `pkg-config --cflags --libs asmstore`; DESTDIR staging; uninstall.
+. "$(dirname "$0")/lib.sh"
+if ! command -v pkg-config >/dev/null 2>&1; then t_skip "install" "pkg-config not installed"; t_done; exit; fi
+P=$T_TMP/prefix
+if make -s -C "$TOP" install PREFIX="$P" >"$T_TMP/install.log" 2>&1; then t_ok "make install PREFIX=<temp>"
+else t_fail "make install" "$(tail -5 "$T_TMP/install.log")"; t_done; exit; fi
+
+missing=
+for f in include/asmstore.h include/asmstore_cache.h bin/asmstore share/pkgconfig/asmstore.pc; do
+  [ -f "$P/$f" ] || missing="$missing $f"
+done
+[ -x "$P/bin/asmstore" ] || missing="$missing (bin/asmstore not executable)"
+if [ -z "$missing" ]; then t_ok "headers, CLI and asmstore.pc installed"; else t_fail "installed files" "missing:$missing"; fi
+
+export PKG_CONFIG_PATH=$P/share/pkgconfig
+want_ver=$(sed -n 's/^#define ASMSTORE_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' "$TOP/asmstore.h" | paste -sd. -)
+ver=$(pkg-config --modversion asmstore 2>&1)
+if [ "$ver" = "$want_ver" ]; then t_ok "pkg-config --modversion asmstore = $ver (asmstore.h)"
+else t_fail "pkg-config --modversion" "got '$ver', want '$want_ver'"; fi
+flags=$(pkg-config --cflags --libs asmstore 2>&1)
+case " $flags " in
+  *" -I$P/include "*"-lzstd"*) t_ok "pkg-config --cflags --libs asmstore: $flags" ;;
+  *) t_fail "pkg-config flags" "$flags" ;;
+esac
+
+# A program that uses every installed header, compiled outside the source tree against the prefix.
+mkdir "$T_TMP/app" && cd "$T_TMP/app" || exit 1
+cat >app.c <<'EOF'
+#define _GNU_SOURCE
+#define ASMSTORE_IMPLEMENTATION
+#define ASMSTORE_CACHE_IMPLEMENTATION
+#include <asmstore.h>
+#include <asmstore_cache.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+    static char big[200000];
+    asmstore_write_options o;
+    asmstore_writer *w;
+    asmstore_reader r;
+    asmstore_entry e;
+    asmstore_cache *c;
+    asmstore_cache_image img;
+    const void *store;
+    size_t size, i;
+    int pass;
+    if (argc != 2) return 2;
+    for (i = 0; i < sizeof big; i++) big[i] = (char)('a' + i % 7);
+    memset(&o, 0, sizeof o);
+    o.abi = ASMSTORE_ABI_X86_64;
+    if (asmstore_writer_create(&w, &o) != ASMSTORE_OK ||
+        asmstore_writer_add(w, "App.dll", 7, big, sizeof big, NULL, 0, NULL, 0, 0) != ASMSTORE_OK ||
+        asmstore_writer_add(w, "fr/App.resources.dll", 20, "bonjour", 7, NULL, 0, NULL, 0, 0) != ASMSTORE_OK ||
+        asmstore_writer_finish(w, &store, &size) != ASMSTORE_OK) return 1;
+    if (asmstore_reader_init(&r, store, size, NULL, NULL) != ASMSTORE_OK) return 1;
+    for (pass = 0; pass < 2; pass++) {
+        if (asmstore_cache_open(&c, argv[1], &r, NULL) != ASMSTORE_OK) return 1;
+        if (asmstore_reader_find(&r, "App", 3, &e) != ASMSTORE_OK || asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) return 1;
+        if (img.size != sizeof big || memcmp(img.data, big, sizeof big) != 0) return 1;
+        printf("%s %s\n", pass ? "warm" : "cold", img.source == ASMSTORE_CACHE_HIT ? "hit" : img.source == ASMSTORE_CACHE_MISS ? "miss" : "direct");
+        asmstore_cache_release(&img);
+        asmstore_cache_flush(c);
+        asmstore_cache_close(c);
+    }
+    printf("%u entries, format %u, asmstore %u\n", (unsigned)r.entry_count, (unsigned)r.format, asmstore_version_number());
+    asmstore_writer_free(w);
+    return 0;
+}
+EOF
+# shellcheck disable=SC2046  # word splitting of pkg-config output is the point
+if ${CC:-cc} -std=c99 -Wall -Wextra -Wpedantic -Werror $(pkg-config --cflags asmstore) -o app app.c $(pkg-config --libs asmstore) -lpthread >cc.log 2>&1; then
+  t_ok "a program builds with pkg-config --cflags --libs asmstore (outside the source tree)"
+else t_fail "build against the prefix" "$(head -10 cc.log)"; fi
+if [ -x app ] && ./app cachedir >run.log 2>&1 && [ "$(cat run.log)" = "cold miss
+warm hit
+2 entries, format 4, asmstore $(echo "$want_ver" | awk -F. '{print $1*10000 + $2*100 + $3}')" ]; then
+  t_ok "it packs, reads and caches (cold miss, warm hit)"
+else t_fail "run the program" "$(cat run.log 2>/dev/null)"; fi
+
+printf 'payload %s\n' $(seq 1 500) >Lib.dll
+if "$P/bin/asmstore" pack --raw -o s.bin Lib.dll >/dev/null 2>&1 && "$P/bin/asmstore" list s.bin 2>&1 | grep -q 'Lib.dll'; then
+  t_ok "the installed CLI packs and lists"
+else t_fail "installed CLI" "$("$P/bin/asmstore" list s.bin 2>&1 | head -3)"; fi
+
+# DESTDIR stages under a root while the .pc still names the final prefix
+D=$T_TMP/stage
+if make -s -C "$TOP" install PREFIX=/opt/asmstore DESTDIR="$D" >"$T_TMP/stage.log" 2>&1 &&
+   [ -f "$D/opt/asmstore/include/asmstore.h" ] && grep -qx 'prefix=/opt/asmstore' "$D/opt/asmstore/share/pkgconfig/asmstore.pc"; then
+  t_ok "DESTDIR staging keeps prefix=/opt/asmstore in asmstore.pc"
+else t_fail "DESTDIR install" "$(tail -3 "$T_TMP/stage.log")"; fi
+
+if make -s -C "$TOP" uninstall PREFIX="$P" >/dev/null 2>&1 && [ ! -e "$P/include/asmstore.h" ] && [ ! -e "$P/bin/asmstore" ] &&
+   [ ! -e "$P/share/pkgconfig/asmstore.pc" ]; then t_ok "make uninstall removes them"
+else t_fail "make uninstall" "$(find "$P" -type f)"; fi
+t_done
