@@ -2,7 +2,8 @@
 #   build/elf-host-<abi>   the dlopen harness (tests/elf_host.c) per ABI: native gcc for x86_64,
 #                          Debian cross gcc for arm64/arm/x86 (run under qemu-user by tests/t_elf.sh)
 DEPS += elfutils binutils zip unzip zipalign qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf \
-        gcc-i686-linux-gnu libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross
+        gcc-i686-linux-gnu libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross \
+        gcc-s390x-linux-gnu libc6-dev-s390x-cross python3
 
 ELF_PART = asmstore_elf_part.h
 $(B)/asmstore: $(ELF_PART)

@@ -9,6 +9,19 @@
 . "$(dirname "$0")/lib.sh"
 have() { command -v "$1" >/dev/null 2>&1; }
 
+# the whole C suite (generation, parsers, validator, ZIP, file/APK locators) on big-endian s390x and
+# on armhf, cross-built static (no zstd, no dlopen: stored stores only) and run under qemu-user
+for spec in s390x-linux-gnu:qemu-s390x arm-linux-gnueabihf:qemu-arm; do
+  cc=${spec%%:*}-gcc; q=${spec##*:}
+  if ! have "$cc" || ! have "$q"; then t_skip "test_elf on ${spec%%:*}" "needs $cc and $q"; continue; fi
+  if $cc -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes -Werror \
+       -O1 -D_GNU_SOURCE -DASMSTORE_NO_ZSTD -DASMSTORE_NO_THREADS -DASMSTORE_NO_LOCATOR -static \
+       -o "$T_TMP/test_elf-$q" "$TOP/tests/test_elf.c" 2>"$T_TMP/err"; then
+    if $q "$T_TMP/test_elf-$q" >"$T_TMP/out" 2>&1 && grep -q "^8 passed, 0 failed" "$T_TMP/out"; then t_ok "test_elf suite on ${spec%%:*} (qemu)"
+    else t_fail "test_elf on ${spec%%:*}" "$(grep -v '^ok' "$T_TMP/out" | tail -5)"; fi
+  else t_fail "build test_elf for ${spec%%:*}" "$(head -3 "$T_TMP/err")"; fi
+done
+
 if [ ! -d "$MONO45" ]; then t_skip "t_elf" "no $MONO45 (mono-devel)"; t_done; exit; fi
 src="$T_TMP/src"; mkdir -p "$src"
 for n in mscorlib System System.Core System.Xml System.Runtime.Serialization Mono.Posix System.Data; do
