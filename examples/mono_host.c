@@ -60,7 +60,7 @@ typedef struct host {
     loaded *by_index;              /* one per store descriptor */
     pthread_mutex_t lock;          /* recursive: loading an image may ask the hook for another */
     const char *store_path;
-    unsigned served, hits, misses, direct, failures;
+    unsigned hits, misses, direct, failures;
     double get_us, mono_us;        /* time in asmstore_cache_get, time in Mono's image/assembly load */
 } host;
 
@@ -130,7 +130,6 @@ static MonoAssembly *host_load(host *h, const char *name) {
         goto out;
     }
     l->assembly = a;
-    h->served++;
 out:
     pthread_mutex_unlock(&h->lock);
     return a;
@@ -205,11 +204,11 @@ int main(int argc, char **argv) {
         return 1;
     }
     h.by_index = (loaded *)calloc(h.reader.entry_count ? h.reader.entry_count : 1, sizeof *h.by_index);
+    if (!h.by_index) { asmstore_cache_close(h.cache); asmstore_locator_close(&h.loc); return 1; }
     pthread_mutexattr_init(&ma);
     pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&h.lock, &ma);
     pthread_mutexattr_destroy(&ma);
-    if (!h.by_index) return 1;
     t_store = now_us();
 
     /* The runtime: hook first (mscorlib is loaded inside mono_jit_init_version), no framework dir.
