@@ -1273,7 +1273,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__map_range(asmstore_locator *l, int f
     uint64_t page = pg > 0 ? (uint64_t)pg : 4096u, start = off - off % page, mlen = len + (off - start);
     void *m;
     if (len == 0) return ASMSTORE_ERR_NO_PAYLOAD;
-    if (mlen > (uint64_t)SIZE_MAX || start > (uint64_t)INT64_MAX) return ASMSTORE_ERR_TOO_LARGE;
+    if (mlen > (uint64_t)SIZE_MAX || start > (uint64_t)INT64_MAX || (uint64_t)(off_t)start != start) return ASMSTORE_ERR_TOO_LARGE;
     m = mmap(NULL, (size_t)mlen, PROT_READ, MAP_PRIVATE, fd, (off_t)start);
     if (m == MAP_FAILED) return ASMSTORE_ERR_IO;
     l->map = m;
