@@ -1106,7 +1106,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_lookup(const asmstore__zip *z, c
                 if (id == 1) {
                     if (usize == 0xFFFFFFFFu) { if (fend - f < 8) break; usize = asmstore__rd64(f); f += 8; }
                     if (csize == 0xFFFFFFFFu) { if (fend - f < 8) break; csize = asmstore__rd64(f); f += 8; }
-                    if (lfh == 0xFFFFFFFFu) { if (fend - f < 8) break; lfh = asmstore__rd64(f); f += 8; }
+                    if (lfh == 0xFFFFFFFFu) { if (fend - f < 8) break; lfh = asmstore__rd64(f); }
                     found = 1;
                     break;
                 }
