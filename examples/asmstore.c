@@ -9,7 +9,6 @@
 #endif
 #define ASMSTORE_IMPLEMENTATION
 #include "../asmstore.h"
-#include "../asmstore_elf_part.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -22,7 +22,6 @@
 #define ASMSTORE_CACHE_IMPLEMENTATION
 #define ASMSTORE_NO_WRITER /* a host only reads */
 #include "../asmstore.h"
-#include "../asmstore_elf_part.h" /* locators; to be merged into asmstore.h */
 #include "../asmstore_cache.h"
 
 #include <signal.h>

@@ -28,7 +28,6 @@
 #define ASMSTORE_CACHE_IMPLEMENTATION
 #define ASMSTORE_NO_WRITER
 #include "../asmstore.h"
-#include "../asmstore_elf_part.h"
 #include "../asmstore_cache.h"
 
 #include <mono/jit/jit.h>

@@ -4,7 +4,6 @@
 #define ASMSTORE_NO_LOCATOR
 #define ASMSTORE_NO_STDIO
 #include "../asmstore.h"
-#include "../asmstore_elf_part.h"
 #include <stdlib.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -4,7 +4,6 @@
 #define ASMSTORE_NO_LOCATOR
 #define ASMSTORE_NO_STDIO
 #include "../asmstore.h"
-#include "../asmstore_elf_part.h"
 #include <stdlib.h>
 
 static void check_inside(const asmstore_zip_entry *e, size_t size) {

@@ -1,16 +1,12 @@
-# ELF wrapper + locators (asmstore_elf_part.h): dependencies, cross-built dlopen test hosts, tests.
+# ELF wrapper + locators (the elf/zip/locator sections of asmstore.h): dependencies, cross-built dlopen test hosts, tests.
 #   build/elf-host-<abi>   the dlopen harness (tests/elf_host.c) per ABI: native gcc for x86_64,
 #                          Debian cross gcc for arm64/arm/x86 (run under qemu-user by tests/t_elf.sh)
 DEPS += elfutils binutils zip unzip zipalign qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf \
         gcc-i686-linux-gnu libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross \
         gcc-s390x-linux-gnu libc6-dev-s390x-cross python3
 
-ELF_PART = asmstore_elf_part.h
-$(B)/asmstore: $(ELF_PART)
-$(B)/test_elf: $(ELF_PART)
-
 # The hosts read stored (uncompressed) stores only: no cross libzstd needed.
-ELF_HOST_SRC  = tests/elf_host.c asmstore.h $(ELF_PART)
+ELF_HOST_SRC  = tests/elf_host.c asmstore.h
 ELF_HOST_FLAGS = $(STD) $(WARN) -O1 -g -D_GNU_SOURCE -DASMSTORE_NO_ZSTD -DASMSTORE_NO_WRITER
 $(B)/elf-host-x86_64: $(ELF_HOST_SRC) | $(B)
 	$(CC) $(ELF_HOST_FLAGS) -o $@ tests/elf_host.c -ldl

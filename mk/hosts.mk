@@ -6,7 +6,7 @@
 #   make uninstall PREFIX=...
 DEPS += mono-devel libmono-2.0-dev strace cmake pkg-config
 
-HOST_HDRS = asmstore.h asmstore_cache.h $(wildcard asmstore_elf_part.h)
+HOST_HDRS = asmstore.h asmstore_cache.h
 
 all: $(B)/host
 

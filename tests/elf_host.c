@@ -11,7 +11,6 @@
 #endif
 #define ASMSTORE_IMPLEMENTATION
 #include "../asmstore.h"
-#include "../asmstore_elf_part.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -514,6 +514,33 @@ static void test_exact_name_wins(void) {
     }
 }
 
+/* A zero-length image is an entry like any other (found by the round-trip fuzzer). */
+static void test_empty_image_roundtrip(void) {
+    int k;
+    for (k = 0; k < 2; k++) {
+        asmstore_write_options o;
+        asmstore_writer *w = NULL;
+        asmstore_reader r;
+        asmstore_entry e;
+        const void *d;
+        size_t n;
+        char buf[1];
+        memset(&o, 0, sizeof o);
+        o.runtime = ASMSTORE_RUNTIME_CORECLR;
+        o.no_compress = k;
+        CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add(w, "Empty.dll", 9, NULL, 0, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "Empty", 5, &e), ASMSTORE_OK);
+        CHECK_EQ_INT(e.uncompressed_size, 0);
+        CHECK(e.image != NULL);
+        CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 0, NULL, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "Empty.ni.dll", 12, &e), ASMSTORE_ERR_IGNORED);
+        asmstore_writer_free(w);
+    }
+}
+
 static void test_result_strings(void) {
     int v;
     CHECK(ASMSTORE_RESULT_MIN <= -31);
@@ -579,6 +606,7 @@ int main(void) {
     RUN(test_read_errors);
     RUN(test_hash_detection_32bit_v4);
     RUN(test_exact_name_wins);
+    RUN(test_empty_image_roundtrip);
     RUN(test_result_strings);
     RUN(test_empty_store);
     RUN(test_write_file);

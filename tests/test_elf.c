@@ -1,4 +1,4 @@
-/* tests/test_elf.c - asmstore_elf_part.h: generated wrappers (every ABI and mode) found again and
+/* tests/test_elf.c - the elf/zip/locator sections of asmstore.h: generated wrappers (every ABI and mode) found again and
    passing the bionic rules; each rule violated on purpose; template mode on a stub; the ZIP scan on
    archives built here byte by byte (comment with a fake EOCD, ZIP64, signing block, compressed,
    encrypted, misaligned, duplicate, truncated); locators (file, dlopen, APK, split APK); and a
@@ -8,7 +8,6 @@
 #endif
 #define ASMSTORE_IMPLEMENTATION
 #include "../asmstore.h"
-#include "../asmstore_elf_part.h"
 #include "test.h"
 
 #include <stdint.h>
