@@ -206,7 +206,7 @@ typedef struct asmstore_allocator {
 } asmstore_allocator;
 
 /* Decompressor callback: decompress src (the image after its 12-byte header) into dst, set *written.
-   Used for XALZ images, and for XAZS images when set (then libzstd is not used). */
+   Used for XALZ images; for XAZS images only in ASMSTORE_NO_ZSTD builds (libzstd serves them otherwise). */
 typedef asmstore_result (*asmstore_decompress_fn)(void *user, asmstore_compression kind, void *dst,
                                                   size_t dst_cap, const void *src, size_t src_size,
                                                   size_t *written);
@@ -234,7 +234,7 @@ ASMSTORE_DEF uint64_t asmstore_name_hash(asmstore_hash_kind kind, const void *na
 typedef struct asmstore_read_options {
     size_t max_entry_size;            /* 0: ASMSTORE_MAX_ENTRY_SIZE; largest decompressed image */
     uint32_t max_entries;             /* 0: ASMSTORE_MAX_ENTRIES */
-    asmstore_decompress_fn decompress;/* XALZ images (and XAZS, when set); may be NULL */
+    asmstore_decompress_fn decompress;/* XALZ images (and XAZS in ASMSTORE_NO_ZSTD builds); may be NULL */
     void *decompress_user;
 } asmstore_read_options;
 
@@ -302,7 +302,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, cons
 /* Writes the entry's uncompressed image into dst[0..cap). Stored images are copied; XAZS images are
    decompressed with dctx (a ZSTD_DCtx* the caller owns; NULL makes zstd allocate one per call), after
    checking that the frame's content size equals the header's length and the reader's maximum;
-   XALZ images go to the decompress callback, else ASMSTORE_ERR_UNSUPPORTED_COMPRESSION. */
+   XALZ images go to the decompress callback (XAZS too in ASMSTORE_NO_ZSTD builds), else
+   ASMSTORE_ERR_UNSUPPORTED_COMPRESSION. */
 struct ZSTD_DCtx_s;
 ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, const asmstore_entry *e, void *dst,
                                                   size_t cap, struct ZSTD_DCtx_s *dctx, asmstore_error *err);
@@ -1073,14 +1074,18 @@ ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, cons
     }
     src = e->image + ASMSTORE_IMAGE_HEADER_SIZE;
     src_size = e->image_size - ASMSTORE_IMAGE_HEADER_SIZE;
+#ifdef ASMSTORE_NO_ZSTD
+    (void)dctx;
     if (r->decompress) {
+#else
+    if (r->decompress && e->compression != ASMSTORE_COMPRESSION_ZSTD) {
+#endif
         res = r->decompress(r->decompress_user, e->compression, dst, e->uncompressed_size, src, src_size, &written);
         if (res != ASMSTORE_OK) return asmstore__fail(err, res, (uint64_t)(e->image - r->data), ix, 0);
     } else if (e->compression != ASMSTORE_COMPRESSION_ZSTD) {
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED_COMPRESSION, (uint64_t)(e->image - r->data), ix, 0);
     } else {
 #ifdef ASMSTORE_NO_ZSTD
-        (void)dctx;
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED_COMPRESSION, (uint64_t)(e->image - r->data), ix, 0);
 #else
         unsigned long long fcs = ZSTD_getFrameContentSize(src, src_size);

@@ -1,4 +1,5 @@
-/* asmstore - command-line tool over asmstore.h: pack, list, info, verify, extract.
+/* asmstore - command-line tool over asmstore.h: pack, wrap, elfcheck, list, info, verify, extract
+   (and, from cli_cache.c over asmstore_cache.h: load, cache prune, cache stats).
    Build: make (links -lzstd, and -llz4 when liblz4 is present so XALZ stores from .NET 9/10 read too). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -8,7 +9,7 @@
 #define _FILE_OFFSET_BITS 64
 #endif
 #define ASMSTORE_IMPLEMENTATION
-#include "../asmstore.h"
+#include "cli.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,6 +37,9 @@ static const char *usage_text =
     "  asmstore info STORE [--json]\n"
     "  asmstore verify STORE\n"
     "  asmstore extract STORE -C DIR [NAME...]\n"
+    "  asmstore load [--cache DIR] STORE NAME...|--all\n"
+    "  asmstore cache prune DIR [--keep ID] [--max-bytes N]\n"
+    "  asmstore cache stats DIR\n"
     "STORE is a raw store, a .so wrapper (dlopen or section kind) or an APK (every ABI's\n"
     "lib/<abi>/libassembly-store.so; base.apk also looks at split_config.<abi>.apk beside it).\n"
     "pack writes a dlopen-kind .so unless --raw.\n";
@@ -46,8 +50,8 @@ static int usage(void) {
 }
 
 /* ---- decompressor callback for XALZ (LZ4 block) images ---- */
-static asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst, size_t cap, const void *src,
-                                      size_t src_size, size_t *written) {
+asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst, size_t cap, const void *src,
+                               size_t src_size, size_t *written) {
     (void)user;
 #ifdef ASMSTORE_CLI_LZ4
     if (kind == ASMSTORE_COMPRESSION_LZ4) {
@@ -59,20 +63,12 @@ static asmstore_result cli_decompress(void *user, asmstore_compression kind, voi
         return ASMSTORE_OK;
     }
 #endif
-    if (kind == ASMSTORE_COMPRESSION_ZSTD) {
-        size_t z = ZSTD_decompress(dst, cap, src, src_size);
-        if (ZSTD_isError(z)) return ASMSTORE_ERR_DECOMPRESS;
-        *written = z;
-        return ASMSTORE_OK;
-    }
-    (void)dst; (void)cap; (void)src; (void)src_size; (void)written;
+    (void)kind; (void)dst; (void)cap; (void)src; (void)src_size; (void)written;
     return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
 }
 
 /* ---- opening a STORE argument ---- */
 typedef struct cli_store {
-    void *file;        /* unused: the input is mapped by loc */
-    size_t file_size;
     const char *kind;  /* "raw", "elf-dlopen", "elf-section", "apk" */
     asmstore_locator loc;
     asmstore_reader r;
@@ -125,7 +121,6 @@ static int cli_open(const char *path, cli_store *s) { return cli_open_abi(path, 
 
 static void cli_close(cli_store *s) {
     free(s->names);
-    free(s->file);
     asmstore_locator_close(&s->loc);
 }
 
@@ -164,33 +159,56 @@ static const char *compression_name(asmstore_compression c) {
     return c == ASMSTORE_COMPRESSION_ZSTD ? "zstd" : c == ASMSTORE_COMPRESSION_LZ4 ? "lz4" : "none";
 }
 
-/* ---- list ---- */
-static int cmd_list(int argc, char **argv) {
+/* ---- list and info: one driver walks every store of STORE (each ABI of an APK) ---- */
+typedef struct cli_visit {
+    const cli_store *s;
+    asmstore_abi apk_abi;  /* the lib/<abi> dir of an APK, UNKNOWN for a single store */
+    int nth;               /* 0 for the first store printed */
+    int json;
+} cli_visit;
+
+/* Parses "STORE [--json]", opens each store in turn and calls visit(); JSON output is one array
+   when several stores are visited (APKs), else visit()'s own object or array. */
+static int cli_each_store(int argc, char **argv, int json_array_always, void (*visit)(const cli_visit *v)) {
     const char *path = NULL;
-    int json = 0, i, rc;
-    cli_store s;
-    uint32_t k;
+    asmstore_abi abis[4];
+    int json = 0, i, rc, napk, ai, array;
     for (i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) json = 1;
         else if (!path) path = argv[i];
         else return usage();
     }
     if (!path) return usage();
-    {
-    asmstore_abi abis[4];
-    int napk = cli_apk_abis(path, abis), ai, first = 1;
-    if (json) printf("[");
+    napk = cli_apk_abis(path, abis);
+    array = json && (json_array_always || napk > 0);
+    if (array) printf("[");
     for (ai = 0; ai < (napk > 0 ? napk : 1); ai++) {
-    if ((rc = cli_open_abi(path, napk > 0 ? abis[ai] : ASMSTORE_ABI_UNKNOWN, &s)) != 0) { if (json) printf("]\n"); return rc; }
-    if (napk > 0 && !json) printf("# lib/%s/libassembly-store.so (%s, payload at offset %llu)\n", asmstore_abi_android_name(abis[ai]),
-                                  asmstore_elf_kind_name(s.loc.wrapper), (unsigned long long)s.loc.file_offset);
-    for (k = 0; k < s.r.entry_count; k++) {
+        cli_store s;
+        cli_visit v;
+        if ((rc = cli_open_abi(path, napk > 0 ? abis[ai] : ASMSTORE_ABI_UNKNOWN, &s)) != 0) {
+            if (array) printf("]\n");
+            return rc;
+        }
+        v.s = &s; v.apk_abi = napk > 0 ? abis[ai] : ASMSTORE_ABI_UNKNOWN; v.nth = ai; v.json = json;
+        visit(&v);
+        cli_close(&s);
+    }
+    if (array) printf("\n]\n");
+    return 0;
+}
+
+static void list_visit(const cli_visit *v) {
+    const cli_store *s = v->s;
+    uint32_t k;
+    if (v->apk_abi && !v->json)
+        printf("# lib/%s/libassembly-store.so (%s, payload at offset %llu)\n", asmstore_abi_android_name(v->apk_abi),
+               asmstore_elf_kind_name(s->loc.wrapper), (unsigned long long)s->loc.file_offset);
+    for (k = 0; k < s->r.entry_count; k++) {
         asmstore_entry e;
-        asmstore_reader_entry(&s.r, k, &e);
-        if (json) {
-            printf("%s\n {\"index\": %u, ", first ? "" : ",", k);
-            first = 0;
-            if (napk > 0) printf("\"abi\": \"%s\", ", asmstore_abi_android_name(abis[ai]));
+        asmstore_reader_entry(&s->r, k, &e);
+        if (v->json) {
+            printf("%s\n {\"index\": %u, ", (v->nth == 0 && k == 0) ? "" : ",", k);
+            if (v->apk_abi) printf("\"abi\": \"%s\", ", asmstore_abi_android_name(v->apk_abi));
             printf("\"name\": ");
             json_string(stdout, e.name, e.name_len);
             printf(", \"ignored\": %s, \"stored_size\": %zu, \"size\": %zu, \"compression\": \"%s\", \"pdb_size\": %zu, \"config_size\": %zu}",
@@ -201,77 +219,56 @@ static int cmd_list(int argc, char **argv) {
                    (int)e.name_len, e.name, e.ignored ? " (ignored)" : "", e.pdb ? " +pdb" : "", e.config ? " +config" : "");
         }
     }
-    cli_close(&s);
-    }
-    if (json) printf("\n]\n");
-    }
-    return 0;
 }
 
-/* ---- info ---- */
-static int cmd_info(int argc, char **argv) {
-    const char *path = NULL;
-    int json = 0, i, rc;
-    cli_store s;
+static void info_visit(const cli_visit *v) {
+    const cli_store *s = v->s;
+    const asmstore_reader *r = &s->r;
     uint32_t k, ignored = 0, compressed = 0;
     unsigned long long stored = 0, unpacked = 0;
-    for (i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) json = 1;
-        else if (!path) path = argv[i];
-        else return usage();
-    }
-    if (!path) return usage();
-    {
-    asmstore_abi abis[4];
-    int napk = cli_apk_abis(path, abis), ai;
-    if (json && napk > 0) printf("[");
-    for (ai = 0; ai < (napk > 0 ? napk : 1); ai++) {
-    ignored = compressed = 0; stored = unpacked = 0;
-    if ((rc = cli_open_abi(path, napk > 0 ? abis[ai] : ASMSTORE_ABI_UNKNOWN, &s)) != 0) { if (json && napk > 0) printf("]\n"); return rc; }
-    for (k = 0; k < s.r.entry_count; k++) {
+    for (k = 0; k < r->entry_count; k++) {
         asmstore_entry e;
-        asmstore_reader_entry(&s.r, k, &e);
+        asmstore_reader_entry(r, k, &e);
         ignored += (uint32_t)e.ignored;
         compressed += e.compression != ASMSTORE_COMPRESSION_NONE;
         stored += e.image_size;
         unpacked += e.uncompressed_size;
     }
-    if (json) {
-        if (napk > 0)
+    if (v->json) {
+        if (v->apk_abi)
             printf("%s{\"apk_abi\": \"%s\", \"entry_offset\": %llu, \"entry_alignment\": %llu, \"from_split\": %s, \"payload_kind\": \"%s\", ",
-                   ai ? ",\n" : "", asmstore_abi_android_name(abis[ai]), (unsigned long long)s.loc.entry.data_offset,
-                   (unsigned long long)s.loc.entry.alignment, s.loc.from_split ? "true" : "false", asmstore_elf_kind_name(s.loc.wrapper));
+                   v->nth ? ",\n" : "", asmstore_abi_android_name(v->apk_abi), (unsigned long long)s->loc.entry.data_offset,
+                   (unsigned long long)s->loc.entry.alignment, s->loc.from_split ? "true" : "false", asmstore_elf_kind_name(s->loc.wrapper));
         else printf("{");
         printf("\"wrapper\": \"%s\", \"payload_offset\": %llu, \"format\": %u, \"version_word\": \"0x%08x\", \"abi\": \"%s\", \"hash\": \"%s\", "
                "\"content_id\": %s%016llx%s, \"entries\": %u, \"ignored\": %u, \"compressed\": %u, \"index_entry_size\": %u, "
                "\"store_size\": %zu, \"stored_bytes\": %llu, \"uncompressed_bytes\": %llu}%s",
-               s.kind, (unsigned long long)s.loc.file_offset, s.r.format, s.r.version_word, asmstore_abi_name(s.r.abi), asmstore_hash_name(s.r.hash_kind),
-               s.r.has_content_id ? "\"" : "", s.r.has_content_id ? (unsigned long long)s.r.content_id : 0ull,
-               s.r.has_content_id ? "\"" : "", s.r.entry_count, ignored, compressed, s.r.index_entry_size, s.r.size, stored, unpacked, napk > 0 ? "" : "\n");
-    } else {
-        if (napk > 0) {
-            printf("%sapk entry:      lib/%s/libassembly-store.so at offset %llu (%llu-byte aligned)%s\n", ai ? "\n" : "",
-                   asmstore_abi_android_name(abis[ai]), (unsigned long long)s.loc.entry.data_offset,
-                   (unsigned long long)s.loc.entry.alignment, s.loc.from_split ? ", from the ABI split" : "");
-            printf("payload kind:   %s\n", asmstore_elf_kind_name(s.loc.wrapper));
-        }
-        printf("wrapper:        %s\n", s.kind);
-        printf("payload offset: %llu\n", (unsigned long long)s.loc.file_offset);
-        printf("format:         %u (version word 0x%08x)\n", s.r.format, s.r.version_word);
-        printf("abi:            %s (%s)\n", asmstore_abi_name(s.r.abi), asmstore_abi_android_name(s.r.abi));
-        printf("name hash:      %s (%u-byte index entries)\n", asmstore_hash_name(s.r.hash_kind), s.r.index_entry_size);
-        if (s.r.has_content_id) printf("content id:     %016llx\n", (unsigned long long)s.r.content_id);
-        else printf("content id:     none (format %u)\n", s.r.format);
-        printf("entries:        %u (%u ignored, %u compressed)\n", s.r.entry_count, ignored, compressed);
-        printf("store size:     %zu bytes\n", s.r.size);
-        printf("images:         %llu bytes stored, %llu bytes uncompressed\n", stored, unpacked);
+               s->kind, (unsigned long long)s->loc.file_offset, r->format, r->version_word, asmstore_abi_name(r->abi), asmstore_hash_name(r->hash_kind),
+               r->has_content_id ? "\"" : "", r->has_content_id ? (unsigned long long)r->content_id : 0ull,
+               r->has_content_id ? "\"" : "", r->entry_count, ignored, compressed, r->index_entry_size, r->size, stored, unpacked,
+               v->apk_abi ? "" : "\n");
+        return;
     }
-    cli_close(&s);
+    if (v->apk_abi) {
+        printf("%sapk entry:      lib/%s/libassembly-store.so at offset %llu (%llu-byte aligned)%s\n", v->nth ? "\n" : "",
+               asmstore_abi_android_name(v->apk_abi), (unsigned long long)s->loc.entry.data_offset,
+               (unsigned long long)s->loc.entry.alignment, s->loc.from_split ? ", from the ABI split" : "");
+        printf("payload kind:   %s\n", asmstore_elf_kind_name(s->loc.wrapper));
     }
-    if (json && napk > 0) printf("]\n");
-    }
-    return 0;
+    printf("wrapper:        %s\n", s->kind);
+    printf("payload offset: %llu\n", (unsigned long long)s->loc.file_offset);
+    printf("format:         %u (version word 0x%08x)\n", r->format, r->version_word);
+    printf("abi:            %s (%s)\n", asmstore_abi_name(r->abi), asmstore_abi_android_name(r->abi));
+    printf("name hash:      %s (%u-byte index entries)\n", asmstore_hash_name(r->hash_kind), r->index_entry_size);
+    if (r->has_content_id) printf("content id:     %016llx\n", (unsigned long long)r->content_id);
+    else printf("content id:     none (format %u)\n", r->format);
+    printf("entries:        %u (%u ignored, %u compressed)\n", r->entry_count, ignored, compressed);
+    printf("store size:     %zu bytes\n", r->size);
+    printf("images:         %llu bytes stored, %llu bytes uncompressed\n", stored, unpacked);
 }
+
+static int cmd_list(int argc, char **argv) { return cli_each_store(argc, argv, 1, list_visit); }
+static int cmd_info(int argc, char **argv) { return cli_each_store(argc, argv, 0, info_visit); }
 
 /* Decompresses one entry into a fresh buffer; prints a problem and returns NULL on failure. */
 static unsigned char *cli_read_entry(const cli_store *s, const asmstore_entry *e, ZSTD_DCtx *dctx, int quiet) {

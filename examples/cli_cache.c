@@ -6,7 +6,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "../asmstore.h"
+#include "cli.h"
 #define ASMSTORE_CACHE_IMPLEMENTATION
 #include "../asmstore_cache.h"
 
@@ -18,12 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#ifdef ASMSTORE_CLI_LZ4
-#include <lz4.h>
-#endif
 
-int cli_cmd_load(int argc, char **argv);
-int cli_cmd_cache(int argc, char **argv);
 
 static int cli_cache_usage(void) {
     fputs("usage:\n"
@@ -32,31 +27,10 @@ static int cli_cache_usage(void) {
           "      cache writer, prints: name size hit|miss|direct xxh3-64-of-the-bytes\n"
           "  asmstore cache prune DIR [--keep ID] [--max-bytes N]\n"
           "  asmstore cache stats DIR\n"
-          "STORE is a raw store file; DIR holds " ASMSTORE_CACHE_DIR_NAME "/. ASMSTORE_CACHE_DISABLE=1 turns the cache off.\n",
+          "STORE is a .so (loaded with dlopen, as a host does), a raw store or an APK; DIR holds " ASMSTORE_CACHE_DIR_NAME "/. ASMSTORE_CACHE_DISABLE=1 turns the cache off.\n",
           stderr);
     return 2;
 }
-
-#ifdef ASMSTORE_CLI_LZ4
-#include <zstd.h>
-static asmstore_result cli_cache_decompress(void *user, asmstore_compression kind, void *dst, size_t cap, const void *src,
-                                            size_t src_size, size_t *written) {
-    int n;
-    (void)user;
-    if (kind == ASMSTORE_COMPRESSION_ZSTD) {
-        size_t z = ZSTD_decompress(dst, cap, src, src_size);
-        if (ZSTD_isError(z)) return ASMSTORE_ERR_DECOMPRESS;
-        *written = z;
-        return ASMSTORE_OK;
-    }
-    if (kind != ASMSTORE_COMPRESSION_LZ4) return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
-    if (cap > INT_MAX || src_size > INT_MAX) return ASMSTORE_ERR_TOO_LARGE;
-    n = LZ4_decompress_safe((const char *)src, (char *)dst, (int)src_size, (int)cap);
-    if (n < 0) return ASMSTORE_ERR_DECOMPRESS;
-    *written = (size_t)n;
-    return ASMSTORE_OK;
-}
-#endif
 
 static double cli_now_ms(void) {
     struct timespec ts;
@@ -66,6 +40,37 @@ static double cli_now_ms(void) {
 
 static const char *cli_source_name(asmstore_cache_source s) {
     return s == ASMSTORE_CACHE_HIT ? "hit" : s == ASMSTORE_CACHE_MISS ? "miss" : s == ASMSTORE_CACHE_DIRECT ? "direct" : "none";
+}
+
+/* The ABI this program runs as: a .so for it can be dlopen'ed. */
+static asmstore_abi host_abi(void) {
+#if defined(__aarch64__)
+    return ASMSTORE_ABI_ARM64;
+#elif defined(__arm__)
+    return ASMSTORE_ABI_ARM;
+#elif defined(__x86_64__)
+    return ASMSTORE_ABI_X86_64;
+#elif defined(__i386__)
+    return ASMSTORE_ABI_X86;
+#else
+    return ASMSTORE_ABI_UNKNOWN;
+#endif
+}
+
+/* A .so built for this machine is loaded with dlopen, as a host does at startup; a .so for another
+   ABI, raw stores and APKs are mapped (a note says so for the .so). */
+static asmstore_result load_open(const char *path, asmstore_locator *loc, asmstore_error *err) {
+    char real[PATH_MAX];
+    asmstore_result res = asmstore_locate_file(loc, path, NULL, err);
+    if (res != ASMSTORE_OK || loc->wrapper != ASMSTORE_ELF_SYMBOL) return res;
+    if (loc->abi != host_abi()) {
+        fprintf(stderr, "asmstore: %s is an %s library: mapped, not dlopen'ed, on this %s machine\n", path,
+                asmstore_abi_name(loc->abi), asmstore_abi_name(host_abi()));
+        return res;
+    }
+    asmstore_locator_close(loc);
+    if (!realpath(path, real)) return ASMSTORE_ERR_IO;
+    return asmstore_locate_dlopen(loc, real, NULL, err); /* absolute path: dlopen must not search */
 }
 
 typedef struct cli_loaded {
@@ -79,8 +84,8 @@ int cli_cmd_load(int argc, char **argv) {
     int all = 0, i, rc = 0;
     size_t nnames = 0, k, n = 0;
     char **names = (char **)calloc((size_t)argc + 1, sizeof *names);
-    void *file = NULL;
-    size_t file_size = 0;
+    asmstore_locator loc;
+    asmstore_error err;
     asmstore_reader r;
     asmstore_read_options ro;
     asmstore_cache_options co;
@@ -97,29 +102,18 @@ int cli_cmd_load(int argc, char **argv) {
         else names[nnames++] = argv[i];
     }
     if (!path || (!all && nnames == 0) || (all && nnames)) { free(names); return cli_cache_usage(); }
-    res = asmstore_read_file(path, NULL, &file, &file_size);
+    res = load_open(path, &loc, &err);
     if (res != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: %s: %s (%s)\n", path, asmstore_result_string(res), strerror(errno));
+        fprintf(stderr, "asmstore: %s: %s%s%s\n", path, asmstore_result_string(res), loc.error[0] ? ": " : "", loc.error);
         free(names);
-        return 2;
+        return res == ASMSTORE_ERR_IO ? 2 : 1;
     }
     memset(&ro, 0, sizeof ro);
-    res = asmstore_reader_init(&r, file, file_size, NULL, NULL);
-#ifdef ASMSTORE_CLI_LZ4
-    /* XALZ images need the callback; it then decompresses XAZS too, so set it only when needed
-       and let the cache's pooled ZSTD_DCtx objects serve zstd-only stores */
-    for (k = 0; res == ASMSTORE_OK && k < r.entry_count; k++) {
-        asmstore_entry e;
-        if (asmstore_reader_entry(&r, (uint32_t)k, &e) == ASMSTORE_OK && e.compression == ASMSTORE_COMPRESSION_LZ4) {
-            ro.decompress = cli_cache_decompress;
-            res = asmstore_reader_init(&r, file, file_size, &ro, NULL);
-            break;
-        }
-    }
-#endif
+    ro.decompress = cli_decompress; /* XALZ stores (.NET 9/10); zstd goes through the cache's contexts */
+    res = asmstore_reader_init(&r, loc.data, loc.size, &ro, &err);
     if (res != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: %s: %s\n", path, asmstore_result_string(res));
-        free(file);
+        fprintf(stderr, "asmstore: %s: %s (at offset %llu)\n", path, asmstore_result_string(res), (unsigned long long)err.offset);
+        asmstore_locator_close(&loc);
         free(names);
         return 1;
     }
@@ -128,12 +122,12 @@ int cli_cmd_load(int argc, char **argv) {
     res = asmstore_cache_open(&c, dir ? dir : ".", &r, &co);
     if (res != ASMSTORE_OK) {
         fprintf(stderr, "asmstore: cache: %s\n", asmstore_result_string(res));
-        free(file);
+        asmstore_locator_close(&loc);
         free(names);
         return 2;
     }
     out = (cli_loaded *)calloc(all ? (size_t)r.entry_count + 1 : nnames, sizeof *out);
-    if (!out) { asmstore_cache_close(c); free(file); free(names); return 2; }
+    if (!out) { asmstore_cache_close(c); asmstore_locator_close(&loc); free(names); return 2; }
     t0 = cli_now_ms();
     for (k = 0; k < (all ? (size_t)r.entry_count : nnames); k++) {
         asmstore_entry e;
@@ -169,7 +163,7 @@ int cli_cmd_load(int argc, char **argv) {
             (unsigned long long)cnt.entries_skipped, (unsigned long long)cnt.write_failures);
     asmstore_cache_close(c);
     free(out);
-    free(file);
+    asmstore_locator_close(&loc);
     free(names);
     return rc;
 }

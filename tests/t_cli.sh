@@ -57,6 +57,26 @@ else
   t_skip "mono corpus" "$MONO45 not installed (Debian: mono-devel)"
 fi
 
+# --- load: a .so goes through glibc's dlopen; bytes checked against xxhsum of the source files ---
+if [ -d "$MONO45/Facades" ] && command -v xxhsum >/dev/null; then
+  "$ASMSTORE" pack -o "$T_TMP/fac.so" --abi x86_64 --level 3 "$T_TMP/src/Facades" 2>/dev/null
+  LD_DEBUG=files "$ASMSTORE" load --cache "$T_TMP/cache" "$T_TMP/fac.so" --all >"$T_TMP/cold" 2>"$T_TMP/ld"
+  "$ASMSTORE" load --cache "$T_TMP/cache" "$T_TMP/fac.so" --all >"$T_TMP/warm" 2>/dev/null
+  if grep -q "file=$T_TMP/fac.so .*dynamically loaded" "$T_TMP/ld"; then t_ok "load opens the .so with glibc's dlopen (LD_DEBUG=files)"
+  else t_fail "load via dlopen" "$(grep -m3 file= "$T_TMP/ld")"; fi
+  for f in "$T_TMP"/src/Facades/*.dll; do
+    echo "$(basename "$f") $(xxhsum -H3 "$f" 2>/dev/null | tr -d '\r' | sed -n 's/.*= \([0-9a-f]\{16\}\).*/\1/p')"
+  done | sort >"$T_TMP/want"
+  awk '{print $1, $4}' "$T_TMP/cold" | sort >"$T_TMP/got-cold"
+  awk '{print $1, $4}' "$T_TMP/warm" | sort >"$T_TMP/got-warm"
+  t_check "load, cold: XXH3 of every entry equals xxhsum -H3 of its source file" cmp "$T_TMP/want" "$T_TMP/got-cold"
+  t_check "load, warm: the same bytes" cmp "$T_TMP/want" "$T_TMP/got-warm"
+  nmiss=$(awk '$3 == "miss"' "$T_TMP/cold" | wc -l); nhit=$(awk '$3 == "hit"' "$T_TMP/warm" | wc -l); n=$(wc -l <"$T_TMP/want")
+  t_check "load: cold run all $n misses, warm run all $n hits" test "$nmiss:$nhit" = "$n:$n"
+else
+  t_skip "load" "needs $MONO45/Facades and xxhsum"
+fi
+
 # --- verify exit codes and corruption ---
 mkdir -p "$T_TMP/small"
 head -c 5000 /dev/urandom >"$T_TMP/small/A.dll"; head -c 3000 /dev/zero >"$T_TMP/small/B.dll"
