@@ -81,10 +81,8 @@ endif
 $(B)/bench_store: tests/bench/bench_store.c asmstore.h | $(B)
 	$(CC) $(STD) $(WARN) -O2 -D_GNU_SOURCE -o $@ $< $(LIBS)
 
-bench: all $(B)/bench_store
-	@echo "== pack (asmstore.h writer vs the zstd CLI)"
-	@tests/bench/bench_pack.sh $(B)/asmstore "$(BENCH_LEVELS)" $(BENCH_REPS) $(BENCH_CORPUS)
-	@$(B)/asmstore pack --raw -o $(B)/bench.store --level 19 $(BENCH_CORPUS) 2>/dev/null
-	@echo "== lookup and read (asmstore.h reader vs bsearch and raw ZSTD_decompressDCtx)"
-	@$(B)/bench_store $(B)/bench.store 9
-	@for t in $(BENCH_TARGETS); do $(MAKE) --no-print-directory $$t || echo "($$t failed)"; done
+# `make bench` = the report of mk/bench.mk (pack, locate, lookup, read, cache, scale -> build/bench/BENCHMARKS.md);
+# it runs bench_cache itself. tests/bench/bench_pack.sh and bench_store stay as standalone tools.
+bench: all
+	@$(MAKE) --no-print-directory bench-report || echo "(bench-report failed)"
+	@for t in $(filter-out bench-cache,$(BENCH_TARGETS)); do $(MAKE) --no-print-directory $$t || echo "($$t failed)"; done
