@@ -51,7 +51,7 @@ stats() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "nan nan nan"
 # cell MED LO HI [DIGITS]  ->  "12.3 (12.1–12.9)"
 cell() { awk -v m="$1" -v l="$2" -v h="$3" -v d="${4:-2}" 'BEGIN { f = "%." d "f"; printf(f " (" f "–" f ")", m, l, h) }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0 || a == "nan" || b == "nan") print "n/a"; else printf "%.2f×", a / b }'; }
-calc() { awk "BEGIN { printf \"%.6g\", $* }"; }
+calc() { awk "BEGIN { printf \"%.6g\", ($*) }"; }
 # get FILE KEY -> "median min max" from bench_tool's "key med lo hi unit" lines
 get() { awk -v k="$2" '$1 == k { print $2, $3, $4; f = 1 } END { if (!f) print "nan nan nan" }' "$1"; }
 get1() { awk -v k="$2" '$1 == k { print $2; f = 1 } END { if (!f) print "nan" }' "$1"; }
