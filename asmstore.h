@@ -327,7 +327,8 @@ typedef struct asmstore_write_options {
 } asmstore_write_options;
 
 /* Per-entry flags for asmstore_writer_add*. */
-#define ASMSTORE_ADD_UNCOMPRESSED 1u  /* store this image as is */
+#define ASMSTORE_ADD_UNCOMPRESSED 1u  /* store this image as is (unless it begins with "XAZS" or "XALZ",
+                                         which the format would read as compressed: those are compressed) */
 
 /* Creates a writer. Checks the profile: coreclr with format 2 gives ASMSTORE_ERR_PROFILE. */
 ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const asmstore_write_options *opt);
@@ -1002,7 +1003,7 @@ ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t ind
        only ignored placeholders have none */
     if (!ignored) { out->image = r->data + (n ? o : r->data_offset); out->image_size = n; }
     out->uncompressed_size = out->image_size;
-    if (n >= ASMSTORE_IMAGE_HEADER_SIZE) {
+    if (out->image && n >= ASMSTORE_IMAGE_HEADER_SIZE) {
         uint32_t m = asmstore__rd32(out->image);
         if (m == ASMSTORE_ZSTD_MAGIC || m == ASMSTORE_LZ4_MAGIC) {
             out->compression = m == ASMSTORE_ZSTD_MAGIC ? ASMSTORE_COMPRESSION_ZSTD : ASMSTORE_COMPRESSION_LZ4;
@@ -1407,7 +1408,10 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const 
 ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, size_t i, void *cctx) {
     asmstore__wentry *e = &w->entries[i];
     if (e->ignored) return ASMSTORE_OK;
-    if (w->opt.no_compress || (e->flags & ASMSTORE_ADD_UNCOMPRESSED)) {
+    /* the format calls an image compressed iff its first u32 is XAZS or XALZ: such bytes cannot
+       be stored as they are, so they are compressed whatever was asked */
+    if ((w->opt.no_compress || (e->flags & ASMSTORE_ADD_UNCOMPRESSED)) &&
+        !(e->image_size >= 4 && (asmstore__rd32(e->image) == ASMSTORE_ZSTD_MAGIC || asmstore__rd32(e->image) == ASMSTORE_LZ4_MAGIC))) {
         e->stored = e->image;
         e->stored_size = e->image_size;
         return ASMSTORE_OK;

@@ -541,6 +541,39 @@ static void test_empty_image_roundtrip(void) {
     }
 }
 
+/* Bytes that begin with a compression magic cannot be stored raw (the format would read them as
+   compressed): the writer compresses them even when asked not to (found by the round-trip fuzzer). */
+static void test_magic_prefixed_image(void) {
+    static const unsigned char blob[] = {'X', 'A', 'L', 'Z', 6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    static const unsigned char blob2[] = {'X', 'A', 'Z', 'S', 1, 2, 3};
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    asmstore_reader r;
+    asmstore_entry e;
+    const void *d;
+    size_t n;
+    unsigned char buf[32];
+    memset(&o, 0, sizeof o);
+    o.no_compress = 1;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "P", 1, blob, sizeof blob, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Q", 1, blob2, sizeof blob2, NULL, 0, NULL, 0, ASMSTORE_ADD_UNCOMPRESSED), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "R", 1, "XAL", 3, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "P", 1, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_ZSTD);
+    CHECK_EQ_INT(e.uncompressed_size, sizeof blob);
+    CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, sizeof buf, NULL, NULL), ASMSTORE_OK);
+    CHECK(memcmp(buf, blob, sizeof blob) == 0);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Q", 1, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, sizeof buf, NULL, NULL), ASMSTORE_OK);
+    CHECK(e.uncompressed_size == sizeof blob2 && memcmp(buf, blob2, sizeof blob2) == 0);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "R", 1, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_NONE); /* no magic: stored as asked */
+    asmstore_writer_free(w);
+}
+
 static void test_result_strings(void) {
     int v;
     CHECK(ASMSTORE_RESULT_MIN <= -31);
@@ -607,6 +640,7 @@ int main(void) {
     RUN(test_hash_detection_32bit_v4);
     RUN(test_exact_name_wins);
     RUN(test_empty_image_roundtrip);
+    RUN(test_magic_prefixed_image);
     RUN(test_result_strings);
     RUN(test_empty_store);
     RUN(test_write_file);
