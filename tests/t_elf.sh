@@ -24,10 +24,8 @@ done
 
 if [ ! -d "$MONO45" ]; then t_skip "t_elf" "no $MONO45 (mono-devel)"; t_done; exit; fi
 src="$T_TMP/src"; mkdir -p "$src"
-for n in mscorlib System System.Core System.Xml System.Runtime.Serialization Mono.Posix System.Data; do
-  [ -f "$MONO45/$n.dll" ] && cp -L "$MONO45/$n.dll" "$src/"
-done
-for f in "$MONO45"/Facades/System.Runtime*.dll; do cp -L "$f" "$src/"; done
+# the whole Mono 4.5 framework + Facades (270 assemblies): every ABI and mode carries all of it
+for f in "$MONO45"/*.dll "$MONO45"/Facades/*.dll; do cp -L "$f" "$src/"; done
 nsrc=$(ls "$src" | wc -l)
 
 # ABI -> cross compiler, qemu command prefix
