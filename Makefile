@@ -69,20 +69,10 @@ demo: all
 	@B=$(B) examples/demo.sh
 
 # ---- benchmarks: every figure next to an anchor measured in the same run; never fails on timing ----
-# Quick by default; BENCH_FULL=1 for every level and more repetitions. Fragments append to BENCH_TARGETS.
-BENCH_CORPUS = /usr/lib/mono/4.5 /usr/lib/mono/4.5/Facades
-ifeq ($(BENCH_FULL),1)
-BENCH_LEVELS = 3 19 22
-BENCH_REPS   = 5
-else
-BENCH_LEVELS = 3 19
-BENCH_REPS   = 3
-endif
-$(B)/bench_store: tests/bench/bench_store.c asmstore.h | $(B)
-	$(CC) $(STD) $(WARN) -O2 -D_GNU_SOURCE -o $@ $< $(LIBS)
+# Fragments append their targets to BENCH_TARGETS.
 
 # `make bench` = the report of mk/bench.mk (pack, locate, lookup, read, cache, scale -> build/bench/BENCHMARKS.md);
-# it runs bench_cache itself. tests/bench/bench_pack.sh and bench_store stay as standalone tools.
+# it runs bench_cache itself.
 bench: all
 	@$(MAKE) --no-print-directory bench-report || echo "(bench-report failed)"
 	@for t in $(filter-out bench-cache,$(BENCH_TARGETS)); do $(MAKE) --no-print-directory $$t || echo "($$t failed)"; done
