@@ -46,6 +46,7 @@
    EXAMPLE (error handling shortened)
        asmstore_reader r;
        if (asmstore_reader_init(&r, data, size, NULL, NULL) != ASMSTORE_OK) return;
+       asmstore_reader_attach_name_table(&r, table, bytes);   // optional, 4 B/entry: O(log n) lookups
        asmstore_entry e;
        if (asmstore_reader_find(&r, "System.Runtime", 14, &e) == ASMSTORE_OK) {
            void *buf = malloc(e.uncompressed_size);
@@ -294,7 +295,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *
 ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uint32_t index, asmstore_entry *out);
 
 /* Looks a name up the way hosts ask: "Foo.dll", "Foo", "fr/Foo.resources.dll", "fr/Foo.resources".
-   The name is checked, so a hash collision never returns another entry. Returns ASMSTORE_OK,
+   The name is checked, so a hash collision never returns another entry. O(log n) with a name table
+   attached (asmstore_reader_attach_name_table), else each hit walks the names table. Returns ASMSTORE_OK,
    ASMSTORE_ERR_NOT_FOUND, or ASMSTORE_ERR_IGNORED (the name exists as an ignored placeholder). */
 ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
                                                   asmstore_entry *out);

@@ -55,6 +55,7 @@ typedef struct loaded {
 typedef struct host {
     asmstore_locator loc;
     asmstore_reader reader;
+    uint32_t *name_table;          /* 4 bytes per entry: O(log n) lookups */
     asmstore_cache *cache;
     loaded *by_index;              /* one per store descriptor */
     pthread_mutex_t lock;          /* recursive: loading an image may ask the hook for another */
@@ -197,13 +198,17 @@ int main(int argc, char **argv) {
         return 1;
     }
     if ((res = asmstore_reader_init(&h.reader, h.loc.data, h.loc.size, NULL, &err)) != ASMSTORE_OK ||
+        (res = (h.name_table = (uint32_t *)malloc(asmstore_reader_name_table_size(&h.reader) + 4)) == NULL
+                   ? ASMSTORE_ERR_OUT_OF_MEMORY
+                   : asmstore_reader_attach_name_table(&h.reader, h.name_table, asmstore_reader_name_table_size(&h.reader) + 4)) != ASMSTORE_OK ||
         (res = asmstore_cache_open(&h.cache, cache_dir, &h.reader, NULL)) != ASMSTORE_OK) {
         fprintf(stderr, "mono_host: %s: %s\n", h.store_path, asmstore_result_string(res));
+        free(h.name_table);
         asmstore_locator_close(&h.loc);
         return 1;
     }
     h.by_index = (loaded *)calloc(h.reader.entry_count ? h.reader.entry_count : 1, sizeof *h.by_index);
-    if (!h.by_index) { asmstore_cache_close(h.cache); asmstore_locator_close(&h.loc); return 1; }
+    if (!h.by_index) { asmstore_cache_close(h.cache); free(h.name_table); asmstore_locator_close(&h.loc); return 1; }
     pthread_mutexattr_init(&ma);
     pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&h.lock, &ma);
@@ -252,6 +257,7 @@ int main(int argc, char **argv) {
     }
     free(h.by_index);
     asmstore_cache_close(h.cache);
+    free(h.name_table);
     asmstore_locator_close(&h.loc);
     return rc;
 }
