@@ -13,7 +13,7 @@ CLI_LIBS = -llz4
 endif
 HEADERS  = asmstore.h asmstore_cache.h
 
-DEPS = build-essential pkg-config libzstd-dev libxxhash-dev liblz4-dev zstd xxhash clang llvm lld \
+DEPS = build-essential pkg-config libzstd-dev libxxhash-dev liblz4-dev zstd xxhash clang libclang-rt-14-dev llvm lld \
        elfutils binutils zip unzip zipalign file strace python3 \
        qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-i686-linux-gnu \
        libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross \
