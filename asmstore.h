@@ -370,7 +370,10 @@ ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *d
 ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const void *const *parts, const size_t *sizes,
                                                        size_t n, unsigned mode);
 #endif
-/* Frees memory returned by asmstore_read_file (and other *_alloc results) with the same allocator. */
+/* Allocates size bytes (at least 1) with a's alloc, or ASMSTORE_MALLOC when a or a->alloc is NULL. */
+ASMSTORE_DEF void *asmstore_alloc(const asmstore_allocator *a, size_t size);
+/* Frees memory from asmstore_alloc, asmstore_read_file, asmstore_elf_wrap ... with the same allocator;
+   NULL is fine. */
 ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t size);
 
 
@@ -649,7 +652,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__fail(asmstore_error *err, asmstore_r
 }
 
 /* >>alloc ------------------------------------------------------------------------------- */
-ASMSTORE__PRIVATE void *asmstore__alloc(const asmstore_allocator *a, size_t size) {
+ASMSTORE_DEF void *asmstore_alloc(const asmstore_allocator *a, size_t size) {
     if (size == 0) size = 1;
     if (a && a->alloc) return a->alloc(a->user, size);
     return ASMSTORE_MALLOC(size);
@@ -1147,7 +1150,7 @@ ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore
     if (fd < 0) return errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return ASMSTORE_ERR_IO; }
     if ((unsigned long long)st.st_size > (unsigned long long)(SIZE_MAX / 2)) { close(fd); return ASMSTORE_ERR_TOO_LARGE; }
-    buf = asmstore__alloc(a, (size_t)st.st_size);
+    buf = asmstore_alloc(a, (size_t)st.st_size);
     if (!buf) { close(fd); return ASMSTORE_ERR_OUT_OF_MEMORY; }
     n = asmstore__read_full(fd, buf, (size_t)st.st_size);
     close(fd);
@@ -1186,7 +1189,7 @@ ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const v
     if (!path || (!parts && n) || (!sizes && n) || !*path) return ASMSTORE_ERR_INVALID_ARG;
     if (asmstore__file_equals(path, parts, sizes, n)) return ASMSTORE_OK;
     plen = strlen(path);
-    tmp = (char *)asmstore__alloc(NULL, plen + 16);
+    tmp = (char *)asmstore_alloc(NULL, plen + 16);
     if (!tmp) return ASMSTORE_ERR_OUT_OF_MEMORY;
     memcpy(tmp, path, plen);
     memcpy(tmp + plen, ".tmp.XXXXXX", 12);
@@ -1262,7 +1265,7 @@ ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const
         (o.runtime != ASMSTORE_RUNTIME_MONOVM && o.runtime != ASMSTORE_RUNTIME_CORECLR) || o.max_name_len > ASMSTORE_MAX_NAME_LEN)
         return ASMSTORE_ERR_INVALID_ARG;
     if (o.runtime == ASMSTORE_RUNTIME_CORECLR && o.format == 2) return ASMSTORE_ERR_PROFILE;
-    w = (asmstore_writer *)asmstore__alloc(&o.allocator, sizeof *w);
+    w = (asmstore_writer *)asmstore_alloc(&o.allocator, sizeof *w);
     if (!w) return ASMSTORE_ERR_OUT_OF_MEMORY;
     memset(w, 0, sizeof *w);
     w->opt = o;
@@ -1311,7 +1314,7 @@ ASMSTORE__PRIVATE void asmstore__wentry_free(asmstore_writer *w, asmstore__wentr
 ASMSTORE__PRIVATE unsigned char *asmstore__dup(asmstore_writer *w, const void *p, size_t n, int *ok) {
     unsigned char *c;
     if (!n) return NULL;
-    c = (unsigned char *)asmstore__alloc(&w->opt.allocator, n);
+    c = (unsigned char *)asmstore_alloc(&w->opt.allocator, n);
     if (!c) { *ok = 0; return NULL; }
     memcpy(c, p, n);
     return c;
@@ -1324,7 +1327,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__push(asmstore_writer *w, const char 
     int ok = 1;
     if (w->count == w->cap) {
         size_t ncap = w->cap ? w->cap * 2 : 64;
-        asmstore__wentry *n = (asmstore__wentry *)asmstore__alloc(&w->opt.allocator, ncap * sizeof *n);
+        asmstore__wentry *n = (asmstore__wentry *)asmstore_alloc(&w->opt.allocator, ncap * sizeof *n);
         if (!n) return ASMSTORE_ERR_OUT_OF_MEMORY;
         if (w->count) memcpy(n, w->entries, w->count * sizeof *n);
         asmstore_free(&w->opt.allocator, w->entries, w->cap * sizeof *n);
@@ -1425,7 +1428,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, siz
     {
         size_t bound = ZSTD_compressBound(e->image_size), z;
         e->stored_cap = ASMSTORE_IMAGE_HEADER_SIZE + bound;
-        e->stored = (unsigned char *)asmstore__alloc(&w->opt.allocator, e->stored_cap);
+        e->stored = (unsigned char *)asmstore_alloc(&w->opt.allocator, e->stored_cap);
         if (!e->stored) return ASMSTORE_ERR_OUT_OF_MEMORY;
         asmstore__wr32(e->stored, ASMSTORE_ZSTD_MAGIC);
         asmstore__wr32(e->stored + 4, e->mapping);
@@ -1507,8 +1510,8 @@ ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const vo
     if (n > ASMSTORE_MAX_ENTRIES) return ASMSTORE_ERR_TOO_LARGE;
     /* 1. compress, N workers pulling entries largest first; each result depends only on its entry */
     {
-        asmstore__job *order = (asmstore__job *)asmstore__alloc(a, n * sizeof *order);
-        w->jobs = (size_t *)asmstore__alloc(a, n * sizeof *w->jobs);
+        asmstore__job *order = (asmstore__job *)asmstore_alloc(a, n * sizeof *order);
+        w->jobs = (size_t *)asmstore_alloc(a, n * sizeof *w->jobs);
         if (!order || !w->jobs) {
             asmstore_free(a, order, n * sizeof *order);
             asmstore_free(a, w->jobs, n * sizeof *w->jobs);
@@ -1556,8 +1559,8 @@ ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const vo
     }
     total = header + (uint64_t)2 * n * esize + (uint64_t)n * ASMSTORE_DESCRIPTOR_SIZE + names_size + data_size;
     if (total > UINT32_MAX || total > (uint64_t)(SIZE_MAX / 2)) return ASMSTORE_ERR_TOO_LARGE;
-    idx = (asmstore__windex *)asmstore__alloc(a, 2 * n * sizeof *idx);
-    o = (unsigned char *)asmstore__alloc(a, (size_t)total);
+    idx = (asmstore__windex *)asmstore_alloc(a, 2 * n * sizeof *idx);
+    o = (unsigned char *)asmstore_alloc(a, (size_t)total);
     if (!idx || !o) { asmstore_free(a, idx, 2 * n * sizeof *idx); asmstore_free(a, o, (size_t)total); return ASMSTORE_ERR_OUT_OF_MEMORY; }
     memset(o, 0, (size_t)total);
     /* 3. index: name with and without the last extension, sorted by hash (ties: descriptor, kind) */
@@ -1988,8 +1991,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_generate(asmstore_elf_image *img
 
     img->head_size = (size_t)payload_off;
     img->tail_size = (size_t)(total - shstr_off);
-    img->head = (unsigned char *)asmstore__alloc(&img->allocator, img->head_size);
-    img->tail = (unsigned char *)asmstore__alloc(&img->allocator, img->tail_size);
+    img->head = (unsigned char *)asmstore_alloc(&img->allocator, img->head_size);
+    img->tail = (unsigned char *)asmstore_alloc(&img->allocator, img->tail_size);
     if (!img->head || !img->tail) { asmstore_elf_image_free(img); return ASMSTORE_ERR_OUT_OF_MEMORY; }
     h = img->head; t = img->tail;
     memset(h, 0, img->head_size);
@@ -2111,8 +2114,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template(asmstore_elf_image *img
         return ASMSTORE_ERR_TOO_LARGE;
     img->head_size = (size_t)payload_off;
     img->tail_size = (size_t)(total - shstr_off);
-    img->head = (unsigned char *)asmstore__alloc(&img->allocator, img->head_size);
-    img->tail = (unsigned char *)asmstore__alloc(&img->allocator, img->tail_size);
+    img->head = (unsigned char *)asmstore_alloc(&img->allocator, img->head_size);
+    img->tail = (unsigned char *)asmstore_alloc(&img->allocator, img->tail_size);
     if (!img->head || !img->tail) { asmstore_elf_image_free(img); return ASMSTORE_ERR_OUT_OF_MEMORY; }
     memcpy(img->head, e.p, (size_t)e.size);
     memset(img->head + e.size, 0, (size_t)(payload_off - e.size));
@@ -2175,7 +2178,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_wrap(const asmstore_elf_options *opt, 
     *out = NULL; *out_size = 0;
     res = asmstore_elf_layout(&img, opt, payload_size);
     if (res != ASMSTORE_OK) return res;
-    o = (unsigned char *)asmstore__alloc(&img.allocator, img.total_size);
+    o = (unsigned char *)asmstore_alloc(&img.allocator, img.total_size);
     if (!o) { asmstore_elf_image_free(&img); return ASMSTORE_ERR_OUT_OF_MEMORY; }
     memcpy(o, img.head, img.head_size);
     if (payload_size) memcpy(o + img.head_size, payload, payload_size);

@@ -260,6 +260,8 @@ extern "C" {
 #endif
 
 /* >>cache-le ---------------------------------------------------------------------------- */
+/* Footer fields, explicit little-endian. Kept here: asmstore.h's byte readers are private to the
+   translation unit that holds its implementation, which need not be this one. */
 ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__rd32(const unsigned char *p) {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
@@ -271,18 +273,6 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__wr32(unsigned char *p, uint32_t v) 
 }
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__wr64(unsigned char *p, uint64_t v) {
     asmstore_cache__wr32(p, (uint32_t)v); asmstore_cache__wr32(p + 4, (uint32_t)(v >> 32));
-}
-
-/* >>cache-alloc ------------------------------------------------------------------------- */
-ASMSTORE_CACHE__PRIVATE void *asmstore_cache__alloc(const asmstore_allocator *a, size_t size) {
-    if (size == 0) size = 1;
-    if (a && a->alloc) return a->alloc(a->user, size);
-    return malloc(size);
-}
-ASMSTORE_CACHE__PRIVATE void asmstore_cache__free(const asmstore_allocator *a, void *p, size_t size) {
-    if (!p) return;
-    if (a && a->free) a->free(a->user, p, size);
-    else free(p);
 }
 
 /* >>cache-footer ------------------------------------------------------------------------ */
@@ -531,8 +521,8 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__write_job(asmstore_cache *c, asmstor
 }
 
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__free_job(asmstore_cache *c, asmstore_cache__job *j) {
-    asmstore_cache__free(&c->opt.allocator, j->bytes, j->size + ASMSTORE_CACHE_FOOTER_SIZE);
-    asmstore_cache__free(&c->opt.allocator, j, sizeof *j);
+    asmstore_free(&c->opt.allocator, j->bytes, j->size + ASMSTORE_CACHE_FOOTER_SIZE);
+    asmstore_free(&c->opt.allocator, j, sizeof *j);
 }
 
 /* Drops every queued job (lock held). */
@@ -622,11 +612,11 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
     c->state[index] = ASMSTORE_CACHE__QUEUED;
     pthread_mutex_unlock(&c->lock);
 
-    j = (asmstore_cache__job *)asmstore_cache__alloc(&c->opt.allocator, sizeof *j);
+    j = (asmstore_cache__job *)asmstore_alloc(&c->opt.allocator, sizeof *j);
     if (j) {
         memset(j, 0, sizeof *j);
-        j->bytes = (unsigned char *)asmstore_cache__alloc(&c->opt.allocator, need);
-        if (!j->bytes) { asmstore_cache__free(&c->opt.allocator, j, sizeof *j); j = NULL; }
+        j->bytes = (unsigned char *)asmstore_alloc(&c->opt.allocator, need);
+        if (!j->bytes) { asmstore_free(&c->opt.allocator, j, sizeof *j); j = NULL; }
     }
     if (j) {
         if (size) memcpy(j->bytes, payload, size);
@@ -670,7 +660,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     memset(&o, 0, sizeof o);
     if (opt) o = *opt;
     if (o.max_queue_bytes == 0) o.max_queue_bytes = ASMSTORE_CACHE_QUEUE_BYTES;
-    c = (asmstore_cache *)asmstore_cache__alloc(&o.allocator, sizeof *c);
+    c = (asmstore_cache *)asmstore_alloc(&o.allocator, sizeof *c);
     if (!c) return ASMSTORE_ERR_OUT_OF_MEMORY;
     memset(c, 0, sizeof *c);
     c->store = *store;
@@ -679,12 +669,12 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     c->store_id = asmstore_cache_store_id(store);
     c->use_source_hash = !store->has_content_id;
     c->n.store_id = c->store_id;
-    c->state = (unsigned char *)asmstore_cache__alloc(&o.allocator, store->entry_count ? store->entry_count : 1u);
-    if (!c->state) { asmstore_cache__free(&o.allocator, c, sizeof *c); return ASMSTORE_ERR_OUT_OF_MEMORY; }
+    c->state = (unsigned char *)asmstore_alloc(&o.allocator, store->entry_count ? store->entry_count : 1u);
+    if (!c->state) { asmstore_free(&o.allocator, c, sizeof *c); return ASMSTORE_ERR_OUT_OF_MEMORY; }
     memset(c->state, 0, store->entry_count ? store->entry_count : 1u);
     if (pthread_mutex_init(&c->lock, NULL) != 0) {
-        asmstore_cache__free(&o.allocator, c->state, store->entry_count ? store->entry_count : 1u);
-        asmstore_cache__free(&o.allocator, c, sizeof *c);
+        asmstore_free(&o.allocator, c->state, store->entry_count ? store->entry_count : 1u);
+        asmstore_free(&o.allocator, c, sizeof *c);
         return ASMSTORE_ERR_OUT_OF_MEMORY;
     }
     pthread_cond_init(&c->wake, NULL);
@@ -820,7 +810,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
             return ASMSTORE_OK;
         }
     }
-    buf = (unsigned char *)asmstore_cache__alloc(&c->opt.allocator, e->uncompressed_size);
+    buf = (unsigned char *)asmstore_alloc(&c->opt.allocator, e->uncompressed_size);
     if (!buf) return ASMSTORE_ERR_OUT_OF_MEMORY;
     {
 #ifndef ASMSTORE_NO_ZSTD
@@ -832,7 +822,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
 #endif
     }
     if (res != ASMSTORE_OK) {
-        asmstore_cache__free(&c->opt.allocator, buf, e->uncompressed_size);
+        asmstore_free(&c->opt.allocator, buf, e->uncompressed_size);
         return res;
     }
     pthread_mutex_lock(&c->lock);
@@ -855,7 +845,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
 ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img) {
     if (!img) return;
     if (img->source == ASMSTORE_CACHE_HIT && img->base_) munmap(img->base_, img->length_);
-    else if (img->source == ASMSTORE_CACHE_MISS && img->base_) asmstore_cache__free(&img->allocator_, img->base_, img->length_);
+    else if (img->source == ASMSTORE_CACHE_MISS && img->base_) asmstore_free(&img->allocator_, img->base_, img->length_);
     memset(img, 0, sizeof *img);
 }
 
@@ -896,8 +886,8 @@ ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c) {
     pthread_cond_destroy(&c->drained);
     pthread_mutex_destroy(&c->lock);
     a = c->opt.allocator;
-    asmstore_cache__free(&a, c->state, c->store.entry_count ? c->store.entry_count : 1u);
-    asmstore_cache__free(&a, c, sizeof *c);
+    asmstore_free(&a, c->state, c->store.entry_count ? c->store.entry_count : 1u);
+    asmstore_free(&a, c, sizeof *c);
 }
 
 /* >>cache-prune ------------------------------------------------------------------------- */
