@@ -825,11 +825,22 @@ ASMSTORE__PRIVATE int asmstore__index_ignored(const asmstore_reader *r, uint32_t
 }
 /* First index position whose hash is >= h. */
 ASMSTORE__PRIVATE uint32_t asmstore__lower_bound(const asmstore_reader *r, uint64_t h) {
+    const unsigned char *base = r->data + r->index_offset;
+    size_t stride = r->index_entry_size;
     uint32_t lo = 0, n = r->index_entry_count;
-    while (n > 0) {
-        uint32_t half = n / 2;
-        if (asmstore__index_hash(r, lo + half) < h) { lo += half + 1; n -= half + 1; }
-        else n = half;
+    /* the hot path of every lookup: one loop per hash width, base and stride in registers */
+    if (r->hash_size == 8) {
+        while (n > 0) {
+            uint32_t half = n / 2;
+            if (asmstore__rd64(base + (size_t)(lo + half) * stride) < h) { lo += half + 1; n -= half + 1; }
+            else n = half;
+        }
+    } else {
+        while (n > 0) {
+            uint32_t half = n / 2;
+            if (asmstore__rd32(base + (size_t)(lo + half) * stride) < h) { lo += half + 1; n -= half + 1; }
+            else n = half;
+        }
     }
     return lo;
 }
@@ -998,15 +1009,17 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *
 ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t index, size_t name_off, int ignored, asmstore_entry *out) {
     const unsigned char *d = r->data + r->descriptors_offset + (size_t)index * ASMSTORE_DESCRIPTOR_SIZE;
     uint32_t o = asmstore__rd32(d + 4), n = asmstore__rd32(d + 8);
-    memset(out, 0, sizeof *out);
+    uint32_t pdb_size = asmstore__rd32(d + 16), config_size = asmstore__rd32(d + 24);
     out->index = index;
     out->mapping_index = asmstore__rd32(d);
+    out->ignored = ignored;
     out->name_len = asmstore__rd32(r->data + name_off);
     out->name = (const char *)(r->data + name_off + 4);
-    out->ignored = ignored;
     /* an empty image is a valid entry: give it a real (in-bounds, zero-length) pointer so that
        only ignored placeholders have none */
-    if (!ignored) { out->image = r->data + (n ? o : r->data_offset); out->image_size = n; }
+    out->image = ignored ? NULL : r->data + (n ? o : r->data_offset);
+    out->image_size = ignored ? 0 : n;
+    out->compression = ASMSTORE_COMPRESSION_NONE;
     out->uncompressed_size = out->image_size;
     if (out->image && n >= ASMSTORE_IMAGE_HEADER_SIZE) {
         uint32_t m = asmstore__rd32(out->image);
@@ -1015,8 +1028,10 @@ ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t ind
             out->uncompressed_size = asmstore__rd32(out->image + 8);
         }
     }
-    if (asmstore__rd32(d + 16)) { out->pdb = r->data + asmstore__rd32(d + 12); out->pdb_size = asmstore__rd32(d + 16); }
-    if (asmstore__rd32(d + 24)) { out->config = r->data + asmstore__rd32(d + 20); out->config_size = asmstore__rd32(d + 24); }
+    out->pdb = pdb_size ? r->data + asmstore__rd32(d + 12) : NULL;
+    out->pdb_size = pdb_size;
+    out->config = config_size ? r->data + asmstore__rd32(d + 20) : NULL;
+    out->config_size = config_size;
 }
 
 ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uint32_t index, asmstore_entry *out) {
