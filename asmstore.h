@@ -331,13 +331,15 @@ typedef struct asmstore_write_options {
 /* Per-entry flags for asmstore_writer_add*. */
 #define ASMSTORE_ADD_UNCOMPRESSED 1u  /* store this image as is (unless it begins with "XAZS" or "XALZ",
                                          which the format would read as compressed: those are compressed) */
+#define ASMSTORE_ADD_BORROW       2u  /* use image/pdb/config in place instead of copying them: the caller
+                                         keeps them alive and unchanged until the writer is freed */
 
 /* Creates a writer. Checks the profile: coreclr with format 2 gives ASMSTORE_ERR_PROFILE. */
 ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const asmstore_write_options *opt);
 /* Adds a copy of image (and of the optional pdb/config) under `name` (e.g. "Foo.dll",
-   "fr/Foo.resources.dll"). Rejects empty names, NUL bytes, invalid UTF-8, names over the limit
-   and duplicates with their own codes. Under the coreclr profile an ignored "Foo.ni.dll" companion
-   is added too. */
+   "fr/Foo.resources.dll"); with ASMSTORE_ADD_BORROW the bytes are used in place. Rejects empty
+   names, NUL bytes, invalid UTF-8, names over the limit and duplicates with their own codes. Under
+   the coreclr profile an ignored "Foo.ni.dll" companion is added too. */
 ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char *name, size_t name_len,
                                                  const void *image, size_t image_size,
                                                  const void *pdb, size_t pdb_size,
@@ -1234,18 +1236,26 @@ ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *d
 #include <unistd.h>
 #endif
 
+#define ASMSTORE__ADD_TAKE 0x100u    /* private: the writer takes the buffers (from its allocator) */
+#define ASMSTORE__OWNS_IMAGE 1u
+#define ASMSTORE__OWNS_PDB 2u
+#define ASMSTORE__OWNS_CONFIG 4u
+
 typedef struct asmstore__wentry {
     char *name;                  /* owned, not NUL-terminated */
     size_t name_len;
-    unsigned char *image;        /* owned copy (NULL for ignored entries) */
+    const unsigned char *image;  /* NULL for ignored entries */
     size_t image_size;
-    unsigned char *pdb, *config; /* owned copies or NULL */
+    const unsigned char *pdb, *config;
     size_t pdb_size, config_size;
+    unsigned owns;               /* ASMSTORE__OWNS_*: which of image/pdb/config the writer frees */
     unsigned flags;
     int ignored;
     uint32_t mapping;            /* position among non-ignored entries: mapping and XAZS index */
-    unsigned char *stored;       /* what goes into the store: image itself or XAZS header + frame */
-    size_t stored_size, stored_cap;
+    unsigned char *frame;        /* owned: XAZS header + zstd frame, when compressed */
+    size_t frame_cap;
+    const unsigned char *stored; /* what goes into the store: the image itself or frame */
+    size_t stored_size;
     asmstore_result status;
 } asmstore__wentry;
 
@@ -1318,11 +1328,11 @@ ASMSTORE__PRIVATE int asmstore__name_valid(const unsigned char *s, size_t n) {
 
 ASMSTORE__PRIVATE void asmstore__wentry_free(asmstore_writer *w, asmstore__wentry *e) {
     const asmstore_allocator *a = &w->opt.allocator;
-    if (e->stored != e->image) asmstore_free(a, e->stored, e->stored_cap);
+    asmstore_free(a, e->frame, e->frame_cap);
     asmstore_free(a, e->name, e->name_len);
-    asmstore_free(a, e->image, e->image_size);
-    asmstore_free(a, e->pdb, e->pdb_size);
-    asmstore_free(a, e->config, e->config_size);
+    if (e->owns & ASMSTORE__OWNS_IMAGE) asmstore_free(a, (void *)e->image, e->image_size);
+    if (e->owns & ASMSTORE__OWNS_PDB) asmstore_free(a, (void *)e->pdb, e->pdb_size);
+    if (e->owns & ASMSTORE__OWNS_CONFIG) asmstore_free(a, (void *)e->config, e->config_size);
 }
 
 /* Owned copy of bytes (NULL for empty input); *ok cleared on allocation failure. */
@@ -1352,16 +1362,28 @@ ASMSTORE__PRIVATE asmstore_result asmstore__push(asmstore_writer *w, const char 
     memset(&e, 0, sizeof e);
     e.name = (char *)asmstore__dup(w, name, name_len, &ok);
     e.name_len = name_len;
-    e.image = asmstore__dup(w, image, image_size, &ok);
+    if (flags & (ASMSTORE_ADD_BORROW | ASMSTORE__ADD_TAKE)) {
+        e.image = (const unsigned char *)image;
+        e.pdb = (const unsigned char *)pdb;
+        e.config = (const unsigned char *)config;
+        if (flags & ASMSTORE__ADD_TAKE) e.owns = ASMSTORE__OWNS_IMAGE | ASMSTORE__OWNS_PDB | ASMSTORE__OWNS_CONFIG;
+    } else {
+        e.image = asmstore__dup(w, image, image_size, &ok);
+        e.pdb = asmstore__dup(w, pdb, pdb_size, &ok);
+        e.config = asmstore__dup(w, config, config_size, &ok);
+        e.owns = ASMSTORE__OWNS_IMAGE | ASMSTORE__OWNS_PDB | ASMSTORE__OWNS_CONFIG;
+    }
     e.image_size = image_size;
-    e.pdb = asmstore__dup(w, pdb, pdb_size, &ok);
     e.pdb_size = pdb_size;
-    e.config = asmstore__dup(w, config, config_size, &ok);
     e.config_size = config_size;
     e.flags = flags;
     e.ignored = ignored;
     e.mapping = w->count ? w->entries[w->count - 1].mapping + !w->entries[w->count - 1].ignored : 0;
-    if (!ok) { asmstore__wentry_free(w, &e); return ASMSTORE_ERR_OUT_OF_MEMORY; }
+    if (!ok) {
+        if (flags & ASMSTORE__ADD_TAKE) e.owns = 0; /* on failure the caller keeps its buffers */
+        asmstore__wentry_free(w, &e);
+        return ASMSTORE_ERR_OUT_OF_MEMORY;
+    }
     w->entries[w->count++] = e;
     return ASMSTORE_OK;
 }
@@ -1381,7 +1403,8 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char 
     char ni[ASMSTORE_MAX_NAME_LEN + 8];
     size_t ni_len = 0;
     asmstore_result res;
-    if (!w || (!name && name_len) || (!image && image_size) || (!pdb && pdb_size) || (!config && config_size) || w->out)
+    if (!w || (!name && name_len) || (!image && image_size) || (!pdb && pdb_size) || (!config && config_size) || w->out ||
+        (flags & ~(ASMSTORE_ADD_UNCOMPRESSED | ASMSTORE_ADD_BORROW | ASMSTORE__ADD_TAKE)))
         return ASMSTORE_ERR_INVALID_ARG;
     if (name_len == 0 || name_len > w->opt.max_name_len || !asmstore__name_valid((const unsigned char *)name, name_len))
         return ASMSTORE_ERR_BAD_NAME;
@@ -1400,7 +1423,11 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char 
     res = asmstore__push(w, name, name_len, image, image_size, pdb, pdb_size, config, config_size, flags, 0);
     if (res == ASMSTORE_OK && ni_len) {
         res = asmstore__push(w, ni, ni_len, NULL, 0, NULL, 0, NULL, 0, 0, 1);
-        if (res != ASMSTORE_OK) asmstore__wentry_free(w, &w->entries[--w->count]);
+        if (res != ASMSTORE_OK) {
+            asmstore__wentry *e = &w->entries[--w->count];
+            if (flags & ASMSTORE__ADD_TAKE) e->owns = 0; /* on failure the caller keeps its buffers */
+            asmstore__wentry_free(w, e);
+        }
     }
     return res;
 }
@@ -1417,9 +1444,12 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const 
     paths[0] = image_path; paths[1] = pdb_path; paths[2] = config_path;
     for (i = 0; i < 3 && res == ASMSTORE_OK; i++)
         if (paths[i]) res = asmstore_read_file(paths[i], &w->opt.allocator, &bufs[i], &sizes[i]);
+    /* the writer takes the buffers just read (no second copy); on failure they are still ours */
     if (res == ASMSTORE_OK)
-        res = asmstore_writer_add(w, name, strlen(name), bufs[0], sizes[0], bufs[1], sizes[1], bufs[2], sizes[2], flags);
-    for (i = 0; i < 3; i++) asmstore_free(&w->opt.allocator, bufs[i], sizes[i]);
+        res = asmstore_writer_add(w, name, strlen(name), bufs[0], sizes[0], bufs[1], sizes[1], bufs[2], sizes[2],
+                                  (flags & ~ASMSTORE_ADD_BORROW) | ASMSTORE__ADD_TAKE);
+    if (res != ASMSTORE_OK)
+        for (i = 0; i < 3; i++) asmstore_free(&w->opt.allocator, bufs[i], sizes[i]);
     return res;
 }
 #endif
@@ -1442,14 +1472,15 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, siz
 #else
     {
         size_t bound = ZSTD_compressBound(e->image_size), z;
-        e->stored_cap = ASMSTORE_IMAGE_HEADER_SIZE + bound;
-        e->stored = (unsigned char *)asmstore_alloc(&w->opt.allocator, e->stored_cap);
-        if (!e->stored) return ASMSTORE_ERR_OUT_OF_MEMORY;
-        asmstore__wr32(e->stored, ASMSTORE_ZSTD_MAGIC);
-        asmstore__wr32(e->stored + 4, e->mapping);
-        asmstore__wr32(e->stored + 8, (uint32_t)e->image_size);
-        z = ZSTD_compressCCtx((ZSTD_CCtx *)cctx, e->stored + ASMSTORE_IMAGE_HEADER_SIZE, bound, e->image, e->image_size, w->opt.level);
+        e->frame_cap = ASMSTORE_IMAGE_HEADER_SIZE + bound;
+        e->frame = (unsigned char *)asmstore_alloc(&w->opt.allocator, e->frame_cap);
+        if (!e->frame) return ASMSTORE_ERR_OUT_OF_MEMORY;
+        asmstore__wr32(e->frame, ASMSTORE_ZSTD_MAGIC);
+        asmstore__wr32(e->frame + 4, e->mapping);
+        asmstore__wr32(e->frame + 8, (uint32_t)e->image_size);
+        z = ZSTD_compressCCtx((ZSTD_CCtx *)cctx, e->frame + ASMSTORE_IMAGE_HEADER_SIZE, bound, e->image, e->image_size, w->opt.level);
         if (ZSTD_isError(z)) return ASMSTORE_ERR_UNSUPPORTED;
+        e->stored = e->frame;
         e->stored_size = ASMSTORE_IMAGE_HEADER_SIZE + z;
         return ASMSTORE_OK;
     }

@@ -574,6 +574,57 @@ static void test_magic_prefixed_image(void) {
     asmstore_writer_free(w);
 }
 
+/* Offsets past 4 GiB are refused before any output is allocated. Four borrowed 1.1 GiB images:
+   calloc'ed and never written, so they cost address space, not memory. */
+static void test_over_4gib_refused(void) {
+    size_t big = (size_t)1100 << 20;
+    unsigned char *p;
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    const void *d = NULL;
+    size_t n = 0;
+    char name[32];
+    int k;
+    if (sizeof(size_t) < 8) SKIP("needs a 64-bit address space");
+    p = (unsigned char *)calloc(1, big);
+    if (!p) SKIP("cannot reserve 1.1 GiB of address space");
+    memset(&o, 0, sizeof o);
+    o.no_compress = 1;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    for (k = 0; k < 4; k++) {
+        snprintf(name, sizeof name, "Big%d.dll", k);
+        CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), p, big, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW), ASMSTORE_OK);
+    }
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_ERR_TOO_LARGE);
+    CHECK(d == NULL && n == 0);
+    asmstore_writer_free(w);
+    free(p);
+}
+
+/* Borrowed bytes are used in place: the store holds them, the writer frees none of them. */
+static void test_borrowed_images(void) {
+    unsigned char *img = make_bytes(5000, 7);
+    asmstore_writer *w = NULL;
+    asmstore_reader r;
+    asmstore_entry e;
+    const void *d;
+    size_t n;
+    unsigned char got[5000];
+    CHECK_EQ_INT(asmstore_writer_create(&w, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "B.dll", 5, img, 5000, img, 100, NULL, 0, ASMSTORE_ADD_BORROW), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "C.dll", 5, img, 5000, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW | ASMSTORE_ADD_UNCOMPRESSED), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "D.dll", 5, img, 5000, NULL, 0, NULL, 0, 0x80), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "B", 1, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_read(&r, &e, got, sizeof got, NULL, NULL), ASMSTORE_OK);
+    CHECK(memcmp(got, img, 5000) == 0 && e.pdb_size == 100 && memcmp(e.pdb, img, 100) == 0);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "C", 1, &e), ASMSTORE_OK);
+    CHECK(e.compression == ASMSTORE_COMPRESSION_NONE && memcmp(e.image, img, 5000) == 0);
+    asmstore_writer_free(w); /* must not free img (ASan would see a double free below) */
+    free(img);
+}
+
 static void test_result_strings(void) {
     int v;
     CHECK(ASMSTORE_RESULT_MIN <= -31);
@@ -641,6 +692,8 @@ int main(void) {
     RUN(test_exact_name_wins);
     RUN(test_empty_image_roundtrip);
     RUN(test_magic_prefixed_image);
+    RUN(test_over_4gib_refused);
+    RUN(test_borrowed_images);
     RUN(test_result_strings);
     RUN(test_empty_store);
     RUN(test_write_file);
