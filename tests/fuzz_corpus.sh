@@ -28,6 +28,13 @@ for rt in monovm coreclr; do
     done
   done
 done
+# template mode: a stub .so from the C compiler, the payload added as llvm-objcopy would
+if command -v cc >/dev/null; then
+  echo '__attribute__((visibility("default"))) int dotnet_for_android_data_payload = 1;' >"$tmp/stub.c"
+  if cc -shared -nostdlib -fPIC -O2 -o "$tmp/stub.so" "$tmp/stub.c" 2>/dev/null; then
+    "$A" wrap -o "$OUT/elf/template-x86_64.so" --abi x86_64 --template "$tmp/stub.so" "$OUT/reader/monovm-v4-x86_64" >/dev/null 2>&1 || true
+  fi
+fi
 # APKs holding a store, built by zip (plain, with a comment, ZIP64, compressed, zipaligned)
 if command -v zip >/dev/null && [ -f "$OUT/elf/monovm-v4-arm64-dlopen.so" ]; then
   mkdir -p "$tmp/apk/lib/arm64-v8a" "$tmp/apk/lib/x86"

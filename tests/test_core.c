@@ -625,6 +625,43 @@ static void test_borrowed_images(void) {
     free(img);
 }
 
+/* A decompression bomb: a few hundred bytes of frame that expand to 64 MiB. The reader refuses it
+   against its maximum before decompressing, and a header that understates the size is caught by
+   the frame's own content size, so nothing is ever written past the caller's buffer. */
+static void test_decompression_bomb(void) {
+    size_t big = (size_t)64 << 20;
+    unsigned char *zeros = (unsigned char *)calloc(1, big), *buf = (unsigned char *)malloc(4096);
+    asmstore_writer *w = NULL;
+    asmstore_reader r;
+    asmstore_read_options ro;
+    asmstore_entry e;
+    const void *d;
+    size_t n;
+    unsigned char *copy;
+    CHECK(zeros && buf);
+    if (!zeros || !buf) { free(zeros); free(buf); return; }
+    CHECK_EQ_INT(asmstore_writer_create(&w, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Bomb.dll", 8, zeros, big, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK(n < 64 * 1024); /* the whole store is tiny */
+    copy = (unsigned char *)malloc(n);
+    memcpy(copy, d, n);
+    asmstore_writer_free(w);
+    free(zeros);
+    memset(&ro, 0, sizeof ro);
+    ro.max_entry_size = 1u << 20;
+    CHECK_EQ_INT(asmstore_reader_init(&r, copy, n, &ro, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Bomb", 4, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(e.uncompressed_size, big);
+    CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 4096, NULL, NULL), ASMSTORE_ERR_TOO_LARGE);
+    /* the image header now claims 4000 bytes; the frame still says 64 MiB */
+    wr32((unsigned char *)e.image + 8, 4000);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Bomb", 4, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 4096, NULL, NULL), ASMSTORE_ERR_SIZE_MISMATCH);
+    free(copy);
+    free(buf);
+}
+
 static void test_result_strings(void) {
     int v;
     CHECK(ASMSTORE_RESULT_MIN <= -31);
@@ -694,6 +731,7 @@ int main(void) {
     RUN(test_magic_prefixed_image);
     RUN(test_over_4gib_refused);
     RUN(test_borrowed_images);
+    RUN(test_decompression_bomb);
     RUN(test_result_strings);
     RUN(test_empty_store);
     RUN(test_write_file);
