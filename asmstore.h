@@ -2422,10 +2422,13 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
         }
         if (k == nsyms) return asmstore__rule(v, 10, "symbol not in the .dynsym DT_SYMTAB points at", 0);
         asmstore__elf_shdr(&e, y.shndx, &ps);
-        if ((y.info >> 4) != ASMSTORE__STB_GLOBAL || (y.info & 15u) != ASMSTORE__STT_OBJECT || (y.other & 3u) != 0)
-            return asmstore__rule(v, 10, "symbol is not GLOBAL OBJECT DEFAULT", symsec.offset + k * symsz);
+        /* ours: OBJECT with st_size = payload size; upstream's llvm-mc + ld.lld wrappers: NOTYPE, size 0.
+           bionic loads both (dlsym only needs GLOBAL/WEAK, defined, not TLS) */
+        if ((y.info >> 4) != ASMSTORE__STB_GLOBAL || ((y.info & 15u) != ASMSTORE__STT_OBJECT && (y.info & 15u) != 0) ||
+            (y.other & 3u) != 0)
+            return asmstore__rule(v, 10, "symbol is not GLOBAL, OBJECT or NOTYPE, DEFAULT", symsec.offset + k * symsz);
         if (y.value != ps.addr || y.value == 0) return asmstore__rule(v, 10, "st_value is not the payload section address", symsec.offset + k * symsz);
-        if (y.size != ps.size || y.size == 0) return asmstore__rule(v, 10, "st_size is not the payload size", symsec.offset + k * symsz);
+        if (y.size != ps.size && y.size != 0) return asmstore__rule(v, 10, "st_size is neither the payload size nor 0", symsec.offset + k * symsz);
         if (!(ps.flags & ASMSTORE__SHF_ALLOC) || ps.offset != ps.addr || !asmstore__in_load(&e, ps.addr, ps.size))
             return asmstore__rule(v, 10, "payload section not loaded at its file offset", ps.offset);
     } else {

@@ -140,6 +140,8 @@ static void test_options(void) {
         w64(sy + 16, 0);
         CHECK_EQ_INT(asmstore_elf_payload(out, n, "my_store", &pl, &ps, &info), ASMSTORE_OK);
         CHECK(info.kind == ASMSTORE_ELF_SYMBOL && info.symbol_size == 0 && ps == store_size);
+        CHECK_EQ_INT(asmstore_elf_check_bionic(out, n, ASMSTORE_ABI_X86_64, "my_store", NULL, &v), ASMSTORE_OK); /* bionic loads it */
+        w64(sy + 16, store_size - 1); /* neither 0 nor the payload size */
         CHECK_EQ_INT(asmstore_elf_check_bionic(out, n, ASMSTORE_ABI_X86_64, "my_store", NULL, &v), ASMSTORE_ERR_ELF_RULE);
         CHECK_EQ_INT(v.rule, 10);
         w64(sy + 16, store_size + 1); /* past its section: malformed */
