@@ -43,15 +43,23 @@
      libzstd (link -lzstd) unless ASMSTORE_NO_ZSTD; xxhash, included header-only with XXH_INLINE_ALL
      inside the implementation, so no XXH* symbol is exported; pthreads for the threaded writer.
 
-   EXAMPLE (error handling shortened)
-       asmstore_reader r;
-       if (asmstore_reader_init(&r, data, size, NULL, NULL) != ASMSTORE_OK) return;
-       asmstore_reader_attach_name_table(&r, table, bytes);   // optional, 4 B/entry: O(log n) lookups
-       asmstore_entry e;
-       if (asmstore_reader_find(&r, "System.Runtime", 14, &e) == ASMSTORE_OK) {
-           void *buf = malloc(e.uncompressed_size);
-           asmstore_reader_read(&r, &e, buf, e.uncompressed_size, dctx, NULL);   // dctx: ZSTD_DCtx*
-       }
+   EXAMPLE (every call returns an asmstore_result; checks shortened)
+       // build time: write a store and wrap it in libassembly-store.so
+       asmstore_writer *w;  const void *store;  size_t n;
+       asmstore_write_options wo = {0};  wo.abi = ASMSTORE_ABI_ARM64;     // zero = defaults
+       asmstore_writer_create(&w, &wo);
+       asmstore_writer_add_file(w, "System.Runtime.dll", "bin/System.Runtime.dll", NULL, NULL, 0);
+       asmstore_writer_finish(w, &store, &n);
+       asmstore_elf_options eo = {0};  eo.abi = ASMSTORE_ABI_ARM64;       // dlopen mode, 16 KiB
+       asmstore_elf_write_file("libassembly-store.so", &eo, store, n, 0644);
+       asmstore_writer_free(w);
+       // run time: locate, validate once, look up, read
+       asmstore_locator loc;  asmstore_reader r;  asmstore_entry e;
+       asmstore_locate_dlopen(&loc, "libassembly-store.so", NULL, NULL);
+       if (asmstore_reader_init(&r, loc.data, loc.size, NULL, NULL) != ASMSTORE_OK) return;
+       if (asmstore_reader_find(&r, "System.Runtime", 14, &e) == ASMSTORE_OK)   // with or without ".dll"
+           asmstore_reader_read(&r, &e, buf, e.uncompressed_size, dctx, NULL);   // dctx: your ZSTD_DCtx*
+       asmstore_locator_close(&loc);
 
    THREADS AND SAFETY
      A reader is read-only after asmstore_reader_init: any number of threads may share it (give each
