@@ -1277,7 +1277,10 @@ struct asmstore_writer {
     /* compression work distribution: jobs[] lists entry indices, largest image first */
     size_t *jobs;
     size_t next_job, done_jobs;
-    asmstore_result job_error;
+    /* names added so far, for the duplicate check: open addressing on XXH3-64 of the name,
+       slots hold entry index + 1 (0 = empty), capacity a power of two kept at most half full */
+    uint32_t *name_set;
+    size_t name_set_cap;
 #ifndef ASMSTORE_NO_THREADS
     pthread_mutex_t lock;
 #endif
@@ -1396,12 +1399,44 @@ ASMSTORE__PRIVATE asmstore_result asmstore__push(asmstore_writer *w, const char 
     return ASMSTORE_OK;
 }
 
-/* Is this exact name already in the writer? */
+/* The name set's slot holding `name`, or the empty slot where it would go. */
+ASMSTORE__PRIVATE size_t asmstore__name_slot(const uint32_t *set, size_t cap, const asmstore__wentry *entries,
+                                            const char *name, size_t len) {
+    size_t mask = cap - 1, i = (size_t)asmstore_xxh3_64(name, len) & mask;
+    for (;; i = (i + 1) & mask) {
+        const asmstore__wentry *e;
+        if (set[i] == 0) return i;
+        e = &entries[set[i] - 1];
+        if (e->name_len == len && memcmp(e->name, name, len) == 0) return i;
+    }
+}
+
+/* Is this exact name already in the writer? O(1) expected. */
 ASMSTORE__PRIVATE int asmstore__has_name(const asmstore_writer *w, const char *name, size_t len) {
-    size_t i;
+    return w->name_set_cap && w->name_set[asmstore__name_slot(w->name_set, w->name_set_cap, w->entries, name, len)] != 0;
+}
+
+/* Makes room in the name set for `total` names (rehashing every entry when it grows). */
+ASMSTORE__PRIVATE asmstore_result asmstore__reserve_names(asmstore_writer *w, size_t total) {
+    size_t cap = w->name_set_cap ? w->name_set_cap : 64, i;
+    uint32_t *set;
+    while (cap < 2 * total) cap *= 2;
+    if (cap == w->name_set_cap) return ASMSTORE_OK;
+    set = (uint32_t *)asmstore_alloc(&w->opt.allocator, cap * sizeof *set);
+    if (!set) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    memset(set, 0, cap * sizeof *set);
     for (i = 0; i < w->count; i++)
-        if (w->entries[i].name_len == len && memcmp(w->entries[i].name, name, len) == 0) return 1;
-    return 0;
+        set[asmstore__name_slot(set, cap, w->entries, w->entries[i].name, w->entries[i].name_len)] = (uint32_t)(i + 1);
+    asmstore_free(&w->opt.allocator, w->name_set, w->name_set_cap * sizeof *set);
+    w->name_set = set;
+    w->name_set_cap = cap;
+    return ASMSTORE_OK;
+}
+
+/* Records entry `index` (already in entries[], room reserved) in the name set. */
+ASMSTORE__PRIVATE void asmstore__remember_name(asmstore_writer *w, size_t index) {
+    const asmstore__wentry *e = &w->entries[index];
+    w->name_set[asmstore__name_slot(w->name_set, w->name_set_cap, w->entries, e->name, e->name_len)] = (uint32_t)(index + 1);
 }
 
 ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char *name, size_t name_len,
@@ -1428,6 +1463,8 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char 
     }
     if (asmstore__has_name(w, name, name_len) || (ni_len == name_len && memcmp(ni, name, ni_len) == 0))
         return ASMSTORE_ERR_DUPLICATE_NAME;
+    if (w->count + 2 > ASMSTORE_MAX_ENTRIES) return ASMSTORE_ERR_TOO_LARGE;
+    if ((res = asmstore__reserve_names(w, w->count + 2)) != ASMSTORE_OK) return res;
     res = asmstore__push(w, name, name_len, image, image_size, pdb, pdb_size, config, config_size, flags, 0);
     if (res == ASMSTORE_OK && ni_len) {
         res = asmstore__push(w, ni, ni_len, NULL, 0, NULL, 0, NULL, 0, 0, 1);
@@ -1436,6 +1473,10 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char 
             if (flags & ASMSTORE__ADD_TAKE) e->owns = 0; /* on failure the caller keeps its buffers */
             asmstore__wentry_free(w, e);
         }
+    }
+    if (res == ASMSTORE_OK) {
+        asmstore__remember_name(w, w->count - 1 - (ni_len ? 1u : 0u));
+        if (ni_len) asmstore__remember_name(w, w->count - 1);
     }
     return res;
 }
@@ -1681,6 +1722,7 @@ ASMSTORE_DEF void asmstore_writer_free(asmstore_writer *w) {
     a = w->opt.allocator;
     for (i = 0; i < w->count; i++) asmstore__wentry_free(w, &w->entries[i]);
     asmstore_free(&a, w->entries, w->cap * sizeof *w->entries);
+    asmstore_free(&a, w->name_set, w->name_set_cap * sizeof *w->name_set);
     asmstore_free(&a, w->out, w->out_size);
     asmstore_free(&a, w, sizeof *w);
 }

@@ -662,6 +662,30 @@ static void test_decompression_bomb(void) {
     free(buf);
 }
 
+/* 100 000 names: duplicates are still caught (coreclr companions too), and the check is a hash set,
+   not a scan of every earlier name (which would take minutes here). */
+static void test_many_names_duplicates(void) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    char name[32];
+    int i, bad = 0;
+    memset(&o, 0, sizeof o);
+    o.runtime = ASMSTORE_RUNTIME_CORECLR;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    for (i = 0; i < 50000 && !bad; i++) {
+        snprintf(name, sizeof name, "Lib%d.dll", i);
+        bad = asmstore_writer_add(w, name, strlen(name), "x", 1, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW) != ASMSTORE_OK;
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(asmstore_writer_count(w), 100000);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Lib777.dll", 10, "y", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Lib49999.ni.dll", 15, "y", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Lib0.exe", 8, "y", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_DUPLICATE_NAME); /* Lib0.ni.dll */
+    CHECK_EQ_INT(asmstore_writer_add(w, "Lib50000.dll", 12, "y", 1, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_count(w), 100002);
+    asmstore_writer_free(w);
+}
+
 static void test_result_strings(void) {
     int v;
     CHECK(ASMSTORE_RESULT_MIN <= -31);
@@ -732,6 +756,7 @@ int main(void) {
     RUN(test_over_4gib_refused);
     RUN(test_borrowed_images);
     RUN(test_decompression_bomb);
+    RUN(test_many_names_duplicates);
     RUN(test_result_strings);
     RUN(test_empty_store);
     RUN(test_write_file);
