@@ -237,6 +237,9 @@ ASMSTORE_DEF uint32_t asmstore_xxh32(const void *data, size_t len);
 ASMSTORE_DEF uint64_t asmstore_xxh3_64(const void *data, size_t len);
 /* Hash of one name with the given kind (32-bit kinds zero-extended). */
 ASMSTORE_DEF uint64_t asmstore_name_hash(asmstore_hash_kind kind, const void *name, size_t len);
+/* Length of `name` without its last extension, as upstream's second index name: "Foo.dll" -> 3,
+   "fr/Foo.resources.dll" -> 16, "Foo" -> 3; a dot only counts after the last '/'. */
+ASMSTORE_DEF size_t asmstore_name_base_len(const char *name, size_t len);
 
 /* ================================ reader ================================ */
 
@@ -390,7 +393,8 @@ ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t s
 /* ============================ elf, zip, locators ============================ */
 #define ASMSTORE_ELF_DEFAULT_SYMBOL    "_assembly_store"
 #define ASMSTORE_ELF_DEFAULT_SONAME    "libassembly-store.so"
-#define ASMSTORE_ELF_DEFAULT_ALIGNMENT 16384u
+#define ASMSTORE_ELF_PAGE_16K         16384u /* bionic on 16 KiB kernels: every PT_LOAD, the APK entry */
+#define ASMSTORE_ELF_DEFAULT_ALIGNMENT ASMSTORE_ELF_PAGE_16K
 #define ASMSTORE_ELF_MAX_NAME          4096u  /* longest symbol name / soname accepted */
 #define ASMSTORE_ZIP_MIN_ALIGNMENT     16u    /* MonoVM aborts below this (store-format.md §7.2) */
 
@@ -810,8 +814,7 @@ ASMSTORE_DEF const char *asmstore_hash_name(asmstore_hash_kind kind) {
 ASMSTORE__PRIVATE int asmstore__abi_is_64bit(asmstore_abi abi) {
     return abi == ASMSTORE_ABI_ARM64 || abi == ASMSTORE_ABI_X86_64;
 }
-/* Length of `name` without its last extension; the dot only counts after the last '/'. */
-ASMSTORE__PRIVATE size_t asmstore__strip_ext_len(const char *name, size_t len) {
+ASMSTORE_DEF size_t asmstore_name_base_len(const char *name, size_t len) {
     size_t i = len;
     while (i > 0) {
         i--;
@@ -865,7 +868,7 @@ ASMSTORE__PRIVATE size_t asmstore__name_record(const asmstore_reader *r, uint32_
 /* True when `want` names the stored entry: the same bytes, or the stored name minus its extension. */
 ASMSTORE__PRIVATE int asmstore__name_matches(const char *want, size_t want_len, const unsigned char *stored, size_t stored_len) {
     if (want_len == stored_len) return memcmp(want, stored, want_len) == 0;
-    return want_len < stored_len && asmstore__strip_ext_len((const char *)stored, stored_len) == want_len &&
+    return want_len < stored_len && asmstore_name_base_len((const char *)stored, stored_len) == want_len &&
            memcmp(want, stored, want_len) == 0;
 }
 
@@ -879,7 +882,7 @@ ASMSTORE__PRIVATE int asmstore__find_hash(const asmstore_reader *r, uint64_t h, 
 /* Does name record `name` of descriptor `desc` hash (with `kind`) into the index? */
 ASMSTORE__PRIVATE int asmstore__hash_kind_fits(const asmstore_reader *r, asmstore_hash_kind kind,
                                               const unsigned char *name, size_t len, uint32_t desc) {
-    size_t base = asmstore__strip_ext_len((const char *)name, len);
+    size_t base = asmstore_name_base_len((const char *)name, len);
     return asmstore__find_hash(r, asmstore_name_hash(kind, name, len), desc) &&
            asmstore__find_hash(r, asmstore_name_hash(kind, name, base), desc);
 }
@@ -1454,7 +1457,7 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char 
     if (image_size > UINT32_MAX || pdb_size > UINT32_MAX || config_size > UINT32_MAX) return ASMSTORE_ERR_TOO_LARGE;
     if (w->opt.runtime == ASMSTORE_RUNTIME_CORECLR) {
         /* the ignored companion: ChangeExtension(name, ".ni.dll") */
-        size_t base = asmstore__strip_ext_len(name, name_len);
+        size_t base = asmstore_name_base_len(name, name_len);
         if (base + 7 > w->opt.max_name_len) return ASMSTORE_ERR_BAD_NAME;
         memcpy(ni, name, base);
         memcpy(ni + base, ".ni.dll", 7);
@@ -1661,7 +1664,7 @@ ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const vo
     /* 3. index: name with and without the last extension, sorted by hash (ties: descriptor, kind) */
     for (i = 0; i < n; i++) {
         const asmstore__wentry *e = &w->entries[i];
-        size_t base = asmstore__strip_ext_len(e->name, e->name_len);
+        size_t base = asmstore_name_base_len(e->name, e->name_len);
         idx[2 * i].hash = asmstore_name_hash(w->hash_kind, e->name, e->name_len);
         idx[2 * i + 1].hash = asmstore_name_hash(w->hash_kind, e->name, base);
         idx[2 * i].desc = idx[2 * i + 1].desc = (uint32_t)i;
@@ -2061,7 +2064,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_generate(asmstore_elf_image *img
     const uint64_t wa = is64 ? 8u : 4u, ehsz = is64 ? 64u : 52u, phsz = is64 ? 56u : 32u, shsz = is64 ? 64u : 40u;
     const uint64_t symsz = is64 ? 24u : 16u, dynsz = is64 ? 16u : 8u;
     const uint32_t nsyms = dl ? 2u : 1u, ndyn = 7u, nsec = 7u;
-    const uint64_t p_align = align > 16384u ? align : 16384u;
+    const uint64_t p_align = align > ASMSTORE_ELF_PAGE_16K ? align : ASMSTORE_ELF_PAGE_16K;
     size_t symlen = dl ? strlen(sym) : 0, solen = strlen(soname), shstr_size = sizeof shstr_dl;
     uint64_t dynsym_off, dynstr_off, dynstr_size, soname_idx, hash_off, dyn_off, meta_end, payload_off, shstr_off, shoff, total;
     uint64_t load_size;
@@ -2180,7 +2183,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template(asmstore_elf_image *img
     res = asmstore__elf_open(&e, opt->stub, opt->stub_size);
     if (res != ASMSTORE_OK) return res;
     if (e.type != ASMSTORE__ET_DYN || asmstore__elf_abi(e.machine) == ASMSTORE_ABI_UNKNOWN) return ASMSTORE_ERR_BAD_ELF;
-    if ((e.is64 != 0) != (e.machine == 183 || e.machine == 62)) return ASMSTORE_ERR_BAD_ELF;
+    if ((e.is64 != 0) != asmstore__abi_is_64bit(asmstore__elf_abi(e.machine))) return ASMSTORE_ERR_BAD_ELF;
     if (opt->abi != ASMSTORE_ABI_UNKNOWN && asmstore__elf_abi(e.machine) != opt->abi) return ASMSTORE_ERR_ABI_MISMATCH;
     shsz = e.is64 ? 64u : 40u;
     wa = e.is64 ? 8u : 4u;
@@ -2363,8 +2366,8 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
     for (i = 0; i < e.phnum; i++) {
         asmstore__elf_phdr(&e, i, &h);
         if (h.type == ASMSTORE__PT_LOAD) {
-            if (h.align < 16384u || (h.align & (h.align - 1))) return asmstore__rule(v, 7, "PT_LOAD p_align not a power of two >= 16384", 0);
-            if (h.offset % 16384u != h.vaddr % 16384u) return asmstore__rule(v, 7, "PT_LOAD p_offset and p_vaddr differ mod 16384", h.offset);
+            if (h.align < ASMSTORE_ELF_PAGE_16K || (h.align & (h.align - 1))) return asmstore__rule(v, 7, "PT_LOAD p_align not a power of two >= 16384", 0);
+            if (h.offset % ASMSTORE_ELF_PAGE_16K != h.vaddr % ASMSTORE_ELF_PAGE_16K) return asmstore__rule(v, 7, "PT_LOAD p_offset and p_vaddr differ mod 16384", h.offset);
             if (!asmstore__range_ok(h.offset, h.filesz, e.size)) return asmstore__rule(v, 7, "PT_LOAD past end of file", h.offset);
             if (h.filesz > h.memsz) return asmstore__rule(v, 7, "PT_LOAD p_filesz > p_memsz", h.offset);
             if ((h.flags & ASMSTORE__PF_W) && (h.flags & ASMSTORE__PF_X)) return asmstore__rule(v, 7, "PT_LOAD both writable and executable", h.offset);
@@ -2485,7 +2488,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
         asmstore__shdr ps;
         asmstore__elf_shdr(&e, info.section_index, &ps);
         if (ps.flags & ASMSTORE__SHF_ALLOC) return asmstore__rule(v, 11, "legacy payload section is SHF_ALLOC", ps.offset);
-        if (ps.offset % 16384u) return asmstore__rule(v, 11, "legacy payload section offset not 16 KiB-aligned", ps.offset);
+        if (ps.offset % ASMSTORE_ELF_PAGE_16K) return asmstore__rule(v, 11, "legacy payload section offset not 16 KiB-aligned", ps.offset);
         for (i = 0; i < e.phnum; i++) {
             asmstore__elf_phdr(&e, i, &h);
             if (h.type == ASMSTORE__PT_LOAD && ps.offset < h.offset + h.filesz && h.offset < ps.offset + ps.size)
@@ -2495,7 +2498,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
     /* rule 12: the APK entry */
     if (apk_entry) {
         if (apk_entry->method != 0) return asmstore__rule(v, 12, "APK entry is not STORED", apk_entry->lfh_offset);
-        if (apk_entry->data_offset % 16384u) return asmstore__rule(v, 12, "APK entry data not 16 KiB-aligned", apk_entry->data_offset);
+        if (apk_entry->data_offset % ASMSTORE_ELF_PAGE_16K) return asmstore__rule(v, 12, "APK entry data not 16 KiB-aligned", apk_entry->data_offset);
     }
     return ASMSTORE_OK;
 }
@@ -2713,25 +2716,28 @@ static int asmstore__phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
 }
 #endif
 
+/* Keeps dlerror()'s text (if any) in l->error for the caller to print. */
+ASMSTORE__PRIVATE void asmstore__keep_dlerror(asmstore_locator *l) {
+    const char *msg = dlerror();
+    if (msg) { strncpy(l->error, msg, sizeof l->error - 1); l->error[sizeof l->error - 1] = 0; }
+}
+
 ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const char *path, const char *symbol,
                                                     asmstore_error *err) {
     void *h, *p;
-    const char *msg;
     size_t extent = 0, size = 0;
     if (!l || !path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
     memset(l, 0, sizeof *l);
     if (!symbol) symbol = ASMSTORE_ELF_DEFAULT_SYMBOL;
     h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
-        msg = dlerror();
-        if (msg) { strncpy(l->error, msg, sizeof l->error - 1); l->error[sizeof l->error - 1] = 0; }
+        asmstore__keep_dlerror(l);
         return asmstore__fail(err, ASMSTORE_ERR_DLOPEN, 0, -1, 0);
     }
     (void)dlerror();
     p = dlsym(h, symbol);
     if (!p) {
-        msg = dlerror();
-        if (msg) { strncpy(l->error, msg, sizeof l->error - 1); l->error[sizeof l->error - 1] = 0; }
+        asmstore__keep_dlerror(l);
         dlclose(h);
         return asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0);
     }

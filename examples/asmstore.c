@@ -297,7 +297,7 @@ static int cmd_verify(int argc, char **argv) {
         return rc;
     }
     if (s.r.has_content_id) {
-        uint64_t id = asmstore_xxh3_64(s.r.data + 28, s.r.size - 28);
+        uint64_t id = asmstore_xxh3_64(s.r.data + ASMSTORE_HEADER_SIZE_V4, s.r.size - ASMSTORE_HEADER_SIZE_V4);
         if (id != s.r.content_id) {
             printf("content id %016llx does not match the store's bytes (%016llx)\n", (unsigned long long)s.r.content_id,
                    (unsigned long long)id);
@@ -308,15 +308,11 @@ static int cmd_verify(int argc, char **argv) {
     for (k = 0; k < s.r.entry_count; k++) {
         asmstore_entry e, f;
         unsigned char *buf;
-        size_t base;
         asmstore_reader_entry(&s.r, k, &e);
         /* each entry must be reachable by both of its names */
-        base = e.name_len;
-        while (base > 0 && e.name[base - 1] != '.' && e.name[base - 1] != '/') base--;
-        base = (base > 0 && e.name[base - 1] == '.') ? base - 1 : e.name_len;
         {
             asmstore_result r1 = asmstore_reader_find(&s.r, e.name, e.name_len, &f);
-            asmstore_result r2 = asmstore_reader_find(&s.r, e.name, base, NULL);
+            asmstore_result r2 = asmstore_reader_find(&s.r, e.name, asmstore_name_base_len(e.name, e.name_len), NULL);
             asmstore_result want = e.ignored ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK;
             if (r1 != want || r2 != want || (r1 == ASMSTORE_OK && f.index != k)) {
                 printf("entry %u %.*s: lookup by name gives %s / %s\n", k, (int)e.name_len, e.name,
@@ -380,10 +376,7 @@ static int write_extracted(const char *dir, const char *name, size_t name_len, c
     if (suffix_replace) {
         /* Foo.dll -> Foo.pdb; Foo.dll -> Foo.dll.config */
         if (!strcmp(suffix_replace, ".pdb")) {
-            size_t base = name_len;
-            while (base > 0 && name[base - 1] != '.' && name[base - 1] != '/') base--;
-            base = (base > 0 && name[base - 1] == '.') ? base - 1 : name_len;
-            snprintf(rel, sizeof rel, "%.*s.pdb", (int)base, name);
+            snprintf(rel, sizeof rel, "%.*s.pdb", (int)asmstore_name_base_len(name, name_len), name);
         } else {
             snprintf(rel, sizeof rel, "%.*s%s", (int)name_len, name, suffix_replace);
         }
@@ -549,9 +542,7 @@ static char *companion(const char *path, int pdb) {
     char buf[PATH_MAX];
     struct stat st;
     if (pdb) {
-        const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-        size_t base = (dot && (!slash || dot > slash)) ? (size_t)(dot - path) : strlen(path);
-        snprintf(buf, sizeof buf, "%.*s.pdb", (int)base, path);
+        snprintf(buf, sizeof buf, "%.*s.pdb", (int)asmstore_name_base_len(path, strlen(path)), path);
     } else {
         snprintf(buf, sizeof buf, "%s.config", path);
     }

@@ -686,6 +686,17 @@ static void test_many_names_duplicates(void) {
     asmstore_writer_free(w);
 }
 
+/* Path.GetFileNameWithoutExtension with the culture prefix kept: the second name each entry is indexed by. */
+static void test_name_base_len(void) {
+    CHECK_EQ_INT(asmstore_name_base_len("Foo.dll", 7), 3);
+    CHECK_EQ_INT(asmstore_name_base_len("fr/Foo.resources.dll", 20), 16);
+    CHECK_EQ_INT(asmstore_name_base_len("Foo", 3), 3);
+    CHECK_EQ_INT(asmstore_name_base_len("Foo.ni.dll", 10), 6);
+    CHECK_EQ_INT(asmstore_name_base_len("a.b/c", 5), 5);   /* a dot before the last '/' is not an extension */
+    CHECK_EQ_INT(asmstore_name_base_len(".dll", 4), 0);
+    CHECK_EQ_INT(asmstore_name_base_len("x.", 2), 1);
+}
+
 static void test_result_strings(void) {
     int v;
     CHECK(ASMSTORE_RESULT_MIN <= -31);
@@ -750,6 +761,7 @@ int main(void) {
     RUN(test_hash_collision_never_wrong_image);
     RUN(test_read_errors);
     RUN(test_hash_detection_32bit_v4);
+    RUN(test_name_base_len);
     RUN(test_exact_name_wins);
     RUN(test_empty_image_roundtrip);
     RUN(test_magic_prefixed_image);

@@ -111,7 +111,7 @@ static void collect(asmstore_reader *r, names *nm, int with_stripped, int shuffl
         asmstore_reader_entry(r, (uint32_t)i, &e);
         if (e.ignored) continue;
         nm->name[nm->n] = e.name; nm->len[nm->n++] = e.name_len;
-        if (with_stripped) { nm->name[nm->n] = e.name; nm->len[nm->n++] = asmstore__strip_ext_len(e.name, e.name_len); }
+        if (with_stripped) { nm->name[nm->n] = e.name; nm->len[nm->n++] = asmstore_name_base_len(e.name, e.name_len); }
         if (e.uncompressed_size > nm->maxsize) nm->maxsize = e.uncompressed_size;
     }
     if (shuffle) {
