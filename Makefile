@@ -13,7 +13,7 @@ CLI_LIBS = -llz4
 endif
 HEADERS  = asmstore.h asmstore_cache.h
 
-DEPS = build-essential pkg-config libzstd-dev libxxhash-dev liblz4-dev zstd xxhash clang libclang-rt-14-dev llvm lld \
+DEPS = build-essential pkg-config zlib1g-dev libzstd-dev libxxhash-dev liblz4-dev zstd xxhash clang libclang-rt-14-dev llvm lld \
        elfutils binutils zip unzip zipalign file strace python3 python3-xxhash python3-zstandard \
        qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-i686-linux-gnu \
        libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross \
@@ -29,8 +29,8 @@ examples: all
 $(B):
 	mkdir -p $(B)
 
-$(B)/asmstore: examples/asmstore.c examples/cli_cache.c $(HEADERS) | $(B)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ examples/asmstore.c examples/cli_cache.c $(LIBS) $(CLI_LIBS)
+$(B)/asmstore: examples/asmstore.c examples/cli_cache.c examples/cli_input.c examples/cli.h $(HEADERS) | $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ examples/asmstore.c examples/cli_cache.c examples/cli_input.c $(LIBS) $(CLI_LIBS) -lz
 
 TEST_C   = $(wildcard tests/test_*.c)
 TEST_BIN = $(patsubst tests/%.c,$(B)/%,$(TEST_C))

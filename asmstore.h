@@ -103,6 +103,9 @@
 #ifndef ASMSTORE_MAX_ENTRIES
 #define ASMSTORE_MAX_ENTRIES (1u << 20)
 #endif
+#ifndef ASMSTORE_MAX_TOTAL_SIZE
+#define ASMSTORE_MAX_TOTAL_SIZE ((uint64_t)1 << 33) /* sum of every image's declared size: 8 GiB */
+#endif
 #ifndef ASMSTORE_MAX_NAME_LEN
 #define ASMSTORE_MAX_NAME_LEN 1024u
 #endif
@@ -157,7 +160,9 @@ extern "C" {
     X(ERR_PROFILE,            -31, "format not available for this runtime profile (coreclr needs format 3 or 4)") \
     X(ERR_ELF_RULE,           -32, "ELF file breaks a bionic loader rule") \
     X(ERR_ZIP_ENCRYPTED,      -33, "archive entry is encrypted") \
-    X(ERR_ABI_MISMATCH,       -34, "ELF class/machine does not match the requested ABI")
+    X(ERR_ABI_MISMATCH,       -34, "ELF class/machine does not match the requested ABI") \
+    X(ERR_NAME_NOT_UTF8,      -35, "entry name is not valid UTF-8 (overlong, surrogate, stray byte or NUL)") \
+    X(ERR_OVERLAP,            -36, "images overlap, share bytes or are out of descriptor order")
 
 typedef enum asmstore_result {
 #define ASMSTORE__ENUM(name, value, text) ASMSTORE_##name = value,
@@ -191,9 +196,10 @@ typedef enum asmstore_abi {
 
 typedef enum asmstore_hash_kind {
     ASMSTORE_HASH_UNKNOWN = 0,
-    ASMSTORE_HASH_CRC32 = 1,  /* CoreCLR v4: IEEE CRC-32 */
-    ASMSTORE_HASH_XXH32 = 2,  /* 32-bit ABIs, seed 0 */
-    ASMSTORE_HASH_XXH3_64 = 3 /* 64-bit ABIs, seed 0 */
+    ASMSTORE_HASH_CRC32 = 1,   /* CoreCLR .NET 11 (formats 3 and 4, every ABI): IEEE CRC-32 */
+    ASMSTORE_HASH_XXH32 = 2,   /* formats 2-4 on 32-bit ABIs, seed 0 */
+    ASMSTORE_HASH_XXH3_64 = 3, /* formats 2-4 on 64-bit ABIs, seed 0 */
+    ASMSTORE_HASH_XXH64 = 4    /* format 1 (.NET 6-8): lookups use the XXH64 table, seed 0 */
 } asmstore_hash_kind;
 
 typedef enum asmstore_runtime {
@@ -231,7 +237,7 @@ ASMSTORE_DEF const char *asmstore_abi_android_name(asmstore_abi abi);
 ASMSTORE_DEF asmstore_abi asmstore_abi_parse(const char *name);
 ASMSTORE_DEF const char *asmstore_hash_name(asmstore_hash_kind kind);
 
-/* The three name hashes, exactly as the format uses them (seed 0; CRC-32 of "" is 0xFFFFFFFF). */
+/* The name hashes, exactly as the format uses them (seed 0; CRC-32 of "" is 0xFFFFFFFF); XXH64 through asmstore_name_hash. */
 ASMSTORE_DEF uint32_t asmstore_crc32(const void *data, size_t len);
 ASMSTORE_DEF uint32_t asmstore_xxh32(const void *data, size_t len);
 ASMSTORE_DEF uint64_t asmstore_xxh3_64(const void *data, size_t len);
@@ -246,6 +252,7 @@ ASMSTORE_DEF size_t asmstore_name_base_len(const char *name, size_t len);
 typedef struct asmstore_read_options {
     size_t max_entry_size;            /* 0: ASMSTORE_MAX_ENTRY_SIZE; largest decompressed image */
     uint32_t max_entries;             /* 0: ASMSTORE_MAX_ENTRIES */
+    uint64_t max_total_size;          /* 0: ASMSTORE_MAX_TOTAL_SIZE; sum of declared image sizes */
     asmstore_decompress_fn decompress;/* XALZ images (and XAZS in ASMSTORE_NO_ZSTD builds); may be NULL */
     void *decompress_user;
 } asmstore_read_options;
@@ -255,29 +262,38 @@ typedef struct asmstore_reader {
     const unsigned char *data;
     size_t size;
     uint32_t version_word;
-    uint32_t format;                 /* 2, 3 or 4 */
-    asmstore_abi abi;
+    uint32_t format;                 /* 1 (.NET 6-8), 2 (.NET 9), 3 (.NET 10, 11) or 4 (.NET 11 previews) */
+    asmstore_abi abi;                /* UNKNOWN in format 1: its version word names no ABI */
     int is_64bit;
     asmstore_hash_kind hash_kind;
     uint32_t entry_count;            /* descriptors (ignored ones included) */
-    uint32_t index_entry_count;      /* 2 * entry_count */
-    uint32_t index_entry_size;       /* 8, 9, 12 or 13 */
+    uint32_t index_entry_count;      /* 2 * entry_count; format 1: rows per hash table */
+    uint32_t index_entry_size;       /* 8, 9, 12 or 13; format 1: 20 */
     uint32_t hash_size;              /* 4 or 8 */
+    uint32_t store_id;               /* format 1: 0 = assemblies.blob (holds the hash tables), 1 = per ABI */
+    uint32_t global_entry_count;     /* format 1 store 0: rows in each hash table */
     int has_content_id;              /* format 4 */
     uint64_t content_id;
     size_t header_size, index_offset, descriptors_offset, names_offset, data_offset;
+    size_t descriptor_size;          /* 28; format 1: 24 */
+    size_t hash32_offset;            /* format 1: the XXH32 table (index_offset is the XXH64 one) */
+    uint64_t total_uncompressed_size;/* sum of every image's declared size */
     size_t max_entry_size;
     asmstore_decompress_fn decompress;
     void *decompress_user;
-    const uint32_t *name_offsets;    /* optional table from asmstore_reader_attach_name_table */
+    const uint32_t *name_offsets;    /* optional table from asmstore_reader_attach_name_table/_manifest */
+    const struct asmstore_reader *v1_common; /* format 1 arch store: store 0 of its set (attach_common) */
+    const char *manifest;            /* format 1: assemblies.manifest text (attach_manifest) */
+    size_t manifest_size;
 } asmstore_reader;
 
 /* One entry as the store describes it. Pointers point into the reader's bytes. */
 typedef struct asmstore_entry {
     uint32_t index;                  /* descriptor index */
-    uint32_t mapping_index;
+    uint32_t mapping_index;          /* format 1: from the hash rows (0 when store 0 is not known) */
     int ignored;                     /* a "X.ni.dll" placeholder: owns no bytes */
-    const char *name;                /* NOT NUL-terminated */
+    uint64_t hash;                   /* format 1: XXH64 of the name from store 0's table, else 0 */
+    const char *name;                /* NOT NUL-terminated; format 1: from the manifest, NULL if unknown */
     size_t name_len;
     const unsigned char *image;      /* stored bytes (with the 12-byte header when compressed) */
     size_t image_size;
@@ -289,9 +305,14 @@ typedef struct asmstore_entry {
     size_t config_size;
 } asmstore_entry;
 
-/* Validates the store in data[0..size) (header, version word, counts, index size and order,
-   every descriptor range, the names table, the hash kind) and fills *r. Allocates nothing;
-   the bytes must outlive the reader. opt and err may be NULL. */
+/* Validates the store in data[0..size) and fills *r. Allocates nothing; the bytes must outlive the
+   reader. opt and err may be NULL. Detection is from the bytes alone (store-releases.md §5):
+   version word 1 = format 1 (one file of a .NET 6-8 set); else format 2-4 with the ABI and 64-bit
+   bit checked; the index entry width from index_size / index_entry_count; the hash (XXH3-64 for
+   12/13-byte entries, CRC-32 or XXH32 for 8/9-byte ones told apart by the store's own names);
+   v4's 28-byte header, or 20 where only that fits. Checked once: counts, index order, every
+   descriptor range (in bounds, in descriptor order, no two sharing bytes: ASMSTORE_ERR_OVERLAP),
+   names (ASMSTORE_ERR_NAME_NOT_UTF8), the sum of declared sizes (opt->max_total_size). */
 ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
                                                   const asmstore_read_options *opt, asmstore_error *err);
 
@@ -301,6 +322,15 @@ ASMSTORE_DEF size_t asmstore_reader_name_table_size(const asmstore_reader *r);
    are O(log n) / O(1) instead of walking the names table. The memory (4-byte aligned) must outlive
    the reader; the reader only reads it. */
 ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *r, uint32_t *table, size_t bytes);
+
+/* Format 1. An arch store (store_id 1) finds names through the hash tables of its set's
+   assemblies.blob (store 0): attach it (it must outlive `arch`). A manifest (assemblies.manifest)
+   gives entries their names: `table` is caller memory of asmstore_reader_name_table_size bytes;
+   each row's hashes are checked against its name (and store 0's table when known). Without either,
+   entries are known by index (and store 0's entries by hash). */
+ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch, const asmstore_reader *common);
+ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r, const char *text, size_t size,
+                                                             uint32_t *table, size_t bytes);
 
 /* Describes descriptor `index` (0 .. entry_count-1). */
 ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uint32_t index, asmstore_entry *out);
@@ -312,7 +342,13 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
 ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
                                                   asmstore_entry *out);
 
-/* Writes the entry's uncompressed image into dst[0..cap). Stored images are copied; XAZS images are
+/* ASMSTORE_OK when e describes descriptor e->index exactly as the store does (image, sizes,
+   compression); ASMSTORE_ERR_IGNORED for placeholders; else ASMSTORE_ERR_INVALID_ARG. */
+ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *r, const asmstore_entry *e);
+
+/* Writes the entry's uncompressed image into dst[0..cap). Only e->index and e->ignored are used:
+   everything else is taken from the store again, so an edited entry cannot widen what is read or
+   written. Stored images are copied; XAZS images are
    decompressed with dctx (a ZSTD_DCtx* the caller owns; NULL makes zstd allocate one per call), after
    checking that the frame's content size equals the header's length and the reader's maximum;
    XALZ images go to the decompress callback (XAZS too in ASMSTORE_NO_ZSTD builds), else
@@ -453,9 +489,15 @@ typedef struct asmstore_zip_entry {
    err (optional) gets the offset of the problem. */
 ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, const char *name, size_t name_len,
                                                asmstore_zip_entry *out, asmstore_error *err);
-/* The store entry "lib/<abi>/libassembly-store.so" for `abi` (android dir name), or with
-   ASMSTORE_ABI_UNKNOWN the first ABI present in the order arm64, arm, x86_64, x86 (*found_abi
-   says which; may be NULL). Same checks and results as asmstore_zip_find. */
+/* Path number i (0, 1, ...) where a release puts the store of `abi` in an archive, written to buf:
+   lib/<abi>/libassembly-store.so (.NET 10.0.102+), lib/<abi>/libassemblies.<abi>.blob.so (.NET 9 -
+   10.0.101), assemblies/assemblies.<abi_>.blob (.NET 6-8, the format-1 arch store), then the same
+   under base/lib/ and base/root/ (AAB). Returns the length, 0 past the last path or if cap is short. */
+ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *buf, size_t cap);
+/* The store entry of `abi` at the first of its release paths present (asmstore_zip_store_path), or
+   with ASMSTORE_ABI_UNKNOWN of the first ABI present in the order arm64, arm, x86_64, x86
+   (*found_abi says which; may be NULL). Same checks and results as asmstore_zip_find: a DEFLATEd
+   entry (a Release APK with extractNativeLibs=true) gives ASMSTORE_ERR_ZIP_COMPRESSED. */
 ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t size, asmstore_abi abi,
                                                      asmstore_abi *found_abi, asmstore_zip_entry *out, asmstore_error *err);
 
@@ -779,6 +821,7 @@ ASMSTORE_DEF uint64_t asmstore_name_hash(asmstore_hash_kind kind, const void *na
     case ASMSTORE_HASH_CRC32: return asmstore_crc32(name, len);
     case ASMSTORE_HASH_XXH32: return asmstore_xxh32(name, len);
     case ASMSTORE_HASH_XXH3_64: return asmstore_xxh3_64(name, len);
+    case ASMSTORE_HASH_XXH64: return (uint64_t)XXH64(name, len, 0);
     default: return 0;
     }
 }
@@ -808,6 +851,7 @@ ASMSTORE_DEF const char *asmstore_hash_name(asmstore_hash_kind kind) {
     case ASMSTORE_HASH_CRC32: return "crc32";
     case ASMSTORE_HASH_XXH32: return "xxh32";
     case ASMSTORE_HASH_XXH3_64: return "xxh3-64";
+    case ASMSTORE_HASH_XXH64: return "xxh64";
     default: return "unknown";
     }
 }
@@ -824,11 +868,66 @@ ASMSTORE_DEF size_t asmstore_name_base_len(const char *name, size_t len) {
     return len;
 }
 
-/* >>reader ------------------------------------------------------------------------------ */
+/* Valid UTF-8 (no overlongs, no surrogates, <= U+10FFFF) without NUL bytes. */
+ASMSTORE__PRIVATE int asmstore__name_valid(const unsigned char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i], need, k;
+        uint32_t cp;
+        if (c == 0) return 0;
+        if (c < 0x80) { i++; continue; }
+        if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; }
+        else if (c >= 0xE0 && c <= 0xEF) { need = 2; cp = c & 0x0F; }
+        else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; }
+        else return 0;
+        if (n - i <= need) return 0;
+        for (k = 1; k <= need; k++) {
+            if ((s[i + k] & 0xC0) != 0x80) return 0;
+            cp = (cp << 6) | (s[i + k] & 0x3Fu);
+        }
+        if ((need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return 0;
+        i += need + 1;
+    }
+    return 1;
+}
+
+/* >>reader: descriptors ----------------------------------------------------------------- */
+/* One descriptor as the store holds it (format 1 has no mapping index in it: see its hash rows). */
+typedef struct asmstore__desc {
+    uint32_t mapping, image_off, image_size, pdb_off, pdb_size, config_off, config_size;
+} asmstore__desc;
+
+ASMSTORE__PRIVATE void asmstore__read_desc(const asmstore_reader *r, uint32_t index, asmstore__desc *d) {
+    const unsigned char *p = r->data + r->descriptors_offset + (size_t)index * r->descriptor_size;
+    if (r->format == 1) { d->mapping = 0; } else { d->mapping = asmstore__rd32(p); p += 4; }
+    d->image_off = asmstore__rd32(p);       d->image_size = asmstore__rd32(p + 4);
+    d->pdb_off = asmstore__rd32(p + 8);     d->pdb_size = asmstore__rd32(p + 12);
+    d->config_off = asmstore__rd32(p + 16); d->config_size = asmstore__rd32(p + 20);
+}
+
+/* The bytes a descriptor's image occupies and how they are compressed, from the store alone. */
+ASMSTORE__PRIVATE void asmstore__describe_image(const asmstore_reader *r, const asmstore__desc *d, asmstore_entry *out) {
+    /* an empty image is a valid entry: give it a real (in-bounds, zero-length) pointer */
+    out->image = r->data + (d->image_size ? d->image_off : r->data_offset);
+    out->image_size = d->image_size;
+    out->compression = ASMSTORE_COMPRESSION_NONE;
+    out->uncompressed_size = d->image_size;
+    if (d->image_size >= ASMSTORE_IMAGE_HEADER_SIZE) {
+        uint32_t m = asmstore__rd32(out->image);
+        if (m == ASMSTORE_ZSTD_MAGIC || m == ASMSTORE_LZ4_MAGIC) {
+            out->compression = m == ASMSTORE_ZSTD_MAGIC ? ASMSTORE_COMPRESSION_ZSTD : ASMSTORE_COMPRESSION_LZ4;
+            out->uncompressed_size = asmstore__rd32(out->image + 8);
+        }
+    }
+}
+
+/* >>reader: index ----------------------------------------------------------------------- */
 ASMSTORE__PRIVATE uint64_t asmstore__index_hash(const asmstore_reader *r, uint32_t i) {
     const unsigned char *p = r->data + r->index_offset + (size_t)i * r->index_entry_size;
     return r->hash_size == 8 ? asmstore__rd64(p) : asmstore__rd32(p);
 }
+/* v2+: the descriptor an index entry points at; format 1: the mapping index of a hash row. */
 ASMSTORE__PRIVATE uint32_t asmstore__index_descriptor(const asmstore_reader *r, uint32_t i) {
     return asmstore__rd32(r->data + r->index_offset + (size_t)i * r->index_entry_size + r->hash_size);
 }
@@ -879,124 +978,326 @@ ASMSTORE__PRIVATE int asmstore__find_hash(const asmstore_reader *r, uint64_t h, 
     return 0;
 }
 
-/* Does name record `name` of descriptor `desc` hash (with `kind`) into the index? */
-ASMSTORE__PRIVATE int asmstore__hash_kind_fits(const asmstore_reader *r, asmstore_hash_kind kind,
-                                              const unsigned char *name, size_t len, uint32_t desc) {
-    size_t base = asmstore_name_base_len((const char *)name, len);
-    return asmstore__find_hash(r, asmstore_name_hash(kind, name, len), desc) &&
-           asmstore__find_hash(r, asmstore_name_hash(kind, name, base), desc);
+/* Does the first name (full and minus extension) hash with `kind` to index entries pointing back at
+   it? That is how a 32-bit index tells CRC-32 from XXH32 (store-releases.md §5.6): two 32-bit
+   values matching by chance under the wrong function is a 1-in-2^64 event. Other names are
+   checked at lookup, so a damaged one is never served under another's hash. */
+ASMSTORE__PRIVATE int asmstore__hash_kind_fits(const asmstore_reader *r, asmstore_hash_kind kind) {
+    const unsigned char *name = r->data + r->names_offset + 4;
+    size_t len = asmstore__rd32(r->data + r->names_offset), base = asmstore_name_base_len((const char *)name, len);
+    return asmstore__find_hash(r, asmstore_name_hash(kind, name, len), 0) &&
+           asmstore__find_hash(r, asmstore_name_hash(kind, name, base), 0);
 }
 
+/* >>reader: validation ------------------------------------------------------------------ */
+/* Every descriptor range inside [data_start, size), and the ranges in descriptor order without
+   overlap, as every writer lays them out: no two images share bytes, so a small store cannot
+   declare terabytes by pointing many descriptors at one frame. Sums the declared sizes. */
+ASMSTORE__PRIVATE asmstore_result asmstore__check_ranges(asmstore_reader *r, uint64_t data_start, uint64_t max_total,
+                                                         asmstore_error *err) {
+    uint64_t next = data_start, first = UINT64_MAX, total = 0;
+    uint32_t i;
+    for (i = 0; i < r->entry_count; i++) {
+        uint64_t at = r->descriptors_offset + (uint64_t)i * r->descriptor_size;
+        asmstore__desc d;
+        asmstore_entry e;
+        uint32_t ranges[3][2];
+        int k;
+        asmstore__read_desc(r, i, &d);
+        ranges[0][0] = d.image_off; ranges[0][1] = d.image_size;
+        ranges[1][0] = d.pdb_off;   ranges[1][1] = d.pdb_size;
+        ranges[2][0] = d.config_off; ranges[2][1] = d.config_size;
+        for (k = 0; k < 3; k++) {
+            uint64_t o = ranges[k][0], n = ranges[k][1];
+            if (n == 0) continue;
+            if (o < data_start || !asmstore__range_ok(o, n, r->size))
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_DESCRIPTOR, at, i, 0);
+            if (o < next) return asmstore__fail(err, ASMSTORE_ERR_OVERLAP, at, i, 0);
+            next = o + n;
+            if (k == 0 && o < first) first = o;
+        }
+        asmstore__describe_image(r, &d, &e);
+        total += e.uncompressed_size;
+        if (total > max_total) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, i, 0);
+    }
+    r->data_offset = (size_t)(first == UINT64_MAX ? data_start : first);
+    r->total_uncompressed_size = total;
+    return ASMSTORE_OK;
+}
+
+/* Names: entry_count length-prefixed UTF-8 records right after the descriptors. */
+ASMSTORE__PRIVATE asmstore_result asmstore__check_names(const asmstore_reader *r, uint64_t *names_end, asmstore_error *err) {
+    uint64_t off = r->names_offset;
+    uint32_t i;
+    for (i = 0; i < r->entry_count; i++) {
+        uint32_t len;
+        if (!asmstore__range_ok(off, 4, r->size)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0);
+        len = asmstore__rd32(r->data + off);
+        if (len == 0 || len > ASMSTORE_MAX_NAME_LEN || !asmstore__range_ok(off + 4, len, r->size))
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0);
+        if (memchr(r->data + off + 4, 0, len)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0);
+        if (!asmstore__name_valid(r->data + off + 4, len)) return asmstore__fail(err, ASMSTORE_ERR_NAME_NOT_UTF8, off, i, 0);
+        off += 4u + len;
+    }
+    *names_end = off;
+    return ASMSTORE_OK;
+}
+
+/* Index (v2+): sorted by hash, every entry pointing at a descriptor. */
+ASMSTORE__PRIVATE asmstore_result asmstore__check_index(const asmstore_reader *r, asmstore_error *err) {
+    uint32_t i;
+    for (i = 0; i < r->index_entry_count; i++) {
+        uint64_t at = r->index_offset + (uint64_t)i * r->index_entry_size;
+        if (asmstore__index_descriptor(r, i) >= r->entry_count) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, at, -1, 0);
+        if (i > 0 && asmstore__index_hash(r, i - 1) > asmstore__index_hash(r, i))
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, at, -1, 0);
+    }
+    return ASMSTORE_OK;
+}
+
+/* Hash function of a v2+ index, from the entry width and the store's own names (§5.6). */
+ASMSTORE__PRIVATE asmstore_result asmstore__detect_hash(asmstore_reader *r, asmstore_error *err) {
+    if (r->hash_size == 8) {
+        r->hash_kind = ASMSTORE_HASH_XXH3_64;
+        if (r->entry_count == 0 || asmstore__hash_kind_fits(r, r->hash_kind)) return ASMSTORE_OK;
+    } else if (r->entry_count == 0) {
+        /* nothing to look up either way; name it as the release that writes this width would */
+        r->hash_kind = r->is_64bit ? ASMSTORE_HASH_CRC32 : ASMSTORE_HASH_XXH32;
+        return ASMSTORE_OK;
+    } else if (asmstore__hash_kind_fits(r, ASMSTORE_HASH_CRC32)) {
+        r->hash_kind = ASMSTORE_HASH_CRC32;
+        return ASMSTORE_OK;
+    } else if (asmstore__hash_kind_fits(r, ASMSTORE_HASH_XXH32)) {
+        r->hash_kind = ASMSTORE_HASH_XXH32;
+        return ASMSTORE_OK;
+    }
+    r->hash_kind = ASMSTORE_HASH_UNKNOWN;
+    return asmstore__fail(err, ASMSTORE_ERR_BAD_HASH, r->index_offset, 0, 0);
+}
+
+/* Index entry width from index_size / index_entry_count, never from version + ABI (§5.5). */
+ASMSTORE__PRIVATE asmstore_result asmstore__index_width(asmstore_reader *r, uint32_t index_size, asmstore_error *err) {
+    uint32_t es;
+    if (r->index_entry_count == 0) {
+        if (index_size != 0) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0);
+        es = (r->format == 2 ? 4u : 5u) + (r->is_64bit ? 8u : 4u);
+    } else {
+        es = index_size / r->index_entry_count;
+        if ((uint64_t)es * r->index_entry_count != index_size ||
+            !(r->format == 2 ? (es == 8 || es == 12) : (es == 9 || es == 13)))
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0);
+    }
+    r->index_entry_size = es;
+    r->hash_size = (es == 12 || es == 13) ? 8u : 4u;
+    if (r->hash_size == 8 && !r->is_64bit) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0);
+    return ASMSTORE_OK;
+}
+
+/* Formats 2-4 with header size h: index, descriptors, names, data. */
+ASMSTORE__PRIVATE asmstore_result asmstore__init_v2(asmstore_reader *r, size_t h, uint64_t max_total, asmstore_error *err) {
+    uint32_t index_size = asmstore__rd32(r->data + 16);
+    uint64_t off, names_end = 0;
+    asmstore_result res;
+    if (r->size < h) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0);
+    r->header_size = h;
+    r->has_content_id = h == ASMSTORE_HEADER_SIZE_V4;
+    r->content_id = r->has_content_id ? asmstore__rd64(r->data + 20) : 0;
+    if ((res = asmstore__index_width(r, index_size, err)) != ASMSTORE_OK) return res;
+    r->index_offset = h;
+    if (!asmstore__range_ok(h, index_size, r->size)) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, h, -1, 0);
+    off = (uint64_t)h + index_size;
+    r->descriptors_offset = (size_t)off;
+    r->descriptor_size = ASMSTORE_DESCRIPTOR_SIZE;
+    if (!asmstore__range_ok(off, (uint64_t)r->entry_count * ASMSTORE_DESCRIPTOR_SIZE, r->size))
+        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, off, -1, 0);
+    r->names_offset = (size_t)(off + (uint64_t)r->entry_count * ASMSTORE_DESCRIPTOR_SIZE);
+    if ((res = asmstore__check_names(r, &names_end, err)) != ASMSTORE_OK) return res;
+    if ((res = asmstore__check_index(r, err)) != ASMSTORE_OK) return res;
+    if ((res = asmstore__check_ranges(r, names_end, max_total, err)) != ASMSTORE_OK) return res;
+    return asmstore__detect_hash(r, err);
+}
+
+/* Version word of formats 2-4: format in the low half, ABI in bits 16-23, bit 31 = 64-bit ABI. */
+ASMSTORE__PRIVATE asmstore_result asmstore__parse_version(asmstore_reader *r, asmstore_error *err) {
+    uint32_t v = r->version_word, abi = (v >> 16) & 0xFFu;
+    r->format = v & 0xFFFFu;
+    r->is_64bit = (v & ASMSTORE_FLAG_64BIT) != 0;
+    if (v == 1u) { r->format = 1; return ASMSTORE_OK; }
+    if (r->format < 2 || r->format > 4 || abi < 1 || abi > 4 || (v & 0x7F000000u) ||
+        r->is_64bit != asmstore__abi_is_64bit((asmstore_abi)abi))
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_VERSION, 4, -1, 0);
+    r->abi = (asmstore_abi)abi;
+    return ASMSTORE_OK;
+}
+
+/* >>reader: format 1 (.NET 6-8, store-releases.md §2) ----------------------------------- */
+#define ASMSTORE__V1_DESCRIPTOR_SIZE 24u
+#define ASMSTORE__V1_ROW_SIZE 20u
+
+/* Row i of the hash64 table (the one lookups use): store id and descriptor index in that store. */
+ASMSTORE__PRIVATE uint32_t asmstore__v1_row_store(const asmstore_reader *t, uint32_t i) {
+    return asmstore__rd32(t->data + t->index_offset + (size_t)i * ASMSTORE__V1_ROW_SIZE + 16);
+}
+ASMSTORE__PRIVATE uint32_t asmstore__v1_row_local(const asmstore_reader *t, uint32_t i) {
+    return asmstore__rd32(t->data + t->index_offset + (size_t)i * ASMSTORE__V1_ROW_SIZE + 12);
+}
+
+/* Each hash table strictly ascending (the build fails on equal keys), rows pointing at store 0's
+   descriptors or at store 1, mapping indices below the row count. */
+ASMSTORE__PRIVATE asmstore_result asmstore__v1_check_tables(const asmstore_reader *r, asmstore_error *err) {
+    uint32_t t, i, g = r->global_entry_count;
+    for (t = 0; t < 2; t++) {
+        size_t base = r->hash32_offset + (size_t)t * g * ASMSTORE__V1_ROW_SIZE;
+        for (i = 0; i < g; i++) {
+            const unsigned char *row = r->data + base + (size_t)i * ASMSTORE__V1_ROW_SIZE;
+            uint64_t h = asmstore__rd64(row);
+            uint32_t mapping = asmstore__rd32(row + 8), local = asmstore__rd32(row + 12), store = asmstore__rd32(row + 16);
+            int bad = (t == 0 && h > UINT32_MAX) || mapping >= g || store > 1u || (store == 0 && local >= r->entry_count) ||
+                      (i > 0 && asmstore__rd64(row - ASMSTORE__V1_ROW_SIZE) >= h);
+            if (bad) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, base + (uint64_t)i * ASMSTORE__V1_ROW_SIZE, -1, 0);
+        }
+    }
+    return ASMSTORE_OK;
+}
+
+/* [20-byte header][L descriptors][G hash32 rows][G hash64 rows][data]; only store 0 has rows. */
+ASMSTORE__PRIVATE asmstore_result asmstore__init_v1(asmstore_reader *r, uint32_t max_entries, uint64_t max_total,
+                                                    asmstore_error *err) {
+    uint64_t tables;
+    asmstore_result res;
+    r->header_size = ASMSTORE_HEADER_SIZE_V2;
+    r->entry_count = asmstore__rd32(r->data + 8);
+    r->global_entry_count = asmstore__rd32(r->data + 12);
+    r->store_id = asmstore__rd32(r->data + 16);
+    if (r->entry_count > max_entries || r->global_entry_count > max_entries ||
+        (r->store_id != 0 && r->global_entry_count != 0))
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_COUNTS, 8, -1, 0);
+    r->hash_kind = ASMSTORE_HASH_XXH64;
+    r->hash_size = 8;
+    r->descriptor_size = ASMSTORE__V1_DESCRIPTOR_SIZE;
+    r->descriptors_offset = r->header_size;
+    r->index_entry_count = r->global_entry_count;
+    r->index_entry_size = ASMSTORE__V1_ROW_SIZE;
+    tables = r->header_size + (uint64_t)r->entry_count * ASMSTORE__V1_DESCRIPTOR_SIZE;
+    r->hash32_offset = (size_t)tables;
+    r->index_offset = (size_t)(tables + (uint64_t)r->global_entry_count * ASMSTORE__V1_ROW_SIZE);
+    if (!asmstore__range_ok(tables, 2u * (uint64_t)r->global_entry_count * ASMSTORE__V1_ROW_SIZE, r->size))
+        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, tables, -1, 0);
+    r->names_offset = (size_t)(tables + 2u * (uint64_t)r->global_entry_count * ASMSTORE__V1_ROW_SIZE);
+    if ((res = asmstore__v1_check_tables(r, err)) != ASMSTORE_OK) return res;
+    return asmstore__check_ranges(r, r->names_offset, max_total, err);
+}
+
+/* The hash64 row naming (store, local), or UINT32_MAX: a scan, for listing, not for lookups. */
+ASMSTORE__PRIVATE uint32_t asmstore__v1_row_of(const asmstore_reader *t, uint32_t store, uint32_t local) {
+    uint32_t i;
+    for (i = 0; t && i < t->index_entry_count; i++)
+        if (asmstore__v1_row_store(t, i) == store && asmstore__v1_row_local(t, i) == local) return i;
+    return UINT32_MAX;
+}
+/* The store holding the set's hash tables: store 0 itself, or the one attached to an arch store. */
+ASMSTORE__PRIVATE const asmstore_reader *asmstore__v1_tables(const asmstore_reader *r) {
+    return r->store_id == 0 ? r : r->v1_common;
+}
+
+/* Name of a format-1 entry from the attached manifest (*len 0 when unknown). */
+ASMSTORE__PRIVATE const char *asmstore__v1_name(const asmstore_reader *r, uint32_t index, size_t *len) {
+    const char *s, *end;
+    *len = 0;
+    if (!r->manifest || !r->name_offsets || r->name_offsets[index] == 0) return NULL;
+    s = r->manifest + r->name_offsets[index] - 1;
+    end = s;
+    while (end < r->manifest + r->manifest_size && *end != '\n' && *end != '\r') end++;
+    *len = (size_t)(end - s);
+    return s;
+}
+
+ASMSTORE__PRIVATE void asmstore__v1_describe(const asmstore_reader *r, uint32_t index, uint32_t row, asmstore_entry *out) {
+    const asmstore_reader *t = asmstore__v1_tables(r);
+    asmstore__desc d;
+    memset(out, 0, sizeof *out);
+    asmstore__read_desc(r, index, &d);
+    out->index = index;
+    out->name = asmstore__v1_name(r, index, &out->name_len);
+    if (t && row != UINT32_MAX) {
+        const unsigned char *p = t->data + t->index_offset + (size_t)row * ASMSTORE__V1_ROW_SIZE;
+        out->hash = asmstore__rd64(p);
+        out->mapping_index = asmstore__rd32(p + 8);
+    }
+    asmstore__describe_image(r, &d, out);
+    out->pdb = d.pdb_size ? r->data + d.pdb_off : NULL;
+    out->pdb_size = d.pdb_size;
+    out->config = d.config_size ? r->data + d.config_off : NULL;
+    out->config_size = d.config_size;
+}
+
+/* Name as format 1 hashes it: a trailing ".dll" removed (store-releases.md §2.4). */
+ASMSTORE__PRIVATE size_t asmstore__v1_key_len(const char *name, size_t len) {
+    return len > 4 && !memcmp(name + len - 4, ".dll", 4) ? len - 4 : len;
+}
+
+ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, const char *name, size_t name_len,
+                                                    asmstore_entry *out) {
+    const asmstore_reader *t = asmstore__v1_tables(r);
+    size_t key = asmstore__v1_key_len(name, name_len), have;
+    uint32_t i, row = UINT32_MAX, local = UINT32_MAX;
+    const char *known;
+    if (t) {
+        uint64_t h = XXH64(name, key, 0);
+        i = asmstore__lower_bound(t, h);
+        if (i < t->index_entry_count && asmstore__index_hash(t, i) == h && asmstore__v1_row_store(t, i) == r->store_id) {
+            row = i;
+            local = asmstore__v1_row_local(t, i);
+        }
+    } else {
+        /* an arch store on its own: only the manifest's names can say which entry it is */
+        for (i = 0; i < r->entry_count && local == UINT32_MAX; i++) {
+            known = asmstore__v1_name(r, i, &have);
+            if (known && have == key && !memcmp(known, name, key)) local = i;
+        }
+    }
+    if (local == UINT32_MAX || local >= r->entry_count) return ASMSTORE_ERR_NOT_FOUND;
+    known = asmstore__v1_name(r, local, &have);
+    if (known && (have != key || memcmp(known, name, key) != 0)) return ASMSTORE_ERR_NOT_FOUND;
+    if (out) asmstore__v1_describe(r, local, row, out);
+    return ASMSTORE_OK;
+}
+
+/* >>reader: public ---------------------------------------------------------------------- */
 ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
                                                   const asmstore_read_options *opt, asmstore_error *err) {
     const unsigned char *p = (const unsigned char *)data;
-    uint32_t magic, abi, entry_count, index_entry_count, index_size, i, max_entries;
-    uint64_t off, names_end, first_data = UINT64_MAX;
+    uint32_t max_entries;
+    uint64_t max_total;
     asmstore_reader z;
+    asmstore_error first;
+    asmstore_result res;
     if (err) { err->result = ASMSTORE_OK; err->offset = 0; err->entry = -1; err->backend_code = 0; }
     if (!r || (!data && size)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
     memset(&z, 0, sizeof z);
     *r = z;
-    if (size < ASMSTORE_HEADER_SIZE_V2) return asmstore__fail(err, size < 4 ? ASMSTORE_ERR_TRUNCATED : (asmstore__rd32(p) == ASMSTORE_MAGIC ? ASMSTORE_ERR_TRUNCATED : ASMSTORE_ERR_BAD_MAGIC), 0, -1, 0);
-    magic = asmstore__rd32(p);
-    if (magic != ASMSTORE_MAGIC) return asmstore__fail(err, ASMSTORE_ERR_BAD_MAGIC, 0, -1, 0);
+    if (size < 4 || asmstore__rd32(p) != ASMSTORE_MAGIC)
+        return asmstore__fail(err, size < 4 ? ASMSTORE_ERR_TRUNCATED : ASMSTORE_ERR_BAD_MAGIC, 0, -1, 0);
+    if (size < ASMSTORE_HEADER_SIZE_V2) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0);
     r->data = p;
     r->size = size;
     r->version_word = asmstore__rd32(p + 4);
-    r->format = r->version_word & 0xFFFFu;
-    abi = (r->version_word >> 16) & 0xFFu;
-    r->is_64bit = (r->version_word & ASMSTORE_FLAG_64BIT) != 0;
-    if (r->format < 2 || r->format > 4 || abi < 1 || abi > 4 || (r->version_word & 0x7F000000u) ||
-        r->is_64bit != asmstore__abi_is_64bit((asmstore_abi)abi))
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_VERSION, 4, -1, 0);
-    r->abi = (asmstore_abi)abi;
-    r->header_size = r->format >= 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2;
-    if (size < r->header_size) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0);
-    entry_count = asmstore__rd32(p + 8);
-    index_entry_count = asmstore__rd32(p + 12);
-    index_size = asmstore__rd32(p + 16);
-    if (r->format >= 4) { r->has_content_id = 1; r->content_id = asmstore__rd64(p + 20); }
+    if ((res = asmstore__parse_version(r, err)) != ASMSTORE_OK) return res;
     max_entries = (opt && opt->max_entries) ? opt->max_entries : ASMSTORE_MAX_ENTRIES;
-    if (entry_count > max_entries || (uint64_t)index_entry_count != 2u * (uint64_t)entry_count)
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_COUNTS, 8, -1, 0);
-    r->entry_count = entry_count;
-    r->index_entry_count = index_entry_count;
-    /* entry size from the index: v2 8/12, v3/v4 9/13 */
-    if (index_entry_count == 0) {
-        if (index_size != 0) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0);
-        r->index_entry_size = (r->format == 2 ? 4u : 5u) + (r->is_64bit ? 8u : 4u);
-    } else {
-        uint32_t es = index_size / index_entry_count;
-        int ok = (uint64_t)es * index_entry_count == index_size &&
-                 (r->format == 2 ? (es == 8 || es == 12) : (es == 9 || es == 13));
-        if (!ok) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0);
-        r->index_entry_size = es;
-    }
-    r->hash_size = (r->index_entry_size == 12 || r->index_entry_size == 13) ? 8u : 4u;
-    if (r->hash_size == 8 && !r->is_64bit) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0);
-    r->index_offset = r->header_size;
-    off = (uint64_t)r->header_size + index_size;
-    if (!asmstore__range_ok(r->header_size, index_size, size)) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, r->header_size, -1, 0);
-    r->descriptors_offset = (size_t)off;
-    if (!asmstore__range_ok(off, (uint64_t)entry_count * ASMSTORE_DESCRIPTOR_SIZE, size))
-        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, off, -1, 0);
-    off += (uint64_t)entry_count * ASMSTORE_DESCRIPTOR_SIZE;
-    r->names_offset = (size_t)off;
-    /* names: entry_count length-prefixed records */
-    for (i = 0; i < entry_count; i++) {
-        uint32_t len;
-        if (!asmstore__range_ok(off, 4, size)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0);
-        len = asmstore__rd32(p + off);
-        if (len == 0 || len > ASMSTORE_MAX_NAME_LEN || !asmstore__range_ok(off + 4, len, size))
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0);
-        if (memchr(p + off + 4, 0, len)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0);
-        off += 4u + len;
-    }
-    names_end = off;
-    /* index: sorted, descriptor indices in range */
-    for (i = 0; i < index_entry_count; i++) {
-        if (asmstore__index_descriptor(r, i) >= entry_count) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, r->index_offset + (uint64_t)i * r->index_entry_size, -1, 0);
-        if (i > 0 && asmstore__index_hash(r, i - 1) > asmstore__index_hash(r, i))
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, r->index_offset + (uint64_t)i * r->index_entry_size, -1, 0);
-    }
-    /* descriptors: every range inside the store and after the names */
-    for (i = 0; i < entry_count; i++) {
-        const unsigned char *d = p + r->descriptors_offset + (size_t)i * ASMSTORE_DESCRIPTOR_SIZE;
-        int k;
-        for (k = 0; k < 3; k++) {
-            uint64_t o = asmstore__rd32(d + 4 + 8 * k), n = asmstore__rd32(d + 8 + 8 * k);
-            if (n == 0) continue;
-            if (o < names_end || !asmstore__range_ok(o, n, size))
-                return asmstore__fail(err, ASMSTORE_ERR_BAD_DESCRIPTOR, r->descriptors_offset + (uint64_t)i * ASMSTORE_DESCRIPTOR_SIZE, i, 0);
-            if (k == 0 && o < first_data) first_data = o;
-        }
-    }
-    r->data_offset = (size_t)(first_data == UINT64_MAX ? names_end : first_data);
-    if (first_data != UINT64_MAX && first_data != names_end) {
-        /* the writer places data right after the names; anything else is not a store we understand */
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, names_end, -1, 0);
-    }
-    /* hash kind: from the layout, or (32-bit v4) from the store's own first name */
-    if (r->hash_size == 8) r->hash_kind = ASMSTORE_HASH_XXH3_64;
-    else if (r->format < 4) r->hash_kind = ASMSTORE_HASH_XXH32;
-    else if (r->is_64bit) r->hash_kind = ASMSTORE_HASH_CRC32;
-    else r->hash_kind = ASMSTORE_HASH_UNKNOWN;
-    if (entry_count > 0) {
-        const unsigned char *n0 = p + r->names_offset + 4;
-        size_t l0 = asmstore__rd32(p + r->names_offset);
-        if (r->hash_kind == ASMSTORE_HASH_UNKNOWN) {
-            if (asmstore__hash_kind_fits(r, ASMSTORE_HASH_CRC32, n0, l0, 0)) r->hash_kind = ASMSTORE_HASH_CRC32;
-            else if (asmstore__hash_kind_fits(r, ASMSTORE_HASH_XXH32, n0, l0, 0)) r->hash_kind = ASMSTORE_HASH_XXH32;
-        } else if (!asmstore__hash_kind_fits(r, r->hash_kind, n0, l0, 0)) {
-            r->hash_kind = ASMSTORE_HASH_UNKNOWN;
-        }
-        if (r->hash_kind == ASMSTORE_HASH_UNKNOWN) return asmstore__fail(err, ASMSTORE_ERR_BAD_HASH, r->index_offset, 0, 0);
-    } else if (r->hash_kind == ASMSTORE_HASH_UNKNOWN) {
-        r->hash_kind = ASMSTORE_HASH_CRC32; /* empty 32-bit v4 store: nothing to look up either way */
-    }
+    max_total = (opt && opt->max_total_size) ? opt->max_total_size : ASMSTORE_MAX_TOTAL_SIZE;
     r->max_entry_size = (opt && opt->max_entry_size) ? opt->max_entry_size : ASMSTORE_MAX_ENTRY_SIZE;
     if (opt) { r->decompress = opt->decompress; r->decompress_user = opt->decompress_user; }
-    return ASMSTORE_OK;
+    if (r->format == 1) return asmstore__init_v1(r, max_entries, max_total, err);
+    r->entry_count = asmstore__rd32(p + 8);
+    r->index_entry_count = asmstore__rd32(p + 12);
+    if (r->entry_count > max_entries || (uint64_t)r->index_entry_count != 2u * (uint64_t)r->entry_count)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_COUNTS, 8, -1, 0);
+    res = asmstore__init_v2(r, r->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2, max_total, &first);
+    /* v4 with the 20-byte header: main builds of 2026-07-15..17 (store-releases.md §5.4) */
+    if (res != ASMSTORE_OK && r->format == 4 && asmstore__init_v2(r, ASMSTORE_HEADER_SIZE_V2, max_total, NULL) == ASMSTORE_OK)
+        return ASMSTORE_OK;
+    if (res != ASMSTORE_OK && err) *err = first;
+    return res;
 }
 
 ASMSTORE_DEF size_t asmstore_reader_name_table_size(const asmstore_reader *r) {
@@ -1008,6 +1309,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *
     uint32_t i;
     if (!r || !r->data || (!table && r->entry_count) || bytes < asmstore_reader_name_table_size(r))
         return ASMSTORE_ERR_INVALID_ARG;
+    if (r->format == 1) return ASMSTORE_ERR_UNSUPPORTED; /* no names inside: attach a manifest */
     if (r->size > UINT32_MAX) return ASMSTORE_ERR_TOO_LARGE;
     off = r->names_offset;
     for (i = 0; i < r->entry_count; i++) {
@@ -1018,49 +1320,111 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *
     return ASMSTORE_OK;
 }
 
-/* Fills *out for descriptor `index` whose name record starts at `name_off`. */
+ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch, const asmstore_reader *common) {
+    uint32_t i;
+    if (!arch || !common || arch->format != 1 || common->format != 1 || common->store_id != 0 || arch->store_id == 0)
+        return ASMSTORE_ERR_INVALID_ARG;
+    for (i = 0; i < common->index_entry_count; i++)
+        if (asmstore__v1_row_store(common, i) == arch->store_id && asmstore__v1_row_local(common, i) >= arch->entry_count)
+            return ASMSTORE_ERR_BAD_INDEX;
+    arch->v1_common = common;
+    return ASMSTORE_OK;
+}
+
+/* Parses one manifest row "0x<h32>  0x<h64>  <store>  <local>  <name>" (store-releases.md §2.5). */
+ASMSTORE__PRIVATE int asmstore__manifest_row(const char *s, const char *end, uint64_t f[4], const char **name) {
+    int k;
+    for (k = 0; k < 4; k++) {
+        int hex = k < 2, digits = 0;
+        f[k] = 0;
+        while (s < end && *s == ' ') s++;
+        if (hex && (end - s < 2 || s[0] != '0' || s[1] != 'x')) return 0;
+        if (hex) s += 2;
+        for (; s < end && *s != ' '; s++, digits++) {
+            int v = (*s >= '0' && *s <= '9') ? *s - '0'
+                  : hex && (*s | 0x20) >= 'a' && (*s | 0x20) <= 'f' ? (*s | 0x20) - 'a' + 10 : -1;
+            if (v < 0 || digits >= 16) return 0;
+            f[k] = f[k] * (hex ? 16u : 10u) + (uint64_t)v;
+        }
+        if (digits == 0) return 0;
+    }
+    while (s < end && *s == ' ') s++;
+    *name = s;
+    return s < end;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r, const char *text, size_t size,
+                                                             uint32_t *table, size_t bytes) {
+    const char *s, *end, *eol, *name;
+    uint64_t f[4];
+    const asmstore_reader *t;
+    if (!r || !r->data || !text || (!table && r->entry_count) || bytes < asmstore_reader_name_table_size(r))
+        return ASMSTORE_ERR_INVALID_ARG;
+    if (r->format != 1) return ASMSTORE_ERR_UNSUPPORTED;
+    if (size >= UINT32_MAX) return ASMSTORE_ERR_TOO_LARGE;
+    t = asmstore__v1_tables(r);
+    memset(table, 0, asmstore_reader_name_table_size(r));
+    end = text + size;
+    eol = (const char *)memchr(text, '\n', size); /* line 1 is the column header */
+    for (s = eol ? eol + 1 : end; s < end; s = eol + 1) {
+        const char *ne;
+        eol = (const char *)memchr(s, '\n', (size_t)(end - s));
+        if (!eol) eol = end;
+        ne = eol > s && eol[-1] == '\r' ? eol - 1 : eol;
+        if (ne == s) continue;
+        if (!asmstore__manifest_row(s, ne, f, &name) || !asmstore__name_valid((const unsigned char *)name, (size_t)(ne - name)))
+            return ASMSTORE_ERR_BAD_NAMES;
+        if (XXH64(name, (size_t)(ne - name), 0) != f[1] || XXH32(name, (size_t)(ne - name), 0) != f[0])
+            return ASMSTORE_ERR_BAD_HASH;
+        if (f[2] != r->store_id || f[3] >= r->entry_count) continue;
+        if (t) {
+            uint32_t row = asmstore__v1_row_of(t, r->store_id, (uint32_t)f[3]);
+            if (row == UINT32_MAX || asmstore__index_hash(t, row) != f[1]) return ASMSTORE_ERR_BAD_HASH;
+        }
+        table[f[3]] = (uint32_t)(name - text) + 1u;
+    }
+    r->manifest = text;
+    r->manifest_size = size;
+    r->name_offsets = table;
+    return ASMSTORE_OK;
+}
+
+/* Fills *out for v2+ descriptor `index` whose name record starts at `name_off`. */
 ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t index, size_t name_off, int ignored, asmstore_entry *out) {
-    const unsigned char *d = r->data + r->descriptors_offset + (size_t)index * ASMSTORE_DESCRIPTOR_SIZE;
-    uint32_t o = asmstore__rd32(d + 4), n = asmstore__rd32(d + 8);
-    uint32_t pdb_size = asmstore__rd32(d + 16), config_size = asmstore__rd32(d + 24);
+    asmstore__desc d;
+    asmstore__read_desc(r, index, &d);
     out->index = index;
-    out->mapping_index = asmstore__rd32(d);
+    out->mapping_index = d.mapping;
     out->ignored = ignored;
+    out->hash = 0;
     out->name_len = asmstore__rd32(r->data + name_off);
     out->name = (const char *)(r->data + name_off + 4);
-    /* an empty image is a valid entry: give it a real (in-bounds, zero-length) pointer so that
-       only ignored placeholders have none */
-    out->image = ignored ? NULL : r->data + (n ? o : r->data_offset);
-    out->image_size = ignored ? 0 : n;
-    out->compression = ASMSTORE_COMPRESSION_NONE;
-    out->uncompressed_size = out->image_size;
-    if (out->image && n >= ASMSTORE_IMAGE_HEADER_SIZE) {
-        uint32_t m = asmstore__rd32(out->image);
-        if (m == ASMSTORE_ZSTD_MAGIC || m == ASMSTORE_LZ4_MAGIC) {
-            out->compression = m == ASMSTORE_ZSTD_MAGIC ? ASMSTORE_COMPRESSION_ZSTD : ASMSTORE_COMPRESSION_LZ4;
-            out->uncompressed_size = asmstore__rd32(out->image + 8);
-        }
-    }
-    out->pdb = pdb_size ? r->data + asmstore__rd32(d + 12) : NULL;
-    out->pdb_size = pdb_size;
-    out->config = config_size ? r->data + asmstore__rd32(d + 20) : NULL;
-    out->config_size = config_size;
+    asmstore__describe_image(r, &d, out);
+    if (ignored) { out->image = NULL; out->image_size = 0; out->compression = ASMSTORE_COMPRESSION_NONE; out->uncompressed_size = 0; }
+    out->pdb = d.pdb_size ? r->data + d.pdb_off : NULL;
+    out->pdb_size = d.pdb_size;
+    out->config = d.config_size ? r->data + d.config_off : NULL;
+    out->config_size = d.config_size;
 }
 
 ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uint32_t index, asmstore_entry *out) {
     int ignored = 0;
     uint32_t i;
+    size_t noff, nlen;
+    uint64_t h;
     if (!r || !r->data || !out) return ASMSTORE_ERR_INVALID_ARG;
     if (index >= r->entry_count) return ASMSTORE_ERR_NOT_FOUND;
-    /* an entry is ignored when its index entries say so; both point here, so look one up by hash */
-    {
-        size_t noff = asmstore__name_record(r, index);
-        size_t nlen = asmstore__rd32(r->data + noff);
-        uint64_t h = asmstore_name_hash(r->hash_kind, r->data + noff + 4, nlen);
-        for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++)
-            if (asmstore__index_descriptor(r, i) == index) { ignored = asmstore__index_ignored(r, i); break; }
-        asmstore__describe(r, index, noff, ignored, out);
+    if (r->format == 1) {
+        asmstore__v1_describe(r, index, asmstore__v1_row_of(asmstore__v1_tables(r), r->store_id, index), out);
+        return ASMSTORE_OK;
     }
+    /* an entry is ignored when its index entries say so; both point here, so look one up by hash */
+    noff = asmstore__name_record(r, index);
+    nlen = asmstore__rd32(r->data + noff);
+    h = asmstore_name_hash(r->hash_kind, r->data + noff + 4, nlen);
+    for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++)
+        if (asmstore__index_descriptor(r, i) == index) { ignored = asmstore__index_ignored(r, i); break; }
+    asmstore__describe(r, index, noff, ignored, out);
     return ASMSTORE_OK;
 }
 
@@ -1072,6 +1436,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, cons
     int found = 0;
     if (!r || !r->data || (!name && name_len)) return ASMSTORE_ERR_INVALID_ARG;
     if (name_len == 0) return ASMSTORE_ERR_NOT_FOUND;
+    if (r->format == 1) return asmstore__v1_find(r, name, name_len, out);
     h = asmstore_name_hash(r->hash_kind, name, name_len);
     /* among the entries with this hash, an exact name wins over a name minus its extension
        ("A" must not resolve to "A.dll" when "A" exists); otherwise the first such match */
@@ -1088,53 +1453,70 @@ ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, cons
     return ASMSTORE_OK;
 }
 
+/* The image of descriptor e->index as the store says, whatever the caller did to *e. */
+ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *r, const asmstore_entry *e) {
+    asmstore__desc d;
+    asmstore_entry s;
+    if (!r || !r->data || !e || e->index >= r->entry_count) return ASMSTORE_ERR_INVALID_ARG;
+    if (e->ignored || !e->image) return ASMSTORE_ERR_IGNORED;
+    asmstore__read_desc(r, e->index, &d);
+    asmstore__describe_image(r, &d, &s);
+    if (e->image != s.image || e->image_size != s.image_size || e->compression != s.compression ||
+        e->uncompressed_size != s.uncompressed_size)
+        return ASMSTORE_ERR_INVALID_ARG;
+    return ASMSTORE_OK;
+}
+
+/* Decompresses src into dst[0..size) with the caller's callback or libzstd; *written = bytes made. */
+ASMSTORE__PRIVATE asmstore_result asmstore__decompress(const asmstore_reader *r, asmstore_compression kind, void *dst,
+                                                       size_t size, const unsigned char *src, size_t src_size,
+                                                       struct ZSTD_DCtx_s *dctx, size_t *written, int64_t *backend) {
+#ifdef ASMSTORE_NO_ZSTD
+    (void)dctx; (void)backend;
+    if (r->decompress) return r->decompress(r->decompress_user, kind, dst, size, src, src_size, written);
+    return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
+#else
+    unsigned long long fcs;
+    size_t z;
+    if (kind != ASMSTORE_COMPRESSION_ZSTD) {
+        if (!r->decompress) return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
+        return r->decompress(r->decompress_user, kind, dst, size, src, src_size, written);
+    }
+    fcs = ZSTD_getFrameContentSize(src, src_size);
+    if (fcs == ZSTD_CONTENTSIZE_ERROR || fcs == ZSTD_CONTENTSIZE_UNKNOWN) return ASMSTORE_ERR_DECOMPRESS;
+    if (fcs != (unsigned long long)size) return ASMSTORE_ERR_SIZE_MISMATCH;
+    z = dctx ? ZSTD_decompressDCtx(dctx, dst, size, src, src_size) : ZSTD_decompress(dst, size, src, src_size);
+    if (ZSTD_isError(z)) { *backend = (int64_t)(0 - z); /* zstd error code */ return ASMSTORE_ERR_DECOMPRESS; }
+    *written = z;
+    return ASMSTORE_OK;
+#endif
+}
+
 ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, const asmstore_entry *e, void *dst,
                                                   size_t cap, struct ZSTD_DCtx_s *dctx, asmstore_error *err) {
-    const unsigned char *src;
-    size_t src_size, written = 0;
-    int64_t ix;
+    asmstore__desc d;
+    asmstore_entry s; /* the entry as the store describes it: e is only asked for its index */
+    size_t written = 0;
+    int64_t ix, backend = 0;
+    uint64_t at;
     asmstore_result res;
-    if (!r || !e || (!dst && cap)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+    if (!r || !r->data || !e || (!dst && cap) || e->index >= r->entry_count)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
     ix = (int64_t)e->index;
-    if (e->ignored || !e->image) return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, ix, 0);
-    /* the entry may come from the caller: never trust its pointers beyond our own buffer */
-    if (e->image < r->data || !asmstore__range_ok((uint64_t)(e->image - r->data), e->image_size, r->size))
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, ix, 0);
-    if (e->uncompressed_size > r->max_entry_size) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, (uint64_t)(e->image - r->data), ix, 0);
-    if (cap < e->uncompressed_size) return asmstore__fail(err, ASMSTORE_ERR_BUFFER_TOO_SMALL, 0, ix, 0);
-    if (e->compression == ASMSTORE_COMPRESSION_NONE) {
-        if (e->image_size) memcpy(dst, e->image, e->image_size);
+    if (e->ignored) return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, ix, 0);
+    asmstore__read_desc(r, e->index, &d);
+    asmstore__describe_image(r, &d, &s);
+    at = (uint64_t)(s.image - r->data);
+    if (s.uncompressed_size > r->max_entry_size) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, ix, 0);
+    if (cap < s.uncompressed_size) return asmstore__fail(err, ASMSTORE_ERR_BUFFER_TOO_SMALL, 0, ix, 0);
+    if (s.compression == ASMSTORE_COMPRESSION_NONE) {
+        if (s.image_size) memcpy(dst, s.image, s.image_size);
         return ASMSTORE_OK;
     }
-    src = e->image + ASMSTORE_IMAGE_HEADER_SIZE;
-    src_size = e->image_size - ASMSTORE_IMAGE_HEADER_SIZE;
-#ifdef ASMSTORE_NO_ZSTD
-    (void)dctx;
-    if (r->decompress) {
-#else
-    if (r->decompress && e->compression != ASMSTORE_COMPRESSION_ZSTD) {
-#endif
-        res = r->decompress(r->decompress_user, e->compression, dst, e->uncompressed_size, src, src_size, &written);
-        if (res != ASMSTORE_OK) return asmstore__fail(err, res, (uint64_t)(e->image - r->data), ix, 0);
-    } else if (e->compression != ASMSTORE_COMPRESSION_ZSTD) {
-        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED_COMPRESSION, (uint64_t)(e->image - r->data), ix, 0);
-    } else {
-#ifdef ASMSTORE_NO_ZSTD
-        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED_COMPRESSION, (uint64_t)(e->image - r->data), ix, 0);
-#else
-        unsigned long long fcs = ZSTD_getFrameContentSize(src, src_size);
-        size_t z;
-        if (fcs == ZSTD_CONTENTSIZE_ERROR || fcs == ZSTD_CONTENTSIZE_UNKNOWN)
-            return asmstore__fail(err, ASMSTORE_ERR_DECOMPRESS, (uint64_t)(src - r->data), ix, 0);
-        if (fcs != (unsigned long long)e->uncompressed_size)
-            return asmstore__fail(err, ASMSTORE_ERR_SIZE_MISMATCH, (uint64_t)(src - r->data), ix, 0);
-        z = dctx ? ZSTD_decompressDCtx(dctx, dst, e->uncompressed_size, src, src_size)
-                 : ZSTD_decompress(dst, e->uncompressed_size, src, src_size);
-        if (ZSTD_isError(z)) return asmstore__fail(err, ASMSTORE_ERR_DECOMPRESS, (uint64_t)(src - r->data), ix, (int64_t)(0 - z) /* zstd error code */);
-        written = z;
-#endif
-    }
-    if (written != e->uncompressed_size) return asmstore__fail(err, ASMSTORE_ERR_SIZE_MISMATCH, (uint64_t)(e->image - r->data), ix, 0);
+    res = asmstore__decompress(r, s.compression, dst, s.uncompressed_size, s.image + ASMSTORE_IMAGE_HEADER_SIZE,
+                               s.image_size - ASMSTORE_IMAGE_HEADER_SIZE, dctx, &written, &backend);
+    if (res != ASMSTORE_OK) return asmstore__fail(err, res, at + (res == ASMSTORE_ERR_DECOMPRESS ? ASMSTORE_IMAGE_HEADER_SIZE : 0), ix, backend);
+    if (written != s.uncompressed_size) return asmstore__fail(err, ASMSTORE_ERR_SIZE_MISMATCH, at, ix, 0);
     return ASMSTORE_OK;
 }
 
@@ -1316,29 +1698,6 @@ ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const
 
 ASMSTORE_DEF size_t asmstore_writer_count(const asmstore_writer *w) { return w ? w->count : 0; }
 
-/* Valid UTF-8 (no overlongs, no surrogates, <= U+10FFFF) without NUL bytes. */
-ASMSTORE__PRIVATE int asmstore__name_valid(const unsigned char *s, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        unsigned c = s[i], need, k;
-        uint32_t cp;
-        if (c == 0) return 0;
-        if (c < 0x80) { i++; continue; }
-        if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; }
-        else if (c >= 0xE0 && c <= 0xEF) { need = 2; cp = c & 0x0F; }
-        else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; }
-        else return 0;
-        if (n - i <= need) return 0;
-        for (k = 1; k <= need; k++) {
-            if ((s[i + k] & 0xC0) != 0x80) return 0;
-            cp = (cp << 6) | (s[i + k] & 0x3Fu);
-        }
-        if ((need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-            return 0;
-        i += need + 1;
-    }
-    return 1;
-}
 
 ASMSTORE__PRIVATE void asmstore__wentry_free(asmstore_writer *w, asmstore__wentry *e) {
     const asmstore_allocator *a = &w->opt.allocator;
@@ -2650,36 +3009,56 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, con
     return asmstore__zip_lookup(&z, name, name_len, out, err);
 }
 
-/* "lib/<android abi>/libassembly-store.so" into buf (64 bytes); returns the length. */
-ASMSTORE__PRIVATE size_t asmstore__store_entry_name(char *buf, asmstore_abi abi) {
-    const char *d = asmstore_abi_android_name(abi);
-    size_t n = strlen(d);
-    memcpy(buf, "lib/", 4);
-    memcpy(buf + 4, d, n);
-    memcpy(buf + 4 + n, "/libassembly-store.so", 22);
-    return 4 + n + 21;
+/* Where each release puts a store in an archive (store-releases.md §1.2), APK paths then AAB ones. */
+static const char *const asmstore__store_paths[] = {
+    "lib/%s/libassembly-store.so",                 /* .NET 10.0.102+, 11 */
+    "lib/%s/libassemblies.%s.blob.so",             /* .NET 9, 10.0.100-101 */
+    "assemblies/assemblies.%_.blob",               /* .NET 6-8: the arch store of format 1 */
+    "base/lib/%s/libassembly-store.so",
+    "base/lib/%s/libassemblies.%s.blob.so",
+    "base/root/assemblies/assemblies.%_.blob"};
+
+ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *buf, size_t cap) {
+    const char *f, *d = asmstore_abi_android_name(abi);
+    size_t n = 0, k;
+    if ((unsigned)abi < 1u || (unsigned)abi > 4u || i >= sizeof asmstore__store_paths / sizeof *asmstore__store_paths || !buf)
+        return 0;
+    for (f = asmstore__store_paths[i]; *f; f++) {
+        char sub[16];
+        size_t len = 1;
+        sub[0] = *f;
+        if (f[0] == '%') {
+            /* %s: the Android dir name; %_: the same with '_' for '-' (format 1 file names) */
+            for (len = 0; d[len]; len++) sub[len] = (f[1] == '_' && d[len] == '-') ? '_' : d[len];
+            f++;
+        }
+        if (n + len >= cap) return 0;
+        for (k = 0; k < len; k++) buf[n++] = sub[k];
+    }
+    buf[n] = 0;
+    return n;
 }
 
 ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t size, asmstore_abi abi,
                                                      asmstore_abi *found_abi, asmstore_zip_entry *out, asmstore_error *err) {
     static const asmstore_abi order[4] = {ASMSTORE_ABI_ARM64, ASMSTORE_ABI_ARM, ASMSTORE_ABI_X86_64, ASMSTORE_ABI_X86};
     asmstore__zip z;
-    asmstore_result res;
-    char name[64];
-    int i;
+    asmstore_result res = ASMSTORE_ERR_NOT_FOUND;
+    char name[96];
+    unsigned i, p;
     if (out) memset(out, 0, sizeof *out);
     if (found_abi) *found_abi = ASMSTORE_ABI_UNKNOWN;
     if ((!zip && size) || (unsigned)abi > 4u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
     res = asmstore__zip_open(&z, zip, size, err);
     if (res != ASMSTORE_OK) return res;
-    for (i = 0; i < 4; i++) {
+    res = ASMSTORE_ERR_NOT_FOUND;
+    for (i = 0; i < 4 && res == ASMSTORE_ERR_NOT_FOUND; i++) {
         asmstore_abi a = abi != ASMSTORE_ABI_UNKNOWN ? abi : order[i];
-        size_t n = asmstore__store_entry_name(name, a);
-        res = asmstore__zip_lookup(&z, name, n, out, err);
-        if (res != ASMSTORE_ERR_NOT_FOUND || abi != ASMSTORE_ABI_UNKNOWN) {
-            if (found_abi && res != ASMSTORE_ERR_NOT_FOUND) *found_abi = a;
-            return res;
-        }
+        size_t n;
+        for (p = 0; res == ASMSTORE_ERR_NOT_FOUND && (n = asmstore_zip_store_path(a, p, name, sizeof name)) != 0; p++)
+            res = asmstore__zip_lookup(&z, name, n, out, err);
+        if (found_abi && res != ASMSTORE_ERR_NOT_FOUND) *found_abi = a;
+        if (abi != ASMSTORE_ABI_UNKNOWN) break;
     }
     return res;
 }

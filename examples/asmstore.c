@@ -67,63 +67,6 @@ asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst,
     return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
 }
 
-/* ---- opening a STORE argument ---- */
-typedef struct cli_store {
-    const char *kind;  /* "raw", "elf-dlopen", "elf-section", "apk" */
-    asmstore_locator loc;
-    asmstore_reader r;
-    uint32_t *names;   /* name table for O(1) entry access */
-} cli_store;
-
-/* Opens a raw store, a .so or an APK; abi selects the store in an APK (UNKNOWN: the first present). */
-static int cli_open_abi(const char *path, asmstore_abi abi, cli_store *s) {
-    asmstore_read_options ro;
-    asmstore_error err;
-    asmstore_result res;
-    struct stat st;
-    memset(s, 0, sizeof *s);
-    memset(&err, 0, sizeof err);
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-        fprintf(stderr, "asmstore: %s: %s\n", path, errno ? strerror(errno) : "not a regular file");
-        return 2;
-    }
-    res = abi != ASMSTORE_ABI_UNKNOWN ? asmstore_locate_apk(&s->loc, path, abi, NULL, &err)
-                                      : asmstore_locate_file(&s->loc, path, NULL, &err);
-    if (res != ASMSTORE_OK) {
-        if (res == ASMSTORE_ERR_MISALIGNED)
-            fprintf(stderr, "asmstore: %s: %s: entry data at offset %llu is only %llu-byte aligned\n", path,
-                    asmstore_result_string(res), (unsigned long long)s->loc.entry.data_offset, (unsigned long long)s->loc.entry.alignment);
-        else if (res == ASMSTORE_ERR_ZIP_COMPRESSED)
-            fprintf(stderr, "asmstore: %s: %s (method %u)\n", path, asmstore_result_string(res), s->loc.entry.method);
-        else
-            fprintf(stderr, "asmstore: %s: %s (at offset %llu)\n", path, asmstore_result_string(res), (unsigned long long)err.offset);
-        return res == ASMSTORE_ERR_IO || res == ASMSTORE_ERR_OUT_OF_MEMORY ? 2 : 1;
-    }
-    memset(&ro, 0, sizeof ro);
-    ro.decompress = cli_decompress;
-    s->kind = s->loc.via == ASMSTORE_VIA_APK ? "apk" : asmstore_elf_kind_name(s->loc.wrapper);
-    res = asmstore_reader_init(&s->r, s->loc.data, s->loc.size, &ro, &err);
-    if (res != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: %s: %s (at offset %llu)\n", path, asmstore_result_string(res),
-                (unsigned long long)err.offset);
-        asmstore_locator_close(&s->loc);
-        return 1;
-    }
-    s->names = (uint32_t *)malloc(asmstore_reader_name_table_size(&s->r) + 4);
-    if (!s->names || asmstore_reader_attach_name_table(&s->r, s->names, asmstore_reader_name_table_size(&s->r) + 4) != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: out of memory\n");
-        return 2;
-    }
-    return 0;
-}
-
-static int cli_open(const char *path, cli_store *s) { return cli_open_abi(path, ASMSTORE_ABI_UNKNOWN, s); }
-
-static void cli_close(cli_store *s) {
-    free(s->names);
-    asmstore_locator_close(&s->loc);
-}
-
 /* For an APK: the ABIs whose store entry exists (usable or not), in arm64, arm, x86_64, x86 order.
    Returns their count, 0 when path is not a ZIP. */
 static int cli_apk_abis(const char *path, asmstore_abi *out) {
@@ -140,6 +83,74 @@ static int cli_apk_abis(const char *path, asmstore_abi *out) {
         asmstore_locator_close(&l);
     }
     return n;
+}
+
+/* ---- opening a STORE argument (cli_input.c) and saying what went wrong ---- */
+static const char *abi_or_set(const cli_unit *u) {
+    return u->abi == ASMSTORE_ABI_UNKNOWN ? "every ABI" : asmstore_abi_android_name(u->abi);
+}
+
+/* Prints why a unit could not be used; returns the exit status it stands for (1: invalid input). */
+static int unit_problem(const cli_input *in, const cli_unit *u, FILE *f) {
+    const char *sep = strcmp(u->label, in->path) ? ": " : "";
+    const char *label = strcmp(u->label, in->path) ? u->label : "";
+    if (u->res == ASMSTORE_ERR_ZIP_COMPRESSED)
+        fprintf(f, "asmstore: %s%s%s (%s): archive entry uses compression method %u; only STORED and DEFLATE are read\n",
+                in->path, sep, label, abi_or_set(u), u->zent.method);
+    else
+        fprintf(f, "asmstore: %s%s%s (%s): %s (at offset %llu)\n", in->path, sep, label, abi_or_set(u),
+                asmstore_result_string(u->res), (unsigned long long)u->err.offset);
+    return u->res == ASMSTORE_ERR_OUT_OF_MEMORY || u->res == ASMSTORE_ERR_IO ? 2 : 1;
+}
+
+/* Opens STORE; on failure prints what was looked for and returns the exit status (else 0). */
+static int open_input(cli_input *in, const char *path, asmstore_abi only) {
+    int rc = cli_input_open(in, path, only), i, any = 0;
+    if (rc == 2) {
+        fprintf(stderr, "asmstore: %s: %s\n", path, errno ? strerror(errno) : "cannot be read");
+        return 2;
+    }
+    for (i = 0; i < in->n; i++) any |= in->units[i].selected;
+    if (rc == 1 || !any) {
+        fprintf(stderr, "asmstore: %s: no assembly store found%s. Looked for: an XABA store or a .so wrapping one; "
+                        "a .NET 6-8 set (assemblies*.blob + assemblies.manifest); in an APK/AAB: lib/<abi>/libassembly-store.so, "
+                        "lib/<abi>/libassemblies.<abi>.blob.so, assemblies/assemblies*.blob (and under base/)%s\n",
+                path, only ? " for that ABI" : "", only ? ". Try without --abi" : "");
+        cli_input_close(in);
+        return 1;
+    }
+    return 0;
+}
+
+/* "STORE [--json] [--abi A]" and the like: flags any command reading a store takes. */
+typedef struct cli_args {
+    const char *path, *dir;
+    int json;
+    asmstore_abi abi;
+    char **names;
+    int nnames;
+} cli_args;
+
+static int parse_store_args(int argc, char **argv, int allow_names, int allow_dir, cli_args *a) {
+    int i;
+    memset(a, 0, sizeof *a);
+    a->names = (char **)calloc((size_t)argc + 1, sizeof *a->names);
+    if (!a->names) return 2;
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--json") && !allow_dir) a->json = 1;
+        else if (!strcmp(argv[i], "--abi") && i + 1 < argc) {
+            if ((a->abi = asmstore_abi_parse(argv[++i])) == ASMSTORE_ABI_UNKNOWN) {
+                fprintf(stderr, "asmstore: --abi %s: unknown ABI (try arm64-v8a, armeabi-v7a, x86_64 or x86)\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "-C") && allow_dir && i + 1 < argc) a->dir = argv[++i];
+        else if (argv[i][0] == '-' && argv[i][1]) return usage();
+        else if (!a->path) a->path = argv[i];
+        else if (allow_names) a->names[a->nnames++] = argv[i];
+        else return usage();
+    }
+    if (!a->path || (allow_dir && !a->dir)) return usage();
+    return 0;
 }
 
 /* ---- output helpers ---- */
@@ -159,176 +170,235 @@ static const char *compression_name(asmstore_compression c) {
     return c == ASMSTORE_COMPRESSION_ZSTD ? "zstd" : c == ASMSTORE_COMPRESSION_LZ4 ? "lz4" : "none";
 }
 
-/* ---- list and info: one driver walks every store of STORE (each ABI of an APK) ---- */
+/* ---- list and info: one driver walks every selected store of STORE ---- */
 typedef struct cli_visit {
-    const cli_store *s;
-    asmstore_abi apk_abi;  /* the lib/<abi> dir of an APK, UNKNOWN for a single store */
+    const cli_input *in;
+    const cli_unit *u;
     int nth;               /* 0 for the first store printed */
+    int many;              /* more than one store, or an archive: say which one each line is about */
     int json;
 } cli_visit;
 
-/* Parses "STORE [--json]", opens each store in turn and calls visit(); JSON output is one array
-   when several stores are visited (APKs), else visit()'s own object or array. */
 static int cli_each_store(int argc, char **argv, int json_array_always, void (*visit)(const cli_visit *v)) {
-    const char *path = NULL;
-    asmstore_abi abis[4];
-    int json = 0, i, rc, napk, ai, array;
-    for (i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) json = 1;
-        else if (!path) path = argv[i];
-        else return usage();
-    }
-    if (!path) return usage();
-    napk = cli_apk_abis(path, abis);
-    array = json && (json_array_always || napk > 0);
+    cli_args a;
+    cli_input in;
+    int rc, i, nsel = 0, array, status = 0;
+    cli_visit v;
+    if ((rc = parse_store_args(argc, argv, 0, 0, &a)) != 0) { free(a.names); return rc; }
+    free(a.names);
+    if ((rc = open_input(&in, a.path, a.abi)) != 0) return rc;
+    for (i = 0; i < in.n; i++) nsel += in.units[i].selected;
+    array = a.json && (json_array_always || in.archive || nsel > 1);
     if (array) printf("[");
-    for (ai = 0; ai < (napk > 0 ? napk : 1); ai++) {
-        cli_store s;
-        cli_visit v;
-        if ((rc = cli_open_abi(path, napk > 0 ? abis[ai] : ASMSTORE_ABI_UNKNOWN, &s)) != 0) {
-            if (array) printf("]\n");
-            return rc;
-        }
-        v.s = &s; v.apk_abi = napk > 0 ? abis[ai] : ASMSTORE_ABI_UNKNOWN; v.nth = ai; v.json = json;
+    v.in = &in; v.nth = 0; v.many = in.archive || nsel > 1; v.json = a.json;
+    for (i = 0; i < in.n; i++) {
+        if (!in.units[i].selected) continue;
+        if (!in.units[i].opened) { int r = unit_problem(&in, &in.units[i], stderr); if (r > status) status = r; continue; }
+        v.u = &in.units[i];
         visit(&v);
-        cli_close(&s);
+        v.nth++;
     }
     if (array) printf("\n]\n");
-    return 0;
+    cli_input_close(&in);
+    return status;
 }
 
 static void list_visit(const cli_visit *v) {
-    const cli_store *s = v->s;
+    const cli_unit *u = v->u;
     uint32_t k;
-    if (v->apk_abi && !v->json)
-        printf("# lib/%s/libassembly-store.so (%s, payload at offset %llu)\n", asmstore_abi_android_name(v->apk_abi),
-               asmstore_elf_kind_name(s->loc.wrapper), (unsigned long long)s->loc.file_offset);
-    for (k = 0; k < s->r.entry_count; k++) {
+    char fname[1200];
+    if (v->many && !v->json)
+        printf("# %s (%s, %s, payload at offset %llu)\n", u->label, abi_or_set(u), u->wrapper, (unsigned long long)u->payload_offset);
+    if (u->r.format == 1 && !u->has_manifest && !v->json)
+        printf("# no assemblies.manifest beside it: entries are shown by %s\n", u->r.store_id == 0 || u->r.v1_common ? "name hash" : "index");
+    for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
-        asmstore_reader_entry(&s->r, k, &e);
+        asmstore_reader_entry(&u->r, k, &e);
+        if (cli_entry_filename(u, &e, fname, sizeof fname) != 0) fname[0] = 0;
         if (v->json) {
             printf("%s\n {\"index\": %u, ", (v->nth == 0 && k == 0) ? "" : ",", k);
-            if (v->apk_abi) printf("\"abi\": \"%s\", ", asmstore_abi_android_name(v->apk_abi));
+            if (v->many) {
+                printf("\"abi\": \"%s\", \"store\": ", u->abi ? asmstore_abi_android_name(u->abi) : "any");
+                json_string(stdout, u->label, strlen(u->label));
+                printf(", ");
+            }
             printf("\"name\": ");
-            json_string(stdout, e.name, e.name_len);
+            json_string(stdout, fname, strlen(fname));
+            if (u->r.format == 1) printf(", \"named\": %s, \"xxh64\": \"%016llx\", \"mapping_index\": %u", e.name ? "true" : "false",
+                                         (unsigned long long)e.hash, e.mapping_index);
             printf(", \"ignored\": %s, \"stored_size\": %zu, \"size\": %zu, \"compression\": \"%s\", \"pdb_size\": %zu, \"config_size\": %zu}",
                    e.ignored ? "true" : "false", e.image_size, e.uncompressed_size, compression_name(e.compression),
                    e.pdb_size, e.config_size);
         } else {
-            printf("%5u %10zu %10zu %-4s %.*s%s%s%s\n", k, e.uncompressed_size, e.image_size, compression_name(e.compression),
-                   (int)e.name_len, e.name, e.ignored ? " (ignored)" : "", e.pdb ? " +pdb" : "", e.config ? " +config" : "");
+            printf("%5u %10zu %10zu %-4s %s%s%s%s\n", k, e.uncompressed_size, e.image_size, compression_name(e.compression),
+                   fname, e.ignored ? " (ignored)" : "", e.pdb ? " +pdb" : "", e.config ? " +config" : "");
         }
     }
 }
 
-static void info_visit(const cli_visit *v) {
-    const cli_store *s = v->s;
-    const asmstore_reader *r = &s->r;
-    uint32_t k, ignored = 0, compressed = 0;
-    unsigned long long stored = 0, unpacked = 0;
+typedef struct store_totals { uint32_t ignored, compressed; unsigned long long stored, unpacked; } store_totals;
+
+static store_totals totals_of(const asmstore_reader *r) {
+    store_totals t;
+    uint32_t k;
+    memset(&t, 0, sizeof t);
     for (k = 0; k < r->entry_count; k++) {
         asmstore_entry e;
         asmstore_reader_entry(r, k, &e);
-        ignored += (uint32_t)e.ignored;
-        compressed += e.compression != ASMSTORE_COMPRESSION_NONE;
-        stored += e.image_size;
-        unpacked += e.uncompressed_size;
+        t.ignored += (uint32_t)e.ignored;
+        t.compressed += e.compression != ASMSTORE_COMPRESSION_NONE;
+        t.stored += e.image_size;
+        t.unpacked += e.uncompressed_size;
     }
-    if (v->json) {
-        if (v->apk_abi)
-            printf("%s{\"apk_abi\": \"%s\", \"entry_offset\": %llu, \"entry_alignment\": %llu, \"from_split\": %s, \"payload_kind\": \"%s\", ",
-                   v->nth ? ",\n" : "", asmstore_abi_android_name(v->apk_abi), (unsigned long long)s->loc.entry.data_offset,
-                   (unsigned long long)s->loc.entry.alignment, s->loc.from_split ? "true" : "false", asmstore_elf_kind_name(s->loc.wrapper));
-        else printf("{");
-        printf("\"wrapper\": \"%s\", \"payload_offset\": %llu, \"format\": %u, \"version_word\": \"0x%08x\", \"abi\": \"%s\", \"hash\": \"%s\", "
-               "\"content_id\": %s%016llx%s, \"entries\": %u, \"ignored\": %u, \"compressed\": %u, \"index_entry_size\": %u, "
-               "\"store_size\": %zu, \"stored_bytes\": %llu, \"uncompressed_bytes\": %llu}%s",
-               s->kind, (unsigned long long)s->loc.file_offset, r->format, r->version_word, asmstore_abi_name(r->abi), asmstore_hash_name(r->hash_kind),
-               r->has_content_id ? "\"" : "", r->has_content_id ? (unsigned long long)r->content_id : 0ull,
-               r->has_content_id ? "\"" : "", r->entry_count, ignored, compressed, r->index_entry_size, r->size, stored, unpacked,
-               v->apk_abi ? "" : "\n");
-        return;
+    return t;
+}
+
+static void info_json(const cli_visit *v, const store_totals *t, const char *release) {
+    const cli_unit *u = v->u;
+    const asmstore_reader *r = &u->r;
+    printf("%s{", v->nth ? ",\n" : "");
+    if (u->in_zip)
+        printf("\"apk_abi\": \"%s\", \"entry_offset\": %llu, \"entry_alignment\": %llu, \"from_split\": %s, \"payload_kind\": \"%s\", "
+               "\"entry_deflated\": %s, ", u->abi ? asmstore_abi_android_name(u->abi) : "any", (unsigned long long)u->zent.data_offset,
+               (unsigned long long)u->zent.alignment, strchr(u->label, ':') ? "true" : "false", u->wrapper, u->deflated ? "true" : "false");
+    printf("\"store\": ");
+    json_string(stdout, u->label, strlen(u->label));
+    printf(", \"release\": ");
+    json_string(stdout, release, strlen(release));
+    printf(", \"runtime\": \"%s\", \"wrapper\": \"%s\", \"payload_offset\": %llu, \"format\": %u, \"version_word\": \"0x%08x\", "
+           "\"abi\": \"%s\", \"hash\": \"%s\", \"header_size\": %zu, ",
+           cli_unit_runtime(u), u->wrapper, (unsigned long long)u->payload_offset, r->format, r->version_word,
+           r->format == 1 ? (u->abi ? asmstore_abi_name(u->abi) : "any") : asmstore_abi_name(r->abi), asmstore_hash_name(r->hash_kind),
+           r->header_size);
+    if (r->has_content_id) printf("\"content_id\": \"%016llx\", ", (unsigned long long)r->content_id);
+    else printf("\"content_id\": null, ");
+    if (r->format == 1) printf("\"store_id\": %u, \"hash_table_rows\": %u, \"manifest\": %s, ", r->store_id, r->global_entry_count,
+                               u->has_manifest ? "true" : "false");
+    printf("\"entries\": %u, \"ignored\": %u, \"compressed\": %u, \"index_entry_size\": %u, \"store_size\": %zu, "
+           "\"stored_bytes\": %llu, \"uncompressed_bytes\": %llu}%s",
+           r->entry_count, t->ignored, t->compressed, r->index_entry_size, r->size, t->stored, t->unpacked, v->many ? "" : "\n");
+}
+
+static void info_visit(const cli_visit *v) {
+    const cli_unit *u = v->u;
+    const asmstore_reader *r = &u->r;
+    store_totals t = totals_of(r);
+    char release[160];
+    cli_unit_release(u, release, sizeof release);
+    if (v->json) { info_json(v, &t, release); return; }
+    if (v->nth) printf("\n");
+    if (v->many) printf("store:          %s\n", u->label);
+    if (u->in_zip)
+        printf("archive entry:  at offset %llu (%llu-byte aligned)%s%s\n", (unsigned long long)u->zent.data_offset,
+               (unsigned long long)u->zent.alignment, u->deflated ? ", DEFLATEd (inflated to read it)" : ", STORED",
+               strchr(u->label, ':') ? ", from the ABI split" : "");
+    printf("layout:         %s\n", release);
+    printf("runtime:        %s\n", cli_unit_runtime(u));
+    printf("wrapper:        %s\n", u->wrapper);
+    printf("payload offset: %llu\n", (unsigned long long)u->payload_offset);
+    printf("format:         %u (version word 0x%08x, %zu-byte header)\n", r->format, r->version_word, r->header_size);
+    printf("abi:            %s\n", abi_or_set(u));
+    if (r->format == 1) {
+        printf("store id:       %u%s\n", r->store_id, r->store_id == 0 ? " (assemblies.blob: holds the XXH32 and XXH64 tables)" : "");
+        printf("names:          %s\n", u->has_manifest ? "from assemblies.manifest" : "none (no manifest found beside it)");
+    } else {
+        printf("name hash:      %s (%u-byte index entries)\n", asmstore_hash_name(r->hash_kind), r->index_entry_size);
     }
-    if (v->apk_abi) {
-        printf("%sapk entry:      lib/%s/libassembly-store.so at offset %llu (%llu-byte aligned)%s\n", v->nth ? "\n" : "",
-               asmstore_abi_android_name(v->apk_abi), (unsigned long long)s->loc.entry.data_offset,
-               (unsigned long long)s->loc.entry.alignment, s->loc.from_split ? ", from the ABI split" : "");
-        printf("payload kind:   %s\n", asmstore_elf_kind_name(s->loc.wrapper));
-    }
-    printf("wrapper:        %s\n", s->kind);
-    printf("payload offset: %llu\n", (unsigned long long)s->loc.file_offset);
-    printf("format:         %u (version word 0x%08x)\n", r->format, r->version_word);
-    printf("abi:            %s (%s)\n", asmstore_abi_name(r->abi), asmstore_abi_android_name(r->abi));
-    printf("name hash:      %s (%u-byte index entries)\n", asmstore_hash_name(r->hash_kind), r->index_entry_size);
     if (r->has_content_id) printf("content id:     %016llx\n", (unsigned long long)r->content_id);
     else printf("content id:     none (format %u)\n", r->format);
-    printf("entries:        %u (%u ignored, %u compressed)\n", r->entry_count, ignored, compressed);
+    printf("entries:        %u (%u ignored, %u compressed)\n", r->entry_count, t.ignored, t.compressed);
     printf("store size:     %zu bytes\n", r->size);
-    printf("images:         %llu bytes stored, %llu bytes uncompressed\n", stored, unpacked);
+    printf("images:         %llu bytes stored, %llu bytes uncompressed\n", t.stored, t.unpacked);
 }
 
 static int cmd_list(int argc, char **argv) { return cli_each_store(argc, argv, 1, list_visit); }
 static int cmd_info(int argc, char **argv) { return cli_each_store(argc, argv, 0, info_visit); }
 
-/* Decompresses one entry into a fresh buffer; prints a problem and returns NULL on failure. */
-static unsigned char *cli_read_entry(const cli_store *s, const asmstore_entry *e, ZSTD_DCtx *dctx, int quiet) {
+/* Decompresses one entry into a fresh buffer; prints a problem (naming the store) and returns NULL on failure. */
+static unsigned char *cli_read_entry(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx, const char *fname) {
     asmstore_error err;
     unsigned char *buf = (unsigned char *)malloc(e->uncompressed_size ? e->uncompressed_size : 1);
     asmstore_result res;
     if (!buf) return NULL;
-    res = asmstore_reader_read(&s->r, e, buf, e->uncompressed_size, dctx, &err);
+    res = asmstore_reader_read(&u->r, e, buf, e->uncompressed_size, dctx, &err);
     if (res != ASMSTORE_OK) {
-        if (!quiet) printf("entry %u %.*s: %s\n", e->index, (int)e->name_len, e->name, asmstore_result_string(res));
+        printf("%s (%s): entry %u %s: %s\n", u->label, abi_or_set(u), e->index, fname, asmstore_result_string(res));
         free(buf);
         return NULL;
     }
     return buf;
 }
 
-/* ---- verify: exit 0 valid; 1 problems found, each printed; 2 usage or I/O error ---- */
-static int cmd_verify(int argc, char **argv) {
-    cli_store s;
-    int rc, problems = 0;
+/* ---- verify: exit 0 valid; 1 problems found, each printed with its store and ABI; 2 usage or I/O ---- */
+/* Each entry must be reachable by its names (v2+: with and without the extension). */
+static int verify_lookup(const cli_unit *u, const asmstore_entry *e, const char *fname) {
+    asmstore_entry f;
+    asmstore_result r1, r2, want = e->ignored ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK;
+    if (!e->name) return 0; /* format 1 without a manifest: known by hash only */
+    r1 = asmstore_reader_find(&u->r, e->name, e->name_len, &f);
+    r2 = u->r.format == 1 ? asmstore_reader_find(&u->r, fname, strlen(fname), NULL)
+                          : asmstore_reader_find(&u->r, e->name, asmstore_name_base_len(e->name, e->name_len), NULL);
+    if (r1 == want && r2 == want && (r1 != ASMSTORE_OK || f.index == e->index)) return 0;
+    printf("%s (%s): entry %u %s: lookup by name gives %s / %s\n", u->label, abi_or_set(u), e->index, fname,
+           asmstore_result_string(r1), asmstore_result_string(r2));
+    return 1;
+}
+
+static int verify_unit(const cli_unit *u, ZSTD_DCtx *dctx) {
+    int problems = 0;
     uint32_t k;
-    ZSTD_DCtx *dctx;
-    if (argc != 1) return usage();
-    if ((rc = cli_open(argv[0], &s)) != 0) {
-        if (rc == 1) printf("%s: invalid store\n", argv[0]);
-        return rc;
-    }
-    if (s.r.has_content_id) {
-        uint64_t id = asmstore_xxh3_64(s.r.data + ASMSTORE_HEADER_SIZE_V4, s.r.size - ASMSTORE_HEADER_SIZE_V4);
-        if (id != s.r.content_id) {
-            printf("content id %016llx does not match the store's bytes (%016llx)\n", (unsigned long long)s.r.content_id,
-                   (unsigned long long)id);
+    char fname[1200];
+    if (u->r.has_content_id && u->r.header_size == ASMSTORE_HEADER_SIZE_V4) {
+        uint64_t id = asmstore_xxh3_64(u->r.data + ASMSTORE_HEADER_SIZE_V4, u->r.size - ASMSTORE_HEADER_SIZE_V4);
+        if (id != u->r.content_id) {
+            printf("%s (%s): content id %016llx does not match the store's bytes (%016llx)\n", u->label, abi_or_set(u),
+                   (unsigned long long)u->r.content_id, (unsigned long long)id);
             problems++;
         }
     }
-    dctx = ZSTD_createDCtx();
-    for (k = 0; k < s.r.entry_count; k++) {
-        asmstore_entry e, f;
+    for (k = 0; k < u->r.entry_count; k++) {
+        asmstore_entry e;
         unsigned char *buf;
-        asmstore_reader_entry(&s.r, k, &e);
-        /* each entry must be reachable by both of its names */
-        {
-            asmstore_result r1 = asmstore_reader_find(&s.r, e.name, e.name_len, &f);
-            asmstore_result r2 = asmstore_reader_find(&s.r, e.name, asmstore_name_base_len(e.name, e.name_len), NULL);
-            asmstore_result want = e.ignored ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK;
-            if (r1 != want || r2 != want || (r1 == ASMSTORE_OK && f.index != k)) {
-                printf("entry %u %.*s: lookup by name gives %s / %s\n", k, (int)e.name_len, e.name,
-                       asmstore_result_string(r1), asmstore_result_string(r2));
-                problems++;
-            }
-        }
+        asmstore_reader_entry(&u->r, k, &e);
+        if (cli_entry_filename(u, &e, fname, sizeof fname) != 0) fname[0] = 0;
+        problems += verify_lookup(u, &e, fname);
         if (e.ignored) continue;
-        buf = cli_read_entry(&s, &e, dctx, 0);
-        if (!buf) { problems++; continue; }
+        if (!(buf = cli_read_entry(u, &e, dctx, fname))) { problems++; continue; }
         free(buf);
     }
+    return problems;
+}
+
+static int cmd_verify(int argc, char **argv) {
+    cli_args a;
+    cli_input in;
+    int rc, i, problems = 0, bad_stores = 0, checked = 0;
+    const cli_unit *last = NULL;
+    ZSTD_DCtx *dctx;
+    if ((rc = parse_store_args(argc, argv, 0, 0, &a)) != 0 || a.json) { free(a.names); return rc ? rc : usage(); }
+    free(a.names);
+    if ((rc = open_input(&in, a.path, a.abi)) != 0) {
+        if (rc == 1) printf("%s: invalid store\n", a.path);
+        return rc;
+    }
+    dctx = ZSTD_createDCtx();
+    for (i = 0; i < in.n; i++) {
+        const cli_unit *u = &in.units[i];
+        int p;
+        if (!u->selected) continue;
+        checked++;
+        last = u;
+        if (!u->opened) { unit_problem(&in, u, stdout); bad_stores++; problems++; continue; }
+        p = verify_unit(u, dctx);
+        problems += p;
+        bad_stores += p > 0;
+        if (in.n > 1) printf("%s (%s): %s, %u entries\n", u->label, abi_or_set(u), p ? "FAILED" : "ok", u->r.entry_count);
+    }
     ZSTD_freeDCtx(dctx);
-    if (problems) printf("%d problem(s)\n", problems);
-    else printf("%s: ok, %u entries\n", argv[0], s.r.entry_count);
-    cli_close(&s);
+    if (problems) printf("%d problem(s) in %d of %d store(s)\n", problems, bad_stores, checked);
+    else if (checked == 1) printf("%s: ok, %u entries\n", a.path, last->r.entry_count);
+    else printf("%s: ok, %d stores\n", a.path, checked);
+    cli_input_close(&in);
     return problems ? 1 : 0;
 }
 
@@ -369,20 +439,9 @@ static int make_parents(const char *root, const char *rel, char *buf, size_t cap
     return 0;
 }
 
-static int write_extracted(const char *dir, const char *name, size_t name_len, const char *suffix_replace, const void *data,
-                           size_t size) {
-    char rel[PATH_MAX], path[PATH_MAX];
+static int write_extracted(const char *dir, const char *rel, const void *data, size_t size) {
+    char path[PATH_MAX];
     asmstore_result res;
-    if (suffix_replace) {
-        /* Foo.dll -> Foo.pdb; Foo.dll -> Foo.dll.config */
-        if (!strcmp(suffix_replace, ".pdb")) {
-            snprintf(rel, sizeof rel, "%.*s.pdb", (int)asmstore_name_base_len(name, name_len), name);
-        } else {
-            snprintf(rel, sizeof rel, "%.*s%s", (int)name_len, name, suffix_replace);
-        }
-    } else {
-        snprintf(rel, sizeof rel, "%.*s", (int)name_len, name);
-    }
     if (!safe_relative_name(rel, strlen(rel)) || make_parents(dir, rel, path, sizeof path) != 0) {
         fprintf(stderr, "asmstore: refusing to write %s outside %s\n", rel, dir);
         return 1;
@@ -395,60 +454,117 @@ static int write_extracted(const char *dir, const char *name, size_t name_len, c
     return 0;
 }
 
-static int cmd_extract(int argc, char **argv) {
-    const char *path = NULL, *dir = NULL;
-    char **names = (char **)calloc((size_t)argc + 1, sizeof *names);
-    int nnames = 0, i, rc, status = 0;
-    cli_store s;
-    uint32_t k;
+typedef struct extract_job {
+    const char *dir;
     ZSTD_DCtx *dctx;
-    struct stat st;
-    if (!names) return 2;
-    for (i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "-C") && i + 1 < argc) dir = argv[++i];
-        else if (!path) path = argv[i];
-        else names[nnames++] = argv[i];
+    unsigned long long files, bytes;
+    int unnamed;
+} extract_job;
+
+/* Writes one entry (and its .pdb / .config) under DIR[/<abi>]; returns the worst exit status. */
+static int extract_entry(extract_job *j, const cli_unit *u, const asmstore_entry *e, const char *abi_dir) {
+    char fname[1200], rel[PATH_MAX];
+    unsigned char *buf;
+    int rc;
+    if (cli_entry_filename(u, e, fname, sizeof fname) != 0) return 1;
+    if (!(buf = cli_read_entry(u, e, j->dctx, fname))) return 1;
+    snprintf(rel, sizeof rel, "%s%s", abi_dir, fname);
+    rc = write_extracted(j->dir, rel, buf, e->uncompressed_size);
+    free(buf);
+    if (rc) return rc;
+    j->files++; j->bytes += e->uncompressed_size;
+    j->unnamed |= u->r.format == 1 && !e->name;
+    if (e->pdb) {
+        snprintf(rel, sizeof rel, "%s%.*s.pdb", abi_dir, (int)asmstore_name_base_len(fname, strlen(fname)), fname);
+        if ((rc = write_extracted(j->dir, rel, e->pdb, e->pdb_size)) != 0) return rc;
+        j->files++; j->bytes += e->pdb_size;
     }
-    if (!path || !dir) { free(names); return usage(); }
-    if (lstat(dir, &st) != 0) {
-        if (mkdir(dir, 0755) != 0) { fprintf(stderr, "asmstore: %s: %s\n", dir, strerror(errno)); free(names); return 2; }
+    if (e->config) {
+        snprintf(rel, sizeof rel, "%s%s.config", abi_dir, fname);
+        if ((rc = write_extracted(j->dir, rel, e->config, e->config_size)) != 0) return rc;
+        j->files++; j->bytes += e->config_size;
+    }
+    return 0;
+}
+
+/* More than one ABI among the selected stores: each ABI's files go to DIR/<abi>/. */
+static int several_abis(const cli_input *in) {
+    int i;
+    asmstore_abi seen = ASMSTORE_ABI_UNKNOWN;
+    for (i = 0; i < in->n; i++) {
+        const cli_unit *u = &in->units[i];
+        if (!u->selected || !u->opened || u->abi == ASMSTORE_ABI_UNKNOWN) continue;
+        if (seen != ASMSTORE_ABI_UNKNOWN && u->abi != seen) return 1;
+        seen = u->abi;
+    }
+    return 0;
+}
+
+/* Extracts the stores of one input: all entries, or those named (each looked up once per store). */
+static int extract_input(extract_job *j, const cli_input *in, char **names, int nnames) {
+    int i, n, status = 0, per_abi = several_abis(in);
+    int *found = (int *)calloc((size_t)nnames + 1, sizeof *found);
+    if (!found) return 2;
+    for (i = 0; i < in->n && status < 2; i++) {
+        const cli_unit *u = &in->units[i];
+        char abi_dir[32] = "";
+        uint32_t k;
+        if (!u->selected) continue;
+        if (!u->opened) { if (unit_problem(in, u, stderr) > status) status = 1; continue; }
+        if (per_abi && u->abi != ASMSTORE_ABI_UNKNOWN) snprintf(abi_dir, sizeof abi_dir, "%s/", asmstore_abi_android_name(u->abi));
+        for (n = 0; n < nnames && status < 2; n++) {
+            asmstore_entry e;
+            int rc;
+            if (asmstore_reader_find(&u->r, names[n], strlen(names[n]), &e) != ASMSTORE_OK) continue;
+            found[n] = 1;
+            if ((rc = extract_entry(j, u, &e, abi_dir)) > status) status = rc;
+        }
+        for (k = 0; !nnames && k < u->r.entry_count && status < 2; k++) {
+            asmstore_entry e;
+            int rc;
+            asmstore_reader_entry(&u->r, k, &e);
+            if (!e.ignored && (rc = extract_entry(j, u, &e, abi_dir)) > status) status = rc;
+        }
+    }
+    for (n = 0; n < nnames; n++)
+        if (!found[n]) {
+            fprintf(stderr, "asmstore: %s: no entry named %s (names are matched with or without .dll; see asmstore list)\n", in->path, names[n]);
+            if (status < 1) status = 1;
+        }
+    free(found);
+    return status;
+}
+
+static int cmd_extract(int argc, char **argv) {
+    cli_args a;
+    cli_input in;
+    extract_job j;
+    struct stat st;
+    int rc;
+    if ((rc = parse_store_args(argc, argv, 1, 1, &a)) != 0) { free(a.names); return rc; }
+    /* open the input first: a store that cannot be read creates no directory */
+    if ((rc = open_input(&in, a.path, a.abi)) != 0) { free(a.names); return rc; }
+    if (lstat(a.dir, &st) != 0) {
+        if (mkdir(a.dir, 0755) != 0) {
+            fprintf(stderr, "asmstore: cannot create %s: %s\n", a.dir, strerror(errno));
+            cli_input_close(&in); free(a.names);
+            return 2;
+        }
     } else if (!S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "asmstore: %s is not a directory\n", dir);
-        free(names);
+        fprintf(stderr, "asmstore: %s is not a directory (give -C an empty or new directory)\n", a.dir);
+        cli_input_close(&in); free(a.names);
         return 2;
     }
-    if ((rc = cli_open(path, &s)) != 0) { free(names); return rc; }
-    dctx = ZSTD_createDCtx();
-    for (i = 0; i < nnames; i++) {
-        asmstore_entry e;
-        asmstore_result res = asmstore_reader_find(&s.r, names[i], strlen(names[i]), &e);
-        if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", names[i], asmstore_result_string(res)); status = 1; }
-    }
-    for (k = 0; k < s.r.entry_count && status != 2; k++) {
-        asmstore_entry e;
-        unsigned char *buf;
-        asmstore_reader_entry(&s.r, k, &e);
-        if (e.ignored) continue;
-        if (nnames) {
-            int want = 0;
-            for (i = 0; i < nnames && !want; i++) {
-                asmstore_entry f;
-                want = asmstore_reader_find(&s.r, names[i], strlen(names[i]), &f) == ASMSTORE_OK && f.index == k;
-            }
-            if (!want) continue;
-        }
-        buf = cli_read_entry(&s, &e, dctx, 0);
-        if (!buf) { status = 1; continue; }
-        rc = write_extracted(dir, e.name, e.name_len, NULL, buf, e.uncompressed_size);
-        free(buf);
-        if (!rc && e.pdb) rc = write_extracted(dir, e.name, e.name_len, ".pdb", e.pdb, e.pdb_size);
-        if (!rc && e.config) rc = write_extracted(dir, e.name, e.name_len, ".config", e.config, e.config_size);
-        if (rc > status) status = rc;
-    }
-    ZSTD_freeDCtx(dctx);
-    cli_close(&s);
-    free(names);
-    return status;
+    memset(&j, 0, sizeof j);
+    j.dir = a.dir;
+    j.dctx = ZSTD_createDCtx();
+    rc = extract_input(&j, &in, a.names, a.nnames);
+    ZSTD_freeDCtx(j.dctx);
+    printf("extracted %llu file(s), %llu bytes, to %s%s\n", j.files, j.bytes, a.dir,
+           j.unnamed ? " (no assemblies.manifest: unnamed entries are named after their XXH64 hash)" : "");
+    cli_input_close(&in);
+    free(a.names);
+    return rc;
 }
 
 /* ---- pack ---- */

@@ -9,6 +9,51 @@
 asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst, size_t cap, const void *src,
                                size_t src_size, size_t *written);
 
+/* ---- cli_input.c: a STORE argument opened into the stores it holds ---- */
+#define CLI_MAX_UNITS 40
+#define CLI_MAX_MAPS 16
+
+/* One store found in the input: one file, one archive entry, one file of a format-1 set. */
+typedef struct cli_unit {
+    char label[256];          /* the file or archive entry it came from */
+    asmstore_abi abi;         /* the ABI it serves (archive dir, format-1 file name, version word);
+                                 UNKNOWN for a format-1 store 0, which serves every ABI */
+    int selected;             /* asked for (others are context: a format-1 store 0, other ABIs) */
+    const char *container;    /* NULL: a file of its own; "archive": an APK/AAB entry */
+    const char *wrapper;      /* "raw", "elf-dlopen", "elf-section" */
+    uint64_t payload_offset;  /* of the store inside the file or entry */
+    int in_zip, deflated;     /* archive entry, and whether it had to be inflated */
+    asmstore_zip_entry zent;
+    int has_manifest;         /* format 1: names come from assemblies.manifest */
+    int opened;               /* the reader validated it; else res/err say why */
+    asmstore_result res;
+    asmstore_error err;
+    asmstore_reader r;
+    uint32_t *names;          /* the reader's name table */
+} cli_unit;
+
+typedef struct cli_input {
+    const char *path;
+    int archive;
+    cli_unit units[CLI_MAX_UNITS];
+    int n;
+    struct { void *p; size_t n; } maps[CLI_MAX_MAPS];
+    int nmaps;
+    void *owned[CLI_MAX_UNITS * 2]; /* inflated archive entries */
+    int nowned;
+} cli_input;
+
+/* Opens PATH (raw store, .so, format-1 .blob or set directory, APK/AAB/split APK). `only` other than
+   UNKNOWN deselects the other ABIs. Returns 0 when at least one store was found (each unit says
+   whether it opened), 1 when the input holds no store, 2 on I/O errors. */
+int cli_input_open(cli_input *in, const char *path, asmstore_abi only);
+void cli_input_close(cli_input *in);
+/* "format 3, CRC-32 index, dlopen wrapper: the .NET 11 CoreCLR layout" and the like. */
+void cli_unit_release(const cli_unit *u, char *buf, size_t cap);
+const char *cli_unit_runtime(const cli_unit *u);
+/* The file name an entry is listed and extracted under (format 1: name + ".dll", or its hash). */
+int cli_entry_filename(const cli_unit *u, const asmstore_entry *e, char *buf, size_t cap);
+
 /* asmstore load ... / asmstore cache ... (cli_cache.c) */
 int cli_cmd_load(int argc, char **argv);
 int cli_cmd_cache(int argc, char **argv);

@@ -62,7 +62,8 @@ static asmstore_abi host_abi(void) {
 static asmstore_result load_open(const char *path, asmstore_locator *loc, asmstore_error *err) {
     char real[PATH_MAX];
     asmstore_result res = asmstore_locate_file(loc, path, NULL, err);
-    if (res != ASMSTORE_OK || loc->wrapper != ASMSTORE_ELF_SYMBOL) return res;
+    /* an APK entry is mapped where it lies: dlopen of the APK path itself would read the ZIP as ELF */
+    if (res != ASMSTORE_OK || loc->wrapper != ASMSTORE_ELF_SYMBOL || loc->via == ASMSTORE_VIA_APK) return res;
     if (loc->abi != host_abi()) {
         fprintf(stderr, "asmstore: %s is an %s library: mapped, not dlopen'ed, on this %s machine\n", path,
                 asmstore_abi_name(loc->abi), asmstore_abi_name(host_abi()));
