@@ -697,31 +697,6 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     return ASMSTORE_OK;
 }
 
-/* Checks e against the store's own descriptor, so a caller's stray entry can neither read outside
-   the store nor file one entry's bytes under another's index. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__entry_ok(const asmstore_reader *r, const asmstore_entry *e) {
-    const unsigned char *d;
-    uint64_t off, len;
-    if (e->index >= r->entry_count || r->descriptors_offset + (size_t)r->entry_count * ASMSTORE_DESCRIPTOR_SIZE > r->size) return 0;
-    d = r->data + r->descriptors_offset + (size_t)e->index * ASMSTORE_DESCRIPTOR_SIZE;
-    off = asmstore_cache__rd32(d + 4);
-    len = asmstore_cache__rd32(d + 8);
-    if (len == 0 || off > r->size || len > r->size - off) return 0;
-    if (e->image != r->data + off || (uint64_t)e->image_size != len) return 0;
-    if (e->compression != ASMSTORE_COMPRESSION_NONE) {
-        uint32_t m;
-        if (len < ASMSTORE_IMAGE_HEADER_SIZE) return 0;
-        m = asmstore_cache__rd32(e->image);
-        if (!((m == ASMSTORE_ZSTD_MAGIC && e->compression == ASMSTORE_COMPRESSION_ZSTD) ||
-              (m == ASMSTORE_LZ4_MAGIC && e->compression == ASMSTORE_COMPRESSION_LZ4)))
-            return 0;
-        if ((uint64_t)e->uncompressed_size != asmstore_cache__rd32(e->image + 8)) return 0;
-    } else if (e->uncompressed_size != e->image_size) {
-        return 0;
-    }
-    return 1;
-}
-
 /* Tries the cache file of entry e. 1: hit (*img filled), 0: no file, -1: a file that failed a check. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asmstore_entry *e, const uint64_t *src_hash,
                                                     asmstore_cache_image *img, int *checksum) {
@@ -786,7 +761,9 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     if (out) memset(out, 0, sizeof *out);
     if (!c || !e || !out) return ASMSTORE_ERR_INVALID_ARG;
     if (e->ignored || !e->image) return ASMSTORE_ERR_IGNORED;
-    if (!asmstore_cache__entry_ok(&c->store, e)) return ASMSTORE_ERR_INVALID_ARG;
+    /* the store's own descriptor decides: a stray entry can neither read outside the store nor
+       file one entry's bytes under another's index */
+    if (asmstore_reader_entry_check(&c->store, e) != ASMSTORE_OK) return ASMSTORE_ERR_INVALID_ARG;
     if (e->compression == ASMSTORE_COMPRESSION_NONE) {
         out->data = e->image;
         out->size = e->image_size;
