@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Every shipped release, read from any container (issue 10):
+#   the real samples (format 1 sets with and without their manifest, format 3 stores): list, info,
+#   verify, extract; every image's sha256 equals EXPECTED.json and every name the manifest's;
+#   APKs and AABs built with the real zip (STORED + zipalign, and DEFLATEd) for each release's
+#   paths, with 1 and 4 ABIs: extract gives the right bytes per ABI, a corrupted store of any ABI
+#   makes verify exit 1 and name that ABI; --abi; info/list --json parse everywhere.
+. "$(dirname "$0")/lib.sh"
+A=$ASMSTORE
+json_ok() { python3 -m json.tool >/dev/null 2>&1; }
+if [ ! -d "$SAMPLES" ]; then t_skip "real samples" "$SAMPLES absent"; t_done; exit; fi
+if ! "$A" info "$SAMPLES/xalz" >/dev/null 2>&1 && ! grep -q lz4 <<<"$(ldd "$A")"; then
+  t_skip "releases" "CLI built without liblz4 (Debian: liblz4-dev)"; t_done; exit; fi
+
+# ---- the real format-1 sets, in place ----
+# check_v1 DIR_EXTRACTED SAMPLE_DIR NAMED: every descriptor of every blob of the sample came out with
+# the sha256 EXPECTED.json gives, under the manifest's name (NAMED=1) or its XXH64 hash (NAMED=0)
+check_v1() {
+  python3 - "$SAMPLES/EXPECTED.json" "$2" "$1" "$3" <<'EOF'
+import hashlib, json, os, sys
+exp, sample, out, named = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4] == "1"
+bad = checked = 0
+for key, v in exp.items():
+    if not key.startswith(sample + "/"): continue
+    blob = key.split("/")[1]
+    abi = None
+    for a, d in (("arm64_v8a", "arm64-v8a"), ("armeabi_v7a", "armeabi-v7a"), ("x86_64", "x86_64"), ("x86", "x86")):
+        if blob.endswith("." + a + ".blob"): abi = d
+    for i, d in enumerate(v["descriptors"]):
+        names = [d["name_from_manifest"] + ".dll"] if named else [n for n in os.listdir(os.path.join(out, abi) if abi and os.path.isdir(os.path.join(out, abi)) else out) if n.startswith("xxh64-") or n.startswith("store")]
+        cands = [os.path.join(out, abi, n) if abi and os.path.isdir(os.path.join(out, abi)) else os.path.join(out, n) for n in names]
+        ok = any(os.path.isfile(p) and hashlib.sha256(open(p, "rb").read()).hexdigest() == d["uncompressed_sha256"] for p in cands)
+        checked += 1
+        if not ok: bad += 1; print("missing or different:", key, i, d.get("name_from_manifest"))
+print("checked", checked)
+sys.exit(1 if bad or checked == 0 else 0)
+EOF
+}
+for s in v1-razr-pointcrep v1-expandroid; do
+  dir="$SAMPLES/$s"
+  rm -rf "$T_TMP/x"
+  if "$A" extract "$dir" -C "$T_TMP/x" >"$T_TMP/out" 2>&1 && check_v1 "$T_TMP/x" "$s" 1 >"$T_TMP/py" 2>&1; then
+    t_ok "$s (directory): extract names every image as the manifest does, sha256 = EXPECTED.json ($(tail -1 "$T_TMP/py"))"
+  else t_fail "$s extract" "$(cat "$T_TMP/out" "$T_TMP/py" | tail -8)"; fi
+  "$A" verify "$dir" >"$T_TMP/out" 2>&1; t_check "$s: verify exits 0 (every entry found by name and decompressed)" test $? = 0
+  for b in "$dir"/*.blob; do
+    nm=$(basename "$b")
+    "$A" info "$b" >"$T_TMP/info" 2>&1 && grep -q "format 1" "$T_TMP/info" && grep -q "from assemblies.manifest" "$T_TMP/info"
+    t_check "$s/$nm: info says format 1 and finds the manifest beside it" test $? = 0
+    "$A" info --json "$b" | json_ok; t_check "$s/$nm: info --json parses" test $? = 0
+    "$A" list --json "$b" | json_ok; t_check "$s/$nm: list --json parses" test $? = 0
+    # the names list shows are exactly the manifest's rows for this file
+    python3 - "$SAMPLES/EXPECTED.json" "$s/$nm" <(("$A" list --json "$b")) <<'EOF' >"$T_TMP/py" 2>&1
+import json, sys
+exp = json.load(open(sys.argv[1]))[sys.argv[2]]; got = json.load(open(sys.argv[3]))
+want = [d["name_from_manifest"] + ".dll" for d in exp["descriptors"]]
+have = [e["name"] for e in got]
+print(have[:3]); sys.exit(0 if want == have else 1)
+EOF
+    t_check "$s/$nm: list shows the manifest's names in descriptor order" test $? = 0
+  done
+  # without the manifest: the same blobs (symlinked, not copied) are listed and extracted by hash
+  mkdir -p "$T_TMP/noman-$s"; for b in "$dir"/*.blob; do ln -sf "$b" "$T_TMP/noman-$s/"; done
+  rm -rf "$T_TMP/y"
+  first=$(ls "$T_TMP/noman-$s"/*.blob | head -1)
+  "$A" list "$first" >"$T_TMP/list" 2>&1
+  if "$A" extract "$T_TMP/noman-$s" -C "$T_TMP/y" >"$T_TMP/out" 2>&1 && grep -q "XXH64 hash" "$T_TMP/out" && check_v1 "$T_TMP/y" "$s" 0 >"$T_TMP/py" 2>&1 &&
+     grep -q "no assemblies.manifest" "$T_TMP/list"; then
+    t_ok "$s without its manifest: list says so, extract names files after their hash and says so, bytes = EXPECTED.json"
+  else t_fail "$s without manifest" "$(cat "$T_TMP/out" "$T_TMP/py" "$T_TMP/list" | tail -8)"; fi
+done
+# lookups through store 0's XXH64 table (razr has one): CoreLib lives in the arm64 file
+rm -rf "$T_TMP/one"
+"$A" extract "$SAMPLES/v1-razr-pointcrep" -C "$T_TMP/one" System.Private.CoreLib System.Runtime.dll >"$T_TMP/out" 2>&1 &&
+  [ -f "$T_TMP/one/System.Private.CoreLib.dll" ] && [ -f "$T_TMP/one/System.Runtime.dll" ]
+t_check "format 1 lookup by name (with or without .dll) through the XXH64 table" test $? = 0
+"$A" extract "$SAMPLES/v1-razr-pointcrep" -C "$T_TMP/one" No.Such.Assembly >"$T_TMP/out" 2>&1
+t_check "format 1: a name in no store exits 1" test $? = 1
+
+# ---- every sample: JSON parses, the release is named ----
+for f in "$SAMPLES"/v3-*/*/assembly-store.so; do
+  "$A" info --json "$f" | json_ok && "$A" list --json "$f" | json_ok
+  t_check "$(basename "$(dirname "$f")") v3 sample: info/list --json parse" test $? = 0
+  "$A" info "$f" | grep -q "format 3, XXH3-64 index, no wrapper: the .NET 10 layout"
+  t_check "$(basename "$(dirname "$f")") v3 sample: info names the .NET 10 layout" test $? = 0
+done
+
+# ---- archives: each release's paths, 1 and 4 ABIs, STORED+zipalign and DEFLATEd ----
+if ! command -v zip >/dev/null || ! command -v zipalign >/dev/null; then
+  t_skip "archives" "zip/zipalign not installed"; t_done; exit; fi
+src="$T_TMP/src"; mkdir -p "$src"
+for f in "$MONO45"/Facades/System.Runtime.dll "$MONO45"/Facades/System.Collections.dll "$MONO45"/System.Xml.dll; do [ -f "$f" ] && cp "$f" "$src/"; done
+[ "$(ls "$src" | wc -l)" -gt 0 ] || for i in 1 2 3; do head -c $((i * 5000)) /dev/urandom >"$src/Blob$i.dll"; done
+ABIS="arm64-v8a armeabi-v7a x86_64 x86"
+for abi in $ABIS; do "$A" pack --raw --format 3 --abi "$abi" -o "$T_TMP/store-$abi" "$src" >/dev/null 2>&1; done
+# make_archive OUT MODE(stored|deflated) LAYOUT(new|blobso|aab-new|aab-blobso) ABIS...
+make_archive() {
+  local out=$1 mode=$2 layout=$3; shift 3
+  local d="$T_TMP/tree"; rm -rf "$d" "$out" "$out.tmp"; mkdir -p "$d"
+  echo '<manifest/>' >"$d/AndroidManifest.xml"
+  local abi
+  for abi in "$@"; do
+    local pre="" name="libassembly-store.so"
+    case $layout in aab-*) pre="base/" ;; esac
+    case $layout in *blobso) name="libassemblies.$abi.blob.so" ;; esac
+    mkdir -p "$d/${pre}lib/$abi"; cp "$T_TMP/store-$abi" "$d/${pre}lib/$abi/$name"
+  done
+  if [ "$mode" = stored ]; then (cd "$d" && zip -q -0 -r "$out.tmp" .) && zipalign -f 16 "$out.tmp" "$out"
+  else (cd "$d" && zip -q -r "$out" .); fi
+}
+for layout in new blobso aab-new aab-blobso; do
+  for mode in stored deflated; do
+    for abis in "arm64-v8a" "$ABIS"; do
+      n=$(wc -w <<<"$abis")
+      ap="$T_TMP/app-$layout-$mode-$n.zip"
+      make_archive "$ap" "$mode" "$layout" $abis
+      rm -rf "$T_TMP/x"
+      "$A" extract "$ap" -C "$T_TMP/x" >"$T_TMP/out" 2>&1; rc=$?
+      bad=0
+      for abi in $abis; do
+        sub=$T_TMP/x/$abi; [ "$n" = 1 ] && sub=$T_TMP/x
+        for f in "$src"/*.dll; do cmp -s "$f" "$sub/$(basename "$f")" || bad=1; done
+      done
+      "$A" verify "$ap" >/dev/null 2>&1 && "$A" info --json "$ap" | json_ok && "$A" list --json "$ap" | json_ok || bad=1
+      t_check "$layout $mode, $n ABI(s): extract byte-identical per ABI, verify ok, JSON parses" test $rc = 0 -a $bad = 0
+    done
+  done
+done
+# a corrupted store of any one ABI: verify exits 1 and names that ABI
+for abi in $ABIS; do
+  for a2 in $ABIS; do cp "$T_TMP/store-$a2" "$T_TMP/keep-$a2"; done
+  python3 - "$T_TMP/store-$abi" <<'EOF'
+import sys, struct
+p = sys.argv[1]; b = bytearray(open(p, "rb").read())
+ec = struct.unpack_from("<I", b, 8)[0]; isz = struct.unpack_from("<I", b, 16)[0]
+d = 20 + isz            # first descriptor: image offset at +4, size at +8
+off, n = struct.unpack_from("<II", b, d + 4)
+b[off + 12] ^= 0xFF      # the zstd frame's magic, right after the 12-byte XAZS header
+open(p, "wb").write(b)
+EOF
+  for mode in stored deflated; do
+    make_archive "$T_TMP/bad.zip" "$mode" new $ABIS
+    "$A" verify "$T_TMP/bad.zip" >"$T_TMP/out" 2>&1; rc=$?
+    if [ $rc = 1 ] && grep -q "($abi)" "$T_TMP/out" && [ "$(grep -c 'ok, ' "$T_TMP/out")" = 3 ]; then
+      t_ok "corrupt $abi store in a 4-ABI $mode APK: verify exits 1 and names $abi"
+    else t_fail "corrupt $abi ($mode)" "rc=$rc $(tail -6 "$T_TMP/out")"; fi
+  done
+  for a2 in $ABIS; do cp "$T_TMP/keep-$a2" "$T_TMP/store-$a2"; done
+done
+# --abi picks one ABI out of four
+make_archive "$T_TMP/four.zip" stored new $ABIS
+rm -rf "$T_TMP/x"; "$A" extract "$T_TMP/four.zip" --abi x86 -C "$T_TMP/x" >/dev/null 2>&1
+[ -f "$T_TMP/x/$(ls "$src" | head -1)" ] && [ ! -d "$T_TMP/x/arm64-v8a" ]
+t_check "extract --abi x86 of a 4-ABI APK writes that ABI's files only" test $? = 0
+[ "$("$A" list --abi armeabi-v7a "$T_TMP/four.zip" | grep -c '^#')" = 1 ]
+t_check "list --abi shows one store" test $? = 0
+
+# format 1 in an APK (.NET 6-8: assemblies/*.blob STORED, the manifest DEFLATEd) and in an AAB
+for pre in "" "base/root/"; do
+  d="$T_TMP/v1tree"; rm -rf "$d" "$T_TMP/v1.zip"; mkdir -p "$d/${pre}assemblies"
+  cp "$SAMPLES"/v1-razr-pointcrep/base_assemblies.blob "$d/${pre}assemblies/assemblies.blob"
+  cp "$SAMPLES"/v1-razr-pointcrep/base_assemblies.arm64_v8a.blob "$d/${pre}assemblies/assemblies.arm64_v8a.blob"
+  cp "$SAMPLES"/v1-razr-pointcrep/base_assemblies.manifest "$d/${pre}assemblies/assemblies.manifest"
+  (cd "$d" && zip -q -0 -r "$T_TMP/v1.zip" . -x '*.manifest' && zip -q -r "$T_TMP/v1.zip" . -i '*.manifest')
+  rm -rf "$T_TMP/x"
+  "$A" extract "$T_TMP/v1.zip" -C "$T_TMP/x" >"$T_TMP/out" 2>&1 && check_v1 "$T_TMP/x" v1-razr-pointcrep 1 >"$T_TMP/py" 2>&1 && "$A" verify "$T_TMP/v1.zip" >/dev/null
+  t_check "format-1 set in an ${pre:-APK}${pre:+AAB} (${pre}assemblies/): names from the deflated manifest, sha256 = EXPECTED.json" test $? = 0
+done
+
+# load on an APK whose store is for this machine maps the entry (it used to dlopen the APK itself)
+case $(uname -m) in x86_64) habi=x86_64 ;; aarch64) habi=arm64-v8a ;; *) habi= ;; esac
+if [ -n "$habi" ]; then
+  "$A" pack --format 3 --abi "$habi" -o "$T_TMP/tree-so" "$src" >/dev/null 2>&1
+  d="$T_TMP/ltree"; rm -rf "$d"; mkdir -p "$d/lib/$habi"; cp "$T_TMP/tree-so" "$d/lib/$habi/libassembly-store.so"
+  (cd "$d" && zip -q -0 -r "$T_TMP/l.zip" .) && zipalign -f 16384 "$T_TMP/l.zip" "$T_TMP/l.apk"
+  "$A" load "$T_TMP/l.apk" --all >"$T_TMP/out" 2>&1; rc=$?
+  t_check "load on an APK holding this machine's ABI: entries loaded, no dlopen of the APK" test $rc = 0
+fi
+t_done
