@@ -14,7 +14,7 @@ endif
 HEADERS  = asmstore.h asmstore_cache.h
 
 DEPS = build-essential pkg-config zlib1g-dev libzstd-dev libxxhash-dev liblz4-dev zstd xxhash clang libclang-rt-14-dev llvm lld \
-       elfutils binutils zip unzip zipalign file strace python3 python3-xxhash python3-zstandard \
+       elfutils binutils zip unzip zipalign file strace python3 python3-xxhash python3-zstandard python3-lz4 \
        qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-i686-linux-gnu \
        libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross \
        mono-devel libmono-2.0-dev gcc-s390x-linux-gnu libc6-dev-s390x-cross cppcheck afl++
