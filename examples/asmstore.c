@@ -480,8 +480,10 @@ static int extract_entry(extract_job *j, const cli_unit *u, const asmstore_entry
         j->files++; j->bytes += e->pdb_size;
     }
     if (e->config) {
+        /* format 1 stores the .config with one NUL appended (store-releases.md §2.3): give the file back */
+        size_t n = e->config_size - (u->r.format == 1 && e->config[e->config_size - 1] == 0);
         snprintf(rel, sizeof rel, "%s%s.config", abi_dir, fname);
-        if ((rc = write_extracted(j->dir, rel, e->config, e->config_size)) != 0) return rc;
+        if ((rc = write_extracted(j->dir, rel, e->config, n)) != 0) return rc;
         j->files++; j->bytes += e->config_size;
     }
     return 0;

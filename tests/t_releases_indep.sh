@@ -123,7 +123,7 @@ same_as() { local d=$1 bad=""; shift
   [ -z "$bad" ] || { echo "missing or different:$(echo $bad | cut -d' ' -f1-5)"; return 1; }; }
 # same_content DIR SRC...: the extracted files hold exactly the sources' bytes (names unknown without a manifest)
 same_content() { local d=$1; shift
-  diff <(find "$d" -type f -exec sha256sum {} + | cut -d' ' -f1 | sort) <(sha256sum "$@" | cut -d' ' -f1 | sort) >/dev/null ||
+  diff <(find "$d" -type f -name '*.dll' -exec sha256sum {} + | cut -d' ' -f1 | sort) <(sha256sum "$@" | cut -d' ' -f1 | sort) >/dev/null ||
     { echo "extracted bytes differ from the sources"; return 1; }; }
 # b_store NAME STORE CHECK...: verify, extract, then CHECK DIR ...
 b_store() { local n=$1 s=$2; shift 2; rm -rf "$T_TMP/x"
@@ -136,10 +136,10 @@ mapfile -t FLAT < <(flat_pairs)
 flat_check() { same_as "$1" "${FLAT[@]}"; }
 for s in $STORES; do b_store "$(basename "$s")" "$s" flat_check; done
 
-common_pairs() { local f; for f in "$v1src"/*.dll "$v1src"/fr/*.dll "$v1src"/de/*.dll; do printf '%s=%s\n' "${f#"$v1src"/}" "$f"; done; }
+common_pairs() { local f; for f in "$v1src"/*.dll "$v1src"/*.config "$v1src"/fr/*.dll "$v1src"/de/*.dll; do printf '%s=%s\n' "${f#"$v1src"/}" "$f"; done; }
 mapfile -t COMMON < <(common_pairs)
 common_check() { same_as "$1" "${COMMON[@]}"; }
-common_content() { same_content "$1" "${COMMON[@]#*=}"; }
+common_content() { local c=("${COMMON[@]#*=}"); same_content "$1" "${c[@]/*.config/}"; }
 for set in $V1_SETS; do
   d=${set%%:*}; rest=${set#*:}; abis=${rest%%:*}; man=${rest#*:}; prefix=$(cd "$d" && ls *.blob | grep -v '\..*\.blob' | sed 's/\.blob$//')
   if [ "$man" = manifest ]; then b_store "v1 $(basename "$d") $prefix.blob" "$d/$prefix.blob" common_check
