@@ -67,6 +67,13 @@ asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst,
     return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
 }
 
+uint32_t *cli_attach_name_table(asmstore_reader *r) {
+    size_t bytes = asmstore_reader_name_table_size(r) + 4; /* + 4: never malloc(0) */
+    uint32_t *t = (uint32_t *)malloc(bytes);
+    if (t && asmstore_reader_attach_name_table(r, t, bytes) != ASMSTORE_OK) { free(t); t = NULL; }
+    return t;
+}
+
 /* ---- opening a STORE argument ---- */
 typedef struct cli_store {
     const char *kind;  /* "raw", "elf-dlopen", "elf-section", "apk" */
@@ -109,8 +116,8 @@ static int cli_open_abi(const char *path, asmstore_abi abi, cli_store *s) {
         asmstore_locator_close(&s->loc);
         return 1;
     }
-    s->names = (uint32_t *)malloc(asmstore_reader_name_table_size(&s->r) + 4);
-    if (!s->names || asmstore_reader_attach_name_table(&s->r, s->names, asmstore_reader_name_table_size(&s->r) + 4) != ASMSTORE_OK) {
+    s->names = cli_attach_name_table(&s->r);
+    if (!s->names) {
         fprintf(stderr, "asmstore: out of memory\n");
         return 2;
     }
@@ -333,76 +340,32 @@ static int cmd_verify(int argc, char **argv) {
 }
 
 /* ---- extract ---- */
-/* A name is safe to create under DIR if it is relative, has no "." or ".." component and no empty one. */
-static int safe_relative_name(const char *n, size_t len) {
-    size_t i = 0;
-    if (len == 0 || n[0] == '/') return 0;
-    while (i < len) {
-        size_t j = i;
-        while (j < len && n[j] != '/') j++;
-        if (j == i || (j - i == 1 && n[i] == '.') || (j - i == 2 && n[i] == '.' && n[i + 1] == '.')) return 0;
-        i = j + 1;
-        if (j == len - 1) return 0; /* trailing slash */
-    }
-    for (i = 0; i < len; i++) if (n[i] == '\0' || n[i] == '\\') return 0;
-    return 1;
-}
-
-/* Creates the directories of rel under dirfd-relative root without following symlinks; returns a
-   path (inside buf) that is safe to write: every directory component was checked to be a real dir. */
-static int make_parents(const char *root, const char *rel, char *buf, size_t cap) {
-    size_t i, n = strlen(rel);
-    struct stat st;
-    if ((size_t)snprintf(buf, cap, "%s/", root) >= cap) return -1;
-    for (i = 0; i < n; i++) {
-        if (rel[i] != '/') continue;
-        if (strlen(buf) + i + 1 >= cap) return -1;
-        snprintf(buf, cap, "%s/%.*s", root, (int)i, rel);
-        if (lstat(buf, &st) == 0) {
-            if (!S_ISDIR(st.st_mode)) return -1; /* symlink or file in the way: refuse */
-        } else if (mkdir(buf, 0755) != 0) {
-            return -1;
-        }
-    }
-    if ((size_t)snprintf(buf, cap, "%s/%s", root, rel) >= cap) return -1;
-    if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode)) return -1;
-    return 0;
-}
-
-static int write_extracted(const char *dir, const char *name, size_t name_len, const char *suffix_replace, const void *data,
-                           size_t size) {
-    char rel[PATH_MAX], path[PATH_MAX];
-    asmstore_result res;
-    if (suffix_replace) {
-        /* Foo.dll -> Foo.pdb; Foo.dll -> Foo.dll.config */
-        if (!strcmp(suffix_replace, ".pdb")) {
-            snprintf(rel, sizeof rel, "%.*s.pdb", (int)asmstore_name_base_len(name, name_len), name);
-        } else {
-            snprintf(rel, sizeof rel, "%.*s%s", (int)name_len, name, suffix_replace);
-        }
-    } else {
-        snprintf(rel, sizeof rel, "%.*s", (int)name_len, name);
-    }
-    if (!safe_relative_name(rel, strlen(rel)) || make_parents(dir, rel, path, sizeof path) != 0) {
-        fprintf(stderr, "asmstore: refusing to write %s outside %s\n", rel, dir);
-        return 1;
-    }
-    res = asmstore_write_file(path, data, size, 0644);
-    if (res != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: %s: %s\n", path, asmstore_result_string(res));
-        return 2;
-    }
-    return 0;
+/* Writes one file of entry `name` under rootfd (dir names it in messages); suffix_replace ".pdb"
+   turns Foo.dll into Foo.pdb, ".config" gives Foo.dll.config. Adds to *files and *bytes. */
+static int write_extracted(int rootfd, const char *dir, const char *name, size_t name_len, const char *suffix_replace,
+                           const void *data, size_t size, unsigned long long *files, unsigned long long *bytes) {
+    char rel[PATH_MAX];
+    int rc;
+    if (suffix_replace && !strcmp(suffix_replace, ".pdb"))
+        snprintf(rel, sizeof rel, "%.*s.pdb", (int)asmstore_name_base_len(name, name_len), name);
+    else
+        snprintf(rel, sizeof rel, "%.*s%s", (int)name_len, name, suffix_replace ? suffix_replace : "");
+    rc = cli_write_under(rootfd, rel, data, size, 0644);
+    if (rc == 1) fprintf(stderr, "asmstore: refusing to write %s under %s: unsafe name, or a symlink or non-directory in the way\n", rel, dir);
+    else if (rc == 2) fprintf(stderr, "asmstore: %s/%s: %s\n", dir, rel, strerror(errno));
+    else { (*files)++; *bytes += size; }
+    return rc;
 }
 
 static int cmd_extract(int argc, char **argv) {
     const char *path = NULL, *dir = NULL;
     char **names = (char **)calloc((size_t)argc + 1, sizeof *names);
-    int nnames = 0, i, rc, status = 0;
+    unsigned char *wanted = NULL; /* wanted[k]: entry k was named (NAME... given) */
+    unsigned long long files = 0, bytes = 0;
+    int nnames = 0, i, rc, status = 0, rootfd;
     cli_store s;
     uint32_t k;
     ZSTD_DCtx *dctx;
-    struct stat st;
     if (!names) return 2;
     for (i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "-C") && i + 1 < argc) dir = argv[++i];
@@ -410,43 +373,40 @@ static int cmd_extract(int argc, char **argv) {
         else names[nnames++] = argv[i];
     }
     if (!path || !dir) { free(names); return usage(); }
-    if (lstat(dir, &st) != 0) {
-        if (mkdir(dir, 0755) != 0) { fprintf(stderr, "asmstore: %s: %s\n", dir, strerror(errno)); free(names); return 2; }
-    } else if (!S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "asmstore: %s is not a directory\n", dir);
+    if ((rc = cli_open(path, &s)) != 0) { free(names); return rc; } /* before DIR: a bad STORE creates nothing */
+    if ((rootfd = cli_dir_open(dir, 1)) < 0) {
+        fprintf(stderr, "asmstore: %s: %s\n", dir, errno == ELOOP || errno == ENOTDIR ? "not a directory" : strerror(errno));
+        cli_close(&s);
         free(names);
         return 2;
     }
-    if ((rc = cli_open(path, &s)) != 0) { free(names); return rc; }
-    dctx = ZSTD_createDCtx();
-    for (i = 0; i < nnames; i++) {
+    wanted = (unsigned char *)calloc((size_t)s.r.entry_count + 1, 1);
+    if (!wanted) { fprintf(stderr, "asmstore: out of memory\n"); status = 2; }
+    for (i = 0; i < nnames && wanted; i++) {
         asmstore_entry e;
         asmstore_result res = asmstore_reader_find(&s.r, names[i], strlen(names[i]), &e);
         if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", names[i], asmstore_result_string(res)); status = 1; }
+        else wanted[e.index] = 1;
     }
+    dctx = ZSTD_createDCtx();
     for (k = 0; k < s.r.entry_count && status != 2; k++) {
         asmstore_entry e;
         unsigned char *buf;
         asmstore_reader_entry(&s.r, k, &e);
-        if (e.ignored) continue;
-        if (nnames) {
-            int want = 0;
-            for (i = 0; i < nnames && !want; i++) {
-                asmstore_entry f;
-                want = asmstore_reader_find(&s.r, names[i], strlen(names[i]), &f) == ASMSTORE_OK && f.index == k;
-            }
-            if (!want) continue;
-        }
+        if (e.ignored || (nnames && !wanted[k])) continue;
         buf = cli_read_entry(&s, &e, dctx, 0);
         if (!buf) { status = 1; continue; }
-        rc = write_extracted(dir, e.name, e.name_len, NULL, buf, e.uncompressed_size);
+        rc = write_extracted(rootfd, dir, e.name, e.name_len, NULL, buf, e.uncompressed_size, &files, &bytes);
         free(buf);
-        if (!rc && e.pdb) rc = write_extracted(dir, e.name, e.name_len, ".pdb", e.pdb, e.pdb_size);
-        if (!rc && e.config) rc = write_extracted(dir, e.name, e.name_len, ".config", e.config, e.config_size);
+        if (!rc && e.pdb) rc = write_extracted(rootfd, dir, e.name, e.name_len, ".pdb", e.pdb, e.pdb_size, &files, &bytes);
+        if (!rc && e.config) rc = write_extracted(rootfd, dir, e.name, e.name_len, ".config", e.config, e.config_size, &files, &bytes);
         if (rc > status) status = rc;
     }
+    if (status == 0) printf("extracted %llu file%s (%llu bytes) to %s\n", files, files == 1 ? "" : "s", bytes, dir);
     ZSTD_freeDCtx(dctx);
+    close(rootfd);
     cli_close(&s);
+    free(wanted);
     free(names);
     return status;
 }
