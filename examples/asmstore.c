@@ -150,14 +150,23 @@ static int cli_apk_abis(const char *path, asmstore_abi *out) {
 }
 
 /* ---- output helpers ---- */
+/* Writes n bytes as a JSON string. Whatever the bytes, the output is valid JSON: quotes, backslashes
+   and control characters are escaped, valid UTF-8 goes through as is, and each byte that does not
+   start a valid UTF-8 sequence (stray continuation, overlong, surrogate, > U+10FFFF, truncated)
+   becomes \ufffd, the replacement character, one per byte. */
 static void json_string(FILE *f, const char *s, size_t n) {
-    size_t i;
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
     fputc('"', f);
-    for (i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
+    while (i < n) {
+        unsigned char c = u[i];
+        size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
         if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
         else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
+        else if (c < 0x80) fputc(c, f);
+        else if (len <= n - i && asmstore__name_valid(u + i, len)) { fwrite(u + i, 1, len, f); i += len; continue; }
+        else fputs("\\ufffd", f);
+        i++;
     }
     fputc('"', f);
 }
