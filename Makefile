@@ -29,8 +29,8 @@ examples: all
 $(B):
 	mkdir -p $(B)
 
-$(B)/asmstore: examples/asmstore.c examples/cli_cache.c examples/cli_input.c examples/cli.h $(HEADERS) | $(B)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ examples/asmstore.c examples/cli_cache.c examples/cli_input.c $(LIBS) $(CLI_LIBS) -lz
+$(B)/asmstore: examples/asmstore.c examples/cli_cache.c examples/cli_input.c examples/cli_fs.c examples/cli.h $(HEADERS) | $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ examples/asmstore.c examples/cli_cache.c examples/cli_input.c examples/cli_fs.c $(LIBS) $(CLI_LIBS) -lz
 
 TEST_C   = $(wildcard tests/test_*.c)
 TEST_BIN = $(patsubst tests/%.c,$(B)/%,$(TEST_C))

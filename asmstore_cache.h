@@ -70,7 +70,9 @@
      host should still ignore SIGXFSZ (signal(SIGXFSZ, SIG_IGN)); the tests run both ways.
      The cache directory must be private to the app (it is created 0700 and must be owned by the
      effective uid): a hit is a MAP_PRIVATE mapping of a file, so another writer truncating that file
-     in place later could raise SIGBUS. Our own writers never modify a file in place.
+     in place later could raise SIGBUS. Our own writers never modify a file in place. A cache file
+     owned by another uid, or writable by group or others, is rejected (a miss, counted in
+     `rejected`) and replaced by a fresh 0600 file.
      FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION changes nothing here: every check stays on. Fuzzers feed
      bytes to asmstore_cache_validate_file, the pure function every hit goes through.
 */
@@ -710,7 +712,9 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     snprintf(name, sizeof name, "%u.bin", (unsigned)e->index);
     fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return errno == ENOENT ? 0 : -1;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || e->uncompressed_size > SIZE_MAX - ASMSTORE_CACHE_FOOTER_SIZE ||
+    /* a file another user owns, or one group or others may write, may hold anything: not ours */
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 ||
+        e->uncompressed_size > SIZE_MAX - ASMSTORE_CACHE_FOOTER_SIZE ||
         (uint64_t)st.st_size != (uint64_t)e->uncompressed_size + ASMSTORE_CACHE_FOOTER_SIZE) {
         close(fd);
         return -1;

@@ -67,6 +67,13 @@ asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst,
     return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
 }
 
+uint32_t *cli_attach_name_table(asmstore_reader *r) {
+    size_t bytes = asmstore_reader_name_table_size(r) + 4; /* + 4: never malloc(0) */
+    uint32_t *t = (uint32_t *)malloc(bytes);
+    if (t && asmstore_reader_attach_name_table(r, t, bytes) != ASMSTORE_OK) { free(t); t = NULL; }
+    return t;
+}
+
 /* For an APK: the ABIs whose store entry exists (usable or not), in arm64, arm, x86_64, x86 order.
    Returns their count, 0 when path is not a ZIP. */
 static int cli_apk_abis(const char *path, asmstore_abi *out) {
@@ -119,6 +126,12 @@ static int open_input(cli_input *in, const char *path, asmstore_abi only) {
         cli_input_close(in);
         return 1;
     }
+    for (i = 0, any = 0; i < in->n; i++) any |= in->units[i].selected && in->units[i].opened;
+    if (!any) { /* nothing usable: say why for each store, before any output is created */
+        for (i = 0; i < in->n; i++) if (in->units[i].selected && (rc = unit_problem(in, &in->units[i], stderr)) > any) any = rc;
+        cli_input_close(in);
+        return any;
+    }
     return 0;
 }
 
@@ -154,14 +167,23 @@ static int parse_store_args(int argc, char **argv, int allow_names, int allow_di
 }
 
 /* ---- output helpers ---- */
+/* Writes n bytes as a JSON string. Whatever the bytes, the output is valid JSON: quotes, backslashes
+   and control characters are escaped, valid UTF-8 goes through as is, and each byte that does not
+   start a valid UTF-8 sequence (stray continuation, overlong, surrogate, > U+10FFFF, truncated)
+   becomes \ufffd, the replacement character, one per byte. */
 static void json_string(FILE *f, const char *s, size_t n) {
-    size_t i;
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
     fputc('"', f);
-    for (i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
+    while (i < n) {
+        unsigned char c = u[i];
+        size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
         if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
         else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
+        else if (c < 0x80) fputc(c, f);
+        else if (len <= n - i && asmstore__name_valid(u + i, len)) { fwrite(u + i, 1, len, f); i += len; continue; }
+        else fputs("\\ufffd", f);
+        i++;
     }
     fputc('"', f);
 }
@@ -403,58 +425,16 @@ static int cmd_verify(int argc, char **argv) {
 }
 
 /* ---- extract ---- */
-/* A name is safe to create under DIR if it is relative, has no "." or ".." component and no empty one. */
-static int safe_relative_name(const char *n, size_t len) {
-    size_t i = 0;
-    if (len == 0 || n[0] == '/') return 0;
-    while (i < len) {
-        size_t j = i;
-        while (j < len && n[j] != '/') j++;
-        if (j == i || (j - i == 1 && n[i] == '.') || (j - i == 2 && n[i] == '.' && n[i + 1] == '.')) return 0;
-        i = j + 1;
-        if (j == len - 1) return 0; /* trailing slash */
-    }
-    for (i = 0; i < len; i++) if (n[i] == '\0' || n[i] == '\\') return 0;
-    return 1;
-}
-
-/* Creates the directories of rel under dirfd-relative root without following symlinks; returns a
-   path (inside buf) that is safe to write: every directory component was checked to be a real dir. */
-static int make_parents(const char *root, const char *rel, char *buf, size_t cap) {
-    size_t i, n = strlen(rel);
-    struct stat st;
-    if ((size_t)snprintf(buf, cap, "%s/", root) >= cap) return -1;
-    for (i = 0; i < n; i++) {
-        if (rel[i] != '/') continue;
-        if (strlen(buf) + i + 1 >= cap) return -1;
-        snprintf(buf, cap, "%s/%.*s", root, (int)i, rel);
-        if (lstat(buf, &st) == 0) {
-            if (!S_ISDIR(st.st_mode)) return -1; /* symlink or file in the way: refuse */
-        } else if (mkdir(buf, 0755) != 0) {
-            return -1;
-        }
-    }
-    if ((size_t)snprintf(buf, cap, "%s/%s", root, rel) >= cap) return -1;
-    if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode)) return -1;
-    return 0;
-}
-
-static int write_extracted(const char *dir, const char *rel, const void *data, size_t size) {
-    char path[PATH_MAX];
-    asmstore_result res;
-    if (!safe_relative_name(rel, strlen(rel)) || make_parents(dir, rel, path, sizeof path) != 0) {
-        fprintf(stderr, "asmstore: refusing to write %s outside %s\n", rel, dir);
-        return 1;
-    }
-    res = asmstore_write_file(path, data, size, 0644);
-    if (res != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: %s: %s\n", path, asmstore_result_string(res));
-        return 2;
-    }
-    return 0;
+/* Writes one file under the -C directory descriptor: never through a symlink, never outside it. */
+static int write_extracted(int rootfd, const char *dir, const char *rel, const void *data, size_t size) {
+    int rc = cli_write_under(rootfd, rel, data, size, 0644);
+    if (rc == 1) fprintf(stderr, "asmstore: refusing to write %s under %s: unsafe name, or a symlink or non-directory in the way\n", rel, dir);
+    else if (rc == 2) fprintf(stderr, "asmstore: %s/%s: %s\n", dir, rel, strerror(errno));
+    return rc;
 }
 
 typedef struct extract_job {
+    int rootfd;
     const char *dir;
     ZSTD_DCtx *dctx;
     unsigned long long files, bytes;
@@ -469,21 +449,21 @@ static int extract_entry(extract_job *j, const cli_unit *u, const asmstore_entry
     if (cli_entry_filename(u, e, fname, sizeof fname) != 0) return 1;
     if (!(buf = cli_read_entry(u, e, j->dctx, fname))) return 1;
     snprintf(rel, sizeof rel, "%s%s", abi_dir, fname);
-    rc = write_extracted(j->dir, rel, buf, e->uncompressed_size);
+    rc = write_extracted(j->rootfd, j->dir, rel, buf, e->uncompressed_size);
     free(buf);
     if (rc) return rc;
     j->files++; j->bytes += e->uncompressed_size;
     j->unnamed |= u->r.format == 1 && !e->name;
     if (e->pdb) {
         snprintf(rel, sizeof rel, "%s%.*s.pdb", abi_dir, (int)asmstore_name_base_len(fname, strlen(fname)), fname);
-        if ((rc = write_extracted(j->dir, rel, e->pdb, e->pdb_size)) != 0) return rc;
+        if ((rc = write_extracted(j->rootfd, j->dir, rel, e->pdb, e->pdb_size)) != 0) return rc;
         j->files++; j->bytes += e->pdb_size;
     }
     if (e->config) {
         /* format 1 stores the .config with one NUL appended (store-releases.md §2.3): give the file back */
         size_t n = e->config_size - (u->r.format == 1 && e->config[e->config_size - 1] == 0);
         snprintf(rel, sizeof rel, "%s%s.config", abi_dir, fname);
-        if ((rc = write_extracted(j->dir, rel, e->config, n)) != 0) return rc;
+        if ((rc = write_extracted(j->rootfd, j->dir, rel, e->config, n)) != 0) return rc;
         j->files++; j->bytes += e->config_size;
     }
     return 0;
@@ -541,28 +521,23 @@ static int cmd_extract(int argc, char **argv) {
     cli_args a;
     cli_input in;
     extract_job j;
-    struct stat st;
     int rc;
     if ((rc = parse_store_args(argc, argv, 1, 1, &a)) != 0) { free(a.names); return rc; }
     /* open the input first: a store that cannot be read creates no directory */
     if ((rc = open_input(&in, a.path, a.abi)) != 0) { free(a.names); return rc; }
-    if (lstat(a.dir, &st) != 0) {
-        if (mkdir(a.dir, 0755) != 0) {
-            fprintf(stderr, "asmstore: cannot create %s: %s\n", a.dir, strerror(errno));
-            cli_input_close(&in); free(a.names);
-            return 2;
-        }
-    } else if (!S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "asmstore: %s is not a directory (give -C an empty or new directory)\n", a.dir);
+    memset(&j, 0, sizeof j);
+    if ((j.rootfd = cli_dir_open(a.dir, 1)) < 0) {
+        fprintf(stderr, "asmstore: -C %s: %s (give -C a new or existing directory, not a symlink)\n", a.dir,
+                errno == ELOOP || errno == ENOTDIR ? "not a directory" : strerror(errno));
         cli_input_close(&in); free(a.names);
         return 2;
     }
-    memset(&j, 0, sizeof j);
     j.dir = a.dir;
     j.dctx = ZSTD_createDCtx();
     rc = extract_input(&j, &in, a.names, a.nnames);
     ZSTD_freeDCtx(j.dctx);
-    printf("extracted %llu file(s), %llu bytes, to %s%s\n", j.files, j.bytes, a.dir,
+    close(j.rootfd);
+    printf("extracted %llu file%s (%llu bytes) to %s%s\n", j.files, j.files == 1 ? "" : "s", j.bytes, a.dir,
            j.unnamed ? " (no assemblies.manifest: unnamed entries are named after their XXH64 hash)" : "");
     cli_input_close(&in);
     free(a.names);

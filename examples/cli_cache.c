@@ -94,6 +94,7 @@ int cli_cmd_load(int argc, char **argv) {
     asmstore_cache_counters cnt;
     asmstore_result res;
     cli_loaded *out = NULL;
+    uint32_t *name_table;
     double t0, t1;
     if (!names) return 2;
     for (i = 0; i < argc; i++) {
@@ -118,17 +119,25 @@ int cli_cmd_load(int argc, char **argv) {
         free(names);
         return 1;
     }
+    /* without a name table every entry (and every lookup's hit) walks the names: quadratic */
+    if (!(name_table = cli_attach_name_table(&r))) {
+        fprintf(stderr, "asmstore: out of memory\n");
+        asmstore_locator_close(&loc);
+        free(names);
+        return 2;
+    }
     memset(&co, 0, sizeof co);
     if (!dir) co.disable = 1; /* no cache: decompress every entry */
     res = asmstore_cache_open(&c, dir ? dir : ".", &r, &co);
     if (res != ASMSTORE_OK) {
         fprintf(stderr, "asmstore: cache: %s\n", asmstore_result_string(res));
+        free(name_table);
         asmstore_locator_close(&loc);
         free(names);
         return 2;
     }
     out = (cli_loaded *)calloc(all ? (size_t)r.entry_count + 1 : nnames, sizeof *out);
-    if (!out) { asmstore_cache_close(c); asmstore_locator_close(&loc); free(names); return 2; }
+    if (!out) { asmstore_cache_close(c); free(name_table); asmstore_locator_close(&loc); free(names); return 2; }
     t0 = cli_now_ms();
     for (k = 0; k < (all ? (size_t)r.entry_count : nnames); k++) {
         asmstore_entry e;
@@ -164,6 +173,7 @@ int cli_cmd_load(int argc, char **argv) {
             (unsigned long long)cnt.entries_skipped, (unsigned long long)cnt.write_failures);
     asmstore_cache_close(c);
     free(out);
+    free(name_table);
     asmstore_locator_close(&loc);
     free(names);
     return rc;

@@ -82,9 +82,7 @@ static void open_unit_bytes(cli_unit *u, const unsigned char *p, size_t n) {
     u->opened = u->res == ASMSTORE_OK;
     if (u->opened && u->r.format != 1) {
         if (u->abi == ASMSTORE_ABI_UNKNOWN) u->abi = u->r.abi;
-        u->names = (uint32_t *)malloc(asmstore_reader_name_table_size(&u->r) + 4);
-        if (!u->names || asmstore_reader_attach_name_table(&u->r, u->names, asmstore_reader_name_table_size(&u->r) + 4) != ASMSTORE_OK)
-            u->res = ASMSTORE_ERR_OUT_OF_MEMORY, u->opened = 0;
+        if (!(u->names = cli_attach_name_table(&u->r))) u->res = ASMSTORE_ERR_OUT_OF_MEMORY, u->opened = 0;
     }
 }
 

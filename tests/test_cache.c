@@ -1,7 +1,8 @@
 /* tests/test_cache.c - asmstore_cache.h on real files, real threads and real processes: miss -> file
-   -> hit, every corruption of a cache file, stale v2/v3 data, storage faults (read-only and full
-   filesystems in a private mount namespace, RLIMIT_FSIZE), a writer killed mid-write, 8 processes
-   racing on one cache directory, the disable switches, the queue bound, prune. */
+   -> hit, every corruption of a cache file, files others could write, stale v2/v3 data, storage
+   faults (read-only and full filesystems in a private mount namespace, RLIMIT_FSIZE), a writer
+   killed mid-write, 8 processes racing on one cache directory, the disable switches, the queue
+   bound, prune. */
 #define ASMSTORE_IMPLEMENTATION
 #define ASMSTORE_CACHE_IMPLEMENTATION
 #include "../asmstore_cache.h"
@@ -187,7 +188,8 @@ static void test_entry_checked(void) {
 
 /* ---- corruption: each kind is its own test case ------------------------------------------ */
 enum { K_PAYLOAD, K_MAGIC, K_VERSION, K_STORE_ID, K_PAYLOAD_HASH, K_INDEX, K_FLAGS, K_SIZE, K_SOURCE,
-       K_TRUNCATED, K_EXTENDED, K_OTHER_STORE, K_EMPTY, K_DIRECTORY, K_SYMLINK, K_FIFO, K_OTHER_ENTRY };
+       K_TRUNCATED, K_EXTENDED, K_OTHER_STORE, K_EMPTY, K_DIRECTORY, K_SYMLINK, K_FIFO, K_OTHER_ENTRY,
+       K_WORLD_WRITABLE, K_GROUP_WRITABLE, K_OTHER_OWNER };
 
 static void corruption_case(int kind, uint32_t format) {
     cu_store s;
@@ -198,6 +200,7 @@ static void corruption_case(int kind, uint32_t format) {
     uint32_t k = 1; /* a 70000-byte entry */
     uint64_t id;
     int hits = 0, misses = 0;
+    if (kind == K_OTHER_OWNER && geteuid() != 0) { cu_rmrf(root); free(root); SKIP("chown to another uid needs root"); }
     CHECK(cu_synthetic(&s, format, 4, small_sizes, 4, 100 + (uint32_t)kind) == 0);
     id = asmstore_cache_store_id(&s.r);
     CHECK_EQ_INT(run_once(root, &s, NULL, &n, NULL, NULL), 0);
@@ -248,6 +251,10 @@ static void corruption_case(int kind, uint32_t format) {
     } else {
         CHECK(cu_spit(path, f, fs) == 0);
     }
+    /* intact bytes, but others could have written them */
+    if (kind == K_WORLD_WRITABLE) CHECK(chmod(path, 0666) == 0);
+    if (kind == K_GROUP_WRITABLE) CHECK(chmod(path, 0620) == 0);
+    if (kind == K_OTHER_OWNER) CHECK(chown(path, 65534, 65534) == 0);
     free(f);
     /* the damaged file is a miss, the bytes are right, and it gets replaced */
     CHECK_EQ_INT(run_once(root, &s, NULL, &n, &hits, &misses), 0);
@@ -264,6 +271,7 @@ static void corruption_case(int kind, uint32_t format) {
         uint64_t src_hash = 0;
         asmstore_entry e;
         CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode));
+        CHECK((st.st_mode & 077) == 0 && st.st_uid == geteuid()); /* the replacement is ours and private */
         g = cu_slurp(path, &gs);
         asmstore_reader_entry(&s.r, k, &e);
         src_hash = asmstore_xxh3_64(e.image, e.image_size);
@@ -302,6 +310,9 @@ static void test_corrupt_directory(void) { corruption_case(K_DIRECTORY, 4); }
 static void test_corrupt_symlink(void) { corruption_case(K_SYMLINK, 4); }
 static void test_corrupt_fifo(void) { corruption_case(K_FIFO, 4); }
 static void test_corrupt_other_entry(void) { corruption_case(K_OTHER_ENTRY, 4); }
+static void test_reject_world_writable(void) { corruption_case(K_WORLD_WRITABLE, 4); }
+static void test_reject_group_writable(void) { corruption_case(K_GROUP_WRITABLE, 3); }
+static void test_reject_other_owner(void) { corruption_case(K_OTHER_OWNER, 4); }
 
 /* ---- the pure validator ---------------------------------------------------------------- */
 static void test_validate_file(void) {
@@ -875,6 +886,9 @@ int main(void) {
     RUN(test_corrupt_symlink);
     RUN(test_corrupt_fifo);
     RUN(test_corrupt_other_entry);
+    RUN(test_reject_world_writable);
+    RUN(test_reject_group_writable);
+    RUN(test_reject_other_owner);
     RUN(test_store_id_v3);
     RUN(test_stale_data_v3);
     RUN(test_stale_data_v2);
