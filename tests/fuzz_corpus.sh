@@ -28,6 +28,16 @@ for rt in monovm coreclr; do
     done
   done
 done
+# every release layout the independent implementation writes (tests/indep_store.py): format-1 sets
+# (store 0 with its hash tables, per-ABI stores), CRC-32 formats 2/3 on every ABI, padded images
+IND="/usr/bin/python3 $(cd "$(dirname "$0")" && pwd)/indep_store.py"
+if $IND write-v1 "$tmp/v1" assemblies arm64,x86 "$tmp/in" >/dev/null 2>&1; then
+  for f in "$tmp"/v1/*.blob; do cp "$f" "$OUT/reader/v1-$(basename "$f")"; done
+fi
+for abi in arm64 x86; do
+  for fmt in 2 3; do $IND write "$OUT/reader/crc32-v$fmt-$abi" $fmt $abi monovm "$tmp"/in/*.dll --hash crc32 >/dev/null 2>&1 || true; done
+  $IND write "$OUT/reader/padded-v3-$abi" 3 $abi monovm "$tmp"/in/*.dll --align-images 64 >/dev/null 2>&1 || true
+done
 # template mode: a stub .so from the C compiler, the payload added as llvm-objcopy would
 if command -v cc >/dev/null; then
   echo '__attribute__((visibility("default"))) int dotnet_for_android_data_payload = 1;' >"$tmp/stub.c"

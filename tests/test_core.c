@@ -6,6 +6,7 @@
 #include "test.h"
 
 #include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -747,6 +748,94 @@ static void test_write_file(void) {
     CHECK(rmdir(dir) == 0); /* no temp files left behind */
 }
 
+/* ---- hardening: what a hostile store or a caller-edited entry can make the reader do ---- */
+
+/* read() takes only the index from the entry: widened sizes or moved pointers change nothing. */
+static void test_edited_entry_cannot_widen_read(void) {
+    built b = build_store(3, ASMSTORE_ABI_ARM64, ASMSTORE_RUNTIME_MONOVM, 1, 3);
+    asmstore_reader r;
+    asmstore_entry e, z;
+    unsigned char *small;
+    CHECK_EQ_INT(asmstore_reader_init(&r, b.data, b.size, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "App.dll", 7, &e), ASMSTORE_OK); /* stored uncompressed, 5000 bytes */
+    CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_NONE);
+    small = (unsigned char *)malloc(e.uncompressed_size); /* exactly what the store says: ASan watches the end */
+    e.image_size = 100000; e.uncompressed_size = 10;
+    CHECK_EQ_INT(asmstore_reader_read(&r, &e, small, 5000, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_entry_check(&r, &e), ASMSTORE_ERR_INVALID_ARG);
+    /* an entry pointed at the store's last 4 bytes and called zstd: read still uses the descriptor */
+    CHECK_EQ_INT(asmstore_reader_find(&r, "System.Runtime", 14, &z), ASMSTORE_OK);
+    z.image = (const unsigned char *)b.data + b.size - 4; z.image_size = 4; z.compression = ASMSTORE_COMPRESSION_ZSTD;
+    {
+        unsigned char *buf = (unsigned char *)malloc(20000);
+        CHECK_EQ_INT(asmstore_reader_read(&r, &z, buf, 20000, NULL, NULL), ASMSTORE_OK);
+        free(buf);
+    }
+    z.index = r.entry_count; /* an index the store does not have */
+    CHECK_EQ_INT(asmstore_reader_read(&r, &z, small, 5000, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
+    free(small);
+    free(b.data);
+}
+
+/* 1000 descriptors sharing one frame (a small store declaring far more than it holds) are refused at
+   open, quickly; so is a sum of declared sizes over the caller's limit. */
+static void test_amplification_refused(void) {
+    enum { N = 1000 };
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    asmstore_reader r;
+    asmstore_read_options ro;
+    const void *d;
+    size_t n, i;
+    unsigned char *p, *img = make_bytes(4096, 7);
+    clock_t t0;
+    memset(&o, 0, sizeof o);
+    o.format = 3; o.jobs = 1;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    for (i = 0; i < N; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "A%04u.dll", (unsigned)i);
+        CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), img, 4096, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+    }
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    p = (unsigned char *)malloc(n);
+    memcpy(p, d, n);
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, n, NULL, NULL), ASMSTORE_OK);
+    ro.max_entries = 0; ro.max_entry_size = 0; ro.decompress = NULL; ro.decompress_user = NULL;
+    ro.max_total_size = (uint64_t)N * 4096 - 1; /* one byte short of what the images declare */
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, n, &ro, NULL), ASMSTORE_ERR_TOO_LARGE);
+    ro.max_total_size = (uint64_t)N * 4096;
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, n, &ro, NULL), ASMSTORE_OK);
+    /* every descriptor now points at descriptor 0's frame */
+    for (i = 1; i < N; i++) {
+        unsigned char *di = p + r.descriptors_offset + i * ASMSTORE_DESCRIPTOR_SIZE, *d0 = p + r.descriptors_offset;
+        memcpy(di + 4, d0 + 4, 8);
+    }
+    t0 = clock();
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, n, NULL, NULL), ASMSTORE_ERR_OVERLAP);
+    printf("  1000 descriptors on one frame refused in %.3f ms of CPU\n", 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
+    free(p); free(img);
+    asmstore_writer_free(w);
+}
+
+/* Names must be UTF-8: overlong, surrogate and stray bytes each give ASMSTORE_ERR_NAME_NOT_UTF8. */
+static void test_names_must_be_utf8(void) {
+    static const unsigned char bad[][2] = {{0xC0, 0xAE}, {0xED, 0xA0}, {0xFF, 'x'}, {0x80, 'x'}};
+    size_t k;
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        built b = build_store(3, ASMSTORE_ABI_ARM64, ASMSTORE_RUNTIME_MONOVM, 1, 1);
+        asmstore_reader r;
+        asmstore_error err;
+        unsigned char *p = (unsigned char *)b.data;
+        size_t off = 20u + 2u * NFIX * 13u + NFIX * 28u; /* format 3: first name record */
+        CHECK(memcmp(p + off + 4, "System.Runtime.dll", 18) == 0);
+        p[off + 4 + 6] = bad[k][0]; p[off + 4 + 7] = bad[k][1];
+        CHECK_EQ_INT(asmstore_reader_init(&r, p, b.size, NULL, &err), ASMSTORE_ERR_NAME_NOT_UTF8);
+        CHECK_EQ_INT((int)err.offset, (int)off);
+        free(b.data);
+    }
+}
+
 int main(void) {
     RUN(test_hash_vectors);
     RUN(test_hash_vs_xxhsum);
@@ -772,5 +861,8 @@ int main(void) {
     RUN(test_result_strings);
     RUN(test_empty_store);
     RUN(test_write_file);
+    RUN(test_edited_entry_cannot_widen_read);
+    RUN(test_amplification_refused);
+    RUN(test_names_must_be_utf8);
     return TEST_DONE();
 }
