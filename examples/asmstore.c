@@ -33,15 +33,17 @@ static const char *usage_text =
     "  asmstore wrap -o OUT.so --abi A [--mode dlopen|section] [--template STUB.so] [--symbol NAME]\n"
     "                [--soname NAME] [--align N] PAYLOAD\n"
     "  asmstore elfcheck FILE.so|APK [--abi A] [--symbol NAME]\n"
-    "  asmstore list STORE [--json]\n"
-    "  asmstore info STORE [--json]\n"
-    "  asmstore verify STORE\n"
-    "  asmstore extract STORE -C DIR [NAME...]\n"
+    "  asmstore list STORE [--json] [--abi A]\n"
+    "  asmstore info STORE [--json] [--abi A]\n"
+    "  asmstore verify STORE [--abi A]\n"
+    "  asmstore extract STORE -C DIR [--abi A] [NAME...]\n"
     "  asmstore load [--cache DIR] STORE NAME...|--all\n"
     "  asmstore cache prune DIR [--keep ID] [--max-bytes N]\n"
     "  asmstore cache stats DIR\n"
-    "STORE is a raw store, a .so wrapper (dlopen or section kind) or an APK (every ABI's\n"
-    "lib/<abi>/libassembly-store.so; base.apk also looks at split_config.<abi>.apk beside it).\n"
+    "STORE is a store of any release (.NET 6-11): a raw store or .so wrapper; a .NET 6-8 set given as\n"
+    "one of its assemblies*.blob files or its directory (assemblies.manifest beside it names the\n"
+    "entries); or an APK/AAB/split APK (every ABI, at every release's path, STORED or DEFLATEd).\n"
+    "verify and extract cover every ABI unless --abi; extract writes DIR/<abi>/ when there are several.\n"
     "pack writes a dlopen-kind .so unless --raw.\n";
 
 static int usage(void) {
