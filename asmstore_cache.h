@@ -114,6 +114,8 @@ typedef struct asmstore_cache_options {
     int read_only;                 /* nonzero: use hits, never write */
     int fsync;                     /* nonzero: fsync each file before its rename, and the directory after */
     size_t max_queue_bytes;        /* 0: ASMSTORE_CACHE_QUEUE_BYTES; snapshots (payload + footer) waiting to be written */
+    size_t min_alignment;          /* 0 or 1: any. A power of two (<= 16384): uncompressed images whose address
+                                      is not a multiple of it are copied into a block that is (COPY) */
     asmstore_allocator allocator;  /* images handed out on a miss and queued snapshots; NULL members: malloc/free */
 } asmstore_cache_options;
 
@@ -121,7 +123,8 @@ typedef enum asmstore_cache_source {
     ASMSTORE_CACHE_NONE = 0,       /* no image (after release or a failed get) */
     ASMSTORE_CACHE_HIT = 1,        /* private mapping of a validated cache file */
     ASMSTORE_CACHE_MISS = 2,       /* decompressed now into caller-owned memory */
-    ASMSTORE_CACHE_DIRECT = 3      /* uncompressed entry: points into the store, read-only */
+    ASMSTORE_CACHE_DIRECT = 3,     /* uncompressed entry: points into the store, read-only */
+    ASMSTORE_CACHE_COPY = 4        /* uncompressed entry below opt.min_alignment: an aligned heap copy */
 } asmstore_cache_source;
 
 /* An image handed out by asmstore_cache_get; give it back with asmstore_cache_release. */
@@ -129,7 +132,8 @@ typedef struct asmstore_cache_image {
     const unsigned char *data;     /* size bytes */
     size_t size;
     asmstore_cache_source source;
-    int writable;                  /* data may be cast to non-const and written (private copy): HIT and MISS */
+    int writable;                  /* data may be cast to non-const and written (private copy): HIT, MISS, COPY */
+    size_t alignment;              /* largest power of two (up to 16384) that divides data's address */
     void *base_;                   /* private: mapping or heap block */
     size_t length_;                /* private: its length */
     asmstore_allocator allocator_; /* private: for a MISS block */
@@ -137,6 +141,7 @@ typedef struct asmstore_cache_image {
 
 typedef struct asmstore_cache_counters {
     uint64_t hits, misses, direct;
+    uint64_t copied;               /* uncompressed images copied because they were below min_alignment */
     uint64_t rejected;             /* files present but failing a check (each is also a miss) */
     uint64_t checksum_failures;    /* of those: payload or source hash mismatch */
     uint64_t entries_written, bytes_written;
@@ -173,12 +178,13 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
 /* Gives the decompressed image of entry e (from asmstore_reader_find/_entry on the same store; its
    index, image pointer and size are checked against the store's descriptor). Compressed: a HIT
    (validated mapping) or a MISS (decompressed into memory from the cache's allocator, a snapshot
-   queued for the writer unless the queue is full). Uncompressed: DIRECT, pointing into the store.
+   queued for the writer unless the queue is full). Uncompressed: DIRECT, pointing into the store,
+   or COPY when its address is below opt->min_alignment. out->alignment says what the image got.
    On failure (ASMSTORE_ERR_IGNORED, _INVALID_ARG, _DECOMPRESS, _OUT_OF_MEMORY, ...) *out is empty.
    The image belongs to the caller until asmstore_cache_release, and may outlive the cache. */
 ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e, asmstore_cache_image *out);
 
-/* Unmaps (HIT) or frees (MISS) the image and clears *img; DIRECT images and NULL are fine. */
+/* Unmaps (HIT) or frees (MISS, COPY) the image and clears *img; DIRECT images and NULL are fine. */
 ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img);
 
 /* Blocks until every queued snapshot is written (or dropped after a failure). For tools and tests. */
@@ -662,6 +668,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     memset(&o, 0, sizeof o);
     if (opt) o = *opt;
     if (o.max_queue_bytes == 0) o.max_queue_bytes = ASMSTORE_CACHE_QUEUE_BYTES;
+    if (o.min_alignment > 16384u || (o.min_alignment & (o.min_alignment - 1))) return ASMSTORE_ERR_INVALID_ARG;
     c = (asmstore_cache *)asmstore_alloc(&o.allocator, sizeof *c);
     if (!c) return ASMSTORE_ERR_OUT_OF_MEMORY;
     memset(c, 0, sizeof *c);
@@ -699,6 +706,14 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     return ASMSTORE_OK;
 }
 
+/* Largest power of two up to 16 KiB dividing p: what a runtime can assume about an image's start. */
+ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__alignment_of(const void *p) {
+    uintptr_t a = (uintptr_t)p;
+    size_t al = 1;
+    while (al < 16384u && !(a & al)) al <<= 1;
+    return al;
+}
+
 /* Tries the cache file of entry e. 1: hit (*img filled), 0: no file, -1: a file that failed a check. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asmstore_entry *e, const uint64_t *src_hash,
                                                     asmstore_cache_image *img, int *checksum) {
@@ -734,6 +749,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     img->data = (const unsigned char *)m;
     img->size = e->uncompressed_size;
     img->source = ASMSTORE_CACHE_HIT;
+    img->alignment = asmstore_cache__alignment_of(m);
     img->writable = 1;
     img->base_ = m;
     img->length_ = len;
@@ -757,6 +773,35 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__put_dctx(asmstore_cache *c, ZSTD_DC
 }
 #endif
 
+/* An uncompressed image: in place when aligned enough, else copied into an aligned block (runtimes
+   read metadata with aligned loads: Mono fails on an image at an odd address). */
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c, const asmstore_entry *e, asmstore_cache_image *out) {
+    size_t want = c->opt.min_alignment > 1 ? c->opt.min_alignment : 1;
+    out->source = ASMSTORE_CACHE_DIRECT;
+    out->data = e->image;
+    if (asmstore_cache__alignment_of(e->image) < want) {
+        unsigned char *block;
+        uintptr_t at;
+        if (e->image_size > SIZE_MAX - want) return ASMSTORE_ERR_TOO_LARGE;
+        if (!(block = (unsigned char *)asmstore_alloc(&c->opt.allocator, e->image_size + want))) return ASMSTORE_ERR_OUT_OF_MEMORY;
+        at = ((uintptr_t)block + want - 1) & ~(uintptr_t)(want - 1);
+        memcpy((void *)at, e->image, e->image_size);
+        out->data = (const unsigned char *)at;
+        out->source = ASMSTORE_CACHE_COPY;
+        out->writable = 1;
+        out->base_ = block;
+        out->length_ = e->image_size + want;
+        out->allocator_ = c->opt.allocator;
+    }
+    out->size = e->image_size;
+    out->alignment = asmstore_cache__alignment_of(out->data);
+    pthread_mutex_lock(&c->lock);
+    if (out->source == ASMSTORE_CACHE_COPY) c->n.copied++;
+    else c->n.direct++;
+    pthread_mutex_unlock(&c->lock);
+    return ASMSTORE_OK;
+}
+
 ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e, asmstore_cache_image *out) {
     uint64_t src_hash = 0;
     unsigned char *buf;
@@ -768,15 +813,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     /* the store's own descriptor decides: a stray entry can neither read outside the store nor
        file one entry's bytes under another's index */
     if (asmstore_reader_entry_check(&c->store, e) != ASMSTORE_OK) return ASMSTORE_ERR_INVALID_ARG;
-    if (e->compression == ASMSTORE_COMPRESSION_NONE) {
-        out->data = e->image;
-        out->size = e->image_size;
-        out->source = ASMSTORE_CACHE_DIRECT;
-        pthread_mutex_lock(&c->lock);
-        c->n.direct++;
-        pthread_mutex_unlock(&c->lock);
-        return ASMSTORE_OK;
-    }
+    if (e->compression == ASMSTORE_COMPRESSION_NONE) return asmstore_cache__direct(c, e, out);
     if (e->uncompressed_size > c->store.max_entry_size) return ASMSTORE_ERR_TOO_LARGE;
     enabled = c->dirfd >= 0;
     if (enabled) {
@@ -816,6 +853,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     out->data = buf;
     out->size = e->uncompressed_size;
     out->source = ASMSTORE_CACHE_MISS;
+    out->alignment = asmstore_cache__alignment_of(buf);
     out->writable = 1;
     out->base_ = buf;
     out->length_ = e->uncompressed_size;
@@ -826,7 +864,8 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
 ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img) {
     if (!img) return;
     if (img->source == ASMSTORE_CACHE_HIT && img->base_) munmap(img->base_, img->length_);
-    else if (img->source == ASMSTORE_CACHE_MISS && img->base_) asmstore_free(&img->allocator_, img->base_, img->length_);
+    else if ((img->source == ASMSTORE_CACHE_MISS || img->source == ASMSTORE_CACHE_COPY) && img->base_)
+        asmstore_free(&img->allocator_, img->base_, img->length_);
     memset(img, 0, sizeof *img);
 }
 
