@@ -11,7 +11,9 @@
               extension, satellite "fr/Foo.resources" names too), decompress XAZS (zstd) images into
               caller buffers; XALZ (LZ4) images go to a decompressor callback you supply.
      writer   add named images (memory or files, with optional pdb/config), compress them with zstd
-              on N threads, emit byte-identical v2/v3/v4 stores for the monovm and coreclr profiles.
+              (or LZ4 through a compressor callback you supply) on N threads, emit byte-identical
+              v2/v3/v4 stores for the monovm and coreclr profiles, and .NET 6-8 (v1) store sets;
+              presets set what each .NET release writes (asmstore_write_options_preset).
      files    atomic output (temp file + rename; identical targets left untouched).
      elf      wrap a store (or any payload) in a generated ELF .so for arm64/arm/x86/x86_64 that
               bionic and glibc load: dlopen mode (loadable payload + `_assembly_store` symbol),
