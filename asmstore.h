@@ -381,12 +381,14 @@ typedef struct asmstore_add_options {
     unsigned flags;                  /* ASMSTORE_ADD_* */
     int level;                       /* 0: the store's level; else this entry's (same range) */
     uint32_t descriptor_index;       /* with ASMSTORE_ADD_DESCRIPTOR_INDEX. Default: formats 2-4 number
-                                        the compressed entries 0, 1, 2 ... in add order; format 1 sorts
+                                        the compressed entries 0, 1, 2 ... in add order (entries with
+                                        an explicit index keep their place in the count); format 1 sorts
                                         every compressed entry's destination path ordinally ("Foo.dll",
                                         "fr/Foo.resources.dll", "arm64-v8a/X.dll" for arch entries when
                                         several ABIs have them), as .NET 6-8 did */
-    uint32_t mapping_index;          /* with ASMSTORE_ADD_MAPPING_INDEX. Default: 0, 1, 2 ... over the
-                                        non-ignored entries in add order (format 1: common then arch) */
+    uint32_t mapping_index;          /* with ASMSTORE_ADD_MAPPING_INDEX (formats 2-4). Default: 0, 1, 2 ...
+                                        over the non-ignored entries in add order (format 1: common
+                                        then arch) */
     asmstore_abi abi;                /* format 1 only: UNKNOWN = the common store (assemblies.blob); an
                                         ABI = that ABI's arch store. Every ABI must get the same names in
                                         the same order (finish: ASMSTORE_ERR_BAD_COUNTS) */
@@ -1577,7 +1579,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__push(asmstore_writer *w, const char 
         asmstore__wentry_free(w, &e);
         return ASMSTORE_ERR_OUT_OF_MEMORY;
     }
-    if (!e.ignored) e.mapping = (flags & ASMSTORE_ADD_MAPPING_INDEX) ? ao->mapping_index : w->real_count++;
+    if (!e.ignored) e.mapping = (flags & ASMSTORE_ADD_MAPPING_INDEX) ? ao->mapping_index : w->real_count;
+    w->real_count += !e.ignored;
     if (e.compressed) {
         if (flags & ASMSTORE_ADD_DESCRIPTOR_INDEX) e.descriptor_index = ao->descriptor_index;
         else if (flags & ASMSTORE_ADD_VERBATIM) e.descriptor_index = asmstore__rd32(e.image + 4);
@@ -1691,8 +1694,8 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_ex(asmstore_writer *w, const ch
         if (res != ASMSTORE_OK) {
             asmstore__wentry *e = &w->entries[--w->count];
             if (a.flags & ASMSTORE__ADD_TAKE) e->owns = 0; /* on failure the caller keeps its buffers */
-            if (!(a.flags & ASMSTORE_ADD_MAPPING_INDEX)) w->real_count--;
-            if (e->compressed) w->compressed_count--;
+            w->real_count--;
+            w->compressed_count -= e->compressed ? 1u : 0u;
             asmstore__wentry_free(w, e);
         }
     }
