@@ -11,7 +11,9 @@
               extension, satellite "fr/Foo.resources" names too), decompress XAZS (zstd) images into
               caller buffers; XALZ (LZ4) images go to a decompressor callback you supply.
      writer   add named images (memory or files, with optional pdb/config), compress them with zstd
-              on N threads, emit byte-identical v2/v3/v4 stores for the monovm and coreclr profiles.
+              (or LZ4 through a compressor callback you supply) on N threads, emit byte-identical
+              v2/v3/v4 stores for the monovm and coreclr profiles, and .NET 6-8 (v1) store sets;
+              presets set what each .NET release writes (asmstore_write_options_preset).
      files    atomic output (temp file + rename; identical targets left untouched).
      elf      wrap a store (or any payload) in a generated ELF .so for arm64/arm/x86/x86_64 that
               bionic and glibc load: dlopen mode (loadable payload + `_assembly_store` symbol),
@@ -362,45 +364,112 @@ ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, cons
 
 typedef struct asmstore_writer asmstore_writer;
 
+/* Compressor callback: compress src into dst[0..dst_cap) (the payload after the 12-byte image
+   header: a raw LZ4 block for ASMSTORE_COMPRESSION_LZ4, a zstd frame for ZSTD) at `level`, set
+   *written. Called from the writer's worker threads, several at once. dst_cap is at least the
+   kind's worst-case bound (LZ4_COMPRESSBOUND, ZSTD_COMPRESSBOUND). Used for XALZ images; for XAZS
+   images only in ASMSTORE_NO_ZSTD builds (libzstd serves them otherwise). */
+typedef asmstore_result (*asmstore_compress_fn)(void *user, asmstore_compression kind, int level, void *dst,
+                                                size_t dst_cap, const void *src, size_t src_size, size_t *written);
+
+/* Zero-initialised means: arm64, monovm, format 4, xxHash, zstd level 3, all CPUs. A release's exact
+   settings come from asmstore_write_options_preset (below the ELF declarations). */
 typedef struct asmstore_write_options {
     asmstore_abi abi;                /* 0: arm64 */
     asmstore_runtime runtime;        /* 0: monovm */
-    uint32_t format;                 /* 0: 4; 2, 3 or 4 */
-    int level;                       /* zstd level 1..22; 0: 3 */
+    uint32_t format;                 /* 0: 4; 1 (.NET 6-8 store set: see asmstore_writer_output), 2, 3 or 4 */
+    int level;                       /* 0: zstd 3, LZ4 HC 12; zstd 1..22, LZ4 HC 1..12 */
     int jobs;                        /* compression threads; 0: online CPUs */
     int no_compress;                 /* store every image uncompressed */
     size_t max_name_len;             /* 0: ASMSTORE_MAX_NAME_LEN */
     asmstore_allocator allocator;
     void (*progress)(void *user, size_t done, size_t total); /* after each entry, from a worker, serialised */
     void *progress_user;
+    asmstore_hash_kind hash;         /* 0: CRC-32 for coreclr format 4, else XXH3-64 (64-bit ABIs) / XXH32.
+                                        CRC-32 fits every ABI; XXH3-64 only 64-bit, XXH32 only 32-bit ABIs.
+                                        Format 1 always uses its own XXH32 + XXH64 tables: leave 0 */
+    asmstore_compression compression;/* ZSTD (XAZS) or LZ4 (XALZ, needs `compress`); NONE (0) means ZSTD:
+                                        no_compress is what stores images as they are */
+    asmstore_compress_fn compress;   /* see asmstore_compress_fn; may be NULL */
+    void *compress_user;
+    size_t image_alignment;          /* every image starts at a multiple of this in its store (zero padding
+                                        before it; pdb and config follow the image directly). Power of two,
+                                        1 .. 16384; 0: 16 for no_compress stores (runtimes map such images
+                                        in place), else 1. Releases use 1 (no padding) */
 } asmstore_write_options;
 
-/* Per-entry flags for asmstore_writer_add*. */
+/* Per-entry flags for asmstore_writer_add* (asmstore_add_options.flags). */
 #define ASMSTORE_ADD_UNCOMPRESSED 1u  /* store this image as is (unless it begins with "XAZS" or "XALZ",
                                          which the format would read as compressed: those are compressed) */
 #define ASMSTORE_ADD_BORROW       2u  /* use image/pdb/config in place instead of copying them: the caller
                                          keeps them alive and unchanged until the writer is freed */
+#define ASMSTORE_ADD_DESCRIPTOR_INDEX 4u /* add_ex: compressed image header gets descriptor_index */
+#define ASMSTORE_ADD_MAPPING_INDEX 8u /* add_ex: the descriptor gets mapping_index (formats 2-4) */
+#define ASMSTORE_ADD_IGNORED     16u  /* an ignored placeholder (formats 3-4): no image, pdb or config,
+                                         all-zero descriptor, index entries marked ignore */
+#define ASMSTORE_ADD_NO_COMPANION 32u /* coreclr: do not add the ignored "X.ni.dll" companion */
+#define ASMSTORE_ADD_VERBATIM    64u  /* image is already in stored form (a plain image, or a 12-byte
+                                         header + payload with the store's compression magic) and goes
+                                         in byte for byte; its header's descriptor index is kept */
 
-/* Creates a writer. Checks the profile: coreclr with format 2 gives ASMSTORE_ERR_PROFILE. */
+/* Everything about one entry a repack needs to keep (asmstore_writer_add_ex). Zero = defaults. */
+typedef struct asmstore_add_options {
+    unsigned flags;                  /* ASMSTORE_ADD_* */
+    int level;                       /* 0: the store's level; else this entry's (same range) */
+    uint32_t descriptor_index;       /* with ASMSTORE_ADD_DESCRIPTOR_INDEX. Default: formats 2-4 number
+                                        the compressed entries 0, 1, 2 ... in add order (entries with
+                                        an explicit index keep their place in the count); format 1 sorts
+                                        every compressed entry's destination path ordinally ("Foo.dll",
+                                        "fr/Foo.resources.dll", "arm64-v8a/X.dll" for arch entries when
+                                        several ABIs have them), as .NET 6-8 did */
+    uint32_t mapping_index;          /* with ASMSTORE_ADD_MAPPING_INDEX (formats 2-4). Default: 0, 1, 2 ...
+                                        over the non-ignored entries in add order (format 1: common
+                                        then arch) */
+    asmstore_abi abi;                /* format 1 only: UNKNOWN = the common store (assemblies.blob); an
+                                        ABI = that ABI's arch store. Every ABI must get the same names in
+                                        the same order (finish: ASMSTORE_ERR_BAD_COUNTS) */
+} asmstore_add_options;
+
+/* Creates a writer. Checks the options: coreclr with format 1 or 2 gives ASMSTORE_ERR_PROFILE;
+   LZ4 without a compress callback gives ASMSTORE_ERR_UNSUPPORTED_COMPRESSION. */
 ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const asmstore_write_options *opt);
 /* Adds a copy of image (and of the optional pdb/config) under `name` (e.g. "Foo.dll",
    "fr/Foo.resources.dll"); with ASMSTORE_ADD_BORROW the bytes are used in place. Rejects empty
    names, NUL bytes, invalid UTF-8, names over the limit and duplicates with their own codes. Under
-   the coreclr profile an ignored "Foo.ni.dll" companion is added too. */
+   the coreclr profile an ignored "Foo.ni.dll" companion is added too. flags: ASMSTORE_ADD_*. */
 ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char *name, size_t name_len,
                                                  const void *image, size_t image_size,
                                                  const void *pdb, size_t pdb_size,
                                                  const void *config, size_t config_size, unsigned flags);
+/* asmstore_writer_add with every per-entry choice explicit (ao may be NULL: defaults). Repacking a
+   store keeps its entry order, descriptor and mapping indices, ignored entries (ADD_IGNORED, with
+   ADD_NO_COMPANION on the real ones) and compressed images (ADD_VERBATIM). */
+ASMSTORE_DEF asmstore_result asmstore_writer_add_ex(asmstore_writer *w, const char *name, size_t name_len,
+                                                    const void *image, size_t image_size,
+                                                    const void *pdb, size_t pdb_size,
+                                                    const void *config, size_t config_size,
+                                                    const asmstore_add_options *ao);
 #ifndef ASMSTORE_NO_STDIO
-/* As asmstore_writer_add with the bytes read from files; pdb_path/config_path may be NULL. */
+/* As asmstore_writer_add_ex with the bytes read from files; pdb_path/config_path may be NULL. */
 ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const char *name, const char *image_path,
                                                       const char *pdb_path, const char *config_path, unsigned flags);
+ASMSTORE_DEF asmstore_result asmstore_writer_add_file_ex(asmstore_writer *w, const char *name, const char *image_path,
+                                                         const char *pdb_path, const char *config_path,
+                                                         const asmstore_add_options *ao);
 #endif
 /* Compresses (on opt->jobs threads) and lays out the store. *data stays owned by the writer and
    valid until asmstore_writer_free. Output bytes depend only on the entries and options, never on
-   the thread count. Stores over 4 GiB give ASMSTORE_ERR_TOO_LARGE. */
+   the thread count. Stores over 4 GiB give ASMSTORE_ERR_TOO_LARGE; two compressed entries with one
+   descriptor index ASMSTORE_ERR_INVALID_ARG; format 1 names whose XXH32 or XXH64 (of the name
+   without ".dll") collide ASMSTORE_ERR_DUPLICATE_NAME. Format 1: *data is store 0 (assemblies.blob). */
 ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const void **data, size_t *size);
-/* Number of descriptors added so far (coreclr companions included). */
+/* After finish: output file i of the store, 0 .. (ASMSTORE_ERR_NOT_FOUND past the last). Formats
+   2-4: one, the store, *name NULL (asmstore_preset.file_name says what releases call it). Format 1:
+   "assemblies.blob", then "assemblies.<abi_>.blob" per ABI with arch entries (arm64_v8a,
+   armeabi_v7a, x86_64, x86 in that order), then "assemblies.manifest". Owned by the writer. */
+ASMSTORE_DEF asmstore_result asmstore_writer_output(const asmstore_writer *w, size_t i, const char **name,
+                                                    const void **data, size_t *size);
+/* Number of descriptors added so far (coreclr companions and every ABI's arch entries included). */
 ASMSTORE_DEF size_t asmstore_writer_count(const asmstore_writer *w);
 /* Frees the writer and everything it owns; NULL is fine. */
 ASMSTORE_DEF void asmstore_writer_free(asmstore_writer *w);
@@ -617,6 +686,46 @@ ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char
 #endif
 /* Unmaps / dlcloses what l holds and zeroes it. */
 ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l);
+
+/* ============================ writer presets ============================ */
+#ifndef ASMSTORE_NO_WRITER
+/* What each .NET for Android release ships (store-releases.md §1, §4). */
+typedef enum asmstore_target {
+    ASMSTORE_TARGET_NONE = 0,
+    ASMSTORE_TARGET_NET8 = 1,          /* .NET 6-8: format 1 store set, XALZ (LZ4 HC 9); MonoVM only */
+    ASMSTORE_TARGET_NET9 = 2,          /* format 2, XALZ (LZ4 HC 12), stub wrapper; MonoVM only */
+    ASMSTORE_TARGET_NET10 = 3,         /* format 3, xxHash, XALZ (LZ4 HC 12), stub wrapper */
+    ASMSTORE_TARGET_NET11 = 4,         /* GA: format 3, XAZS level 22; coreclr CRC-32 + dlopen wrapper,
+                                          monovm xxHash + stub wrapper */
+    ASMSTORE_TARGET_NET11_PREVIEW = 5  /* 11 p7/rc1: format 4 (content id), XAZS level 3; hashes and
+                                          wrappers as GA */
+} asmstore_target;
+
+/* What a preset implies beyond the write options: the layout it gives and how releases package it. */
+typedef struct asmstore_preset {
+    uint32_t version_word;             /* the header's version word for the ABI (1 for format 1) */
+    uint32_t header_size;              /* 20 or 28 */
+    uint32_t index_entry_size;         /* 8, 9, 12 or 13; 0 for format 1 (20-byte global hash rows) */
+    asmstore_elf_kind wrapper;         /* SYMBOL: the dlopen wrapper; SECTION: MonoVM's stub wrapper;
+                                          NONE: raw files (format 1) */
+    const char *file_name;             /* "libassembly-store.so" (.NET 10.0.102+, 11),
+                                          "libassemblies.<abi>.blob.so" (.NET 9; 10.0.100-101 too),
+                                          "assemblies.blob" (.NET 6-8, store 0 of the set) */
+} asmstore_preset;
+
+/* Sets the preset's fields of *o (abi, runtime, format, hash, compression, level, no_compress = 0,
+   image_alignment = 1: no padding, as releases write) and leaves the others (jobs, allocator,
+   progress, compress callback, max_name_len) alone. abi 0 means arm64. info may be NULL.
+   Combinations no release shipped (net8 or net9 with coreclr) give ASMSTORE_ERR_PROFILE. The
+   descriptor indices follow the release's rule by default (asmstore_add_options), and coreclr
+   stores get their ignored ".ni.dll" companions. LZ4 presets still need o->compress. */
+ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_options *o, asmstore_target target,
+                                                           asmstore_runtime runtime, asmstore_abi abi,
+                                                           asmstore_preset *info);
+/* "net8", "net9", "net10", "net11", "net11-preview"; parse returns ASMSTORE_TARGET_NONE for others. */
+ASMSTORE_DEF const char *asmstore_target_name(asmstore_target target);
+ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name);
+#endif /* ASMSTORE_NO_WRITER */
 
 #ifdef __cplusplus
 }
@@ -1630,9 +1739,21 @@ ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *d
 #endif
 
 #define ASMSTORE__ADD_TAKE 0x100u    /* private: the writer takes the buffers (from its allocator) */
+#define ASMSTORE__ADD_PUBLIC (ASMSTORE_ADD_UNCOMPRESSED | ASMSTORE_ADD_BORROW | ASMSTORE_ADD_DESCRIPTOR_INDEX | \
+                              ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_IGNORED | ASMSTORE_ADD_NO_COMPANION | ASMSTORE_ADD_VERBATIM)
 #define ASMSTORE__OWNS_IMAGE 1u
 #define ASMSTORE__OWNS_PDB 2u
 #define ASMSTORE__OWNS_CONFIG 4u
+#define ASMSTORE__MAX_IMAGE_ALIGNMENT 16384u
+#define ASMSTORE__V1_HEADER_SIZE 20u
+#define ASMSTORE__V1_DESCRIPTOR_SIZE 24u
+#define ASMSTORE__V1_ROW_SIZE 20u
+#define ASMSTORE__MAX_OUTPUTS 6      /* format 1: store 0, four arch stores, the manifest */
+
+/* Format 1 file names: index 0 is store 0 (common entries), 1..4 the arch store of that asmstore_abi. */
+static const char *const asmstore__v1_files[5] = {"assemblies.blob", "assemblies.arm64_v8a.blob",
+                                                  "assemblies.armeabi_v7a.blob", "assemblies.x86_64.blob", "assemblies.x86.blob"};
+#define ASMSTORE__V1_MANIFEST "assemblies.manifest"
 
 typedef struct asmstore__wentry {
     char *name;                  /* owned, not NUL-terminated */
@@ -1642,23 +1763,30 @@ typedef struct asmstore__wentry {
     const unsigned char *pdb, *config;
     size_t pdb_size, config_size;
     unsigned owns;               /* ASMSTORE__OWNS_*: which of image/pdb/config the writer frees */
-    unsigned flags;
+    unsigned flags;              /* ASMSTORE_ADD_* */
+    asmstore_abi abi;            /* format 1: the arch store it belongs to; UNKNOWN: common (and formats 2-4) */
     int ignored;
-    uint32_t mapping;            /* position among non-ignored entries: mapping and XAZS index */
-    unsigned char *frame;        /* owned: XAZS header + zstd frame, when compressed */
+    int compressed;              /* stored behind a compression header (known when added) */
+    int level;                   /* 0: the store's */
+    uint32_t mapping;            /* descriptor's mapping_index (formats 2-4) */
+    uint32_t descriptor_index;   /* in the compressed image header */
+    unsigned char *frame;        /* owned: compression header + payload, when compressed here */
     size_t frame_cap;
     const unsigned char *stored; /* what goes into the store: the image itself or frame */
     size_t stored_size;
     asmstore_result status;
 } asmstore__wentry;
 
+typedef struct asmstore__output { const char *name; unsigned char *data; size_t size, cap; } asmstore__output;
+
 struct asmstore_writer {
-    asmstore_write_options opt;
-    asmstore_hash_kind hash_kind;
+    asmstore_write_options opt;  /* defaults filled in */
+    uint32_t magic;              /* ASMSTORE_ZSTD_MAGIC or ASMSTORE_LZ4_MAGIC */
     asmstore__wentry *entries;
     size_t count, cap;
-    unsigned char *out;
-    size_t out_size;
+    uint32_t real_count, compressed_count; /* default mapping and descriptor indices of the next entry */
+    asmstore__output outs[ASMSTORE__MAX_OUTPUTS];
+    size_t nouts;                /* set by finish */
     /* compression work distribution: jobs[] lists entry indices, largest image first */
     size_t *jobs;
     size_t next_job, done_jobs;
@@ -1671,27 +1799,68 @@ struct asmstore_writer {
 #endif
 };
 
+/* The version word of a format 2-4 store (format 1 has none but its number). */
+ASMSTORE__PRIVATE uint32_t asmstore__version_word(uint32_t format, asmstore_abi abi) {
+    if (format == 1) return 1;
+    return format | ((uint32_t)abi << 16) | (asmstore__abi_is_64bit(abi) ? ASMSTORE_FLAG_64BIT : 0u);
+}
+/* Bytes of one index entry: the hash, the descriptor index, from format 3 on the ignore byte. */
+ASMSTORE__PRIVATE uint32_t asmstore__index_entry_size(uint32_t format, asmstore_hash_kind hash) {
+    return (hash == ASMSTORE_HASH_XXH3_64 ? 8u : 4u) + 4u + (format >= 3 ? 1u : 0u);
+}
+ASMSTORE__PRIVATE int asmstore__level_ok(asmstore_compression kind, int level) {
+    return level >= 1 && level <= (kind == ASMSTORE_COMPRESSION_LZ4 ? 12 : 22);
+}
+ASMSTORE__PRIVATE int asmstore__has_compression_magic(const unsigned char *p, size_t n) {
+    return n >= 4 && (asmstore__rd32(p) == ASMSTORE_ZSTD_MAGIC || asmstore__rd32(p) == ASMSTORE_LZ4_MAGIC);
+}
+
+/* Fills in the defaults of o and checks it. */
+ASMSTORE__PRIVATE asmstore_result asmstore__resolve_options(asmstore_write_options *o) {
+    int is64;
+    size_t al;
+    if (o->abi == ASMSTORE_ABI_UNKNOWN) o->abi = ASMSTORE_ABI_ARM64;
+    if (o->format == 0) o->format = 4;
+    if (o->compression == ASMSTORE_COMPRESSION_NONE) o->compression = ASMSTORE_COMPRESSION_ZSTD;
+    if (o->level == 0) o->level = o->compression == ASMSTORE_COMPRESSION_LZ4 ? 12 : 3;
+    if (o->max_name_len == 0) o->max_name_len = ASMSTORE_MAX_NAME_LEN;
+    if (o->image_alignment == 0) o->image_alignment = o->no_compress ? 16u : 1u;
+    al = o->image_alignment;
+    if ((unsigned)o->abi > 4u || o->format < 1 || o->format > 4 || o->jobs < 0 ||
+        (o->runtime != ASMSTORE_RUNTIME_MONOVM && o->runtime != ASMSTORE_RUNTIME_CORECLR) || o->max_name_len > ASMSTORE_MAX_NAME_LEN ||
+        (o->compression != ASMSTORE_COMPRESSION_ZSTD && o->compression != ASMSTORE_COMPRESSION_LZ4) ||
+        !asmstore__level_ok(o->compression, o->level) || al > ASMSTORE__MAX_IMAGE_ALIGNMENT || (al & (al - 1)) != 0)
+        return ASMSTORE_ERR_INVALID_ARG;
+    if (o->runtime == ASMSTORE_RUNTIME_CORECLR && o->format <= 2) return ASMSTORE_ERR_PROFILE;
+    is64 = asmstore__abi_is_64bit(o->abi);
+    if (o->format == 1) {
+        if (o->hash != ASMSTORE_HASH_UNKNOWN) return ASMSTORE_ERR_INVALID_ARG; /* its tables hold XXH32 and XXH64 */
+    } else if (o->hash == ASMSTORE_HASH_UNKNOWN) {
+        o->hash = o->runtime == ASMSTORE_RUNTIME_CORECLR && o->format == 4 ? ASMSTORE_HASH_CRC32
+                  : is64 ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32;
+    } else if (!(o->hash == ASMSTORE_HASH_CRC32 || (o->hash == ASMSTORE_HASH_XXH3_64 && is64) ||
+                 (o->hash == ASMSTORE_HASH_XXH32 && !is64))) {
+        /* 8-byte hashes only fit 64-bit stores; a 4-byte hash in a 64-bit store means CRC-32 to readers */
+        return ASMSTORE_ERR_INVALID_ARG;
+    }
+    if (o->compression == ASMSTORE_COMPRESSION_LZ4 && !o->compress && !o->no_compress) return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
+    return ASMSTORE_OK;
+}
+
 ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const asmstore_write_options *opt) {
     asmstore_writer *w;
     asmstore_write_options o;
+    asmstore_result res;
     if (!out) return ASMSTORE_ERR_INVALID_ARG;
     *out = NULL;
     memset(&o, 0, sizeof o);
     if (opt) o = *opt;
-    if (o.abi == ASMSTORE_ABI_UNKNOWN) o.abi = ASMSTORE_ABI_ARM64;
-    if (o.format == 0) o.format = 4;
-    if (o.level == 0) o.level = 3;
-    if (o.max_name_len == 0) o.max_name_len = ASMSTORE_MAX_NAME_LEN;
-    if ((unsigned)o.abi > 4u || o.format < 2 || o.format > 4 || o.level < 1 || o.level > 22 || o.jobs < 0 ||
-        (o.runtime != ASMSTORE_RUNTIME_MONOVM && o.runtime != ASMSTORE_RUNTIME_CORECLR) || o.max_name_len > ASMSTORE_MAX_NAME_LEN)
-        return ASMSTORE_ERR_INVALID_ARG;
-    if (o.runtime == ASMSTORE_RUNTIME_CORECLR && o.format == 2) return ASMSTORE_ERR_PROFILE;
+    if ((res = asmstore__resolve_options(&o)) != ASMSTORE_OK) return res;
     w = (asmstore_writer *)asmstore_alloc(&o.allocator, sizeof *w);
     if (!w) return ASMSTORE_ERR_OUT_OF_MEMORY;
     memset(w, 0, sizeof *w);
     w->opt = o;
-    if (o.runtime == ASMSTORE_RUNTIME_CORECLR && o.format == 4) w->hash_kind = ASMSTORE_HASH_CRC32;
-    else w->hash_kind = asmstore__abi_is_64bit(o.abi) ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32;
+    w->magic = o.compression == ASMSTORE_COMPRESSION_LZ4 ? ASMSTORE_LZ4_MAGIC : ASMSTORE_ZSTD_MAGIC;
     *out = w;
     return ASMSTORE_OK;
 }
@@ -1718,10 +1887,20 @@ ASMSTORE__PRIVATE unsigned char *asmstore__dup(asmstore_writer *w, const void *p
     return c;
 }
 
+/* Will this image sit behind a compression header? One that begins with a compression magic must
+   (the format would read it as compressed); a VERBATIM one is stored as it comes. */
+ASMSTORE__PRIVATE int asmstore__stores_compressed(const asmstore_writer *w, const unsigned char *img, size_t n, unsigned flags) {
+    int magic = asmstore__has_compression_magic(img, n);
+    if (flags & ASMSTORE_ADD_VERBATIM) return magic;
+    return magic || !(w->opt.no_compress || (flags & ASMSTORE_ADD_UNCOMPRESSED));
+}
+
+/* Appends one entry (checks done by the caller). Ignored entries come with ASMSTORE_ADD_IGNORED. */
 ASMSTORE__PRIVATE asmstore_result asmstore__push(asmstore_writer *w, const char *name, size_t name_len,
                                                 const void *image, size_t image_size, const void *pdb, size_t pdb_size,
-                                                const void *config, size_t config_size, unsigned flags, int ignored) {
+                                                const void *config, size_t config_size, const asmstore_add_options *ao) {
     asmstore__wentry e;
+    unsigned flags = ao->flags;
     int ok = 1;
     if (w->count == w->cap) {
         size_t ncap = w->cap ? w->cap * 2 : 64;
@@ -1750,32 +1929,42 @@ ASMSTORE__PRIVATE asmstore_result asmstore__push(asmstore_writer *w, const char 
     e.pdb_size = pdb_size;
     e.config_size = config_size;
     e.flags = flags;
-    e.ignored = ignored;
-    e.mapping = w->count ? w->entries[w->count - 1].mapping + !w->entries[w->count - 1].ignored : 0;
+    e.abi = ao->abi;
+    e.level = ao->level;
+    e.ignored = (flags & ASMSTORE_ADD_IGNORED) != 0;
+    e.compressed = !e.ignored && asmstore__stores_compressed(w, (const unsigned char *)image, image_size, flags);
     if (!ok) {
         if (flags & ASMSTORE__ADD_TAKE) e.owns = 0; /* on failure the caller keeps its buffers */
         asmstore__wentry_free(w, &e);
         return ASMSTORE_ERR_OUT_OF_MEMORY;
     }
+    if (!e.ignored) e.mapping = (flags & ASMSTORE_ADD_MAPPING_INDEX) ? ao->mapping_index : w->real_count;
+    w->real_count += !e.ignored;
+    if (e.compressed) {
+        if (flags & ASMSTORE_ADD_DESCRIPTOR_INDEX) e.descriptor_index = ao->descriptor_index;
+        else if (flags & ASMSTORE_ADD_VERBATIM) e.descriptor_index = asmstore__rd32(e.image + 4);
+        else e.descriptor_index = w->compressed_count;
+        w->compressed_count++;
+    }
     w->entries[w->count++] = e;
     return ASMSTORE_OK;
 }
 
-/* The name set's slot holding `name`, or the empty slot where it would go. */
+/* The name set's slot holding (abi, name), or the empty slot where it would go. */
 ASMSTORE__PRIVATE size_t asmstore__name_slot(const uint32_t *set, size_t cap, const asmstore__wentry *entries,
-                                            const char *name, size_t len) {
-    size_t mask = cap - 1, i = (size_t)asmstore_xxh3_64(name, len) & mask;
+                                            const char *name, size_t len, asmstore_abi abi) {
+    size_t mask = cap - 1, i = (size_t)(asmstore_xxh3_64(name, len) + (uint64_t)abi) & mask;
     for (;; i = (i + 1) & mask) {
         const asmstore__wentry *e;
         if (set[i] == 0) return i;
         e = &entries[set[i] - 1];
-        if (e->name_len == len && memcmp(e->name, name, len) == 0) return i;
+        if (e->abi == abi && e->name_len == len && memcmp(e->name, name, len) == 0) return i;
     }
 }
 
-/* Is this exact name already in the writer? O(1) expected. */
-ASMSTORE__PRIVATE int asmstore__has_name(const asmstore_writer *w, const char *name, size_t len) {
-    return w->name_set_cap && w->name_set[asmstore__name_slot(w->name_set, w->name_set_cap, w->entries, name, len)] != 0;
+/* Is this exact name already in the writer (in the same store set part)? O(1) expected. */
+ASMSTORE__PRIVATE int asmstore__has_name(const asmstore_writer *w, const char *name, size_t len, asmstore_abi abi) {
+    return w->name_set_cap && w->name_set[asmstore__name_slot(w->name_set, w->name_set_cap, w->entries, name, len, abi)] != 0;
 }
 
 /* Makes room in the name set for `total` names (rehashing every entry when it grows). */
@@ -1787,8 +1976,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__reserve_names(asmstore_writer *w, si
     set = (uint32_t *)asmstore_alloc(&w->opt.allocator, cap * sizeof *set);
     if (!set) return ASMSTORE_ERR_OUT_OF_MEMORY;
     memset(set, 0, cap * sizeof *set);
-    for (i = 0; i < w->count; i++)
-        set[asmstore__name_slot(set, cap, w->entries, w->entries[i].name, w->entries[i].name_len)] = (uint32_t)(i + 1);
+    for (i = 0; i < w->count; i++) {
+        const asmstore__wentry *e = &w->entries[i];
+        set[asmstore__name_slot(set, cap, w->entries, e->name, e->name_len, e->abi)] = (uint32_t)(i + 1);
+    }
     asmstore_free(&w->opt.allocator, w->name_set, w->name_set_cap * sizeof *set);
     w->name_set = set;
     w->name_set_cap = cap;
@@ -1798,41 +1989,72 @@ ASMSTORE__PRIVATE asmstore_result asmstore__reserve_names(asmstore_writer *w, si
 /* Records entry `index` (already in entries[], room reserved) in the name set. */
 ASMSTORE__PRIVATE void asmstore__remember_name(asmstore_writer *w, size_t index) {
     const asmstore__wentry *e = &w->entries[index];
-    w->name_set[asmstore__name_slot(w->name_set, w->name_set_cap, w->entries, e->name, e->name_len)] = (uint32_t)(index + 1);
+    w->name_set[asmstore__name_slot(w->name_set, w->name_set_cap, w->entries, e->name, e->name_len, e->abi)] = (uint32_t)(index + 1);
 }
 
-ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char *name, size_t name_len,
-                                                 const void *image, size_t image_size,
-                                                 const void *pdb, size_t pdb_size,
-                                                 const void *config, size_t config_size, unsigned flags) {
+/* The per-entry options against the store's. */
+ASMSTORE__PRIVATE asmstore_result asmstore__check_add(const asmstore_writer *w, const asmstore_add_options *a, const unsigned char *image,
+                                                     size_t image_size, size_t pdb_size, size_t config_size) {
+    unsigned f = a->flags;
+    if ((a->level && !asmstore__level_ok(w->opt.compression, a->level)) || (unsigned)a->abi > 4u ||
+        (a->abi != ASMSTORE_ABI_UNKNOWN && w->opt.format != 1) ||
+        (w->opt.format == 1 && (f & (ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_IGNORED))))
+        return ASMSTORE_ERR_INVALID_ARG;
+    if ((f & ASMSTORE_ADD_IGNORED) &&
+        (w->opt.format < 3 || image_size || pdb_size || config_size ||
+         (f & (ASMSTORE_ADD_DESCRIPTOR_INDEX | ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_VERBATIM))))
+        return ASMSTORE_ERR_INVALID_ARG;
+    if ((f & ASMSTORE_ADD_VERBATIM) && asmstore__has_compression_magic(image, image_size)) {
+        if (image_size < ASMSTORE_IMAGE_HEADER_SIZE) return ASMSTORE_ERR_TRUNCATED;
+        if (asmstore__rd32(image) != w->magic) return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION; /* a store never mixes magics */
+        if ((f & ASMSTORE_ADD_DESCRIPTOR_INDEX) && asmstore__rd32(image + 4) != a->descriptor_index) return ASMSTORE_ERR_INVALID_ARG;
+    }
+    /* format 1 appends a NUL to config data, and its size counts it */
+    if (image_size > UINT32_MAX || pdb_size > UINT32_MAX || config_size > UINT32_MAX - (w->opt.format == 1 ? 1u : 0u))
+        return ASMSTORE_ERR_TOO_LARGE;
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_writer_add_ex(asmstore_writer *w, const char *name, size_t name_len,
+                                                    const void *image, size_t image_size,
+                                                    const void *pdb, size_t pdb_size,
+                                                    const void *config, size_t config_size,
+                                                    const asmstore_add_options *ao) {
     char ni[ASMSTORE_MAX_NAME_LEN + 8];
     size_t ni_len = 0;
+    asmstore_add_options a, ign;
     asmstore_result res;
-    if (!w || (!name && name_len) || (!image && image_size) || (!pdb && pdb_size) || (!config && config_size) || w->out ||
-        (flags & ~(ASMSTORE_ADD_UNCOMPRESSED | ASMSTORE_ADD_BORROW | ASMSTORE__ADD_TAKE)))
+    if (ao) a = *ao; else memset(&a, 0, sizeof a);
+    if (!w || (!name && name_len) || (!image && image_size) || (!pdb && pdb_size) || (!config && config_size) || w->nouts ||
+        (a.flags & ~(ASMSTORE__ADD_PUBLIC | ASMSTORE__ADD_TAKE)))
         return ASMSTORE_ERR_INVALID_ARG;
     if (name_len == 0 || name_len > w->opt.max_name_len || !asmstore__name_valid((const unsigned char *)name, name_len))
         return ASMSTORE_ERR_BAD_NAME;
-    if (image_size > UINT32_MAX || pdb_size > UINT32_MAX || config_size > UINT32_MAX) return ASMSTORE_ERR_TOO_LARGE;
-    if (w->opt.runtime == ASMSTORE_RUNTIME_CORECLR) {
+    if ((res = asmstore__check_add(w, &a, (const unsigned char *)image, image_size, pdb_size, config_size)) != ASMSTORE_OK)
+        return res;
+    if (w->opt.runtime == ASMSTORE_RUNTIME_CORECLR && !(a.flags & (ASMSTORE_ADD_IGNORED | ASMSTORE_ADD_NO_COMPANION))) {
         /* the ignored companion: ChangeExtension(name, ".ni.dll") */
         size_t base = asmstore_name_base_len(name, name_len);
         if (base + 7 > w->opt.max_name_len) return ASMSTORE_ERR_BAD_NAME;
         memcpy(ni, name, base);
         memcpy(ni + base, ".ni.dll", 7);
         ni_len = base + 7;
-        if (asmstore__has_name(w, ni, ni_len)) return ASMSTORE_ERR_DUPLICATE_NAME;
+        if (asmstore__has_name(w, ni, ni_len, a.abi)) return ASMSTORE_ERR_DUPLICATE_NAME;
     }
-    if (asmstore__has_name(w, name, name_len) || (ni_len == name_len && memcmp(ni, name, ni_len) == 0))
+    if (asmstore__has_name(w, name, name_len, a.abi) || (ni_len == name_len && memcmp(ni, name, ni_len) == 0))
         return ASMSTORE_ERR_DUPLICATE_NAME;
     if (w->count + 2 > ASMSTORE_MAX_ENTRIES) return ASMSTORE_ERR_TOO_LARGE;
     if ((res = asmstore__reserve_names(w, w->count + 2)) != ASMSTORE_OK) return res;
-    res = asmstore__push(w, name, name_len, image, image_size, pdb, pdb_size, config, config_size, flags, 0);
+    res = asmstore__push(w, name, name_len, image, image_size, pdb, pdb_size, config, config_size, &a);
     if (res == ASMSTORE_OK && ni_len) {
-        res = asmstore__push(w, ni, ni_len, NULL, 0, NULL, 0, NULL, 0, 0, 1);
+        memset(&ign, 0, sizeof ign);
+        ign.flags = ASMSTORE_ADD_IGNORED;
+        res = asmstore__push(w, ni, ni_len, NULL, 0, NULL, 0, NULL, 0, &ign);
         if (res != ASMSTORE_OK) {
             asmstore__wentry *e = &w->entries[--w->count];
-            if (flags & ASMSTORE__ADD_TAKE) e->owns = 0; /* on failure the caller keeps its buffers */
+            if (a.flags & ASMSTORE__ADD_TAKE) e->owns = 0; /* on failure the caller keeps its buffers */
+            w->real_count--;
+            w->compressed_count -= e->compressed ? 1u : 0u;
             asmstore__wentry_free(w, e);
         }
     }
@@ -1843,59 +2065,94 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char 
     return res;
 }
 
+ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char *name, size_t name_len,
+                                                 const void *image, size_t image_size,
+                                                 const void *pdb, size_t pdb_size,
+                                                 const void *config, size_t config_size, unsigned flags) {
+    asmstore_add_options a;
+    memset(&a, 0, sizeof a);
+    a.flags = flags;
+    return asmstore_writer_add_ex(w, name, name_len, image, image_size, pdb, pdb_size, config, config_size, &a);
+}
+
 #ifndef ASMSTORE_NO_STDIO
-ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const char *name, const char *image_path,
-                                                      const char *pdb_path, const char *config_path, unsigned flags) {
+ASMSTORE_DEF asmstore_result asmstore_writer_add_file_ex(asmstore_writer *w, const char *name, const char *image_path,
+                                                         const char *pdb_path, const char *config_path,
+                                                         const asmstore_add_options *ao) {
     void *bufs[3] = {NULL, NULL, NULL};
     size_t sizes[3] = {0, 0, 0};
     const char *paths[3];
+    asmstore_add_options a;
     asmstore_result res = ASMSTORE_OK;
     int i;
     if (!w || !name || !image_path) return ASMSTORE_ERR_INVALID_ARG;
+    if (ao) a = *ao; else memset(&a, 0, sizeof a);
     paths[0] = image_path; paths[1] = pdb_path; paths[2] = config_path;
     for (i = 0; i < 3 && res == ASMSTORE_OK; i++)
         if (paths[i]) res = asmstore_read_file(paths[i], &w->opt.allocator, &bufs[i], &sizes[i]);
     /* the writer takes the buffers just read (no second copy); on failure they are still ours */
+    a.flags = (a.flags & ~ASMSTORE_ADD_BORROW) | ASMSTORE__ADD_TAKE;
     if (res == ASMSTORE_OK)
-        res = asmstore_writer_add(w, name, strlen(name), bufs[0], sizes[0], bufs[1], sizes[1], bufs[2], sizes[2],
-                                  (flags & ~ASMSTORE_ADD_BORROW) | ASMSTORE__ADD_TAKE);
+        res = asmstore_writer_add_ex(w, name, strlen(name), bufs[0], sizes[0], bufs[1], sizes[1], bufs[2], sizes[2], &a);
     if (res != ASMSTORE_OK)
         for (i = 0; i < 3; i++) asmstore_free(&w->opt.allocator, bufs[i], sizes[i]);
     return res;
 }
+
+ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const char *name, const char *image_path,
+                                                      const char *pdb_path, const char *config_path, unsigned flags) {
+    asmstore_add_options a;
+    memset(&a, 0, sizeof a);
+    a.flags = flags;
+    return asmstore_writer_add_file_ex(w, name, image_path, pdb_path, config_path, &a);
+}
 #endif
 
-/* Compresses entry i into its XAZS form (or keeps the image when stored uncompressed). */
+/* Worst-case compressed size of n bytes: LZ4_COMPRESSBOUND / ZSTD_COMPRESSBOUND. */
+ASMSTORE__PRIVATE size_t asmstore__compress_bound(asmstore_compression kind, size_t n) {
+    size_t k128 = (size_t)128 << 10;
+    if (kind == ASMSTORE_COMPRESSION_LZ4) return n + n / 255u + 16u;
+    return n + (n >> 8) + (n < k128 ? (k128 - n) >> 11 : 0u);
+}
+
+/* Compresses entry i into its XAZS/XALZ form (or keeps the image when it is stored as it is). */
 ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, size_t i, void *cctx) {
     asmstore__wentry *e = &w->entries[i];
+    asmstore_compression kind = w->opt.compression;
+    int level = e->level ? e->level : w->opt.level;
+    size_t bound = asmstore__compress_bound(kind, e->image_size), z = 0;
     if (e->ignored) return ASMSTORE_OK;
-    /* the format calls an image compressed iff its first u32 is XAZS or XALZ: such bytes cannot
-       be stored as they are, so they are compressed whatever was asked */
-    if ((w->opt.no_compress || (e->flags & ASMSTORE_ADD_UNCOMPRESSED)) &&
-        !(e->image_size >= 4 && (asmstore__rd32(e->image) == ASMSTORE_ZSTD_MAGIC || asmstore__rd32(e->image) == ASMSTORE_LZ4_MAGIC))) {
+    if (!e->compressed || (e->flags & ASMSTORE_ADD_VERBATIM)) {
         e->stored = e->image;
         e->stored_size = e->image_size;
         return ASMSTORE_OK;
     }
-#ifdef ASMSTORE_NO_ZSTD
-    (void)cctx;
-    return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
-#else
-    {
-        size_t bound = ZSTD_compressBound(e->image_size), z;
-        e->frame_cap = ASMSTORE_IMAGE_HEADER_SIZE + bound;
-        e->frame = (unsigned char *)asmstore_alloc(&w->opt.allocator, e->frame_cap);
-        if (!e->frame) return ASMSTORE_ERR_OUT_OF_MEMORY;
-        asmstore__wr32(e->frame, ASMSTORE_ZSTD_MAGIC);
-        asmstore__wr32(e->frame + 4, e->mapping);
-        asmstore__wr32(e->frame + 8, (uint32_t)e->image_size);
-        z = ZSTD_compressCCtx((ZSTD_CCtx *)cctx, e->frame + ASMSTORE_IMAGE_HEADER_SIZE, bound, e->image, e->image_size, w->opt.level);
+    if (bound < e->image_size || bound > SIZE_MAX - ASMSTORE_IMAGE_HEADER_SIZE) return ASMSTORE_ERR_TOO_LARGE;
+    asmstore_free(&w->opt.allocator, e->frame, e->frame_cap); /* from an earlier, failed finish */
+    e->frame_cap = ASMSTORE_IMAGE_HEADER_SIZE + bound;
+    e->frame = (unsigned char *)asmstore_alloc(&w->opt.allocator, e->frame_cap);
+    if (!e->frame) { e->frame_cap = 0; return ASMSTORE_ERR_OUT_OF_MEMORY; }
+    asmstore__wr32(e->frame, w->magic);
+    asmstore__wr32(e->frame + 4, e->descriptor_index);
+    asmstore__wr32(e->frame + 8, (uint32_t)e->image_size);
+#ifndef ASMSTORE_NO_ZSTD
+    if (kind == ASMSTORE_COMPRESSION_ZSTD) {
+        z = ZSTD_compressCCtx((ZSTD_CCtx *)cctx, e->frame + ASMSTORE_IMAGE_HEADER_SIZE, bound, e->image, e->image_size, level);
         if (ZSTD_isError(z)) return ASMSTORE_ERR_UNSUPPORTED;
-        e->stored = e->frame;
-        e->stored_size = ASMSTORE_IMAGE_HEADER_SIZE + z;
-        return ASMSTORE_OK;
-    }
+    } else
 #endif
+    {
+        asmstore_result res;
+        (void)cctx;
+        if (!w->opt.compress) return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
+        res = w->opt.compress(w->opt.compress_user, kind, level, e->frame + ASMSTORE_IMAGE_HEADER_SIZE, bound, e->image,
+                              e->image_size, &z);
+        if (res != ASMSTORE_OK) return res;
+        if (z > bound) return ASMSTORE_ERR_BUFFER_TOO_SMALL;
+    }
+    e->stored = e->frame;
+    e->stored_size = ASMSTORE_IMAGE_HEADER_SIZE + z;
+    return ASMSTORE_OK;
 }
 
 /* Worker loop: takes the next entry until none are left; results land in each entry. */
@@ -1903,7 +2160,8 @@ static void *asmstore__compress_worker(void *arg) {
     asmstore_writer *w = (asmstore_writer *)arg;
     void *cctx = NULL;
 #ifndef ASMSTORE_NO_ZSTD
-    cctx = ZSTD_createCCtx();
+    int need_cctx = w->opt.compression == ASMSTORE_COMPRESSION_ZSTD;
+    if (need_cctx) cctx = ZSTD_createCCtx();
 #endif
     for (;;) {
         size_t i;
@@ -1917,7 +2175,7 @@ static void *asmstore__compress_worker(void *arg) {
 #endif
         if (i >= w->count) break;
 #ifndef ASMSTORE_NO_ZSTD
-        if (!cctx) res = ASMSTORE_ERR_OUT_OF_MEMORY; else
+        if (need_cctx && !cctx) res = ASMSTORE_ERR_OUT_OF_MEMORY; else
 #endif
         res = asmstore__compress_one(w, i, cctx);
         w->entries[i].status = res;
@@ -1944,28 +2202,12 @@ static int asmstore__job_cmp(const void *a, const void *b) {
     return x->index < y->index ? -1 : (x->index > y->index);
 }
 
-typedef struct asmstore__windex { uint64_t hash; uint32_t desc; uint32_t order; unsigned char ignore; } asmstore__windex;
-
-static int asmstore__windex_cmp(const void *a, const void *b) {
-    const asmstore__windex *x = (const asmstore__windex *)a, *y = (const asmstore__windex *)b;
-    if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
-    if (x->desc != y->desc) return x->desc < y->desc ? -1 : 1;
-    return x->order < y->order ? -1 : (x->order > y->order);
-}
-
-ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const void **data, size_t *size) {
-    const asmstore_allocator *a;
-    size_t i, n, header, esize, hsize;
-    uint64_t total, names_size = 0, data_size = 0, off;
-    asmstore__windex *idx;
-    unsigned char *o, *p;
+/* Compresses every entry, N workers pulling entries largest first; each result depends only on its
+   entry, so the bytes never depend on the thread count. */
+ASMSTORE__PRIVATE asmstore_result asmstore__compress_all(asmstore_writer *w) {
+    const asmstore_allocator *a = &w->opt.allocator;
+    size_t i, n = w->count;
     int jobs;
-    if (!w || !data || !size) return ASMSTORE_ERR_INVALID_ARG;
-    if (w->out) { *data = w->out; *size = w->out_size; return ASMSTORE_OK; }
-    a = &w->opt.allocator;
-    n = w->count;
-    if (n > ASMSTORE_MAX_ENTRIES) return ASMSTORE_ERR_TOO_LARGE;
-    /* 1. compress, N workers pulling entries largest first; each result depends only on its entry */
     {
         asmstore__job *order = (asmstore__job *)asmstore_alloc(a, n * sizeof *order);
         w->jobs = (size_t *)asmstore_alloc(a, n * sizeof *w->jobs);
@@ -1981,11 +2223,11 @@ ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const vo
         asmstore_free(a, order, n * sizeof *order);
     }
     jobs = w->opt.jobs;
+    w->next_job = 0; w->done_jobs = 0;
 #ifndef ASMSTORE_NO_THREADS
     if (jobs == 0) { long c = sysconf(_SC_NPROCESSORS_ONLN); jobs = c > 0 ? (int)(c > 256 ? 256 : c) : 1; }
     if ((size_t)jobs > n) jobs = n ? (int)n : 1;
-    w->next_job = 0; w->done_jobs = 0;
-    if (pthread_mutex_init(&w->lock, NULL) != 0) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    if (pthread_mutex_init(&w->lock, NULL) != 0) { asmstore_free(a, w->jobs, n * sizeof *w->jobs); w->jobs = NULL; return ASMSTORE_ERR_OUT_OF_MEMORY; }
     {
         pthread_t th[256];
         int started = 0, t;
@@ -1999,40 +2241,107 @@ ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const vo
     pthread_mutex_destroy(&w->lock);
 #else
     (void)jobs;
-    w->next_job = 0; w->done_jobs = 0;
     asmstore__compress_worker(w);
 #endif
     asmstore_free(a, w->jobs, n * sizeof *w->jobs);
     w->jobs = NULL;
     for (i = 0; i < n; i++) if (w->entries[i].status != ASMSTORE_OK) return w->entries[i].status;
-    /* 2. layout */
-    header = w->opt.format >= 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2;
-    hsize = w->hash_kind == ASMSTORE_HASH_XXH3_64 ? 8u : 4u;
-    esize = hsize + 4u + (w->opt.format >= 3 ? 1u : 0u);
-    for (i = 0; i < n; i++) {
-        const asmstore__wentry *e = &w->entries[i];
-        names_size += 4u + e->name_len;
-        data_size += (uint64_t)e->stored_size + e->pdb_size + e->config_size;
-    }
-    total = header + (uint64_t)2 * n * esize + (uint64_t)n * ASMSTORE_DESCRIPTOR_SIZE + names_size + data_size;
+    return ASMSTORE_OK;
+}
+
+static int asmstore__u32_cmp(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : (x > y);
+}
+
+/* Two compressed entries with one descriptor index would load each other's bytes (§3.4): refused. */
+ASMSTORE__PRIVATE asmstore_result asmstore__check_descriptor_indices(asmstore_writer *w) {
+    const asmstore_allocator *a = &w->opt.allocator;
+    size_t i, k = 0;
+    uint32_t *v = (uint32_t *)asmstore_alloc(a, w->count * sizeof *v);
+    asmstore_result res = ASMSTORE_OK;
+    if (!v) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    for (i = 0; i < w->count; i++) if (w->entries[i].compressed) v[k++] = w->entries[i].descriptor_index;
+    if (k) qsort(v, k, sizeof *v, asmstore__u32_cmp);
+    for (i = 1; i < k; i++) if (v[i] == v[i - 1]) res = ASMSTORE_ERR_INVALID_ARG;
+    asmstore_free(a, v, w->count * sizeof *v);
+    return res;
+}
+
+/* Where one entry's blobs go, from `off` on: the image at the next multiple of the alignment, then
+   the pdb, then the config (+ one NUL in format 1). d[] = image, pdb, config as offset/size pairs
+   (0/0 when absent; all zero for ignored entries). Returns the end. */
+ASMSTORE__PRIVATE uint64_t asmstore__place(const asmstore_writer *w, const asmstore__wentry *e, uint64_t off, uint64_t d[6]) {
+    uint64_t align = w->opt.image_alignment;
+    uint64_t config = e->config_size ? e->config_size + (w->opt.format == 1 ? 1u : 0u) : 0u;
+    memset(d, 0, 6 * sizeof *d);
+    if (e->ignored) return off;
+    off = (off + align - 1) & ~(align - 1);
+    d[0] = off; d[1] = e->stored_size; off += e->stored_size;
+    if (e->pdb_size) { d[2] = off; d[3] = e->pdb_size; off += e->pdb_size; }
+    if (config) { d[4] = off; d[5] = config; off += config; }
+    return off;
+}
+/* Copies a placed entry's blobs into the store (padding and the config's NUL are already zero). */
+ASMSTORE__PRIVATE void asmstore__put(unsigned char *o, const asmstore__wentry *e, const uint64_t d[6]) {
+    if (d[1]) memcpy(o + d[0], e->stored, (size_t)d[1]);
+    if (d[3]) memcpy(o + d[2], e->pdb, (size_t)d[3]);
+    if (d[5]) memcpy(o + d[4], e->config, e->config_size);
+}
+/* A zeroed output buffer of `total` bytes (refused past the format's 32-bit offsets). */
+ASMSTORE__PRIVATE asmstore_result asmstore__new_output(asmstore_writer *w, const char *name, uint64_t total) {
+    asmstore__output *out = &w->outs[w->nouts];
     if (total > UINT32_MAX || total > (uint64_t)(SIZE_MAX / 2)) return ASMSTORE_ERR_TOO_LARGE;
+    out->data = (unsigned char *)asmstore_alloc(&w->opt.allocator, (size_t)total);
+    if (!out->data) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    memset(out->data, 0, (size_t)total);
+    out->name = name;
+    out->size = out->cap = (size_t)total;
+    w->nouts++;
+    return ASMSTORE_OK;
+}
+
+typedef struct asmstore__windex { uint64_t hash; uint32_t desc; uint32_t order; unsigned char ignore; } asmstore__windex;
+
+static int asmstore__windex_cmp(const void *a, const void *b) {
+    const asmstore__windex *x = (const asmstore__windex *)a, *y = (const asmstore__windex *)b;
+    if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
+    if (x->desc != y->desc) return x->desc < y->desc ? -1 : 1;
+    return x->order < y->order ? -1 : (x->order > y->order);
+}
+
+/* Formats 2-4: [header][index][descriptors][names][data], one store. */
+ASMSTORE__PRIVATE asmstore_result asmstore__layout(asmstore_writer *w) {
+    const asmstore_allocator *a = &w->opt.allocator;
+    size_t i, n = w->count, header, esize, hsize;
+    uint64_t names_size = 0, data_start, off, d[6];
+    asmstore__windex *idx;
+    unsigned char *o, *p, *desc, *names;
+    asmstore_result res;
+    int k;
+    header = w->opt.format >= 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2;
+    hsize = w->opt.hash == ASMSTORE_HASH_XXH3_64 ? 8u : 4u;
+    esize = asmstore__index_entry_size(w->opt.format, w->opt.hash);
+    for (i = 0; i < n; i++) names_size += 4u + w->entries[i].name_len;
+    data_start = header + (uint64_t)2 * n * esize + (uint64_t)n * ASMSTORE_DESCRIPTOR_SIZE + names_size;
+    for (off = data_start, i = 0; i < n; i++) off = asmstore__place(w, &w->entries[i], off, d);
     idx = (asmstore__windex *)asmstore_alloc(a, 2 * n * sizeof *idx);
-    o = (unsigned char *)asmstore_alloc(a, (size_t)total);
-    if (!idx || !o) { asmstore_free(a, idx, 2 * n * sizeof *idx); asmstore_free(a, o, (size_t)total); return ASMSTORE_ERR_OUT_OF_MEMORY; }
-    memset(o, 0, (size_t)total);
-    /* 3. index: name with and without the last extension, sorted by hash (ties: descriptor, kind) */
+    if (!idx) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    if ((res = asmstore__new_output(w, NULL, off)) != ASMSTORE_OK) { asmstore_free(a, idx, 2 * n * sizeof *idx); return res; }
+    o = w->outs[0].data;
+    /* index: name with and without the last extension, sorted by hash (ties: descriptor, kind) */
     for (i = 0; i < n; i++) {
         const asmstore__wentry *e = &w->entries[i];
         size_t base = asmstore_name_base_len(e->name, e->name_len);
-        idx[2 * i].hash = asmstore_name_hash(w->hash_kind, e->name, e->name_len);
-        idx[2 * i + 1].hash = asmstore_name_hash(w->hash_kind, e->name, base);
+        idx[2 * i].hash = asmstore_name_hash(w->opt.hash, e->name, e->name_len);
+        idx[2 * i + 1].hash = asmstore_name_hash(w->opt.hash, e->name, base);
         idx[2 * i].desc = idx[2 * i + 1].desc = (uint32_t)i;
         idx[2 * i].order = 0; idx[2 * i + 1].order = 1;
         idx[2 * i].ignore = idx[2 * i + 1].ignore = (unsigned char)e->ignored;
     }
     if (n) qsort(idx, 2 * n, sizeof *idx, asmstore__windex_cmp);
     asmstore__wr32(o, ASMSTORE_MAGIC);
-    asmstore__wr32(o + 4, w->opt.format | ((uint32_t)w->opt.abi << 16) | (asmstore__abi_is_64bit(w->opt.abi) ? ASMSTORE_FLAG_64BIT : 0u));
+    asmstore__wr32(o + 4, asmstore__version_word(w->opt.format, w->opt.abi));
     asmstore__wr32(o + 8, (uint32_t)n);
     asmstore__wr32(o + 12, (uint32_t)(2 * n));
     asmstore__wr32(o + 16, (uint32_t)(2 * n * esize));
@@ -2043,37 +2352,277 @@ ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const vo
         if (esize > hsize + 4) p[hsize + 4] = idx[i].ignore;
     }
     asmstore_free(a, idx, 2 * n * sizeof *idx);
-    /* 4. descriptors, names, data */
-    off = header + (uint64_t)2 * n * esize + (uint64_t)n * ASMSTORE_DESCRIPTOR_SIZE + names_size;
-    {
-        unsigned char *desc = o + header + 2 * n * esize, *names = desc + n * ASMSTORE_DESCRIPTOR_SIZE;
-        for (i = 0; i < n; i++, desc += ASMSTORE_DESCRIPTOR_SIZE) {
-            const asmstore__wentry *e = &w->entries[i];
-            asmstore__wr32(names, (uint32_t)e->name_len);
-            memcpy(names + 4, e->name, e->name_len);
-            names += 4 + e->name_len;
-            if (e->ignored) continue; /* all-zero descriptor */
-            asmstore__wr32(desc, e->mapping);
-            asmstore__wr32(desc + 4, (uint32_t)off);
-            asmstore__wr32(desc + 8, (uint32_t)e->stored_size);
-            if (e->stored_size) memcpy(o + off, e->stored, e->stored_size);
-            off += e->stored_size;
-            if (e->pdb_size) {
-                asmstore__wr32(desc + 12, (uint32_t)off); asmstore__wr32(desc + 16, (uint32_t)e->pdb_size);
-                memcpy(o + off, e->pdb, e->pdb_size); off += e->pdb_size;
-            }
-            if (e->config_size) {
-                asmstore__wr32(desc + 20, (uint32_t)off); asmstore__wr32(desc + 24, (uint32_t)e->config_size);
-                memcpy(o + off, e->config, e->config_size); off += e->config_size;
-            }
-        }
+    /* descriptors, names, data */
+    desc = o + header + 2 * n * esize;
+    names = desc + n * ASMSTORE_DESCRIPTOR_SIZE;
+    for (off = data_start, i = 0; i < n; i++, desc += ASMSTORE_DESCRIPTOR_SIZE) {
+        const asmstore__wentry *e = &w->entries[i];
+        asmstore__wr32(names, (uint32_t)e->name_len);
+        memcpy(names + 4, e->name, e->name_len);
+        names += 4 + e->name_len;
+        off = asmstore__place(w, e, off, d);
+        if (e->ignored) continue; /* all-zero descriptor */
+        asmstore__wr32(desc, e->mapping);
+        for (k = 0; k < 6; k++) asmstore__wr32(desc + 4 + 4 * k, (uint32_t)d[k]);
+        asmstore__put(o, e, d);
     }
-    ASMSTORE_ASSERT(off == total);
-    if (w->opt.format >= 4) asmstore__wr64(o + 20, asmstore_xxh3_64(o + 28, (size_t)total - 28));
-    w->out = o;
-    w->out_size = (size_t)total;
-    *data = o;
-    *size = (size_t)total;
+    ASMSTORE_ASSERT(off == w->outs[0].size);
+    if (w->opt.format >= 4) asmstore__wr64(o + 20, asmstore_xxh3_64(o + 28, w->outs[0].size - 28));
+    return ASMSTORE_OK;
+}
+
+/* ---- format 1 (.NET 6-8): store 0 with the common entries and both hash tables, one arch store
+   per ABI, assemblies.manifest (store-releases.md §2) ---- */
+
+/* One row of the global hash tables; `mapping` is its place in global order (common, then arch). */
+typedef struct asmstore__v1row { uint64_t hash; uint32_t entry, mapping, local, store_id; } asmstore__v1row;
+static int asmstore__v1row_cmp(const void *a, const void *b) {
+    const asmstore__v1row *x = (const asmstore__v1row *)a, *y = (const asmstore__v1row *)b;
+    return x->hash < y->hash ? -1 : (x->hash > y->hash);
+}
+/* Length of the name as format 1 hashes it: without a final ".dll". */
+ASMSTORE__PRIVATE size_t asmstore__v1_name_len(const asmstore__wentry *e) {
+    return e->name_len > 4 && memcmp(e->name + e->name_len - 4, ".dll", 4) == 0 ? e->name_len - 4 : e->name_len;
+}
+/* Does ABI b's arch store list the same names in the same order as ABI a's? */
+ASMSTORE__PRIVATE int asmstore__v1_same_arch(const asmstore_writer *w, asmstore_abi a, asmstore_abi b) {
+    size_t i = 0, j = 0;
+    for (;; i++, j++) {
+        while (i < w->count && w->entries[i].abi != a) i++;
+        while (j < w->count && w->entries[j].abi != b) j++;
+        if (i == w->count || j == w->count) return i == w->count && j == w->count;
+        if (w->entries[i].name_len != w->entries[j].name_len || memcmp(w->entries[i].name, w->entries[j].name, w->entries[i].name_len) != 0)
+            return 0;
+    }
+}
+/* The ABIs with arch entries, as a bit set over asmstore_abi (bit 1 = arm64 ...). */
+ASMSTORE__PRIVATE unsigned asmstore__v1_abis(const asmstore_writer *w) {
+    unsigned set = 0;
+    size_t i;
+    for (i = 0; i < w->count; i++) set |= 1u << (unsigned)w->entries[i].abi;
+    return set & ~1u;
+}
+
+/* A compressed entry's sort key: %(DestinationSubPath), "<abi>/" before arch names in multi-ABI sets. */
+typedef struct asmstore__v1key { const char *key; size_t len, entry; } asmstore__v1key;
+static int asmstore__v1key_cmp(const void *a, const void *b) {
+    const asmstore__v1key *x = (const asmstore__v1key *)a, *y = (const asmstore__v1key *)b;
+    int c = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
+    if (c) return c;
+    if (x->len != y->len) return x->len < y->len ? -1 : 1;
+    return x->entry < y->entry ? -1 : (x->entry > y->entry);
+}
+
+/* .NET 6-8 numbered the compressed assemblies of all ABIs by an ordinal sort of their destination
+   paths (byte order of UTF-8, which is .NET's UTF-16 order for every name outside U+E000..U+FFFF
+   against supplementary characters). Entries with an explicit index keep it. */
+ASMSTORE__PRIVATE asmstore_result asmstore__v1_descriptor_indices(asmstore_writer *w, int multi_abi) {
+    const asmstore_allocator *a = &w->opt.allocator;
+    size_t i, k = 0, bytes = 0, used = 0;
+    asmstore__v1key *keys;
+    char *buf;
+    for (i = 0; i < w->count; i++) bytes += w->entries[i].name_len + 16u;
+    keys = (asmstore__v1key *)asmstore_alloc(a, w->count * sizeof *keys);
+    buf = (char *)asmstore_alloc(a, bytes);
+    if (!keys || !buf) { asmstore_free(a, keys, w->count * sizeof *keys); asmstore_free(a, buf, bytes); return ASMSTORE_ERR_OUT_OF_MEMORY; }
+    for (i = 0; i < w->count; i++) {
+        const asmstore__wentry *e = &w->entries[i];
+        size_t dir = 0;
+        if (!e->compressed) continue;
+        if (e->abi != ASMSTORE_ABI_UNKNOWN && multi_abi) {
+            const char *abi = asmstore_abi_android_name(e->abi);
+            dir = strlen(abi);
+            memcpy(buf + used, abi, dir);
+            buf[used + dir++] = '/';
+        }
+        memcpy(buf + used + dir, e->name, e->name_len);
+        keys[k].key = buf + used; keys[k].len = dir + e->name_len; keys[k].entry = i;
+        used += keys[k].len;
+        k++;
+    }
+    if (k) qsort(keys, k, sizeof *keys, asmstore__v1key_cmp);
+    for (i = 0; i < k; i++) {
+        asmstore__wentry *e = &w->entries[keys[i].entry];
+        if (!(e->flags & (ASMSTORE_ADD_DESCRIPTOR_INDEX | ASMSTORE_ADD_VERBATIM))) e->descriptor_index = (uint32_t)i;
+    }
+    asmstore_free(a, keys, w->count * sizeof *keys);
+    asmstore_free(a, buf, bytes);
+    return ASMSTORE_OK;
+}
+
+/* Checks the ABIs' arch stores agree and numbers the compressed entries (before compression). */
+ASMSTORE__PRIVATE asmstore_result asmstore__v1_prepare(asmstore_writer *w) {
+    unsigned abis = asmstore__v1_abis(w), first = 0, b;
+    for (b = 1; b <= 4; b++) {
+        if (!(abis & (1u << b))) continue;
+        if (!first) first = b;
+        else if (!asmstore__v1_same_arch(w, (asmstore_abi)first, (asmstore_abi)b)) return ASMSTORE_ERR_BAD_COUNTS;
+    }
+    return asmstore__v1_descriptor_indices(w, (abis & (abis - 1)) != 0);
+}
+
+/* Writes one format 1 store: the entries of `abi` (UNKNOWN: the common ones), and in store 0 the
+   two hash tables (rows32/rows64 sorted, g rows each). */
+ASMSTORE__PRIVATE asmstore_result asmstore__v1_store(asmstore_writer *w, asmstore_abi abi, const asmstore__v1row *rows32,
+                                                    const asmstore__v1row *rows64, size_t g) {
+    uint64_t off, d[6];
+    size_t i, local = 0, r;
+    unsigned char *o, *desc, *p;
+    asmstore_result res;
+    int k;
+    for (i = 0; i < w->count; i++) local += w->entries[i].abi == abi;
+    off = ASMSTORE__V1_HEADER_SIZE + (uint64_t)local * ASMSTORE__V1_DESCRIPTOR_SIZE + (uint64_t)2 * g * ASMSTORE__V1_ROW_SIZE;
+    for (i = 0; i < w->count; i++) if (w->entries[i].abi == abi) off = asmstore__place(w, &w->entries[i], off, d);
+    if ((res = asmstore__new_output(w, asmstore__v1_files[abi], off)) != ASMSTORE_OK) return res;
+    o = w->outs[w->nouts - 1].data;
+    asmstore__wr32(o, ASMSTORE_MAGIC);
+    asmstore__wr32(o + 4, 1);
+    asmstore__wr32(o + 8, (uint32_t)local);
+    asmstore__wr32(o + 12, (uint32_t)g);
+    asmstore__wr32(o + 16, abi == ASMSTORE_ABI_UNKNOWN ? 0u : 1u);
+    p = o + ASMSTORE__V1_HEADER_SIZE + local * ASMSTORE__V1_DESCRIPTOR_SIZE;
+    for (r = 0; r < 2 * g; r++, p += ASMSTORE__V1_ROW_SIZE) {
+        const asmstore__v1row *row = r < g ? &rows32[r] : &rows64[r - g];
+        asmstore__wr64(p, row->hash);
+        asmstore__wr32(p + 8, row->mapping);
+        asmstore__wr32(p + 12, row->local);
+        asmstore__wr32(p + 16, row->store_id);
+    }
+    off = (uint64_t)(p - o);
+    desc = o + ASMSTORE__V1_HEADER_SIZE;
+    for (i = 0; i < w->count; i++) {
+        const asmstore__wentry *e = &w->entries[i];
+        if (e->abi != abi) continue;
+        off = asmstore__place(w, e, off, d);
+        for (k = 0; k < 6; k++) asmstore__wr32(desc + 4 * k, (uint32_t)d[k]);
+        desc += ASMSTORE__V1_DESCRIPTOR_SIZE;
+        asmstore__put(o, e, d);
+    }
+    ASMSTORE_ASSERT(off == w->outs[w->nouts - 1].size);
+    return ASMSTORE_OK;
+}
+
+ASMSTORE__PRIVATE char *asmstore__put_hex(char *p, uint64_t v, int digits) {
+    while (digits-- > 0) *p++ = "0123456789abcdef"[(v >> (4 * digits)) & 15u];
+    return p;
+}
+ASMSTORE__PRIVATE char *asmstore__put_dec(char *p, uint32_t v, int min_digits) {
+    char t[10];
+    int n = 0;
+    do { t[n++] = (char)('0' + v % 10u); v /= 10u; } while (v || n < min_digits);
+    while (n) *p++ = t[--n];
+    return p;
+}
+
+/* assemblies.manifest: a column header, then one line per assembly in global (mapping) order. */
+ASMSTORE__PRIVATE asmstore_result asmstore__v1_manifest(asmstore_writer *w, const asmstore__v1row *rows, size_t g) {
+    static const char head[] = "Hash 32     Hash 64             Blob ID  Blob idx  Name\n";
+    asmstore__output *out = &w->outs[w->nouts];
+    size_t i, cap = sizeof head;
+    char *p;
+    for (i = 0; i < g; i++) cap += 70u + w->entries[rows[i].entry].name_len;
+    p = (char *)asmstore_alloc(&w->opt.allocator, cap);
+    if (!p) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    out->data = (unsigned char *)p;
+    out->cap = cap;
+    out->name = ASMSTORE__V1_MANIFEST;
+    memcpy(p, head, sizeof head - 1);
+    p += sizeof head - 1;
+    for (i = 0; i < g; i++) {
+        const asmstore__wentry *e = &w->entries[rows[i].entry];
+        size_t len = asmstore__v1_name_len(e);
+        *p++ = '0'; *p++ = 'x';
+        p = asmstore__put_hex(p, (uint32_t)XXH32(e->name, len, 0), 8);
+        memcpy(p, "  0x", 4); p += 4;
+        p = asmstore__put_hex(p, (uint64_t)XXH64(e->name, len, 0), 16);
+        memcpy(p, "  ", 2); p += 2;
+        p = asmstore__put_dec(p, rows[i].store_id, 3);
+        memcpy(p, "      ", 6); p += 6;
+        p = asmstore__put_dec(p, rows[i].local, 4);
+        memcpy(p, "      ", 6); p += 6;
+        memcpy(p, e->name, len); p += len;
+        *p++ = '\n';
+    }
+    out->size = (size_t)(p - (char *)out->data);
+    w->nouts++;
+    return ASMSTORE_OK;
+}
+
+/* Sorts a copy of the global rows by one hash; equal hashes make the build fail upstream, so here. */
+ASMSTORE__PRIVATE asmstore_result asmstore__v1_table(const asmstore_writer *w, const asmstore__v1row *global, size_t g, int wide,
+                                                    asmstore__v1row *t) {
+    size_t i;
+    for (i = 0; i < g; i++) {
+        const asmstore__wentry *e = &w->entries[global[i].entry];
+        size_t len = asmstore__v1_name_len(e);
+        t[i] = global[i];
+        t[i].hash = wide ? (uint64_t)XXH64(e->name, len, 0) : (uint64_t)XXH32(e->name, len, 0);
+    }
+    if (g) qsort(t, g, sizeof *t, asmstore__v1row_cmp);
+    for (i = 1; i < g; i++) if (t[i].hash == t[i - 1].hash) return ASMSTORE_ERR_DUPLICATE_NAME;
+    return ASMSTORE_OK;
+}
+
+ASMSTORE__PRIVATE asmstore_result asmstore__layout_v1(asmstore_writer *w) {
+    const asmstore_allocator *a = &w->opt.allocator;
+    unsigned abis = asmstore__v1_abis(w), b, first = 0;
+    size_t i, g = 0, local[5] = {0, 0, 0, 0, 0};
+    asmstore__v1row *rows = (asmstore__v1row *)asmstore_alloc(a, 3 * w->count * sizeof *rows);
+    asmstore_result res;
+    if (!rows) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    for (b = 1; b <= 4 && !first; b++) if (abis & (1u << b)) first = b;
+    /* global order: the common entries, then the arch entries once (those of the first ABI) */
+    for (i = 0; i < w->count; i++) {
+        const asmstore__wentry *e = &w->entries[i];
+        if (e->abi != ASMSTORE_ABI_UNKNOWN) continue;
+        rows[g].entry = (uint32_t)i; rows[g].mapping = (uint32_t)g; rows[g].local = (uint32_t)local[0]++; rows[g].store_id = 0; g++;
+    }
+    for (i = 0; i < w->count; i++) {
+        const asmstore__wentry *e = &w->entries[i];
+        if (first == 0 || e->abi != (asmstore_abi)first) continue;
+        rows[g].entry = (uint32_t)i; rows[g].mapping = (uint32_t)g; rows[g].local = (uint32_t)local[first]++; rows[g].store_id = 1; g++;
+    }
+    res = asmstore__v1_table(w, rows, g, 0, rows + g);
+    if (res == ASMSTORE_OK) res = asmstore__v1_table(w, rows, g, 1, rows + 2 * g);
+    if (res == ASMSTORE_OK) res = asmstore__v1_store(w, ASMSTORE_ABI_UNKNOWN, rows + g, rows + 2 * g, g);
+    for (b = 1; b <= 4 && res == ASMSTORE_OK; b++)
+        if (abis & (1u << b)) res = asmstore__v1_store(w, (asmstore_abi)b, NULL, NULL, 0);
+    if (res == ASMSTORE_OK) res = asmstore__v1_manifest(w, rows, g);
+    asmstore_free(a, rows, 3 * w->count * sizeof *rows);
+    return res;
+}
+
+/* Drops the outputs of a finish that failed half way. */
+ASMSTORE__PRIVATE void asmstore__free_outputs(asmstore_writer *w) {
+    size_t i;
+    for (i = 0; i < w->nouts; i++) asmstore_free(&w->opt.allocator, w->outs[i].data, w->outs[i].cap);
+    memset(w->outs, 0, sizeof w->outs);
+    w->nouts = 0;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const void **data, size_t *size) {
+    asmstore_result res = ASMSTORE_OK;
+    if (!w || !data || !size) return ASMSTORE_ERR_INVALID_ARG;
+    if (!w->nouts) {
+        if (w->count > ASMSTORE_MAX_ENTRIES) return ASMSTORE_ERR_TOO_LARGE;
+        if (w->opt.format == 1) res = asmstore__v1_prepare(w);
+        if (res == ASMSTORE_OK) res = asmstore__check_descriptor_indices(w);
+        if (res == ASMSTORE_OK) res = asmstore__compress_all(w);
+        if (res == ASMSTORE_OK) res = w->opt.format == 1 ? asmstore__layout_v1(w) : asmstore__layout(w);
+        if (res != ASMSTORE_OK) { asmstore__free_outputs(w); return res; }
+    }
+    *data = w->outs[0].data;
+    *size = w->outs[0].size;
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_writer_output(const asmstore_writer *w, size_t i, const char **name,
+                                                    const void **data, size_t *size) {
+    if (!w || !name || !data || !size || !w->nouts) return ASMSTORE_ERR_INVALID_ARG;
+    if (i >= w->nouts) return ASMSTORE_ERR_NOT_FOUND;
+    *name = w->outs[i].name;
+    *data = w->outs[i].data;
+    *size = w->outs[i].size;
     return ASMSTORE_OK;
 }
 
@@ -2083,10 +2632,55 @@ ASMSTORE_DEF void asmstore_writer_free(asmstore_writer *w) {
     if (!w) return;
     a = w->opt.allocator;
     for (i = 0; i < w->count; i++) asmstore__wentry_free(w, &w->entries[i]);
+    asmstore__free_outputs(w);
     asmstore_free(&a, w->entries, w->cap * sizeof *w->entries);
     asmstore_free(&a, w->name_set, w->name_set_cap * sizeof *w->name_set);
-    asmstore_free(&a, w->out, w->out_size);
     asmstore_free(&a, w, sizeof *w);
+}
+
+/* ---- presets: what each release ships (store-releases.md §1.1, §1.2, §4) ---- */
+static const char *const asmstore__target_names[6] = {"none", "net8", "net9", "net10", "net11", "net11-preview"};
+static const char *const asmstore__net9_files[5] = {"", "libassemblies.arm64-v8a.blob.so", "libassemblies.armeabi-v7a.blob.so",
+                                                    "libassemblies.x86_64.blob.so", "libassemblies.x86.blob.so"};
+
+ASMSTORE_DEF const char *asmstore_target_name(asmstore_target target) {
+    return asmstore__target_names[(unsigned)target <= 5u ? (unsigned)target : 0u];
+}
+ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name) {
+    unsigned i;
+    for (i = 1; name && i <= 5; i++) if (!strcmp(name, asmstore__target_names[i])) return (asmstore_target)i;
+    return ASMSTORE_TARGET_NONE;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_options *o, asmstore_target target,
+                                                           asmstore_runtime runtime, asmstore_abi abi,
+                                                           asmstore_preset *info) {
+    int coreclr = runtime == ASMSTORE_RUNTIME_CORECLR, crc = 0;
+    if (!o || (unsigned)abi > 4u || target < ASMSTORE_TARGET_NET8 || target > ASMSTORE_TARGET_NET11_PREVIEW ||
+        (runtime != ASMSTORE_RUNTIME_MONOVM && !coreclr))
+        return ASMSTORE_ERR_INVALID_ARG;
+    if (coreclr && target <= ASMSTORE_TARGET_NET9) return ASMSTORE_ERR_PROFILE; /* CoreCLR stores start with .NET 10 */
+    if (abi == ASMSTORE_ABI_UNKNOWN) abi = ASMSTORE_ABI_ARM64;
+    crc = coreclr && target >= ASMSTORE_TARGET_NET11;
+    o->abi = abi;
+    o->runtime = runtime;
+    o->no_compress = 0;
+    o->image_alignment = 1;
+    o->format = target == ASMSTORE_TARGET_NET8 ? 1u : target == ASMSTORE_TARGET_NET9 ? 2u : target == ASMSTORE_TARGET_NET11_PREVIEW ? 4u : 3u;
+    o->hash = o->format == 1 ? ASMSTORE_HASH_UNKNOWN : crc ? ASMSTORE_HASH_CRC32
+              : asmstore__abi_is_64bit(abi) ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32;
+    o->compression = target <= ASMSTORE_TARGET_NET10 ? ASMSTORE_COMPRESSION_LZ4 : ASMSTORE_COMPRESSION_ZSTD;
+    /* LZ4 HC L09_HC (6-8), L12_MAX (9, 10); zstd 22 in optimised GA builds, 3 in 11 p7/rc1 */
+    o->level = target == ASMSTORE_TARGET_NET8 ? 9 : target <= ASMSTORE_TARGET_NET10 ? 12 : target == ASMSTORE_TARGET_NET11 ? 22 : 3;
+    if (info) {
+        info->version_word = asmstore__version_word(o->format, abi);
+        info->header_size = o->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2;
+        info->index_entry_size = o->format == 1 ? 0u : asmstore__index_entry_size(o->format, o->hash);
+        info->wrapper = o->format == 1 ? ASMSTORE_ELF_NONE : crc ? ASMSTORE_ELF_SYMBOL : ASMSTORE_ELF_SECTION;
+        info->file_name = o->format == 1 ? asmstore__v1_files[0]
+                          : target == ASMSTORE_TARGET_NET9 ? asmstore__net9_files[abi] : ASMSTORE_ELF_DEFAULT_SONAME;
+    }
+    return ASMSTORE_OK;
 }
 #endif /* ASMSTORE_NO_WRITER */
 

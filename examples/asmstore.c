@@ -23,13 +23,16 @@
 #include <zstd.h>
 #ifdef ASMSTORE_CLI_LZ4
 #include <lz4.h>
+#include <lz4hc.h>
 #endif
 
 static const char *usage_text =
     "usage:\n"
-    "  asmstore pack -o OUT [--abi arm64|arm|x86_64|x86] [--runtime coreclr|monovm] [--format 2|3|4]\n"
-    "                [--level N] [--jobs N] [--no-compress] [--raw | --wrap dlopen|section | --template STUB.so]\n"
-    "                [--symbol NAME] [--soname NAME] [--align N] FILE|DIR...\n"
+    "  asmstore pack -o OUT [--target net8|net9|net10|net11|net11-preview] [--runtime coreclr|monovm]\n"
+    "                [--abi arm64|arm|x86_64|x86] [--format 1|2|3|4] [--hash crc32|xxhash]\n"
+    "                [--compression zstd|lz4|none | --no-compress] [--level N] [--align-images N] [--jobs N]\n"
+    "                [--pdb] [--raw | --wrap dlopen|section | --template STUB.so] [--symbol NAME] [--soname NAME]\n"
+    "                [--align N] [--arch ABI FILE|DIR]... FILE|DIR...\n"
     "  asmstore wrap -o OUT.so --abi A [--mode dlopen|section] [--template STUB.so] [--symbol NAME]\n"
     "                [--soname NAME] [--align N] PAYLOAD\n"
     "  asmstore elfcheck FILE.so|APK [--abi A] [--symbol NAME]\n"
@@ -44,7 +47,11 @@ static const char *usage_text =
     "one of its assemblies*.blob files or its directory (assemblies.manifest beside it names the\n"
     "entries); or an APK/AAB/split APK (every ABI, at every release's path, STORED or DEFLATEd).\n"
     "verify and extract cover every ABI unless --abi; extract writes DIR/<abi>/ when there are several.\n"
-    "pack writes a dlopen-kind .so unless --raw.\n";
+    "pack writes what a release writes: by default --target net11 --runtime coreclr (format 3,\n"
+    "CRC-32, zstd 22, dlopen-kind .so); --runtime defaults to monovm for net8..net10. Each other flag\n"
+    "overrides its part. -o DIR/ writes DIR/<the release's file name>. --target net8 writes the\n"
+    ".NET 6-8 set into the directory OUT: assemblies.blob, one assemblies.<abi>.blob per --arch ABI,\n"
+    "assemblies.manifest.\n";
 
 static int usage(void) {
     fputs(usage_text, stderr);
@@ -547,8 +554,9 @@ static int cmd_extract(int argc, char **argv) {
 }
 
 /* ---- pack ---- */
-typedef struct pack_item { char *name; char *path; } pack_item;
-typedef struct pack_list { pack_item *items; size_t n, cap; } pack_list;
+/* abi: UNKNOWN for ordinary inputs; format 1's arch entries (--arch ABI PATH) carry their ABI */
+typedef struct pack_item { char *name; char *path; asmstore_abi abi; } pack_item;
+typedef struct pack_list { pack_item *items; size_t n, cap; asmstore_abi abi; /* of the items pushed now */ } pack_list;
 
 static int has_suffix(const char *s, const char *suf) {
     size_t a = strlen(s), b = strlen(suf);
@@ -565,6 +573,7 @@ static int pack_push(pack_list *l, const char *name, const char *path) {
     }
     l->items[l->n].name = strdup(name);
     l->items[l->n].path = strdup(path);
+    l->items[l->n].abi = l->abi;
     if (!l->items[l->n].name || !l->items[l->n].path) return -1;
     l->n++;
     return 0;
@@ -683,72 +692,228 @@ static int write_output(const char *out, const asmstore_elf_options *eo, int raw
     return 0;
 }
 
+/* ---- compressor callback for XALZ: LZ4 HC into a raw block, as K4os LZ4Codec.Encode did ---- */
+static asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst, size_t cap,
+                                    const void *src, size_t src_size, size_t *written) {
+    (void)user;
+#ifdef ASMSTORE_CLI_LZ4
+    if (kind == ASMSTORE_COMPRESSION_LZ4) {
+        int n;
+        if (src_size > LZ4_MAX_INPUT_SIZE || cap > INT_MAX) return ASMSTORE_ERR_TOO_LARGE;
+        n = LZ4_compress_HC((const char *)src, (char *)dst, (int)src_size, (int)cap, level);
+        if (n <= 0) return ASMSTORE_ERR_BUFFER_TOO_SMALL;
+        *written = (size_t)n;
+        return ASMSTORE_OK;
+    }
+#endif
+    (void)kind; (void)level; (void)dst; (void)cap; (void)src; (void)src_size; (void)written;
+    return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
+}
+
+/* One FILE|DIR argument: a directory adds its assemblies (pack_collect_dir), a file itself. */
+static int pack_input(pack_list *l, const char *arg) {
+    struct stat st;
+    const char *base = strrchr(arg, '/');
+    if (stat(arg, &st) != 0) { fprintf(stderr, "asmstore: %s: %s\n", arg, strerror(errno)); return -1; }
+    if (S_ISDIR(st.st_mode)) return pack_collect_dir(l, arg);
+    return pack_push(l, base ? base + 1 : arg, arg);
+}
+
+/* What pack's flags asked for; 0 / NULL: the preset's choice. */
+typedef struct pack_args {
+    const char *out;
+    asmstore_target target;
+    int runtime;                  /* -1: the target's default */
+    asmstore_abi abi;
+    uint32_t format;
+    const char *hash, *compression;
+    int level, jobs, with_pdb, raw, wrap_set;
+    size_t align_images;
+} pack_args;
+
+/* Parses pack's command line into a, eo (wrapper flags) and l (inputs). Returns 0 or an exit code. */
+static int pack_parse(int argc, char **argv, pack_args *a, asmstore_elf_options *eo, void **stub, pack_list *l) {
+    int k, eor;
+    for (k = 0; k < argc; k++) {
+        const char *o = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+        a->wrap_set |= !strcmp(o, "--wrap") || !strcmp(o, "--template");
+        if ((eor = elf_option(argc, argv, &k, eo, &a->raw, stub)) != 0) { if (eor < 0) return 2; }
+        else if (!strcmp(o, "-o") && v) { a->out = v; k++; }
+        else if (!strcmp(o, "--target") && v) {
+            k++;
+            if (!(a->target = asmstore_target_parse(v))) { fprintf(stderr, "asmstore: unknown target %s (net8, net9, net10, net11, net11-preview)\n", v); return 2; }
+        }
+        else if (!strcmp(o, "--abi") && v) { a->abi = asmstore_abi_parse(v); k++; if (!a->abi) { fprintf(stderr, "asmstore: unknown ABI %s\n", v); return 2; } }
+        else if (!strcmp(o, "--runtime") && v) {
+            k++;
+            if (!strcmp(v, "coreclr")) a->runtime = ASMSTORE_RUNTIME_CORECLR;
+            else if (!strcmp(v, "monovm")) a->runtime = ASMSTORE_RUNTIME_MONOVM;
+            else { fprintf(stderr, "asmstore: unknown runtime %s\n", v); return 2; }
+        }
+        else if (!strcmp(o, "--format") && v) { a->format = (uint32_t)atoi(v); k++; if (a->format < 1 || a->format > 4) { fprintf(stderr, "asmstore: format must be 1, 2, 3 or 4\n"); return 2; } }
+        else if (!strcmp(o, "--hash") && v) {
+            a->hash = v; k++;
+            if (strcmp(v, "crc32") && strcmp(v, "xxhash")) { fprintf(stderr, "asmstore: hash must be crc32 or xxhash\n"); return 2; }
+        }
+        else if (!strcmp(o, "--compression") && v) {
+            a->compression = v; k++;
+            if (strcmp(v, "zstd") && strcmp(v, "lz4") && strcmp(v, "none")) { fprintf(stderr, "asmstore: compression must be zstd, lz4 or none\n"); return 2; }
+        }
+        else if (!strcmp(o, "--no-compress")) a->compression = "none";
+        else if (!strcmp(o, "--level") && v) { a->level = atoi(v); k++; if (a->level < 1) { fprintf(stderr, "asmstore: level must be >= 1\n"); return 2; } }
+        else if (!strcmp(o, "--jobs") && v) { a->jobs = atoi(v); k++; if (a->jobs < 1) { fprintf(stderr, "asmstore: jobs must be >= 1\n"); return 2; } }
+        else if (!strcmp(o, "--align-images") && v) {
+            char *end;
+            unsigned long long n = strtoull(v, &end, 0);
+            k++;
+            if (*end || n < 1 || n > 16384 || (n & (n - 1))) { fprintf(stderr, "asmstore: --align-images takes a power of two, 1 .. 16384\n"); return 2; }
+            a->align_images = (size_t)n;
+        }
+        else if (!strcmp(o, "--pdb")) a->with_pdb = 1;
+        else if (!strcmp(o, "--arch") && v && k + 2 < argc) {
+            /* format 1: PATH goes into that ABI's arch store */
+            asmstore_abi abi = asmstore_abi_parse(v);
+            if (!abi) { fprintf(stderr, "asmstore: unknown ABI %s\n", v); return 2; }
+            l->abi = abi;
+            if (pack_input(l, argv[k + 2])) return 2;
+            l->abi = ASMSTORE_ABI_UNKNOWN;
+            k += 2;
+        }
+        else if (o[0] == '-' && o[1]) return usage();
+        else if (pack_input(l, o)) return 2;
+    }
+    return a->out && l->n ? 0 : usage();
+}
+
+/* The write options: the preset for --target/--runtime/--abi (default net11 coreclr arm64), then
+   every explicit flag over its part. Returns 0 or an exit code. */
+static int pack_options(const pack_args *a, asmstore_write_options *o, asmstore_preset *info) {
+    asmstore_target target = a->target ? a->target : ASMSTORE_TARGET_NET11;
+    /* no --runtime: the release's default (MonoVM through .NET 10, CoreCLR from 11) */
+    asmstore_runtime rt = a->runtime >= 0 ? (asmstore_runtime)a->runtime
+                          : target <= ASMSTORE_TARGET_NET10 ? ASMSTORE_RUNTIME_MONOVM : ASMSTORE_RUNTIME_CORECLR;
+    asmstore_compression preset_kind;
+    int max_level;
+    if (asmstore_write_options_preset(o, target, rt, a->abi, info) != ASMSTORE_OK) {
+        fprintf(stderr, "asmstore: no %s store exists for %s (coreclr stores start with net10)\n",
+                rt == ASMSTORE_RUNTIME_CORECLR ? "coreclr" : "monovm", asmstore_target_name(target));
+        return 2;
+    }
+    preset_kind = o->compression;
+    if (a->format) o->format = a->format;
+    if (o->format == 1) o->hash = ASMSTORE_HASH_UNKNOWN; /* its tables are XXH32 + XXH64 */
+    if (a->hash) {
+        if (o->format == 1) { fprintf(stderr, "asmstore: format 1 always holds XXH32 and XXH64 tables (no --hash)\n"); return 2; }
+        o->hash = !strcmp(a->hash, "crc32") ? ASMSTORE_HASH_CRC32
+                  : (o->abi == ASMSTORE_ABI_ARM64 || o->abi == ASMSTORE_ABI_X86_64) ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32;
+    }
+    if (a->compression) {
+        o->no_compress = !strcmp(a->compression, "none");
+        if (!o->no_compress) o->compression = !strcmp(a->compression, "lz4") ? ASMSTORE_COMPRESSION_LZ4 : ASMSTORE_COMPRESSION_ZSTD;
+        if (o->compression != preset_kind) o->level = 0; /* the kind's own default: zstd 3, LZ4 HC 12 */
+    }
+    max_level = o->compression == ASMSTORE_COMPRESSION_LZ4 ? 12 : 22;
+    if (a->level > max_level) { fprintf(stderr, "asmstore: level must be 1..%d for %s\n", max_level, max_level == 12 ? "LZ4 HC" : "zstd"); return 2; }
+    if (a->level) o->level = a->level;
+    if (a->jobs) o->jobs = a->jobs;
+    if (a->align_images) o->image_alignment = a->align_images;
+    o->compress = cli_compress;
+    return 0;
+}
+
+/* OUT, or OUT/<file name> when OUT is a directory (or ends with '/'). */
+static void pack_out_path(const char *out, const char *file_name, char *buf, size_t cap) {
+    struct stat st;
+    size_t n = strlen(out);
+    if ((n && out[n - 1] == '/') || (stat(out, &st) == 0 && S_ISDIR(st.st_mode)))
+        snprintf(buf, cap, "%s%s%s", out, n && out[n - 1] == '/' ? "" : "/", file_name);
+    else
+        snprintf(buf, cap, "%s", out);
+}
+
+/* Format 1: every file of the set into DIR (created if missing), each written atomically. */
+static int pack_write_set(const asmstore_writer *w, const char *dir) {
+    struct stat st;
+    size_t i, size;
+    const char *name;
+    const void *data;
+    if (stat(dir, &st) != 0 && mkdir(dir, 0755) != 0) { fprintf(stderr, "asmstore: %s: %s\n", dir, strerror(errno)); return 2; }
+    for (i = 0; asmstore_writer_output(w, i, &name, &data, &size) == ASMSTORE_OK; i++) {
+        char path[PATH_MAX];
+        asmstore_result res;
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        if ((res = asmstore_write_file(path, data, size, 0644)) != ASMSTORE_OK) {
+            fprintf(stderr, "asmstore: %s: %s\n", path, asmstore_result_string(res));
+            return 2;
+        }
+        fprintf(stderr, "%s: %zu bytes\n", path, size);
+    }
+    return 0;
+}
+
+/* Adds every input; returns 0 or an exit code. */
+static int pack_add_all(asmstore_writer *w, const pack_list *l, int with_pdb) {
+    size_t i;
+    for (i = 0; i < l->n; i++) {
+        char *pdb = with_pdb ? companion(l->items[i].path, 1) : NULL, *cfg = companion(l->items[i].path, 0);
+        asmstore_add_options ao;
+        asmstore_result res;
+        memset(&ao, 0, sizeof ao);
+        ao.abi = l->items[i].abi;
+        res = asmstore_writer_add_file_ex(w, l->items[i].name, l->items[i].path, pdb, cfg, &ao);
+        free(pdb);
+        free(cfg);
+        if (res != ASMSTORE_OK) {
+            fprintf(stderr, "asmstore: %s (%s): %s%s\n", l->items[i].name, l->items[i].path, asmstore_result_string(res),
+                    res == ASMSTORE_ERR_INVALID_ARG && ao.abi ? " (--arch needs --target net8 or --format 1)" : "");
+            return res == ASMSTORE_ERR_IO || res == ASMSTORE_ERR_NOT_FOUND ? 2 : 1;
+        }
+    }
+    return 0;
+}
+
 static int cmd_pack(int argc, char **argv) {
     asmstore_write_options o;
     asmstore_elf_options eo;
-    void *stub = NULL;
-    int raw = 0, eor;
-    const char *out = NULL;
+    asmstore_preset info;
+    pack_args a;
     pack_list l;
+    void *stub = NULL;
     asmstore_writer *w = NULL;
     asmstore_result res;
     const void *data;
     size_t size, i;
-    int k, with_pdb = 0, rc = 0;
+    int rc;
     memset(&o, 0, sizeof o);
     memset(&eo, 0, sizeof eo);
     memset(&l, 0, sizeof l);
-    for (k = 0; k < argc; k++) {
-        const char *a = argv[k];
-        const char *v = k + 1 < argc ? argv[k + 1] : NULL;
-        if ((eor = elf_option(argc, argv, &k, &eo, &raw, &stub)) != 0) { if (eor < 0) return 2; }
-        else if (!strcmp(a, "-o") && v) { out = v; k++; }
-        else if (!strcmp(a, "--abi") && v) { o.abi = asmstore_abi_parse(v); k++; if (!o.abi) { fprintf(stderr, "asmstore: unknown ABI %s\n", v); return 2; } }
-        else if (!strcmp(a, "--runtime") && v) {
-            k++;
-            if (!strcmp(v, "coreclr")) o.runtime = ASMSTORE_RUNTIME_CORECLR;
-            else if (!strcmp(v, "monovm")) o.runtime = ASMSTORE_RUNTIME_MONOVM;
-            else { fprintf(stderr, "asmstore: unknown runtime %s\n", v); return 2; }
-        }
-        else if (!strcmp(a, "--format") && v) { o.format = (uint32_t)atoi(v); k++; if (o.format < 2 || o.format > 4) { fprintf(stderr, "asmstore: format must be 2, 3 or 4\n"); return 2; } }
-        else if (!strcmp(a, "--level") && v) { o.level = atoi(v); k++; if (o.level < 1 || o.level > 22) { fprintf(stderr, "asmstore: level must be 1..22\n"); return 2; } }
-        else if (!strcmp(a, "--jobs") && v) { o.jobs = atoi(v); k++; if (o.jobs < 1) { fprintf(stderr, "asmstore: jobs must be >= 1\n"); return 2; } }
-        else if (!strcmp(a, "--no-compress")) o.no_compress = 1;
-        else if (!strcmp(a, "--pdb")) with_pdb = 1;
-        else if (a[0] == '-' && a[1]) return usage();
-        else {
-            struct stat st;
-            if (stat(a, &st) != 0) { fprintf(stderr, "asmstore: %s: %s\n", a, strerror(errno)); return 2; }
-            if (S_ISDIR(st.st_mode)) { if (pack_collect_dir(&l, a)) return 2; }
-            else {
-                const char *base = strrchr(a, '/');
-                if (pack_push(&l, base ? base + 1 : a, a)) return 2;
-            }
-        }
+    memset(&a, 0, sizeof a);
+    a.runtime = -1;
+    rc = pack_parse(argc, argv, &a, &eo, &stub, &l);
+    if (rc == 0) rc = pack_options(&a, &o, &info);
+    if (rc == 0 && o.format == 1 && (a.wrap_set || a.raw)) { fprintf(stderr, "asmstore: format 1 stores are raw files (no --raw, --wrap or --template)\n"); rc = 2; }
+    if (rc == 0) {
+        if (isatty(2) && l.n > 50) o.progress = show_progress;
+        res = asmstore_writer_create(&w, &o);
+        if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s\n", asmstore_result_string(res)); rc = 2; }
     }
-    if (!out || l.n == 0) return usage();
-    if (isatty(2) && l.n > 50) { o.progress = show_progress; }
-    res = asmstore_writer_create(&w, &o);
-    if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s\n", asmstore_result_string(res)); return 2; }
-    for (i = 0; i < l.n && rc == 0; i++) {
-        char *pdb = with_pdb ? companion(l.items[i].path, 1) : NULL, *cfg = companion(l.items[i].path, 0);
-        res = asmstore_writer_add_file(w, l.items[i].name, l.items[i].path, pdb, cfg, 0);
-        if (res != ASMSTORE_OK) {
-            fprintf(stderr, "asmstore: %s (%s): %s\n", l.items[i].name, l.items[i].path, asmstore_result_string(res));
-            rc = res == ASMSTORE_ERR_IO || res == ASMSTORE_ERR_NOT_FOUND ? 2 : 1;
-        }
-        free(pdb);
-        free(cfg);
-    }
+    if (rc == 0) rc = pack_add_all(w, &l, a.with_pdb);
     if (rc == 0) {
         res = asmstore_writer_finish(w, &data, &size);
-        if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s\n", asmstore_result_string(res)); rc = 1; }
+        if (res == ASMSTORE_ERR_UNSUPPORTED_COMPRESSION && o.compression == ASMSTORE_COMPRESSION_LZ4)
+            fprintf(stderr, "asmstore: LZ4 (XALZ) images need a build with liblz4 (Debian: liblz4-dev), or --compression zstd|none\n");
+        else if (res != ASMSTORE_OK) fprintf(stderr, "asmstore: %s\n", asmstore_result_string(res));
+        if (res != ASMSTORE_OK) rc = 1;
     }
-    if (rc == 0) {
-        eo.abi = eo.mode == ASMSTORE_ELF_MODE_TEMPLATE ? o.abi : (o.abi ? o.abi : ASMSTORE_ABI_ARM64);
-        rc = write_output(out, &eo, raw, data, size);
-        if (rc == 0) fprintf(stderr, "%s: %zu entries, %zu-byte store%s\n", out, asmstore_writer_count(w), size,
-                             raw ? "" : eo.mode == ASMSTORE_ELF_MODE_SECTION ? " in a section-kind .so"
+    if (rc == 0 && o.format == 1) rc = pack_write_set(w, a.out);
+    else if (rc == 0) {
+        char path[PATH_MAX];
+        pack_out_path(a.out, info.file_name, path, sizeof path);
+        if (!a.wrap_set) eo.mode = info.wrapper == ASMSTORE_ELF_SECTION ? ASMSTORE_ELF_MODE_SECTION : ASMSTORE_ELF_MODE_DLOPEN;
+        eo.abi = eo.mode == ASMSTORE_ELF_MODE_TEMPLATE ? a.abi : o.abi; /* template: 0 takes the stub's */
+        rc = write_output(path, &eo, a.raw, data, size);
+        if (rc == 0) fprintf(stderr, "%s: %zu entries, %zu-byte format %u store%s\n", path, asmstore_writer_count(w), size, o.format,
+                             a.raw ? "" : eo.mode == ASMSTORE_ELF_MODE_SECTION ? " in a section-kind .so"
                                   : eo.mode == ASMSTORE_ELF_MODE_TEMPLATE ? " added to the template .so" : " in a dlopen-kind .so");
     }
     free(stub);

@@ -26,7 +26,7 @@ store=$out/libassembly-store.so
 
 echo "== packing $n assemblies ($((raw / 1024)) KiB) from $what into a $abi .so"
 t0=$(date +%s.%N)
-"$A" pack --abi "$abi" -o "$store" --level 19 "${inputs[@]}" 2>&1 | sed 's/^/   /'
+"$A" pack --target net11-preview --runtime monovm --wrap dlopen --abi "$abi" -o "$store" --level 19 "${inputs[@]}" 2>&1 | sed 's/^/   /'
 t1=$(date +%s.%N)
 size=$(stat -c %s "$store")
 awk -v r="$raw" -v s="$size" -v a="$t0" -v b="$t1" 'BEGIN { printf "   %d KiB, %.1f%% of the input, packed in %.2f s (%.0f MB/s)\n", s/1024, 100*s/r, b-a, r/1e6/(b-a) }'

@@ -23,6 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.abi = (asmstore_abi)(1 + ((data[0] >> 2) & 3));
     o.runtime = (data[0] & 0x10) ? ASMSTORE_RUNTIME_CORECLR : ASMSTORE_RUNTIME_MONOVM;
     o.no_compress = (data[0] & 0x20) != 0;
+    o.image_alignment = 1; /* releases' back-to-back layout (padded stores: tests/test_writer.c) */
     o.level = 1;
     o.jobs = 1 + ((data[0] >> 6) & 1);
     if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return 0; /* coreclr + format 2: refused */

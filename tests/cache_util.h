@@ -90,6 +90,7 @@ static asmstore_writer *cu_writer(uint32_t format, int no_compress) {
     o.jobs = cu_jobs;
     o.level = cu_level;
     o.no_compress = no_compress;
+    o.image_alignment = 1; /* images back to back, as releases write them */
     if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return NULL;
     return w;
 }

@@ -6,9 +6,9 @@ mkdir in
 seq 1 60000 >in/Alpha.dll
 seq 5 7 900000 >in/Beta.dll
 head -c 40000 /dev/urandom >in/Gamma.dll
-"$ASMSTORE" pack -o s.xaba --raw --format 4 in/Alpha.dll in/Beta.dll in/Gamma.dll 2>/dev/null
-"$ASMSTORE" pack -o v3.xaba --raw --format 3 in/Alpha.dll in/Beta.dll in/Gamma.dll 2>/dev/null
-"$ASMSTORE" pack -o plain.xaba --raw --no-compress in/Alpha.dll 2>/dev/null
+"$ASMSTORE" pack -o s.xaba --raw --target net11-preview --runtime monovm in/Alpha.dll in/Beta.dll in/Gamma.dll 2>/dev/null
+"$ASMSTORE" pack -o v3.xaba --raw --target net11-preview --runtime monovm --format 3 in/Alpha.dll in/Beta.dll in/Gamma.dll 2>/dev/null
+"$ASMSTORE" pack -o plain.xaba --raw --target net11-preview --runtime monovm --no-compress in/Alpha.dll 2>/dev/null
 
 # expected "name size hash" from the source files (xxhsum -H3 when present, else our first load)
 expect() {

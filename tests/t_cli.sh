@@ -5,18 +5,19 @@
 # against EXPECTED.json, computed by Python's hashlib, not by us).
 . "$(dirname "$0")/lib.sh"
 
-# --- Mono corpus ---
+# --- Mono corpus: a target x runtime x ABI sample, extracted back byte-identical ---
 if [ -d "$MONO45" ] && [ -d "$MONO45/Facades" ]; then
   # resolve symlinks once so cmp compares real bytes
   mkdir -p "$T_TMP/src/Facades"
   for f in "$MONO45"/*.dll; do cp -L "$f" "$T_TMP/src/"; done
   for f in "$MONO45"/Facades/*.dll; do cp -L "$f" "$T_TMP/src/Facades/"; done
   n45=$(ls "$T_TMP"/src/*.dll | wc -l); nfac=$(ls "$T_TMP"/src/Facades/*.dll | wc -l)
-  combos="monovm:2:arm64 monovm:3:arm monovm:4:x86_64 coreclr:3:x86 coreclr:4:arm64 coreclr:4:arm"
+  # (format 3 with CRC-32, net11's, is checked in the pack --target section below)
+  combos="net9:monovm:2:arm64 net10:monovm:3:arm net11-preview:monovm:4:x86_64 net10:coreclr:3:x86 net11-preview:coreclr:4:arm64 net11-preview:coreclr:4:arm"
   for c in $combos; do
-    IFS=: read -r rt fmt abi <<<"$c"
+    IFS=: read -r tg rt fmt abi <<<"$c"
     out="$T_TMP/$rt-$fmt-$abi.store"
-    if "$ASMSTORE" pack --raw -o "$out" --runtime "$rt" --format "$fmt" --abi "$abi" --level 1 \
+    if "$ASMSTORE" pack --raw -o "$out" --target "$tg" --runtime "$rt" --abi "$abi" --level 1 \
          "$T_TMP/src" "$T_TMP/src/Facades" 2>"$T_TMP/err"; then
       rm -rf "$T_TMP/x"
       if "$ASMSTORE" extract "$out" -C "$T_TMP/x" && "$ASMSTORE" verify "$out" >/dev/null; then
@@ -59,7 +60,7 @@ fi
 
 # --- load: a .so goes through glibc's dlopen; bytes checked against xxhsum of the source files ---
 if [ -d "$MONO45/Facades" ] && command -v xxhsum >/dev/null; then
-  "$ASMSTORE" pack -o "$T_TMP/fac.so" --abi x86_64 --level 3 "$T_TMP/src/Facades" 2>/dev/null
+  "$ASMSTORE" pack -o "$T_TMP/fac.so" --target net11-preview --runtime monovm --wrap dlopen --abi x86_64 --level 3 "$T_TMP/src/Facades" 2>/dev/null
   LD_DEBUG=files "$ASMSTORE" load --cache "$T_TMP/cache" "$T_TMP/fac.so" --all >"$T_TMP/cold" 2>"$T_TMP/ld"
   "$ASMSTORE" load --cache "$T_TMP/cache" "$T_TMP/fac.so" --all >"$T_TMP/warm" 2>/dev/null
   if grep -q "file=$T_TMP/fac.so .*dynamically loaded" "$T_TMP/ld"; then t_ok "load opens the .so with glibc's dlopen (LD_DEBUG=files)"
@@ -80,7 +81,7 @@ fi
 # --- verify exit codes and corruption ---
 mkdir -p "$T_TMP/small"
 head -c 5000 /dev/urandom >"$T_TMP/small/A.dll"; head -c 3000 /dev/zero >"$T_TMP/small/B.dll"
-"$ASMSTORE" pack --raw -o "$T_TMP/s.store" --format 3 "$T_TMP/small" 2>/dev/null
+"$ASMSTORE" pack --raw -o "$T_TMP/s.store" --runtime monovm --format 3 "$T_TMP/small" 2>/dev/null
 "$ASMSTORE" verify "$T_TMP/s.store" >/dev/null; t_check "verify: valid store exits 0" test $? = 0
 sz=$(stat -c %s "$T_TMP/s.store")
 cp "$T_TMP/s.store" "$T_TMP/bad.store"
@@ -97,7 +98,7 @@ head -c 100 /dev/urandom >"$T_TMP/garbage"
 # (its index hashes then point at a name that no longer matches: the reader still opens it)
 mkdir -p "$T_TMP/evil"
 echo one >"$T_TMP/evil/aaaaaaa.dll"; echo two >"$T_TMP/evil/bbbbbbb.dll"
-"$ASMSTORE" pack --raw --no-compress --format 3 -o "$T_TMP/evil.store" "$T_TMP/evil/aaaaaaa.dll" "$T_TMP/evil/bbbbbbb.dll" 2>/dev/null
+"$ASMSTORE" pack --raw --no-compress --runtime monovm --format 3 -o "$T_TMP/evil.store" "$T_TMP/evil/aaaaaaa.dll" "$T_TMP/evil/bbbbbbb.dll" 2>/dev/null
 python3 - "$T_TMP/evil.store" <<'EOF'
 import sys
 p = sys.argv[1]; b = bytearray(open(p, 'rb').read())
@@ -111,13 +112,107 @@ if [ $rc != 0 ] && [ ! -e "$T_TMP/AAAA.dll" ] && [ -f "$T_TMP/out1/aaaaaaa.dll" 
 # a symlinked directory inside DIR is not followed
 mkdir -p "$T_TMP/sat/fr" "$T_TMP/out2" "$T_TMP/elsewhere"
 echo sat >"$T_TMP/sat/fr/X.resources.dll"
-"$ASMSTORE" pack --raw -o "$T_TMP/sat.store" "$T_TMP/sat" 2>/dev/null
+"$ASMSTORE" pack --raw --runtime monovm -o "$T_TMP/sat.store" "$T_TMP/sat" 2>/dev/null
 ln -s "$T_TMP/elsewhere" "$T_TMP/out2/fr"
 "$ASMSTORE" extract "$T_TMP/sat.store" -C "$T_TMP/out2" 2>/dev/null; rc=$?
 if [ $rc != 0 ] && [ ! -e "$T_TMP/elsewhere/X.resources.dll" ]; then t_ok "extract does not follow a symlinked directory"; else t_fail "extract symlink" "rc=$rc"; fi
 rm "$T_TMP/out2/fr"
 "$ASMSTORE" extract "$T_TMP/sat.store" -C "$T_TMP/out2" && cmp -s "$T_TMP/out2/fr/X.resources.dll" "$T_TMP/sat/fr/X.resources.dll"
 t_check "satellite fr/X.resources.dll packs and extracts" test $? = 0
+
+# --- pack --target: what each release writes, checked by tests/release_check.py (an independent
+#     reading of store-releases.md: python3-xxhash, zlib, python3-lz4 raw blocks, python3-zstandard) ---
+PY=/usr/bin/python3
+CHK="$TOP/tests/release_check.py"
+rel="$T_TMP/rel"; mkdir -p "$rel/src/fr" "$rel/arch"
+if [ -d "$MONO45/Facades" ]; then
+  for f in System.Runtime System.Collections System.IO System.Threading.Tasks; do cp -L "$MONO45/Facades/$f.dll" "$rel/src/"; done
+  for f in System.Linq System.Threading; do cp -L "$MONO45/Facades/$f.dll" "$rel/arch/"; done
+else
+  for i in 1 2 3 4; do head -c $((i * 3000)) /dev/urandom >"$rel/src/Lib$i.dll"; done
+  for i in 5 6; do head -c $((i * 3000)) /dev/urandom >"$rel/arch/Lib$i.dll"; done
+fi
+cp "$rel/src/$(ls "$rel/src" | grep -m1 dll)" "$rel/src/fr/App.resources.dll"
+if ! $PY -c 'import lz4.block, xxhash, zstandard' 2>/dev/null; then
+  t_skip "pack --target" "needs python3-lz4, python3-xxhash, python3-zstandard (Debian)"
+elif ! "$ASMSTORE" pack --target net10 --raw -o "$T_TMP/probe" "$rel/src" 2>/dev/null; then
+  t_skip "pack --target" "CLI built without liblz4 (Debian: liblz4-dev)"
+else
+  for tg in net9 net10 net11 net11-preview; do
+    for rt in monovm coreclr; do
+      [ "$tg:$rt" = net9:coreclr ] && continue
+      for abi in arm64 arm x86_64 x86; do
+        case $tg in net9) fmt=2 ;; net11-preview) fmt=4 ;; *) fmt=3 ;; esac
+        case $tg in net9|net10) magic=XALZ ;; *) magic=XAZS ;; esac
+        case $tg:$rt:$abi in net11*:coreclr:*) h=crc32 ;; *:arm64|*:x86_64) h=xxh3 ;; *) h=xxh32 ;; esac
+        case $tg:$rt in net11*:coreclr) kind=dlopen ;; *) kind=section ;; esac
+        case $abi in arm64) dir=arm64-v8a ;; arm) dir=armeabi-v7a ;; *) dir=$abi ;; esac
+        case $tg in net9) file=libassemblies.$dir.blob.so ;; *) file=libassembly-store.so ;; esac
+        cr=0; [ $rt = coreclr ] && cr=1
+        out="$rel/$tg-$rt-$abi"; mkdir -p "$out"
+        "$ASMSTORE" pack --target $tg --runtime $rt --abi $abi --raw -o "$out/raw" "$rel/src" 2>"$T_TMP/err" &&
+          "$ASMSTORE" pack --target $tg --runtime $rt --abi $abi -o "$out/" "$rel/src" 2>>"$T_TMP/err"
+        if ! $PY "$CHK" store "$out/raw" "$rel/src" $fmt $abi $h $magic $cr >"$T_TMP/out" 2>&1; then
+          t_fail "pack --target $tg --runtime $rt --abi $abi" "$(cat "$T_TMP/err"; grep problem "$T_TMP/out" | head -5; tail -2 "$T_TMP/out")"
+        elif [ ! -f "$out/$file" ]; then t_fail "pack --target $tg -o DIR/" "no $file in $(ls "$out")"
+        elif [ $kind = dlopen ] && ! readelf -W --dyn-syms "$out/$file" | grep -q ' _assembly_store$'; then t_fail "$tg $rt $abi wrapper" "no _assembly_store"
+        elif [ $kind = section ] && readelf -W --dyn-syms "$out/$file" | grep -q _assembly_store; then t_fail "$tg $rt $abi wrapper" "dlopen kind, expected stub"
+        elif ! readelf -W -S "$out/$file" | grep -q ' payload '; then t_fail "$tg $rt $abi wrapper" "no payload section"
+        else t_ok "pack --target $tg --runtime $rt --abi $abi: format $fmt, $h, $magic, coreclr=$cr; $file, $kind wrapper"; fi
+      done
+    done
+  done
+  for tg in net8 net9; do
+    "$ASMSTORE" pack --target $tg --runtime coreclr -o "$rel/no" "$rel/src" 2>"$T_TMP/err"; rc=$?
+    if [ $rc = 2 ] && grep -q "no coreclr store exists for $tg" "$T_TMP/err" && [ ! -e "$rel/no" ]; then t_ok "pack --target $tg --runtime coreclr refused (no such release)"
+    else t_fail "$tg coreclr refused" "rc=$rc $(cat "$T_TMP/err")"; fi
+  done
+  # .NET 6-8: the store set, common + two ABIs' arch stores; --jobs never changes a byte
+  "$ASMSTORE" pack --target net8 --jobs 1 -o "$rel/set1" "$rel/src" --arch arm64 "$rel/arch" --arch x86_64 "$rel/arch" 2>"$T_TMP/err"
+  "$ASMSTORE" pack --target net8 --jobs 4 -o "$rel/set4" "$rel/src" --arch x86_64 "$rel/arch" --arch arm64 "$rel/arch" 2>>"$T_TMP/err"
+  if $PY "$CHK" set "$rel/set1" "$rel/src" arm64="$rel/arch" x86_64="$rel/arch" >"$T_TMP/out" 2>&1; then
+    t_ok "pack --target net8: assemblies.blob, two arch stores, manifest as .NET 6-8 wrote them ($(tail -1 "$T_TMP/out"))"
+  else t_fail "pack --target net8" "$(cat "$T_TMP/err"; grep problem "$T_TMP/out" | head -5; tail -2 "$T_TMP/out")"; fi
+  t_check "pack --target net8: the same files for --jobs 1 and 4" diff -r "$rel/set1" "$rel/set4"
+  t_check "pack --target net8: exactly the four files" test "$(ls "$rel/set1" | tr '\n' ' ')" = "assemblies.arm64_v8a.blob assemblies.blob assemblies.manifest assemblies.x86_64.blob "
+  "$ASMSTORE" pack --target net8 --raw -o "$rel/setr" "$rel/src" 2>"$T_TMP/err"
+  t_check "pack --target net8 --raw is a usage error" grep -q "format 1 stores are raw files" "$T_TMP/err"
+  for tg in net10 net11; do
+    "$ASMSTORE" pack --target $tg --raw --jobs 1 -o "$rel/j1-$tg" "$rel/src" "$rel/arch" 2>/dev/null
+    "$ASMSTORE" pack --target $tg --raw --jobs 4 -o "$rel/j4-$tg" "$rel/src" "$rel/arch" 2>/dev/null
+    t_check "pack --target $tg: --jobs 1 and --jobs 4 give identical stores" cmp "$rel/j1-$tg" "$rel/j4-$tg"
+  done
+  # the default is net11 coreclr; every flag overrides only its part
+  check_flags() { # NAME FORMAT HASH MAGIC CORECLR ALIGN -- PACK FLAGS
+    local n=$1 f=$2 h=$3 m=$4 c=$5 al=$6; shift 7
+    if "$ASMSTORE" pack --raw -o "$rel/fl" "$@" "$rel/src" 2>"$T_TMP/err" && $PY "$CHK" store "$rel/fl" "$rel/src" $f arm64 $h $m $c $al >"$T_TMP/out" 2>&1
+    then t_ok "pack $n: format $f, $h, $m, coreclr=$c, images aligned to $al"
+    else t_fail "pack $n" "$(cat "$T_TMP/err"; grep problem "$T_TMP/out" | head -5)"; fi
+  }
+  check_flags "(no flags)" 3 crc32 XAZS 1 1 --
+  check_flags "--format 4" 4 crc32 XAZS 1 1 -- --format 4
+  check_flags "--hash xxhash" 3 xxh3 XAZS 1 1 -- --hash xxhash
+  check_flags "--compression lz4" 3 crc32 XALZ 1 1 -- --compression lz4
+  check_flags "--no-compress" 3 crc32 none 1 1 -- --no-compress
+  check_flags "--runtime monovm --format 2 --compression none" 2 xxh3 none 0 1 -- --runtime monovm --format 2 --compression none
+  check_flags "--target net10 --compression zstd --level 5" 3 xxh3 XAZS 0 1 -- --target net10 --compression zstd --level 5
+  check_flags "--align-images 4096 --no-compress" 3 crc32 none 1 4096 -- --align-images 4096 --no-compress
+  check_flags "--target net9 --align-images 16" 2 xxh3 XALZ 0 16 -- --target net9 --align-images 16
+  "$ASMSTORE" pack -o "$rel/def.so" "$rel/src" 2>/dev/null
+  t_check "pack (no flags) writes a dlopen-kind .so" sh -c "readelf -W --dyn-syms '$rel/def.so' | grep -q ' _assembly_store\$'"
+  "$ASMSTORE" pack --wrap section -o "$rel/sec.so" "$rel/src" 2>/dev/null
+  t_check "pack --wrap section overrides the preset's wrapper" sh -c "! readelf -W --dyn-syms '$rel/sec.so' | grep -q _assembly_store && readelf -W -S '$rel/sec.so' | grep -q ' payload '"
+  "$ASMSTORE" pack --raw --level 23 -o "$rel/x" "$rel/src" 2>"$T_TMP/err"; rc=$?
+  t_check "pack --level 23 refused for zstd (exit 2)" sh -c "[ $rc = 2 ] && grep -q '1..22' '$T_TMP/err'"
+  "$ASMSTORE" pack --raw --compression lz4 --level 13 -o "$rel/x" "$rel/src" 2>"$T_TMP/err"; rc=$?
+  t_check "pack --compression lz4 --level 13 refused (LZ4 HC stops at 12)" sh -c "[ $rc = 2 ] && grep -q '1..12' '$T_TMP/err'"
+  "$ASMSTORE" pack --raw --align-images 24 -o "$rel/x" "$rel/src" 2>"$T_TMP/err"; rc=$?
+  t_check "pack --align-images 24 refused (power of two)" sh -c "[ $rc = 2 ] && grep -q 'power of two' '$T_TMP/err'"
+fi
+# README's pack usage says what the CLI says
+"$ASMSTORE" 2>&1 | sed -n '/asmstore pack/,/asmstore wrap/p' | sed '$d' | tr -s ' \n' ' ' | sed 's/^ //' >"$T_TMP/u1"
+sed -n '/^asmstore pack/,/^asmstore wrap/p' "$TOP/README.md" | sed '$d' | tr -s ' \n' ' ' | sed 's/^ //' >"$T_TMP/u2"
+t_check "README's pack usage equals the CLI's" cmp "$T_TMP/u1" "$T_TMP/u2"
 
 # --- real .NET 10 stores (../shared; CI has them) ---
 if [ -d "$SAMPLES/v3-watercountdown-widget" ]; then

@@ -60,13 +60,15 @@ have eu-elflint || t_skip "eu-elflint checks" "elfutils not installed"
 
 for abi in arm64 arm x86_64 x86; do
   raw="$T_TMP/$abi.store"
-  if ! "$ASMSTORE" pack --raw --no-compress --abi "$abi" -o "$raw" "$src" 2>"$T_TMP/err"; then t_fail "pack $abi" "$(cat "$T_TMP/err")"; continue; fi
+  if ! "$ASMSTORE" pack --raw --no-compress --runtime monovm --format 4 --abi "$abi" -o "$raw" "$src" 2>"$T_TMP/err"; then t_fail "pack $abi" "$(cat "$T_TMP/err")"; continue; fi
   "$ASMSTORE" wrap --abi "$abi" --mode dlopen -o "$T_TMP/dlopen-$abi.so" "$raw" &&
   "$ASMSTORE" wrap --abi "$abi" --mode section -o "$T_TMP/section-$abi.so" "$raw"
   t_check "$abi: wrap dlopen + section" test $? = 0
-  # pack's default output is the dlopen-kind .so: byte-identical to pack --raw + wrap
-  "$ASMSTORE" pack --no-compress --abi "$abi" -o "$T_TMP/pack-$abi.so" "$src" 2>/dev/null
-  t_check "$abi: pack (default .so) == pack --raw + wrap" cmp "$T_TMP/pack-$abi.so" "$T_TMP/dlopen-$abi.so"
+  # pack's .so is the preset's kind (monovm: the stub layout), or --wrap's: byte-identical to pack --raw + wrap
+  "$ASMSTORE" pack --no-compress --runtime monovm --format 4 --abi "$abi" -o "$T_TMP/pack-$abi.so" "$src" 2>/dev/null
+  t_check "$abi: pack (monovm preset: section .so) == pack --raw + wrap --mode section" cmp "$T_TMP/pack-$abi.so" "$T_TMP/section-$abi.so"
+  "$ASMSTORE" pack --no-compress --runtime monovm --format 4 --wrap dlopen --abi "$abi" -o "$T_TMP/pack-$abi.so" "$src" 2>/dev/null
+  t_check "$abi: pack --wrap dlopen == pack --raw + wrap --mode dlopen" cmp "$T_TMP/pack-$abi.so" "$T_TMP/dlopen-$abi.so"
   # MonoVM legacy expectations: payload at 0x4000 and the last section header
   last=$(readelf -SW "$T_TMP/section-$abi.so" 2>/dev/null | grep -E '^ +\[ *[0-9]+\]' | tail -1)
   if grep -q " payload " <<<"$last" && [ "$(awk '{for(i=1;i<=NF;i++) if($i=="PROGBITS"){print $(i+2); exit}}' <<<"$last")" = 004000 ]; then
@@ -232,7 +234,7 @@ if have llvm-mc && have ld.lld; then
   for spec in x86_64:x86_64-linux-android:elf_x86_64:16384 arm64:aarch64-linux-android:aarch64linux:16384 \
               arm:armv7-linux-androideabi:armelf_linux_eabi:4096 x86:i686-linux-android:elf_i386:4096; do
     IFS=: read -r abi triple emul page <<<"$spec"
-    "$ASMSTORE" pack --raw --abi "$abi" -o "$T_TMP/up-$abi.store" "$src" 2>/dev/null
+    "$ASMSTORE" pack --raw --target net11-preview --runtime monovm --abi "$abi" -o "$T_TMP/up-$abi.store" "$src" 2>/dev/null
     printf '\t.section payload, "a"\n\t.balign %s\n\t.globl _assembly_store\n_assembly_store:\n\t.incbin "%s"\n' \
       "$page" "$T_TMP/up-$abi.store" >"$T_TMP/up.s"
     if llvm-mc --filetype=obj -triple="$triple" -o "$T_TMP/up.o" "$T_TMP/up.s" 2>"$T_TMP/err" &&

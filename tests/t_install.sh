@@ -81,7 +81,7 @@ warm hit
 else t_fail "run the program" "$(cat run.log 2>/dev/null)"; fi
 
 printf 'payload %s\n' $(seq 1 500) >Lib.dll
-if "$P/bin/asmstore" pack --raw -o s.bin Lib.dll >/dev/null 2>&1 && "$P/bin/asmstore" list s.bin 2>&1 | grep -q 'Lib.dll'; then
+if "$P/bin/asmstore" pack --raw --target net11-preview --runtime monovm -o s.bin Lib.dll >/dev/null 2>&1 && "$P/bin/asmstore" list s.bin 2>&1 | grep -q 'Lib.dll'; then
   t_ok "the installed CLI packs and lists"
 else t_fail "installed CLI" "$("$P/bin/asmstore" list s.bin 2>&1 | head -3)"; fi
 

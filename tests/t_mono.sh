@@ -34,7 +34,7 @@ if command -v mono >/dev/null 2>&1; then # the expectation itself, from the stoc
 fi
 
 t_check "pack the framework + Facades + hello into a $abi .so" \
-  "$ASMSTORE" pack --abi "$abi" -o app.so "$MONO45" "$MONO45/Facades" "$HELLO/hello.exe" "$HELLO/Greeting.dll"
+  "$ASMSTORE" pack --target net11-preview --runtime monovm --wrap dlopen --abi "$abi" -o app.so "$MONO45" "$MONO45/Facades" "$HELLO/hello.exe" "$HELLO/Greeting.dll"
 
 # run NAME EXPECT-REGEX [env...]: runs the host, checks the program's output and the summary line
 run() {
@@ -80,7 +80,7 @@ if command -v strace >/dev/null 2>&1; then
 else t_skip "strace" "strace not installed"; fi
 
 # without mscorlib in the store the runtime cannot start: it does not come from the filesystem
-"$ASMSTORE" pack --abi "$abi" -o nocorlib.so "$HELLO/hello.exe" "$HELLO/Greeting.dll" 2>/dev/null
+"$ASMSTORE" pack --target net11-preview --runtime monovm --wrap dlopen --abi "$abi" -o nocorlib.so "$HELLO/hello.exe" "$HELLO/Greeting.dll" 2>/dev/null
 if "$MONO_HOST" --cache cache2 "$T_TMP/nocorlib.so" hello.exe >nc.out 2>nc.err; then
   t_fail "a store without mscorlib must not run" "$(cat nc.out nc.err | head -5)"
 elif cat nc.out nc.err | grep -q 'mscorlib.dll was not found'; then t_ok "a store without mscorlib: the runtime refuses to start"
@@ -88,7 +88,7 @@ else t_fail "a store without mscorlib" "$(cat nc.err | head -5)"; fi
 
 # without System.Xml.Linq (still in /usr/lib/mono/4.5) Main cannot even be compiled: no fallback
 mkdir fw; for f in "$MONO45"/*.dll; do case $(basename "$f") in System.Xml.Linq.dll) ;; *) ln -s "$f" fw/ ;; esac; done
-"$ASMSTORE" pack --abi "$abi" -o noxlinq.so fw "$HELLO/hello.exe" "$HELLO/Greeting.dll" 2>/dev/null
+"$ASMSTORE" pack --target net11-preview --runtime monovm --wrap dlopen --abi "$abi" -o noxlinq.so fw "$HELLO/hello.exe" "$HELLO/Greeting.dll" 2>/dev/null
 "$MONO_HOST" --cache cache3 "$T_TMP/noxlinq.so" hello.exe store >nx.out 2>nx.err
 rc=$?
 if [ $rc -ne 0 ] && grep -q "FileNotFoundException: Could not load file or assembly 'System.Xml.Linq" nx.err; then

@@ -230,6 +230,7 @@ static void test_upstream_worked_example(void) {
     int i;
     memset(&o, 0, sizeof o);
     o.runtime = ASMSTORE_RUNTIME_CORECLR; o.abi = ASMSTORE_ABI_ARM64; o.no_compress = 1;
+    o.image_alignment = 1; /* upstream's layout: data right after the names */
     CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_writer_add(w, "Foo.dll", 7, img, sizeof img, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_writer_finish(w, &dv, &n), ASMSTORE_OK);
@@ -556,6 +557,7 @@ static void test_magic_prefixed_image(void) {
     unsigned char buf[32];
     memset(&o, 0, sizeof o);
     o.no_compress = 1;
+    o.image_alignment = 1; /* back to back, as upstream */
     CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_writer_add(w, "P", 1, blob, sizeof blob, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_writer_add(w, "Q", 1, blob2, sizeof blob2, NULL, 0, NULL, 0, ASMSTORE_ADD_UNCOMPRESSED), ASMSTORE_OK);

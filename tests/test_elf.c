@@ -32,7 +32,7 @@ static asmstore_writer *make_store(asmstore_abi abi, const void **data, size_t *
     unsigned char a[3000], b[700];
     size_t i;
     memset(&o, 0, sizeof o);
-    o.abi = abi; o.no_compress = 1; o.jobs = 1;
+    o.abi = abi; o.no_compress = 1; o.jobs = 1; o.image_alignment = 1; /* back to back, as releases write */
     for (i = 0; i < sizeof a; i++) a[i] = (unsigned char)(i * 7 + 1);
     for (i = 0; i < sizeof b; i++) b[i] = (unsigned char)(i ^ 0x5a);
     if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return NULL;

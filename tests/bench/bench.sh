@@ -16,6 +16,8 @@ set -uo pipefail
 OUT=$1; A=$2; T=$3; C=$4
 FULL=${BENCH_FULL:-0}
 NCPU=$(nproc)
+# the store these figures have always measured: format 4, monovm, zstd, dlopen .so (pack's default is net11 coreclr)
+PACK_AS="--target net11-preview --runtime monovm --wrap dlopen"
 mkdir -p "$OUT"
 W=$(mktemp -d "${TMPDIR:-/tmp}/asmstore-bench.XXXXXX"); trap 'rm -rf "$W"' EXIT
 MD=$OUT/BENCHMARKS.md
@@ -117,13 +119,13 @@ for run in $PACK_RUNS; do
   nf=${#files[@]}; half=$(( (nf + NCPU - 1) / NCPU ))
   ultra=$([ "$L" -gt 19 ] && echo --ultra || true)
   echo "  pack: $set level $L, $R reps ..." >&2
-  "$A" pack --raw --abi x86_64 -o "$W/pack.raw" --level "$L" --jobs "$NCPU" "${files[@]}" >/dev/null 2>&1
+  "$A" pack --raw $PACK_AS --abi x86_64 -o "$W/pack.raw" --level "$L" --jobs "$NCPU" "${files[@]}" >/dev/null 2>&1
   : >"$W/j1"; : >"$W/z1"; : >"$W/jn"; : >"$W/zn"; : >"$W/wr"
   for ((i = 0; i < R; i++)); do
-    tsec "$A" pack --abi x86_64 -o "$W/j1.so" --level "$L" --jobs 1 "${files[@]}" >>"$W/j1"
+    tsec "$A" pack $PACK_AS --abi x86_64 -o "$W/j1.so" --level "$L" --jobs 1 "${files[@]}" >>"$W/j1"
     rm -rf "$W/z1o"; mkdir "$W/z1o"
     tsec zstd -q -f -T1 --no-check "-$L" $ultra --output-dir-flat "$W/z1o" "${files[@]}" >>"$W/z1"
-    tsec "$A" pack --abi x86_64 -o "$W/jn.so" --level "$L" --jobs "$NCPU" "${files[@]}" >>"$W/jn"
+    tsec "$A" pack $PACK_AS --abi x86_64 -o "$W/jn.so" --level "$L" --jobs "$NCPU" "${files[@]}" >>"$W/jn"
     rm -rf "$W/zno"; mkdir "$W/zno"
     tsec sh -c 'printf "%s\n" "$@" | xargs -d "\n" -P '"$NCPU"' -n '"$half"' zstd -q -f -T1 --no-check -'"$L"' '"$ultra"' --output-dir-flat '"$W/zno" sh "${files[@]}" >>"$W/zn"
     if [ -n "$LLVM_MC" ] && [ -n "$LLD" ]; then tsec lld_wrap "$W/pack.raw" "$W/lld.so" >>"$W/wr"; fi
@@ -176,8 +178,8 @@ done <"$W/packraw"
 
 # ---------------------------------------------------------------- stores used below
 echo "  building the corpus stores ..." >&2
-"$A" pack --raw --abi x86_64 -o "$W/corpus.raw" --level 19 --jobs "$NCPU" "${corpus[@]}" >/dev/null 2>&1
-"$A" pack --raw --abi x86_64 -o "$W/stored.raw" --no-compress --jobs "$NCPU" "${corpus[@]}" >/dev/null 2>&1
+"$A" pack --raw $PACK_AS --abi x86_64 -o "$W/corpus.raw" --level 19 --jobs "$NCPU" "${corpus[@]}" >/dev/null 2>&1
+"$A" pack --raw $PACK_AS --abi x86_64 -o "$W/stored.raw" --no-compress --jobs "$NCPU" "${corpus[@]}" >/dev/null 2>&1
 "$A" wrap -o "$W/ours.so" --abi x86_64 "$W/corpus.raw" >/dev/null 2>&1
 HAVE_LLD=0
 if [ -n "$LLVM_MC" ] && [ -n "$LLD" ] && lld_wrap "$W/corpus.raw" "$W/lld.so" >/dev/null 2>&1; then HAVE_LLD=1; fi

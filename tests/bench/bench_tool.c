@@ -67,6 +67,7 @@ static int cmd_mkstore(int argc, char **argv) {
     o.jobs = atoi(argv[4]);
     n = atol(argv[5]);
     o.no_compress = atoi(argv[6]);
+    o.image_alignment = 1; /* the layout these figures have always measured */
     nf = argc - 7;
     if (nf <= 0 || n <= 0) return 2;
     if ((res = asmstore_writer_create(&w, &o)) != ASMSTORE_OK) { fprintf(stderr, "create: %s\n", asmstore_result_string(res)); return 1; }

@@ -1,0 +1,858 @@
+/* test_writer.c - the writer as each release writes: presets (header, version word, index width,
+   hash, compression magic and level per target x runtime x ABI), LZ4 (XALZ) images through the
+   compressor callback, descriptor indices (default, explicit, verbatim, duplicates), ignored
+   entries, image alignment, CRC-32 format 3, and format 1 store sets. The real stores in
+   ../shared/assembly-store-samples are rebuilt from their own images and compared byte for byte:
+   the .NET 10 store (LZ4 HC 12) byte for byte, the .NET 8 razr set (store 0 and manifest byte for
+   byte, arch store up to the LZ4 encoder) and the .NET 8 Expandroid arch stores (the 6-8 descriptor
+   index rule over four ABIs). */
+#define ASMSTORE_IMPLEMENTATION
+#include "../asmstore.h"
+#include "test.h"
+
+#include <stdint.h>
+#include <sys/stat.h>
+#ifdef ASMSTORE_CLI_LZ4
+#include <lz4.h>
+#include <lz4hc.h>
+#endif
+
+static uint32_t rd32(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint64_t rd64(const unsigned char *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+
+/* Deterministic, compressible bytes that differ per seed, starting with "MZ". */
+static unsigned char *make_bytes(size_t n, unsigned seed) {
+    unsigned char *p = (unsigned char *)malloc(n ? n : 1);
+    uint32_t x = seed * 2654435761u + 1u;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        x = x * 1103515245u + 12345u;
+        p[i] = (i % 5 == 0) ? (unsigned char)(x >> 24) : (unsigned char)"MZ assembly bytes "[i % 18];
+    }
+    if (n >= 2) { p[0] = 'M'; p[1] = 'Z'; }
+    return p;
+}
+
+#ifdef ASMSTORE_CLI_LZ4
+/* LZ4 HC into a raw block: what the CLI plugs in (and K4os' LZ4Codec.Encode at L09_HC / L12_MAX). */
+static asmstore_result lz4_compress(void *user, asmstore_compression kind, int level, void *dst, size_t cap,
+                                    const void *src, size_t n, size_t *written) {
+    int z;
+    (void)user;
+    if (kind != ASMSTORE_COMPRESSION_LZ4) return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
+    if (n > LZ4_MAX_INPUT_SIZE || cap > INT32_MAX) return ASMSTORE_ERR_TOO_LARGE;
+    z = LZ4_compress_HC((const char *)src, (char *)dst, (int)n, (int)cap, level);
+    if (z <= 0) return ASMSTORE_ERR_BUFFER_TOO_SMALL;
+    *written = (size_t)z;
+    return ASMSTORE_OK;
+}
+/* Decompresses one XALZ image (header included) into a new buffer of its uncompressed length. */
+static unsigned char *lz4_image(const unsigned char *img, size_t n, size_t *out_size) {
+    size_t len = rd32(img + 8);
+    unsigned char *buf = (unsigned char *)malloc(len ? len : 1);
+    if (LZ4_decompress_safe((const char *)img + 12, (char *)buf, (int)(n - 12), (int)len) != (int)len) { free(buf); return NULL; }
+    *out_size = len;
+    return buf;
+}
+/* The real stores (tests use them in place; SAMPLES overrides where they are). */
+static const char *samples(void) {
+    const char *s = getenv("SAMPLES");
+    return s ? s : "../shared/assembly-store-samples";
+}
+static unsigned char *slurp(const char *dir, const char *file, size_t *n) {
+    char path[1024];
+    void *d = NULL;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    if (asmstore_read_file(path, NULL, &d, n) != ASMSTORE_OK) return NULL;
+    return (unsigned char *)d;
+}
+#define HAVE_LZ4 1
+#else
+#define HAVE_LZ4 0
+#endif
+
+/* ---- a parsed format 2-4 store, enough to check what the writer laid out ---- */
+typedef struct parsed {
+    uint32_t version, count, index_count, index_size, entry_size, header;
+    size_t index, desc, names, names_end;
+} parsed;
+static parsed parse(const unsigned char *d) {
+    parsed p;
+    uint32_t i;
+    memset(&p, 0, sizeof p);
+    p.version = rd32(d + 4); p.count = rd32(d + 8); p.index_count = rd32(d + 12); p.index_size = rd32(d + 16);
+    p.header = (p.version & 0xFFFF) >= 4 ? 28u : 20u;
+    p.entry_size = p.index_count ? p.index_size / p.index_count : 0;
+    p.index = p.header;
+    p.desc = p.index + p.index_size;
+    p.names = p.desc + 28u * p.count;
+    p.names_end = p.names;
+    for (i = 0; i < p.count; i++) p.names_end += 4u + rd32(d + p.names_end);
+    return p;
+}
+static uint32_t desc_field(const unsigned char *d, const parsed *p, uint32_t i, int k) { return rd32(d + p->desc + 28u * i + 4u * (unsigned)k); }
+
+/* A store of three entries (one stored uncompressed) written with `o`; the caller frees *w. */
+static const unsigned char *three(asmstore_writer **w, const asmstore_write_options *o, size_t *n) {
+    static const char *names[3] = {"System.Runtime.dll", "App.dll", "fr/App.resources.dll"};
+    const void *d = NULL;
+    int i;
+    *n = 0;
+    if (asmstore_writer_create(w, o) != ASMSTORE_OK) return NULL;
+    for (i = 0; i < 3; i++) {
+        unsigned char *img = make_bytes(3000u + 1000u * (unsigned)i, (unsigned)i);
+        asmstore_result r = asmstore_writer_add(*w, names[i], strlen(names[i]), img, 3000u + 1000u * (unsigned)i, NULL, 0, NULL, 0,
+                                                i == 1 ? ASMSTORE_ADD_UNCOMPRESSED : 0);
+        free(img);
+        if (r != ASMSTORE_OK) return NULL;
+    }
+    if (asmstore_writer_finish(*w, &d, n) != ASMSTORE_OK) return NULL;
+    return (const unsigned char *)d;
+}
+
+/* ---- presets: every target x runtime x ABI, as store-releases.md §1 and §4 list them ---- */
+typedef struct want_preset {
+    asmstore_target target;
+    asmstore_runtime rt;
+    uint32_t format;
+    int hash64, crc;               /* xxHash entries of 8 bytes on 64-bit ABIs; CRC-32 on every ABI */
+    asmstore_compression comp;
+    int level;
+    asmstore_elf_kind wrapper;
+    int companions;                /* .ni.dll ignored entries (coreclr) */
+} want_preset;
+
+static const want_preset release_table[] = {
+    {ASMSTORE_TARGET_NET8, ASMSTORE_RUNTIME_MONOVM, 1, 0, 0, ASMSTORE_COMPRESSION_LZ4, 9, ASMSTORE_ELF_NONE, 0},
+    {ASMSTORE_TARGET_NET9, ASMSTORE_RUNTIME_MONOVM, 2, 1, 0, ASMSTORE_COMPRESSION_LZ4, 12, ASMSTORE_ELF_SECTION, 0},
+    {ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_MONOVM, 3, 1, 0, ASMSTORE_COMPRESSION_LZ4, 12, ASMSTORE_ELF_SECTION, 0},
+    {ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_CORECLR, 3, 1, 0, ASMSTORE_COMPRESSION_LZ4, 12, ASMSTORE_ELF_SECTION, 1},
+    {ASMSTORE_TARGET_NET11, ASMSTORE_RUNTIME_MONOVM, 3, 1, 0, ASMSTORE_COMPRESSION_ZSTD, 22, ASMSTORE_ELF_SECTION, 0},
+    {ASMSTORE_TARGET_NET11, ASMSTORE_RUNTIME_CORECLR, 3, 0, 1, ASMSTORE_COMPRESSION_ZSTD, 22, ASMSTORE_ELF_SYMBOL, 1},
+    {ASMSTORE_TARGET_NET11_PREVIEW, ASMSTORE_RUNTIME_MONOVM, 4, 1, 0, ASMSTORE_COMPRESSION_ZSTD, 3, ASMSTORE_ELF_SECTION, 0},
+    {ASMSTORE_TARGET_NET11_PREVIEW, ASMSTORE_RUNTIME_CORECLR, 4, 0, 1, ASMSTORE_COMPRESSION_ZSTD, 3, ASMSTORE_ELF_SYMBOL, 1},
+};
+
+static void test_presets(void) {
+    static const uint32_t words[5][5] = {{0}, {0, 0x80010002u, 0x00020002u, 0x80030002u, 0x00040002u},
+                                         {0, 0x80010003u, 0x00020003u, 0x80030003u, 0x00040003u},
+                                         {0, 0x80010004u, 0x00020004u, 0x80030004u, 0x00040004u}};
+    size_t t;
+    int abi;
+    for (t = 0; t < sizeof release_table / sizeof release_table[0]; t++) {
+        const want_preset *x = &release_table[t];
+        for (abi = 1; abi <= 4; abi++) {
+            asmstore_write_options o;
+            asmstore_preset info;
+            int is64 = abi == ASMSTORE_ABI_ARM64 || abi == ASMSTORE_ABI_X86_64;
+            uint32_t esize = x->format == 1 ? 0u : (x->hash64 && is64 ? 8u : 4u) + 4u + (x->format >= 3 ? 1u : 0u);
+            memset(&o, 0, sizeof o);
+            o.jobs = 3; /* left alone */
+            CHECK_EQ_INT(asmstore_write_options_preset(&o, x->target, x->rt, (asmstore_abi)abi, &info), ASMSTORE_OK);
+            CHECK_EQ_INT(o.jobs, 3);
+            CHECK_EQ_INT(o.format, x->format);
+            CHECK_EQ_INT(o.compression, x->comp);
+            CHECK_EQ_INT(o.level, x->level);
+            CHECK_EQ_INT(o.image_alignment, 1);
+            CHECK_EQ_INT(o.hash, x->format == 1 ? ASMSTORE_HASH_UNKNOWN : x->crc ? ASMSTORE_HASH_CRC32 : is64 ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32);
+            CHECK_EQ_INT(info.version_word, x->format == 1 ? 1u : words[x->format - 1][abi]);
+            CHECK_EQ_INT(info.header_size, x->format == 4 ? 28 : 20);
+            CHECK_EQ_INT(info.index_entry_size, esize);
+            CHECK_EQ_INT(info.wrapper, x->wrapper);
+            if (x->target == ASMSTORE_TARGET_NET9) {
+                char want[64];
+                snprintf(want, sizeof want, "libassemblies.%s.blob.so", asmstore_abi_android_name((asmstore_abi)abi));
+                CHECK(!strcmp(info.file_name, want));
+            } else {
+                CHECK(!strcmp(info.file_name, x->format == 1 ? "assemblies.blob" : "libassembly-store.so"));
+            }
+            if (x->format >= 2) {
+                /* the store it writes has exactly that layout */
+                asmstore_writer *w = NULL;
+                const unsigned char *d;
+                size_t n;
+                parsed p;
+                uint32_t k, compressed = 0, magic = x->comp == ASMSTORE_COMPRESSION_LZ4 ? ASMSTORE_LZ4_MAGIC : ASMSTORE_ZSTD_MAGIC;
+#if HAVE_LZ4
+                o.compress = lz4_compress;
+#else
+                if (x->comp == ASMSTORE_COMPRESSION_LZ4) continue;
+#endif
+                if (o.level == 22) o.level = 19; /* same code path, quicker */
+                d = three(&w, &o, &n);
+                CHECK(d != NULL);
+                if (!d) { asmstore_writer_free(w); continue; }
+                p = parse(d);
+                CHECK_EQ_INT(p.version, info.version_word);
+                CHECK_EQ_INT(p.entry_size, esize);
+                CHECK_EQ_INT(p.count, x->companions ? 6 : 3);
+                CHECK_EQ_INT(p.names_end, desc_field(d, &p, 0, 1)); /* no padding: first image right after the names */
+                for (k = 0; k < p.count; k++) {
+                    uint32_t off = desc_field(d, &p, k, 1);
+                    if (desc_field(d, &p, k, 2) >= 12 && rd32(d + off) == magic) compressed++;
+                }
+                CHECK_EQ_INT(compressed, 2);
+                asmstore_writer_free(w);
+            }
+        }
+    }
+}
+
+/* Combinations no release shipped, and bad arguments, are refused. */
+static void test_presets_refused(void) {
+    asmstore_write_options o;
+    memset(&o, 0, sizeof o);
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET8, ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_ARM64, NULL), ASMSTORE_ERR_PROFILE);
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET9, ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_X86, NULL), ASMSTORE_ERR_PROFILE);
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NONE, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, (asmstore_target)6, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET10, (asmstore_runtime)2, ASMSTORE_ABI_ARM64, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_write_options_preset(NULL, ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_target_parse("net11-preview"), ASMSTORE_TARGET_NET11_PREVIEW);
+    CHECK_EQ_INT(asmstore_target_parse("net12"), ASMSTORE_TARGET_NONE);
+    CHECK(!strcmp(asmstore_target_name(ASMSTORE_TARGET_NET10), "net10"));
+}
+
+/* Options the writer refuses: hash widths a reader would misread, levels, alignments, LZ4 without a compressor. */
+static void test_option_checks(void) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    memset(&o, 0, sizeof o);
+    o.abi = ASMSTORE_ABI_ARM; o.hash = ASMSTORE_HASH_XXH3_64;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG);
+    o.abi = ASMSTORE_ABI_X86_64; o.hash = ASMSTORE_HASH_XXH32;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG);
+    o.hash = ASMSTORE_HASH_CRC32; o.format = 2;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    asmstore_writer_free(w);
+    memset(&o, 0, sizeof o);
+    o.compression = ASMSTORE_COMPRESSION_LZ4;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_UNSUPPORTED_COMPRESSION);
+    o.no_compress = 1;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    asmstore_writer_free(w);
+    o.no_compress = 0; o.compression = ASMSTORE_COMPRESSION_ZSTD; o.level = 22;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    asmstore_writer_free(w);
+    o.compression = ASMSTORE_COMPRESSION_LZ4; o.compress = (asmstore_compress_fn)0; o.no_compress = 1; o.level = 13;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG); /* LZ4 HC stops at 12 */
+    memset(&o, 0, sizeof o);
+    o.image_alignment = 3;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG);
+    o.image_alignment = 32768;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG);
+    o.image_alignment = 16384;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    asmstore_writer_free(w);
+    memset(&o, 0, sizeof o);
+    o.format = 1; o.runtime = ASMSTORE_RUNTIME_CORECLR;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_PROFILE);
+    o.runtime = ASMSTORE_RUNTIME_MONOVM; o.hash = ASMSTORE_HASH_CRC32;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG);
+}
+
+/* .NET 11 GA CoreCLR: format 3 with 9-byte CRC-32 entries on every ABI, the hashes being CRC-32 of
+   each name with and without its extension (checked against asmstore_crc32, itself checked
+   against zlib in test_core). */
+static void test_crc32_format3(void) {
+    int abi;
+    for (abi = 1; abi <= 4; abi++) {
+        asmstore_write_options o;
+        asmstore_writer *w = NULL;
+        const unsigned char *d;
+        size_t n;
+        parsed p;
+        uint32_t i, found = 0;
+        size_t off;
+        memset(&o, 0, sizeof o);
+        CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET11, ASMSTORE_RUNTIME_CORECLR, (asmstore_abi)abi, NULL), ASMSTORE_OK);
+        o.level = 3;
+        d = three(&w, &o, &n);
+        CHECK(d != NULL);
+        if (!d) { asmstore_writer_free(w); continue; }
+        p = parse(d);
+        CHECK_EQ_INT(p.version & 0xFFFF, 3);
+        CHECK_EQ_INT(p.entry_size, 9);
+        for (off = p.names, i = 0; i < p.count; i++) {
+            uint32_t len = rd32(d + off), k, h1 = asmstore_crc32(d + off + 4, len),
+                     h2 = asmstore_crc32(d + off + 4, asmstore_name_base_len((const char *)d + off + 4, len));
+            for (k = 0; k < p.index_count; k++) {
+                const unsigned char *e = d + p.index + 9u * k;
+                if (rd32(e + 4) == i && (rd32(e) == h1 || rd32(e) == h2)) found++;
+            }
+            off += 4u + len;
+        }
+        CHECK_EQ_INT(found, p.index_count);
+        for (i = 1; i < p.index_count; i++) CHECK(rd32(d + p.index + 9u * (i - 1)) <= rd32(d + p.index + 9u * i));
+        asmstore_writer_free(w);
+    }
+}
+
+/* Each image at a multiple of N, zero padding before it, nothing between image, pdb and config. */
+static void check_alignment(const unsigned char *d, size_t n, size_t align) {
+    parsed p = parse(d);
+    size_t prev_end = p.names_end, i;
+    for (i = 0; i < p.count; i++) {
+        uint32_t off = desc_field(d, &p, (uint32_t)i, 1), size = desc_field(d, &p, (uint32_t)i, 2), k;
+        if (off == 0 && size == 0) continue; /* ignored */
+        CHECK_EQ_INT(off % align, 0);
+        CHECK(off >= prev_end && off - prev_end < align);
+        for (k = (uint32_t)prev_end; k < off; k++) CHECK(d[k] == 0);
+        prev_end = off + size;
+        if (desc_field(d, &p, (uint32_t)i, 4)) { CHECK_EQ_INT(desc_field(d, &p, (uint32_t)i, 3), prev_end); prev_end += desc_field(d, &p, (uint32_t)i, 4); }
+        if (desc_field(d, &p, (uint32_t)i, 6)) { CHECK_EQ_INT(desc_field(d, &p, (uint32_t)i, 5), prev_end); prev_end += desc_field(d, &p, (uint32_t)i, 6); }
+    }
+    CHECK_EQ_INT(prev_end, n);
+}
+
+static void test_image_alignment(void) {
+    static const size_t aligns[] = {1, 2, 16, 4096, 16384};
+    size_t a, i;
+    int nc;
+    for (a = 0; a < sizeof aligns / sizeof aligns[0]; a++)
+        for (nc = 0; nc < 2; nc++) {
+            asmstore_write_options o;
+            asmstore_writer *w = NULL;
+            const void *d;
+            size_t n;
+            memset(&o, 0, sizeof o);
+            o.image_alignment = aligns[a]; o.no_compress = nc; o.runtime = ASMSTORE_RUNTIME_CORECLR; o.format = 3;
+            CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+            for (i = 0; i < 5; i++) {
+                char name[32];
+                unsigned char *img = make_bytes(1000 + 37 * i, (unsigned)i);
+                snprintf(name, sizeof name, "Lib%zu.dll", i);
+                CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), img, 1000 + 37 * i, i == 2 ? img : NULL, i == 2 ? 33 : 0,
+                                                 i == 3 ? img : NULL, i == 3 ? 5 : 0, 0), ASMSTORE_OK);
+                free(img);
+            }
+            CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+            check_alignment((const unsigned char *)d, n, aligns[a]);
+            asmstore_writer_free(w);
+        }
+}
+
+/* Default alignment: 16 for uncompressed stores written without a preset, none when compressed. */
+static void test_default_alignment(void) {
+    int nc;
+    for (nc = 0; nc < 2; nc++) {
+        asmstore_write_options o;
+        asmstore_writer *w = NULL;
+        const unsigned char *d;
+        size_t n, i;
+        parsed p;
+        int padded = 0;
+        memset(&o, 0, sizeof o);
+        o.no_compress = nc;
+        d = three(&w, &o, &n);
+        CHECK(d != NULL);
+        if (!d) { asmstore_writer_free(w); continue; }
+        check_alignment(d, n, nc ? 16 : 1);
+        p = parse(d);
+        for (i = 0; i < p.count; i++) padded |= desc_field(d, &p, (uint32_t)i, 1) % 16 != 0;
+        if (!nc) CHECK_EQ_INT(desc_field(d, &p, 0, 1), p.names_end);
+        else CHECK(!padded);
+        asmstore_writer_free(w);
+    }
+}
+
+/* Descriptor indices: compressed entries numbered 0.. in add order (stored ones skipped), explicit
+   ones kept, duplicates refused; verbatim images kept byte for byte; ignored entries and no companions. */
+static void test_descriptor_indices(void) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    asmstore_add_options ao;
+    asmstore_reader r;
+    asmstore_entry e;
+    const void *d;
+    size_t n, i;
+    unsigned char *img = make_bytes(4000, 9), buf[4000];
+    unsigned char frame[64];
+    static const char *names[5] = {"A.dll", "B.dll", "C.dll", "D.dll", "E.dll"};
+    static const uint32_t want[5] = {0, 99, 1, 7, 3}; /* B stored: none; D explicit (and counted); E the 4th compressed */
+    memset(&o, 0, sizeof o);
+    o.format = 3; o.runtime = ASMSTORE_RUNTIME_CORECLR;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    for (i = 0; i < 5; i++) {
+        memset(&ao, 0, sizeof ao);
+        if (i == 1) ao.flags = ASMSTORE_ADD_UNCOMPRESSED;
+        if (i == 3) { ao.flags = ASMSTORE_ADD_DESCRIPTOR_INDEX; ao.descriptor_index = 7; ao.level = 19; }
+        if (i == 4) ao.flags = ASMSTORE_ADD_NO_COMPANION;
+        CHECK_EQ_INT(asmstore_writer_add_ex(w, names[i], 5, img, 4000, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+    }
+    /* a verbatim XAZS image (say, from an existing store) keeps its header and bytes */
+    memcpy(frame, "XAZS", 4); frame[4] = 42; frame[5] = frame[6] = frame[7] = 0;
+    frame[8] = 5; frame[9] = frame[10] = frame[11] = 0;
+    {
+        size_t z = ZSTD_compress(frame + 12, sizeof frame - 12, "hello", 5, 1);
+        CHECK(!ZSTD_isError(z));
+        memset(&ao, 0, sizeof ao);
+        ao.flags = ASMSTORE_ADD_VERBATIM | ASMSTORE_ADD_NO_COMPANION;
+        CHECK_EQ_INT(asmstore_writer_add_ex(w, "V.dll", 5, frame, 12 + z, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+        memset(&ao, 0, sizeof ao);
+        ao.flags = ASMSTORE_ADD_IGNORED;
+        CHECK_EQ_INT(asmstore_writer_add_ex(w, "V.ni.dll", 8, NULL, 0, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add_ex(w, "W.ni.dll", 8, img, 1, NULL, 0, NULL, 0, &ao), ASMSTORE_ERR_INVALID_ARG);
+        CHECK_EQ_INT(asmstore_writer_count(w), 4 * 2 + 1 + 1 + 1);
+        CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
+        for (i = 0; i < 5; i++) {
+            CHECK_EQ_INT(asmstore_reader_find(&r, names[i], 1, &e), ASMSTORE_OK);
+            if (i == 1) CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_NONE);
+            else CHECK_EQ_INT(rd32(e.image + 4), want[i]);
+            CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, sizeof buf, NULL, NULL), ASMSTORE_OK);
+            CHECK(memcmp(buf, img, 4000) == 0);
+        }
+        CHECK_EQ_INT(asmstore_reader_find(&r, "D.ni.dll", 8, &e), ASMSTORE_ERR_IGNORED);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "E.ni.dll", 8, &e), ASMSTORE_ERR_NOT_FOUND);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "V.ni.dll", 8, &e), ASMSTORE_ERR_IGNORED);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "V", 1, &e), ASMSTORE_OK);
+        CHECK(e.image_size == 12 + z && memcmp(e.image, frame, 12 + z) == 0);
+        CHECK_EQ_INT(e.mapping_index, 5); /* A B C D E V */
+    }
+    asmstore_writer_free(w);
+    /* two compressed entries with one index, and a verbatim image of the other magic, are refused */
+    CHECK_EQ_INT(asmstore_writer_create(&w, NULL), ASMSTORE_OK);
+    memset(&ao, 0, sizeof ao);
+    ao.flags = ASMSTORE_ADD_DESCRIPTOR_INDEX; ao.descriptor_index = 1;
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, img, 100, NULL, 0, NULL, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, img, 100, NULL, 0, NULL, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "C.dll", 5, img, 100, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+    memcpy(frame, "XALZ", 4);
+    ao.flags = ASMSTORE_ADD_VERBATIM;
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "D.dll", 5, frame, 20, NULL, 0, NULL, 0, &ao), ASMSTORE_ERR_UNSUPPORTED_COMPRESSION);
+    ao.flags = ASMSTORE_ADD_IGNORED; /* format 4 monovm may hold ignored entries; format 2 may not */
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "E.ni.dll", 8, NULL, 0, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+    ao.flags = 0; ao.abi = ASMSTORE_ABI_X86; /* only format 1 has arch stores */
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "F.dll", 5, img, 100, NULL, 0, NULL, 0, &ao), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_ERR_INVALID_ARG);
+    asmstore_writer_free(w);
+    memset(&o, 0, sizeof o);
+    o.format = 2;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    ao.flags = ASMSTORE_ADD_IGNORED; ao.abi = ASMSTORE_ABI_UNKNOWN;
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "E.ni.dll", 8, NULL, 0, NULL, 0, NULL, 0, &ao), ASMSTORE_ERR_INVALID_ARG);
+    asmstore_writer_free(w);
+    free(img);
+}
+
+/* Explicit mapping indices land in the descriptors; the others keep their position. */
+static void test_mapping_index(void) {
+    asmstore_writer *w = NULL;
+    asmstore_add_options ao;
+    asmstore_reader r;
+    asmstore_entry e;
+    const void *d;
+    size_t n;
+    memset(&ao, 0, sizeof ao);
+    ao.flags = ASMSTORE_ADD_MAPPING_INDEX; ao.mapping_index = 12;
+    CHECK_EQ_INT(asmstore_writer_create(&w, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, "MZa", 3, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, "MZb", 3, NULL, 0, NULL, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(e.mapping_index, 12);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "B", 1, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(e.mapping_index, 1); /* its place among the entries, A's explicit index counted */
+    asmstore_writer_free(w);
+}
+
+#if HAVE_LZ4
+/* A store of 40 LZ4 entries, written with `jobs` threads. */
+static unsigned char *lz4_store(int jobs, size_t *size) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    const void *d;
+    unsigned char *copy = NULL;
+    size_t i;
+    memset(&o, 0, sizeof o);
+    asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_X86_64, NULL);
+    o.compress = lz4_compress; o.jobs = jobs;
+    if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return NULL;
+    for (i = 0; i < 40; i++) {
+        char name[32];
+        unsigned char *img = make_bytes(500 + 997 * i, (unsigned)i);
+        snprintf(name, sizeof name, "Asm%zu.dll", i);
+        asmstore_writer_add(w, name, strlen(name), img, 500 + 997 * i, NULL, 0, NULL, 0, 0);
+        free(img);
+    }
+    if (asmstore_writer_finish(w, &d, size) == ASMSTORE_OK) { copy = (unsigned char *)malloc(*size); memcpy(copy, d, *size); }
+    asmstore_writer_free(w);
+    return copy;
+}
+#endif
+
+static void test_lz4_roundtrip_and_jobs(void) {
+#if HAVE_LZ4
+    size_t n1 = 0, n4 = 0, i;
+    unsigned char *a = lz4_store(1, &n1), *b = lz4_store(4, &n4);
+    asmstore_reader r;
+    CHECK(a && b && n1 == n4 && memcmp(a, b, n1) == 0);
+    CHECK_EQ_INT(asmstore_reader_init(&r, a, n1, NULL, NULL), ASMSTORE_OK);
+    for (i = 0; i < r.entry_count; i++) {
+        asmstore_entry e;
+        unsigned char *got, *want = make_bytes(500 + 997 * i, (unsigned)i);
+        size_t len = 0;
+        asmstore_reader_entry(&r, (uint32_t)i, &e);
+        CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_LZ4);
+        CHECK_EQ_INT(rd32(e.image + 4), i); /* sequential descriptor indices */
+        got = lz4_image(e.image, e.image_size, &len);
+        CHECK(got && len == 500 + 997 * i && memcmp(got, want, len) == 0);
+        free(got); free(want);
+    }
+    free(a); free(b);
+#else
+    SKIP("built without liblz4 (Debian: liblz4-dev)");
+#endif
+}
+
+/* The real .NET 10 stores, rebuilt from their decompressed images in their order with their
+   descriptor indices and the net10 preset: byte-identical (LZ4 HC 12 = K4os L12_MAX). */
+static void test_reproduces_net10_store(void) {
+#if HAVE_LZ4
+    static const char *files[2] = {"v3-watercountdown-widget/arm64-v8a/assembly-store.so", "v3-watercountdown-widget/x86_64/assembly-store.so"};
+    int f;
+    for (f = 0; f < 2; f++) {
+        size_t size, out_size;
+        unsigned char *orig = slurp(samples(), files[f], &size);
+        asmstore_reader r;
+        asmstore_write_options o;
+        asmstore_writer *w = NULL;
+        const void *out;
+        uint32_t k;
+        if (!orig) SKIP("samples absent (set SAMPLES=.../assembly-store-samples)");
+        CHECK_EQ_INT(asmstore_reader_init(&r, orig, size, NULL, NULL), ASMSTORE_OK);
+        memset(&o, 0, sizeof o);
+        CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_MONOVM, r.abi, NULL), ASMSTORE_OK);
+        o.compress = lz4_compress; o.jobs = 2;
+        CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+        for (k = 0; k < r.entry_count; k++) {
+            asmstore_entry e;
+            asmstore_add_options ao;
+            unsigned char *img;
+            size_t len = 0;
+            asmstore_reader_entry(&r, k, &e);
+            CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_LZ4);
+            img = lz4_image(e.image, e.image_size, &len);
+            memset(&ao, 0, sizeof ao);
+            ao.flags = ASMSTORE_ADD_DESCRIPTOR_INDEX; ao.descriptor_index = rd32(e.image + 4);
+            CHECK_EQ_INT(asmstore_writer_add_ex(w, e.name, e.name_len, img, len, e.pdb, e.pdb_size, e.config, e.config_size, &ao), ASMSTORE_OK);
+            free(img);
+        }
+        CHECK_EQ_INT(asmstore_writer_finish(w, &out, &out_size), ASMSTORE_OK);
+        CHECK_EQ_INT(out_size, size);
+        CHECK(out_size == size && memcmp(out, orig, size) == 0);
+        asmstore_writer_free(w);
+        free(orig);
+    }
+#else
+    SKIP("built without liblz4 (Debian: liblz4-dev)");
+#endif
+}
+
+/* ---- format 1 ---- */
+#if HAVE_LZ4
+/* One manifest row: name, store id, local index. */
+typedef struct mrow { char name[256]; unsigned store, local; } mrow;
+static size_t read_manifest(const unsigned char *m, size_t n, mrow *rows, size_t cap) {
+    size_t count = 0, i = 0;
+    while (i < n && m[i] != '\n') i++; /* column header */
+    for (i++; i < n && count < cap; count++) {
+        char line[512];
+        size_t j = 0;
+        unsigned h1, s, l;
+        unsigned long long h2;
+        while (i < n && m[i] != '\n' && j + 1 < sizeof line) line[j++] = (char)m[i++];
+        line[j] = 0;
+        i++;
+        if (sscanf(line, "0x%x 0x%llx %u %u %255s", &h1, &h2, &s, &l, rows[count].name) != 5) break;
+        rows[count].store = s; rows[count].local = l;
+    }
+    return count;
+}
+/* Adds store `blob`'s entries (names from the manifest rows of `store_id`), decompressed. */
+static void add_v1_store(asmstore_writer *w, const unsigned char *b, const mrow *rows, size_t nrows, unsigned store_id, asmstore_abi abi) {
+    uint32_t k, local = rd32(b + 8);
+    for (k = 0; k < local; k++) {
+        const unsigned char *dsc = b + 20 + 24 * k;
+        const unsigned char *img = b + rd32(dsc);
+        size_t isize = rd32(dsc + 4), len = 0, r;
+        char name[300] = "";
+        asmstore_add_options ao;
+        unsigned char *raw;
+        for (r = 0; r < nrows; r++) if (rows[r].store == store_id && rows[r].local == k) snprintf(name, sizeof name, "%.255s.dll", rows[r].name);
+        memset(&ao, 0, sizeof ao);
+        ao.abi = abi;
+        raw = rd32(img) == ASMSTORE_LZ4_MAGIC ? lz4_image(img, isize, &len) : NULL;
+        if (!raw) ao.flags = ASMSTORE_ADD_UNCOMPRESSED;
+        CHECK(rd32(dsc + 8) == 0 && rd32(dsc + 16) == 0); /* no pdb or config in these samples */
+        CHECK_EQ_INT(asmstore_writer_add_ex(w, name, strlen(name), raw ? raw : img, raw ? len : isize, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+        free(raw);
+    }
+}
+static int output_equals(asmstore_writer *w, const char *want_name, const unsigned char *want, size_t want_size) {
+    size_t i;
+    const char *name;
+    const void *d;
+    size_t n;
+    for (i = 0; asmstore_writer_output(w, i, &name, &d, &n) == ASMSTORE_OK; i++) {
+        size_t k = 0;
+        if (!name || strcmp(name, want_name)) continue;
+        while (k < n && k < want_size && ((const unsigned char *)d)[k] == want[k]) k++;
+        if (k == n && n == want_size) return 1;
+        fprintf(stderr, "  %s: %zu bytes, expected %zu; first difference at %zu\n", name, n, want_size, k);
+        return 0;
+    }
+    fprintf(stderr, "  no output %s\n", want_name);
+    return 0;
+}
+/* The same format 1 store up to the LZ4 encoder: header, descriptor count, every image's XALZ
+   header (descriptor index, length) and decompressed bytes, pdb/config sizes, back-to-back data.
+   liblz4 1.9.4 at HC level 9 and K4os at L09_HC differ on some large inputs (razr's 1.4 MB CoreLib:
+   liblz4 takes a longer, farther match at input offset 491320), so payloads may differ. */
+static int same_v1_store(asmstore_writer *w, const char *want_name, const unsigned char *want, size_t want_size) {
+    size_t i, n = 0;
+    const char *name = NULL;
+    const void *dv = NULL;
+    const unsigned char *d;
+    uint32_t k, count;
+    int ok = 1;
+    for (i = 0; asmstore_writer_output(w, i, &name, &dv, &n) == ASMSTORE_OK; i++) if (name && !strcmp(name, want_name)) break;
+    d = (const unsigned char *)dv;
+    if (!d || !name || strcmp(name, want_name) || n < 20 || want_size < 20 || memcmp(d, want, 20) != 0) return 0;
+    count = rd32(d + 8);
+    if (20 + 24 * (size_t)count > n || 20 + 24 * (size_t)count > want_size) return 0;
+    for (k = 0; k < count && ok; k++) {
+        const unsigned char *x = d + 20 + 24 * k, *y = want + 20 + 24 * k;
+        const unsigned char *xi = d + rd32(x), *yi = want + rd32(y);
+        size_t lx = 0, ly = 0;
+        unsigned char *ux, *uy;
+        ok = rd32(x) == (k ? rd32(x - 24) + rd32(x - 20) : 20 + 24 * count) && memcmp(x + 8, y + 8, 16) == 0 &&
+             memcmp(xi, yi, 12) == 0; /* back to back; no pdb/config here; same XALZ header */
+        if (!ok) break;
+        ux = lz4_image(xi, rd32(x + 4), &lx);
+        uy = lz4_image(yi, rd32(y + 4), &ly);
+        ok = ux && uy && lx == ly && memcmp(ux, uy, lx) == 0;
+        free(ux); free(uy);
+    }
+    if (ok && count) ok = rd32(d + 20 + 24 * (count - 1)) + rd32(d + 20 + 24 * (count - 1) + 4) == n;
+    return ok;
+}
+static asmstore_writer *net8_writer(void) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    memset(&o, 0, sizeof o);
+    asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET8, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL);
+    o.compress = lz4_compress;
+    o.jobs = 2;
+    if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return NULL;
+    return w;
+}
+#endif
+
+/* The .NET 8 razr set (single ABI): store 0 and the manifest byte for byte, the arm64 store up to
+   the LZ4 encoder (same_v1_store). */
+static void test_reproduces_net8_razr(void) {
+#if HAVE_LZ4
+    char dir[1024];
+    size_t n0, n1, nm, nrows;
+    unsigned char *b0, *b1, *man;
+    static mrow rows[300];
+    asmstore_writer *w = net8_writer();
+    const void *d;
+    size_t n;
+    snprintf(dir, sizeof dir, "%s/v1-razr-pointcrep", samples());
+    b0 = slurp(dir, "base_assemblies.blob", &n0);
+    b1 = slurp(dir, "base_assemblies.arm64_v8a.blob", &n1);
+    man = slurp(dir, "base_assemblies.manifest", &nm);
+    if (!b0 || !b1 || !man) { asmstore_writer_free(w); free(b0); free(b1); free(man); SKIP("samples absent (set SAMPLES=.../assembly-store-samples)"); }
+    nrows = read_manifest(man, nm, rows, 300);
+    CHECK_EQ_INT(nrows, 25);
+    add_v1_store(w, b0, rows, nrows, 0, ASMSTORE_ABI_UNKNOWN);
+    add_v1_store(w, b1, rows, nrows, 1, ASMSTORE_ABI_ARM64);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK(n == n0 && memcmp(d, b0, n0) == 0);
+    CHECK(output_equals(w, "assemblies.blob", b0, n0));
+    CHECK(same_v1_store(w, "assemblies.arm64_v8a.blob", b1, n1)); /* CoreLib's XALZ index 17 */
+    CHECK(output_equals(w, "assemblies.manifest", man, nm));
+    asmstore_writer_free(w);
+    free(b0); free(b1); free(man);
+#else
+    SKIP("built without liblz4 (Debian: liblz4-dev)");
+#endif
+}
+
+/* .NET 8 Expandroid (four ABIs; store 0 not in the samples): the arm64 and armeabi-v7a arch stores
+   (same_v1_store). Their XALZ descriptor indices (101-107, 108-114) come from the ordinal sort of
+   every ABI's paths, so the other names (from the manifest) are added with stand-in images. */
+static void test_reproduces_net8_expandroid_arch(void) {
+#if HAVE_LZ4
+    char dir[1024];
+    size_t na, nv, nm, nrows, r;
+    unsigned char *arm64, *armv7, *man, *stand_in = make_bytes(300, 1);
+    static mrow rows[300];
+    static const asmstore_abi others[2] = {ASMSTORE_ABI_X86_64, ASMSTORE_ABI_X86};
+    asmstore_writer *w = net8_writer();
+    const void *d;
+    size_t n;
+    int k;
+    snprintf(dir, sizeof dir, "%s/v1-expandroid", samples());
+    arm64 = slurp(dir, "assemblies.arm64_v8a.blob", &na);
+    armv7 = slurp(dir, "assemblies.armeabi_v7a.blob", &nv);
+    man = slurp(dir, "assemblies.manifest", &nm);
+    if (!arm64 || !armv7 || !man) {
+        asmstore_writer_free(w); free(arm64); free(armv7); free(man); free(stand_in);
+        SKIP("samples absent (set SAMPLES=.../assembly-store-samples)");
+    }
+    nrows = read_manifest(man, nm, rows, 300);
+    CHECK_EQ_INT(nrows, 141);
+    for (r = 0; r < nrows; r++) {
+        char name[300];
+        snprintf(name, sizeof name, "%.255s.dll", rows[r].name);
+        if (rows[r].store == 0) CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), stand_in, 300, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+    }
+    add_v1_store(w, arm64, rows, nrows, 1, ASMSTORE_ABI_ARM64);
+    add_v1_store(w, armv7, rows, nrows, 1, ASMSTORE_ABI_ARM);
+    for (k = 0; k < 2; k++)
+        for (r = 0; r < nrows; r++) {
+            asmstore_add_options ao;
+            char name[300];
+            if (rows[r].store != 1) continue;
+            snprintf(name, sizeof name, "%.255s.dll", rows[r].name);
+            memset(&ao, 0, sizeof ao);
+            ao.abi = others[k];
+            CHECK_EQ_INT(asmstore_writer_add_ex(w, name, strlen(name), stand_in, 300, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+        }
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK(same_v1_store(w, "assemblies.arm64_v8a.blob", arm64, na));
+    CHECK(same_v1_store(w, "assemblies.armeabi_v7a.blob", armv7, nv));
+    asmstore_writer_free(w);
+    free(arm64); free(armv7); free(man); free(stand_in);
+#else
+    SKIP("built without liblz4 (Debian: liblz4-dev)");
+#endif
+}
+
+/* Format 1 from scratch: layout of every file (§2.2-2.5), config + NUL, pdb, mapping indices,
+   sorted tables, the manifest's lines; uncompressed so no callback is needed. */
+static void test_v1_layout(void) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    asmstore_add_options ao;
+    const char *name = NULL;
+    const void *dv;
+    const unsigned char *d;
+    size_t n, i;
+    static const char *common[3] = {"Zeta.dll", "fr/Zeta.resources.dll", "App.dll"};
+    memset(&o, 0, sizeof o);
+    o.format = 1; o.no_compress = 1; o.image_alignment = 1;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    for (i = 0; i < 3; i++)
+        CHECK_EQ_INT(asmstore_writer_add(w, common[i], strlen(common[i]), "MZ-common", 9, i == 2 ? "PDB" : NULL, i == 2 ? 3 : 0,
+                                         i == 0 ? "<cfg/>" : NULL, i == 0 ? 6 : 0, 0), ASMSTORE_OK);
+    memset(&ao, 0, sizeof ao);
+    for (i = 0; i < 2; i++) {
+        ao.abi = i ? ASMSTORE_ABI_ARM64 : ASMSTORE_ABI_X86; /* written in ABI order whatever the add order */
+        CHECK_EQ_INT(asmstore_writer_add_ex(w, "System.Private.CoreLib.dll", 26, "MZ-corelib", 10, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add_ex(w, "System.Runtime.dll", 18, "MZ-runtime", 10, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+    }
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "System.Runtime.dll", 18, "x", 1, NULL, 0, NULL, 0, &ao), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &dv, &n), ASMSTORE_OK);
+    d = (const unsigned char *)dv;
+    /* store 0: header, 3 descriptors, 5 + 5 rows, data */
+    CHECK_EQ_INT(rd32(d), ASMSTORE_MAGIC);
+    CHECK_EQ_INT(rd32(d + 4), 1);
+    CHECK_EQ_INT(rd32(d + 8), 3);
+    CHECK_EQ_INT(rd32(d + 12), 5);
+    CHECK_EQ_INT(rd32(d + 16), 0);
+    CHECK_EQ_INT(rd32(d + 20), 20 + 3 * 24 + 10 * 20);            /* Zeta image */
+    CHECK_EQ_INT(rd32(d + 24), 9);
+    CHECK_EQ_INT(rd32(d + 36), rd32(d + 20) + 9);                 /* config right after it */
+    CHECK_EQ_INT(rd32(d + 40), 7);                                /* + NUL */
+    CHECK(memcmp(d + rd32(d + 36), "<cfg/>", 7) == 0);
+    CHECK_EQ_INT(rd32(d + 2 * 24 + 20 + 8), rd32(d + 2 * 24 + 20) + 9); /* App's pdb */
+    CHECK_EQ_INT(rd32(d + 2 * 24 + 20 + 12), 3);
+    {
+        /* rows: XXH32 then XXH64 table, sorted; mapping = common 0..2, arch 3..4; local; store id */
+        static const char *hashed[5] = {"Zeta", "fr/Zeta.resources", "App", "System.Private.CoreLib", "System.Runtime"};
+        int t, k;
+        for (t = 0; t < 2; t++)
+            for (k = 0; k < 5; k++) {
+                const unsigned char *row = d + 20 + 3 * 24 + (size_t)(t * 5 + k) * 20;
+                uint32_t m = rd32(row + 8);
+                CHECK(m < 5);
+                if (m >= 5) continue;
+                CHECK_EQ_INT(rd64(row), t ? XXH64(hashed[m], strlen(hashed[m]), 0) : XXH32(hashed[m], strlen(hashed[m]), 0));
+                CHECK_EQ_INT(rd32(row + 12), m < 3 ? m : m - 3);
+                CHECK_EQ_INT(rd32(row + 16), m < 3 ? 0 : 1);
+                if (k) CHECK(rd64(row - 20) < rd64(row));
+            }
+    }
+    /* outputs: store 0, arm64, x86 (ABI order, not add order), manifest */
+    {
+        static const char *want[4] = {"assemblies.blob", "assemblies.arm64_v8a.blob", "assemblies.x86.blob", "assemblies.manifest"};
+        for (i = 0; i < 4; i++) {
+            if (asmstore_writer_output(w, i, &name, &dv, &n) != ASMSTORE_OK) { CHECK(0); break; }
+            CHECK(name && !strcmp(name, want[i]));
+            if (i == 1 || i == 2) {
+                d = (const unsigned char *)dv;
+                CHECK(rd32(d + 8) == 2 && rd32(d + 12) == 0 && rd32(d + 16) == 1);
+                CHECK(memcmp(d + rd32(d + 20), "MZ-corelib", 10) == 0 && rd32(d + 20) == 20 + 2 * 24);
+            }
+            if (i == 3) {
+                char line[200];
+                snprintf(line, sizeof line, "\n0x%08x  0x%016llx  001      0001      System.Runtime\n", (unsigned)XXH32("System.Runtime", 14, 0),
+                         (unsigned long long)XXH64("System.Runtime", 14, 0));
+                CHECK(n > 60 && memcmp(dv, "Hash 32     Hash 64             Blob ID  Blob idx  Name\n", 56) == 0);
+                CHECK(n >= strlen(line) && memcmp((const char *)dv + n - strlen(line), line, strlen(line)) == 0);
+            }
+        }
+        CHECK_EQ_INT(asmstore_writer_output(w, 4, &name, &dv, &n), ASMSTORE_ERR_NOT_FOUND);
+    }
+    asmstore_writer_free(w);
+}
+
+/* Arch stores that disagree, and names that hash alike, are refused. */
+static void test_v1_refusals(void) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    asmstore_add_options ao;
+    const void *d;
+    size_t n;
+    memset(&o, 0, sizeof o);
+    o.format = 1; o.no_compress = 1;
+    memset(&ao, 0, sizeof ao);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    ao.abi = ASMSTORE_ABI_ARM64;
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+    ao.abi = ASMSTORE_ABI_ARM;
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_ERR_BAD_COUNTS);
+    asmstore_writer_free(w);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Foo.dll", 7, "MZ", 2, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Foo", 3, "MZ", 2, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_ERR_DUPLICATE_NAME);
+    asmstore_writer_free(w);
+}
+
+int main(void) {
+    RUN(test_presets);
+    RUN(test_presets_refused);
+    RUN(test_option_checks);
+    RUN(test_crc32_format3);
+    RUN(test_image_alignment);
+    RUN(test_default_alignment);
+    RUN(test_descriptor_indices);
+    RUN(test_mapping_index);
+    RUN(test_lz4_roundtrip_and_jobs);
+    RUN(test_reproduces_net10_store);
+    RUN(test_reproduces_net8_razr);
+    RUN(test_reproduces_net8_expandroid_arch);
+    RUN(test_v1_layout);
+    RUN(test_v1_refusals);
+    return TEST_DONE();
+}
