@@ -817,6 +817,9 @@ static int pack_options(const pack_args *a, asmstore_write_options *o, asmstore_
     if (a->level) o->level = a->level;
     if (a->jobs) o->jobs = a->jobs;
     if (a->align_images) o->image_alignment = a->align_images;
+    /* uncompressed without an explicit --target: no release's bytes to match, so images get the
+       writer's default alignment (16), which runtimes can use in place */
+    else if (o->no_compress && !a->target) o->image_alignment = 0;
     o->compress = cli_compress;
     return 0;
 }
