@@ -23,7 +23,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.abi = (asmstore_abi)(1 + ((data[0] >> 2) & 3));
     o.runtime = (data[0] & 0x10) ? ASMSTORE_RUNTIME_CORECLR : ASMSTORE_RUNTIME_MONOVM;
     o.no_compress = (data[0] & 0x20) != 0;
-    o.image_alignment = 1; /* releases' back-to-back layout (padded stores: tests/test_writer.c) */
+    /* releases' back-to-back layout, or images padded to 2..16384 bytes (zero-copy stores) */
+    o.image_alignment = (data[0] & 0x80) ? (size_t)1 << (1 + size % 14) : 1;
+    if (size & 4) o.hash = ASMSTORE_HASH_CRC32; /* .NET 11 GA: CRC-32 in any format, any ABI */
     o.level = 1;
     o.jobs = 1 + ((data[0] >> 6) & 1);
     if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return 0; /* coreclr + format 2: refused */
@@ -51,6 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             abort();
         }
         if (e.uncompressed_size != items[i].size) abort();
+        if (e.image_size && (size_t)(e.image - (const unsigned char *)out) % o.image_alignment) abort();
         buf = (unsigned char *)malloc(items[i].size + 1);
         if (asmstore_reader_read(&r, &e, buf, items[i].size, NULL, NULL) != ASMSTORE_OK) abort();
         if (items[i].size && memcmp(buf, items[i].data, items[i].size) != 0) abort();
