@@ -26,35 +26,28 @@
 #include <lz4hc.h>
 #endif
 
-static const char *usage_text =
-    "usage:\n"
-    "  asmstore pack -o OUT [--target net8|net9|net10|net11|net11-preview] [--runtime coreclr|monovm]\n"
-    "                [--abi arm64|arm|x86_64|x86] [--format 1|2|3|4] [--hash crc32|xxhash]\n"
-    "                [--compression zstd|lz4|none | --no-compress] [--level N] [--align-images N] [--jobs N]\n"
-    "                [--pdb] [--raw | --wrap dlopen|section | --template STUB.so] [--symbol NAME] [--soname NAME]\n"
-    "                [--align N] [--arch ABI FILE|DIR]... FILE|DIR...\n"
-    "  asmstore wrap -o OUT.so --abi A [--mode dlopen|section] [--template STUB.so] [--symbol NAME]\n"
-    "                [--soname NAME] [--align N] PAYLOAD\n"
-    "  asmstore elfcheck FILE.so|APK [--abi A] [--symbol NAME]\n"
-    "  asmstore list STORE [--json] [--abi A]\n"
-    "  asmstore info STORE [--json] [--abi A]\n"
-    "  asmstore verify STORE [--abi A]\n"
-    "  asmstore extract STORE -C DIR [--abi A] [NAME...]\n"
-    "  asmstore load [--cache DIR] STORE NAME...|--all\n"
-    "  asmstore cache prune DIR [--keep ID] [--max-bytes N]\n"
-    "  asmstore cache stats DIR\n"
-    "STORE is a store of any release (.NET 6-11): a raw store or .so wrapper; a .NET 6-8 set given as\n"
-    "one of its assemblies*.blob files or its directory (assemblies.manifest beside it names the\n"
-    "entries); or an APK/AAB/split APK (every ABI, at every release's path, STORED or DEFLATEd).\n"
-    "verify and extract cover every ABI unless --abi; extract writes DIR/<abi>/ when there are several.\n"
-    "pack writes what a release writes: by default --target net11 --runtime coreclr (format 3,\n"
-    "CRC-32, zstd 22, dlopen-kind .so); --runtime defaults to monovm for net8..net10. Each other flag\n"
-    "overrides its part. -o DIR/ writes DIR/<the release's file name>. --target net8 writes the\n"
-    ".NET 6-8 set into the directory OUT: assemblies.blob, one assemblies.<abi>.blob per --arch ABI,\n"
-    "assemblies.manifest.\n";
+/* ---- commands: one table, each with its usage; one exit-status rule for all of them ---- */
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *usage; /* its synopsis lines, then what it does */
+} cli_command;
+
+static const char *exit_rule = "Exit status: 0 ok; 1 the input is invalid (no store, a failed check, a name not there);\n"
+                               "2 usage or I/O error.\n";
+static const cli_command *cli_current; /* the command running: usage() shows its synopsis */
+
+static void print_usage(FILE *f, const cli_command *c) {
+    fprintf(f, "usage: asmstore %s", c->usage);
+}
 
 static int usage(void) {
-    fputs(usage_text, stderr);
+    if (cli_current) {
+        print_usage(stderr, cli_current);
+        fprintf(stderr, "Try 'asmstore %s --help'.\n", cli_current->name);
+    } else {
+        fprintf(stderr, "usage: asmstore COMMAND [ARGS...]   (asmstore --help lists the commands)\n");
+    }
     return 2;
 }
 
@@ -1006,19 +999,85 @@ static int cmd_elfcheck(int argc, char **argv) {
     }
 }
 
-int cli_cmd_load(int argc, char **argv);  /* examples/cli_cache.c */
-int cli_cmd_cache(int argc, char **argv);
+#define STORE_HELP \
+    "STORE is a store of any release (.NET 6-11): a raw store or .so wrapper; a .NET 6-8 set given as\n" \
+    "one of its assemblies*.blob files or its directory (assemblies.manifest beside it names the\n" \
+    "entries); or an APK/AAB/split APK (every ABI, at every release's path, STORED or DEFLATEd).\n"
+
+static const cli_command cli_commands[] = {
+    {"pack", cmd_pack,
+     "pack -o OUT [--target net8|net9|net10|net11|net11-preview] [--runtime coreclr|monovm]\n"
+     "                [--abi arm64|arm|x86_64|x86] [--format 1|2|3|4] [--hash crc32|xxhash]\n"
+     "                [--compression zstd|lz4|none | --no-compress] [--level N] [--align-images N] [--jobs N]\n"
+     "                [--pdb] [--raw | --wrap dlopen|section | --template STUB.so] [--symbol NAME] [--soname NAME]\n"
+     "                [--align N] [--arch ABI FILE|DIR]... FILE|DIR...\n"
+     "Writes what a release writes: by default --target net11 --runtime coreclr (format 3,\n"
+     "CRC-32, zstd 22, dlopen-kind .so); --runtime defaults to monovm for net8..net10. Each other flag\n"
+     "overrides its part. -o DIR/ writes DIR/<the release's file name>. --target net8 writes the\n"
+     ".NET 6-8 set into the directory OUT: assemblies.blob, one assemblies.<abi>.blob per --arch ABI,\n"
+     "assemblies.manifest. Uncompressed stores without --target get 16-byte aligned images.\n"},
+    {"wrap", cmd_wrap,
+     "wrap -o OUT.so --abi A [--mode dlopen|section] [--template STUB.so] [--symbol NAME]\n"
+     "                [--soname NAME] [--align N] PAYLOAD\n"
+     "Wraps any file in a libassembly-store.so (no objcopy, llvm-mc or ld).\n"},
+    {"elfcheck", cmd_elfcheck,
+     "elfcheck FILE.so|APK [--abi A] [--symbol NAME]\n"
+     "Checks bionic's loader rules (16 KiB pages, DT_HASH, ...) one by one.\n"},
+    {"list", cmd_list, "list STORE [--json] [--abi A]\nLists every entry of every store in STORE.\n" STORE_HELP},
+    {"info", cmd_info,
+     "info STORE [--json] [--abi A]\n"
+     "Names the layout (format, hash, wrapper: which .NET release writes it) and counts.\n" STORE_HELP},
+    {"verify", cmd_verify,
+     "verify STORE [--abi A]\n"
+     "Looks every entry of every ABI's store up by name and decompresses it; names each failing ABI.\n" STORE_HELP},
+    {"extract", cmd_extract,
+     "extract STORE -C DIR [--abi A] [NAME...]\n"
+     "Writes images (and .pdb/.config) under DIR, DIR/<abi>/ when there are several ABIs; never\n"
+     "outside DIR.\n" STORE_HELP},
+    {"load", cli_cmd_load,
+     "load [--cache DIR] STORE NAME...|--all\n"
+     "Loads entries as a host would (through the cache in DIR when given).\n"},
+    {"cache", cli_cmd_cache,
+     "cache prune DIR [--keep ID] [--max-bytes N]\n"
+     "       asmstore cache stats DIR\n"
+     "Removes old or excess cache files; shows what a cache directory holds.\n"},
+};
+#define CLI_NCOMMANDS (sizeof cli_commands / sizeof cli_commands[0])
+
+static int help_all(void) {
+    size_t i;
+    printf("asmstore %d.%d.%d - the .NET for Android assembly store (XABA), every release\n", ASMSTORE_VERSION_MAJOR,
+           ASMSTORE_VERSION_MINOR, ASMSTORE_VERSION_PATCH);
+    for (i = 0; i < CLI_NCOMMANDS; i++) {
+        const char *u = cli_commands[i].usage, *nl = strchr(u, '\n');
+        printf("  asmstore %.*s\n", (int)(nl ? nl - u : (ptrdiff_t)strlen(u)), u);
+    }
+    printf("Run 'asmstore COMMAND --help' for one command.\n%s", exit_rule);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    size_t i;
     if (argc < 2) return usage();
-    if (!strcmp(argv[1], "load")) return cli_cmd_load(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "cache")) return cli_cmd_cache(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "pack")) return cmd_pack(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "wrap")) return cmd_wrap(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "elfcheck")) return cmd_elfcheck(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "list")) return cmd_list(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "info")) return cmd_info(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "verify")) return cmd_verify(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "extract")) return cmd_extract(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "--version")) { printf("asmstore %u\n", asmstore_version_number()); return 0; }
-    return usage();
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) return help_all();
+    if (!strcmp(argv[1], "--version")) {
+        printf("asmstore %d.%d.%d\n", ASMSTORE_VERSION_MAJOR, ASMSTORE_VERSION_MINOR, ASMSTORE_VERSION_PATCH);
+        return 0;
+    }
+    for (i = 0; i < CLI_NCOMMANDS; i++) {
+        int k;
+        if (strcmp(argv[1], cli_commands[i].name) != 0) continue;
+        cli_current = &cli_commands[i];
+        for (k = 2; k < argc; k++)
+            if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
+                print_usage(stdout, cli_current);
+                fputs(exit_rule, stdout);
+                return 0;
+            }
+        return cli_commands[i].run(argc - 2, argv + 2);
+    }
+    fprintf(stderr, "asmstore: unknown command '%s'. Commands:", argv[1]);
+    for (i = 0; i < CLI_NCOMMANDS; i++) fprintf(stderr, " %s", cli_commands[i].name);
+    fprintf(stderr, ". Try 'asmstore --help'.\n");
+    return 2;
 }

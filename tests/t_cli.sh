@@ -193,8 +193,10 @@ else
   check_flags "--format 4" 4 crc32 XAZS 1 1 -- --format 4
   check_flags "--hash xxhash" 3 xxh3 XAZS 1 1 -- --hash xxhash
   check_flags "--compression lz4" 3 crc32 XALZ 1 1 -- --compression lz4
-  check_flags "--no-compress" 3 crc32 none 1 1 -- --no-compress
-  check_flags "--runtime monovm --format 2 --compression none" 2 xxh3 none 0 1 -- --runtime monovm --format 2 --compression none
+  # uncompressed without --target: images 16-byte aligned (usable in place); with --target: the release's layout
+  check_flags "--no-compress" 3 crc32 none 1 16 -- --no-compress
+  check_flags "--runtime monovm --format 2 --compression none" 2 xxh3 none 0 16 -- --runtime monovm --format 2 --compression none
+  check_flags "--target net11 --no-compress" 3 crc32 none 1 1 -- --target net11 --no-compress
   check_flags "--target net10 --compression zstd --level 5" 3 xxh3 XAZS 0 1 -- --target net10 --compression zstd --level 5
   check_flags "--align-images 4096 --no-compress" 3 crc32 none 1 4096 -- --align-images 4096 --no-compress
   check_flags "--target net9 --align-images 16" 2 xxh3 XALZ 0 16 -- --target net9 --align-images 16
@@ -210,9 +212,20 @@ else
   t_check "pack --align-images 24 refused (power of two)" sh -c "[ $rc = 2 ] && grep -q 'power of two' '$T_TMP/err'"
 fi
 # README's pack usage says what the CLI says
-"$ASMSTORE" 2>&1 | sed -n '/asmstore pack/,/asmstore wrap/p' | sed '$d' | tr -s ' \n' ' ' | sed 's/^ //' >"$T_TMP/u1"
+"$ASMSTORE" pack --help | sed -n '/asmstore pack/,/^[A-Z]/p' | sed '$d' | sed 's/^usage: //' | tr -s ' \n' ' ' | sed 's/^ //' >"$T_TMP/u1"
 sed -n '/^asmstore pack/,/^asmstore wrap/p' "$TOP/README.md" | sed '$d' | tr -s ' \n' ' ' | sed 's/^ //' >"$T_TMP/u2"
 t_check "README's pack usage equals the CLI's" cmp "$T_TMP/u1" "$T_TMP/u2"
+# every command: --help on stdout, exit 0; --version is the header's; an unknown command exits 2
+bad=""
+for c in pack wrap elfcheck list info verify extract load cache; do
+  "$ASMSTORE" $c --help >"$T_TMP/h" 2>"$T_TMP/e"; rc=$?
+  { [ $rc = 0 ] && grep -q "^usage: asmstore $c" "$T_TMP/h" && grep -q "^Exit status" "$T_TMP/h" && [ ! -s "$T_TMP/e" ]; } || bad="$bad $c:$rc"
+done
+t_check "asmstore CMD --help prints CMD's usage and the exit-status rule to stdout, exit 0${bad:+ ($bad)}" test -z "$bad"
+v=$(sed -n 's/^#define ASMSTORE_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' "$TOP/asmstore.h" | paste -sd.)
+t_check "asmstore --version prints the header's version ($v)" test "$("$ASMSTORE" --version)" = "asmstore $v"
+"$ASMSTORE" frobnicate >/dev/null 2>"$T_TMP/e"; rc=$?
+t_check "an unknown command exits 2 and lists the commands" sh -c "[ $rc = 2 ] && grep -q 'Commands: pack' '$T_TMP/e'"
 
 # --- real .NET 10 stores (../shared; CI has them) ---
 if [ -d "$SAMPLES/v3-watercountdown-widget" ]; then
