@@ -116,6 +116,7 @@ typedef struct asmstore_cache_options {
     size_t max_queue_bytes;        /* 0: ASMSTORE_CACHE_QUEUE_BYTES; snapshots (payload + footer) waiting to be written */
     asmstore_allocator allocator;  /* images handed out on a miss and queued snapshots; NULL members: malloc/free */
     int verify;                    /* ASMSTORE_CACHE_VERIFY_RECORDED (0, the default) or ASMSTORE_CACHE_VERIFY_FULL */
+    int no_prefetch;               /* nonzero: do not read the recorded files ahead in the background at open */
 } asmstore_cache_options;
 
 /* What a hit checks beyond the file's type, owner, mode, size and footer (see VALIDATION above). */
@@ -373,6 +374,7 @@ struct asmstore_cache {
     size_t nrec;
     asmstore_cache__ident *pend;   /* files to record at the end of the writer's batch (lock held) */
     size_t npend, cappend;
+    int prefetch;                  /* the writer thread reads the recorded files ahead first */
 #ifndef ASMSTORE_NO_ZSTD
     ZSTD_DCtx *dctx[ASMSTORE_CACHE_DCTX_POOL];
     int ndctx;
@@ -745,9 +747,31 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__drop_queue(asmstore_cache *c, int c
     c->tail = NULL;
 }
 
+/* Asks the kernel to read every recorded file ahead (POSIX_FADV_WILLNEED starts the reads and does
+   not wait): after a reboot the hits then find their pages arriving at the device's full queue
+   depth instead of faulting them in one 128 KiB read-around at a time. The recorded files are the
+   ones earlier runs of this app loaded. Costs a few microseconds a file when they are resident. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__prefetch(asmstore_cache *c) {
+    size_t i;
+    for (i = 0; i < c->nrec; i++) {
+        char name[32];
+        int fd, stop;
+        pthread_mutex_lock(&c->lock);
+        stop = c->stop;
+        pthread_mutex_unlock(&c->lock);
+        if (stop) return;
+        snprintf(name, sizeof name, "%u.bin", (unsigned)c->rec[i].index);
+        fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0) continue;
+        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+        close(fd);
+    }
+}
+
 ASMSTORE_CACHE__PRIVATE void *asmstore_cache__writer_main(void *arg) {
     asmstore_cache *c = (asmstore_cache *)arg;
     uint64_t nonce;
+    if (c->prefetch) asmstore_cache__prefetch(c);
     pthread_mutex_lock(&c->lock);
     for (;;) {
         asmstore_cache__job *j;
@@ -919,6 +943,12 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     c->n.writes_enabled = c->writes_on;
     c->n.stale_removed = asmstore_cache__remove_stale(c->dirfd);
     if (o.verify != ASMSTORE_CACHE_VERIFY_FULL) c->rec = asmstore_cache__records_read(c->dirfd, c->store_id, store->entry_count, &c->nrec);
+    if (c->nrec > 0 && !o.no_prefetch) {
+        pthread_mutex_lock(&c->lock);
+        c->prefetch = 1;
+        if (asmstore_cache__start_writer(c) != 0) c->prefetch = 0;
+        pthread_mutex_unlock(&c->lock);
+    }
     return ASMSTORE_OK;
 }
 

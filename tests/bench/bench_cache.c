@@ -353,37 +353,48 @@ static double median(const double *v, int n) {
 static double vmin(const double *v, int n) { double m = n ? v[0] : 0; int i; for (i = 1; i < n; i++) if (v[i] < m) m = v[i]; return m; }
 static double vmax(const double *v, int n) { double m = n ? v[0] : 0; int i; for (i = 1; i < n; i++) if (v[i] > m) m = v[i]; return m; }
 
-/* Builds the store file, primes both caches, runs every cell `reps` times interleaved, prints the matrix. */
-static int matrix_main(const char *self, const cu_store *s, const char *tmp, int reps) {
-    static cell cells[NWORK][NTOUCH][NSTATE][NPATHS];
-    char store[4096], ours[4096], up[4096];
-    flist files;
+/* Primes our cache (through the cache itself) and the replica with what workload w loads, as the
+   app's earlier runs would have: each workload has its own cache directories. */
+static int prime(const cu_store *s, int w, const char *ours, const char *up) {
     asmstore_cache *c = NULL;
     asmstore_cache_options o;
-    int w, t, st, p, r, bad = 0;
-    uint32_t i;
-    memset(&files, 0, sizeof files);
-    snprintf(store, sizeof store, "%s/store.bin", tmp);
-    snprintf(ours, sizeof ours, "%s/ours", tmp);
-    snprintf(up, sizeof up, "%s/upstream", tmp);
-    if (cu_spit(store, s->bytes, s->size) != 0 || mkdir(up, 0700) != 0) return 1;
-    /* prime: every entry in our cache (through the cache itself) and in the replica */
+    uint32_t i, n = w == W_APP ? (uint32_t)(sizeof app_names / sizeof app_names[0]) : (uint32_t)s->n;
     memset(&o, 0, sizeof o);
     o.max_queue_bytes = (size_t)1 << 30;
-    asmstore_cache_open(&c, ours, &s->r, &o);
-    for (i = 0; i < s->n; i++) {
+    if (mkdir(up, 0700) != 0 || asmstore_cache_open(&c, ours, &s->r, &o) != ASMSTORE_OK) return -1;
+    for (i = 0; i < n; i++) {
         asmstore_entry e;
         asmstore_cache_image img;
-        if (asmstore_reader_entry(&s->r, i, &e) != ASMSTORE_OK || asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) return 1;
-        if (img.source != ASMSTORE_CACHE_DIRECT && up_write(up, i, s->r.content_id, img.data, img.size) != 0) return 1;
+        if (w == W_APP ? asmstore_reader_find(&s->r, app_names[i], strlen(app_names[i]), &e) != ASMSTORE_OK
+                       : asmstore_reader_entry(&s->r, i, &e) != ASMSTORE_OK)
+            continue;
+        if (asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) return -1;
+        if (img.source != ASMSTORE_CACHE_DIRECT && up_write(up, e.index, s->r.content_id, img.data, img.size) != 0) return -1;
         asmstore_cache_release(&img);
     }
     asmstore_cache_flush(c);
     asmstore_cache_close(c);
+    return 0;
+}
+
+/* Builds the store file, primes both caches, runs every cell `reps` times interleaved, prints the matrix. */
+static int matrix_main(const char *self, const cu_store *s, const char *tmp, int reps) {
+    static cell cells[NWORK][NTOUCH][NSTATE][NPATHS];
+    char store[4096], ours[NWORK][4096], up[NWORK][4096];
+    flist files;
+    int w, t, st, p, r, bad = 0;
+    size_t i;
+    memset(&files, 0, sizeof files);
+    snprintf(store, sizeof store, "%s/store.bin", tmp);
+    if (cu_spit(store, s->bytes, s->size) != 0) return 1;
+    for (w = 0; w < NWORK; w++) {
+        snprintf(ours[w], sizeof ours[w], "%s/ours-%s", tmp, work_name[w]);
+        snprintf(up[w], sizeof up[w], "%s/upstream-%s", tmp, work_name[w]);
+        if (prime(s, w, ours[w], up[w]) != 0) return 1;
+        flist_add_tree(&files, ours[w]);
+        flist_add_tree(&files, up[w]);
+    }
     sync(); /* written back: DONTNEED cannot drop dirty pages */
-    files.paths = NULL;
-    flist_add_tree(&files, ours);
-    flist_add_tree(&files, up);
     if (files.n == files.cap) files.paths = (char **)realloc(files.paths, (files.cap + 1) * sizeof *files.paths);
     files.paths[files.n++] = strdup(store);
     printf("matrix: %zu entries (app subset: %zu names), %zu files in the page-cache set, %d fresh processes per cell, interleaved\n",
@@ -397,7 +408,7 @@ static int matrix_main(const char *self, const cu_store *s, const char *tmp, int
                         int pp = (p + r) % NPATHS;
                         cell *c1 = &cells[w][t][st][pp];
                         c1->resid_sum += page_cache(&files, st == S_EVICTED);
-                        if (run_child(self, pp, t, store, pp == P_UPSTREAM ? up : ours, w, c1) != 0) bad++;
+                        if (run_child(self, pp, t, store, pp == P_UPSTREAM ? up[w] : ours[w], w, c1) != 0) bad++;
                     }
     printf("%-7s %-6s %-8s %-16s %20s %8s %8s %7s %7s %6s  %s\n", "work", "touch", "pages", "path", "wall ms med (min-max)",
            "open ms", "load ms", "/direct", "/upstr", "resid", "hits/misses");
