@@ -1,4 +1,4 @@
-/* asmstore_cache.h - v0.1.0 - on-disk cache of decompressed assembly-store entries, single-header C library.
+/* asmstore_cache.h - v0.2.0 - on-disk cache of decompressed assembly-store entries, single-header C library.
    MIT licence: see the end of this file. Builds on asmstore.h (declarations only).
 
    Do this:
@@ -34,9 +34,19 @@
        28    4  flags            bit 0: source_hash is set and checked (v2/v3); other bits must be 0
        32    8  payload_size     S
        40    8  source_hash      XXH3-64 of the entry's stored bytes (v2/v3), else 0
-     A hit needs: a regular file (opened O_NOFOLLOW|O_NONBLOCK), st_size == S + 48 exactly, every
-     footer field equal to what the store says, and both hashes recomputed and equal. Anything else
-     is a miss; the entry is decompressed and the bad file replaced (rename over it).
+     A hit needs: a regular file (opened O_NOFOLLOW|O_NONBLOCK) of ours, st_size == S + 48 exactly,
+     every footer field equal to what the store says (v2/v3: source hash recomputed), and either
+     its fstat identity equal to the writer's record (below) or the payload hash recomputed and
+     equal. Anything else is a miss; the entry is decompressed and the bad file replaced.
+
+   VALIDATION (0.2.0)
+     The writer fsyncs each file before its rename, then (at the end of each batch, once the file's
+     ctime is ASMSTORE_CACHE_SETTLE_NS old) records its identity (inode, size, mtime, ctime) in
+     <store dir>/.verified. A hit on the recorded file reads no payload byte: a kill at any point
+     leaves only temp files, and any later write, truncation or replacement changes the identity,
+     so such a file is hashed in full (and recorded once it passes). options.verify =
+     ASMSTORE_CACHE_VERIFY_FULL hashes every hit. At open, the writer thread first asks the kernel
+     to read every recorded file ahead (POSIX_FADV_WILLNEED; options.no_prefetch turns it off).
 
    CONFIGURATION (define before the implementation include; defaults in brackets)
      ASMSTORE_CACHE_STATIC        every function static to the including file    [extern; also ASMSTORE_STATIC]
@@ -112,7 +122,7 @@ typedef struct asmstore_cache asmstore_cache;
 typedef struct asmstore_cache_options {
     int disable;                   /* nonzero: cache off (every compressed entry decompressed, nothing written) */
     int read_only;                 /* nonzero: use hits, never write */
-    int fsync;                     /* nonzero: fsync each file before its rename, and the directory after */
+    int fsync;                     /* nonzero: also fsync the directory after each rename (files are always fsync'd) */
     size_t max_queue_bytes;        /* 0: ASMSTORE_CACHE_QUEUE_BYTES; snapshots (payload + footer) waiting to be written */
     asmstore_allocator allocator;  /* images handed out on a miss and queued snapshots; NULL members: malloc/free */
     int verify;                    /* ASMSTORE_CACHE_VERIFY_RECORDED (0, the default) or ASMSTORE_CACHE_VERIFY_FULL */
@@ -156,7 +166,7 @@ typedef struct asmstore_cache_counters {
     int last_errno;                /* errno of the write failure, or of the failure that turned the cache off */
     uint64_t store_id;
     uint64_t recorded_hits;        /* hits whose file matched the writer's record: payload not hashed */
-    uint64_t records_written;      /* files recorded as durable and verified (in the "verified" file) */
+    uint64_t records_written;      /* files recorded as durable and verified (in the ".verified" file) */
 } asmstore_cache_counters;
 
 typedef struct asmstore_cache_prune_stats {
@@ -370,7 +380,7 @@ struct asmstore_cache {
     unsigned char *state;          /* per descriptor: IDLE, QUEUED, WRITTEN */
     uint64_t tmp_counter;
     asmstore_cache_counters n;
-    asmstore_cache__ident *rec;    /* the "verified" file read at open, sorted by index; read-only after open */
+    asmstore_cache__ident *rec;    /* the ".verified" file read at open, sorted by index; read-only after open */
     size_t nrec;
     asmstore_cache__ident *pend;   /* files to record at the end of the writer's batch (lock held) */
     size_t npend, cappend;
@@ -435,6 +445,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__remove_tree(int parentfd, const char
     if (fstatat(parentfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return errno == ENOENT ? 0 : -1;
     if (!S_ISDIR(st.st_mode)) {
         if (unlinkat(parentfd, name, 0) != 0) return errno == ENOENT ? 0 : -1;
+        if (name[0] == '.') return 0; /* the record file is not counted as a cache file */
         if (files) (*files)++;
         if (bytes) *bytes += (uint64_t)st.st_size;
         return 0;
@@ -521,14 +532,14 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__drain_sigxfsz(void) {
 }
 
 /* >>cache-records ----------------------------------------------------------------------- */
-/* The "verified" file of a store directory lists the cache files the writer made durable (fsync
+/* The ".verified" file of a store directory lists the cache files the writer made durable (fsync
    before rename) and whose bytes it knows, each with its fstat identity. A hit on a file whose
    identity still matches needs no payload hash: nothing has written, truncated or replaced it since.
    File: header[32] = magic "XACV" u32, version 1 u32, store_id u64, count u32, 0 u32, XXH3-64 of the
    records u64; then count records[40] sorted by index = index u32, 0 u32, ino, size, mtime_ns,
    ctime_ns (u64 each). Anything else about it (absent, foreign, damaged) means "no records". */
 #define ASMSTORE_CACHE__REC_MAGIC 0x56434158u /* "XACV" */
-#define ASMSTORE_CACHE__REC_NAME  "verified"
+#define ASMSTORE_CACHE__REC_NAME  ".verified" /* a dot name: not a cache file to stats and prune counts */
 
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__ident_of(asmstore_cache__ident *id, uint32_t index, const struct stat *st) {
     id->index = index;
@@ -1260,6 +1271,9 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
 
 /*
    REVISION HISTORY
+     0.2.0  durable writes (fsync before rename) and the ".verified" record: recorded files are hits
+            without hashing the payload; VERIFY_FULL keeps the old rule; read-ahead of recorded files
+            at open; counters recorded_hits, records_written.
      0.1.0  first release: 48-byte XXH3 footer (version 2), v2/v3 source hash, bounded queue,
             one writer thread, prune.
 

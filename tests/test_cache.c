@@ -806,7 +806,7 @@ static void test_recorded_hits_skip_hash(void) {
     int hits = 0;
     CHECK(cu_synthetic(&s, 4, 4, small_sizes, 4, 77) == 0);
     cu_store_dir(dir, sizeof dir, root, asmstore_cache_store_id(&s.r));
-    snprintf(rec, sizeof rec, "%s/verified", dir);
+    snprintf(rec, sizeof rec, "%s/.verified", dir);
     CHECK_EQ_INT(run_once(root, &s, NULL, &n, NULL, NULL), 0);
     CHECK_EQ_INT(n.entries_written, 4);
     CHECK_EQ_INT(n.records_written, 4);          /* the writer recorded the files it made durable */
@@ -874,7 +874,7 @@ static void test_sigkill_any_point_recorded(void) {
             cu_entry_path(path, sizeof path, root, s.r.content_id, k);
             unlink(path);
         }
-        if (it % 3 == 2) { char rec[4200]; snprintf(rec, sizeof rec, "%s/verified", dir); unlink(rec); }
+        if (it % 3 == 2) { char rec[4200]; snprintf(rec, sizeof rec, "%s/.verified", dir); unlink(rec); }
         fflush(stdout);
         p = fork();
         if (p == 0) _exit(kill_child(args));
