@@ -146,9 +146,10 @@ int main(int argc, char **argv) {
     asmstore_cache_flush(cache);
     t_flushed = now_us();
     asmstore_cache_stats(cache, &cnt);
-    printf("total: %llu entries, %llu bytes, %llu hits, %llu misses, %llu direct, %u failed; "
+    printf("total: %llu entries, %llu bytes, %llu hits (%llu on the writer's record, not hashed), %llu misses, %llu direct, %u failed; "
            "open %.0f us, load %.0f us, cache writer done %.0f us later (%llu files written)%s\n",
            (unsigned long long)(cnt.hits + cnt.misses + cnt.direct), bytes, (unsigned long long)cnt.hits,
+           (unsigned long long)cnt.recorded_hits,
            (unsigned long long)cnt.misses, (unsigned long long)cnt.direct, (unsigned)failed, t_open - t0,
            t_loaded - t_open, t_flushed - t_loaded, (unsigned long long)cnt.entries_written,
            cnt.enabled ? "" : " [cache off]");

@@ -796,6 +796,126 @@ static void test_crash_mid_write(void) {
     free(root);
 }
 
+
+/* ---- the recorded-identity rule ------------------------------------------------------------ */
+static void test_recorded_hits_skip_hash(void) {
+    cu_store s;
+    char *root = cu_tmpdir(), dir[4096], rec[4200];
+    asmstore_cache_counters n;
+    asmstore_cache_options full;
+    int hits = 0;
+    CHECK(cu_synthetic(&s, 4, 4, small_sizes, 4, 77) == 0);
+    cu_store_dir(dir, sizeof dir, root, asmstore_cache_store_id(&s.r));
+    snprintf(rec, sizeof rec, "%s/.verified", dir);
+    CHECK_EQ_INT(run_once(root, &s, NULL, &n, NULL, NULL), 0);
+    CHECK_EQ_INT(n.entries_written, 4);
+    CHECK_EQ_INT(n.records_written, 4);          /* the writer recorded the files it made durable */
+    CHECK_EQ_INT(run_once(root, &s, NULL, &n, &hits, NULL), 0);
+    CHECK_EQ_INT(hits, 4);
+    CHECK_EQ_INT(n.recorded_hits, 4);            /* no payload hashed */
+    memset(&full, 0, sizeof full);
+    full.verify = ASMSTORE_CACHE_VERIFY_FULL;
+    CHECK_EQ_INT(run_once(root, &s, &full, &n, NULL, NULL), 0);
+    CHECK_EQ_INT(n.hits, 4);
+    CHECK_EQ_INT(n.recorded_hits, 0);            /* VERIFY_FULL hashes every hit */
+    /* no record (e.g. files an older version wrote): hashed, then recorded for the next run */
+    CHECK(unlink(rec) == 0);
+    CHECK_EQ_INT(run_once(root, &s, NULL, &n, NULL, NULL), 0);
+    CHECK_EQ_INT(n.hits, 4);
+    CHECK_EQ_INT(n.recorded_hits, 0);
+    CHECK_EQ_INT(n.records_written, 4);
+    CHECK_EQ_INT(run_once(root, &s, NULL, &n, NULL, NULL), 0);
+    CHECK_EQ_INT(n.recorded_hits, 4);
+    /* a damaged record file means "no records", never a wrong hit */
+    {
+        size_t rs = 0;
+        unsigned char *r = cu_slurp(rec, &rs);
+        CHECK(r != NULL && rs == 32 + 4 * 40);
+        if (r) { r[40] ^= 1; CHECK(cu_spit(rec, r, rs) == 0); }
+        free(r);
+        CHECK_EQ_INT(run_once(root, &s, NULL, &n, NULL, NULL), 0);
+        CHECK_EQ_INT(n.hits, 4);
+        CHECK_EQ_INT(n.recorded_hits, 0);
+    }
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
+/* SIGKILL of a writing process at any point (mid-write, between fsync and rename, while the record
+   file is written, after): the next run serves only right bytes, and a torn temp file planted under
+   the final name (what a filesystem without atomic rename could leave) is never a hit. */
+static int kill_child(void *p) {
+    const cu_store *s = (const cu_store *)((void **)p)[0];
+    asmstore_cache_options o;
+    memset(&o, 0, sizeof o);
+    o.max_queue_bytes = (size_t)256 << 20;
+    return run_once((const char *)((void **)p)[1], s, &o, NULL, NULL, NULL) ? 1 : 0;
+}
+
+static void test_sigkill_any_point_recorded(void) {
+    static const size_t sizes[] = {(size_t)3 << 20, (size_t)1 << 20, 70000, (size_t)5 << 20};
+    cu_store s;
+    char *root = cu_tmpdir(), dir[4096];
+    int it, torn_planted = 0, wrong = 0;
+    uint64_t recorded = 0;
+    CHECK(cu_synthetic(&s, 4, 8, sizes, 4, 999) == 0);
+    cu_store_dir(dir, sizeof dir, root, s.r.content_id);
+    for (it = 0; it < 24; it++) {
+        void *args[2];
+        pid_t p;
+        int status;
+        uint32_t k;
+        args[0] = &s;
+        args[1] = root;
+        /* half of the files gone (alternating halves), and every third round the record too */
+        for (k = (uint32_t)(it % 2); k < s.n; k += 2) {
+            char path[4200];
+            cu_entry_path(path, sizeof path, root, s.r.content_id, k);
+            unlink(path);
+        }
+        if (it % 3 == 2) { char rec[4200]; snprintf(rec, sizeof rec, "%s/.verified", dir); unlink(rec); }
+        fflush(stdout);
+        p = fork();
+        if (p == 0) _exit(kill_child(args));
+        usleep((useconds_t)(it * 4000)); /* 0 .. 92 ms: before, during and after the writes and the record */
+        kill(p, SIGKILL);
+        waitpid(p, &status, 0);
+        {   /* plant the first torn temp file under its final name */
+            DIR *d = opendir(dir);
+            struct dirent *de;
+            while (d && (de = readdir(d)) != NULL) {
+                char tp[4400], fp[4400];
+                unsigned idx;
+                size_t ts = 0;
+                unsigned char *t;
+                if (sscanf(de->d_name, "%u.bin.tmp.", &idx) != 1 || idx >= s.n) continue;
+                snprintf(tp, sizeof tp, "%s/%s", dir, de->d_name);
+                snprintf(fp, sizeof fp, "%s/%u.bin", dir, idx);
+                t = cu_slurp(tp, &ts);
+                if (t && ts < s.src_size[idx] + ASMSTORE_CACHE_FOOTER_SIZE) { CHECK(cu_spit(fp, t, ts) == 0); torn_planted++; }
+                free(t);
+                break;
+            }
+            if (d) closedir(d);
+        }
+        {   /* the next run: right bytes from every hit (load_all compares them), nothing torn served */
+            asmstore_cache_counters n;
+            asmstore_cache_options ro;
+            memset(&ro, 0, sizeof ro);
+            ro.read_only = 1;
+            wrong += run_once(root, &s, &ro, &n, NULL, NULL);
+            recorded += n.recorded_hits;
+        }
+    }
+    CHECK_EQ_INT(wrong, 0);
+    CHECK(recorded > 0); /* the rule was exercised, not only the full hash */
+    printf("  %d torn files planted, %llu recorded hits checked\n", torn_planted, (unsigned long long)recorded);
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
 /* ---- races: 8 processes, one directory --------------------------------------------------- */
 static int race_child(void *p) {
     const cu_store *s = (const cu_store *)((void **)p)[0];
@@ -902,6 +1022,8 @@ int main(void) {
     RUN(test_fault_fsize_sigxfsz_ignored);
     RUN(test_fault_fsize_sigxfsz_default);
     RUN(test_crash_mid_write);
+    RUN(test_recorded_hits_skip_hash);
+    RUN(test_sigkill_any_point_recorded);
     RUN(test_race_8_processes);
     return TEST_DONE();
 }

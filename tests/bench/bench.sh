@@ -10,7 +10,8 @@
 #           one fresh process per sample
 #   lookup  ns/name vs a bsearch floor, plus callgrind instructions per lookup and per open
 #   read    asmstore_reader_read vs raw ZSTD_decompressDCtx; zero-copy of stored entries vs a copy
-#   cache   tests/bench/bench_cache.c: cold vs warm, writer, break-even, dirty vs clean memory
+#   cache   tests/bench/bench_cache.c: cold vs warm, writer, break-even, dirty vs clean memory; --matrix: the startup
+#           matrix in fresh processes (app/corpus, whole/sparse touch, page cache resident/evicted; hit, direct, upstream)
 #   scale   locate, open, lookup, load for 20 (app), 30, 300, 3000 entries
 set -uo pipefail
 OUT=$1; A=$2; T=$3; C=$4
@@ -41,10 +42,10 @@ CORPUS_BYTES=$(bytes_of "${corpus[@]}"); APP_BYTES=$(bytes_of "${app[@]}")
 
 if [ "$FULL" = 1 ]; then
   PACK_RUNS="corpus:3:5 corpus:19:3 corpus:22:3 app:19:5 app:22:5"
-  REPS=9; LOC_SAMPLES=51; CACHE_REPS=9; MODE="full (BENCH_FULL=1)"
+  REPS=9; LOC_SAMPLES=51; CACHE_REPS=9; MATRIX_REPS=11; MODE="full (BENCH_FULL=1)"
 else
   PACK_RUNS="corpus:3:3 app:19:3"
-  REPS=5; LOC_SAMPLES=21; CACHE_REPS=5; MODE="quick (default; BENCH_FULL=1 for levels 19 and 22 on the whole corpus and more samples)"
+  REPS=5; LOC_SAMPLES=21; CACHE_REPS=5; MATRIX_REPS=5; MODE="quick (default; BENCH_FULL=1 for levels 19 and 22 on the whole corpus and more samples)"
 fi
 
 # ---------------------------------------------------------------- helpers
@@ -290,7 +291,7 @@ say "## 5. Cache"
 say ""
 "$C" --reps "$CACHE_REPS" $CORPUS_DIRS >"$W/cache" 2>&1
 num() { sed -n "s/.*$1[^0-9]*\([0-9.]*\).*/\1/p" "$W/cache" | head -n 1; }
-cold=$(num 'cold: decompress + queue'); plain=$(num 'anchor: decompress only'); warm=$(num 'warm: hit (mmap + XXH3 scan)')
+cold=$(num 'cold: decompress + queue'); plain=$(num 'anchor: decompress only'); warm=$(num 'warm: hit (mmap + footer)')
 wdone=$(sed -n 's/.*writer done at *\([0-9.]*\) ms.*/\1/p' "$W/cache"); wmb=$(sed -n 's/.*files, \([0-9.]*\) MB written.*/\1/p' "$W/cache")
 wfiles=$(sed -n 's/.*ms *\([0-9]*\) files,.*/\1/p' "$W/cache")
 dcold=$(sed -n 's/.*decompress path (miss):.*private dirty *\([-+0-9]*\) kB.*/\1/p' "$W/cache"); ccold=$(sed -n 's/.*decompress path (miss):.*clean file-backed *\([-+0-9]*\) kB.*/\1/p' "$W/cache")
@@ -298,7 +299,7 @@ dwarm=$(sed -n 's/.*hit path (cache files):.*private dirty *\([-+0-9]*\) kB.*/\1
 head -n 1 "$W/cache" | sed 's/^bench-cache: /Store: /' | tee -a "$MD"
 say "(tests/bench/bench_cache.c; medians of $CACHE_REPS runs; its own min–max are not printed). Every entry loaded through"
 say "\`asmstore_cache_get\`: cold = empty cache (decompress + queue a snapshot for the writer thread), anchor = cache off"
-say "(decompress only), warm = every entry a hit (open + mmap + XXH3 check). Memory: after loading and holding every"
+say "(decompress only), warm = every entry a hit (open + fstat against the record + mmap + footer). Memory: after loading and holding every"
 say "entry, each path in its own process (/proc/self/smaps_rollup deltas)."
 say ""
 extra=$(calc "$wdone - $plain"); save=$(calc "$plain - $warm")
@@ -315,6 +316,24 @@ say "| clean file-backed after loading all, kB | warm $cwarm | cold $ccold | |"
 say ""
 target "warm ≥ 8× faster than cold" "≥ 8×" "$(ratio "$cold" "$warm")" "$(status "$(calc "$cold >= 8 * $warm")")"
 target "warm private dirty ≤ 5% of cold's" "≤ 0.05×" "$(ratio "$dwarm" "$dcold")" "$(status "$(calc "$dwarm <= 0.05 * $dcold")")"
+
+# ---------------------------------------------------------------- 5b. cache: startup matrix
+echo "  cache startup matrix ..." >&2
+say "### 5b. Startup matrix: cache hit vs direct zstd vs upstream's removed design"
+say ""
+"$C" --matrix --reps "$MATRIX_REPS" $CORPUS_DIRS >"$W/matrix" 2>&1
+say "$(sed -n 's/^matrix: //p' "$W/matrix"). Each run is a fresh \`fork\`+\`exec\` of bench_cache: map the store file,"
+say "validate it (reader), open the cache, get + touch every image of the workload (app = 30 assemblies, corpus = every"
+say "entry; whole = every page, sparse = PE headers + CLI metadata + every 4th page). Page cache: *resident* = every file"
+say "read first; *evicted* = \`posix_fadvise(DONTNEED)\` on the store and every cache file before the run, residency checked"
+say "with \`mincore\` (column *resident before*). Paths: direct zstd = cache off; cache hit = asmstore_cache.h, default"
+say "options, files written by an earlier run of the same workload; upstream replica = #11967's design (store-format.md"
+say "§8: \`<N>.bin\`, CRC-32 of the whole payload on every hit, mmap). Whole process = fork to wait; open/load in process."
+say ""
+grep '^|' "$W/matrix" | tee -a "$MD" >/dev/null
+grep '^matrix: .*failed' "$W/matrix" | tee -a "$MD" || true
+say ""
+while IFS='|' read -r _ d g v ok; do target "$d" "$g" "$v" "$(status "$ok")"; done < <(grep '^target|' "$W/matrix")
 
 # ---------------------------------------------------------------- 6. scale
 echo "  scale ..." >&2
