@@ -2,8 +2,10 @@
 # make demo: the main job on real assemblies. Packs the Mono 4.5 framework + Facades + the hello
 # program (or, without Mono, the project's own build files as stand-in blobs) into a dlopen-kind
 # libassembly-store.so, inspects and verifies it, reads entries back, then loads it the way a
-# runtime host does: the minimal host twice (cold: decompress + cache fill; warm: cache hits) and
-# the Mono host running a C# program with every assembly served from the store.
+# runtime host does: the minimal host twice (cold: decompress + cache fill; warm: cache hits), the
+# Mono host running a C# program with every assembly served from the store, and the CoreCLR host:
+# the installed .NET runtime running examples/hello_clr from a store of its whole shared framework
+# (build/demo/coreclr/libassembly-store.so), cold and warm (skipped in one line without .NET).
 set -euo pipefail
 B=${B:-build}
 A=$B/asmstore
@@ -69,4 +71,45 @@ if [ -x "$B/mono_host" ] && [ -f "$B/hello/hello.exe" ]; then
   for run in cold warm; do sed 's/^mono_host: /   '$run': /; s/: store open/:\n      store open/; s/; cache get/\n      cache get/' "$out/mono.$run.err"; done
 else
   echo "== build/mono_host: not built (needs libmono-2.0-dev and mono-devel: make deps)"
+fi
+
+# The CoreCLR host (examples/coreclr_host.c): .NET's own runtime runs a C# program with every assembly,
+# System.Private.CoreLib included, from a store of the installed shared framework.
+. "$(dirname "$0")/../tests/coreclr_env.sh"
+if ! clr_find_runtime; then
+  echo "== build/coreclr_host: skipped: $CLR_WHY"
+elif [ ! -f "$B/hello_clr/hello.dll" ]; then
+  echo "== build/coreclr_host: skipped: $B/hello_clr/hello.dll not built (make coreclr-host needs the .NET SDK)"
+else
+  cdir=$out/coreclr; cstore=$cdir/libassembly-store.so
+  mkdir -p "$cdir"; cp "$B/hello_clr/hello.dll" "$B/hello_clr/Greeting.dll" "$cdir/"
+  fw=("$CLR_DIR"/*.dll)
+  echo "== packing the .NET $CLR_VERSION shared framework (${#fw[@]} assemblies, $(($(cat "${fw[@]}" | wc -c) / 1048576)) MiB) + hello.dll + Greeting.dll ($PACK_CORECLR_FLAGS)"
+  "$A" pack --abi "$abi" $PACK_CORECLR_FLAGS -o "$cstore" "$CLR_DIR" "$cdir/hello.dll" "$cdir/Greeting.dll" 2>&1 | sed 's/^/   /'
+  cache=$cdir/cache
+  for run in cold warm; do
+    "$B/coreclr_host" -v --cache "$cache" "$(realpath "$cstore")" hello.dll demo "from a store" >"$cdir/$run.out" 2>"$cdir/$run.err"
+    echo $? >"$cdir/$run.rc"
+  done
+  echo "== build/coreclr_host: CoreCLR $CLR_VERSION runs hello.dll (exit $(cat "$cdir/warm.rc")), every assembly from the store"
+  sed 's/^/   | /' "$cdir/warm.out"
+  for run in cold warm; do
+    grep -v ': probe ' "$cdir/$run.err" | sed 's/^coreclr_host: /   '$run': /; s/; \([0-9]* probes\)/;\n      \1/; s/; runtime /;\n      runtime /'
+  done
+  served=$(sed -n 's/^coreclr_host: probe \(.*\)\.dll: store, .*/\1/p' "$cdir/warm.err" | sort -u)
+  echo "   what came from where (warm run):"
+  echo "      the store, $(echo "$served" | wc -l) assemblies ($(grep -c ': store, hit,' "$cdir/warm.err") probes answered by cache hits):"
+  echo "$served" | paste -sd' ' | fold -s -w 104 | sed 's/^/         /'
+  echo "      declined: $(grep -c ': declined (placeholder)' "$cdir/warm.err") Foo.ni.dll names (the binder asks for Foo.ni.dll, then Foo.dll; the store holds placeholders)"
+  if command -v strace >/dev/null 2>&1; then
+    strace -f -qq -e trace=%file -o "$cdir/strace" "$B/coreclr_host" --cache "$cache" "$(realpath "$cstore")" hello.dll >/dev/null 2>&1
+    echo "      the filesystem (strace -f): $(grep -v 'execve(' "$cdir/strace" | grep -c '\.dll"') paths ending in .dll touched; opened from the runtime:"
+    echo "         $(grep -E '^[0-9]+ +openat\(' "$cdir/strace" | grep -v ' = -1 ' | grep -oE "\"($CLR_DIR|/tmp/coreclr_host\.[^/\"]*)/[^\"]*\"" |
+                  sed 's|.*/||; s|"||' | sort -u | paste -sd' ')"
+    echo "         (libcoreclr.so and libclrjit.so through a private symlink directory, deleted before the runtime starts)"
+  fi
+  "$B/coreclr_host" --tpa "$CLR_DIR" "$cdir/hello.dll" demo "from a store" >"$cdir/tpa.out" 2>"$cdir/tpa.err"
+  cmp -s "$cdir/tpa.out" "$cdir/warm.out" && same="the same output" || same="DIFFERENT output"
+  echo "   the same runtime from the files on disk (--tpa, the anchor of make bench's time to Main): $same"
+  sed 's/^coreclr_host: started from files ([^)]*); /      /' "$cdir/tpa.err"
 fi

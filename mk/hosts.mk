@@ -2,6 +2,10 @@
 #   build/host              the minimal host (dlopen + reader + cache), built by `make`
 #   build/mono_host         Mono embedding host, built by `make` when pkg-config finds mono-2 and mcs exists
 #   build/hello/hello.exe   the C# program it runs (+ Greeting.dll, its own library), compiled with mcs
+#   build/coreclr_host      CoreCLR host (dlopens the installed libcoreclr.so at run time), built by `make`
+#   build/hello_clr/hello.dll  the .NET program it runs (+ Greeting.dll), built offline by `dotnet build`
+#                           for make test / demo / bench when `dotnet` is on PATH (the SDK is not a Debian
+#                           package: https://learn.microsoft.com/dotnet/core/install/linux)
 #   make install PREFIX=/usr/local [DESTDIR=...]   headers, the CLI, asmstore.pc
 #   make uninstall PREFIX=...
 DEPS += mono-devel libmono-2.0-dev strace cmake pkg-config
@@ -40,6 +44,33 @@ endif
 # tests/t_mono.sh and the demo need it built (not a test itself, so not in TEST_EXTRA)
 test: mono-host
 demo: $(B)/host mono-host
+
+# ---- CoreCLR: the host needs no .NET to build; the program needs the SDK (offline: no package
+# references, restore sees no feed but the project's own directory). ----
+all: $(B)/coreclr_host
+
+$(B)/coreclr_host: examples/coreclr_host.c $(HOST_HDRS) | $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ examples/coreclr_host.c $(LIBS) -ldl
+
+HAVE_DOTNET   := $(shell command -v dotnet >/dev/null 2>&1 && echo 1)
+HELLO_CLR_SRC  = examples/hello_clr/hello.csproj examples/hello_clr/Program.cs \
+                 examples/hello_clr/Greeting/Greeting.csproj examples/hello/Greeting.cs
+DOTNET_BUILD   = DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
+                 DOTNET_CLI_HOME=$(abspath $(B))/hello_clr.obj/home NUGET_PACKAGES=$(abspath $(B))/hello_clr.obj/packages \
+                 dotnet build -c Release -nologo -v quiet
+
+$(B)/hello_clr/hello.dll: $(HELLO_CLR_SRC) | $(B)
+	$(DOTNET_BUILD) examples/hello_clr/hello.csproj -o $(B)/hello_clr --artifacts-path $(B)/hello_clr.obj
+
+.PHONY: coreclr-host
+ifeq ($(HAVE_DOTNET),1)
+coreclr-host: $(B)/coreclr_host $(B)/hello_clr/hello.dll
+else
+coreclr-host: $(B)/coreclr_host
+	@echo "  SKIP hello_clr: no dotnet on PATH (the .NET SDK: https://learn.microsoft.com/dotnet/core/install/linux)"
+endif
+# tests/t_coreclr.sh, the demo and the bench's time to Main run it
+test demo bench-report: coreclr-host
 
 # ---- install: header-only library (+ the CLI); asmstore.pc carries Cflags and the zstd requirement ----
 PREFIX     ?= /usr/local

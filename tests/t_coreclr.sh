@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# tests/t_coreclr.sh - build/coreclr_host runs examples/hello_clr (LINQ, System.Text.Json, a regex,
+# System.Xml.Linq, its own Greeting.dll) on the installed .NET runtime (CoreCLR) with every assembly,
+# System.Private.CoreLib included, out of a store .so of the whole shared framework: cold (cache
+# misses), warm (hits), under strace -f (no .dll path touched on the filesystem at all, the installed
+# libcoreclr.so loaded), and with bad stores (no CoreLib, an assembly missing, an entry whose frame
+# is corrupt, an image that is not a PE file, a program not in the store): the runtime's own error
+# and a non-zero exit, never a file from the shared framework instead.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/coreclr_env.sh"
+HOST=$BUILD/coreclr_host
+APP=$BUILD/hello_clr
+if ! clr_find_runtime; then t_skip "coreclr host" "$CLR_WHY"; t_done; exit; fi
+if [ "$(uname -m)" != x86_64 ]; then t_skip "coreclr host" "the test packs an x86_64 store; this is $(uname -m)"; t_done; exit; fi
+if [ ! -x "$HOST" ] || [ ! -f "$APP/hello.dll" ] || [ ! -f "$APP/Greeting.dll" ]; then
+  t_fail "coreclr host" "$HOST or $APP/hello.dll not built (make coreclr-host)"; t_done; exit
+fi
+cd "$T_TMP" || exit 1
+echo "  runtime: $CLR_DIR; pack flags: $PACK_CORECLR_FLAGS"
+
+# The expectation: fixed lines (the work the program does), then its "loaded:" line from the stock
+# launcher (`dotnet hello.dll`: the same runtime reading the same files from disk).
+cat >want.fixed <<'EOF'
+args: 2 [0]=store [1]=two words
+hello, store, from an assembly store
+primes: 2 3 5 7 11 13 17 19 23 29 31 37
+sum of squares: 4727
+json: {"1":[11,31],"2":[2],"3":[3,13,23],"5":[5],"7":[7,17,37],"9":[19,29]}
+json parsed back: 6 groups, sum 197
+regex: 5 pairs, runtime=coreclr, numbers 86 64 3 346
+xml: 263 chars, 12 <p> elements, busiest last digit 3
+fnv1a: 17a337d2
+EOF
+if DOTNET_ROLL_FORWARD=LatestMajor dotnet "$APP/hello.dll" store "two words" >stock.out 2>stock.err &&
+   head -n 9 stock.out | diff want.fixed - >stock.diff && grep -q '^loaded: .*System.Private.CoreLib' stock.out; then
+  cp stock.out want
+  t_ok "stock launcher (dotnet hello.dll) prints the expected output; it loads $(($(sed -n 's/^loaded: //p' want | wc -w))) assemblies"
+else
+  t_fail "stock launcher output" "$(cat stock.diff stock.err | head -10)"; t_done; exit
+fi
+nloaded=$(sed -n 's/^loaded: //p' want | wc -w)
+
+# one store: the whole shared framework (~170 assemblies) + the program and its library
+t_check "pack $(ls "$CLR_DIR"/*.dll | wc -l) framework assemblies + hello.dll + Greeting.dll ($PACK_CORECLR_FLAGS)" \
+  "$ASMSTORE" pack --abi x86_64 $PACK_CORECLR_FLAGS -o app.so "$CLR_DIR" "$APP/hello.dll" "$APP/Greeting.dll"
+
+# run NAME STORE EXPECT-REGEX [env...]: runs the host with -v; checks the exit code, the output, the
+# summary line, and that the assemblies served are exactly those the program says it loaded
+run() {
+  local name=$1 store=$2 re=$3; shift 3
+  env "$@" "$HOST" -v --cache cache "$store" hello.dll store "two words" >"$name.out" 2>"$name.err"
+  local rc=$?
+  sed -n 's/^coreclr_host: probe \(.*\)\.dll: store.*/\1/p' "$name.err" | sort -u >"$name.served"
+  sed -n 's/^loaded: //p' "$name.out" | tr ' ' '\n' | sort >"$name.loaded"
+  if [ $rc -eq 0 ] && diff want "$name.out" >"$name.diff" && grep -Eq "$re" "$name.err" && cmp -s "$name.served" "$name.loaded"; then
+    t_ok "$name: exit 0, output exact, every assembly it loaded came from the store: $(grep -o '[0-9]* assemblies served[^;]*' "$name.err")"
+  else t_fail "$name (exit $rc)" "$(cat "$name.diff"; diff "$name.served" "$name.loaded"; grep -v ': probe ' "$name.err" | head -10)"; fi
+}
+run cold app.so "$nloaded assemblies served from the store, System.Private.CoreLib.dll included \(0 hits, $nloaded misses, 0 direct\)"
+run warm app.so "$nloaded assemblies served from the store, System.Private.CoreLib.dll included \($nloaded hits, 0 misses, 0 direct\)"
+run nocache app.so "\(0 hits, $nloaded misses, 0 direct\)" ASMSTORE_CACHE_DISABLE=1
+if grep -q "probe System.Private.CoreLib.dll: store" cold.err && grep -q "probe System.Runtime.ni.dll: declined (placeholder)" cold.err; then
+  t_ok "the runtime asked the probe for System.Private.CoreLib.dll (served) and for X.ni.dll names (declined: the store's placeholders)"
+else t_fail "CoreLib / .ni.dll probes" "$(grep -E 'CoreLib|ni\.dll' cold.err | head -5)"; fi
+
+"$HOST" --cache cache app.so hello.dll --exit 7 >exit.out 2>exit.err
+rc=$?
+if [ $rc -eq 7 ] && grep -q '^args: 2 \[0\]=--exit \[1\]=7$' exit.out; then t_ok "Main's exit code is the host's (7)"
+else t_fail "exit code" "exit $rc; $(head -3 exit.out exit.err)"; fi
+
+# strace -f: no .dll path in any file syscall of any thread (not even a failed probe), the installed
+# libcoreclr.so loaded (through the private directory's symlink), nothing but lib*.so opened from the
+# runtime's directory
+strace_run() { # NAME STORE PROGRAM [ARGS...] -> NAME.st (every thread's file syscalls), NAME.out, NAME.err, NAME.rc
+  local name=$1 store=$2; shift 2
+  # (a subshell: the runtime aborts on an unhandled exception, and bash would report that on our stderr)
+  (strace -f -ff -qq -e trace=%file -o "$name.st" "$HOST" --cache cache "$store" "$@" >"$name.out" 2>"$name.err"
+   echo $? >"$name.rc") 2>/dev/null
+  cat "$name.st".[0-9]* >"$name.st"; rm -f "$name.st".[0-9]*
+}
+dll_paths() { grep -v '^execve(' "$1" | grep -E '\.dll"' || true; }
+if command -v strace >/dev/null 2>&1; then
+  for kind in cold warm; do
+    [ $kind = cold ] && rm -rf cache
+    strace_run "st.$kind" app.so hello.dll store "two words"
+    dlls=$(dll_paths "st.$kind.st")
+    core=$(grep -E '^openat\(AT_FDCWD, "[^"]*/coreclr_host\.[^/"]*/libcoreclr\.so", .*\) = [0-9]+$' "st.$kind.st" | head -1)
+    linked=$(grep -F "symlink(\"$CLR_DIR/libcoreclr.so\"" "st.$kind.st" | grep -c ' = 0$')
+    fw=$(grep -F "\"$CLR_DIR/" "st.$kind.st" | grep -v '= -1 E' | grep -vE "\"$CLR_DIR/lib[^/\"]*\.so\"" | grep -v '^symlink(' || true)
+    if [ "$(cat "st.$kind.rc")" = 0 ] && diff -q want "st.$kind.out" >/dev/null && [ -z "$dlls" ] && [ -n "$core" ] && [ "$linked" = 1 ] && [ -z "$fw" ]; then
+      t_ok "strace -f ($kind): exit 0, output exact, no .dll opened (or even looked up) on the filesystem, $CLR_DIR/libcoreclr.so loaded"
+    else t_fail "strace -f ($kind, exit $(cat "st.$kind.rc"))" "$(printf '%s\n' "$dlls" "$fw" | head -8; echo "libcoreclr: ${core:-not opened}"; tail -3 "st.$kind.err")"; fi
+  done
+else t_skip "strace" "strace not installed"; fi
+
+# ---- bad input: the runtime's own error, a non-zero exit, nothing read from the shared framework ----
+# a symlink farm of the framework without one assembly (and optionally something else in its place)
+farm() { # DIR WITHOUT
+  mkdir "$1"; for f in "$CLR_DIR"/*.dll; do [ "$(basename "$f")" = "$2" ] || ln -s "$f" "$1/"; done
+}
+pack_farm() { "$ASMSTORE" pack --abi x86_64 $PACK_CORECLR_FLAGS -o "$1" "$2" "$APP/hello.dll" "$APP/Greeting.dll" >/dev/null 2>&1; }
+# bad NAME STORE GREP-REGEX DESCRIPTION: under strace, exit non-zero, the message, no .dll from disk
+bad() {
+  local name=$1 store=$2 re=$3 what=$4 rc dlls
+  rm -rf cache
+  strace_run "$name" "$store" hello.dll store
+  rc=$(cat "$name.rc"); dlls=$(dll_paths "$name.st")
+  if [ "$rc" -ne 0 ] && grep -Eq "$re" "$name.err" && [ -z "$dlls" ]; then
+    t_ok "$what: exit $rc, \"$(grep -Eo "$re" "$name.err" | head -1 | cut -c1-110)\", no .dll from the filesystem"
+  else t_fail "$what (exit $rc)" "$(printf '%s\n' "$dlls" | head -3; head -8 "$name.err")"; fi
+}
+
+farm nocorelib System.Private.CoreLib.dll; pack_farm nocorelib.so nocorelib
+bad nocorelib nocorelib.so "Failed to load System.Private.CoreLib.dll \(error code 0x80070002\)" "a store without System.Private.CoreLib"
+if grep -q "coreclr_initialize failed: 0x80070002" nocorelib.err && grep -q "System.Private.CoreLib.dll did not come from the store" nocorelib.err &&
+   ! grep -qF "$CLR_DIR/System.Private.CoreLib.dll" nocorelib.st; then
+  t_ok "without CoreLib the runtime looked only in its own (empty) directory, never at $CLR_DIR/System.Private.CoreLib.dll"
+else t_fail "CoreLib fallback" "$(grep -F System.Private.CoreLib nocorelib.st | head -3; tail -2 nocorelib.err)"; fi
+
+farm noregex System.Text.RegularExpressions.dll; pack_farm noregex.so noregex
+bad noregex noregex.so "FileNotFoundException: Could not load file or assembly 'System.Text.RegularExpressions, Version=[0-9.]+" \
+  "a store without System.Text.RegularExpressions (the program uses it)"
+
+# the same assembly's entry with its zstd frame magic overwritten: the cache cannot decompress it
+cp app.so corrupt.so
+size=$(stat -c %s "$CLR_DIR/System.Text.RegularExpressions.dll")
+if python3 - corrupt.so "$size" <<'EOF'
+import struct, sys
+path, size = sys.argv[1], int(sys.argv[2])
+data = bytearray(open(path, "rb").read())
+# an XAZS image: "XAZS", u32 index, u32 uncompressed length, then the zstd frame (magic 28 b5 2f fd)
+hits = [i for i in range(len(data)) if data.startswith(b"XAZS", i) and struct.unpack_from("<I", data, i + 8)[0] == size]
+if len(hits) != 1 or data[hits[0] + 12:hits[0] + 16] != b"\x28\xb5\x2f\xfd":
+    sys.exit("found %d XAZS images of %d bytes" % (len(hits), size))
+data[hits[0] + 12:hits[0] + 16] = b"\0\0\0\0"
+open(path, "wb").write(data)
+EOF
+then
+  bad corrupt corrupt.so "FileNotFoundException: Could not load file or assembly 'System.Text.RegularExpressions" \
+    "a corrupt entry (System.Text.RegularExpressions' zstd frame)"
+  if grep -q "^coreclr_host: System.Text.RegularExpressions.dll: " corrupt.err; then
+    t_ok "the host names the corrupt entry: $(grep -m1 '^coreclr_host: System.Text.RegularExpressions.dll: ' corrupt.err)"
+  else t_fail "corrupt entry message" "$(head -5 corrupt.err)"; fi
+else t_fail "corrupt an entry" "the XAZS image of System.Text.RegularExpressions.dll not found once in app.so"; fi
+
+# an entry that decompresses fine but is not a PE image: served, and the runtime rejects it
+farm notpe System.Text.RegularExpressions.dll
+head -c 20000 /dev/urandom | { printf 'MZ'; cat; } >notpe/System.Text.RegularExpressions.dll
+pack_farm notpe.so notpe
+bad notpe notpe.so "FileNotFoundException: Could not load file or assembly 'System.Text.RegularExpressions" "an entry that is not a PE image"
+
+# a program not in the store: the runtime, declined by the probe, tries "<store>/nothere.dll" on disk
+# (ENOTDIR: a .so is not a directory) and reports it; no other .dll path is touched
+strace_run noprogram app.so nothere.dll
+other=$(dll_paths noprogram.st | grep -vF "\"$T_TMP/app.so/nothere.dll\"" || true)
+if [ "$(cat noprogram.rc)" -ne 0 ] && grep -q "FileNotFoundException: Could not load file or assembly '$T_TMP/app.so/nothere.dll'" noprogram.err &&
+   [ -z "$other" ] && ! dll_paths noprogram.st | grep -qv ' = -1 ENOTDIR'; then
+  t_ok "a program not in the store: exit $(cat noprogram.rc), the runtime's FileNotFoundException for <store>/nothere.dll (ENOTDIR on disk)"
+else t_fail "a program not in the store (exit $(cat noprogram.rc))" "$(printf '%s\n' "$other" | head -3; head -4 noprogram.err)"; fi
+
+# the anchor make bench compares with: the same host and runtime, assemblies from files (TPA)
+"$HOST" --tpa "$CLR_DIR" "$APP/hello.dll" store "two words" >tpa.out 2>tpa.err
+rc=$?
+if [ $rc -eq 0 ] && diff -q want tpa.out >/dev/null && grep -q "started from files" tpa.err; then t_ok "--tpa (files on disk, the bench's anchor): same output"
+else t_fail "--tpa (exit $rc)" "$(diff want tpa.out | head -5; tail -3 tpa.err)"; fi
+
+t_done
