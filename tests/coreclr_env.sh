@@ -2,7 +2,7 @@
 # how a CoreCLR store is packed, and which .NET runtime build/coreclr_host will run.
 
 # The pack flags for a CoreCLR store (one place to change them).
-PACK_CORECLR_FLAGS=${PACK_CORECLR_FLAGS:---runtime coreclr --format 3}
+PACK_CORECLR_FLAGS=${PACK_CORECLR_FLAGS:---target net11 --runtime coreclr}
 
 # clr_find_runtime: sets CLR_DIR (.../shared/Microsoft.NETCore.App/<version>: libcoreclr.so and the
 # framework's *.dll) and CLR_VERSION, and exports DOTNET_ROOT so that coreclr_host picks the same
