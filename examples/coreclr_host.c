@@ -62,6 +62,9 @@
 #include <unistd.h>
 
 #define CORELIB "System.Private.CoreLib.dll"
+/* Uncompressed images below this alignment are copied before the runtime sees them (PE/metadata readers
+   use aligned loads; .NET 10+ Android copies every uncompressed image, store-releases.md §3.3). */
+#define CLR_MIN_ALIGNMENT 16u
 
 /* .NET 10's layout of the contract (see the top of this file). */
 typedef struct host_runtime_contract {
@@ -103,7 +106,7 @@ typedef struct host {
     pthread_mutex_t lock;          /* the runtime may probe from several threads */
     char store_path[PATH_MAX];     /* absolute: the prefix of the program's path */
     int verbose;
-    unsigned served_count, hits, misses, direct, placeholders, not_found, failures, probes;
+    unsigned served_count, hits, misses, direct, copied, placeholders, not_found, failures, probes;
     int corelib;                   /* 0 never asked, 1 served, -1 asked and not served */
     double get_us;                 /* time in asmstore_cache_get */
 } host;
@@ -233,6 +236,7 @@ static void runtime_error_writer(const char *message) { fprintf(stderr, "%s\n", 
 /* ---------------------------------------------------------------- the store and the probe */
 
 static int store_open(host *h, const char *path, const char *cache_dir) {
+    asmstore_cache_options co;
     asmstore_error err;
     asmstore_result res;
     size_t table;
@@ -253,7 +257,9 @@ static int store_open(host *h, const char *path, const char *cache_dir) {
         fprintf(stderr, "coreclr_host: out of memory\n");
         return 0;
     }
-    if ((res = asmstore_cache_open(&h->cache, cache_dir, &h->reader, NULL)) != ASMSTORE_OK) {
+    memset(&co, 0, sizeof co);
+    co.min_alignment = CLR_MIN_ALIGNMENT; /* uncompressed images: in place when aligned, else copied */
+    if ((res = asmstore_cache_open(&h->cache, cache_dir, &h->reader, &co)) != ASMSTORE_OK) {
         fprintf(stderr, "coreclr_host: cache: %s\n", asmstore_result_string(res));
         return 0;
     }
@@ -272,7 +278,7 @@ static void store_close(host *h) {
 }
 
 static const char *source_name(asmstore_cache_source s) {
-    return s == ASMSTORE_CACHE_HIT ? "hit" : s == ASMSTORE_CACHE_MISS ? "miss" : "direct";
+    return s == ASMSTORE_CACHE_HIT ? "hit" : s == ASMSTORE_CACHE_MISS ? "miss" : s == ASMSTORE_CACHE_COPY ? "copied" : "direct";
 }
 
 /* The entry's image through the cache, once per entry; later probes get the same bytes.
@@ -296,6 +302,7 @@ static served *serve(host *h, const asmstore_entry *e) {
     switch (s->image.source) {
     case ASMSTORE_CACHE_HIT: h->hits++; break;
     case ASMSTORE_CACHE_MISS: h->misses++; break;
+    case ASMSTORE_CACHE_COPY: h->copied++; break;
     default: h->direct++; break;
     }
     return s;
@@ -420,10 +427,11 @@ static int run_from_store(host *h, const runtime *rt, const char *program, int a
                     : "the runtime never asked the external assembly probe for it");
         return rc ? rc : 1;
     }
-    fprintf(stderr, "coreclr_host: %u assemblies served from the store, %s included (%u hits, %u misses, %u direct); "
+    fprintf(stderr, "coreclr_host: %u assemblies served from the store, %s included (%u hits, %u misses, %u direct (used in place), "
+                    "%u copied to %u-byte alignment); "
                     "%u probes declined (%u .ni.dll placeholders, %u not in the store, %u unreadable); runtime %s: "
                     "store + runtime load %.0f us, coreclr_initialize %.0f us, run %.0f us; cache get %.0f us\n",
-            h->served_count, CORELIB, h->hits, h->misses, h->direct, h->placeholders + h->not_found + h->failures,
+            h->served_count, CORELIB, h->hits, h->misses, h->direct, h->copied, CLR_MIN_ALIGNMENT, h->placeholders + h->not_found + h->failures,
             h->placeholders, h->not_found, h->failures, rt->version, t.loaded - t.start, t.initialized - t.loaded,
             t.ended - t.initialized, h->get_us);
     return rc;

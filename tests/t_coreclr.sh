@@ -56,9 +56,15 @@ run() {
     t_ok "$name: exit 0, output exact, every assembly it loaded came from the store: $(grep -o '[0-9]* assemblies served[^;]*' "$name.err")"
   else t_fail "$name (exit $rc)" "$(cat "$name.diff"; diff "$name.served" "$name.loaded"; grep -v ': probe ' "$name.err" | head -10)"; fi
 }
-run cold app.so "$nloaded assemblies served from the store, System.Private.CoreLib.dll included \(0 hits, $nloaded misses, 0 direct\)"
-run warm app.so "$nloaded assemblies served from the store, System.Private.CoreLib.dll included \($nloaded hits, 0 misses, 0 direct\)"
-run nocache app.so "\(0 hits, $nloaded misses, 0 direct\)" ASMSTORE_CACHE_DISABLE=1
+run cold app.so "$nloaded assemblies served from the store, System.Private.CoreLib.dll included \(0 hits, $nloaded misses, 0 direct \(used in place\), 0 copied"
+run warm app.so "$nloaded assemblies served from the store, System.Private.CoreLib.dll included \($nloaded hits, 0 misses, 0 direct \(used in place\), 0 copied"
+run nocache app.so "\(0 hits, $nloaded misses, 0 direct \(used in place\), 0 copied" ASMSTORE_CACHE_DISABLE=1
+# zero-copy: uncompressed stores; 16-byte aligned images (pack's default without --target) are used in
+# place, back-to-back ones (--align-images 1, upstream's layout) are copied first; same output
+"$ASMSTORE" pack --abi x86_64 --runtime coreclr --no-compress -o flat16.so "$CLR_DIR" "$APP/hello.dll" "$APP/Greeting.dll" >/dev/null 2>&1
+"$ASMSTORE" pack --abi x86_64 --runtime coreclr --no-compress --align-images 1 -o flat1.so "$CLR_DIR" "$APP/hello.dll" "$APP/Greeting.dll" >/dev/null 2>&1
+run flat16 flat16.so "\(0 hits, 0 misses, $nloaded direct \(used in place\), 0 copied"
+run flat1 flat1.so "\(0 hits, 0 misses, [0-9]+ direct \(used in place\), [1-9][0-9]* copied"
 if grep -q "probe System.Private.CoreLib.dll: store" cold.err && grep -q "probe System.Runtime.ni.dll: declined (placeholder)" cold.err; then
   t_ok "the runtime asked the probe for System.Private.CoreLib.dll (served) and for X.ni.dll names (declined: the store's placeholders)"
 else t_fail "CoreLib / .ni.dll probes" "$(grep -E 'CoreLib|ni\.dll' cold.err | head -5)"; fi
