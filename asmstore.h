@@ -106,7 +106,7 @@
 #define ASMSTORE_MAX_ENTRIES (1u << 20)
 #endif
 #ifndef ASMSTORE_MAX_TOTAL_SIZE
-#define ASMSTORE_MAX_TOTAL_SIZE ((uint64_t)1 << 33) /* sum of every image's declared size: 8 GiB */
+#define ASMSTORE_MAX_TOTAL_SIZE ((uint64_t)1 << 33) /* a sensible read_options.max_total_size: 8 GiB */
 #endif
 #ifndef ASMSTORE_MAX_NAME_LEN
 #define ASMSTORE_MAX_NAME_LEN 1024u
@@ -254,7 +254,8 @@ ASMSTORE_DEF size_t asmstore_name_base_len(const char *name, size_t len);
 typedef struct asmstore_read_options {
     size_t max_entry_size;            /* 0: ASMSTORE_MAX_ENTRY_SIZE; largest decompressed image */
     uint32_t max_entries;             /* 0: ASMSTORE_MAX_ENTRIES */
-    uint64_t max_total_size;          /* 0: ASMSTORE_MAX_TOTAL_SIZE; sum of declared image sizes */
+    uint64_t max_total_size;          /* 0: not checked; else the largest sum of declared image sizes
+                                         (checked at init: reads each image's 12-byte header) */
     asmstore_decompress_fn decompress;/* XALZ images (and XAZS in ASMSTORE_NO_ZSTD builds); may be NULL */
     void *decompress_user;
 } asmstore_read_options;
@@ -279,7 +280,7 @@ typedef struct asmstore_reader {
     size_t header_size, index_offset, descriptors_offset, names_offset, data_offset;
     size_t descriptor_size;          /* 28; format 1: 24 */
     size_t hash32_offset;            /* format 1: the XXH32 table (index_offset is the XXH64 one) */
-    uint64_t total_uncompressed_size;/* sum of every image's declared size */
+    uint64_t total_uncompressed_size;/* sum of every image's declared size (0 unless max_total_size set) */
     size_t max_entry_size;
     asmstore_decompress_fn decompress;
     void *decompress_user;
@@ -314,7 +315,7 @@ typedef struct asmstore_entry {
    12/13-byte entries, CRC-32 or XXH32 for 8/9-byte ones told apart by the store's own names);
    v4's 28-byte header, or 20 where only that fits. Checked once: counts, index order, every
    descriptor range (in bounds, in descriptor order, no two sharing bytes: ASMSTORE_ERR_OVERLAP),
-   names (ASMSTORE_ERR_NAME_NOT_UTF8), the sum of declared sizes (opt->max_total_size). */
+   names (ASMSTORE_ERR_NAME_NOT_UTF8), and, when opt->max_total_size is set, the sum of declared sizes. */
 ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
                                                   const asmstore_read_options *opt, asmstore_error *err);
 
@@ -1101,7 +1102,9 @@ ASMSTORE__PRIVATE int asmstore__hash_kind_fits(const asmstore_reader *r, asmstor
 /* >>reader: validation ------------------------------------------------------------------ */
 /* Every descriptor range inside [data_start, size), and the ranges in descriptor order without
    overlap, as every writer lays them out: no two images share bytes, so a small store cannot
-   declare terabytes by pointing many descriptors at one frame. Sums the declared sizes. */
+   declare terabytes by pointing many descriptors at one frame. With max_total (the caller's
+   limit) also sums the sizes the images declare: that reads every image's first bytes, a page of
+   the store each, which a host starting from an evicted page cache need not pay. */
 ASMSTORE__PRIVATE asmstore_result asmstore__check_ranges(asmstore_reader *r, uint64_t data_start, uint64_t max_total,
                                                          asmstore_error *err) {
     uint64_t next = data_start, first = UINT64_MAX, total = 0;
@@ -1125,12 +1128,13 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_ranges(asmstore_reader *r, uin
             next = o + n;
             if (k == 0 && o < first) first = o;
         }
+        if (!max_total) continue;
         asmstore__describe_image(r, &d, &e);
         total += e.uncompressed_size;
         if (total > max_total) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, i, 0);
     }
     r->data_offset = (size_t)(first == UINT64_MAX ? data_start : first);
-    r->total_uncompressed_size = total;
+    r->total_uncompressed_size = max_total ? total : 0;
     return ASMSTORE_OK;
 }
 
@@ -1393,7 +1397,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
     r->version_word = asmstore__rd32(p + 4);
     if ((res = asmstore__parse_version(r, err)) != ASMSTORE_OK) return res;
     max_entries = (opt && opt->max_entries) ? opt->max_entries : ASMSTORE_MAX_ENTRIES;
-    max_total = (opt && opt->max_total_size) ? opt->max_total_size : ASMSTORE_MAX_TOTAL_SIZE;
+    max_total = opt ? opt->max_total_size : 0;
     r->max_entry_size = (opt && opt->max_entry_size) ? opt->max_entry_size : ASMSTORE_MAX_ENTRY_SIZE;
     if (opt) { r->decompress = opt->decompress; r->decompress_user = opt->decompress_user; }
     if (r->format == 1) return asmstore__init_v1(r, max_entries, max_total, err);

@@ -71,6 +71,7 @@ static void open_unit_bytes(cli_unit *u, const unsigned char *p, size_t n) {
     asmstore_elf_info info;
     memset(&ro, 0, sizeof ro);
     ro.decompress = cli_decompress;
+    ro.max_total_size = ASMSTORE_MAX_TOTAL_SIZE; /* a tool reads everything: refuse stores declaring more */
     if (n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') {
         u->res = asmstore_elf_payload(p, n, NULL, &payload, &psize, &info);
         if (u->res != ASMSTORE_OK) return;
