@@ -33,6 +33,7 @@ static const char *usage_text =
     "                [--compression zstd|lz4|none | --no-compress] [--level N] [--align-images N] [--jobs N]\n"
     "                [--pdb] [--raw | --wrap dlopen|section | --template STUB.so] [--symbol NAME] [--soname NAME]\n"
     "                [--align N] [--arch ABI FILE|DIR]... FILE|DIR...\n"
+    "  asmstore repack IN -o OUT [--replace [ABI/]NAME=FILE]... [--remove [ABI/]NAME]... [--add FILE]... [--jobs N]\n"
     "  asmstore wrap -o OUT.so --abi A [--mode dlopen|section] [--template STUB.so] [--symbol NAME]\n"
     "                [--soname NAME] [--align N] PAYLOAD\n"
     "  asmstore elfcheck FILE.so|APK [--abi A] [--symbol NAME]\n"
@@ -693,8 +694,8 @@ static int write_output(const char *out, const asmstore_elf_options *eo, int raw
 }
 
 /* ---- compressor callback for XALZ: LZ4 HC into a raw block, as K4os LZ4Codec.Encode did ---- */
-static asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst, size_t cap,
-                                    const void *src, size_t src_size, size_t *written) {
+asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst, size_t cap,
+                             const void *src, size_t src_size, size_t *written) {
     (void)user;
 #ifdef ASMSTORE_CLI_LZ4
     if (kind == ASMSTORE_COMPRESSION_LZ4) {
@@ -1011,6 +1012,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "cache")) return cli_cmd_cache(argc - 2, argv + 2);
     if (!strcmp(argv[1], "pack")) return cmd_pack(argc - 2, argv + 2);
     if (!strcmp(argv[1], "wrap")) return cmd_wrap(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "repack")) return cli_cmd_repack(argc - 2, argv + 2);
     if (!strcmp(argv[1], "elfcheck")) return cmd_elfcheck(argc - 2, argv + 2);
     if (!strcmp(argv[1], "list")) return cmd_list(argc - 2, argv + 2);
     if (!strcmp(argv[1], "info")) return cmd_info(argc - 2, argv + 2);
