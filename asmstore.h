@@ -613,7 +613,7 @@ typedef struct asmstore_elf_image {
    bounds: ASMSTORE_ERR_BAD_ELF; ABI differs from opt->abi: ASMSTORE_ERR_ABI_MISMATCH).
    A stub that already holds a payload (asmstore_elf_payload with opt->symbol finds one) keeps every
    byte before it; the new payload takes the old one's place (same offset, so opt->alignment is
-   not used), followed by .shstrtab and the section headers; the payload section's size, and for a
+   not used), followed by .shstrtab (unless it lies before the payload) and the section headers; the payload section's size, and for a
    loadable payload the PT_LOAD ending with it and the symbol's st_size (when not 0), are updated.
    That needs nothing but .shstrtab and the section header table after the old payload (what
    llvm-objcopy --add-section and this generator write): ASMSTORE_ERR_UNSUPPORTED otherwise (an
@@ -3173,6 +3173,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template_replace(asmstore_elf_im
     if (res != ASMSTORE_OK) return res;
     memset(&str, 0, sizeof str);
     if (e->shstrndx) asmstore__elf_shdr(e, e->shstrndx, &str);
+    if (str.offset + str.size <= cut) str.size = 0; /* names before the payload (llvm-objcopy's layout) stay there */
     shstr_off = cut + (uint64_t)payload_size;
     shoff = asmstore__align_up(shstr_off + str.size, wa);
     total = shoff + (uint64_t)e->shnum * shsz;
@@ -3202,7 +3203,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template_replace(asmstore_elf_im
     for (i = 0; i < e->shnum; i++) {
         unsigned char *q = img->tail + (shoff - shstr_off) + (uint64_t)i * shsz;
         memcpy(q, e->p + e->shoff + (uint64_t)i * shsz, (size_t)shsz);
-        if (i == info->section_index || (i == e->shstrndx && i)) {
+        if (i == info->section_index || (i == e->shstrndx && i && str.size)) {
             asmstore__elf_shdr(e, i, &s);
             if (i == info->section_index) s.size = payload_size; else s.offset = shstr_off;
             asmstore__elf_put_shdr(q, e->is64, &s);
