@@ -3139,18 +3139,22 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_replaceable(const asmstore__elf 
     asmstore__phdr h;
     uint32_t i;
     *load = -1;
-    if (e->ehsize > cut || (e->phnum && e->phoff + (uint64_t)e->phnum * e->phentsize > cut)) return ASMSTORE_ERR_UNSUPPORTED;
+    if (e->ehsize > cut || (e->phnum && !asmstore__range_ok(e->phoff, (uint64_t)e->phnum * e->phentsize, cut)))
+        return ASMSTORE_ERR_UNSUPPORTED;
     for (i = 1; i < e->shnum; i++) {
         asmstore__elf_shdr(e, i, &s);
         if (i == info->section_index) {
             if (s.offset != cut || s.size != info->payload_size) return ASMSTORE_ERR_UNSUPPORTED; /* payload = whole section */
-        } else if (i != e->shstrndx && s.type != ASMSTORE__SHT_NOBITS && s.offset + s.size > cut) {
+        } else if (i == e->shstrndx) {
+            if (s.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(s.offset, s.size, e->size)) return ASMSTORE_ERR_BAD_ELF;
+        } else if (s.type != ASMSTORE__SHT_NOBITS && !asmstore__range_ok(s.offset, s.size, cut)) {
             return ASMSTORE_ERR_UNSUPPORTED;
         }
     }
     for (i = 0; i < e->phnum; i++) {
         asmstore__elf_phdr(e, i, &h);
-        if (h.offset + h.filesz <= cut) continue;
+        if (asmstore__range_ok(h.offset, h.filesz, cut)) continue;
+        if (!asmstore__range_ok(h.offset, h.filesz, e->size)) return ASMSTORE_ERR_BAD_ELF;
         if (info->kind != ASMSTORE_ELF_SYMBOL || h.type != ASMSTORE__PT_LOAD || *load >= 0 || h.offset > cut ||
             h.offset + h.filesz != cut + info->payload_size || h.memsz != h.filesz)
             return ASMSTORE_ERR_UNSUPPORTED;
@@ -3173,7 +3177,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template_replace(asmstore_elf_im
     if (res != ASMSTORE_OK) return res;
     memset(&str, 0, sizeof str);
     if (e->shstrndx) asmstore__elf_shdr(e, e->shstrndx, &str);
-    if (str.offset + str.size <= cut) str.size = 0; /* names before the payload (llvm-objcopy's layout) stay there */
+    if (asmstore__range_ok(str.offset, str.size, cut)) str.size = 0; /* names before the payload (llvm-objcopy's layout) stay there */
     shstr_off = cut + (uint64_t)payload_size;
     shoff = asmstore__align_up(shstr_off + str.size, wa);
     total = shoff + (uint64_t)e->shnum * shsz;

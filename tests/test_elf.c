@@ -638,6 +638,15 @@ static void fuzz_one(const unsigned char *orig, size_t n, int iters) {
         (void)asmstore_elf_check_bionic(f, len, ASMSTORE_ABI_UNKNOWN, NULL, NULL, NULL);
         if (asmstore_zip_find_store(f, len, ASMSTORE_ABI_UNKNOWN, NULL, &ze, NULL) == ASMSTORE_OK)
             CHECK(ze.data_offset <= len && ze.compressed_size <= len - ze.data_offset);
+        { /* as a template stub: a payload found in it is replaced (ASan sees any stray read or write) */
+            asmstore_elf_options o;
+            void *out = NULL;
+            size_t on = 0;
+            memset(&o, 0, sizeof o);
+            o.mode = ASMSTORE_ELF_MODE_TEMPLATE; o.stub = f; o.stub_size = len;
+            if (asmstore_elf_wrap(&o, "XABA", 4, &out, &on) == ASMSTORE_OK) CHECK(out && on >= 4);
+            free(out);
+        }
         free(f);
     }
 }
