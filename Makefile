@@ -14,7 +14,7 @@ endif
 HEADERS  = asmstore.h asmstore_cache.h
 
 DEPS = build-essential pkg-config zlib1g-dev libzstd-dev libxxhash-dev liblz4-dev zstd xxhash clang libclang-rt-14-dev llvm lld \
-       elfutils binutils zip unzip zipalign file strace python3 python3-xxhash python3-zstandard python3-lz4 \
+       libzip-dev elfutils binutils zip unzip zipalign file strace python3 python3-xxhash python3-zstandard python3-lz4 \
        qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-i686-linux-gnu \
        libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross \
        mono-devel libmono-2.0-dev gcc-s390x-linux-gnu libc6-dev-s390x-cross cppcheck afl++
@@ -29,8 +29,9 @@ examples: all
 $(B):
 	mkdir -p $(B)
 
-$(B)/asmstore: examples/asmstore.c examples/cli_cache.c examples/cli_input.c examples/cli_fs.c examples/cli.h $(HEADERS) | $(B)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ examples/asmstore.c examples/cli_cache.c examples/cli_input.c examples/cli_fs.c $(LIBS) $(CLI_LIBS) -lz
+CLI_SRC = examples/asmstore.c examples/cli_cache.c examples/cli_input.c examples/cli_fs.c examples/cli_repack.c
+$(B)/asmstore: $(CLI_SRC) examples/cli.h $(HEADERS) | $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ $(CLI_SRC) $(LIBS) $(CLI_LIBS) -lz -lzip
 
 TEST_C   = $(wildcard tests/test_*.c)
 TEST_BIN = $(patsubst tests/%.c,$(B)/%,$(TEST_C))

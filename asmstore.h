@@ -525,6 +525,7 @@ typedef struct asmstore_elf_info {
     uint64_t symbol_size;      /* st_size of the symbol (0 for lld-made wrappers) */
     uint32_t section_index;    /* section holding the payload */
     int section_is_last;       /* that section is the last section header (what MonoVM assumes) */
+    uint64_t symbol_entry_offset; /* file offset of the symbol's .dynsym entry (SYMBOL kind), else 0 */
 } asmstore_elf_info;
 
 /* Finds the payload in an ELF image held in memory: first the dynamic symbol `symbol` (NULL:
@@ -576,7 +577,9 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t siz
 typedef enum asmstore_elf_mode {
     ASMSTORE_ELF_MODE_DLOPEN = 0,   /* loadable payload + dynamic symbol (default) */
     ASMSTORE_ELF_MODE_SECTION = 1,  /* MonoVM legacy: non-loadable "payload" section, last header */
-    ASMSTORE_ELF_MODE_TEMPLATE = 2  /* add the "payload" section to a caller stub .so */
+    ASMSTORE_ELF_MODE_TEMPLATE = 2  /* add the "payload" section to a caller stub .so; a stub that
+                                       already carries one (a "payload" section or the symbol) gets
+                                       it replaced, never a second one beside it */
 } asmstore_elf_mode;
 
 /* Zero-initialised means: arm64, dlopen mode, "_assembly_store", "libassembly-store.so", 16 KiB. */
@@ -609,6 +612,13 @@ typedef struct asmstore_elf_image {
    Checks the options (ABI, names: non-empty, < ASMSTORE_ELF_MAX_NAME, alignment) and, in template
    mode, the stub (ELF, little-endian, 32/64-bit, ET_DYN, header, section table and .shstrtab in
    bounds: ASMSTORE_ERR_BAD_ELF; ABI differs from opt->abi: ASMSTORE_ERR_ABI_MISMATCH).
+   A stub that already holds a payload (asmstore_elf_payload with opt->symbol finds one) keeps every
+   byte before it; the new payload takes the old one's place (same offset, so opt->alignment is
+   not used), followed by .shstrtab (unless it lies before the payload) and the section headers; the payload section's size, and for a
+   loadable payload the PT_LOAD ending with it and the symbol's st_size (when not 0), are updated.
+   That needs nothing but .shstrtab and the section header table after the old payload (what
+   llvm-objcopy --add-section and this generator write): ASMSTORE_ERR_UNSUPPORTED otherwise (an
+   lld-linked wrapper, whose .dynamic follows the payload: regenerate it in dlopen mode).
    ELF32 files over 4 GiB: ASMSTORE_ERR_TOO_LARGE. */
 ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img, const asmstore_elf_options *opt, size_t payload_size);
 /* Frees head and tail; NULL-safe, idempotent. */
@@ -2916,6 +2926,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
                 info->kind = ASMSTORE_ELF_SYMBOL; info->payload_offset = off; info->payload_size = *payload_size;
                 info->symbol_size = y.size; info->section_index = y.shndx;
                 info->section_is_last = y.shndx + 1u == e.shnum;
+                info->symbol_entry_offset = s.offset + k * entsz;
             }
             return ASMSTORE_OK;
         }
@@ -3123,6 +3134,95 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_generate(asmstore_elf_image *img
     return ASMSTORE_OK;
 }
 
+/* May a stub's old payload at [cut, cut + old) be replaced in place? Everything the file keeps
+   (headers, segments, sections other than the payload and .shstrtab) must end by `cut`; a loadable
+   payload must end its PT_LOAD (no bss after it), whose index goes to *load (-1: none). */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_replaceable(const asmstore__elf *e, const asmstore_elf_info *info, uint64_t cut,
+                                                           int *load) {
+    asmstore__shdr s;
+    asmstore__phdr h;
+    uint32_t i;
+    *load = -1;
+    if (e->ehsize > cut || (e->phnum && !asmstore__range_ok(e->phoff, (uint64_t)e->phnum * e->phentsize, cut)))
+        return ASMSTORE_ERR_UNSUPPORTED;
+    for (i = 1; i < e->shnum; i++) {
+        asmstore__elf_shdr(e, i, &s);
+        if (i == info->section_index) {
+            if (s.offset != cut || s.size != info->payload_size) return ASMSTORE_ERR_UNSUPPORTED; /* payload = whole section */
+        } else if (i == e->shstrndx) {
+            if (s.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(s.offset, s.size, e->size)) return ASMSTORE_ERR_BAD_ELF;
+        } else if (s.type != ASMSTORE__SHT_NOBITS && !asmstore__range_ok(s.offset, s.size, cut)) {
+            return ASMSTORE_ERR_UNSUPPORTED;
+        }
+    }
+    for (i = 0; i < e->phnum; i++) {
+        asmstore__elf_phdr(e, i, &h);
+        if (asmstore__range_ok(h.offset, h.filesz, cut)) continue;
+        if (!asmstore__range_ok(h.offset, h.filesz, e->size)) return ASMSTORE_ERR_BAD_ELF;
+        if (info->kind != ASMSTORE_ELF_SYMBOL || h.type != ASMSTORE__PT_LOAD || *load >= 0 || h.offset > cut ||
+            h.offset + h.filesz != cut + info->payload_size || h.memsz != h.filesz)
+            return ASMSTORE_ERR_UNSUPPORTED;
+        *load = (int)i;
+    }
+    return info->kind == ASMSTORE_ELF_SYMBOL && *load < 0 ? ASMSTORE_ERR_UNSUPPORTED : ASMSTORE_OK;
+}
+
+/* Template mode over a stub that already carries a payload: the old one is replaced (see
+   asmstore_elf_layout). head = stub[0, cut) patched; tail = .shstrtab + the section headers. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_template_replace(asmstore_elf_image *img, const asmstore__elf *e,
+                                                                 const asmstore_elf_info *info, size_t payload_size) {
+    const uint64_t shsz = e->is64 ? 64u : 40u, wa = e->is64 ? 8u : 4u, cut = info->payload_offset;
+    asmstore__shdr str, s;
+    asmstore__phdr h;
+    uint64_t shstr_off, shoff, total, end;
+    uint32_t i;
+    int load;
+    asmstore_result res = asmstore__elf_replaceable(e, info, cut, &load);
+    if (res != ASMSTORE_OK) return res;
+    memset(&str, 0, sizeof str);
+    if (e->shstrndx) asmstore__elf_shdr(e, e->shstrndx, &str);
+    if (asmstore__range_ok(str.offset, str.size, cut)) str.size = 0; /* names before the payload (llvm-objcopy's layout) stay there */
+    shstr_off = cut + (uint64_t)payload_size;
+    shoff = asmstore__align_up(shstr_off + str.size, wa);
+    total = shoff + (uint64_t)e->shnum * shsz;
+    if ((uint64_t)payload_size > total || total > (uint64_t)SIZE_MAX || (!e->is64 && total > 0xFFFFFFFFu))
+        return ASMSTORE_ERR_TOO_LARGE;
+    img->head_size = (size_t)cut;
+    img->tail_size = (size_t)(total - shstr_off);
+    img->head = (unsigned char *)asmstore_alloc(&img->allocator, img->head_size);
+    img->tail = (unsigned char *)asmstore_alloc(&img->allocator, img->tail_size);
+    if (!img->head || !img->tail) { asmstore_elf_image_free(img); return ASMSTORE_ERR_OUT_OF_MEMORY; }
+    memcpy(img->head, e->p, (size_t)cut);
+    memset(img->tail, 0, img->tail_size);
+    if (e->is64) asmstore__wr64(img->head + 40, shoff); else asmstore__wr32(img->head + 32, (uint32_t)shoff);
+    if (load >= 0) { /* the PT_LOAD now ends with the new payload */
+        asmstore__elf_phdr(e, (uint32_t)load, &h);
+        end = cut + payload_size - h.offset;
+        asmstore__elf_put_phdr(img->head + e->phoff + (uint64_t)load * e->phentsize, e->is64, h.type, h.flags, h.offset, end, h.align);
+        if (h.vaddr != h.offset || h.paddr != h.offset) { /* keep the segment's own addresses */
+            unsigned char *q = img->head + e->phoff + (uint64_t)load * e->phentsize;
+            if (e->is64) { asmstore__wr64(q + 16, h.vaddr); asmstore__wr64(q + 24, h.paddr); }
+            else { asmstore__wr32(q + 8, (uint32_t)h.vaddr); asmstore__wr32(q + 12, (uint32_t)h.paddr); }
+        }
+    }
+    if (info->kind == ASMSTORE_ELF_SYMBOL && info->symbol_size) /* st_size: 64-bit at +16, 32-bit at +8 */
+        asmstore__wrw(img->head + info->symbol_entry_offset + (e->is64 ? 16u : 8u), payload_size, e->is64);
+    if (str.size) memcpy(img->tail, e->p + str.offset, (size_t)str.size);
+    for (i = 0; i < e->shnum; i++) {
+        unsigned char *q = img->tail + (shoff - shstr_off) + (uint64_t)i * shsz;
+        memcpy(q, e->p + e->shoff + (uint64_t)i * shsz, (size_t)shsz);
+        if (i == info->section_index || (i == e->shstrndx && i && str.size)) {
+            asmstore__elf_shdr(e, i, &s);
+            if (i == info->section_index) s.size = payload_size; else s.offset = shstr_off;
+            asmstore__elf_put_shdr(q, e->is64, &s);
+        }
+    }
+    img->payload_offset = (size_t)cut;
+    img->payload_size = payload_size;
+    img->total_size = (size_t)total;
+    return ASMSTORE_OK;
+}
+
 /* Template mode: what `llvm-objcopy --add-section payload=F --set-section-flags payload=readonly,data
    --set-section-alignment payload=A` does, in one pass: stub bytes (header fields patched), zero
    padding, payload, new .shstrtab (old one + "payload"), new section header table. */
@@ -3146,6 +3246,14 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template(asmstore_elf_image *img
     wa = e.is64 ? 8u : 4u;
     if (e.shnum != 0 && e.shentsize != shsz) return ASMSTORE_ERR_BAD_ELF;
     if (e.shnum >= 0xff00u || (e.shnum == 0 && e.shstrndx != 0) || (e.shnum && e.shstrndx >= e.shnum)) return ASMSTORE_ERR_BAD_ELF;
+    {   /* a payload already there is replaced, never duplicated */
+        const void *old;
+        size_t old_size;
+        asmstore_elf_info info;
+        res = asmstore_elf_payload(e.p, (size_t)e.size, opt->symbol, &old, &old_size, &info);
+        if (res == ASMSTORE_OK) return asmstore__elf_template_replace(img, &e, &info, payload_size);
+        if (res != ASMSTORE_ERR_NO_PAYLOAD) return res;
+    }
     new_strtab = e.shstrndx == 0;
     if (!new_strtab) {
         asmstore__elf_shdr(&e, e.shstrndx, &str);

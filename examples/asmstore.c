@@ -686,8 +686,8 @@ static int write_output(const char *out, const asmstore_elf_options *eo, int raw
 }
 
 /* ---- compressor callback for XALZ: LZ4 HC into a raw block, as K4os LZ4Codec.Encode did ---- */
-static asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst, size_t cap,
-                                    const void *src, size_t src_size, size_t *written) {
+asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst, size_t cap,
+                             const void *src, size_t src_size, size_t *written) {
     (void)user;
 #ifdef ASMSTORE_CLI_LZ4
     if (kind == ASMSTORE_COMPRESSION_LZ4) {
@@ -1020,6 +1020,10 @@ static const cli_command cli_commands[] = {
      "wrap -o OUT.so --abi A [--mode dlopen|section] [--template STUB.so] [--symbol NAME]\n"
      "                [--soname NAME] [--align N] PAYLOAD\n"
      "Wraps any file in a libassembly-store.so (no objcopy, llvm-mc or ld).\n"},
+    {"repack", cli_cmd_repack,
+     "repack IN -o OUT [--replace [ABI/]NAME=FILE]... [--remove [ABI/]NAME]... [--add FILE]... [--jobs N]\n"
+     "Rewrites an app's store (raw, .so, .NET 6-8 set, APK/AAB) with assemblies replaced or removed,\n"
+     "keeping everything else as the original had it; refuses what the app's runtime would reject.\n"},
     {"elfcheck", cmd_elfcheck,
      "elfcheck FILE.so|APK [--abi A] [--symbol NAME]\n"
      "Checks bionic's loader rules (16 KiB pages, DT_HASH, ...) one by one.\n"},

@@ -69,6 +69,13 @@ int cli_dir_open(const char *dir, int create);
    backslash; or a symlink or something other than a directory in the way); 2 I/O error (errno). */
 int cli_write_under(int rootfd, const char *relpath, const void *data, size_t size, unsigned mode);
 
+/* Compressor callback for XALZ: LZ4 HC into a raw block, as K4os LZ4Codec.Encode did (asmstore.c). */
+asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst, size_t cap,
+                             const void *src, size_t src_size, size_t *written);
+
+/* asmstore repack IN -o OUT ... (cli_repack.c): exit 0 written, 1 invalid input or refused change, 2 usage or I/O. */
+int cli_cmd_repack(int argc, char **argv);
+
 /* asmstore load ... / asmstore cache ... (cli_cache.c) */
 int cli_cmd_load(int argc, char **argv);
 int cli_cmd_cache(int argc, char **argv);

@@ -9,7 +9,10 @@ Formats 2-4 (one store per ABI):
       parse a raw store byte by byte and check every rule (header, version word, index order and
       hashes, descriptors, names, content id, data ranges, XALZ/XAZS images); the name hash is found
       from the bytes alone (store-releases.md §5.6). Each image must equal SRCDIR/<name>. --hash,
-      --align and --packed add expectations (hash found, image alignment, no gaps).
+      --align and --packed add expectations (hash found, image alignment, no gaps). --repacked: a
+      store repacked for an existing app (store-releases.md §3.4), whose compressed images keep the
+      app's descriptor indices: they must be distinct, and may have holes where an image was
+      replaced uncompressed or removed.
   indep_store.py write OUT FORMAT ABI RUNTIME FILE... [--hash crc32|xxh] [--align-images N]
                        [--compression zstd|lz4|none]
       write a store the way upstream's writer does (default: CoreCLR v4 = CRC-32, else xxHash; Zstd
@@ -222,7 +225,7 @@ def detect_hash(s):
     return None, candidates
 
 
-def check(path, srcdir, expect_hash=None, align=None, packed=False):
+def check(path, srcdir, expect_hash=None, align=None, packed=False, repacked=False):
     b = read(path)
     try:
         s = parse_v2(b)
@@ -303,7 +306,9 @@ def check(path, srcdir, expect_hash=None, align=None, packed=False):
     if len(compressed) > 1:
         bad("store mixes XALZ and XAZS images")
     for tag, indices in compressed.items():
-        if sorted(indices) != list(range(len(indices))):
+        if repacked and len(set(indices)) != len(indices):
+            bad("%s descriptor indices repeat" % tag)
+        elif not repacked and sorted(indices) != list(range(len(indices))):
             bad("%s descriptor indices are not 0..%d once each" % (tag, len(indices) - 1))
     if fmt >= 4:
         (cid,) = struct.unpack_from("<Q", b, 20)
@@ -904,6 +909,7 @@ def main(argv):
     c.add_argument("--hash", choices=["xxh3", "xxh32", "crc32"])
     c.add_argument("--align", type=int)
     c.add_argument("--packed", action="store_true")
+    c.add_argument("--repacked", action="store_true")
     w = sub.add_parser("write")
     w.add_argument("out")
     w.add_argument("format", type=int, choices=[2, 3, 4])
@@ -935,7 +941,7 @@ def main(argv):
 
     problems = []
     if a.cmd == "check":
-        problems = check(a.store, a.srcdir, a.hash, a.align, a.packed)
+        problems = check(a.store, a.srcdir, a.hash, a.align, a.packed, a.repacked)
     elif a.cmd == "write":
         write(a.out, a.format, a.abi, a.runtime, a.files, a.hash, a.align_images, a.compression, a.lz4_level)
     elif a.cmd == "write-v1":

@@ -295,6 +295,74 @@ static void test_template(void) {
     }
 }
 
+/* How often needle occurs in hay. */
+static int count_mem(const void *hay, size_t n, const char *needle, size_t len) {
+    const char *p = (const char *)hay, *end = p + n, *hit;
+    int c = 0;
+    while ((hit = (const char *)memmem(p, (size_t)(end - p), needle, len)) != NULL) { c++; p = hit + 1; }
+    return c;
+}
+
+/* The --template trap: a stub that already carries a payload (the section kind, the dlopen kind, a
+   template's own output) gets it replaced, never a second one beside it. Bytes before the payload
+   stay, the payload section stays where it was, and re-wrapping the same payload gives the file back. */
+static void test_template_replaces_payload(void) {
+    static const asmstore_elf_mode modes[3] = {ASMSTORE_ELF_MODE_SECTION, ASMSTORE_ELF_MODE_DLOPEN, ASMSTORE_ELF_MODE_TEMPLATE};
+    int i, m;
+    for (i = 0; i < 4; i++)
+        for (m = 0; m < 3; m++) {
+            const void *store, *pl;
+            size_t store_size, on, n, n2, ps, k, bigger;
+            asmstore_writer *w = make_store(all_abis[i], &store, &store_size);
+            unsigned char *orig, *big;
+            asmstore_elf_options o;
+            asmstore_elf_info info, oinfo;
+            void *out = NULL, *again = NULL;
+            if (modes[m] == ASMSTORE_ELF_MODE_TEMPLATE) { /* a template's output: a plain stub + payload */
+                unsigned char *stub = wrap(all_abis[i], ASMSTORE_ELF_MODE_DLOPEN, "stub", 4, &n);
+                unsigned char *hit = stub ? (unsigned char *)memmem(stub, n, "\0payload\0", 9) : NULL;
+                if (hit) hit[1] = 'P';
+                if (stub && (hit = (unsigned char *)memmem(stub, n, "_assembly_store", 15)) != NULL) hit[0] = 'X';
+                memset(&o, 0, sizeof o);
+                o.mode = ASMSTORE_ELF_MODE_TEMPLATE; o.stub = stub; o.stub_size = n;
+                orig = NULL;
+                if (stub && asmstore_elf_wrap(&o, store, store_size, &out, &on) == ASMSTORE_OK) orig = (unsigned char *)out;
+                free(stub);
+            } else {
+                orig = wrap(all_abis[i], modes[m], store, store_size, &on);
+            }
+            if (!w || !orig) { CHECK(0); asmstore_writer_free(w); free(orig); continue; }
+            CHECK_EQ_INT(asmstore_elf_payload(orig, on, NULL, &pl, &ps, &oinfo), ASMSTORE_OK);
+            /* a larger payload: a copy of the store with 5000 more bytes */
+            bigger = store_size + 5000;
+            big = (unsigned char *)calloc(1, bigger);
+            memcpy(big, store, store_size);
+            memset(&o, 0, sizeof o);
+            o.mode = ASMSTORE_ELF_MODE_TEMPLATE; o.stub = orig; o.stub_size = on;
+            out = NULL;
+            CHECK_EQ_INT(asmstore_elf_wrap(&o, big, bigger, &out, &n), ASMSTORE_OK);
+            if (!out) { free(big); free(orig); asmstore_writer_free(w); continue; }
+            CHECK_EQ_INT(asmstore_elf_payload(out, n, NULL, &pl, &ps, &info), ASMSTORE_OK);
+            CHECK(ps == bigger && memcmp(pl, big, bigger) == 0);
+            CHECK_EQ_INT(info.kind, oinfo.kind);
+            CHECK_EQ_INT(info.payload_offset, oinfo.payload_offset);
+            CHECK_EQ_INT(info.section_index, oinfo.section_index);
+            CHECK_EQ_INT(count_mem(out, n, "\0payload\0", 9), count_mem(orig, on, "\0payload\0", 9));
+            CHECK_EQ_INT(r32((const unsigned char *)out + (is64(all_abis[i]) ? 60 : 48)) & 0xFFFFu,
+                         r32(orig + (is64(all_abis[i]) ? 60 : 48)) & 0xFFFFu); /* no section added */
+            if (info.kind == ASMSTORE_ELF_SYMBOL) CHECK_EQ_INT(info.symbol_size, bigger);
+            CHECK_EQ_INT(asmstore_elf_check_bionic(out, n, all_abis[i], NULL, NULL, NULL), ASMSTORE_OK);
+            /* bytes before the payload: the stub's, apart from e_shoff and (dlopen) PT_LOAD sizes and st_size */
+            for (k = 0; k < 16; k++) CHECK(((unsigned char *)out)[k] == orig[k]);
+            /* the old payload put back: the original file, byte for byte */
+            o.stub = out; o.stub_size = n;
+            CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &again, &n2), ASMSTORE_OK);
+            CHECK(again && n2 == on && memcmp(again, orig, on) == 0);
+            free(again); free(out); free(big); free(orig);
+            asmstore_writer_free(w);
+        }
+}
+
 /* ---- ZIP archives built by hand ---- */
 typedef struct zent { const char *name; const void *data; size_t size; unsigned method, flags; size_t align; int lfh_name_differs; } zent;
 typedef struct zopts { const char *comment; size_t comment_len; int zip64; size_t sigblock; int trailing; } zopts;
@@ -570,6 +638,15 @@ static void fuzz_one(const unsigned char *orig, size_t n, int iters) {
         (void)asmstore_elf_check_bionic(f, len, ASMSTORE_ABI_UNKNOWN, NULL, NULL, NULL);
         if (asmstore_zip_find_store(f, len, ASMSTORE_ABI_UNKNOWN, NULL, &ze, NULL) == ASMSTORE_OK)
             CHECK(ze.data_offset <= len && ze.compressed_size <= len - ze.data_offset);
+        { /* as a template stub: a payload found in it is replaced (ASan sees any stray read or write) */
+            asmstore_elf_options o;
+            void *out = NULL;
+            size_t on = 0;
+            memset(&o, 0, sizeof o);
+            o.mode = ASMSTORE_ELF_MODE_TEMPLATE; o.stub = f; o.stub_size = len;
+            if (asmstore_elf_wrap(&o, "XABA", 4, &out, &on) == ASMSTORE_OK) CHECK(out && on >= 4);
+            free(out);
+        }
         free(f);
     }
 }
@@ -607,6 +684,7 @@ int main(void) {
     RUN(test_options);
     RUN(test_bionic_rules_each);
     RUN(test_template);
+    RUN(test_template_replaces_payload);
     RUN(test_zip_scan);
     RUN(test_locate_file_and_dlopen);
     RUN(test_locate_apk_and_split);
