@@ -8,8 +8,21 @@ B        = build
 LIBS     = -lzstd -lpthread
 HAVE_LZ4 := $(shell test -f /usr/include/lz4.h && echo 1)
 ifeq ($(HAVE_LZ4),1)
-CLI_DEFS = -DASMSTORE_CLI_LZ4
-CLI_LIBS = -llz4
+CLI_DEFS += -DASMSTORE_CLI_LZ4
+CLI_LIBS += -llz4
+endif
+# zlib: the CLI inflates DEFLATEd APK entries; libzip: asmstore repack writes APKs (both optional,
+# as liblz4 is: cross builds go without them)
+HAVE_ZLIB := $(shell test -f /usr/include/zlib.h && echo 1)
+ifeq ($(HAVE_ZLIB),1)
+CLI_DEFS += -DASMSTORE_CLI_ZLIB
+CLI_LIBS += -lz
+endif
+HAVE_LIBZIP := $(shell test -f /usr/include/zip.h && echo 1)
+ifeq ($(HAVE_LIBZIP),1)
+CLI_DEFS += -DASMSTORE_CLI_REPACK
+CLI_LIBS += -lzip
+CLI_REPACK = examples/cli_repack.c
 endif
 HEADERS  = asmstore.h asmstore_cache.h
 
@@ -29,9 +42,9 @@ examples: all
 $(B):
 	mkdir -p $(B)
 
-CLI_SRC = examples/asmstore.c examples/cli_cache.c examples/cli_input.c examples/cli_fs.c examples/cli_repack.c
+CLI_SRC = examples/asmstore.c examples/cli_cache.c examples/cli_input.c examples/cli_fs.c $(CLI_REPACK)
 $(B)/asmstore: $(CLI_SRC) examples/cli.h $(HEADERS) | $(B)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ $(CLI_SRC) $(LIBS) $(CLI_LIBS) -lz -lzip
+	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ $(CLI_SRC) $(LIBS) $(CLI_LIBS)
 
 TEST_C   = $(wildcard tests/test_*.c)
 TEST_BIN = $(patsubst tests/%.c,$(B)/%,$(TEST_C))

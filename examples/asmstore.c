@@ -103,7 +103,10 @@ static const char *abi_or_set(const cli_unit *u) {
 static int unit_problem(const cli_input *in, const cli_unit *u, FILE *f) {
     const char *sep = strcmp(u->label, in->path) ? ": " : "";
     const char *label = strcmp(u->label, in->path) ? u->label : "";
-    if (u->res == ASMSTORE_ERR_ZIP_COMPRESSED)
+    if (u->res == ASMSTORE_ERR_ZIP_COMPRESSED && u->zent.method == 8)
+        fprintf(f, "asmstore: %s%s%s (%s): the entry is DEFLATEd and this asmstore was built without zlib "
+                   "(install zlib1g-dev and rebuild)\n", in->path, sep, label, abi_or_set(u));
+    else if (u->res == ASMSTORE_ERR_ZIP_COMPRESSED)
         fprintf(f, "asmstore: %s%s%s (%s): archive entry uses compression method %u; only STORED and DEFLATE are read\n",
                 in->path, sep, label, abi_or_set(u), u->zent.method);
     else
@@ -1020,10 +1023,12 @@ static const cli_command cli_commands[] = {
      "wrap -o OUT.so --abi A [--mode dlopen|section] [--template STUB.so] [--symbol NAME]\n"
      "                [--soname NAME] [--align N] PAYLOAD\n"
      "Wraps any file in a libassembly-store.so (no objcopy, llvm-mc or ld).\n"},
+#ifdef ASMSTORE_CLI_REPACK /* needs libzip (libzip-dev) */
     {"repack", cli_cmd_repack,
      "repack IN -o OUT [--replace [ABI/]NAME=FILE]... [--remove [ABI/]NAME]... [--add FILE]... [--jobs N]\n"
      "Rewrites an app's store (raw, .so, .NET 6-8 set, APK/AAB) with assemblies replaced or removed,\n"
      "keeping everything else as the original had it; refuses what the app's runtime would reject.\n"},
+#endif
     {"elfcheck", cmd_elfcheck,
      "elfcheck FILE.so|APK [--abi A] [--symbol NAME]\n"
      "Checks bionic's loader rules (16 KiB pages, DT_HASH, ...) one by one.\n"},

@@ -21,7 +21,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef ASMSTORE_CLI_ZLIB /* set by the Makefile when zlib.h is there */
 #include <zlib.h>
+#endif
 
 #define CLI_INFLATE_LIMIT ((uint64_t)4 << 30) /* largest archive entry inflated: 4 GiB */
 
@@ -158,6 +160,11 @@ static int add_v1_dir_set(cli_input *in, const char *dir, const char *prefix, co
 /* ---- archives ---- */
 /* Inflates a DEFLATE entry into a new buffer, checking size and CRC-32 against the directory. */
 static unsigned char *inflate_entry(const unsigned char *zip, const asmstore_zip_entry *e, int *why) {
+#ifndef ASMSTORE_CLI_ZLIB
+    (void)zip; (void)e;
+    *why = ASMSTORE_ERR_ZIP_COMPRESSED; /* built without zlib */
+    return NULL;
+#else
     z_stream zs;
     unsigned char *out;
     int rc;
@@ -181,6 +188,7 @@ static unsigned char *inflate_entry(const unsigned char *zip, const asmstore_zip
     *why = ASMSTORE_ERR_CHECKSUM;
     if ((uint32_t)crc32(0L, out, (uInt)e->uncompressed_size) != e->crc32) { free(out); return NULL; }
     return out;
+#endif
 }
 
 /* The bytes of archive entry `name`: in place when STORED (aligned or not: the CLI reads either),
