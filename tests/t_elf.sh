@@ -17,7 +17,7 @@ for spec in s390x-linux-gnu:qemu-s390x arm-linux-gnueabihf:qemu-arm; do
   if $cc -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes -Werror \
        -O1 -D_GNU_SOURCE -DASMSTORE_NO_ZSTD -DASMSTORE_NO_THREADS -DASMSTORE_NO_LOCATOR -static \
        -o "$T_TMP/test_elf-$q" "$TOP/tests/test_elf.c" 2>"$T_TMP/err"; then
-    if $q "$T_TMP/test_elf-$q" >"$T_TMP/out" 2>&1 && grep -q "^8 passed, 0 failed" "$T_TMP/out"; then t_ok "test_elf suite on ${spec%%:*} (qemu)"
+    if $q "$T_TMP/test_elf-$q" >"$T_TMP/out" 2>&1 && grep -qE "^[1-9][0-9]* passed, 0 failed" "$T_TMP/out"; then t_ok "test_elf suite on ${spec%%:*} (qemu)"
     else t_fail "test_elf on ${spec%%:*}" "$(grep -v '^ok' "$T_TMP/out" | tail -5)"; fi
   else t_fail "build test_elf for ${spec%%:*}" "$(head -3 "$T_TMP/err")"; fi
 done
