@@ -12,6 +12,7 @@
    defaults to $XDG_CACHE_HOME/asmstore, else /tmp/asmstore-<uid>; ASMSTORE_CACHE_DISABLE=1 turns
    it off. One summary line goes to stderr, -v adds a line per probe:
      coreclr_host: 26 assemblies served from the store, System.Private.CoreLib included (...)
+   ASMSTORE_HOST_MEMORY=1 adds a "memory: ..." line after Main returns (examples/host_memory.h).
    The second form is the anchor `make bench` compares with: the same runtime started the usual
    way (corerun's), from files: every .dll in DIR and in PROGRAM's directory listed in
    TRUSTED_PLATFORM_ASSEMBLIES, no store, no probe.
@@ -47,6 +48,7 @@
 #define ASMSTORE_NO_WRITER
 #include "../asmstore.h"
 #include "../asmstore_cache.h"
+#include "host_memory.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -381,6 +383,7 @@ static int run_program(const runtime *rt, const char **keys, const char **values
     }
     hr = rt->api.execute_assembly(handle, domain, argc, argv, entry, &exit_code);
     fflush(stdout);
+    host_memory_report(); /* ASMSTORE_HOST_MEMORY=1: make bench's memory after Main */
     t->ended = now_us();
     if (hr < 0) {
         fprintf(stderr, "coreclr_host: coreclr_execute_assembly(%s) failed: 0x%08x\n", entry, (unsigned)hr);

@@ -9,6 +9,7 @@
    The program's output goes to stdout; one summary line goes to stderr:
      mono_host: all N assemblies served from the store (H hits, M misses, D direct), ...
    and the exit status is the program's (1 when an assembly came from elsewhere or failed to load).
+   ASMSTORE_HOST_MEMORY=1 adds a "memory: ..." line after Main returns (examples/host_memory.h).
 
    How mscorlib gets loaded from the store: Mono 6.8's mono_assembly_load_corlib() asks the
    assembly preload hooks for "mscorlib" before it searches any directory, and every later load by
@@ -29,6 +30,7 @@
 #define ASMSTORE_NO_WRITER
 #include "../asmstore.h"
 #include "../asmstore_cache.h"
+#include "host_memory.h"
 
 #include <mono/jit/jit.h>
 #include <mono/metadata/assembly.h>
@@ -239,6 +241,7 @@ int main(int argc, char **argv) {
     /* Run Main(string[]); argv[0] of the program is its entry name. */
     rc = mono_jit_exec(domain, main_assembly, argc - argi - 1, argv + argi + 1);
     fflush(stdout);
+    host_memory_report(); /* ASMSTORE_HOST_MEMORY=1: make bench's memory after Main */
     t_end = now_us();
 
     au.h = &h; au.total = 0; au.foreign = 0;

@@ -4,6 +4,7 @@
 # more samples. Never fails on timing. Needs zstd, llvm-mc + ld.lld (the upstream stand-in), zip + zipalign
 # (the APK path), valgrind (instruction counts), gnuplot (the plot); each missing one drops its column.
 #   make bench-report   the report alone (make bench = this + other fragments' BENCH_TARGETS but bench-cache)
+#   make bench-report BENCH_ONLY=ttm   section 7 alone (time to Main + memory, CoreCLR and Mono)
 #   make bench-publish  copy the last report to BENCHMARKS.md + docs/bench.png (what is committed)
 DEPS += gnuplot-nox valgrind zstd llvm lld zip zipalign
 
@@ -13,7 +14,7 @@ $(B)/bench/bench_tool: tests/bench/bench_tool.c asmstore.h | $(B)
 
 .PHONY: bench-report
 bench-report: $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache
-	@CC="$(CC)" BENCH_FULL=$(BENCH_FULL) tests/bench/bench.sh $(B)/bench $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache
+	@CC="$(CC)" BENCH_FULL=$(BENCH_FULL) BENCH_ONLY=$(BENCH_ONLY) tests/bench/bench.sh $(B)/bench $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache
 
 # Copies the last run's report to the committed places (BENCHMARKS.md, docs/bench.png).
 .PHONY: bench-publish

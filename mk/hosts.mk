@@ -23,7 +23,7 @@ MONO_CFLAGS = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags mono-2 2>/de
 MONO_LIBS   = $(shell pkg-config --libs mono-2 2>/dev/null)
 HELLO_SRC   = examples/hello/Program.cs examples/hello/Greeting.cs
 
-$(B)/mono_host: examples/mono_host.c $(HOST_HDRS) | $(B)
+$(B)/mono_host: examples/mono_host.c examples/host_memory.h $(HOST_HDRS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(MONO_CFLAGS) -o $@ examples/mono_host.c $(MONO_LIBS) $(LIBS) -ldl
 
 $(B)/hello/Greeting.dll: examples/hello/Greeting.cs | $(B)
@@ -49,7 +49,7 @@ demo: $(B)/host mono-host
 # references, restore sees no feed but the project's own directory). ----
 all: $(B)/coreclr_host
 
-$(B)/coreclr_host: examples/coreclr_host.c $(HOST_HDRS) | $(B)
+$(B)/coreclr_host: examples/coreclr_host.c examples/host_memory.h $(HOST_HDRS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ examples/coreclr_host.c $(LIBS) -ldl
 
 HAVE_DOTNET   := $(shell command -v dotnet >/dev/null 2>&1 && echo 1)

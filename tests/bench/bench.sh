@@ -2,7 +2,8 @@
 # tests/bench/bench.sh - `make bench`: every figure next to its anchor, measured in the same run,
 # written to OUT/BENCHMARKS.md and OUT/bench.png (gnuplot) and echoed to stdout as it goes.
 # Never fails on timing: a missed target is reported as "behind", never as an error.
-#   usage: bench.sh OUT ASMSTORE BENCH_TOOL BENCH_CACHE     env: BENCH_FULL=1 (every level, more samples)
+#   usage: bench.sh OUT ASMSTORE BENCH_TOOL BENCH_CACHE     env: BENCH_FULL=1 (every level, more samples),
+#          BENCH_ONLY=ttm (section 7 alone)
 # Figures (each a median with min-max; A and B interleaved in every repetition):
 #   pack    asmstore pack (1 and N threads) vs the zstd CLI on the same files at the same level, and vs
 #           the upstream recipe stand-in (zstd per file + llvm-mc .incbin + ld.lld, store-format.md §6.2)
@@ -13,12 +14,15 @@
 #   cache   tests/bench/bench_cache.c: cold vs warm, writer, break-even, dirty vs clean memory; --matrix: the startup
 #           matrix in fresh processes (app/corpus, whole/sparse touch, page cache resident/evicted; hit, direct, upstream)
 #   scale   locate, open, lookup, load for 20 (app), 30, 300, 3000 entries
-#   time to Main  build/coreclr_host starting examples/hello_clr on the installed .NET runtime from a
-#           store (cache warm, cold, off; uncompressed) vs from the files on disk (tests/bench/time_to_main.py)
+#   time to Main  build/coreclr_host (examples/hello_clr on the installed .NET runtime) and build/mono_host
+#           (examples/hello) from a compressed store (cache warm, cold, off) and uncompressed ones (16-byte and 16 KiB
+#           aligned: used in place; back to back: copied), CoreCLR also from the files on disk; time to Main, page
+#           faults, private dirty / clean file-backed memory, store sizes (tests/bench/bench_ttm.sh, time_to_main.py)
 # The .NET BCL (the installed shared framework), when there is one, is a second corpus for pack, lookup, read.
 set -uo pipefail
 OUT=$1; A=$2; T=$3; C=$4
 FULL=${BENCH_FULL:-0}
+ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone
 NCPU=$(nproc)
 # the store these figures have always measured: format 4, monovm, zstd, dlopen .so (pack's default is net11 coreclr)
 PACK_AS="--target net11-preview --runtime monovm --wrap dlopen"
@@ -114,6 +118,7 @@ say "under prefixes \`p1/\`, \`p2/\` ... to 30, 300 and 3000 entries."
 say ""
 
 # ---------------------------------------------------------------- 1. pack
+if [ "$ONLY" != ttm ]; then # sections 1-6 (BENCH_ONLY=ttm: section 7 alone)
 say "## 1. Pack"
 say ""
 say "\`asmstore pack\` (writes the \`.so\`) vs the \`zstd\` CLI over the same files at the same level (\`-T1 --no-check\`: our"
@@ -407,58 +412,13 @@ target "growth no worse than linear: open µs/entry, 300 → 3000 entries (15% a
 target "growth no worse than linear: load µs/entry, 300 → 3000 entries (15% allowed for timing noise)" "≤ 1.15×" "${g_load}×" "$(status "$(calc "$g_load <= 1.15")")"
 target "lookup logarithmic: instructions/name, 300 → 3000 entries" "≤ $LOG×" "${g_lk}×" "$(status "$(calc "$g_lk <= $LOG")")"
 
-# ---------------------------------------------------------------- 7. time to Main (CoreCLR)
-BUILD_DIR=$(dirname "$A"); CLR_HOST=$BUILD_DIR/coreclr_host; CLR_APP=$BUILD_DIR/hello_clr
-say "## 7. Time to Main (CoreCLR)"
-say ""
-if [ ${#bcl[@]} -eq 0 ]; then say "Skipped: $CLR_WHY."
-elif [ ! -x "$CLR_HOST" ] || [ ! -f "$CLR_APP/hello.dll" ]; then say "Skipped: $CLR_HOST or $CLR_APP/hello.dll not built (make coreclr-host)."
-else
-  echo "  time to Main ..." >&2
-  "$A" pack --abi x86_64 $PACK_CORECLR_FLAGS -o "$W/clr.so" "$CLR_DIR" "$CLR_APP/hello.dll" "$CLR_APP/Greeting.dll" >/dev/null 2>&1
-  "$A" pack --abi x86_64 $PACK_CORECLR_FLAGS --no-compress -o "$W/clr-stored.so" "$CLR_DIR" "$CLR_APP/hello.dll" "$CLR_APP/Greeting.dll" >/dev/null 2>&1
-  python3 "$(dirname "$0")/time_to_main.py" "$CLR_HOST" "$W/clr.so" "$W/clr-stored.so" "$CLR_DIR" "$CLR_APP/hello.dll" "$W/clr-cache" "$TTM_SAMPLES" >"$W/ttm" 2>&1
-  say "\`build/coreclr_host\` starting \`hello.dll --time-to-main\` (examples/hello_clr: Main's first statement prints"
-  say "\`Stopwatch.GetTimestamp()\`, CLOCK_MONOTONIC, and returns) on the installed .NET $CLR_VERSION runtime (CoreCLR), each sample a"
-  say "fresh process spawned by tests/bench/time_to_main.py, the five starts rotated every round; $TTM_SAMPLES samples each, ms."
-  say "Time to Main: from just before the spawn to Main's timestamp. Wall: spawn to exit (+ shutdown; the cold start also"
-  say "waits for its cache writer). The anchor is the same host and runtime started the usual way (corerun's):"
-  say "TRUSTED_PLATFORM_ASSEMBLIES of the shared framework's ${#bcl[@]} files + the program's, no store. The store: those"
-  say "files + hello.dll + Greeting.dll (\`pack $PACK_CORECLR_FLAGS\`, default level, $(($(stat -c %s "$W/clr.so") / 1048576)) MiB); every assembly"
-  say "the runtime loads, System.Private.CoreLib included, comes through host_runtime_contract.external_assembly_probe."
-  say ""
-  if grep -q FAILED "$W/ttm"; then sed 's/^/    /' "$W/ttm" | tee -a "$MD"
-  else
-    read -r ta tal tah < <(get "$W/ttm" ttm_tpa_ms); read -r wa wal wah < <(get "$W/ttm" wall_tpa_ms)
-    say "| start | time to Main, ms | ÷ files (TPA) | wall, ms | ÷ files (TPA) | minor page faults |"
-    say "|---|---|---|---|---|---|"
-    say "| anchor: files on disk (TPA) | $(cell "$ta" "$tal" "$tah" 1) | 1 | $(cell "$wa" "$wal" "$wah" 1) | 1 | $(get1 "$W/ttm" faults_tpa) |"
-    for v in "warm:store, cache warm (every image a validated cache file, mmap'd)" \
-             "cold:store, cache cold (every image decompressed, cache files written)" \
-             "nocache:store, cache off (every image decompressed, nothing written)" \
-             "direct:store packed --no-compress (images point into the mapped .so: the runtime's floor)"; do
-      k=${v%%:*}
-      read -r t tl th < <(get "$W/ttm" "ttm_${k}_ms"); read -r w wl wh < <(get "$W/ttm" "wall_${k}_ms")
-      say "| ${v#*:} | $(cell "$t" "$tl" "$th" 1) | $(ratio "$t" "$ta") | $(cell "$w" "$wl" "$wh" 1) | $(ratio "$w" "$wa") | $(get1 "$W/ttm" "faults_$k") |"
-    done
-    say ""
-    tw=$(get1 "$W/ttm" ttm_warm_ms); tc=$(get1 "$W/ttm" ttm_cold_ms); td=$(get1 "$W/ttm" ttm_direct_ms)
-    fdiff=$(calc "$(get1 "$W/ttm" faults_direct) - $(get1 "$W/ttm" faults_tpa)")
-    say "Where the gap to the files goes: the uncompressed store, where we neither decompress nor copy anything, is already"
-    say "$(ratio "$td" "$ta") the start from files, with $fdiff more page faults ($(calc "$fdiff * 4096 / 1048576" | xargs printf %.1f) MiB; System.Private.CoreLib alone is"
-    say "$(calc "$(stat -c %s "$CLR_DIR/System.Private.CoreLib.dll") / 1048576" | xargs printf %.1f) MiB): the runtime copies every image it is handed as bytes into a loaded layout of its own, where it maps"
-    say "a file's sections in place. What the cache adds to that floor (warm − uncompressed): $(calc "$tw - $td" | xargs printf %.1f) ms; what a cold cache"
-    say "adds to a warm one (decompressing all the program loads + queueing the cache files): $(calc "$tc - $tw" | xargs printf %.1f) ms."
-    say ""
-    target "time to Main, store with a warm cache, within 10% of the uncompressed store (the runtime's floor)" "≤ 1.10×" "$(ratio "$tw" "$td")" "$(status "$(calc "$tw <= 1.1 * $td")")"
-    target "time to Main: a warm cache at least 1.5× faster than a cold one" "≥ 1.50×" "$(ratio "$tc" "$tw")" "$(status "$(calc "$tc >= 1.5 * $tw")")"
-  fi
-fi
-say ""
+# ---------------------------------------------------------------- 7. time to Main and memory (CoreCLR, Mono)
+fi # sections 1-6
+. "$(dirname "$0")/bench_ttm.sh"
 
 # ---------------------------------------------------------------- plot
 PNG=""
-if have gnuplot; then
+if have gnuplot && [ "$ONLY" != ttm ]; then
   sort -n "$W/scale.dat" >"$W/scale.sorted"
   printf 'cold %s\ndecompress-only %s\nwarm %s\n' "$cold" "$plain" "$warm" >"$W/cache.dat"
   printf 'cold %s\nwarm %s\n' "$dcold" "$dwarm" >"$W/mem.dat"
@@ -502,7 +462,7 @@ tee -a "$MD" <"$TARGETS"
 say ""
 say "## This run"
 say ""
-say "- command: \`make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')\` (tests/bench/bench.sh, mk/bench.mk), $(( $(date +%s) - T0 )) s"
+say "- command: \`make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')${ONLY:+ BENCH_ONLY=$ONLY}\` (tests/bench/bench.sh, mk/bench.mk), $(( $(date +%s) - T0 )) s"
 say "- load average: $LOAD_START at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end ($NCPU CPUs)"
 say "- other processes using CPU at the end (top -b -n 2, second sample): $(top -b -n 2 -d 0.5 2>/dev/null | awk '/^top -/ { n++ } n == 2 && $1 ~ /^[0-9]+$/ && $9 + 0 >= 5 { printf "%s%s %s%%", c++ ? ", " : "", $12, $9 }' | head -c 300)"
 [ -n "$PNG" ] && say "- plot: ![scale and cache](bench.png)"
