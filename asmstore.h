@@ -1478,7 +1478,7 @@ ASMSTORE__PRIVATE int asmstore__manifest_row(const char *s, const char *end, uin
 
 ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r, const char *text, size_t size,
                                                              uint32_t *table, size_t bytes) {
-    const char *s, *end, *eol, *name;
+    const char *s, *end, *eol, *next, *name;
     uint64_t f[4];
     const asmstore_reader *t;
     if (!r || !r->data || !text || (!table && r->entry_count) || bytes < asmstore_reader_name_table_size(r))
@@ -1488,13 +1488,13 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r,
     t = asmstore__v1_tables(r);
     memset(table, 0, asmstore_reader_name_table_size(r));
     end = text + size;
-    eol = (const char *)memchr(text, '\n', size); /* line 1 is the column header */
-    for (s = eol ? eol + 1 : end; s < end; s = eol + 1) {
+    for (s = text; s < end; s = next) {
         const char *ne;
         eol = (const char *)memchr(s, '\n', (size_t)(end - s));
         if (!eol) eol = end;
+        next = eol < end ? eol + 1 : end;
         ne = eol > s && eol[-1] == '\r' ? eol - 1 : eol;
-        if (ne == s) continue;
+        if (s == text || ne == s) continue; /* line 1 is the column header */
         if (!asmstore__manifest_row(s, ne, f, &name) || !asmstore__name_valid((const unsigned char *)name, (size_t)(ne - name)))
             return ASMSTORE_ERR_BAD_NAMES;
         if (XXH64(name, (size_t)(ne - name), 0) != f[1] || XXH32(name, (size_t)(ne - name), 0) != f[0])
