@@ -1,13 +1,6 @@
 /* asmstore - command-line tool over asmstore.h: pack, wrap, elfcheck, list, info, verify, extract
    (and, from cli_cache.c over asmstore_cache.h: load, cache prune, cache stats).
    Build: make (links -lzstd, and -llz4 when liblz4 is present so XALZ stores from .NET 9/10 read too). */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-/* 64-bit off_t/ino_t on 32-bit hosts: otherwise readdir fails with EOVERFLOW on big filesystems */
-#ifndef _FILE_OFFSET_BITS
-#define _FILE_OFFSET_BITS 64
-#endif
 #define ASMSTORE_IMPLEMENTATION
 #include "cli.h"
 

@@ -3,6 +3,14 @@
    and cli_fs.c (writing files under a directory). */
 #ifndef ASMSTORE_CLI_H
 #define ASMSTORE_CLI_H
+/* Every CLI source includes this first, before any system header. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+/* 64-bit off_t/ino_t on 32-bit hosts: otherwise readdir fails with EOVERFLOW on big filesystems */
+#ifndef _FILE_OFFSET_BITS
+#define _FILE_OFFSET_BITS 64
+#endif
 #include "../asmstore.h"
 
 /* Decompressor callback for XALZ (LZ4 block) images: liblz4 when built with ASMSTORE_CLI_LZ4,

@@ -3,9 +3,6 @@
      asmstore load [--cache DIR] STORE NAME...|--all
      asmstore cache prune DIR [--keep ID] [--max-bytes N]
      asmstore cache stats DIR */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include "cli.h"
 #define ASMSTORE_CACHE_IMPLEMENTATION
 #include "../asmstore_cache.h"

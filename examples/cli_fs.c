@@ -2,9 +2,6 @@
    Every step goes through a directory file descriptor, from DIR's down, opened with O_NOFOLLOW |
    O_DIRECTORY: no path is resolved twice, so a directory swapped for a symlink while we work is
    refused (if swapped before we open it) or does not matter (we hold the real directory). */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include "cli.h"
 
 #include <errno.h>

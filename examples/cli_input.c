@@ -3,12 +3,6 @@
    .blob files or as its directory (the set's other files and its manifest are found beside it);
    an APK, split APK or AAB holding stores at any release's path (store-releases.md §1.2),
    STORED or DEFLATEd (inflated here, with zlib: the on-device locator never inflates). */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#ifndef _FILE_OFFSET_BITS
-#define _FILE_OFFSET_BITS 64
-#endif
 #include "cli.h"
 
 #include <dirent.h>

@@ -8,12 +8,6 @@
    libxamarin-app.so would reject is handled as store-releases.md §3.4 says.
    Exit codes: 0 written; 1 IN invalid or the change refused (the reason and what to do are
    printed); 2 usage or I/O error. OUT is only ever replaced whole (temp file + rename). */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#ifndef _FILE_OFFSET_BITS
-#define _FILE_OFFSET_BITS 64
-#endif
 #include "cli.h"
 
 #include <errno.h>

@@ -17,6 +17,19 @@ static int test__passed, test__failed, test__case_failed, test__skipped;
 #define RUN(fn) do { test__case_failed = 0; test__skipped = 0; fn(); \
     if (test__skipped) {} else if (test__case_failed) { test__failed++; printf("FAIL %s\n", #fn); } \
     else { test__passed++; printf("ok   %s\n", #fn); } } while (0)
+/* Deterministic, compressible bytes that differ per seed, starting with "MZ" (a fake assembly). */
+static inline unsigned char *make_bytes(size_t n, unsigned seed) {
+    unsigned char *p = (unsigned char *)malloc(n ? n : 1);
+    unsigned x = seed * 2654435761u + 1u;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        x = x * 1103515245u + 12345u;
+        p[i] = (i % 7 == 0) ? (unsigned char)(x >> 24) : (unsigned char)"MZ assembly data "[i % 17];
+    }
+    if (n >= 2) { p[0] = 'M'; p[1] = 'Z'; }
+    return p;
+}
+
 #define TEST_DONE() (printf("%d passed, %d failed\n", test__passed, test__failed), test__failed ? 1 : 0)
 
 #endif

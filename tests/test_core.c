@@ -24,18 +24,6 @@ static const fixture_entry fixture[] = {
 };
 #define NFIX (sizeof fixture / sizeof fixture[0])
 
-/* Deterministic, compressible bytes that differ per entry. */
-static unsigned char *make_bytes(size_t n, unsigned seed) {
-    unsigned char *p = (unsigned char *)malloc(n ? n : 1);
-    uint32_t x = seed * 2654435761u + 1u;
-    size_t i;
-    for (i = 0; i < n; i++) {
-        x = x * 1103515245u + 12345u;
-        p[i] = (i % 7 == 0) ? (unsigned char)(x >> 24) : (unsigned char)"MZ assembly data "[i % 17];
-    }
-    if (n >= 2) { p[0] = 'M'; p[1] = 'Z'; }
-    return p;
-}
 
 typedef struct built { void *data; size_t size; } built;
 

@@ -20,18 +20,6 @@
 static uint32_t rd32(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 static uint64_t rd64(const unsigned char *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
 
-/* Deterministic, compressible bytes that differ per seed, starting with "MZ". */
-static unsigned char *make_bytes(size_t n, unsigned seed) {
-    unsigned char *p = (unsigned char *)malloc(n ? n : 1);
-    uint32_t x = seed * 2654435761u + 1u;
-    size_t i;
-    for (i = 0; i < n; i++) {
-        x = x * 1103515245u + 12345u;
-        p[i] = (i % 5 == 0) ? (unsigned char)(x >> 24) : (unsigned char)"MZ assembly bytes "[i % 18];
-    }
-    if (n >= 2) { p[0] = 'M'; p[1] = 'Z'; }
-    return p;
-}
 
 #ifdef ASMSTORE_CLI_LZ4
 /* LZ4 HC into a raw block: what the CLI plugs in (and K4os' LZ4Codec.Encode at L09_HC / L12_MAX). */
