@@ -1,4 +1,4 @@
-/* asmstore.h - v0.1.0 - the .NET for Android assembly store (XABA v2/v3/v4), single-header C library.
+/* asmstore.h - v0.1.0 - the .NET for Android assembly store (XABA formats 1-4), single-header C library.
    MIT licence: see the end of this file.
 
    Do this:
@@ -9,7 +9,11 @@
    WHAT IT DOES
      reader   validate a store held in memory once, look entries up by name (with or without the
               extension, satellite "fr/Foo.resources" names too), decompress XAZS (zstd) images into
-              caller buffers; XALZ (LZ4) images go to a decompressor callback you supply.
+              caller buffers; XALZ (LZ4) images go to a decompressor callback you supply. Every
+              release: format 1 (.NET 6-8 sets: store 0 with the hash tables, per-ABI stores, names
+              from assemblies.manifest), 2 (.NET 9), 3 (.NET 10; .NET 11 GA with CRC-32), 4 (.NET
+              11 previews), detected from the bytes (store-releases.md §5). Images must lie in
+              descriptor order without sharing bytes; names must be UTF-8.
      writer   add named images (memory or files, with optional pdb/config), compress them with zstd
               (or LZ4 through a compressor callback you supply) on N threads, emit byte-identical
               v2/v3/v4 stores for the monovm and coreclr profiles, and .NET 6-8 (v1) store sets;
@@ -19,7 +23,8 @@
               bionic and glibc load: dlopen mode (loadable payload + `_assembly_store` symbol),
               MonoVM's legacy non-loadable `payload` section, or a caller's stub (template mode);
               find the payload in any .so; check a file against bionic's loader rules.
-     zip      find lib/<abi>/libassembly-store.so in an APK (comment, ZIP64, signing block).
+     zip      find a store in an APK/AAB at every release's path (lib/<abi>/libassembly-store.so,
+              libassemblies.<abi>.blob.so, assemblies/*.blob, base/...; comment, ZIP64, signing block).
      locator  where a host gets the store at run time: dlopen + dlsym, mmap of a file, APK scan
               (split APKs too); each gives (data, size) for the reader and closes with one call.
 
