@@ -24,7 +24,7 @@
               MonoVM's legacy non-loadable `payload` section, or a caller's stub (template mode);
               find the payload in any .so; check a file against bionic's loader rules.
      zip      find a store in an APK/AAB at every release's path (lib/<abi>/libassembly-store.so,
-              libassemblies.<abi>.blob.so, assemblies/*.blob, base/...; comment, ZIP64, signing block).
+              libassemblies.<abi>.blob.so, assemblies/assemblies.<abi_>.blob, base/...; comment, ZIP64, signing block).
      locator  where a host gets the store at run time: dlopen + dlsym, mmap of a file, APK scan
               (split APKs too); each gives (data, size) for the reader and closes with one call.
 
