@@ -167,6 +167,21 @@ for pre in "" "base/root/"; do
   t_check "format-1 set in an ${pre:-APK}${pre:+AAB} (${pre}assemblies/): names from the deflated manifest, sha256 = EXPECTED.json" test $? = 0
 done
 
+# a 4-ABI .NET 6-8 APK (our net8 writer: one common assembly set, CoreLib-like arch assemblies per ABI)
+mkdir -p "$T_TMP/v1c" "$T_TMP/v1a"; set -- "$src"/*.dll; cp "$1" "$2" "$T_TMP/v1c/"; cp "$3" "$T_TMP/v1a/"
+args=(); for abi in $ABIS; do args+=(--arch "$abi" "$T_TMP/v1a"); done
+rm -rf "$T_TMP/v1set" "$T_TMP/v1tree4" "$T_TMP/v1four.zip"
+if "$A" pack --target net8 -o "$T_TMP/v1set" "${args[@]}" "$T_TMP/v1c" >/dev/null 2>&1; then
+  mkdir -p "$T_TMP/v1tree4/assemblies"; cp "$T_TMP"/v1set/* "$T_TMP/v1tree4/assemblies/"
+  (cd "$T_TMP/v1tree4" && zip -q -0 -r "$T_TMP/v1four.zip" . -x '*.manifest' && zip -q -r "$T_TMP/v1four.zip" . -i '*.manifest')
+  rm -rf "$T_TMP/x"; bad=0
+  "$A" extract "$T_TMP/v1four.zip" -C "$T_TMP/x" >"$T_TMP/out" 2>&1 || bad=1
+  for f in "$1" "$2"; do cmp -s "$f" "$T_TMP/x/$(basename "$f")" || bad=1; done
+  for abi in $ABIS; do cmp -s "$3" "$T_TMP/x/$abi/$(basename "$3")" || bad=1; done
+  "$A" verify "$T_TMP/v1four.zip" >/dev/null 2>&1 || bad=1
+  t_check "a 4-ABI .NET 6-8 APK: common assemblies in DIR, each ABI's arch assembly in DIR/<abi>/, verify ok" test $bad = 0
+else t_fail "pack --target net8 with 4 ABIs"; fi
+
 # load on an APK whose store is for this machine maps the entry (it used to dlopen the APK itself)
 case $(uname -m) in x86_64) habi=x86_64 ;; aarch64) habi=arm64-v8a ;; *) habi= ;; esac
 if [ -n "$habi" ]; then
