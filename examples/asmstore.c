@@ -280,7 +280,7 @@ static void info_json(const cli_visit *v, const store_totals *t, const char *rel
     if (u->in_zip)
         printf("\"apk_abi\": \"%s\", \"entry_offset\": %llu, \"entry_alignment\": %llu, \"from_split\": %s, \"payload_kind\": \"%s\", "
                "\"entry_deflated\": %s, ", u->abi ? asmstore_abi_android_name(u->abi) : "any", (unsigned long long)u->zent.data_offset,
-               (unsigned long long)u->zent.alignment, strchr(u->label, ':') ? "true" : "false", u->wrapper, u->deflated ? "true" : "false");
+               (unsigned long long)u->zent.alignment, u->from_split ? "true" : "false", u->wrapper, u->deflated ? "true" : "false");
     printf("\"store\": ");
     json_string(stdout, u->label, strlen(u->label));
     printf(", \"release\": ");
@@ -311,7 +311,7 @@ static void info_visit(const cli_visit *v) {
     if (u->in_zip)
         printf("archive entry:  at offset %llu (%llu-byte aligned)%s%s\n", (unsigned long long)u->zent.data_offset,
                (unsigned long long)u->zent.alignment, u->deflated ? ", DEFLATEd (inflated to read it)" : ", STORED",
-               strchr(u->label, ':') ? ", from the ABI split" : "");
+               u->from_split ? ", from the ABI split" : "");
     printf("layout:         %s\n", release);
     printf("runtime:        %s\n", cli_unit_runtime(u));
     printf("wrapper:        %s\n", u->wrapper);

@@ -28,10 +28,10 @@ typedef struct cli_unit {
     asmstore_abi abi;         /* the ABI it serves (archive dir, format-1 file name, version word);
                                  UNKNOWN for a format-1 store 0, which serves every ABI */
     int selected;             /* asked for (others are context: a format-1 store 0, other ABIs) */
-    const char *container;    /* NULL: a file of its own; "archive": an APK/AAB entry */
     const char *wrapper;      /* "raw", "elf-dlopen", "elf-section" */
     uint64_t payload_offset;  /* of the store inside the file or entry */
     int in_zip, deflated;     /* archive entry, and whether it had to be inflated */
+    int from_split;           /* the entry is in split_config.<abi>.apk beside base.apk */
     asmstore_zip_entry zent;
     int has_manifest;         /* format 1: names come from assemblies.manifest */
     int opened;               /* the reader validated it; else res/err say why */

@@ -225,7 +225,7 @@ static void add_archive(cli_input *in, const unsigned char *zip, size_t size, co
             cli_unit *u;
             snprintf(label, sizeof label, "%s%s%s", archive_label, archive_label[0] ? ":" : "", name);
             if (!(u = new_unit(in, label, (asmstore_abi)a))) return;
-            u->container = "archive";
+            u->from_split = archive_label[0] != 0;
             if (entry_bytes(in, zip, size, name, u, &p, &n) == 1) { in->n--; continue; }
             if (u->res == ASMSTORE_OK) open_unit_bytes(u, p, n);
         }
@@ -237,7 +237,7 @@ static void add_archive(cli_input *in, const unsigned char *zip, size_t size, co
         cli_unit *u;
         snprintf(name, sizeof name, "%sassemblies.blob", v1_dirs[d]);
         if ((u = new_unit(in, name, ASMSTORE_ABI_UNKNOWN)) != NULL) {
-            u->container = "archive";
+            u->from_split = archive_label[0] != 0;
             if (entry_bytes(in, zip, size, name, u, &p, &n) == 1) in->n--;
             else if (u->res == ASMSTORE_OK) open_unit_bytes(u, p, n);
         }

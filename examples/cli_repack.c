@@ -630,7 +630,7 @@ static int open_in(repack_job *j) {
                     asmstore_result_string(u->res), (unsigned long long)u->err.offset);
             return u->res == ASMSTORE_ERR_OUT_OF_MEMORY || u->res == ASMSTORE_ERR_IO ? 2 : 1;
         }
-        if (j->in.archive && strchr(u->label, ':')) {
+        if (j->in.archive && u->from_split) {
             fprintf(stderr, "asmstore: %s: the stores of %s are in a split APK: repack that file on its own\n", j->a->in, u->label);
             return 1;
         }
