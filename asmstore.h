@@ -6,7 +6,18 @@
    before you include this file in *one* C or C++ file to create the implementation.
    Every other file includes it without the define and gets the declarations only.
 
+   LAYOUT
+     The declarations and the implementation each come in three parts, in data-flow order, under
+     big banners: CORE (what everything needs), RUNTIME (what a host on the device needs: read a
+     store from where the app carries it) and BUILD (what a packer needs: write stores and wrap
+     them). ASMSTORE_NO_WRITER + ASMSTORE_NO_ELF drop BUILD but its files (ASMSTORE_NO_STDIO).
+
    WHAT IT DOES
+   CORE
+     basics   format constants, result codes and asmstore_error, the ABI/hash/runtime/compression
+              enums, the allocator hooks, the name hashes (CRC-32, XXH32, XXH3-64, XXH64), ABI
+              names and name helpers.
+   RUNTIME
      reader   validate a store held in memory once, look entries up by name (with or without the
               extension, satellite "fr/Foo.resources" names too), decompress XAZS (zstd) images into
               caller buffers; XALZ (LZ4) images go to a decompressor callback you supply. Every
@@ -14,19 +25,22 @@
               from assemblies.manifest), 2 (.NET 9), 3 (.NET 10; .NET 11 GA with CRC-32), 4 (.NET
               11 previews), detected from the bytes (store-releases.md §5). Images must lie in
               descriptor order without sharing bytes; names must be UTF-8.
+     elf      find the payload in any .so (the `_assembly_store` symbol or a "payload" section).
+     zip      find a store in an APK/AAB at every release's path (lib/<abi>/libassembly-store.so,
+              libassemblies.<abi>.blob.so, assemblies/assemblies.<abi_>.blob, base/...; comment,
+              ZIP64, signing block).
+     locator  where a host gets the store at run time: dlopen + dlsym, mmap of a file, APK scan
+              (split APKs too); each gives (data, size) for the reader and closes with one call.
+   BUILD
+     files    atomic output (temp file + rename; identical targets left untouched).
      writer   add named images (memory or files, with optional pdb/config), compress them with zstd
               (or LZ4 through a compressor callback you supply) on N threads, emit byte-identical
               v2/v3/v4 stores for the monovm and coreclr profiles, and .NET 6-8 (v1) store sets;
               presets set what each .NET release writes (asmstore_write_options_preset).
-     files    atomic output (temp file + rename; identical targets left untouched).
      elf      wrap a store (or any payload) in a generated ELF .so for arm64/arm/x86/x86_64 that
               bionic and glibc load: dlopen mode (loadable payload + `_assembly_store` symbol),
               MonoVM's legacy non-loadable `payload` section, or a caller's stub (template mode);
-              find the payload in any .so; check a file against bionic's loader rules.
-     zip      find a store in an APK/AAB at every release's path (lib/<abi>/libassembly-store.so,
-              libassemblies.<abi>.blob.so, assemblies/assemblies.<abi_>.blob, base/...; comment, ZIP64, signing block).
-     locator  where a host gets the store at run time: dlopen + dlsym, mmap of a file, APK scan
-              (split APKs too); each gives (data, size) for the reader and closes with one call.
+              check a file against bionic's loader rules.
 
    CONFIGURATION (define before the implementation include; defaults in brackets)
      ASMSTORE_STATIC               every function static to the including file   [extern]
@@ -121,6 +135,9 @@
 extern "C" {
 #endif
 
+/* ====================================================================================== */
+/* ==  CORE: constants, results, errors, enums, allocator, hashes, ABIs, names         == */
+/* ====================================================================================== */
 /* ---- format constants (store-format.md §1, §5) ---- */
 #define ASMSTORE_MAGIC            0x41424158u /* "XABA" */
 #define ASMSTORE_ZSTD_MAGIC       0x535A4158u /* "XAZS" */
@@ -253,7 +270,15 @@ ASMSTORE_DEF uint64_t asmstore_name_hash(asmstore_hash_kind kind, const void *na
 /* Length of `name` without its last extension, as upstream's second index name: "Foo.dll" -> 3,
    "fr/Foo.resources.dll" -> 16, "Foo" -> 3; a dot only counts after the last '/'. */
 ASMSTORE_DEF size_t asmstore_name_base_len(const char *name, size_t len);
+/* Allocates size bytes (at least 1) with a's alloc, or ASMSTORE_MALLOC when a or a->alloc is NULL. */
+ASMSTORE_DEF void *asmstore_alloc(const asmstore_allocator *a, size_t size);
+/* Frees memory from asmstore_alloc, asmstore_read_file, asmstore_elf_wrap ... with the same allocator;
+   NULL is fine. */
+ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t size);
 
+/* ====================================================================================== */
+/* ==  RUNTIME: reader -> ELF payload finder -> ZIP scan -> locators                   == */
+/* ====================================================================================== */
 /* ================================ reader ================================ */
 
 typedef struct asmstore_read_options {
@@ -365,6 +390,146 @@ struct ZSTD_DCtx_s;
 ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, const asmstore_entry *e, void *dst,
                                                   size_t cap, struct ZSTD_DCtx_s *dctx, asmstore_error *err);
 
+/* ============================ ELF payload finder ============================ */
+#define ASMSTORE_ELF_DEFAULT_SYMBOL    "_assembly_store"
+#define ASMSTORE_ELF_DEFAULT_SONAME    "libassembly-store.so"
+#define ASMSTORE_ELF_PAGE_16K         16384u /* bionic on 16 KiB kernels: every PT_LOAD, the APK entry */
+#define ASMSTORE_ELF_DEFAULT_ALIGNMENT ASMSTORE_ELF_PAGE_16K
+#define ASMSTORE_ELF_MAX_NAME          4096u  /* longest symbol name / soname accepted */
+#define ASMSTORE_ZIP_MIN_ALIGNMENT     16u    /* MonoVM aborts below this (store-format.md §7.2) */
+
+/* How the payload sits in (or was found in) an ELF file. */
+typedef enum asmstore_elf_kind {
+    ASMSTORE_ELF_NONE = 0,    /* not an ELF file: a raw store */
+    ASMSTORE_ELF_SYMBOL = 1,  /* loadable payload named by a dynamic symbol ("elf-dlopen") */
+    ASMSTORE_ELF_SECTION = 2  /* non-loadable section named "payload" ("elf-section") */
+} asmstore_elf_kind;
+
+/* "raw", "elf-dlopen", "elf-section". */
+ASMSTORE_DEF const char *asmstore_elf_kind_name(asmstore_elf_kind kind);
+
+/* What asmstore_elf_payload found. */
+typedef struct asmstore_elf_info {
+    asmstore_elf_kind kind;
+    asmstore_abi abi;          /* from e_machine; UNKNOWN for other machines */
+    int is_64bit;
+    uint16_t machine;
+    uint64_t payload_offset;   /* file offset of the payload */
+    uint64_t payload_size;
+    uint64_t symbol_size;      /* st_size of the symbol (0 for lld-made wrappers) */
+    uint32_t section_index;    /* section holding the payload */
+    int section_is_last;       /* that section is the last section header (what MonoVM assumes) */
+    uint64_t symbol_entry_offset; /* file offset of the symbol's .dynsym entry (SYMBOL kind), else 0 */
+} asmstore_elf_info;
+
+/* Finds the payload in an ELF image held in memory: first the dynamic symbol `symbol` (NULL:
+   "_assembly_store"; file offset = sh_offset + st_value - sh_addr of its section; st_size 0 means
+   "the rest of the section"), then the section named "payload". 32- and 64-bit little-endian.
+   Every offset, size and count is bounds- and overflow-checked; any bytes are safe to pass.
+   *payload points into elf. info may be NULL. Returns ASMSTORE_ERR_BAD_ELF for a malformed file,
+   ASMSTORE_ERR_NO_PAYLOAD when neither is present. */
+ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, const char *symbol, const void **payload,
+                                                  size_t *payload_size, asmstore_elf_info *info);
+
+/* ---- ZIP / APK scan (pure, over memory) ---- */
+typedef struct asmstore_zip_entry {
+    uint64_t lfh_offset;        /* local file header */
+    uint64_t data_offset;       /* first data byte: lfh + 30 + LOCAL name and extra lengths */
+    uint64_t compressed_size;
+    uint64_t uncompressed_size;
+    uint32_t crc32;
+    uint16_t method;            /* 0 = STORED */
+    uint16_t flags;
+    uint64_t alignment;         /* largest power of two dividing data_offset (capped at 1 MiB) */
+    int zip64;                  /* the archive has a ZIP64 end of central directory */
+} asmstore_zip_entry;
+
+/* Finds the entry named name[0..name_len) in the ZIP archive zip[0..size): EOCD (archive comment
+   allowed; a signature inside the comment is rejected unless the directory ends right at it and
+   the record ends the file), ZIP64 EOCD + locator, the central directory (duplicates rejected),
+   the local header (signature, name equal to the central one, data inside the archive, before the
+   central directory). *out is filled whenever the entry exists, also on the errors below.
+   Returns ASMSTORE_ERR_NOT_FOUND, ASMSTORE_ERR_BAD_ZIP, ASMSTORE_ERR_ZIP_ENCRYPTED,
+   ASMSTORE_ERR_ZIP_COMPRESSED (not STORED) or ASMSTORE_ERR_MISALIGNED (data % 16 != 0).
+   err (optional) gets the offset of the problem. */
+ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, const char *name, size_t name_len,
+                                               asmstore_zip_entry *out, asmstore_error *err);
+/* Path number i (0, 1, ...) where a release puts the store of `abi` in an archive, written to buf:
+   lib/<abi>/libassembly-store.so (.NET 10.0.102+), lib/<abi>/libassemblies.<abi>.blob.so (.NET 9 -
+   10.0.101), assemblies/assemblies.<abi_>.blob (.NET 6-8, the format-1 arch store), then the same
+   under base/lib/ and base/root/ (AAB). Returns the length, 0 past the last path or if cap is short. */
+ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *buf, size_t cap);
+/* The store entry of `abi` at the first of its release paths present (asmstore_zip_store_path), or
+   with ASMSTORE_ABI_UNKNOWN of the first ABI present in the order arm64, arm, x86_64, x86
+   (*found_abi says which; may be NULL). Same checks and results as asmstore_zip_find: a DEFLATEd
+   entry (a Release APK with extractNativeLibs=true) gives ASMSTORE_ERR_ZIP_COMPRESSED. */
+ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t size, asmstore_abi abi,
+                                                     asmstore_abi *found_abi, asmstore_zip_entry *out, asmstore_error *err);
+
+/* ---- locators: where a host gets (data, size) for asmstore_reader_init ---- */
+typedef enum asmstore_locate_via {
+    ASMSTORE_VIA_NONE = 0,
+    ASMSTORE_VIA_DLOPEN = 1,
+    ASMSTORE_VIA_FILE = 2,
+    ASMSTORE_VIA_APK = 3
+} asmstore_locate_via;
+
+/* An open store. data/size is the payload; close with asmstore_locator_close (NULL-safe,
+   idempotent; a zero-initialised locator is closed). */
+typedef struct asmstore_locator {
+    const void *data;
+    size_t size;
+    asmstore_locate_via via;
+    asmstore_elf_kind wrapper;    /* how the payload sat in the file (NONE: raw store) */
+    asmstore_abi abi;             /* APK: the lib/<abi> dir; ELF: e_machine */
+    uint64_t file_offset;         /* payload offset in the file opened (APK: in the archive) */
+    asmstore_zip_entry entry;     /* APK: the libassembly-store.so entry */
+    int from_split;               /* APK: found in split_config.<abi>.apk beside base.apk */
+    void *dl_handle;              /* dlopen handle (closed by asmstore_locator_close) */
+    void *map;                    /* mmap'd range (unmapped by asmstore_locator_close) */
+    size_t map_size;
+    char error[192];              /* dlerror() text when dlopen/dlsym failed */
+} asmstore_locator;
+
+#ifndef ASMSTORE_NO_LOCATOR
+/* dlopen(path, RTLD_NOW|RTLD_LOCAL) + dlsym(symbol; NULL: "_assembly_store"). Extent: the symbol's
+   st_size (dladdr1, glibc), else the end of the PT_LOAD holding it (dl_iterate_phdr); never
+   unbounded (no extent source: ASMSTORE_ERR_UNSUPPORTED). ASMSTORE_ERR_DLOPEN with l->error set
+   when dlopen or dlsym fails. */
+ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const char *path, const char *symbol,
+                                                    asmstore_error *err);
+#endif
+#ifndef ASMSTORE_NO_STDIO
+/* mmaps a file read-only: a raw store (given whole), a .so of either kind (payload found with
+   asmstore_elf_payload and `symbol`), or a ZIP/APK (as asmstore_locate_apk with ABI unknown). */
+ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const char *path, const char *symbol,
+                                                  asmstore_error *err);
+/* Finds lib/<abi>/libassembly-store.so in an APK (abi UNKNOWN: first present, see
+   asmstore_zip_find_store). If path's basename is base.apk, split_config.<abi_underscored>.apk beside it
+   is tried first, base.apk is the fallback. Maps only the entry's pages (offset rounded down to the
+   page size), then finds the payload inside the entry (ELF or raw). */
+ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path, asmstore_abi abi,
+                                                 const char *symbol, asmstore_error *err);
+#endif
+/* Unmaps / dlcloses what l holds and zeroes it. */
+ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l);
+
+/* ====================================================================================== */
+/* ==  BUILD: files -> writer -> presets -> ELF generator -> bionic checker            == */
+/* ====================================================================================== */
+/* ================================ files ================================ */
+#ifndef ASMSTORE_NO_STDIO
+/* Reads a whole file into memory from the allocator (NULL: default). Free with asmstore_free. */
+ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a, void **data, size_t *size);
+/* Writes data to path atomically: temp file in the same directory, one write, explicit mode,
+   rename. On failure the temp file is removed and the old file is untouched. If path already holds
+   exactly these bytes it is left alone (mtime unchanged). */
+ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *data, size_t size, unsigned mode);
+/* Gather variant: the file is the concatenation of n parts. */
+ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const void *const *parts, const size_t *sizes,
+                                                       size_t n, unsigned mode);
+#endif
+
 /* ================================ writer ================================ */
 #ifndef ASMSTORE_NO_WRITER
 
@@ -379,7 +544,7 @@ typedef asmstore_result (*asmstore_compress_fn)(void *user, asmstore_compression
                                                 size_t dst_cap, const void *src, size_t src_size, size_t *written);
 
 /* Zero-initialised means: arm64, monovm, format 4, xxHash, zstd level 3, all CPUs. A release's exact
-   settings come from asmstore_write_options_preset (below the ELF declarations). */
+   settings come from asmstore_write_options_preset (below the writer declarations). */
 typedef struct asmstore_write_options {
     asmstore_abi abi;                /* 0: arm64 */
     asmstore_runtime runtime;        /* 0: monovm */
@@ -482,101 +647,47 @@ ASMSTORE_DEF void asmstore_writer_free(asmstore_writer *w);
 
 #endif /* ASMSTORE_NO_WRITER */
 
-/* ================================ files ================================ */
-#ifndef ASMSTORE_NO_STDIO
-/* Reads a whole file into memory from the allocator (NULL: default). Free with asmstore_free. */
-ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a, void **data, size_t *size);
-/* Writes data to path atomically: temp file in the same directory, one write, explicit mode,
-   rename. On failure the temp file is removed and the old file is untouched. If path already holds
-   exactly these bytes it is left alone (mtime unchanged). */
-ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *data, size_t size, unsigned mode);
-/* Gather variant: the file is the concatenation of n parts. */
-ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const void *const *parts, const size_t *sizes,
-                                                       size_t n, unsigned mode);
-#endif
-/* Allocates size bytes (at least 1) with a's alloc, or ASMSTORE_MALLOC when a or a->alloc is NULL. */
-ASMSTORE_DEF void *asmstore_alloc(const asmstore_allocator *a, size_t size);
-/* Frees memory from asmstore_alloc, asmstore_read_file, asmstore_elf_wrap ... with the same allocator;
-   NULL is fine. */
-ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t size);
+/* ============================ writer presets ============================ */
+#ifndef ASMSTORE_NO_WRITER
+/* What each .NET for Android release ships (store-releases.md §1, §4). */
+typedef enum asmstore_target {
+    ASMSTORE_TARGET_NONE = 0,
+    ASMSTORE_TARGET_NET8 = 1,          /* .NET 6-8: format 1 store set, XALZ (LZ4 HC 9); MonoVM only */
+    ASMSTORE_TARGET_NET9 = 2,          /* format 2, XALZ (LZ4 HC 12), stub wrapper; MonoVM only */
+    ASMSTORE_TARGET_NET10 = 3,         /* format 3, xxHash, XALZ (LZ4 HC 12), stub wrapper */
+    ASMSTORE_TARGET_NET11 = 4,         /* GA: format 3, XAZS level 22; coreclr CRC-32 + dlopen wrapper,
+                                          monovm xxHash + stub wrapper */
+    ASMSTORE_TARGET_NET11_PREVIEW = 5  /* 11 p7/rc1: format 4 (content id), XAZS level 3; hashes and
+                                          wrappers as GA */
+} asmstore_target;
 
+/* What a preset implies beyond the write options: the layout it gives and how releases package it. */
+typedef struct asmstore_preset {
+    uint32_t version_word;             /* the header's version word for the ABI (1 for format 1) */
+    uint32_t header_size;              /* 20 or 28 */
+    uint32_t index_entry_size;         /* 8, 9, 12 or 13; 0 for format 1 (20-byte global hash rows) */
+    asmstore_elf_kind wrapper;         /* SYMBOL: the dlopen wrapper; SECTION: MonoVM's stub wrapper;
+                                          NONE: raw files (format 1) */
+    const char *file_name;             /* "libassembly-store.so" (.NET 10.0.102+, 11),
+                                          "libassemblies.<abi>.blob.so" (.NET 9; 10.0.100-101 too),
+                                          "assemblies.blob" (.NET 6-8, store 0 of the set) */
+} asmstore_preset;
 
-/* ============================ elf, zip, locators ============================ */
-#define ASMSTORE_ELF_DEFAULT_SYMBOL    "_assembly_store"
-#define ASMSTORE_ELF_DEFAULT_SONAME    "libassembly-store.so"
-#define ASMSTORE_ELF_PAGE_16K         16384u /* bionic on 16 KiB kernels: every PT_LOAD, the APK entry */
-#define ASMSTORE_ELF_DEFAULT_ALIGNMENT ASMSTORE_ELF_PAGE_16K
-#define ASMSTORE_ELF_MAX_NAME          4096u  /* longest symbol name / soname accepted */
-#define ASMSTORE_ZIP_MIN_ALIGNMENT     16u    /* MonoVM aborts below this (store-format.md §7.2) */
+/* Sets the preset's fields of *o (abi, runtime, format, hash, compression, level, no_compress = 0,
+   image_alignment = 1: no padding, as releases write) and leaves the others (jobs, allocator,
+   progress, compress callback, max_name_len) alone. abi 0 means arm64. info may be NULL.
+   Combinations no release shipped (net8 or net9 with coreclr) give ASMSTORE_ERR_PROFILE. The
+   descriptor indices follow the release's rule by default (asmstore_add_options), and coreclr
+   stores get their ignored ".ni.dll" companions. LZ4 presets still need o->compress. */
+ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_options *o, asmstore_target target,
+                                                           asmstore_runtime runtime, asmstore_abi abi,
+                                                           asmstore_preset *info);
+/* "net8", "net9", "net10", "net11", "net11-preview"; parse returns ASMSTORE_TARGET_NONE for others. */
+ASMSTORE_DEF const char *asmstore_target_name(asmstore_target target);
+ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name);
+#endif /* ASMSTORE_NO_WRITER */
 
-/* How the payload sits in (or was found in) an ELF file. */
-typedef enum asmstore_elf_kind {
-    ASMSTORE_ELF_NONE = 0,    /* not an ELF file: a raw store */
-    ASMSTORE_ELF_SYMBOL = 1,  /* loadable payload named by a dynamic symbol ("elf-dlopen") */
-    ASMSTORE_ELF_SECTION = 2  /* non-loadable section named "payload" ("elf-section") */
-} asmstore_elf_kind;
-
-/* "raw", "elf-dlopen", "elf-section". */
-ASMSTORE_DEF const char *asmstore_elf_kind_name(asmstore_elf_kind kind);
-
-/* What asmstore_elf_payload found. */
-typedef struct asmstore_elf_info {
-    asmstore_elf_kind kind;
-    asmstore_abi abi;          /* from e_machine; UNKNOWN for other machines */
-    int is_64bit;
-    uint16_t machine;
-    uint64_t payload_offset;   /* file offset of the payload */
-    uint64_t payload_size;
-    uint64_t symbol_size;      /* st_size of the symbol (0 for lld-made wrappers) */
-    uint32_t section_index;    /* section holding the payload */
-    int section_is_last;       /* that section is the last section header (what MonoVM assumes) */
-    uint64_t symbol_entry_offset; /* file offset of the symbol's .dynsym entry (SYMBOL kind), else 0 */
-} asmstore_elf_info;
-
-/* Finds the payload in an ELF image held in memory: first the dynamic symbol `symbol` (NULL:
-   "_assembly_store"; file offset = sh_offset + st_value - sh_addr of its section; st_size 0 means
-   "the rest of the section"), then the section named "payload". 32- and 64-bit little-endian.
-   Every offset, size and count is bounds- and overflow-checked; any bytes are safe to pass.
-   *payload points into elf. info may be NULL. Returns ASMSTORE_ERR_BAD_ELF for a malformed file,
-   ASMSTORE_ERR_NO_PAYLOAD when neither is present. */
-ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, const char *symbol, const void **payload,
-                                                  size_t *payload_size, asmstore_elf_info *info);
-
-/* ---- ZIP / APK scan (pure, over memory) ---- */
-typedef struct asmstore_zip_entry {
-    uint64_t lfh_offset;        /* local file header */
-    uint64_t data_offset;       /* first data byte: lfh + 30 + LOCAL name and extra lengths */
-    uint64_t compressed_size;
-    uint64_t uncompressed_size;
-    uint32_t crc32;
-    uint16_t method;            /* 0 = STORED */
-    uint16_t flags;
-    uint64_t alignment;         /* largest power of two dividing data_offset (capped at 1 MiB) */
-    int zip64;                  /* the archive has a ZIP64 end of central directory */
-} asmstore_zip_entry;
-
-/* Finds the entry named name[0..name_len) in the ZIP archive zip[0..size): EOCD (archive comment
-   allowed; a signature inside the comment is rejected unless the directory ends right at it and
-   the record ends the file), ZIP64 EOCD + locator, the central directory (duplicates rejected),
-   the local header (signature, name equal to the central one, data inside the archive, before the
-   central directory). *out is filled whenever the entry exists, also on the errors below.
-   Returns ASMSTORE_ERR_NOT_FOUND, ASMSTORE_ERR_BAD_ZIP, ASMSTORE_ERR_ZIP_ENCRYPTED,
-   ASMSTORE_ERR_ZIP_COMPRESSED (not STORED) or ASMSTORE_ERR_MISALIGNED (data % 16 != 0).
-   err (optional) gets the offset of the problem. */
-ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, const char *name, size_t name_len,
-                                               asmstore_zip_entry *out, asmstore_error *err);
-/* Path number i (0, 1, ...) where a release puts the store of `abi` in an archive, written to buf:
-   lib/<abi>/libassembly-store.so (.NET 10.0.102+), lib/<abi>/libassemblies.<abi>.blob.so (.NET 9 -
-   10.0.101), assemblies/assemblies.<abi_>.blob (.NET 6-8, the format-1 arch store), then the same
-   under base/lib/ and base/root/ (AAB). Returns the length, 0 past the last path or if cap is short. */
-ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *buf, size_t cap);
-/* The store entry of `abi` at the first of its release paths present (asmstore_zip_store_path), or
-   with ASMSTORE_ABI_UNKNOWN of the first ABI present in the order arm64, arm, x86_64, x86
-   (*found_abi says which; may be NULL). Same checks and results as asmstore_zip_find: a DEFLATEd
-   entry (a Release APK with extractNativeLibs=true) gives ASMSTORE_ERR_ZIP_COMPRESSED. */
-ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t size, asmstore_abi abi,
-                                                     asmstore_abi *found_abi, asmstore_zip_entry *out, asmstore_error *err);
-
+/* ============================ ELF generator, bionic checker ============================ */
 #ifndef ASMSTORE_NO_ELF
 /* ---- generating the wrapper ---- */
 typedef enum asmstore_elf_mode {
@@ -655,94 +766,6 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
                                                        const asmstore_zip_entry *apk_entry, asmstore_elf_violation *v);
 #endif /* ASMSTORE_NO_ELF */
 
-/* ---- locators: where a host gets (data, size) for asmstore_reader_init ---- */
-typedef enum asmstore_locate_via {
-    ASMSTORE_VIA_NONE = 0,
-    ASMSTORE_VIA_DLOPEN = 1,
-    ASMSTORE_VIA_FILE = 2,
-    ASMSTORE_VIA_APK = 3
-} asmstore_locate_via;
-
-/* An open store. data/size is the payload; close with asmstore_locator_close (NULL-safe,
-   idempotent; a zero-initialised locator is closed). */
-typedef struct asmstore_locator {
-    const void *data;
-    size_t size;
-    asmstore_locate_via via;
-    asmstore_elf_kind wrapper;    /* how the payload sat in the file (NONE: raw store) */
-    asmstore_abi abi;             /* APK: the lib/<abi> dir; ELF: e_machine */
-    uint64_t file_offset;         /* payload offset in the file opened (APK: in the archive) */
-    asmstore_zip_entry entry;     /* APK: the libassembly-store.so entry */
-    int from_split;               /* APK: found in split_config.<abi>.apk beside base.apk */
-    void *dl_handle;              /* dlopen handle (closed by asmstore_locator_close) */
-    void *map;                    /* mmap'd range (unmapped by asmstore_locator_close) */
-    size_t map_size;
-    char error[192];              /* dlerror() text when dlopen/dlsym failed */
-} asmstore_locator;
-
-#ifndef ASMSTORE_NO_LOCATOR
-/* dlopen(path, RTLD_NOW|RTLD_LOCAL) + dlsym(symbol; NULL: "_assembly_store"). Extent: the symbol's
-   st_size (dladdr1, glibc), else the end of the PT_LOAD holding it (dl_iterate_phdr); never
-   unbounded (no extent source: ASMSTORE_ERR_UNSUPPORTED). ASMSTORE_ERR_DLOPEN with l->error set
-   when dlopen or dlsym fails. */
-ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const char *path, const char *symbol,
-                                                    asmstore_error *err);
-#endif
-#ifndef ASMSTORE_NO_STDIO
-/* mmaps a file read-only: a raw store (given whole), a .so of either kind (payload found with
-   asmstore_elf_payload and `symbol`), or a ZIP/APK (as asmstore_locate_apk with ABI unknown). */
-ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const char *path, const char *symbol,
-                                                  asmstore_error *err);
-/* Finds lib/<abi>/libassembly-store.so in an APK (abi UNKNOWN: first present, see
-   asmstore_zip_find_store). If path's basename is base.apk, split_config.<abi_underscored>.apk beside it
-   is tried first, base.apk is the fallback. Maps only the entry's pages (offset rounded down to the
-   page size), then finds the payload inside the entry (ELF or raw). */
-ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path, asmstore_abi abi,
-                                                 const char *symbol, asmstore_error *err);
-#endif
-/* Unmaps / dlcloses what l holds and zeroes it. */
-ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l);
-
-/* ============================ writer presets ============================ */
-#ifndef ASMSTORE_NO_WRITER
-/* What each .NET for Android release ships (store-releases.md §1, §4). */
-typedef enum asmstore_target {
-    ASMSTORE_TARGET_NONE = 0,
-    ASMSTORE_TARGET_NET8 = 1,          /* .NET 6-8: format 1 store set, XALZ (LZ4 HC 9); MonoVM only */
-    ASMSTORE_TARGET_NET9 = 2,          /* format 2, XALZ (LZ4 HC 12), stub wrapper; MonoVM only */
-    ASMSTORE_TARGET_NET10 = 3,         /* format 3, xxHash, XALZ (LZ4 HC 12), stub wrapper */
-    ASMSTORE_TARGET_NET11 = 4,         /* GA: format 3, XAZS level 22; coreclr CRC-32 + dlopen wrapper,
-                                          monovm xxHash + stub wrapper */
-    ASMSTORE_TARGET_NET11_PREVIEW = 5  /* 11 p7/rc1: format 4 (content id), XAZS level 3; hashes and
-                                          wrappers as GA */
-} asmstore_target;
-
-/* What a preset implies beyond the write options: the layout it gives and how releases package it. */
-typedef struct asmstore_preset {
-    uint32_t version_word;             /* the header's version word for the ABI (1 for format 1) */
-    uint32_t header_size;              /* 20 or 28 */
-    uint32_t index_entry_size;         /* 8, 9, 12 or 13; 0 for format 1 (20-byte global hash rows) */
-    asmstore_elf_kind wrapper;         /* SYMBOL: the dlopen wrapper; SECTION: MonoVM's stub wrapper;
-                                          NONE: raw files (format 1) */
-    const char *file_name;             /* "libassembly-store.so" (.NET 10.0.102+, 11),
-                                          "libassemblies.<abi>.blob.so" (.NET 9; 10.0.100-101 too),
-                                          "assemblies.blob" (.NET 6-8, store 0 of the set) */
-} asmstore_preset;
-
-/* Sets the preset's fields of *o (abi, runtime, format, hash, compression, level, no_compress = 0,
-   image_alignment = 1: no padding, as releases write) and leaves the others (jobs, allocator,
-   progress, compress callback, max_name_len) alone. abi 0 means arm64. info may be NULL.
-   Combinations no release shipped (net8 or net9 with coreclr) give ASMSTORE_ERR_PROFILE. The
-   descriptor indices follow the release's rule by default (asmstore_add_options), and coreclr
-   stores get their ignored ".ni.dll" companions. LZ4 presets still need o->compress. */
-ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_options *o, asmstore_target target,
-                                                           asmstore_runtime runtime, asmstore_abi abi,
-                                                           asmstore_preset *info);
-/* "net8", "net9", "net10", "net11", "net11-preview"; parse returns ASMSTORE_TARGET_NONE for others. */
-ASMSTORE_DEF const char *asmstore_target_name(asmstore_target target);
-ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name);
-#endif /* ASMSTORE_NO_WRITER */
-
 #ifdef __cplusplus
 }
 #endif
@@ -755,6 +778,9 @@ ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name);
 #ifndef ASMSTORE_IMPLEMENTATION_INCLUDED
 #define ASMSTORE_IMPLEMENTATION_INCLUDED
 
+/* ====================================================================================== */
+/* ==  CORE: config, errors, allocator, little-endian access, hashes, ABIs, names      == */
+/* ====================================================================================== */
 /* >>config ------------------------------------------------------------------------------ */
 #if defined(ASMSTORE_MALLOC) != defined(ASMSTORE_FREE)
 #error "define both ASMSTORE_MALLOC and ASMSTORE_FREE, or neither"
@@ -1017,6 +1043,9 @@ ASMSTORE__PRIVATE int asmstore__name_valid(const unsigned char *s, size_t n) {
     return 1;
 }
 
+/* ====================================================================================== */
+/* ==  RUNTIME: reader -> ELF payload finder -> ZIP scan -> locators                   == */
+/* ====================================================================================== */
 /* >>reader: descriptors ----------------------------------------------------------------- */
 /* One descriptor as the store holds it (format 1 has no mapping index in it: see its hash rows). */
 typedef struct asmstore__desc {
@@ -1648,6 +1677,669 @@ ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, cons
     return ASMSTORE_OK;
 }
 
+/* >>elf --------------------------------------------------------------------------------- */
+#define ASMSTORE__ET_DYN 3u
+#define ASMSTORE__PT_LOAD 1u
+#define ASMSTORE__PT_DYNAMIC 2u
+#define ASMSTORE__PT_INTERP 3u
+#define ASMSTORE__PT_NOTE 4u
+#define ASMSTORE__PT_PHDR 6u
+#define ASMSTORE__PT_TLS 7u
+#define ASMSTORE__PT_GNU_STACK 0x6474e551u
+#define ASMSTORE__PT_GNU_RELRO 0x6474e552u
+#define ASMSTORE__PF_X 1u
+#define ASMSTORE__PF_W 2u
+#define ASMSTORE__PF_R 4u
+#define ASMSTORE__SHT_PROGBITS 1u
+#define ASMSTORE__SHT_STRTAB 3u
+#define ASMSTORE__SHT_HASH 5u
+#define ASMSTORE__SHT_DYNAMIC 6u
+#define ASMSTORE__SHT_NOBITS 8u
+#define ASMSTORE__SHT_DYNSYM 11u
+#define ASMSTORE__SHF_ALLOC 2u
+#define ASMSTORE__DT_NULL 0u
+#define ASMSTORE__DT_NEEDED 1u
+#define ASMSTORE__DT_HASH 4u
+#define ASMSTORE__DT_STRTAB 5u
+#define ASMSTORE__DT_SYMTAB 6u
+#define ASMSTORE__DT_STRSZ 10u
+#define ASMSTORE__DT_SYMENT 11u
+#define ASMSTORE__DT_SONAME 14u
+#define ASMSTORE__DT_TEXTREL 22u
+#define ASMSTORE__DT_FLAGS 30u
+#define ASMSTORE__DF_TEXTREL 4u
+#define ASMSTORE__DT_GNU_HASH 0x6ffffef5u
+#define ASMSTORE__STB_GLOBAL 1u
+#define ASMSTORE__STT_OBJECT 1u
+
+ASMSTORE_DEF const char *asmstore_elf_kind_name(asmstore_elf_kind kind) {
+    switch (kind) {
+    case ASMSTORE_ELF_SYMBOL: return "elf-dlopen";
+    case ASMSTORE_ELF_SECTION: return "elf-section";
+    default: return "raw";
+    }
+}
+
+/* e_machine of an ABI and back. */
+ASMSTORE__PRIVATE uint16_t asmstore__elf_machine(asmstore_abi abi) {
+    switch (abi) {
+    case ASMSTORE_ABI_ARM64: return 183;
+    case ASMSTORE_ABI_ARM: return 40;
+    case ASMSTORE_ABI_X86_64: return 62;
+    case ASMSTORE_ABI_X86: return 3;
+    default: return 0;
+    }
+}
+ASMSTORE__PRIVATE asmstore_abi asmstore__elf_abi(uint16_t machine) {
+    switch (machine) {
+    case 183: return ASMSTORE_ABI_ARM64;
+    case 40: return ASMSTORE_ABI_ARM;
+    case 62: return ASMSTORE_ABI_X86_64;
+    case 3: return ASMSTORE_ABI_X86;
+    default: return ASMSTORE_ABI_UNKNOWN;
+    }
+}
+
+/* One parsed header of each kind, class-independent. */
+typedef struct asmstore__shdr {
+    uint32_t name, type, link, info;
+    uint64_t flags, addr, offset, size, addralign, entsize;
+} asmstore__shdr;
+typedef struct asmstore__phdr {
+    uint32_t type, flags;
+    uint64_t offset, vaddr, paddr, filesz, memsz, align;
+} asmstore__phdr;
+typedef struct asmstore__sym {
+    uint32_t name;
+    unsigned char info, other;
+    uint16_t shndx;
+    uint64_t value, size;
+} asmstore__sym;
+
+/* A validated view of an ELF file's header: the program and section header tables (when their
+   counts are non-zero) lie inside the file with entries at least as large as the spec's. */
+typedef struct asmstore__elf {
+    const unsigned char *p;
+    uint64_t size;
+    int is64;
+    uint16_t type, machine;
+    uint32_t flags;
+    uint64_t phoff, shoff;
+    uint32_t phnum, shnum, phentsize, shentsize, shstrndx, ehsize;
+} asmstore__elf;
+
+ASMSTORE__PRIVATE uint64_t asmstore__rdw(const unsigned char *p, int is64) { return is64 ? asmstore__rd64(p) : asmstore__rd32(p); }
+
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_open(asmstore__elf *e, const void *data, size_t size) {
+    const unsigned char *p = (const unsigned char *)data;
+    memset(e, 0, sizeof *e);
+    if (!p || size < 52) return ASMSTORE_ERR_BAD_ELF;
+    if (p[0] != 0x7f || p[1] != 'E' || p[2] != 'L' || p[3] != 'F') return ASMSTORE_ERR_BAD_ELF;
+    if ((p[4] != 1 && p[4] != 2) || p[5] != 1) return ASMSTORE_ERR_BAD_ELF; /* 32/64-bit, little-endian only */
+    e->p = p;
+    e->size = size;
+    e->is64 = p[4] == 2;
+    if (e->is64 && size < 64) return ASMSTORE_ERR_BAD_ELF;
+    e->type = asmstore__rd16(p + 16);
+    e->machine = asmstore__rd16(p + 18);
+    if (e->is64) {
+        e->phoff = asmstore__rd64(p + 32); e->shoff = asmstore__rd64(p + 40); e->flags = asmstore__rd32(p + 48);
+        e->ehsize = asmstore__rd16(p + 52); e->phentsize = asmstore__rd16(p + 54); e->phnum = asmstore__rd16(p + 56);
+        e->shentsize = asmstore__rd16(p + 58); e->shnum = asmstore__rd16(p + 60); e->shstrndx = asmstore__rd16(p + 62);
+    } else {
+        e->phoff = asmstore__rd32(p + 28); e->shoff = asmstore__rd32(p + 32); e->flags = asmstore__rd32(p + 36);
+        e->ehsize = asmstore__rd16(p + 40); e->phentsize = asmstore__rd16(p + 42); e->phnum = asmstore__rd16(p + 44);
+        e->shentsize = asmstore__rd16(p + 46); e->shnum = asmstore__rd16(p + 48); e->shstrndx = asmstore__rd16(p + 50);
+    }
+    if (e->phnum && (e->phentsize < (e->is64 ? 56u : 32u) ||
+                     !asmstore__range_ok(e->phoff, (uint64_t)e->phnum * e->phentsize, e->size)))
+        return ASMSTORE_ERR_BAD_ELF;
+    if (e->shnum && (e->shentsize < (e->is64 ? 64u : 40u) ||
+                     !asmstore__range_ok(e->shoff, (uint64_t)e->shnum * e->shentsize, e->size)))
+        return ASMSTORE_ERR_BAD_ELF;
+    return ASMSTORE_OK;
+}
+
+ASMSTORE__PRIVATE void asmstore__elf_shdr(const asmstore__elf *e, uint32_t i, asmstore__shdr *s) {
+    const unsigned char *q = e->p + e->shoff + (uint64_t)i * e->shentsize;
+    s->name = asmstore__rd32(q);
+    s->type = asmstore__rd32(q + 4);
+    if (e->is64) {
+        s->flags = asmstore__rd64(q + 8); s->addr = asmstore__rd64(q + 16); s->offset = asmstore__rd64(q + 24);
+        s->size = asmstore__rd64(q + 32); s->link = asmstore__rd32(q + 40); s->info = asmstore__rd32(q + 44);
+        s->addralign = asmstore__rd64(q + 48); s->entsize = asmstore__rd64(q + 56);
+    } else {
+        s->flags = asmstore__rd32(q + 8); s->addr = asmstore__rd32(q + 12); s->offset = asmstore__rd32(q + 16);
+        s->size = asmstore__rd32(q + 20); s->link = asmstore__rd32(q + 24); s->info = asmstore__rd32(q + 28);
+        s->addralign = asmstore__rd32(q + 32); s->entsize = asmstore__rd32(q + 36);
+    }
+}
+ASMSTORE__PRIVATE void asmstore__elf_phdr(const asmstore__elf *e, uint32_t i, asmstore__phdr *h) {
+    const unsigned char *q = e->p + e->phoff + (uint64_t)i * e->phentsize;
+    h->type = asmstore__rd32(q);
+    if (e->is64) {
+        h->flags = asmstore__rd32(q + 4); h->offset = asmstore__rd64(q + 8); h->vaddr = asmstore__rd64(q + 16);
+        h->paddr = asmstore__rd64(q + 24); h->filesz = asmstore__rd64(q + 32); h->memsz = asmstore__rd64(q + 40);
+        h->align = asmstore__rd64(q + 48);
+    } else {
+        h->offset = asmstore__rd32(q + 4); h->vaddr = asmstore__rd32(q + 8); h->paddr = asmstore__rd32(q + 12);
+        h->filesz = asmstore__rd32(q + 16); h->memsz = asmstore__rd32(q + 20); h->flags = asmstore__rd32(q + 24);
+        h->align = asmstore__rd32(q + 28);
+    }
+}
+/* Symbol i of a symbol table at file offset off (caller checked the range). */
+ASMSTORE__PRIVATE void asmstore__elf_sym(const asmstore__elf *e, uint64_t off, uint64_t i, asmstore__sym *s) {
+    const unsigned char *q = e->p + off + i * (e->is64 ? 24u : 16u);
+    s->name = asmstore__rd32(q);
+    if (e->is64) {
+        s->info = q[4]; s->other = q[5]; s->shndx = asmstore__rd16(q + 6);
+        s->value = asmstore__rd64(q + 8); s->size = asmstore__rd64(q + 16);
+    } else {
+        s->value = asmstore__rd32(q + 4); s->size = asmstore__rd32(q + 8);
+        s->info = q[12]; s->other = q[13]; s->shndx = asmstore__rd16(q + 14);
+    }
+}
+/* Does the NUL-terminated string at strtab offset `idx` (table [off, off+size) inside the file)
+   equal want[0..len)? Reads at most len + 1 bytes, all bounds-checked. */
+ASMSTORE__PRIVATE int asmstore__elf_str_eq(const asmstore__elf *e, uint64_t off, uint64_t size, uint64_t idx,
+                                          const char *want, size_t len) {
+    if (!asmstore__range_ok(off, size, e->size) || idx >= size || size - idx < (uint64_t)len + 1) return 0;
+    return memcmp(e->p + off + idx, want, len) == 0 && e->p[off + idx + len] == 0;
+}
+/* Section whose name (through e_shstrndx) is `name`; returns its index or 0. */
+ASMSTORE__PRIVATE uint32_t asmstore__elf_find_section(const asmstore__elf *e, const char *name, asmstore__shdr *out) {
+    asmstore__shdr str, s;
+    uint32_t i;
+    size_t len = strlen(name);
+    if (e->shnum == 0 || e->shstrndx == 0 || e->shstrndx >= e->shnum) return 0;
+    asmstore__elf_shdr(e, e->shstrndx, &str);
+    if (str.type != ASMSTORE__SHT_STRTAB) return 0;
+    for (i = 1; i < e->shnum; i++) {
+        asmstore__elf_shdr(e, i, &s);
+        if (asmstore__elf_str_eq(e, str.offset, str.size, s.name, name, len)) { *out = s; return i; }
+    }
+    return 0;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, const char *symbol, const void **payload,
+                                                  size_t *payload_size, asmstore_elf_info *info) {
+    asmstore__elf e;
+    asmstore__shdr s, str, target;
+    asmstore_result res;
+    uint32_t i;
+    size_t symlen;
+    if (!payload || !payload_size || (!elf && size)) return ASMSTORE_ERR_INVALID_ARG;
+    *payload = NULL; *payload_size = 0;
+    if (info) memset(info, 0, sizeof *info);
+    if (!symbol) symbol = ASMSTORE_ELF_DEFAULT_SYMBOL;
+    symlen = strlen(symbol);
+    res = asmstore__elf_open(&e, elf, size);
+    if (res != ASMSTORE_OK) return res;
+    if (info) { info->is_64bit = e.is64; info->machine = e.machine; info->abi = asmstore__elf_abi(e.machine); }
+    /* 1. the dynamic symbol in the first SHT_DYNSYM section (one pass: O(e_shnum + symbols)) */
+    for (i = 1; i < e.shnum; i++) {
+        uint64_t entsz = e.is64 ? 24u : 16u, n, k;
+        asmstore__elf_shdr(&e, i, &s);
+        if (s.type != ASMSTORE__SHT_DYNSYM) continue;
+        if (!asmstore__range_ok(s.offset, s.size, e.size) || s.link >= e.shnum) return ASMSTORE_ERR_BAD_ELF;
+        asmstore__elf_shdr(&e, s.link, &str);
+        if (str.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(str.offset, str.size, e.size)) return ASMSTORE_ERR_BAD_ELF;
+        n = s.size / entsz;
+        for (k = 1; k < n; k++) {
+            asmstore__sym y;
+            uint64_t rel, avail, off;
+            asmstore__elf_sym(&e, s.offset, k, &y);
+            if (!asmstore__elf_str_eq(&e, str.offset, str.size, y.name, symbol, symlen)) continue;
+            if (y.shndx == 0 || y.shndx >= e.shnum) return ASMSTORE_ERR_BAD_ELF; /* undefined, ABS or reserved */
+            asmstore__elf_shdr(&e, y.shndx, &target);
+            if (target.type == ASMSTORE__SHT_NOBITS || !asmstore__range_ok(target.offset, target.size, e.size) ||
+                y.value < target.addr || y.value - target.addr > target.size)
+                return ASMSTORE_ERR_BAD_ELF;
+            rel = y.value - target.addr;
+            avail = target.size - rel;
+            if (y.size > avail) return ASMSTORE_ERR_BAD_ELF;
+            off = target.offset + rel;
+            *payload = e.p + off;
+            *payload_size = (size_t)(y.size ? y.size : avail);
+            if (info) {
+                info->kind = ASMSTORE_ELF_SYMBOL; info->payload_offset = off; info->payload_size = *payload_size;
+                info->symbol_size = y.size; info->section_index = y.shndx;
+                info->section_is_last = y.shndx + 1u == e.shnum;
+                info->symbol_entry_offset = s.offset + k * entsz;
+            }
+            return ASMSTORE_OK;
+        }
+        break;
+    }
+    /* 2. the section named "payload" */
+    i = asmstore__elf_find_section(&e, "payload", &target);
+    if (i == 0) return ASMSTORE_ERR_NO_PAYLOAD;
+    if (target.type == ASMSTORE__SHT_NOBITS || !asmstore__range_ok(target.offset, target.size, e.size)) return ASMSTORE_ERR_BAD_ELF;
+    *payload = e.p + target.offset;
+    *payload_size = (size_t)target.size;
+    if (info) {
+        info->kind = ASMSTORE_ELF_SECTION; info->payload_offset = target.offset; info->payload_size = target.size;
+        info->section_index = i; info->section_is_last = i + 1u == e.shnum;
+    }
+    return ASMSTORE_OK;
+}
+
+/* >>zip --------------------------------------------------------------------------------- */
+#define ASMSTORE__ZIP_LFH 0x04034b50u
+#define ASMSTORE__ZIP_CDH 0x02014b50u
+#define ASMSTORE__ZIP_EOCD 0x06054b50u
+#define ASMSTORE__ZIP64_LOC 0x07064b50u
+#define ASMSTORE__ZIP64_EOCD 0x06064b50u
+
+typedef struct asmstore__zip {
+    const unsigned char *p;
+    uint64_t size, cd_off, cd_size, n_total;
+    int zip64;
+} asmstore__zip;
+
+/* EOCD (+ ZIP64) -> central directory range. */
+ASMSTORE__PRIVATE asmstore_result asmstore__zip_open(asmstore__zip *z, const void *data, size_t size, asmstore_error *err) {
+    const unsigned char *p = (const unsigned char *)data;
+    uint64_t lo, e;
+    memset(z, 0, sizeof *z);
+    z->p = p;
+    z->size = size;
+    if (!p || size < 22) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0);
+    lo = size > 22u + 65535u ? size - 22u - 65535u : 0;
+    for (e = size - 22;; e--) {
+        const unsigned char *q = p + e;
+        if (asmstore__rd32(q) == ASMSTORE__ZIP_EOCD && e + 22u + asmstore__rd16(q + 20) == size) {
+            uint64_t n_disk = asmstore__rd16(q + 8), n_total = asmstore__rd16(q + 10);
+            uint64_t cd_size = asmstore__rd32(q + 12), cd_off = asmstore__rd32(q + 16), cd_end_want = e;
+            int disk = asmstore__rd16(q + 4) != 0 || asmstore__rd16(q + 6) != 0;
+            int zip64 = 0;
+            if (e >= 20 && asmstore__rd32(p + e - 20) == ASMSTORE__ZIP64_LOC) {
+                uint64_t z64 = asmstore__rd64(p + e - 12);
+                if (z64 <= e - 20 && e - 20 - z64 >= 56 && asmstore__rd32(p + z64) == ASMSTORE__ZIP64_EOCD &&
+                    asmstore__rd32(p + e - 16) == 0) {
+                    const unsigned char *r = p + z64;
+                    n_disk = asmstore__rd64(r + 24); n_total = asmstore__rd64(r + 32);
+                    cd_size = asmstore__rd64(r + 40); cd_off = asmstore__rd64(r + 48);
+                    disk = asmstore__rd32(r + 16) != 0 || asmstore__rd32(r + 20) != 0;
+                    cd_end_want = z64;
+                    zip64 = 1;
+                }
+            }
+            if (!zip64 && (cd_size == 0xFFFFFFFFu || cd_off == 0xFFFFFFFFu)) {
+                if (e == lo) break;
+                continue; /* ZIP64 markers without ZIP64 records: not this one */
+            }
+            if (cd_off <= cd_end_want && cd_size == cd_end_want - cd_off) {
+                if (disk || n_disk != n_total) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0);
+                if (cd_size / 46u < n_total) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0);
+                z->cd_off = cd_off; z->cd_size = cd_size; z->n_total = n_total; z->zip64 = zip64;
+                return ASMSTORE_OK;
+            }
+        }
+        if (e == lo) break;
+    }
+    return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0);
+}
+
+ASMSTORE__PRIVATE uint64_t asmstore__alignment_of(uint64_t off) {
+    uint64_t a = 1;
+    while (a < (1u << 20) && off % (a * 2) == 0) a *= 2;
+    return a;
+}
+
+/* Finds `name` in an opened archive. */
+ASMSTORE__PRIVATE asmstore_result asmstore__zip_lookup(const asmstore__zip *z, const char *name, size_t name_len,
+                                                       asmstore_zip_entry *out, asmstore_error *err) {
+    const unsigned char *cd = z->p + z->cd_off, *hit = NULL;
+    uint64_t pos = 0, i, usize = 0, csize = 0, lfh = 0;
+    asmstore_zip_entry ent;
+    memset(&ent, 0, sizeof ent);
+    for (i = 0; i < z->n_total; i++) {
+        const unsigned char *q = cd + pos;
+        uint64_t n, m, c;
+        if (z->cd_size - pos < 46 || asmstore__rd32(q) != ASMSTORE__ZIP_CDH) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0);
+        n = asmstore__rd16(q + 28); m = asmstore__rd16(q + 30); c = asmstore__rd16(q + 32);
+        if (z->cd_size - pos - 46 < n + m + c) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0);
+        if (n == name_len && memcmp(q + 46, name, name_len) == 0) {
+            if (hit) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0); /* duplicate name */
+            hit = q;
+        }
+        pos += 46 + n + m + c;
+    }
+    if (!hit) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0);
+    {
+        const unsigned char *q = hit, *x = hit + 46 + name_len, *xend = x + asmstore__rd16(hit + 30);
+        uint64_t lh_n, lh_m, data, cd_pos = (uint64_t)(hit - z->p);
+        ent.flags = asmstore__rd16(q + 8);
+        ent.method = asmstore__rd16(q + 10);
+        ent.crc32 = asmstore__rd32(q + 16);
+        csize = asmstore__rd32(q + 20);
+        usize = asmstore__rd32(q + 24);
+        lfh = asmstore__rd32(q + 42);
+        if (asmstore__rd16(q + 34) != 0 && asmstore__rd16(q + 34) != 0xFFFFu) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0);
+        if (usize == 0xFFFFFFFFu || csize == 0xFFFFFFFFu || lfh == 0xFFFFFFFFu) {
+            /* ZIP64 extra (0x0001): only the fields whose 32-bit value is saturated, in order */
+            int found = 0;
+            while (xend - x >= 4) {
+                unsigned id = asmstore__rd16(x), len = asmstore__rd16(x + 2);
+                const unsigned char *f = x + 4, *fend;
+                if ((size_t)(xend - f) < len) break;
+                fend = f + len;
+                if (id == 1) {
+                    if (usize == 0xFFFFFFFFu) { if (fend - f < 8) break; usize = asmstore__rd64(f); f += 8; }
+                    if (csize == 0xFFFFFFFFu) { if (fend - f < 8) break; csize = asmstore__rd64(f); f += 8; }
+                    if (lfh == 0xFFFFFFFFu) { if (fend - f < 8) break; lfh = asmstore__rd64(f); }
+                    found = 1;
+                    break;
+                }
+                x = fend;
+            }
+            if (!found) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0);
+        }
+        ent.compressed_size = csize;
+        ent.uncompressed_size = usize;
+        ent.lfh_offset = lfh;
+        ent.zip64 = z->zip64;
+        if (lfh > z->cd_off || z->cd_off - lfh < 30 || asmstore__rd32(z->p + lfh) != ASMSTORE__ZIP_LFH)
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0);
+        lh_n = asmstore__rd16(z->p + lfh + 26);
+        lh_m = asmstore__rd16(z->p + lfh + 28);
+        data = lfh + 30 + lh_n + lh_m;
+        if (lh_n != name_len || data > z->cd_off || memcmp(z->p + lfh + 30, name, name_len) != 0)
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0);
+        if (csize > z->cd_off - data) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, data, -1, 0);
+        ent.data_offset = data;
+        ent.alignment = asmstore__alignment_of(data);
+        if (out) *out = ent;
+        if (ent.flags & 1u) return asmstore__fail(err, ASMSTORE_ERR_ZIP_ENCRYPTED, lfh, -1, 0);
+        if (ent.method != 0) return asmstore__fail(err, ASMSTORE_ERR_ZIP_COMPRESSED, lfh, -1, 0);
+        if (csize != usize) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0);
+        if (data % ASMSTORE_ZIP_MIN_ALIGNMENT) return asmstore__fail(err, ASMSTORE_ERR_MISALIGNED, data, -1, 0);
+    }
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, const char *name, size_t name_len,
+                                               asmstore_zip_entry *out, asmstore_error *err) {
+    asmstore__zip z;
+    asmstore_result res;
+    if (out) memset(out, 0, sizeof *out);
+    if ((!zip && size) || !name || name_len == 0 || name_len > 65535u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+    res = asmstore__zip_open(&z, zip, size, err);
+    if (res != ASMSTORE_OK) return res;
+    return asmstore__zip_lookup(&z, name, name_len, out, err);
+}
+
+/* Where each release puts a store in an archive (store-releases.md §1.2), APK paths then AAB ones. */
+static const char *const asmstore__store_paths[] = {
+    "lib/%s/libassembly-store.so",                 /* .NET 10.0.102+, 11 */
+    "lib/%s/libassemblies.%s.blob.so",             /* .NET 9, 10.0.100-101 */
+    "assemblies/assemblies.%_.blob",               /* .NET 6-8: the arch store of format 1 */
+    "base/lib/%s/libassembly-store.so",
+    "base/lib/%s/libassemblies.%s.blob.so",
+    "base/root/assemblies/assemblies.%_.blob"};
+
+ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *buf, size_t cap) {
+    const char *f, *d = asmstore_abi_android_name(abi);
+    size_t n = 0, k;
+    if ((unsigned)abi < 1u || (unsigned)abi > 4u || i >= sizeof asmstore__store_paths / sizeof *asmstore__store_paths || !buf)
+        return 0;
+    for (f = asmstore__store_paths[i]; *f; f++) {
+        char sub[16];
+        size_t len = 1;
+        sub[0] = *f;
+        if (f[0] == '%') {
+            /* %s: the Android dir name; %_: the same with '_' for '-' (format 1 file names) */
+            for (len = 0; d[len]; len++) sub[len] = (f[1] == '_' && d[len] == '-') ? '_' : d[len];
+            f++;
+        }
+        if (n + len >= cap) return 0;
+        for (k = 0; k < len; k++) buf[n++] = sub[k];
+    }
+    buf[n] = 0;
+    return n;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t size, asmstore_abi abi,
+                                                     asmstore_abi *found_abi, asmstore_zip_entry *out, asmstore_error *err) {
+    static const asmstore_abi order[4] = {ASMSTORE_ABI_ARM64, ASMSTORE_ABI_ARM, ASMSTORE_ABI_X86_64, ASMSTORE_ABI_X86};
+    asmstore__zip z;
+    asmstore_result res = ASMSTORE_ERR_NOT_FOUND;
+    char name[96];
+    unsigned i, p;
+    if (out) memset(out, 0, sizeof *out);
+    if (found_abi) *found_abi = ASMSTORE_ABI_UNKNOWN;
+    if ((!zip && size) || (unsigned)abi > 4u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+    res = asmstore__zip_open(&z, zip, size, err);
+    if (res != ASMSTORE_OK) return res;
+    res = ASMSTORE_ERR_NOT_FOUND;
+    for (i = 0; i < 4 && res == ASMSTORE_ERR_NOT_FOUND; i++) {
+        asmstore_abi a = abi != ASMSTORE_ABI_UNKNOWN ? abi : order[i];
+        size_t n;
+        for (p = 0; res == ASMSTORE_ERR_NOT_FOUND && (n = asmstore_zip_store_path(a, p, name, sizeof name)) != 0; p++)
+            res = asmstore__zip_lookup(&z, name, n, out, err);
+        if (found_abi && res != ASMSTORE_ERR_NOT_FOUND) *found_abi = a;
+        if (abi != ASMSTORE_ABI_UNKNOWN) break;
+    }
+    return res;
+}
+
+/* >>locator ----------------------------------------------------------------------------- */
+ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l) {
+    if (!l) return;
+#ifndef ASMSTORE_NO_LOCATOR
+    if (l->dl_handle) dlclose(l->dl_handle);
+#endif
+#ifndef ASMSTORE_NO_STDIO
+    if (l->map) munmap(l->map, l->map_size);
+#endif
+    memset(l, 0, sizeof *l);
+}
+
+#ifndef ASMSTORE_NO_LOCATOR
+#if defined(__BIONIC__) || (defined(__GLIBC__) && defined(__USE_GNU))
+#define ASMSTORE__HAVE_PHDR_ITER 1
+typedef struct asmstore__phdr_find { uintptr_t addr, end; int found; } asmstore__phdr_find;
+static int asmstore__phdr_cb(struct dl_phdr_info *info, size_t size, void *data) {
+    asmstore__phdr_find *f = (asmstore__phdr_find *)data;
+    int i;
+    (void)size;
+    for (i = 0; i < (int)info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start, end;
+        if (ph->p_type != PT_LOAD) continue;
+        start = (uintptr_t)info->dlpi_addr + (uintptr_t)ph->p_vaddr;
+        end = start + (uintptr_t)ph->p_filesz;
+        if (f->addr >= start && f->addr < end) { f->end = end; f->found = 1; return 1; }
+    }
+    return 0;
+}
+#endif
+
+/* Keeps dlerror()'s text (if any) in l->error for the caller to print. */
+ASMSTORE__PRIVATE void asmstore__keep_dlerror(asmstore_locator *l) {
+    const char *msg = dlerror();
+    if (msg) { strncpy(l->error, msg, sizeof l->error - 1); l->error[sizeof l->error - 1] = 0; }
+}
+
+ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const char *path, const char *symbol,
+                                                    asmstore_error *err) {
+    void *h, *p;
+    size_t extent = 0, size = 0;
+    if (!l || !path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+    memset(l, 0, sizeof *l);
+    if (!symbol) symbol = ASMSTORE_ELF_DEFAULT_SYMBOL;
+    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        asmstore__keep_dlerror(l);
+        return asmstore__fail(err, ASMSTORE_ERR_DLOPEN, 0, -1, 0);
+    }
+    (void)dlerror();
+    p = dlsym(h, symbol);
+    if (!p) {
+        asmstore__keep_dlerror(l);
+        dlclose(h);
+        return asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0);
+    }
+#ifdef ASMSTORE__HAVE_PHDR_ITER
+    {
+        asmstore__phdr_find f;
+        f.addr = (uintptr_t)p; f.end = 0; f.found = 0;
+        dl_iterate_phdr(asmstore__phdr_cb, &f);
+        if (f.found) extent = (size_t)(f.end - f.addr);
+    }
+#endif
+    if (extent == 0) { dlclose(h); return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0); }
+    size = extent;
+#if defined(__GLIBC__) && defined(__USE_GNU)
+    {
+        Dl_info di;
+        void *symp = NULL;
+        if (dladdr1(p, &di, &symp, RTLD_DL_SYMENT) && symp && di.dli_saddr == p && di.dli_sname && !strcmp(di.dli_sname, symbol)) {
+            const ElfW(Sym) *sym = (const ElfW(Sym) *)symp;
+            if ((uint64_t)sym->st_size > (uint64_t)extent) { dlclose(h); return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0); }
+            if (sym->st_size) size = (size_t)sym->st_size;
+        }
+    }
+#endif
+    l->data = p;
+    l->size = size;
+    l->via = ASMSTORE_VIA_DLOPEN;
+    l->wrapper = ASMSTORE_ELF_SYMBOL;
+    l->dl_handle = h;
+    return ASMSTORE_OK;
+}
+#endif /* ASMSTORE_NO_LOCATOR */
+
+#ifndef ASMSTORE_NO_STDIO
+/* Maps [off, off+len) of fd read-only, page-rounded; *base gets the byte at off. */
+ASMSTORE__PRIVATE asmstore_result asmstore__map_range(asmstore_locator *l, int fd, uint64_t off, uint64_t len, const unsigned char **base) {
+    long pg = sysconf(_SC_PAGESIZE);
+    uint64_t page = pg > 0 ? (uint64_t)pg : 4096u, start = off - off % page, mlen = len + (off - start);
+    void *m;
+    if (len == 0) return ASMSTORE_ERR_NO_PAYLOAD;
+    if (mlen > (uint64_t)SIZE_MAX || start > (uint64_t)INT64_MAX || (uint64_t)(off_t)start != start) return ASMSTORE_ERR_TOO_LARGE;
+    m = mmap(NULL, (size_t)mlen, PROT_READ, MAP_PRIVATE, fd, (off_t)start);
+    if (m == MAP_FAILED) return ASMSTORE_ERR_IO;
+    l->map = m;
+    l->map_size = (size_t)mlen;
+    *base = (const unsigned char *)m + (off - start);
+    return ASMSTORE_OK;
+}
+
+/* Payload inside bytes [p, p+n) that came from file offset `at`: ELF (either kind) or raw. */
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l, const unsigned char *p, size_t n, uint64_t at,
+                                                         const char *symbol) {
+    if (n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') {
+        asmstore_elf_info info;
+        const void *pl;
+        size_t pls;
+        asmstore_result res = asmstore_elf_payload(p, n, symbol, &pl, &pls, &info);
+        if (res != ASMSTORE_OK) return res;
+        l->data = pl; l->size = pls; l->wrapper = info.kind;
+        if (l->abi == ASMSTORE_ABI_UNKNOWN) l->abi = info.abi;
+        l->file_offset = at + info.payload_offset;
+        return ASMSTORE_OK;
+    }
+    l->data = p; l->size = n; l->wrapper = ASMSTORE_ELF_NONE; l->file_offset = at;
+    return ASMSTORE_OK;
+}
+
+/* Opens one APK and locates the store entry; 0 on success with l filled. */
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, const char *path, asmstore_abi abi,
+                                                           const char *symbol, asmstore_error *err) {
+    struct stat st;
+    int fd;
+    void *whole;
+    asmstore_zip_entry ent;
+    asmstore_abi found = ASMSTORE_ABI_UNKNOWN;
+    asmstore_result res;
+    const unsigned char *base;
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0); }
+    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0); }
+    /* scan through a read-only mapping: only the directory and the local header pages are touched */
+    whole = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (whole == MAP_FAILED) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, errno); }
+    res = asmstore_zip_find_store(whole, (size_t)st.st_size, abi, &found, &ent, err);
+    munmap(whole, (size_t)st.st_size);
+    l->entry = ent;
+    if (res != ASMSTORE_OK) { close(fd); return res; }
+    res = asmstore__map_range(l, fd, ent.data_offset, ent.compressed_size, &base);
+    close(fd);
+    if (res != ASMSTORE_OK) return asmstore__fail(err, res, ent.data_offset, -1, 0);
+    l->via = ASMSTORE_VIA_APK;
+    l->abi = found;
+    res = asmstore__locate_inner(l, base, (size_t)ent.compressed_size, ent.data_offset, symbol);
+    if (res != ASMSTORE_OK) { munmap(l->map, l->map_size); l->map = NULL; l->map_size = 0; return asmstore__fail(err, res, ent.data_offset, -1, 0); }
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path, asmstore_abi abi,
+                                                 const char *symbol, asmstore_error *err) {
+    static const asmstore_abi order[4] = {ASMSTORE_ABI_ARM64, ASMSTORE_ABI_ARM, ASMSTORE_ABI_X86_64, ASMSTORE_ABI_X86};
+    size_t n;
+    const char *slash;
+    if (!l || !path || (unsigned)abi > 4u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+    memset(l, 0, sizeof *l);
+    n = strlen(path);
+    slash = strrchr(path, '/');
+    if (!strcmp(slash ? slash + 1 : path, "base.apk") && n < 4000) {
+        /* split APKs: <dir>/split_config.<abi_underscored>.apk first */
+        char split[4096 + 64];
+        size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+        int i;
+        for (i = 0; i < 4; i++) {
+            asmstore_abi a = abi != ASMSTORE_ABI_UNKNOWN ? abi : order[i];
+            const char *an = asmstore_abi_android_name(a);
+            size_t k, m = strlen(an);
+            struct stat st;
+            memcpy(split, path, dir);
+            memcpy(split + dir, "split_config.", 13);
+            for (k = 0; k < m; k++) split[dir + 13 + k] = an[k] == '-' ? '_' : an[k];
+            memcpy(split + dir + 13 + m, ".apk", 5);
+            if (stat(split, &st) == 0 && asmstore__locate_apk_one(l, split, a, symbol, NULL) == ASMSTORE_OK) {
+                l->from_split = 1;
+                return ASMSTORE_OK;
+            }
+            asmstore_locator_close(l);
+            if (abi != ASMSTORE_ABI_UNKNOWN) break;
+        }
+    }
+    return asmstore__locate_apk_one(l, path, abi, symbol, err);
+}
+
+ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const char *path, const char *symbol,
+                                                  asmstore_error *err) {
+    struct stat st;
+    int fd;
+    const unsigned char *base;
+    asmstore_result res;
+    if (!l || !path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+    memset(l, 0, sizeof *l);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, 0); }
+    if (st.st_size == 0) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0); }
+    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0); }
+    res = asmstore__map_range(l, fd, 0, (uint64_t)st.st_size, &base);
+    close(fd);
+    if (res != ASMSTORE_OK) return asmstore__fail(err, res, 0, -1, 0);
+    l->via = ASMSTORE_VIA_FILE;
+    if (st.st_size >= 4 && base[0] == 'P' && base[1] == 'K' && base[2] == 3 && base[3] == 4) {
+        asmstore_locator_close(l);
+        return asmstore_locate_apk(l, path, ASMSTORE_ABI_UNKNOWN, symbol, err);
+    }
+    res = asmstore__locate_inner(l, base, (size_t)st.st_size, 0, symbol);
+    if (res != ASMSTORE_OK) { asmstore_locator_close(l); return asmstore__fail(err, res, 0, -1, 0); }
+    return ASMSTORE_OK;
+}
+#endif /* ASMSTORE_NO_STDIO */
+
+/* ====================================================================================== */
+/* ==  BUILD: files -> writer -> presets -> ELF generator -> bionic checker            == */
+/* ====================================================================================== */
 /* >>files ------------------------------------------------------------------------------- */
 #ifndef ASMSTORE_NO_STDIO
 #include <errno.h>
@@ -2703,253 +3395,6 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
 }
 #endif /* ASMSTORE_NO_WRITER */
 
-/* >>elf --------------------------------------------------------------------------------- */
-#define ASMSTORE__ET_DYN 3u
-#define ASMSTORE__PT_LOAD 1u
-#define ASMSTORE__PT_DYNAMIC 2u
-#define ASMSTORE__PT_INTERP 3u
-#define ASMSTORE__PT_NOTE 4u
-#define ASMSTORE__PT_PHDR 6u
-#define ASMSTORE__PT_TLS 7u
-#define ASMSTORE__PT_GNU_STACK 0x6474e551u
-#define ASMSTORE__PT_GNU_RELRO 0x6474e552u
-#define ASMSTORE__PF_X 1u
-#define ASMSTORE__PF_W 2u
-#define ASMSTORE__PF_R 4u
-#define ASMSTORE__SHT_PROGBITS 1u
-#define ASMSTORE__SHT_STRTAB 3u
-#define ASMSTORE__SHT_HASH 5u
-#define ASMSTORE__SHT_DYNAMIC 6u
-#define ASMSTORE__SHT_NOBITS 8u
-#define ASMSTORE__SHT_DYNSYM 11u
-#define ASMSTORE__SHF_ALLOC 2u
-#define ASMSTORE__DT_NULL 0u
-#define ASMSTORE__DT_NEEDED 1u
-#define ASMSTORE__DT_HASH 4u
-#define ASMSTORE__DT_STRTAB 5u
-#define ASMSTORE__DT_SYMTAB 6u
-#define ASMSTORE__DT_STRSZ 10u
-#define ASMSTORE__DT_SYMENT 11u
-#define ASMSTORE__DT_SONAME 14u
-#define ASMSTORE__DT_TEXTREL 22u
-#define ASMSTORE__DT_FLAGS 30u
-#define ASMSTORE__DF_TEXTREL 4u
-#define ASMSTORE__DT_GNU_HASH 0x6ffffef5u
-#define ASMSTORE__STB_GLOBAL 1u
-#define ASMSTORE__STT_OBJECT 1u
-
-ASMSTORE_DEF const char *asmstore_elf_kind_name(asmstore_elf_kind kind) {
-    switch (kind) {
-    case ASMSTORE_ELF_SYMBOL: return "elf-dlopen";
-    case ASMSTORE_ELF_SECTION: return "elf-section";
-    default: return "raw";
-    }
-}
-
-/* e_machine of an ABI and back. */
-ASMSTORE__PRIVATE uint16_t asmstore__elf_machine(asmstore_abi abi) {
-    switch (abi) {
-    case ASMSTORE_ABI_ARM64: return 183;
-    case ASMSTORE_ABI_ARM: return 40;
-    case ASMSTORE_ABI_X86_64: return 62;
-    case ASMSTORE_ABI_X86: return 3;
-    default: return 0;
-    }
-}
-ASMSTORE__PRIVATE asmstore_abi asmstore__elf_abi(uint16_t machine) {
-    switch (machine) {
-    case 183: return ASMSTORE_ABI_ARM64;
-    case 40: return ASMSTORE_ABI_ARM;
-    case 62: return ASMSTORE_ABI_X86_64;
-    case 3: return ASMSTORE_ABI_X86;
-    default: return ASMSTORE_ABI_UNKNOWN;
-    }
-}
-
-/* One parsed header of each kind, class-independent. */
-typedef struct asmstore__shdr {
-    uint32_t name, type, link, info;
-    uint64_t flags, addr, offset, size, addralign, entsize;
-} asmstore__shdr;
-typedef struct asmstore__phdr {
-    uint32_t type, flags;
-    uint64_t offset, vaddr, paddr, filesz, memsz, align;
-} asmstore__phdr;
-typedef struct asmstore__sym {
-    uint32_t name;
-    unsigned char info, other;
-    uint16_t shndx;
-    uint64_t value, size;
-} asmstore__sym;
-
-/* A validated view of an ELF file's header: the program and section header tables (when their
-   counts are non-zero) lie inside the file with entries at least as large as the spec's. */
-typedef struct asmstore__elf {
-    const unsigned char *p;
-    uint64_t size;
-    int is64;
-    uint16_t type, machine;
-    uint32_t flags;
-    uint64_t phoff, shoff;
-    uint32_t phnum, shnum, phentsize, shentsize, shstrndx, ehsize;
-} asmstore__elf;
-
-ASMSTORE__PRIVATE uint64_t asmstore__rdw(const unsigned char *p, int is64) { return is64 ? asmstore__rd64(p) : asmstore__rd32(p); }
-
-ASMSTORE__PRIVATE asmstore_result asmstore__elf_open(asmstore__elf *e, const void *data, size_t size) {
-    const unsigned char *p = (const unsigned char *)data;
-    memset(e, 0, sizeof *e);
-    if (!p || size < 52) return ASMSTORE_ERR_BAD_ELF;
-    if (p[0] != 0x7f || p[1] != 'E' || p[2] != 'L' || p[3] != 'F') return ASMSTORE_ERR_BAD_ELF;
-    if ((p[4] != 1 && p[4] != 2) || p[5] != 1) return ASMSTORE_ERR_BAD_ELF; /* 32/64-bit, little-endian only */
-    e->p = p;
-    e->size = size;
-    e->is64 = p[4] == 2;
-    if (e->is64 && size < 64) return ASMSTORE_ERR_BAD_ELF;
-    e->type = asmstore__rd16(p + 16);
-    e->machine = asmstore__rd16(p + 18);
-    if (e->is64) {
-        e->phoff = asmstore__rd64(p + 32); e->shoff = asmstore__rd64(p + 40); e->flags = asmstore__rd32(p + 48);
-        e->ehsize = asmstore__rd16(p + 52); e->phentsize = asmstore__rd16(p + 54); e->phnum = asmstore__rd16(p + 56);
-        e->shentsize = asmstore__rd16(p + 58); e->shnum = asmstore__rd16(p + 60); e->shstrndx = asmstore__rd16(p + 62);
-    } else {
-        e->phoff = asmstore__rd32(p + 28); e->shoff = asmstore__rd32(p + 32); e->flags = asmstore__rd32(p + 36);
-        e->ehsize = asmstore__rd16(p + 40); e->phentsize = asmstore__rd16(p + 42); e->phnum = asmstore__rd16(p + 44);
-        e->shentsize = asmstore__rd16(p + 46); e->shnum = asmstore__rd16(p + 48); e->shstrndx = asmstore__rd16(p + 50);
-    }
-    if (e->phnum && (e->phentsize < (e->is64 ? 56u : 32u) ||
-                     !asmstore__range_ok(e->phoff, (uint64_t)e->phnum * e->phentsize, e->size)))
-        return ASMSTORE_ERR_BAD_ELF;
-    if (e->shnum && (e->shentsize < (e->is64 ? 64u : 40u) ||
-                     !asmstore__range_ok(e->shoff, (uint64_t)e->shnum * e->shentsize, e->size)))
-        return ASMSTORE_ERR_BAD_ELF;
-    return ASMSTORE_OK;
-}
-
-ASMSTORE__PRIVATE void asmstore__elf_shdr(const asmstore__elf *e, uint32_t i, asmstore__shdr *s) {
-    const unsigned char *q = e->p + e->shoff + (uint64_t)i * e->shentsize;
-    s->name = asmstore__rd32(q);
-    s->type = asmstore__rd32(q + 4);
-    if (e->is64) {
-        s->flags = asmstore__rd64(q + 8); s->addr = asmstore__rd64(q + 16); s->offset = asmstore__rd64(q + 24);
-        s->size = asmstore__rd64(q + 32); s->link = asmstore__rd32(q + 40); s->info = asmstore__rd32(q + 44);
-        s->addralign = asmstore__rd64(q + 48); s->entsize = asmstore__rd64(q + 56);
-    } else {
-        s->flags = asmstore__rd32(q + 8); s->addr = asmstore__rd32(q + 12); s->offset = asmstore__rd32(q + 16);
-        s->size = asmstore__rd32(q + 20); s->link = asmstore__rd32(q + 24); s->info = asmstore__rd32(q + 28);
-        s->addralign = asmstore__rd32(q + 32); s->entsize = asmstore__rd32(q + 36);
-    }
-}
-ASMSTORE__PRIVATE void asmstore__elf_phdr(const asmstore__elf *e, uint32_t i, asmstore__phdr *h) {
-    const unsigned char *q = e->p + e->phoff + (uint64_t)i * e->phentsize;
-    h->type = asmstore__rd32(q);
-    if (e->is64) {
-        h->flags = asmstore__rd32(q + 4); h->offset = asmstore__rd64(q + 8); h->vaddr = asmstore__rd64(q + 16);
-        h->paddr = asmstore__rd64(q + 24); h->filesz = asmstore__rd64(q + 32); h->memsz = asmstore__rd64(q + 40);
-        h->align = asmstore__rd64(q + 48);
-    } else {
-        h->offset = asmstore__rd32(q + 4); h->vaddr = asmstore__rd32(q + 8); h->paddr = asmstore__rd32(q + 12);
-        h->filesz = asmstore__rd32(q + 16); h->memsz = asmstore__rd32(q + 20); h->flags = asmstore__rd32(q + 24);
-        h->align = asmstore__rd32(q + 28);
-    }
-}
-/* Symbol i of a symbol table at file offset off (caller checked the range). */
-ASMSTORE__PRIVATE void asmstore__elf_sym(const asmstore__elf *e, uint64_t off, uint64_t i, asmstore__sym *s) {
-    const unsigned char *q = e->p + off + i * (e->is64 ? 24u : 16u);
-    s->name = asmstore__rd32(q);
-    if (e->is64) {
-        s->info = q[4]; s->other = q[5]; s->shndx = asmstore__rd16(q + 6);
-        s->value = asmstore__rd64(q + 8); s->size = asmstore__rd64(q + 16);
-    } else {
-        s->value = asmstore__rd32(q + 4); s->size = asmstore__rd32(q + 8);
-        s->info = q[12]; s->other = q[13]; s->shndx = asmstore__rd16(q + 14);
-    }
-}
-/* Does the NUL-terminated string at strtab offset `idx` (table [off, off+size) inside the file)
-   equal want[0..len)? Reads at most len + 1 bytes, all bounds-checked. */
-ASMSTORE__PRIVATE int asmstore__elf_str_eq(const asmstore__elf *e, uint64_t off, uint64_t size, uint64_t idx,
-                                          const char *want, size_t len) {
-    if (!asmstore__range_ok(off, size, e->size) || idx >= size || size - idx < (uint64_t)len + 1) return 0;
-    return memcmp(e->p + off + idx, want, len) == 0 && e->p[off + idx + len] == 0;
-}
-/* Section whose name (through e_shstrndx) is `name`; returns its index or 0. */
-ASMSTORE__PRIVATE uint32_t asmstore__elf_find_section(const asmstore__elf *e, const char *name, asmstore__shdr *out) {
-    asmstore__shdr str, s;
-    uint32_t i;
-    size_t len = strlen(name);
-    if (e->shnum == 0 || e->shstrndx == 0 || e->shstrndx >= e->shnum) return 0;
-    asmstore__elf_shdr(e, e->shstrndx, &str);
-    if (str.type != ASMSTORE__SHT_STRTAB) return 0;
-    for (i = 1; i < e->shnum; i++) {
-        asmstore__elf_shdr(e, i, &s);
-        if (asmstore__elf_str_eq(e, str.offset, str.size, s.name, name, len)) { *out = s; return i; }
-    }
-    return 0;
-}
-
-ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, const char *symbol, const void **payload,
-                                                  size_t *payload_size, asmstore_elf_info *info) {
-    asmstore__elf e;
-    asmstore__shdr s, str, target;
-    asmstore_result res;
-    uint32_t i;
-    size_t symlen;
-    if (!payload || !payload_size || (!elf && size)) return ASMSTORE_ERR_INVALID_ARG;
-    *payload = NULL; *payload_size = 0;
-    if (info) memset(info, 0, sizeof *info);
-    if (!symbol) symbol = ASMSTORE_ELF_DEFAULT_SYMBOL;
-    symlen = strlen(symbol);
-    res = asmstore__elf_open(&e, elf, size);
-    if (res != ASMSTORE_OK) return res;
-    if (info) { info->is_64bit = e.is64; info->machine = e.machine; info->abi = asmstore__elf_abi(e.machine); }
-    /* 1. the dynamic symbol in the first SHT_DYNSYM section (one pass: O(e_shnum + symbols)) */
-    for (i = 1; i < e.shnum; i++) {
-        uint64_t entsz = e.is64 ? 24u : 16u, n, k;
-        asmstore__elf_shdr(&e, i, &s);
-        if (s.type != ASMSTORE__SHT_DYNSYM) continue;
-        if (!asmstore__range_ok(s.offset, s.size, e.size) || s.link >= e.shnum) return ASMSTORE_ERR_BAD_ELF;
-        asmstore__elf_shdr(&e, s.link, &str);
-        if (str.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(str.offset, str.size, e.size)) return ASMSTORE_ERR_BAD_ELF;
-        n = s.size / entsz;
-        for (k = 1; k < n; k++) {
-            asmstore__sym y;
-            uint64_t rel, avail, off;
-            asmstore__elf_sym(&e, s.offset, k, &y);
-            if (!asmstore__elf_str_eq(&e, str.offset, str.size, y.name, symbol, symlen)) continue;
-            if (y.shndx == 0 || y.shndx >= e.shnum) return ASMSTORE_ERR_BAD_ELF; /* undefined, ABS or reserved */
-            asmstore__elf_shdr(&e, y.shndx, &target);
-            if (target.type == ASMSTORE__SHT_NOBITS || !asmstore__range_ok(target.offset, target.size, e.size) ||
-                y.value < target.addr || y.value - target.addr > target.size)
-                return ASMSTORE_ERR_BAD_ELF;
-            rel = y.value - target.addr;
-            avail = target.size - rel;
-            if (y.size > avail) return ASMSTORE_ERR_BAD_ELF;
-            off = target.offset + rel;
-            *payload = e.p + off;
-            *payload_size = (size_t)(y.size ? y.size : avail);
-            if (info) {
-                info->kind = ASMSTORE_ELF_SYMBOL; info->payload_offset = off; info->payload_size = *payload_size;
-                info->symbol_size = y.size; info->section_index = y.shndx;
-                info->section_is_last = y.shndx + 1u == e.shnum;
-                info->symbol_entry_offset = s.offset + k * entsz;
-            }
-            return ASMSTORE_OK;
-        }
-        break;
-    }
-    /* 2. the section named "payload" */
-    i = asmstore__elf_find_section(&e, "payload", &target);
-    if (i == 0) return ASMSTORE_ERR_NO_PAYLOAD;
-    if (target.type == ASMSTORE__SHT_NOBITS || !asmstore__range_ok(target.offset, target.size, e.size)) return ASMSTORE_ERR_BAD_ELF;
-    *payload = e.p + target.offset;
-    *payload_size = (size_t)target.size;
-    if (info) {
-        info->kind = ASMSTORE_ELF_SECTION; info->payload_offset = target.offset; info->payload_size = target.size;
-        info->section_index = i; info->section_is_last = i + 1u == e.shnum;
-    }
-    return ASMSTORE_OK;
-}
-
 #ifndef ASMSTORE_NO_ELF
 /* Class-dependent writers. */
 ASMSTORE__PRIVATE void asmstore__wrw(unsigned char *p, uint64_t v, int is64) {
@@ -3573,419 +4018,6 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
     return ASMSTORE_OK;
 }
 #endif /* ASMSTORE_NO_ELF */
-
-/* >>zip --------------------------------------------------------------------------------- */
-#define ASMSTORE__ZIP_LFH 0x04034b50u
-#define ASMSTORE__ZIP_CDH 0x02014b50u
-#define ASMSTORE__ZIP_EOCD 0x06054b50u
-#define ASMSTORE__ZIP64_LOC 0x07064b50u
-#define ASMSTORE__ZIP64_EOCD 0x06064b50u
-
-typedef struct asmstore__zip {
-    const unsigned char *p;
-    uint64_t size, cd_off, cd_size, n_total;
-    int zip64;
-} asmstore__zip;
-
-/* EOCD (+ ZIP64) -> central directory range. */
-ASMSTORE__PRIVATE asmstore_result asmstore__zip_open(asmstore__zip *z, const void *data, size_t size, asmstore_error *err) {
-    const unsigned char *p = (const unsigned char *)data;
-    uint64_t lo, e;
-    memset(z, 0, sizeof *z);
-    z->p = p;
-    z->size = size;
-    if (!p || size < 22) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0);
-    lo = size > 22u + 65535u ? size - 22u - 65535u : 0;
-    for (e = size - 22;; e--) {
-        const unsigned char *q = p + e;
-        if (asmstore__rd32(q) == ASMSTORE__ZIP_EOCD && e + 22u + asmstore__rd16(q + 20) == size) {
-            uint64_t n_disk = asmstore__rd16(q + 8), n_total = asmstore__rd16(q + 10);
-            uint64_t cd_size = asmstore__rd32(q + 12), cd_off = asmstore__rd32(q + 16), cd_end_want = e;
-            int disk = asmstore__rd16(q + 4) != 0 || asmstore__rd16(q + 6) != 0;
-            int zip64 = 0;
-            if (e >= 20 && asmstore__rd32(p + e - 20) == ASMSTORE__ZIP64_LOC) {
-                uint64_t z64 = asmstore__rd64(p + e - 12);
-                if (z64 <= e - 20 && e - 20 - z64 >= 56 && asmstore__rd32(p + z64) == ASMSTORE__ZIP64_EOCD &&
-                    asmstore__rd32(p + e - 16) == 0) {
-                    const unsigned char *r = p + z64;
-                    n_disk = asmstore__rd64(r + 24); n_total = asmstore__rd64(r + 32);
-                    cd_size = asmstore__rd64(r + 40); cd_off = asmstore__rd64(r + 48);
-                    disk = asmstore__rd32(r + 16) != 0 || asmstore__rd32(r + 20) != 0;
-                    cd_end_want = z64;
-                    zip64 = 1;
-                }
-            }
-            if (!zip64 && (cd_size == 0xFFFFFFFFu || cd_off == 0xFFFFFFFFu)) {
-                if (e == lo) break;
-                continue; /* ZIP64 markers without ZIP64 records: not this one */
-            }
-            if (cd_off <= cd_end_want && cd_size == cd_end_want - cd_off) {
-                if (disk || n_disk != n_total) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0);
-                if (cd_size / 46u < n_total) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0);
-                z->cd_off = cd_off; z->cd_size = cd_size; z->n_total = n_total; z->zip64 = zip64;
-                return ASMSTORE_OK;
-            }
-        }
-        if (e == lo) break;
-    }
-    return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0);
-}
-
-ASMSTORE__PRIVATE uint64_t asmstore__alignment_of(uint64_t off) {
-    uint64_t a = 1;
-    while (a < (1u << 20) && off % (a * 2) == 0) a *= 2;
-    return a;
-}
-
-/* Finds `name` in an opened archive. */
-ASMSTORE__PRIVATE asmstore_result asmstore__zip_lookup(const asmstore__zip *z, const char *name, size_t name_len,
-                                                       asmstore_zip_entry *out, asmstore_error *err) {
-    const unsigned char *cd = z->p + z->cd_off, *hit = NULL;
-    uint64_t pos = 0, i, usize = 0, csize = 0, lfh = 0;
-    asmstore_zip_entry ent;
-    memset(&ent, 0, sizeof ent);
-    for (i = 0; i < z->n_total; i++) {
-        const unsigned char *q = cd + pos;
-        uint64_t n, m, c;
-        if (z->cd_size - pos < 46 || asmstore__rd32(q) != ASMSTORE__ZIP_CDH) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0);
-        n = asmstore__rd16(q + 28); m = asmstore__rd16(q + 30); c = asmstore__rd16(q + 32);
-        if (z->cd_size - pos - 46 < n + m + c) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0);
-        if (n == name_len && memcmp(q + 46, name, name_len) == 0) {
-            if (hit) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0); /* duplicate name */
-            hit = q;
-        }
-        pos += 46 + n + m + c;
-    }
-    if (!hit) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0);
-    {
-        const unsigned char *q = hit, *x = hit + 46 + name_len, *xend = x + asmstore__rd16(hit + 30);
-        uint64_t lh_n, lh_m, data, cd_pos = (uint64_t)(hit - z->p);
-        ent.flags = asmstore__rd16(q + 8);
-        ent.method = asmstore__rd16(q + 10);
-        ent.crc32 = asmstore__rd32(q + 16);
-        csize = asmstore__rd32(q + 20);
-        usize = asmstore__rd32(q + 24);
-        lfh = asmstore__rd32(q + 42);
-        if (asmstore__rd16(q + 34) != 0 && asmstore__rd16(q + 34) != 0xFFFFu) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0);
-        if (usize == 0xFFFFFFFFu || csize == 0xFFFFFFFFu || lfh == 0xFFFFFFFFu) {
-            /* ZIP64 extra (0x0001): only the fields whose 32-bit value is saturated, in order */
-            int found = 0;
-            while (xend - x >= 4) {
-                unsigned id = asmstore__rd16(x), len = asmstore__rd16(x + 2);
-                const unsigned char *f = x + 4, *fend;
-                if ((size_t)(xend - f) < len) break;
-                fend = f + len;
-                if (id == 1) {
-                    if (usize == 0xFFFFFFFFu) { if (fend - f < 8) break; usize = asmstore__rd64(f); f += 8; }
-                    if (csize == 0xFFFFFFFFu) { if (fend - f < 8) break; csize = asmstore__rd64(f); f += 8; }
-                    if (lfh == 0xFFFFFFFFu) { if (fend - f < 8) break; lfh = asmstore__rd64(f); }
-                    found = 1;
-                    break;
-                }
-                x = fend;
-            }
-            if (!found) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0);
-        }
-        ent.compressed_size = csize;
-        ent.uncompressed_size = usize;
-        ent.lfh_offset = lfh;
-        ent.zip64 = z->zip64;
-        if (lfh > z->cd_off || z->cd_off - lfh < 30 || asmstore__rd32(z->p + lfh) != ASMSTORE__ZIP_LFH)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0);
-        lh_n = asmstore__rd16(z->p + lfh + 26);
-        lh_m = asmstore__rd16(z->p + lfh + 28);
-        data = lfh + 30 + lh_n + lh_m;
-        if (lh_n != name_len || data > z->cd_off || memcmp(z->p + lfh + 30, name, name_len) != 0)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0);
-        if (csize > z->cd_off - data) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, data, -1, 0);
-        ent.data_offset = data;
-        ent.alignment = asmstore__alignment_of(data);
-        if (out) *out = ent;
-        if (ent.flags & 1u) return asmstore__fail(err, ASMSTORE_ERR_ZIP_ENCRYPTED, lfh, -1, 0);
-        if (ent.method != 0) return asmstore__fail(err, ASMSTORE_ERR_ZIP_COMPRESSED, lfh, -1, 0);
-        if (csize != usize) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0);
-        if (data % ASMSTORE_ZIP_MIN_ALIGNMENT) return asmstore__fail(err, ASMSTORE_ERR_MISALIGNED, data, -1, 0);
-    }
-    return ASMSTORE_OK;
-}
-
-ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, const char *name, size_t name_len,
-                                               asmstore_zip_entry *out, asmstore_error *err) {
-    asmstore__zip z;
-    asmstore_result res;
-    if (out) memset(out, 0, sizeof *out);
-    if ((!zip && size) || !name || name_len == 0 || name_len > 65535u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
-    res = asmstore__zip_open(&z, zip, size, err);
-    if (res != ASMSTORE_OK) return res;
-    return asmstore__zip_lookup(&z, name, name_len, out, err);
-}
-
-/* Where each release puts a store in an archive (store-releases.md §1.2), APK paths then AAB ones. */
-static const char *const asmstore__store_paths[] = {
-    "lib/%s/libassembly-store.so",                 /* .NET 10.0.102+, 11 */
-    "lib/%s/libassemblies.%s.blob.so",             /* .NET 9, 10.0.100-101 */
-    "assemblies/assemblies.%_.blob",               /* .NET 6-8: the arch store of format 1 */
-    "base/lib/%s/libassembly-store.so",
-    "base/lib/%s/libassemblies.%s.blob.so",
-    "base/root/assemblies/assemblies.%_.blob"};
-
-ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *buf, size_t cap) {
-    const char *f, *d = asmstore_abi_android_name(abi);
-    size_t n = 0, k;
-    if ((unsigned)abi < 1u || (unsigned)abi > 4u || i >= sizeof asmstore__store_paths / sizeof *asmstore__store_paths || !buf)
-        return 0;
-    for (f = asmstore__store_paths[i]; *f; f++) {
-        char sub[16];
-        size_t len = 1;
-        sub[0] = *f;
-        if (f[0] == '%') {
-            /* %s: the Android dir name; %_: the same with '_' for '-' (format 1 file names) */
-            for (len = 0; d[len]; len++) sub[len] = (f[1] == '_' && d[len] == '-') ? '_' : d[len];
-            f++;
-        }
-        if (n + len >= cap) return 0;
-        for (k = 0; k < len; k++) buf[n++] = sub[k];
-    }
-    buf[n] = 0;
-    return n;
-}
-
-ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t size, asmstore_abi abi,
-                                                     asmstore_abi *found_abi, asmstore_zip_entry *out, asmstore_error *err) {
-    static const asmstore_abi order[4] = {ASMSTORE_ABI_ARM64, ASMSTORE_ABI_ARM, ASMSTORE_ABI_X86_64, ASMSTORE_ABI_X86};
-    asmstore__zip z;
-    asmstore_result res = ASMSTORE_ERR_NOT_FOUND;
-    char name[96];
-    unsigned i, p;
-    if (out) memset(out, 0, sizeof *out);
-    if (found_abi) *found_abi = ASMSTORE_ABI_UNKNOWN;
-    if ((!zip && size) || (unsigned)abi > 4u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
-    res = asmstore__zip_open(&z, zip, size, err);
-    if (res != ASMSTORE_OK) return res;
-    res = ASMSTORE_ERR_NOT_FOUND;
-    for (i = 0; i < 4 && res == ASMSTORE_ERR_NOT_FOUND; i++) {
-        asmstore_abi a = abi != ASMSTORE_ABI_UNKNOWN ? abi : order[i];
-        size_t n;
-        for (p = 0; res == ASMSTORE_ERR_NOT_FOUND && (n = asmstore_zip_store_path(a, p, name, sizeof name)) != 0; p++)
-            res = asmstore__zip_lookup(&z, name, n, out, err);
-        if (found_abi && res != ASMSTORE_ERR_NOT_FOUND) *found_abi = a;
-        if (abi != ASMSTORE_ABI_UNKNOWN) break;
-    }
-    return res;
-}
-
-/* >>locator ----------------------------------------------------------------------------- */
-ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l) {
-    if (!l) return;
-#ifndef ASMSTORE_NO_LOCATOR
-    if (l->dl_handle) dlclose(l->dl_handle);
-#endif
-#ifndef ASMSTORE_NO_STDIO
-    if (l->map) munmap(l->map, l->map_size);
-#endif
-    memset(l, 0, sizeof *l);
-}
-
-#ifndef ASMSTORE_NO_LOCATOR
-#if defined(__BIONIC__) || (defined(__GLIBC__) && defined(__USE_GNU))
-#define ASMSTORE__HAVE_PHDR_ITER 1
-typedef struct asmstore__phdr_find { uintptr_t addr, end; int found; } asmstore__phdr_find;
-static int asmstore__phdr_cb(struct dl_phdr_info *info, size_t size, void *data) {
-    asmstore__phdr_find *f = (asmstore__phdr_find *)data;
-    int i;
-    (void)size;
-    for (i = 0; i < (int)info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t start, end;
-        if (ph->p_type != PT_LOAD) continue;
-        start = (uintptr_t)info->dlpi_addr + (uintptr_t)ph->p_vaddr;
-        end = start + (uintptr_t)ph->p_filesz;
-        if (f->addr >= start && f->addr < end) { f->end = end; f->found = 1; return 1; }
-    }
-    return 0;
-}
-#endif
-
-/* Keeps dlerror()'s text (if any) in l->error for the caller to print. */
-ASMSTORE__PRIVATE void asmstore__keep_dlerror(asmstore_locator *l) {
-    const char *msg = dlerror();
-    if (msg) { strncpy(l->error, msg, sizeof l->error - 1); l->error[sizeof l->error - 1] = 0; }
-}
-
-ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const char *path, const char *symbol,
-                                                    asmstore_error *err) {
-    void *h, *p;
-    size_t extent = 0, size = 0;
-    if (!l || !path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
-    memset(l, 0, sizeof *l);
-    if (!symbol) symbol = ASMSTORE_ELF_DEFAULT_SYMBOL;
-    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        asmstore__keep_dlerror(l);
-        return asmstore__fail(err, ASMSTORE_ERR_DLOPEN, 0, -1, 0);
-    }
-    (void)dlerror();
-    p = dlsym(h, symbol);
-    if (!p) {
-        asmstore__keep_dlerror(l);
-        dlclose(h);
-        return asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0);
-    }
-#ifdef ASMSTORE__HAVE_PHDR_ITER
-    {
-        asmstore__phdr_find f;
-        f.addr = (uintptr_t)p; f.end = 0; f.found = 0;
-        dl_iterate_phdr(asmstore__phdr_cb, &f);
-        if (f.found) extent = (size_t)(f.end - f.addr);
-    }
-#endif
-    if (extent == 0) { dlclose(h); return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0); }
-    size = extent;
-#if defined(__GLIBC__) && defined(__USE_GNU)
-    {
-        Dl_info di;
-        void *symp = NULL;
-        if (dladdr1(p, &di, &symp, RTLD_DL_SYMENT) && symp && di.dli_saddr == p && di.dli_sname && !strcmp(di.dli_sname, symbol)) {
-            const ElfW(Sym) *sym = (const ElfW(Sym) *)symp;
-            if ((uint64_t)sym->st_size > (uint64_t)extent) { dlclose(h); return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0); }
-            if (sym->st_size) size = (size_t)sym->st_size;
-        }
-    }
-#endif
-    l->data = p;
-    l->size = size;
-    l->via = ASMSTORE_VIA_DLOPEN;
-    l->wrapper = ASMSTORE_ELF_SYMBOL;
-    l->dl_handle = h;
-    return ASMSTORE_OK;
-}
-#endif /* ASMSTORE_NO_LOCATOR */
-
-#ifndef ASMSTORE_NO_STDIO
-/* Maps [off, off+len) of fd read-only, page-rounded; *base gets the byte at off. */
-ASMSTORE__PRIVATE asmstore_result asmstore__map_range(asmstore_locator *l, int fd, uint64_t off, uint64_t len, const unsigned char **base) {
-    long pg = sysconf(_SC_PAGESIZE);
-    uint64_t page = pg > 0 ? (uint64_t)pg : 4096u, start = off - off % page, mlen = len + (off - start);
-    void *m;
-    if (len == 0) return ASMSTORE_ERR_NO_PAYLOAD;
-    if (mlen > (uint64_t)SIZE_MAX || start > (uint64_t)INT64_MAX || (uint64_t)(off_t)start != start) return ASMSTORE_ERR_TOO_LARGE;
-    m = mmap(NULL, (size_t)mlen, PROT_READ, MAP_PRIVATE, fd, (off_t)start);
-    if (m == MAP_FAILED) return ASMSTORE_ERR_IO;
-    l->map = m;
-    l->map_size = (size_t)mlen;
-    *base = (const unsigned char *)m + (off - start);
-    return ASMSTORE_OK;
-}
-
-/* Payload inside bytes [p, p+n) that came from file offset `at`: ELF (either kind) or raw. */
-ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l, const unsigned char *p, size_t n, uint64_t at,
-                                                         const char *symbol) {
-    if (n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') {
-        asmstore_elf_info info;
-        const void *pl;
-        size_t pls;
-        asmstore_result res = asmstore_elf_payload(p, n, symbol, &pl, &pls, &info);
-        if (res != ASMSTORE_OK) return res;
-        l->data = pl; l->size = pls; l->wrapper = info.kind;
-        if (l->abi == ASMSTORE_ABI_UNKNOWN) l->abi = info.abi;
-        l->file_offset = at + info.payload_offset;
-        return ASMSTORE_OK;
-    }
-    l->data = p; l->size = n; l->wrapper = ASMSTORE_ELF_NONE; l->file_offset = at;
-    return ASMSTORE_OK;
-}
-
-/* Opens one APK and locates the store entry; 0 on success with l filled. */
-ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, const char *path, asmstore_abi abi,
-                                                           const char *symbol, asmstore_error *err) {
-    struct stat st;
-    int fd;
-    void *whole;
-    asmstore_zip_entry ent;
-    asmstore_abi found = ASMSTORE_ABI_UNKNOWN;
-    asmstore_result res;
-    const unsigned char *base;
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno);
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0); }
-    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0); }
-    /* scan through a read-only mapping: only the directory and the local header pages are touched */
-    whole = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (whole == MAP_FAILED) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, errno); }
-    res = asmstore_zip_find_store(whole, (size_t)st.st_size, abi, &found, &ent, err);
-    munmap(whole, (size_t)st.st_size);
-    l->entry = ent;
-    if (res != ASMSTORE_OK) { close(fd); return res; }
-    res = asmstore__map_range(l, fd, ent.data_offset, ent.compressed_size, &base);
-    close(fd);
-    if (res != ASMSTORE_OK) return asmstore__fail(err, res, ent.data_offset, -1, 0);
-    l->via = ASMSTORE_VIA_APK;
-    l->abi = found;
-    res = asmstore__locate_inner(l, base, (size_t)ent.compressed_size, ent.data_offset, symbol);
-    if (res != ASMSTORE_OK) { munmap(l->map, l->map_size); l->map = NULL; l->map_size = 0; return asmstore__fail(err, res, ent.data_offset, -1, 0); }
-    return ASMSTORE_OK;
-}
-
-ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path, asmstore_abi abi,
-                                                 const char *symbol, asmstore_error *err) {
-    static const asmstore_abi order[4] = {ASMSTORE_ABI_ARM64, ASMSTORE_ABI_ARM, ASMSTORE_ABI_X86_64, ASMSTORE_ABI_X86};
-    size_t n;
-    const char *slash;
-    if (!l || !path || (unsigned)abi > 4u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
-    memset(l, 0, sizeof *l);
-    n = strlen(path);
-    slash = strrchr(path, '/');
-    if (!strcmp(slash ? slash + 1 : path, "base.apk") && n < 4000) {
-        /* split APKs: <dir>/split_config.<abi_underscored>.apk first */
-        char split[4096 + 64];
-        size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-        int i;
-        for (i = 0; i < 4; i++) {
-            asmstore_abi a = abi != ASMSTORE_ABI_UNKNOWN ? abi : order[i];
-            const char *an = asmstore_abi_android_name(a);
-            size_t k, m = strlen(an);
-            struct stat st;
-            memcpy(split, path, dir);
-            memcpy(split + dir, "split_config.", 13);
-            for (k = 0; k < m; k++) split[dir + 13 + k] = an[k] == '-' ? '_' : an[k];
-            memcpy(split + dir + 13 + m, ".apk", 5);
-            if (stat(split, &st) == 0 && asmstore__locate_apk_one(l, split, a, symbol, NULL) == ASMSTORE_OK) {
-                l->from_split = 1;
-                return ASMSTORE_OK;
-            }
-            asmstore_locator_close(l);
-            if (abi != ASMSTORE_ABI_UNKNOWN) break;
-        }
-    }
-    return asmstore__locate_apk_one(l, path, abi, symbol, err);
-}
-
-ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const char *path, const char *symbol,
-                                                  asmstore_error *err) {
-    struct stat st;
-    int fd;
-    const unsigned char *base;
-    asmstore_result res;
-    if (!l || !path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
-    memset(l, 0, sizeof *l);
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno);
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, 0); }
-    if (st.st_size == 0) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0); }
-    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0); }
-    res = asmstore__map_range(l, fd, 0, (uint64_t)st.st_size, &base);
-    close(fd);
-    if (res != ASMSTORE_OK) return asmstore__fail(err, res, 0, -1, 0);
-    l->via = ASMSTORE_VIA_FILE;
-    if (st.st_size >= 4 && base[0] == 'P' && base[1] == 'K' && base[2] == 3 && base[3] == 4) {
-        asmstore_locator_close(l);
-        return asmstore_locate_apk(l, path, ASMSTORE_ABI_UNKNOWN, symbol, err);
-    }
-    res = asmstore__locate_inner(l, base, (size_t)st.st_size, 0, symbol);
-    if (res != ASMSTORE_OK) { asmstore_locator_close(l); return asmstore__fail(err, res, 0, -1, 0); }
-    return ASMSTORE_OK;
-}
-#endif /* ASMSTORE_NO_STDIO */
 
 #ifdef __cplusplus
 }
