@@ -978,23 +978,62 @@ ASMSTORE_DEF uint64_t asmstore_name_hash(asmstore_hash_kind kind, const void *na
 }
 
 /* >>format ------------------------------------------------------------------------------ */
-static const char *const asmstore__abi_names[5][2] = {
-    {"unknown", "unknown"}, {"arm64", "arm64-v8a"}, {"arm", "armeabi-v7a"}, {"x86_64", "x86_64"}, {"x86", "x86"}};
+/* >>abi: everything the library knows about an ABI, one row per asmstore_abi value. Row order is
+   also the order an unknown ABI is searched in (APK lib dirs, split APKs): arm64, arm, x86_64, x86. */
+#define ASMSTORE__ABI_COUNT 5u /* asmstore_abi values: UNKNOWN and the four ABIs */
+typedef struct asmstore__abi_info {
+    const char *name;          /* "arm64" */
+    const char *android_dir;   /* "arm64-v8a": lib/<dir>/ in an APK */
+    const char *underscored;   /* "arm64_v8a": format 1 file names, split_config.<...>.apk */
+    const char *aliases[2];    /* other spellings asmstore_abi_parse accepts (NULL: none) */
+    uint16_t e_machine;        /* EM_AARCH64, EM_ARM, EM_X86_64, EM_386 */
+    uint32_t e_flags;          /* what a generated wrapper's e_flags holds (ARM: EABI version 5) */
+    int is_64bit;              /* ELFCLASS64, and the store's 64-bit version flag */
+    const char *v1_store_file; /* .NET 6-8 store-set file (UNKNOWN row: store 0, the common one) */
+    const char *net9_file;     /* .NET 9 (and 10.0.100-101) wrapper name */
+} asmstore__abi_info;
+static const asmstore__abi_info asmstore__abis[ASMSTORE__ABI_COUNT] = {
+    {"unknown", "unknown", "unknown", {NULL, NULL}, 0, 0, 0, "assemblies.blob", ""},
+    {"arm64", "arm64-v8a", "arm64_v8a", {"aarch64", NULL}, 183, 0, 1,
+     "assemblies.arm64_v8a.blob", "libassemblies.arm64-v8a.blob.so"},
+    {"arm", "armeabi-v7a", "armeabi_v7a", {"armhf", "armv7"}, 40, 0x05000000u, 0,
+     "assemblies.armeabi_v7a.blob", "libassemblies.armeabi-v7a.blob.so"},
+    {"x86_64", "x86_64", "x86_64", {NULL, NULL}, 62, 0, 1, "assemblies.x86_64.blob", "libassemblies.x86_64.blob.so"},
+    {"x86", "x86", "x86", {"i386", "i686"}, 3, 0, 0, "assemblies.x86.blob", "libassemblies.x86.blob.so"}};
 
-ASMSTORE_DEF const char *asmstore_abi_name(asmstore_abi abi) {
-    return asmstore__abi_names[(unsigned)abi <= 4u ? (unsigned)abi : 0u][0];
+/* An asmstore_abi value (UNKNOWN included) the table has a row for; anything else is a bad argument. */
+ASMSTORE__PRIVATE int asmstore__abi_in_range(asmstore_abi abi) { return (unsigned)abi < ASMSTORE__ABI_COUNT; }
+/* One of the four ABIs. */
+ASMSTORE__PRIVATE int asmstore__abi_known(asmstore_abi abi) { return (unsigned)abi - 1u < ASMSTORE__ABI_COUNT - 1u; }
+/* The row of abi; the UNKNOWN row for values out of range. */
+ASMSTORE__PRIVATE const asmstore__abi_info *asmstore__abi(asmstore_abi abi) {
+    return &asmstore__abis[asmstore__abi_in_range(abi) ? (unsigned)abi : 0u];
 }
-ASMSTORE_DEF const char *asmstore_abi_android_name(asmstore_abi abi) {
-    return asmstore__abi_names[(unsigned)abi <= 4u ? (unsigned)abi : 0u][1];
+/* The i-th ABI to try when looking for `want`: `want` alone when known, else every ABI in row
+   order; UNKNOWN past the last. */
+ASMSTORE__PRIVATE asmstore_abi asmstore__abi_candidate(asmstore_abi want, unsigned i) {
+    if (want != ASMSTORE_ABI_UNKNOWN) return i == 0 ? want : ASMSTORE_ABI_UNKNOWN;
+    return i + 1u < ASMSTORE__ABI_COUNT ? (asmstore_abi)(i + 1u) : ASMSTORE_ABI_UNKNOWN;
 }
-ASMSTORE_DEF asmstore_abi asmstore_abi_parse(const char *name) {
+/* The ABI whose e_machine is `machine`; UNKNOWN for other machines. */
+ASMSTORE__PRIVATE asmstore_abi asmstore__abi_of_machine(uint16_t machine) {
     unsigned i;
+    for (i = 1; i < ASMSTORE__ABI_COUNT; i++)
+        if (asmstore__abis[i].e_machine == machine) return (asmstore_abi)i;
+    return ASMSTORE_ABI_UNKNOWN;
+}
+
+ASMSTORE_DEF const char *asmstore_abi_name(asmstore_abi abi) { return asmstore__abi(abi)->name; }
+ASMSTORE_DEF const char *asmstore_abi_android_name(asmstore_abi abi) { return asmstore__abi(abi)->android_dir; }
+ASMSTORE_DEF asmstore_abi asmstore_abi_parse(const char *name) {
+    unsigned i, k;
     if (!name) return ASMSTORE_ABI_UNKNOWN;
-    for (i = 1; i <= 4; i++)
-        if (!strcmp(name, asmstore__abi_names[i][0]) || !strcmp(name, asmstore__abi_names[i][1])) return (asmstore_abi)i;
-    if (!strcmp(name, "aarch64")) return ASMSTORE_ABI_ARM64;
-    if (!strcmp(name, "armhf") || !strcmp(name, "armv7")) return ASMSTORE_ABI_ARM;
-    if (!strcmp(name, "i386") || !strcmp(name, "i686")) return ASMSTORE_ABI_X86;
+    for (i = 1; i < ASMSTORE__ABI_COUNT; i++) {
+        const asmstore__abi_info *a = &asmstore__abis[i];
+        if (!strcmp(name, a->name) || !strcmp(name, a->android_dir)) return (asmstore_abi)i;
+        for (k = 0; k < 2; k++)
+            if (a->aliases[k] && !strcmp(name, a->aliases[k])) return (asmstore_abi)i;
+    }
     return ASMSTORE_ABI_UNKNOWN;
 }
 ASMSTORE_DEF const char *asmstore_hash_name(asmstore_hash_kind kind) {
@@ -1005,9 +1044,6 @@ ASMSTORE_DEF const char *asmstore_hash_name(asmstore_hash_kind kind) {
     case ASMSTORE_HASH_XXH64: return "xxh64";
     default: return "unknown";
     }
-}
-ASMSTORE__PRIVATE int asmstore__abi_is_64bit(asmstore_abi abi) {
-    return abi == ASMSTORE_ABI_ARM64 || abi == ASMSTORE_ABI_X86_64;
 }
 ASMSTORE_DEF size_t asmstore_name_base_len(const char *name, size_t len) {
     size_t i = len;
@@ -1280,8 +1316,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__parse_version(asmstore_reader *r, as
     r->format = v & 0xFFFFu;
     r->is_64bit = (v & ASMSTORE_FLAG_64BIT) != 0;
     if (v == 1u) { r->format = 1; return ASMSTORE_OK; }
-    if (r->format < 2 || r->format > 4 || abi < 1 || abi > 4 || (v & 0x7F000000u) ||
-        r->is_64bit != asmstore__abi_is_64bit((asmstore_abi)abi))
+    if (r->format < 2 || r->format > 4 || !asmstore__abi_known((asmstore_abi)abi) || (v & 0x7F000000u) ||
+        r->is_64bit != asmstore__abi((asmstore_abi)abi)->is_64bit)
         return asmstore__fail(err, ASMSTORE_ERR_BAD_VERSION, 4, -1, 0);
     r->abi = (asmstore_abi)abi;
     return ASMSTORE_OK;
@@ -1720,26 +1756,6 @@ ASMSTORE_DEF const char *asmstore_elf_kind_name(asmstore_elf_kind kind) {
     }
 }
 
-/* e_machine of an ABI and back. */
-ASMSTORE__PRIVATE uint16_t asmstore__elf_machine(asmstore_abi abi) {
-    switch (abi) {
-    case ASMSTORE_ABI_ARM64: return 183;
-    case ASMSTORE_ABI_ARM: return 40;
-    case ASMSTORE_ABI_X86_64: return 62;
-    case ASMSTORE_ABI_X86: return 3;
-    default: return 0;
-    }
-}
-ASMSTORE__PRIVATE asmstore_abi asmstore__elf_abi(uint16_t machine) {
-    switch (machine) {
-    case 183: return ASMSTORE_ABI_ARM64;
-    case 40: return ASMSTORE_ABI_ARM;
-    case 62: return ASMSTORE_ABI_X86_64;
-    case 3: return ASMSTORE_ABI_X86;
-    default: return ASMSTORE_ABI_UNKNOWN;
-    }
-}
-
 /* One parsed header of each kind, class-independent. */
 typedef struct asmstore__shdr {
     uint32_t name, type, link, info;
@@ -1875,7 +1891,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
     symlen = strlen(symbol);
     res = asmstore__elf_open(&e, elf, size);
     if (res != ASMSTORE_OK) return res;
-    if (info) { info->is_64bit = e.is64; info->machine = e.machine; info->abi = asmstore__elf_abi(e.machine); }
+    if (info) { info->is_64bit = e.is64; info->machine = e.machine; info->abi = asmstore__abi_of_machine(e.machine); }
     /* 1. the dynamic symbol in the first SHT_DYNSYM section (one pass: O(e_shnum + symbols)) */
     for (i = 1; i < e.shnum; i++) {
         uint64_t entsz = e.is64 ? 24u : 16u, n, k;
@@ -2080,9 +2096,10 @@ static const char *const asmstore__store_paths[] = {
     "base/root/assemblies/assemblies.%_.blob"};
 
 ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *buf, size_t cap) {
-    const char *f, *d = asmstore_abi_android_name(abi);
+    const asmstore__abi_info *info = asmstore__abi(abi);
+    const char *f;
     size_t n = 0, k;
-    if ((unsigned)abi < 1u || (unsigned)abi > 4u || i >= sizeof asmstore__store_paths / sizeof *asmstore__store_paths || !buf)
+    if (!asmstore__abi_known(abi) || i >= sizeof asmstore__store_paths / sizeof *asmstore__store_paths || !buf)
         return 0;
     for (f = asmstore__store_paths[i]; *f; f++) {
         char sub[16];
@@ -2090,7 +2107,8 @@ ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *
         sub[0] = *f;
         if (f[0] == '%') {
             /* %s: the Android dir name; %_: the same with '_' for '-' (format 1 file names) */
-            for (len = 0; d[len]; len++) sub[len] = (f[1] == '_' && d[len] == '-') ? '_' : d[len];
+            const char *d = f[1] == '_' ? info->underscored : info->android_dir;
+            for (len = 0; d[len]; len++) sub[len] = d[len];
             f++;
         }
         if (n + len >= cap) return 0;
@@ -2102,24 +2120,22 @@ ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *
 
 ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t size, asmstore_abi abi,
                                                      asmstore_abi *found_abi, asmstore_zip_entry *out, asmstore_error *err) {
-    static const asmstore_abi order[4] = {ASMSTORE_ABI_ARM64, ASMSTORE_ABI_ARM, ASMSTORE_ABI_X86_64, ASMSTORE_ABI_X86};
     asmstore__zip z;
     asmstore_result res = ASMSTORE_ERR_NOT_FOUND;
     char name[96];
     unsigned i, p;
+    asmstore_abi a;
     if (out) memset(out, 0, sizeof *out);
     if (found_abi) *found_abi = ASMSTORE_ABI_UNKNOWN;
-    if ((!zip && size) || (unsigned)abi > 4u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+    if ((!zip && size) || !asmstore__abi_in_range(abi)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
     res = asmstore__zip_open(&z, zip, size, err);
     if (res != ASMSTORE_OK) return res;
     res = ASMSTORE_ERR_NOT_FOUND;
-    for (i = 0; i < 4 && res == ASMSTORE_ERR_NOT_FOUND; i++) {
-        asmstore_abi a = abi != ASMSTORE_ABI_UNKNOWN ? abi : order[i];
+    for (i = 0; res == ASMSTORE_ERR_NOT_FOUND && (a = asmstore__abi_candidate(abi, i)) != ASMSTORE_ABI_UNKNOWN; i++) {
         size_t n;
         for (p = 0; res == ASMSTORE_ERR_NOT_FOUND && (n = asmstore_zip_store_path(a, p, name, sizeof name)) != 0; p++)
             res = asmstore__zip_lookup(&z, name, n, out, err);
         if (found_abi && res != ASMSTORE_ERR_NOT_FOUND) *found_abi = a;
-        if (abi != ASMSTORE_ABI_UNKNOWN) break;
     }
     return res;
 }
@@ -2278,10 +2294,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, 
 
 ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path, asmstore_abi abi,
                                                  const char *symbol, asmstore_error *err) {
-    static const asmstore_abi order[4] = {ASMSTORE_ABI_ARM64, ASMSTORE_ABI_ARM, ASMSTORE_ABI_X86_64, ASMSTORE_ABI_X86};
     size_t n;
     const char *slash;
-    if (!l || !path || (unsigned)abi > 4u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+    if (!l || !path || !asmstore__abi_in_range(abi)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
     memset(l, 0, sizeof *l);
     n = strlen(path);
     slash = strrchr(path, '/');
@@ -2289,22 +2304,21 @@ ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char
         /* split APKs: <dir>/split_config.<abi_underscored>.apk first */
         char split[4096 + 64];
         size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-        int i;
-        for (i = 0; i < 4; i++) {
-            asmstore_abi a = abi != ASMSTORE_ABI_UNKNOWN ? abi : order[i];
-            const char *an = asmstore_abi_android_name(a);
-            size_t k, m = strlen(an);
+        unsigned i;
+        asmstore_abi a;
+        for (i = 0; (a = asmstore__abi_candidate(abi, i)) != ASMSTORE_ABI_UNKNOWN; i++) {
+            const char *an = asmstore__abi(a)->underscored;
+            size_t m = strlen(an);
             struct stat st;
             memcpy(split, path, dir);
             memcpy(split + dir, "split_config.", 13);
-            for (k = 0; k < m; k++) split[dir + 13 + k] = an[k] == '-' ? '_' : an[k];
+            memcpy(split + dir + 13, an, m);
             memcpy(split + dir + 13 + m, ".apk", 5);
             if (stat(split, &st) == 0 && asmstore__locate_apk_one(l, split, a, symbol, NULL) == ASMSTORE_OK) {
                 l->from_split = 1;
                 return ASMSTORE_OK;
             }
             asmstore_locator_close(l);
-            if (abi != ASMSTORE_ABI_UNKNOWN) break;
         }
     }
     return asmstore__locate_apk_one(l, path, abi, symbol, err);
@@ -2461,9 +2475,6 @@ ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *d
 #define ASMSTORE__V1_ROW_SIZE 20u
 #define ASMSTORE__MAX_OUTPUTS 6      /* format 1: store 0, four arch stores, the manifest */
 
-/* Format 1 file names: index 0 is store 0 (common entries), 1..4 the arch store of that asmstore_abi. */
-static const char *const asmstore__v1_files[5] = {"assemblies.blob", "assemblies.arm64_v8a.blob",
-                                                  "assemblies.armeabi_v7a.blob", "assemblies.x86_64.blob", "assemblies.x86.blob"};
 #define ASMSTORE__V1_MANIFEST "assemblies.manifest"
 
 typedef struct asmstore__wentry {
@@ -2513,7 +2524,7 @@ struct asmstore_writer {
 /* The version word of a format 2-4 store (format 1 has none but its number). */
 ASMSTORE__PRIVATE uint32_t asmstore__version_word(uint32_t format, asmstore_abi abi) {
     if (format == 1) return 1;
-    return format | ((uint32_t)abi << 16) | (asmstore__abi_is_64bit(abi) ? ASMSTORE_FLAG_64BIT : 0u);
+    return format | ((uint32_t)abi << 16) | (asmstore__abi(abi)->is_64bit ? ASMSTORE_FLAG_64BIT : 0u);
 }
 /* Bytes of one index entry: the hash, the descriptor index, from format 3 on the ignore byte. */
 ASMSTORE__PRIVATE uint32_t asmstore__index_entry_size(uint32_t format, asmstore_hash_kind hash) {
@@ -2537,13 +2548,13 @@ ASMSTORE__PRIVATE asmstore_result asmstore__resolve_options(asmstore_write_optio
     if (o->max_name_len == 0) o->max_name_len = ASMSTORE_MAX_NAME_LEN;
     if (o->image_alignment == 0) o->image_alignment = o->no_compress ? 16u : 1u;
     al = o->image_alignment;
-    if ((unsigned)o->abi > 4u || o->format < 1 || o->format > 4 || o->jobs < 0 ||
+    if (!asmstore__abi_in_range(o->abi) || o->format < 1 || o->format > 4 || o->jobs < 0 ||
         (o->runtime != ASMSTORE_RUNTIME_MONOVM && o->runtime != ASMSTORE_RUNTIME_CORECLR) || o->max_name_len > ASMSTORE_MAX_NAME_LEN ||
         (o->compression != ASMSTORE_COMPRESSION_ZSTD && o->compression != ASMSTORE_COMPRESSION_LZ4) ||
         !asmstore__level_ok(o->compression, o->level) || al > ASMSTORE__MAX_IMAGE_ALIGNMENT || (al & (al - 1)) != 0)
         return ASMSTORE_ERR_INVALID_ARG;
     if (o->runtime == ASMSTORE_RUNTIME_CORECLR && o->format <= 2) return ASMSTORE_ERR_PROFILE;
-    is64 = asmstore__abi_is_64bit(o->abi);
+    is64 = asmstore__abi(o->abi)->is_64bit;
     if (o->format == 1) {
         if (o->hash != ASMSTORE_HASH_UNKNOWN) return ASMSTORE_ERR_INVALID_ARG; /* its tables hold XXH32 and XXH64 */
     } else if (o->hash == ASMSTORE_HASH_UNKNOWN) {
@@ -2707,7 +2718,7 @@ ASMSTORE__PRIVATE void asmstore__remember_name(asmstore_writer *w, size_t index)
 ASMSTORE__PRIVATE asmstore_result asmstore__check_add(const asmstore_writer *w, const asmstore_add_options *a, const unsigned char *image,
                                                      size_t image_size, size_t pdb_size, size_t config_size) {
     unsigned f = a->flags;
-    if ((a->level && !asmstore__level_ok(w->opt.compression, a->level)) || (unsigned)a->abi > 4u ||
+    if ((a->level && !asmstore__level_ok(w->opt.compression, a->level)) || !asmstore__abi_in_range(a->abi) ||
         (a->abi != ASMSTORE_ABI_UNKNOWN && w->opt.format != 1) ||
         (w->opt.format == 1 && (f & (ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_IGNORED))))
         return ASMSTORE_ERR_INVALID_ARG;
@@ -3164,7 +3175,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_descriptor_indices(asmstore_write
 /* Checks the ABIs' arch stores agree and numbers the compressed entries (before compression). */
 ASMSTORE__PRIVATE asmstore_result asmstore__v1_prepare(asmstore_writer *w) {
     unsigned abis = asmstore__v1_abis(w), first = 0, b;
-    for (b = 1; b <= 4; b++) {
+    for (b = 1; b < ASMSTORE__ABI_COUNT; b++) {
         if (!(abis & (1u << b))) continue;
         if (!first) first = b;
         else if (!asmstore__v1_same_arch(w, (asmstore_abi)first, (asmstore_abi)b)) return ASMSTORE_ERR_BAD_COUNTS;
@@ -3184,7 +3195,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_store(asmstore_writer *w, asmstor
     for (i = 0; i < w->count; i++) local += w->entries[i].abi == abi;
     off = ASMSTORE__V1_HEADER_SIZE + (uint64_t)local * ASMSTORE__V1_DESCRIPTOR_SIZE + (uint64_t)2 * g * ASMSTORE__V1_ROW_SIZE;
     for (i = 0; i < w->count; i++) if (w->entries[i].abi == abi) off = asmstore__place(w, &w->entries[i], off, d);
-    if ((res = asmstore__new_output(w, asmstore__v1_files[abi], off)) != ASMSTORE_OK) return res;
+    if ((res = asmstore__new_output(w, asmstore__abi(abi)->v1_store_file, off)) != ASMSTORE_OK) return res;
     o = w->outs[w->nouts - 1].data;
     asmstore__wr32(o, ASMSTORE_MAGIC);
     asmstore__wr32(o + 4, 1);
@@ -3277,11 +3288,11 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_table(const asmstore_writer *w, c
 ASMSTORE__PRIVATE asmstore_result asmstore__layout_v1(asmstore_writer *w) {
     const asmstore_allocator *a = &w->opt.allocator;
     unsigned abis = asmstore__v1_abis(w), b, first = 0;
-    size_t i, g = 0, local[5] = {0, 0, 0, 0, 0};
+    size_t i, g = 0, local[ASMSTORE__ABI_COUNT] = {0, 0, 0, 0, 0};
     asmstore__v1row *rows = (asmstore__v1row *)asmstore_alloc(a, 3 * w->count * sizeof *rows);
     asmstore_result res;
     if (!rows) return ASMSTORE_ERR_OUT_OF_MEMORY;
-    for (b = 1; b <= 4 && !first; b++) if (abis & (1u << b)) first = b;
+    for (b = 1; b < ASMSTORE__ABI_COUNT && !first; b++) if (abis & (1u << b)) first = b;
     /* global order: the common entries, then the arch entries once (those of the first ABI) */
     for (i = 0; i < w->count; i++) {
         const asmstore__wentry *e = &w->entries[i];
@@ -3296,7 +3307,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__layout_v1(asmstore_writer *w) {
     res = asmstore__v1_table(w, rows, g, 0, rows + g);
     if (res == ASMSTORE_OK) res = asmstore__v1_table(w, rows, g, 1, rows + 2 * g);
     if (res == ASMSTORE_OK) res = asmstore__v1_store(w, ASMSTORE_ABI_UNKNOWN, rows + g, rows + 2 * g, g);
-    for (b = 1; b <= 4 && res == ASMSTORE_OK; b++)
+    for (b = 1; b < ASMSTORE__ABI_COUNT && res == ASMSTORE_OK; b++)
         if (abis & (1u << b)) res = asmstore__v1_store(w, (asmstore_abi)b, NULL, NULL, 0);
     if (res == ASMSTORE_OK) res = asmstore__v1_manifest(w, rows, g);
     asmstore_free(a, rows, 3 * w->count * sizeof *rows);
@@ -3351,8 +3362,6 @@ ASMSTORE_DEF void asmstore_writer_free(asmstore_writer *w) {
 
 /* ---- presets: what each release ships (store-releases.md §1.1, §1.2, §4) ---- */
 static const char *const asmstore__target_names[6] = {"none", "net8", "net9", "net10", "net11", "net11-preview"};
-static const char *const asmstore__net9_files[5] = {"", "libassemblies.arm64-v8a.blob.so", "libassemblies.armeabi-v7a.blob.so",
-                                                    "libassemblies.x86_64.blob.so", "libassemblies.x86.blob.so"};
 
 ASMSTORE_DEF const char *asmstore_target_name(asmstore_target target) {
     return asmstore__target_names[(unsigned)target <= 5u ? (unsigned)target : 0u];
@@ -3367,7 +3376,7 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
                                                            asmstore_runtime runtime, asmstore_abi abi,
                                                            asmstore_preset *info) {
     int coreclr = runtime == ASMSTORE_RUNTIME_CORECLR, crc = 0;
-    if (!o || (unsigned)abi > 4u || target < ASMSTORE_TARGET_NET8 || target > ASMSTORE_TARGET_NET11_PREVIEW ||
+    if (!o || !asmstore__abi_in_range(abi) || target < ASMSTORE_TARGET_NET8 || target > ASMSTORE_TARGET_NET11_PREVIEW ||
         (runtime != ASMSTORE_RUNTIME_MONOVM && !coreclr))
         return ASMSTORE_ERR_INVALID_ARG;
     if (coreclr && target <= ASMSTORE_TARGET_NET9) return ASMSTORE_ERR_PROFILE; /* CoreCLR stores start with .NET 10 */
@@ -3379,7 +3388,7 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
     o->image_alignment = 1;
     o->format = target == ASMSTORE_TARGET_NET8 ? 1u : target == ASMSTORE_TARGET_NET9 ? 2u : target == ASMSTORE_TARGET_NET11_PREVIEW ? 4u : 3u;
     o->hash = o->format == 1 ? ASMSTORE_HASH_UNKNOWN : crc ? ASMSTORE_HASH_CRC32
-              : asmstore__abi_is_64bit(abi) ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32;
+              : asmstore__abi(abi)->is_64bit ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32;
     o->compression = target <= ASMSTORE_TARGET_NET10 ? ASMSTORE_COMPRESSION_LZ4 : ASMSTORE_COMPRESSION_ZSTD;
     /* LZ4 HC L09_HC (6-8), L12_MAX (9, 10); zstd 22 in optimised GA builds, 3 in 11 p7/rc1 */
     o->level = target == ASMSTORE_TARGET_NET8 ? 9 : target <= ASMSTORE_TARGET_NET10 ? 12 : target == ASMSTORE_TARGET_NET11 ? 22 : 3;
@@ -3388,8 +3397,8 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
         info->header_size = o->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2;
         info->index_entry_size = o->format == 1 ? 0u : asmstore__index_entry_size(o->format, o->hash);
         info->wrapper = o->format == 1 ? ASMSTORE_ELF_NONE : crc ? ASMSTORE_ELF_SYMBOL : ASMSTORE_ELF_SECTION;
-        info->file_name = o->format == 1 ? asmstore__v1_files[0]
-                          : target == ASMSTORE_TARGET_NET9 ? asmstore__net9_files[abi] : ASMSTORE_ELF_DEFAULT_SONAME;
+        info->file_name = o->format == 1 ? asmstore__abi(ASMSTORE_ABI_UNKNOWN)->v1_store_file
+                          : target == ASMSTORE_TARGET_NET9 ? asmstore__abi(abi)->net9_file : ASMSTORE_ELF_DEFAULT_SONAME;
     }
     return ASMSTORE_OK;
 }
@@ -3475,7 +3484,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_generate(asmstore_elf_image *img
     static const char shstr_sec[] = "\0.dynsym\0.dynstr\0.hash\0.dynamic\0.shstrtab\0payload";
     /* name offsets inside the two tables above */
     enum { N_DYNSYM = 1, N_DYNSTR = 9, N_HASH = 17, N_DYNAMIC = 23 };
-    const int is64 = abi == ASMSTORE_ABI_ARM64 || abi == ASMSTORE_ABI_X86_64;
+    const int is64 = asmstore__abi(abi)->is_64bit;
     const int dl = opt->mode == ASMSTORE_ELF_MODE_DLOPEN;
     const char *sym = opt->symbol ? opt->symbol : ASMSTORE_ELF_DEFAULT_SYMBOL;
     const char *soname = opt->soname ? opt->soname : ASMSTORE_ELF_DEFAULT_SONAME;
@@ -3515,7 +3524,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_generate(asmstore_elf_image *img
     memset(h, 0, img->head_size);
     memset(t, 0, img->tail_size);
 
-    asmstore__elf_put_ehdr(h, is64, asmstore__elf_machine(abi), abi == ASMSTORE_ABI_ARM ? 0x05000000u : 0u, ehsz, 4, shoff, nsec, shstr_idx);
+    asmstore__elf_put_ehdr(h, is64, asmstore__abi(abi)->e_machine, asmstore__abi(abi)->e_flags, ehsz, 4, shoff, nsec, shstr_idx);
     q = h + ehsz;
     asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_PHDR, ASMSTORE__PF_R, ehsz, 4 * phsz, wa); q += phsz;
     asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_LOAD, ASMSTORE__PF_R, 0, load_size, p_align); q += phsz;
@@ -3689,9 +3698,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template(asmstore_elf_image *img
     memset(&str, 0, sizeof str);
     res = asmstore__elf_open(&e, opt->stub, opt->stub_size);
     if (res != ASMSTORE_OK) return res;
-    if (e.type != ASMSTORE__ET_DYN || asmstore__elf_abi(e.machine) == ASMSTORE_ABI_UNKNOWN) return ASMSTORE_ERR_BAD_ELF;
-    if ((e.is64 != 0) != asmstore__abi_is_64bit(asmstore__elf_abi(e.machine))) return ASMSTORE_ERR_BAD_ELF;
-    if (opt->abi != ASMSTORE_ABI_UNKNOWN && asmstore__elf_abi(e.machine) != opt->abi) return ASMSTORE_ERR_ABI_MISMATCH;
+    if (e.type != ASMSTORE__ET_DYN || asmstore__abi_of_machine(e.machine) == ASMSTORE_ABI_UNKNOWN) return ASMSTORE_ERR_BAD_ELF;
+    if ((e.is64 != 0) != asmstore__abi(asmstore__abi_of_machine(e.machine))->is_64bit) return ASMSTORE_ERR_BAD_ELF;
+    if (opt->abi != ASMSTORE_ABI_UNKNOWN && asmstore__abi_of_machine(e.machine) != opt->abi) return ASMSTORE_ERR_ABI_MISMATCH;
     shsz = e.is64 ? 64u : 40u;
     wa = e.is64 ? 8u : 4u;
     if (e.shnum != 0 && e.shentsize != shsz) return ASMSTORE_ERR_BAD_ELF;
@@ -3771,12 +3780,12 @@ ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img, const 
     case ASMSTORE_ELF_MODE_DLOPEN:
     case ASMSTORE_ELF_MODE_SECTION:
         if (o.abi == ASMSTORE_ABI_UNKNOWN) o.abi = ASMSTORE_ABI_ARM64;
-        if (asmstore__elf_machine(o.abi) == 0) return ASMSTORE_ERR_INVALID_ARG;
+        if (!asmstore__abi_known(o.abi)) return ASMSTORE_ERR_INVALID_ARG;
         if ((o.symbol && !asmstore__name_ok(o.symbol)) || (o.soname && !asmstore__name_ok(o.soname))) return ASMSTORE_ERR_INVALID_ARG;
         return asmstore__elf_generate(img, &o, o.abi, align, payload_size);
     case ASMSTORE_ELF_MODE_TEMPLATE:
         if (!o.stub || !o.stub_size) return ASMSTORE_ERR_INVALID_ARG;
-        if ((unsigned)o.abi > 4u) return ASMSTORE_ERR_INVALID_ARG;
+        if (!asmstore__abi_in_range(o.abi)) return ASMSTORE_ERR_INVALID_ARG;
         return asmstore__elf_template(img, &o, align, payload_size);
     default:
         return ASMSTORE_ERR_INVALID_ARG;
@@ -3863,9 +3872,9 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
     dynsz = e.is64 ? 16u : 8u;
     /* rule 9 first: everything below depends on the class */
     if (e.type != ASMSTORE__ET_DYN || asmstore__rd32(e.p + 20) != 1) return asmstore__rule(v, 9, "e_type must be ET_DYN, e_version 1", 16);
-    if (asmstore__elf_abi(e.machine) == ASMSTORE_ABI_UNKNOWN) return asmstore__rule(v, 9, "e_machine is not arm64/arm/x86_64/x86", 18);
-    if (abi != ASMSTORE_ABI_UNKNOWN && asmstore__elf_abi(e.machine) != abi) return asmstore__rule(v, 9, "e_machine does not match the ABI directory", 18);
-    if ((e.is64 != 0) != (e.machine == 183 || e.machine == 62)) return asmstore__rule(v, 9, "ELF class does not match the machine", 4);
+    if (asmstore__abi_of_machine(e.machine) == ASMSTORE_ABI_UNKNOWN) return asmstore__rule(v, 9, "e_machine is not arm64/arm/x86_64/x86", 18);
+    if (abi != ASMSTORE_ABI_UNKNOWN && asmstore__abi_of_machine(e.machine) != abi) return asmstore__rule(v, 9, "e_machine does not match the ABI directory", 18);
+    if ((e.is64 != 0) != asmstore__abi(asmstore__abi_of_machine(e.machine))->is_64bit) return asmstore__rule(v, 9, "ELF class does not match the machine", 4);
     /* rule 1: section headers */
     if (e.shnum == 0 || e.shoff == 0) return asmstore__rule(v, 1, "no section headers", 0);
     if (e.shoff % wa) return asmstore__rule(v, 1, "e_shoff misaligned", e.shoff);
