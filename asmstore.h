@@ -276,6 +276,72 @@ ASMSTORE_DEF void *asmstore_alloc(const asmstore_allocator *a, size_t size);
    NULL is fine. */
 ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t size);
 
+/* ---- internal layer: little-endian access and descriptor decoding ----
+   Not API (two underscores: may change in any release). Static inline in every file that includes
+   the header, so asmstore_cache.h uses the same code whether or not its translation unit holds the
+   implementation. Fields are never read by casting mapped bytes to wider types: on little-endian
+   GCC/Clang a memcpy (one unaligned load), elsewhere byte shifts; right on big-endian and
+   strict-alignment CPUs either way. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ASMSTORE__INLINE static inline __attribute__((unused))
+#elif defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
+#define ASMSTORE__INLINE static inline
+#else
+#define ASMSTORE__INLINE static
+#endif
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ASMSTORE__LE_LOAD 1
+#else
+#define ASMSTORE__LE_LOAD 0
+#endif
+ASMSTORE__INLINE uint16_t asmstore__rd16(const unsigned char *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+ASMSTORE__INLINE uint32_t asmstore__rd32(const unsigned char *p) {
+#if ASMSTORE__LE_LOAD
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+#else
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+#endif
+}
+ASMSTORE__INLINE uint64_t asmstore__rd64(const unsigned char *p) {
+#if ASMSTORE__LE_LOAD
+    uint64_t v;
+    __builtin_memcpy(&v, p, 8);
+    return v;
+#else
+    return (uint64_t)asmstore__rd32(p) | ((uint64_t)asmstore__rd32(p + 4) << 32);
+#endif
+}
+ASMSTORE__INLINE void asmstore__wr16(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8);
+}
+ASMSTORE__INLINE void asmstore__wr32(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24);
+}
+ASMSTORE__INLINE void asmstore__wr64(unsigned char *p, uint64_t v) {
+    asmstore__wr32(p, (uint32_t)v); asmstore__wr32(p + 4, (uint32_t)(v >> 32));
+}
+/* True when [off, off+len) lies inside [0, size). */
+ASMSTORE__INLINE int asmstore__range_ok(uint64_t off, uint64_t len, uint64_t size) {
+    return off <= size && len <= size - off;
+}
+
+/* One descriptor as the store holds it (format 1 has no mapping index in it: see its hash rows). */
+typedef struct asmstore__desc {
+    uint32_t mapping, image_off, image_size, pdb_off, pdb_size, config_off, config_size;
+} asmstore__desc;
+
+/* Decodes the descriptor at p: ASMSTORE_DESCRIPTOR_SIZE bytes with the mapping index first, or
+   (has_mapping 0: format 1) the 24 bytes without it. The caller has checked the range. */
+ASMSTORE__INLINE void asmstore__desc_decode(const unsigned char *p, int has_mapping, asmstore__desc *d) {
+    if (has_mapping) { d->mapping = asmstore__rd32(p); p += 4; } else { d->mapping = 0; }
+    d->image_off = asmstore__rd32(p);       d->image_size = asmstore__rd32(p + 4);
+    d->pdb_off = asmstore__rd32(p + 8);     d->pdb_size = asmstore__rd32(p + 12);
+    d->config_off = asmstore__rd32(p + 16); d->config_size = asmstore__rd32(p + 20);
+}
+
 /* ====================================================================================== */
 /* ==  RUNTIME: reader -> ELF payload finder -> ZIP scan -> locators                   == */
 /* ====================================================================================== */
@@ -378,6 +444,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, cons
 /* ASMSTORE_OK when e describes descriptor e->index exactly as the store does (image, sizes,
    compression); ASMSTORE_ERR_IGNORED for placeholders; else ASMSTORE_ERR_INVALID_ARG. */
 ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *r, const asmstore_entry *e);
+/* The largest decompressed image the reader accepts: read_options.max_entry_size, or its default. */
+ASMSTORE_DEF size_t asmstore_reader_max_entry_size(const asmstore_reader *r);
 
 /* Writes the entry's uncompressed image into dst[0..cap). Only e->index and e->ignored are used:
    everything else is taken from the store again, so an edited entry cannot widen what is read or
@@ -870,46 +938,6 @@ ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t s
     else { (void)size; ASMSTORE_FREE(ptr); }
 }
 
-/* >>read-le ----------------------------------------------------------------------------- */
-/* Little-endian field access that never casts mapped bytes to wider types: on little-endian hosts a
-   memcpy (one unaligned load after optimisation), elsewhere byte shifts. Correct on big-endian and
-   strict-alignment CPUs either way. */
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define ASMSTORE__LE_HOST 1
-#else
-#define ASMSTORE__LE_HOST 0
-#endif
-ASMSTORE__PRIVATE uint16_t asmstore__rd16(const unsigned char *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
-ASMSTORE__PRIVATE uint32_t asmstore__rd32(const unsigned char *p) {
-#if ASMSTORE__LE_HOST
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-#else
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-#endif
-}
-ASMSTORE__PRIVATE uint64_t asmstore__rd64(const unsigned char *p) {
-#if ASMSTORE__LE_HOST
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-#else
-    return (uint64_t)asmstore__rd32(p) | ((uint64_t)asmstore__rd32(p + 4) << 32);
-#endif
-}
-ASMSTORE__PRIVATE void asmstore__wr16(unsigned char *p, uint32_t v) { p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); }
-ASMSTORE__PRIVATE void asmstore__wr32(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24);
-}
-ASMSTORE__PRIVATE void asmstore__wr64(unsigned char *p, uint64_t v) {
-    asmstore__wr32(p, (uint32_t)v); asmstore__wr32(p + 4, (uint32_t)(v >> 32));
-}
-/* True when [off, off+len) lies inside [0, size). */
-ASMSTORE__PRIVATE int asmstore__range_ok(uint64_t off, uint64_t len, uint64_t size) {
-    return off <= size && len <= size - off;
-}
-
 /* >>hash -------------------------------------------------------------------------------- */
 static const uint32_t asmstore__crc_table[256] = {
     0x00000000u, 0x77073096u, 0xee0e612cu, 0x990951bau, 0x076dc419u, 0x706af48fu,
@@ -1083,17 +1111,8 @@ ASMSTORE__PRIVATE int asmstore__name_valid(const unsigned char *s, size_t n) {
 /* ==  RUNTIME: reader -> ELF payload finder -> ZIP scan -> locators                   == */
 /* ====================================================================================== */
 /* >>reader: descriptors ----------------------------------------------------------------- */
-/* One descriptor as the store holds it (format 1 has no mapping index in it: see its hash rows). */
-typedef struct asmstore__desc {
-    uint32_t mapping, image_off, image_size, pdb_off, pdb_size, config_off, config_size;
-} asmstore__desc;
-
 ASMSTORE__PRIVATE void asmstore__read_desc(const asmstore_reader *r, uint32_t index, asmstore__desc *d) {
-    const unsigned char *p = r->data + r->descriptors_offset + (size_t)index * r->descriptor_size;
-    if (r->format == 1) { d->mapping = 0; } else { d->mapping = asmstore__rd32(p); p += 4; }
-    d->image_off = asmstore__rd32(p);       d->image_size = asmstore__rd32(p + 4);
-    d->pdb_off = asmstore__rd32(p + 8);     d->pdb_size = asmstore__rd32(p + 12);
-    d->config_off = asmstore__rd32(p + 16); d->config_size = asmstore__rd32(p + 20);
+    asmstore__desc_decode(r->data + r->descriptors_offset + (size_t)index * r->descriptor_size, r->format != 1, d);
 }
 
 /* The bytes a descriptor's image occupies and how they are compressed, from the store alone. */
@@ -1645,6 +1664,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, cons
     if (out) asmstore__describe(r, found_d, found_off, 0, out);
     return ASMSTORE_OK;
 }
+
+ASMSTORE_DEF size_t asmstore_reader_max_entry_size(const asmstore_reader *r) { return r ? r->max_entry_size : 0; }
 
 /* The image of descriptor e->index as the store says, whatever the caller did to *e. */
 ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *r, const asmstore_entry *e) {
@@ -2471,8 +2492,6 @@ ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *d
 #define ASMSTORE__OWNS_CONFIG 4u
 #define ASMSTORE__MAX_IMAGE_ALIGNMENT 16384u
 #define ASMSTORE__V1_HEADER_SIZE 20u
-#define ASMSTORE__V1_DESCRIPTOR_SIZE 24u
-#define ASMSTORE__V1_ROW_SIZE 20u
 #define ASMSTORE__MAX_OUTPUTS 6      /* format 1: store 0, four arch stores, the manifest */
 
 #define ASMSTORE__V1_MANIFEST "assemblies.manifest"

@@ -5,7 +5,7 @@
        #define ASMSTORE_CACHE_IMPLEMENTATION
    before you include this file in *one* C or C++ file to create the implementation. That file does
    not need ASMSTORE_IMPLEMENTATION (it may have it too): the cache only calls asmstore.h's public
-   functions (asmstore_reader_read, asmstore_xxh3_64). Compile it with _GNU_SOURCE or
+   functions (asmstore_reader_read, asmstore_xxh3_64) and its static inline byte readers. Compile it with _GNU_SOURCE or
    _POSIX_C_SOURCE >= 200809L defined (openat, fdopendir, O_CLOEXEC, sigtimedwait).
 
    WHAT IT DOES
@@ -290,33 +290,17 @@ ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_
 extern "C" {
 #endif
 
-/* >>cache-le ---------------------------------------------------------------------------- */
-/* Footer fields, explicit little-endian. Kept here: asmstore.h's byte readers are private to the
-   translation unit that holds its implementation, which need not be this one. */
-ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__rd32(const unsigned char *p) {
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__rd64(const unsigned char *p) {
-    return (uint64_t)asmstore_cache__rd32(p) | ((uint64_t)asmstore_cache__rd32(p + 4) << 32);
-}
-ASMSTORE_CACHE__PRIVATE void asmstore_cache__wr32(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24);
-}
-ASMSTORE_CACHE__PRIVATE void asmstore_cache__wr64(unsigned char *p, uint64_t v) {
-    asmstore_cache__wr32(p, (uint32_t)v); asmstore_cache__wr32(p + 4, (uint32_t)(v >> 32));
-}
-
 /* >>cache-footer ------------------------------------------------------------------------ */
 ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_t store_id, uint32_t index,
                                                      const void *payload, uint64_t size, const uint64_t *source_hash) {
-    asmstore_cache__wr32(out, ASMSTORE_CACHE_MAGIC);
-    asmstore_cache__wr32(out + 4, ASMSTORE_CACHE_FOOTER_VERSION);
-    asmstore_cache__wr64(out + 8, store_id);
-    asmstore_cache__wr64(out + 16, asmstore_xxh3_64(payload, (size_t)size));
-    asmstore_cache__wr32(out + 24, index);
-    asmstore_cache__wr32(out + 28, source_hash ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u);
-    asmstore_cache__wr64(out + 32, size);
-    asmstore_cache__wr64(out + 40, source_hash ? *source_hash : 0u);
+    asmstore__wr32(out, ASMSTORE_CACHE_MAGIC);
+    asmstore__wr32(out + 4, ASMSTORE_CACHE_FOOTER_VERSION);
+    asmstore__wr64(out + 8, store_id);
+    asmstore__wr64(out + 16, asmstore_xxh3_64(payload, (size_t)size));
+    asmstore__wr32(out + 24, index);
+    asmstore__wr32(out + 28, source_hash ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u);
+    asmstore__wr64(out + 32, size);
+    asmstore__wr64(out + 40, source_hash ? *source_hash : 0u);
 }
 
 /* Every check of asmstore_cache_validate_file but the payload hash. */
@@ -330,13 +314,13 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__check_footer(const void 
     s = size - ASMSTORE_CACHE_FOOTER_SIZE;
     if ((uint64_t)s != expected_size) return ASMSTORE_ERR_SIZE_MISMATCH;
     f = p + s;
-    if (asmstore_cache__rd32(f) != ASMSTORE_CACHE_MAGIC) return ASMSTORE_ERR_BAD_MAGIC;
-    if (asmstore_cache__rd32(f + 4) != ASMSTORE_CACHE_FOOTER_VERSION) return ASMSTORE_ERR_BAD_VERSION;
-    if (asmstore_cache__rd64(f + 8) != store_id || asmstore_cache__rd32(f + 24) != index ||
-        asmstore_cache__rd64(f + 32) != expected_size ||
-        asmstore_cache__rd32(f + 28) != (source_hash ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u))
+    if (asmstore__rd32(f) != ASMSTORE_CACHE_MAGIC) return ASMSTORE_ERR_BAD_MAGIC;
+    if (asmstore__rd32(f + 4) != ASMSTORE_CACHE_FOOTER_VERSION) return ASMSTORE_ERR_BAD_VERSION;
+    if (asmstore__rd64(f + 8) != store_id || asmstore__rd32(f + 24) != index ||
+        asmstore__rd64(f + 32) != expected_size ||
+        asmstore__rd32(f + 28) != (source_hash ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u))
         return ASMSTORE_ERR_CORRUPT;
-    if (source_hash ? asmstore_cache__rd64(f + 40) != *source_hash : asmstore_cache__rd64(f + 40) != 0u)
+    if (source_hash ? asmstore__rd64(f + 40) != *source_hash : asmstore__rd64(f + 40) != 0u)
         return source_hash ? ASMSTORE_ERR_CHECKSUM : ASMSTORE_ERR_CORRUPT;
     return ASMSTORE_OK;
 }
@@ -348,7 +332,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_validate_file(const void *byte
     asmstore_result res = asmstore_cache__check_footer(bytes, size, store_id, index, expected_size, source_hash);
     if (res != ASMSTORE_OK) return res;
     size -= ASMSTORE_CACHE_FOOTER_SIZE;
-    if (asmstore_xxh3_64(p, size) != asmstore_cache__rd64(p + size + 16)) return ASMSTORE_ERR_CHECKSUM;
+    if (asmstore_xxh3_64(p, size) != asmstore__rd64(p + size + 16)) return ASMSTORE_ERR_CHECKSUM;
     return ASMSTORE_OK;
 }
 
@@ -579,19 +563,19 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(int 
     buf = (unsigned char *)malloc(size);
     if (!buf || pread(fd, buf, size, 0) != (ssize_t)size) goto done;
     count = (size - 32u) / 40u;
-    if (asmstore_cache__rd32(buf) != ASMSTORE_CACHE__REC_MAGIC || asmstore_cache__rd32(buf + 4) != 1u ||
-        asmstore_cache__rd64(buf + 8) != store_id || asmstore_cache__rd32(buf + 16) != count || asmstore_cache__rd32(buf + 20) != 0u ||
-        asmstore_cache__rd64(buf + 24) != asmstore_xxh3_64(buf + 32, size - 32u) || count == 0)
+    if (asmstore__rd32(buf) != ASMSTORE_CACHE__REC_MAGIC || asmstore__rd32(buf + 4) != 1u ||
+        asmstore__rd64(buf + 8) != store_id || asmstore__rd32(buf + 16) != count || asmstore__rd32(buf + 20) != 0u ||
+        asmstore__rd64(buf + 24) != asmstore_xxh3_64(buf + 32, size - 32u) || count == 0)
         goto done;
     rec = (asmstore_cache__ident *)malloc(count * sizeof *rec);
     for (i = 0; rec && i < count; i++) {
         const unsigned char *r = buf + 32 + 40 * i;
-        rec[i].index = asmstore_cache__rd32(r);
-        rec[i].ino = asmstore_cache__rd64(r + 8);
-        rec[i].size = asmstore_cache__rd64(r + 16);
-        rec[i].mtime_ns = asmstore_cache__rd64(r + 24);
-        rec[i].ctime_ns = asmstore_cache__rd64(r + 32);
-        if (rec[i].index >= entry_count || (i > 0 && rec[i].index <= rec[i - 1].index) || asmstore_cache__rd32(r + 4) != 0u) break;
+        rec[i].index = asmstore__rd32(r);
+        rec[i].ino = asmstore__rd64(r + 8);
+        rec[i].size = asmstore__rd64(r + 16);
+        rec[i].mtime_ns = asmstore__rd64(r + 24);
+        rec[i].ctime_ns = asmstore__rd64(r + 32);
+        if (rec[i].index >= entry_count || (i > 0 && rec[i].index <= rec[i - 1].index) || asmstore__rd32(r + 4) != 0u) break;
     }
     if (rec && i == count) *n = count;
     else { free(rec); rec = NULL; }
@@ -679,19 +663,19 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, 
     buf = all ? (unsigned char *)calloc(1, size) : NULL;
     for (i = 0; buf && i < nall; i++) {
         unsigned char *r = buf + 32 + 40 * i;
-        asmstore_cache__wr32(r, all[i].index);
-        asmstore_cache__wr64(r + 8, all[i].ino);
-        asmstore_cache__wr64(r + 16, all[i].size);
-        asmstore_cache__wr64(r + 24, all[i].mtime_ns);
-        asmstore_cache__wr64(r + 32, all[i].ctime_ns);
+        asmstore__wr32(r, all[i].index);
+        asmstore__wr64(r + 8, all[i].ino);
+        asmstore__wr64(r + 16, all[i].size);
+        asmstore__wr64(r + 24, all[i].mtime_ns);
+        asmstore__wr64(r + 32, all[i].ctime_ns);
     }
     free(all);
     if (!buf) return 0;
-    asmstore_cache__wr32(buf, ASMSTORE_CACHE__REC_MAGIC);
-    asmstore_cache__wr32(buf + 4, 1u);
-    asmstore_cache__wr64(buf + 8, c->store_id);
-    asmstore_cache__wr32(buf + 16, (uint32_t)nall);
-    asmstore_cache__wr64(buf + 24, asmstore_xxh3_64(buf + 32, size - 32));
+    asmstore__wr32(buf, ASMSTORE_CACHE__REC_MAGIC);
+    asmstore__wr32(buf + 4, 1u);
+    asmstore__wr64(buf + 8, c->store_id);
+    asmstore__wr32(buf + 16, (uint32_t)nall);
+    asmstore__wr64(buf + 24, asmstore_xxh3_64(buf + 32, size - 32));
     fd = asmstore_cache__open_temp(c->dirfd, ASMSTORE_CACHE__REC_NAME, nonce, tmp, sizeof tmp);
     ok = fd >= 0 && asmstore_cache__write_all(fd, buf, size) == 0 && fsync(fd) == 0;
     if (fd >= 0 && close(fd) != 0) ok = 0;
@@ -1099,7 +1083,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
        file one entry's bytes under another's index */
     if (asmstore_reader_entry_check(&c->store, e) != ASMSTORE_OK) return ASMSTORE_ERR_INVALID_ARG;
     if (e->compression == ASMSTORE_COMPRESSION_NONE) return asmstore_cache__direct(c, e, out);
-    if (e->uncompressed_size > c->store.max_entry_size) return ASMSTORE_ERR_TOO_LARGE;
+    if (e->uncompressed_size > asmstore_reader_max_entry_size(&c->store)) return ASMSTORE_ERR_TOO_LARGE;
     enabled = c->dirfd >= 0;
     if (enabled) {
         /* v2/v3: hash the stored bytes before anything else, so the footer we may write later
@@ -1118,7 +1102,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     if (!buf) return ASMSTORE_ERR_OUT_OF_MEMORY;
     {
 #ifndef ASMSTORE_NO_ZSTD
-        ZSTD_DCtx *d = e->compression == ASMSTORE_COMPRESSION_ZSTD && !c->store.decompress ? asmstore_cache__get_dctx(c) : NULL;
+        ZSTD_DCtx *d = e->compression == ASMSTORE_COMPRESSION_ZSTD ? asmstore_cache__get_dctx(c) : NULL;
         res = asmstore_reader_read(&c->store, e, buf, e->uncompressed_size, d, NULL);
         asmstore_cache__put_dctx(c, d);
 #else
