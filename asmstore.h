@@ -10,7 +10,7 @@
      The declarations and the implementation each come in three parts, in data-flow order, under
      big banners: CORE (what everything needs), RUNTIME (what a host on the device needs: read a
      store from where the app carries it) and BUILD (what a packer needs: write stores and wrap
-     them). ASMSTORE_NO_WRITER + ASMSTORE_NO_ELF drop BUILD but its files (ASMSTORE_NO_STDIO).
+     them). ASMSTORE_NO_BUILD drops BUILD; ASMSTORE_NO_ZIP and ASMSTORE_NO_DLOPEN trim RUNTIME.
 
    WHAT IT DOES
    CORE
@@ -47,12 +47,20 @@
      ASMSTORE_DEF                  storage/visibility of public functions        [extern / static]
      ASMSTORE_MALLOC/FREE          allocator used when no asmstore_allocator     [malloc/free]
      ASMSTORE_ASSERT(x)            programmer-error checks only                  [assert]
-     ASMSTORE_NO_WRITER            drop the writer (reader-only builds, on-device hosts)
+     ASMSTORE_NO_BUILD             drop the BUILD part: files, writer, presets, ELF generator, bionic
+                                   checker (implies ASMSTORE_NO_WRITER and ASMSTORE_NO_ELF)
+     ASMSTORE_NO_ZIP               drop the ZIP scan and the APK locator (asmstore_locate_file then
+                                   answers ASMSTORE_ERR_UNSUPPORTED for an archive)
+     ASMSTORE_NO_DLOPEN            drop the dlopen locator (no dlopen/dlsym, no -ldl); the file and APK
+                                   locators stay unless NO_STDIO / NO_ZIP
+       (NO_BUILD + NO_ZIP + NO_DLOPEN: the smallest on-device reader, reader + ELF payload finder
+        + file locator)
+     ASMSTORE_NO_WRITER            drop the writer and its presets
      ASMSTORE_NO_STDIO             drop everything that touches files (implies no add_file/write_file)
      ASMSTORE_NO_ZSTD              no libzstd: stored images, or the decompress callback, only
      ASMSTORE_NO_THREADS           the writer compresses on the calling thread only
      ASMSTORE_NO_ELF               drop the ELF generator and the bionic-rules checker
-     ASMSTORE_NO_LOCATOR           no dlopen/dlsym (the file and APK locators stay unless NO_STDIO)
+     ASMSTORE_NO_LOCATOR           older name of ASMSTORE_NO_DLOPEN (still honoured)
      ASMSTORE_NO_ERROR_STRINGS     asmstore_result_string() returns terse codes
      ASMSTORE_MAX_ENTRY_SIZE       largest decompressed image accepted           [1 GiB]
      ASMSTORE_MAX_ENTRIES          largest entry_count accepted                  [1 << 20]
@@ -116,6 +124,17 @@
 #else
 #define ASMSTORE_DEF extern
 #endif
+#endif
+
+/* Trim switches (CONFIGURATION): the broad ones imply the narrow ones, the old name the new one. */
+#if defined(ASMSTORE_NO_BUILD) && !defined(ASMSTORE_NO_WRITER)
+#define ASMSTORE_NO_WRITER
+#endif
+#if defined(ASMSTORE_NO_BUILD) && !defined(ASMSTORE_NO_ELF)
+#define ASMSTORE_NO_ELF
+#endif
+#if defined(ASMSTORE_NO_LOCATOR) && !defined(ASMSTORE_NO_DLOPEN)
+#define ASMSTORE_NO_DLOPEN
 #endif
 
 #ifndef ASMSTORE_MAX_ENTRY_SIZE
@@ -512,6 +531,7 @@ typedef struct asmstore_zip_entry {
     int zip64;                  /* the archive has a ZIP64 end of central directory */
 } asmstore_zip_entry;
 
+#ifndef ASMSTORE_NO_ZIP
 /* Finds the entry named name[0..name_len) in the ZIP archive zip[0..size): EOCD (archive comment
    allowed; a signature inside the comment is rejected unless the directory ends right at it and
    the record ends the file), ZIP64 EOCD + locator, the central directory (duplicates rejected),
@@ -533,6 +553,7 @@ ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *
    entry (a Release APK with extractNativeLibs=true) gives ASMSTORE_ERR_ZIP_COMPRESSED. */
 ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t size, asmstore_abi abi,
                                                      asmstore_abi *found_abi, asmstore_zip_entry *out, asmstore_error *err);
+#endif /* ASMSTORE_NO_ZIP */
 
 /* ---- locators: where a host gets (data, size) for asmstore_reader_init ---- */
 typedef enum asmstore_locate_via {
@@ -559,7 +580,7 @@ typedef struct asmstore_locator {
     char error[192];              /* dlerror() text when dlopen/dlsym failed */
 } asmstore_locator;
 
-#ifndef ASMSTORE_NO_LOCATOR
+#ifndef ASMSTORE_NO_DLOPEN
 /* dlopen(path, RTLD_NOW|RTLD_LOCAL) + dlsym(symbol; NULL: "_assembly_store"). Extent: the symbol's
    st_size (dladdr1, glibc), else the end of the PT_LOAD holding it (dl_iterate_phdr); never
    unbounded (no extent source: ASMSTORE_ERR_UNSUPPORTED). ASMSTORE_ERR_DLOPEN with l->error set
@@ -572,12 +593,14 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
    asmstore_elf_payload and `symbol`), or a ZIP/APK (as asmstore_locate_apk with ABI unknown). */
 ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const char *path, const char *symbol,
                                                   asmstore_error *err);
+#ifndef ASMSTORE_NO_ZIP
 /* Finds lib/<abi>/libassembly-store.so in an APK (abi UNKNOWN: first present, see
    asmstore_zip_find_store). If path's basename is base.apk, split_config.<abi_underscored>.apk beside it
    is tried first, base.apk is the fallback. Maps only the entry's pages (offset rounded down to the
    page size), then finds the payload inside the entry (ELF or raw). */
 ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path, asmstore_abi abi,
                                                  const char *symbol, asmstore_error *err);
+#endif /* ASMSTORE_NO_ZIP */
 #endif
 /* Unmaps / dlcloses what l holds and zeroes it. */
 ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l);
@@ -586,7 +609,7 @@ ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l);
 /* ==  BUILD: files -> writer -> presets -> ELF generator -> bionic checker            == */
 /* ====================================================================================== */
 /* ================================ files ================================ */
-#ifndef ASMSTORE_NO_STDIO
+#if !defined(ASMSTORE_NO_STDIO) && !defined(ASMSTORE_NO_BUILD)
 /* Reads a whole file into memory from the allocator (NULL: default). Free with asmstore_free. */
 ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a, void **data, size_t *size);
 /* Writes data to path atomically: temp file in the same directory, one write, explicit mode,
@@ -876,19 +899,23 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
 #define XXH_INLINE_ALL
 #endif
 #include ASMSTORE_XXHASH_HEADER
-#if !defined(ASMSTORE_NO_STDIO) || !defined(ASMSTORE_NO_LOCATOR)
-#include <string.h>
-#endif
-#ifndef ASMSTORE_NO_STDIO
+#ifndef ASMSTORE_NO_STDIO                                 /* file and APK locators, files */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #endif
-#ifndef ASMSTORE_NO_LOCATOR
+#if !defined(ASMSTORE_NO_STDIO) && !defined(ASMSTORE_NO_BUILD) /* files: temp names */
+#include <stdio.h>
+#endif
+#ifndef ASMSTORE_NO_DLOPEN                                /* dlopen locator */
 #include <dlfcn.h>
 #include <link.h>
+#include <unistd.h>
+#endif
+#if !defined(ASMSTORE_NO_WRITER) && !defined(ASMSTORE_NO_THREADS) /* the writer's workers */
+#include <pthread.h>
 #include <unistd.h>
 #endif
 
@@ -1962,6 +1989,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
 }
 
 /* >>zip --------------------------------------------------------------------------------- */
+#ifndef ASMSTORE_NO_ZIP
 #define ASMSTORE__ZIP_LFH 0x04034b50u
 #define ASMSTORE__ZIP_CDH 0x02014b50u
 #define ASMSTORE__ZIP_EOCD 0x06054b50u
@@ -2161,10 +2189,12 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t siz
     return res;
 }
 
+#endif /* ASMSTORE_NO_ZIP */
+
 /* >>locator ----------------------------------------------------------------------------- */
 ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l) {
     if (!l) return;
-#ifndef ASMSTORE_NO_LOCATOR
+#ifndef ASMSTORE_NO_DLOPEN
     if (l->dl_handle) dlclose(l->dl_handle);
 #endif
 #ifndef ASMSTORE_NO_STDIO
@@ -2173,7 +2203,7 @@ ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l) {
     memset(l, 0, sizeof *l);
 }
 
-#ifndef ASMSTORE_NO_LOCATOR
+#ifndef ASMSTORE_NO_DLOPEN
 #if defined(__BIONIC__) || (defined(__GLIBC__) && defined(__USE_GNU))
 #define ASMSTORE__HAVE_PHDR_ITER 1
 typedef struct asmstore__phdr_find { uintptr_t addr, end; int found; } asmstore__phdr_find;
@@ -2246,7 +2276,7 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
     l->dl_handle = h;
     return ASMSTORE_OK;
 }
-#endif /* ASMSTORE_NO_LOCATOR */
+#endif /* ASMSTORE_NO_DLOPEN */
 
 #ifndef ASMSTORE_NO_STDIO
 /* Maps [off, off+len) of fd read-only, page-rounded; *base gets the byte at off. */
@@ -2282,6 +2312,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l, co
     return ASMSTORE_OK;
 }
 
+#ifndef ASMSTORE_NO_ZIP
 /* Opens one APK and locates the store entry; 0 on success with l filled. */
 ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, const char *path, asmstore_abi abi,
                                                            const char *symbol, asmstore_error *err) {
@@ -2344,6 +2375,7 @@ ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char
     }
     return asmstore__locate_apk_one(l, path, abi, symbol, err);
 }
+#endif /* ASMSTORE_NO_ZIP */
 
 ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const char *path, const char *symbol,
                                                   asmstore_error *err) {
@@ -2364,7 +2396,11 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
     l->via = ASMSTORE_VIA_FILE;
     if (st.st_size >= 4 && base[0] == 'P' && base[1] == 'K' && base[2] == 3 && base[3] == 4) {
         asmstore_locator_close(l);
+#ifndef ASMSTORE_NO_ZIP
         return asmstore_locate_apk(l, path, ASMSTORE_ABI_UNKNOWN, symbol, err);
+#else
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0); /* an archive: no ZIP scan built in */
+#endif
     }
     res = asmstore__locate_inner(l, base, (size_t)st.st_size, 0, symbol);
     if (res != ASMSTORE_OK) { asmstore_locator_close(l); return asmstore__fail(err, res, 0, -1, 0); }
@@ -2376,12 +2412,7 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
 /* ==  BUILD: files -> writer -> presets -> ELF generator -> bionic checker            == */
 /* ====================================================================================== */
 /* >>files ------------------------------------------------------------------------------- */
-#ifndef ASMSTORE_NO_STDIO
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#if !defined(ASMSTORE_NO_STDIO) && !defined(ASMSTORE_NO_BUILD)
 
 /* read() until len bytes or EOF, retrying EINTR; returns bytes read or -1. */
 ASMSTORE__PRIVATE long long asmstore__read_full(int fd, void *buf, size_t len) {
@@ -2475,14 +2506,10 @@ ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *d
     parts[0] = data; sizes[0] = size;
     return asmstore_write_file_parts(path, parts, sizes, 1, mode);
 }
-#endif /* ASMSTORE_NO_STDIO */
+#endif /* files */
 
 /* >>writer ------------------------------------------------------------------------------ */
 #ifndef ASMSTORE_NO_WRITER
-#ifndef ASMSTORE_NO_THREADS
-#include <pthread.h>
-#include <unistd.h>
-#endif
 
 #define ASMSTORE__ADD_TAKE 0x100u    /* private: the writer takes the buffers (from its allocator) */
 #define ASMSTORE__ADD_PUBLIC (ASMSTORE_ADD_UNCOMPRESSED | ASMSTORE_ADD_BORROW | ASMSTORE_ADD_DESCRIPTOR_INDEX | \

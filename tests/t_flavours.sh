@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build flavours: gcc and clang; C99, C11 and C++11; every warning an error; ASMSTORE_STATIC in two
 # translation units linked together; reader-only (no writer, no stdio); no zstd (callback only);
-# exported symbols all start with asmstore_ and no XXH* or ZSTD_compress* leaks where it must not.
+# exported symbols all start with asmstore_ and no XXH* or ZSTD_compress* leaks where it must not;
+# the trim switches (ASMSTORE_NO_BUILD, _NO_ZIP, _NO_DLOPEN, the older _NO_LOCATOR), alone and together.
 . "$(dirname "$0")/lib.sh"
 W="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes -Werror"
 WXX="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Werror"
@@ -31,6 +32,60 @@ for cc in gcc clang; do
   t_check "$cc no-zstd build (ASMSTORE_NO_ZSTD, no zstd.h needed)" \
     $cc -std=c99 $W -O2 -D_GNU_SOURCE -DASMSTORE_NO_ZSTD -DASMSTORE_ZSTD_HEADER='"/nonexistent/zstd.h"' -c $D/impl.c -o "$T_TMP/nz-$cc.o"
 done
+# trim switches by audience: each flavour compiles (-Werror), links without what it drops (no -ldl
+# without dlopen, no -lpthread without BUILD), runs tests/build/trim.c, which says what it used, and
+# its object defines none of the dropped functions (the full object defines them all).
+trim_build="asmstore_writer_create asmstore_writer_finish asmstore_write_options_preset asmstore_read_file asmstore_write_file asmstore_elf_wrap asmstore_elf_layout asmstore_elf_check_bionic"
+trim_zip="asmstore_zip_find asmstore_zip_find_store asmstore_zip_store_path asmstore_locate_apk"
+trim_dlopen="asmstore_locate_dlopen"
+trim_kept="asmstore_reader_init asmstore_reader_read asmstore_elf_payload asmstore_locate_file asmstore_locator_close"
+# trim_defined OBJ SYMS...: prints the SYMS that OBJ defines, one a line
+trim_defined() {
+  local o=$1 d s; shift
+  d=$(nm -g --defined-only "$o" | awk '{print $3}')
+  for s in "$@"; do if printf '%s\n' "$d" | grep -qx "$s"; then echo "$s"; fi; done
+}
+if [ ! -x "$ASMSTORE" ] || ! command -v zip >/dev/null || ! command -v zipalign >/dev/null || ! command -v nm >/dev/null; then
+  t_skip "trim flavours" "needs $ASMSTORE (make), zip, zipalign and nm"
+else
+  printf 'MZ trim flavour image' >"$T_TMP/Trim.dll"
+  mkdir -p "$T_TMP/apk/lib/x86_64"
+  "$ASMSTORE" pack -o "$T_TMP/store.so" --abi x86_64 "$T_TMP/Trim.dll" >/dev/null 2>&1
+  cp "$T_TMP/store.so" "$T_TMP/apk/lib/x86_64/libassembly-store.so"
+  (cd "$T_TMP/apk" && zip -q -0 -r "$T_TMP/stored.zip" lib) && zipalign -f 16384 "$T_TMP/stored.zip" "$T_TMP/app.apk"
+  trim_all="$trim_build $trim_zip $trim_dlopen"
+  # name | compiler | defines | libraries | what the run must print | functions that must be absent
+  while IFS='|' read -r name cc defs libs says absent; do
+    command -v "$cc" >/dev/null || { t_skip "$cc trim flavour $name" "not installed"; continue; }
+    o="$T_TMP/trim-$name-$cc"
+    t_check "$cc trim flavour $name: compiles and links with only $libs" \
+      sh -c "$cc -std=c99 $W -O1 $defs -c $D/trim.c -o $o.o && $cc $o.o -o $o $libs"
+    [ -x "$o" ] || continue
+    out=$("$o" "$T_TMP/store.so" "$T_TMP/app.apk" Trim.dll 2>&1)
+    if [ "$out" = "$says" ]; then t_ok "$cc trim flavour $name runs: $says"
+    else t_fail "$cc trim flavour $name runs" "said '$out', want '$says'"; fi
+    kept=$(trim_defined "$o.o" $trim_kept | wc -l)
+    if [ "$kept" -eq 5 ]; then t_ok "$cc trim flavour $name keeps the reader, payload finder and file locator"
+    else t_fail "$cc trim flavour $name" "defines $kept of the 5 kept functions"; fi
+    if [ -z "$absent" ]; then
+      have=$(trim_defined "$o.o" $trim_all | wc -l); want=$(echo $trim_all | wc -w)
+      if [ "$have" -eq "$want" ]; then t_ok "$cc trim flavour $name defines every function a trim drops ($want)"
+      else t_fail "$cc trim flavour $name" "defines $have of the $want functions trims drop"; fi
+    else
+      left=$(trim_defined "$o.o" $absent)
+      if [ -z "$left" ]; then t_ok "$cc trim flavour $name defines no dropped function"
+      else t_fail "$cc trim flavour $name still defines" "$left"; fi
+    fi
+  done <<FLAVOURS
+full|gcc||-lzstd -ldl -lpthread|read zip dlopen build|
+no-build|gcc|-DASMSTORE_NO_BUILD|-lzstd -ldl|read zip dlopen|$trim_build
+no-zip|gcc|-DASMSTORE_NO_ZIP|-lzstd -ldl -lpthread|read dlopen build|$trim_zip
+no-dlopen|gcc|-DASMSTORE_NO_DLOPEN|-lzstd -lpthread|read zip build|$trim_dlopen
+no-locator|gcc|-DASMSTORE_NO_LOCATOR|-lzstd -lpthread|read zip build|$trim_dlopen
+minimal|gcc|-DASMSTORE_NO_BUILD -DASMSTORE_NO_ZIP -DASMSTORE_NO_DLOPEN|-lzstd|read|$trim_all
+minimal|clang|-DASMSTORE_NO_BUILD -DASMSTORE_NO_ZIP -DASMSTORE_NO_DLOPEN|-lzstd|read|$trim_all
+FLAVOURS
+fi
 # exported symbols
 if command -v nm >/dev/null && [ -f "$T_TMP/impl-gcc-c99.o" ]; then
   bad=$(nm -g --defined-only "$T_TMP/impl-gcc-c99.o" | awk '{print $3}' | grep -v '^asmstore_' || true) # both headers
