@@ -3894,181 +3894,297 @@ ASMSTORE__PRIVATE int asmstore__in_load(const asmstore__elf *e, uint64_t vaddr, 
     return 0;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t size, asmstore_abi abi, const char *symbol,
-                                                       const asmstore_zip_entry *apk_entry, asmstore_elf_violation *v) {
+/* What the bionic checker has learnt so far. Each helper below checks one group of rules
+   (elf-so-requirements.md §4), in the order bionic meets them, and returns ASMSTORE_ERR_ELF_RULE
+   with *v naming the rule, or ASMSTORE_OK. */
+typedef struct asmstore__bionic {
     asmstore__elf e;
-    asmstore__shdr s, dynsec, strsec, symsec;
-    asmstore__phdr h, dynph;
-    asmstore_result res;
-    uint64_t wa, symsz, dynsz, k, ndyn, strsz = 0, strtab = 0, symtab = 0, hash = 0, nsyms;
-    uint32_t i, ndynsec = 0, dynidx = 0, nload = 0, have_strsz = 0, have_hash = 0, have_dynph = 0, have_phdr = 0;
-    uint64_t last_load_end = 0, soname = 0;
-    int have_soname = 0;
-    const void *pl;
-    size_t pls;
-    asmstore_elf_info info;
-    memset(&s, 0, sizeof s); memset(&dynsec, 0, sizeof dynsec); memset(&strsec, 0, sizeof strsec);
-    memset(&symsec, 0, sizeof symsec); memset(&h, 0, sizeof h); memset(&dynph, 0, sizeof dynph);
-    if (v) { v->rule = 0; v->message = "ok"; v->offset = 0; }
-    if (!elf && size) return ASMSTORE_ERR_INVALID_ARG;
-    res = asmstore__elf_open(&e, elf, size);
-    if (res != ASMSTORE_OK) return res;
-    wa = e.is64 ? 8u : 4u;
-    symsz = e.is64 ? 24u : 16u;
-    dynsz = e.is64 ? 16u : 8u;
+    asmstore_elf_violation *v;
+    uint64_t wa, symsz, dynsz;        /* word, Sym and Dyn sizes of the file's class */
+    asmstore__phdr dynph;             /* the last PT_DYNAMIC, as in bionic */
+    int have_dynph;
+    asmstore__shdr dynsec, strsec, symsec;
+    uint64_t strsz, strtab, symtab, hash, soname, nsyms;
+    int have_strsz, have_hash, have_soname;
+} asmstore__bionic;
+
+/* Rule 9 (type, machine, class), rule 1 (section headers) and the program header table (rule 6). */
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_headers(const asmstore__bionic *b, asmstore_abi abi) {
+    const asmstore__elf *e = &b->e;
+    asmstore_elf_violation *v = b->v;
+    asmstore_abi machine_abi = asmstore__abi_of_machine(e->machine);
+    asmstore__shdr s;
     /* rule 9 first: everything below depends on the class */
-    if (e.type != ASMSTORE__ET_DYN || asmstore__rd32(e.p + 20) != 1) return asmstore__rule(v, 9, "e_type must be ET_DYN, e_version 1", 16);
-    if (asmstore__abi_of_machine(e.machine) == ASMSTORE_ABI_UNKNOWN) return asmstore__rule(v, 9, "e_machine is not arm64/arm/x86_64/x86", 18);
-    if (abi != ASMSTORE_ABI_UNKNOWN && asmstore__abi_of_machine(e.machine) != abi) return asmstore__rule(v, 9, "e_machine does not match the ABI directory", 18);
-    if ((e.is64 != 0) != asmstore__abi(asmstore__abi_of_machine(e.machine))->is_64bit) return asmstore__rule(v, 9, "ELF class does not match the machine", 4);
+    if (e->type != ASMSTORE__ET_DYN || asmstore__rd32(e->p + 20) != 1)
+        return asmstore__rule(v, 9, "e_type must be ET_DYN, e_version 1", 16);
+    if (machine_abi == ASMSTORE_ABI_UNKNOWN) return asmstore__rule(v, 9, "e_machine is not arm64/arm/x86_64/x86", 18);
+    if (abi != ASMSTORE_ABI_UNKNOWN && machine_abi != abi)
+        return asmstore__rule(v, 9, "e_machine does not match the ABI directory", 18);
+    if ((e->is64 != 0) != asmstore__abi(machine_abi)->is_64bit)
+        return asmstore__rule(v, 9, "ELF class does not match the machine", 4);
     /* rule 1: section headers */
-    if (e.shnum == 0 || e.shoff == 0) return asmstore__rule(v, 1, "no section headers", 0);
-    if (e.shoff % wa) return asmstore__rule(v, 1, "e_shoff misaligned", e.shoff);
-    if (e.shentsize != (e.is64 ? 64u : 40u)) return asmstore__rule(v, 1, "e_shentsize is not sizeof(Shdr)", 0);
-    if (e.shstrndx == 0 || e.shstrndx >= e.shnum) return asmstore__rule(v, 1, "e_shstrndx is 0 or out of range", 0);
-    asmstore__elf_shdr(&e, e.shstrndx, &s);
+    if (e->shnum == 0 || e->shoff == 0) return asmstore__rule(v, 1, "no section headers", 0);
+    if (e->shoff % b->wa) return asmstore__rule(v, 1, "e_shoff misaligned", e->shoff);
+    if (e->shentsize != (e->is64 ? 64u : 40u)) return asmstore__rule(v, 1, "e_shentsize is not sizeof(Shdr)", 0);
+    if (e->shstrndx == 0 || e->shstrndx >= e->shnum) return asmstore__rule(v, 1, "e_shstrndx is 0 or out of range", 0);
+    asmstore__elf_shdr(e, e->shstrndx, &s);
     if (s.type != ASMSTORE__SHT_STRTAB) return asmstore__rule(v, 1, "e_shstrndx section is not SHT_STRTAB", 0);
     /* program headers (bionic: 1..65536/sizeof, phoff > 0 and aligned) are part of rules 6/7 */
-    if (e.phnum == 0 || e.phnum > 65536u / (e.is64 ? 56u : 32u) || e.phoff == 0 || e.phoff % wa ||
-        e.phentsize != (e.is64 ? 56u : 32u))
-        return asmstore__rule(v, 6, "program header table missing, misaligned or with a wrong entry size", e.phoff);
-    /* rules 7 and 8: segments */
-    for (i = 0; i < e.phnum; i++) {
-        asmstore__elf_phdr(&e, i, &h);
+    if (e->phnum == 0 || e->phnum > 65536u / (e->is64 ? 56u : 32u) || e->phoff == 0 || e->phoff % b->wa ||
+        e->phentsize != (e->is64 ? 56u : 32u))
+        return asmstore__rule(v, 6, "program header table missing, misaligned or with a wrong entry size", e->phoff);
+    return ASMSTORE_OK;
+}
+
+/* Rule 7 for one PT_LOAD; *end is where the previous one ends (nload of them seen so far). */
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_load(const asmstore__bionic *b, const asmstore__phdr *h,
+                                                        uint32_t nload, uint64_t *end) {
+    asmstore_elf_violation *v = b->v;
+    if (h->align < ASMSTORE_ELF_PAGE_16K || (h->align & (h->align - 1)))
+        return asmstore__rule(v, 7, "PT_LOAD p_align not a power of two >= 16384", 0);
+    if (h->offset % ASMSTORE_ELF_PAGE_16K != h->vaddr % ASMSTORE_ELF_PAGE_16K)
+        return asmstore__rule(v, 7, "PT_LOAD p_offset and p_vaddr differ mod 16384", h->offset);
+    if (!asmstore__range_ok(h->offset, h->filesz, b->e.size))
+        return asmstore__rule(v, 7, "PT_LOAD past end of file", h->offset);
+    if (h->filesz > h->memsz) return asmstore__rule(v, 7, "PT_LOAD p_filesz > p_memsz", h->offset);
+    if ((h->flags & ASMSTORE__PF_W) && (h->flags & ASMSTORE__PF_X))
+        return asmstore__rule(v, 7, "PT_LOAD both writable and executable", h->offset);
+    if (nload && h->vaddr < *end) return asmstore__rule(v, 7, "PT_LOADs unsorted or overlapping", h->offset);
+    if (h->vaddr + h->memsz < h->vaddr) return asmstore__rule(v, 7, "PT_LOAD wraps around", h->offset);
+    *end = h->vaddr + h->memsz;
+    return ASMSTORE_OK;
+}
+
+/* Rules 7 and 8 (segments), rule 6 (PT_PHDR, or a first PT_LOAD that covers the program headers). */
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_segments(asmstore__bionic *b) {
+    const asmstore__elf *e = &b->e;
+    asmstore__phdr h;
+    asmstore_result res;
+    uint64_t last_load_end = 0;
+    uint32_t i, nload = 0;
+    int have_phdr = 0;
+    for (i = 0; i < e->phnum; i++) {
+        asmstore__elf_phdr(e, i, &h);
         if (h.type == ASMSTORE__PT_LOAD) {
-            if (h.align < ASMSTORE_ELF_PAGE_16K || (h.align & (h.align - 1))) return asmstore__rule(v, 7, "PT_LOAD p_align not a power of two >= 16384", 0);
-            if (h.offset % ASMSTORE_ELF_PAGE_16K != h.vaddr % ASMSTORE_ELF_PAGE_16K) return asmstore__rule(v, 7, "PT_LOAD p_offset and p_vaddr differ mod 16384", h.offset);
-            if (!asmstore__range_ok(h.offset, h.filesz, e.size)) return asmstore__rule(v, 7, "PT_LOAD past end of file", h.offset);
-            if (h.filesz > h.memsz) return asmstore__rule(v, 7, "PT_LOAD p_filesz > p_memsz", h.offset);
-            if ((h.flags & ASMSTORE__PF_W) && (h.flags & ASMSTORE__PF_X)) return asmstore__rule(v, 7, "PT_LOAD both writable and executable", h.offset);
-            if (nload && h.vaddr < last_load_end) return asmstore__rule(v, 7, "PT_LOADs unsorted or overlapping", h.offset);
-            if (h.vaddr + h.memsz < h.vaddr) return asmstore__rule(v, 7, "PT_LOAD wraps around", h.offset);
-            last_load_end = h.vaddr + h.memsz;
+            if ((res = asmstore__bionic_load(b, &h, nload, &last_load_end)) != ASMSTORE_OK) return res;
             nload++;
         } else if (h.type == ASMSTORE__PT_GNU_RELRO || h.type == ASMSTORE__PT_TLS || h.type == ASMSTORE__PT_NOTE ||
                    h.type == ASMSTORE__PT_INTERP) {
-            return asmstore__rule(v, 8, "PT_GNU_RELRO, PT_TLS, PT_NOTE or PT_INTERP present", 0);
+            return asmstore__rule(b->v, 8, "PT_GNU_RELRO, PT_TLS, PT_NOTE or PT_INTERP present", 0);
         } else if (h.type == ASMSTORE__PT_DYNAMIC) {
-            dynph = h; have_dynph = 1; /* the last one wins, as in bionic */
+            b->dynph = h; b->have_dynph = 1; /* the last one wins, as in bionic */
         } else if (h.type == ASMSTORE__PT_PHDR) {
             have_phdr = 1;
-            if (!asmstore__in_load(&e, h.vaddr, h.filesz) || h.offset != e.phoff)
-                return asmstore__rule(v, 6, "PT_PHDR not inside a PT_LOAD", h.offset);
+            if (!asmstore__in_load(e, h.vaddr, h.filesz) || h.offset != e->phoff)
+                return asmstore__rule(b->v, 6, "PT_PHDR not inside a PT_LOAD", h.offset);
         }
     }
-    if (nload == 0) return asmstore__rule(v, 7, "no PT_LOAD", 0);
+    if (nload == 0) return asmstore__rule(b->v, 7, "no PT_LOAD", 0);
     if (!have_phdr) {
         asmstore__phdr first;
         memset(&first, 0, sizeof first);
-        for (i = 0; i < e.phnum; i++) { asmstore__elf_phdr(&e, i, &first); if (first.type == ASMSTORE__PT_LOAD) break; }
-        if (first.offset != 0 || !asmstore__in_load(&e, first.vaddr + e.phoff, (uint64_t)e.phnum * e.phentsize))
-            return asmstore__rule(v, 6, "no PT_PHDR and the first PT_LOAD does not cover the program headers", 0);
+        for (i = 0; i < e->phnum; i++) { asmstore__elf_phdr(e, i, &first); if (first.type == ASMSTORE__PT_LOAD) break; }
+        if (first.offset != 0 || !asmstore__in_load(e, first.vaddr + e->phoff, (uint64_t)e->phnum * e->phentsize))
+            return asmstore__rule(b->v, 6, "no PT_PHDR and the first PT_LOAD does not cover the program headers", 0);
     }
-    /* rule 2: exactly one SHT_DYNAMIC, equal to PT_DYNAMIC */
-    for (i = 1; i < e.shnum; i++) {
-        asmstore__elf_shdr(&e, i, &s);
-        if (s.type == ASMSTORE__SHT_DYNAMIC) { if (!ndynsec) { dynsec = s; dynidx = i; } ndynsec++; }
+    return ASMSTORE_OK;
+}
+
+/* Rule 2: exactly one SHT_DYNAMIC, equal to PT_DYNAMIC, loaded, linked to an in-file string table. */
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_dynamic_section(asmstore__bionic *b) {
+    const asmstore__elf *e = &b->e;
+    asmstore_elf_violation *v = b->v;
+    asmstore__shdr s;
+    uint32_t i, ndynsec = 0;
+    for (i = 1; i < e->shnum; i++) {
+        asmstore__elf_shdr(e, i, &s);
+        if (s.type == ASMSTORE__SHT_DYNAMIC) { if (!ndynsec) b->dynsec = s; ndynsec++; }
     }
     if (ndynsec != 1) return asmstore__rule(v, 2, "not exactly one SHT_DYNAMIC section", 0);
-    if (!have_dynph) return asmstore__rule(v, 2, "no PT_DYNAMIC", 0);
-    if (dynsec.offset != dynph.offset || dynsec.size != dynph.filesz) return asmstore__rule(v, 2, ".dynamic section differs from PT_DYNAMIC", dynsec.offset);
-    if (dynsec.offset % wa || !asmstore__range_ok(dynsec.offset, dynsec.size, e.size)) return asmstore__rule(v, 2, ".dynamic misaligned or outside the file", dynsec.offset);
-    if (!asmstore__in_load(&e, dynph.vaddr, dynph.filesz)) return asmstore__rule(v, 2, "PT_DYNAMIC not inside a PT_LOAD", dynph.offset);
-    if (dynsec.link == 0 || dynsec.link >= e.shnum) return asmstore__rule(v, 2, ".dynamic sh_link out of range", 0);
-    asmstore__elf_shdr(&e, dynsec.link, &strsec);
-    if (strsec.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(strsec.offset, strsec.size, e.size))
+    if (!b->have_dynph) return asmstore__rule(v, 2, "no PT_DYNAMIC", 0);
+    if (b->dynsec.offset != b->dynph.offset || b->dynsec.size != b->dynph.filesz)
+        return asmstore__rule(v, 2, ".dynamic section differs from PT_DYNAMIC", b->dynsec.offset);
+    if (b->dynsec.offset % b->wa || !asmstore__range_ok(b->dynsec.offset, b->dynsec.size, e->size))
+        return asmstore__rule(v, 2, ".dynamic misaligned or outside the file", b->dynsec.offset);
+    if (!asmstore__in_load(e, b->dynph.vaddr, b->dynph.filesz))
+        return asmstore__rule(v, 2, "PT_DYNAMIC not inside a PT_LOAD", b->dynph.offset);
+    if (b->dynsec.link == 0 || b->dynsec.link >= e->shnum) return asmstore__rule(v, 2, ".dynamic sh_link out of range", 0);
+    asmstore__elf_shdr(e, b->dynsec.link, &b->strsec);
+    if (b->strsec.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(b->strsec.offset, b->strsec.size, e->size))
         return asmstore__rule(v, 2, ".dynamic sh_link is not an in-file SHT_STRTAB", 0);
-    (void)dynidx;
-    /* walk the dynamic table; DT_NULL must come within sh_size (rule 2), tags checked (rule 5) */
-    ndyn = dynsec.size / dynsz;
+    return ASMSTORE_OK;
+}
+
+/* Walks the dynamic table: DT_NULL within sh_size (rule 2), only tags bionic takes quietly (rule 5). */
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_dynamic_tags(asmstore__bionic *b) {
+    const asmstore__elf *e = &b->e;
+    asmstore_elf_violation *v = b->v;
+    uint64_t k, ndyn = b->dynsec.size / b->dynsz;
     for (k = 0; k < ndyn; k++) {
-        const unsigned char *q = e.p + dynsec.offset + k * dynsz;
-        uint64_t tag = asmstore__rdw(q, e.is64), val = asmstore__rdw(q + wa, e.is64);
-        if (tag == ASMSTORE__DT_NULL) break;
+        uint64_t at = b->dynsec.offset + k * b->dynsz;
+        uint64_t tag = asmstore__rdw(e->p + at, e->is64), val = asmstore__rdw(e->p + at + b->wa, e->is64);
+        if (tag == ASMSTORE__DT_NULL) return ASMSTORE_OK;
         switch (tag) {
-        case ASMSTORE__DT_HASH: hash = val; have_hash = 1; break;
-        case ASMSTORE__DT_STRTAB: strtab = val; break;
-        case ASMSTORE__DT_SYMTAB: symtab = val; break;
-        case ASMSTORE__DT_STRSZ: strsz = val; have_strsz = 1; break;
-        case ASMSTORE__DT_SYMENT: if (val != symsz) return asmstore__rule(v, 5, "DT_SYMENT is not sizeof(Sym)", dynsec.offset + k * dynsz); break;
-        case ASMSTORE__DT_SONAME: soname = val; have_soname = 1; break;
+        case ASMSTORE__DT_HASH: b->hash = val; b->have_hash = 1; break;
+        case ASMSTORE__DT_STRTAB: b->strtab = val; break;
+        case ASMSTORE__DT_SYMTAB: b->symtab = val; break;
+        case ASMSTORE__DT_STRSZ: b->strsz = val; b->have_strsz = 1; break;
+        case ASMSTORE__DT_SYMENT:
+            if (val != b->symsz) return asmstore__rule(v, 5, "DT_SYMENT is not sizeof(Sym)", at);
+            break;
+        case ASMSTORE__DT_SONAME: b->soname = val; b->have_soname = 1; break;
         case ASMSTORE__DT_GNU_HASH: break;
-        case ASMSTORE__DT_FLAGS: if (val & ASMSTORE__DF_TEXTREL) return asmstore__rule(v, 5, "DF_TEXTREL set", dynsec.offset + k * dynsz); break;
-        case ASMSTORE__DT_TEXTREL: return asmstore__rule(v, 5, "DT_TEXTREL present", dynsec.offset + k * dynsz);
-        case ASMSTORE__DT_NEEDED: return asmstore__rule(v, 5, "DT_NEEDED present", dynsec.offset + k * dynsz);
-        default: return asmstore__rule(v, 5, "unknown dynamic tag (bionic warns)", dynsec.offset + k * dynsz);
+        case ASMSTORE__DT_FLAGS:
+            if (val & ASMSTORE__DF_TEXTREL) return asmstore__rule(v, 5, "DF_TEXTREL set", at);
+            break;
+        case ASMSTORE__DT_TEXTREL: return asmstore__rule(v, 5, "DT_TEXTREL present", at);
+        case ASMSTORE__DT_NEEDED: return asmstore__rule(v, 5, "DT_NEEDED present", at);
+        default: return asmstore__rule(v, 5, "unknown dynamic tag (bionic warns)", at);
         }
     }
-    if (k == ndyn) return asmstore__rule(v, 2, "no DT_NULL within .dynamic", dynsec.offset);
-    /* rule 4: strings */
-    if (!have_strsz || strsz == 0) return asmstore__rule(v, 4, "DT_STRSZ missing (bionic aborts on the first name lookup)", 0);
-    if (strsz > strsec.size) return asmstore__rule(v, 4, "DT_STRSZ larger than the .dynstr section", 0);
-    if (strtab != strsec.addr || !asmstore__in_load(&e, strtab, strsz)) return asmstore__rule(v, 4, "DT_STRTAB not the .dynstr address or not loaded", 0);
-    if (have_soname && soname >= strsz) return asmstore__rule(v, 4, "DT_SONAME index out of DT_STRSZ", 0);
-    /* rule 3: DT_HASH with nbucket >= 1, nchain == .dynsym count */
-    for (i = 1; i < e.shnum; i++) { asmstore__elf_shdr(&e, i, &symsec); if (symsec.type == ASMSTORE__SHT_DYNSYM) break; }
-    if (i == e.shnum) return asmstore__rule(v, 4, "no .dynsym section", 0);
-    if (!asmstore__range_ok(symsec.offset, symsec.size, e.size) || symsec.size % symsz) return asmstore__rule(v, 4, ".dynsym outside the file or not a whole number of symbols", symsec.offset);
-    if (symtab != symsec.addr || !asmstore__in_load(&e, symtab, symsec.size)) return asmstore__rule(v, 4, "DT_SYMTAB not the .dynsym address or not loaded", 0);
-    nsyms = symsec.size / symsz;
-    if (!have_hash) return asmstore__rule(v, 3, "DT_HASH missing (Android 5 needs it)", 0);
-    for (i = 1; i < e.shnum; i++) { asmstore__elf_shdr(&e, i, &s); if (s.type == ASMSTORE__SHT_HASH) break; }
-    if (i == e.shnum || s.addr != hash) return asmstore__rule(v, 4, "DT_HASH does not point at the .hash section", 0);
-    if (!asmstore__in_load(&e, hash, 8) || !asmstore__range_ok(s.offset, 8, e.size))
+    return asmstore__rule(v, 2, "no DT_NULL within .dynamic", b->dynsec.offset);
+}
+
+/* Rule 3: DT_HASH points at the .hash section, nbucket >= 1, nchain == the .dynsym count, all loaded. */
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_hash(const asmstore__bionic *b) {
+    const asmstore__elf *e = &b->e;
+    asmstore_elf_violation *v = b->v;
+    asmstore__shdr s;
+    uint32_t i, nbucket, nchain;
+    uint64_t bytes;
+    memset(&s, 0, sizeof s);
+    if (!b->have_hash) return asmstore__rule(v, 3, "DT_HASH missing (Android 5 needs it)", 0);
+    for (i = 1; i < e->shnum; i++) { asmstore__elf_shdr(e, i, &s); if (s.type == ASMSTORE__SHT_HASH) break; }
+    if (i == e->shnum || s.addr != b->hash) return asmstore__rule(v, 4, "DT_HASH does not point at the .hash section", 0);
+    if (!asmstore__in_load(e, b->hash, 8) || !asmstore__range_ok(s.offset, 8, e->size))
         return asmstore__rule(v, 3, "DT_HASH not loaded", 0);
-    {
-        uint32_t nbucket = asmstore__rd32(e.p + s.offset), nchain = asmstore__rd32(e.p + s.offset + 4);
-        if (nbucket == 0) return asmstore__rule(v, 3, "DT_HASH nbucket is 0", s.offset);
-        if (nchain != nsyms) return asmstore__rule(v, 3, "DT_HASH nchain differs from the .dynsym count", s.offset + 4);
-        if (!asmstore__range_ok(s.offset, 8u + 4u * ((uint64_t)nbucket + nchain), e.size) ||
-            !asmstore__in_load(&e, hash, 8u + 4u * ((uint64_t)nbucket + nchain)))
-            return asmstore__rule(v, 3, "DT_HASH table outside the loaded file", s.offset);
+    nbucket = asmstore__rd32(e->p + s.offset);
+    nchain = asmstore__rd32(e->p + s.offset + 4);
+    if (nbucket == 0) return asmstore__rule(v, 3, "DT_HASH nbucket is 0", s.offset);
+    if (nchain != b->nsyms) return asmstore__rule(v, 3, "DT_HASH nchain differs from the .dynsym count", s.offset + 4);
+    bytes = 8u + 4u * ((uint64_t)nbucket + nchain);
+    if (!asmstore__range_ok(s.offset, bytes, e->size) || !asmstore__in_load(e, b->hash, bytes))
+        return asmstore__rule(v, 3, "DT_HASH table outside the loaded file", s.offset);
+    return ASMSTORE_OK;
+}
+
+/* Rule 4 (DT_STRSZ, DT_STRTAB, DT_SONAME, .dynsym, every st_name) with rule 3 (DT_HASH) where bionic
+   meets it: after the symbol table, before the names. */
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_tables(asmstore__bionic *b) {
+    const asmstore__elf *e = &b->e;
+    asmstore_elf_violation *v = b->v;
+    asmstore_result res;
+    uint32_t i;
+    uint64_t k;
+    if (!b->have_strsz || b->strsz == 0)
+        return asmstore__rule(v, 4, "DT_STRSZ missing (bionic aborts on the first name lookup)", 0);
+    if (b->strsz > b->strsec.size) return asmstore__rule(v, 4, "DT_STRSZ larger than the .dynstr section", 0);
+    if (b->strtab != b->strsec.addr || !asmstore__in_load(e, b->strtab, b->strsz))
+        return asmstore__rule(v, 4, "DT_STRTAB not the .dynstr address or not loaded", 0);
+    if (b->have_soname && b->soname >= b->strsz) return asmstore__rule(v, 4, "DT_SONAME index out of DT_STRSZ", 0);
+    for (i = 1; i < e->shnum; i++) {
+        asmstore__elf_shdr(e, i, &b->symsec);
+        if (b->symsec.type == ASMSTORE__SHT_DYNSYM) break;
     }
-    /* rule 4: every st_name < DT_STRSZ */
-    for (k = 0; k < nsyms; k++) {
+    if (i == e->shnum) return asmstore__rule(v, 4, "no .dynsym section", 0);
+    if (!asmstore__range_ok(b->symsec.offset, b->symsec.size, e->size) || b->symsec.size % b->symsz)
+        return asmstore__rule(v, 4, ".dynsym outside the file or not a whole number of symbols", b->symsec.offset);
+    if (b->symtab != b->symsec.addr || !asmstore__in_load(e, b->symtab, b->symsec.size))
+        return asmstore__rule(v, 4, "DT_SYMTAB not the .dynsym address or not loaded", 0);
+    b->nsyms = b->symsec.size / b->symsz;
+    if ((res = asmstore__bionic_hash(b)) != ASMSTORE_OK) return res;
+    for (k = 0; k < b->nsyms; k++) {
         asmstore__sym y;
-        asmstore__elf_sym(&e, symsec.offset, k, &y);
-        if (y.name >= strsz) return asmstore__rule(v, 4, "st_name out of DT_STRSZ", symsec.offset + k * symsz);
+        asmstore__elf_sym(e, b->symsec.offset, k, &y);
+        if (y.name >= b->strsz) return asmstore__rule(v, 4, "st_name out of DT_STRSZ", b->symsec.offset + k * b->symsz);
     }
-    /* rules 10 / 11: the payload */
+    return ASMSTORE_OK;
+}
+
+/* Rule 10 for a payload named by a symbol: in the .dynsym DT_SYMTAB points at, GLOBAL, OBJECT or
+   NOTYPE, DEFAULT, at the payload section's address, loaded at its file offset. */
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_symbol(const asmstore__bionic *b, const char *symbol) {
+    const asmstore__elf *e = &b->e;
+    asmstore_elf_violation *v = b->v;
+    const char *want = symbol ? symbol : ASMSTORE_ELF_DEFAULT_SYMBOL;
+    asmstore__sym y;
+    asmstore__shdr ps;
+    uint64_t k, at;
+    for (k = 1; k < b->nsyms; k++) {
+        asmstore__elf_sym(e, b->symsec.offset, k, &y);
+        if (asmstore__elf_str_eq(e, b->strsec.offset, b->strsz, y.name, want, strlen(want))) break;
+    }
+    if (k == b->nsyms) return asmstore__rule(v, 10, "symbol not in the .dynsym DT_SYMTAB points at", 0);
+    at = b->symsec.offset + k * b->symsz;
+    asmstore__elf_shdr(e, y.shndx, &ps);
+    /* ours: OBJECT with st_size = payload size; upstream's llvm-mc + ld.lld wrappers: NOTYPE, size 0.
+       bionic loads both (dlsym only needs GLOBAL/WEAK, defined, not TLS) */
+    if ((y.info >> 4) != ASMSTORE__STB_GLOBAL || ((y.info & 15u) != ASMSTORE__STT_OBJECT && (y.info & 15u) != 0) ||
+        (y.other & 3u) != 0)
+        return asmstore__rule(v, 10, "symbol is not GLOBAL, OBJECT or NOTYPE, DEFAULT", at);
+    if (y.value != ps.addr || y.value == 0) return asmstore__rule(v, 10, "st_value is not the payload section address", at);
+    if (y.size != ps.size && y.size != 0) return asmstore__rule(v, 10, "st_size is neither the payload size nor 0", at);
+    if (!(ps.flags & ASMSTORE__SHF_ALLOC) || ps.offset != ps.addr || !asmstore__in_load(e, ps.addr, ps.size))
+        return asmstore__rule(v, 10, "payload section not loaded at its file offset", ps.offset);
+    return ASMSTORE_OK;
+}
+
+/* Rule 11 for MonoVM's legacy "payload" section: not SHF_ALLOC, 16 KiB-aligned, outside every PT_LOAD. */
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_legacy_section(const asmstore__bionic *b, uint32_t index) {
+    const asmstore__elf *e = &b->e;
+    asmstore__shdr ps;
+    asmstore__phdr h;
+    uint32_t i;
+    asmstore__elf_shdr(e, index, &ps);
+    if (ps.flags & ASMSTORE__SHF_ALLOC) return asmstore__rule(b->v, 11, "legacy payload section is SHF_ALLOC", ps.offset);
+    if (ps.offset % ASMSTORE_ELF_PAGE_16K)
+        return asmstore__rule(b->v, 11, "legacy payload section offset not 16 KiB-aligned", ps.offset);
+    for (i = 0; i < e->phnum; i++) {
+        asmstore__elf_phdr(e, i, &h);
+        if (h.type == ASMSTORE__PT_LOAD && ps.offset < h.offset + h.filesz && h.offset < ps.offset + ps.size)
+            return asmstore__rule(b->v, 11, "legacy payload section inside a PT_LOAD", ps.offset);
+    }
+    return ASMSTORE_OK;
+}
+
+/* Rules 10 / 11: the payload as asmstore_elf_payload finds it, then its own rule. */
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_payload(const asmstore__bionic *b, const char *symbol) {
+    asmstore_elf_info info;
+    const void *pl;
+    size_t pls;
+    asmstore_result res;
     memset(&info, 0, sizeof info);
-    res = asmstore_elf_payload(elf, size, symbol, &pl, &pls, &info);
-    if (res == ASMSTORE_ERR_NO_PAYLOAD) return asmstore__rule(v, 10, "neither the symbol nor a payload section", 0);
-    if (res != ASMSTORE_OK) return asmstore__rule(v, info.kind == ASMSTORE_ELF_SECTION ? 11 : 10, "payload symbol or section malformed", 0);
-    if (info.kind == ASMSTORE_ELF_SYMBOL) {
-        asmstore__sym y;
-        asmstore__shdr ps;
-        const char *want = symbol ? symbol : ASMSTORE_ELF_DEFAULT_SYMBOL;
-        for (k = 1; k < nsyms; k++) {
-            asmstore__elf_sym(&e, symsec.offset, k, &y);
-            if (asmstore__elf_str_eq(&e, strsec.offset, strsz, y.name, want, strlen(want))) break;
-        }
-        if (k == nsyms) return asmstore__rule(v, 10, "symbol not in the .dynsym DT_SYMTAB points at", 0);
-        asmstore__elf_shdr(&e, y.shndx, &ps);
-        /* ours: OBJECT with st_size = payload size; upstream's llvm-mc + ld.lld wrappers: NOTYPE, size 0.
-           bionic loads both (dlsym only needs GLOBAL/WEAK, defined, not TLS) */
-        if ((y.info >> 4) != ASMSTORE__STB_GLOBAL || ((y.info & 15u) != ASMSTORE__STT_OBJECT && (y.info & 15u) != 0) ||
-            (y.other & 3u) != 0)
-            return asmstore__rule(v, 10, "symbol is not GLOBAL, OBJECT or NOTYPE, DEFAULT", symsec.offset + k * symsz);
-        if (y.value != ps.addr || y.value == 0) return asmstore__rule(v, 10, "st_value is not the payload section address", symsec.offset + k * symsz);
-        if (y.size != ps.size && y.size != 0) return asmstore__rule(v, 10, "st_size is neither the payload size nor 0", symsec.offset + k * symsz);
-        if (!(ps.flags & ASMSTORE__SHF_ALLOC) || ps.offset != ps.addr || !asmstore__in_load(&e, ps.addr, ps.size))
-            return asmstore__rule(v, 10, "payload section not loaded at its file offset", ps.offset);
-    } else {
-        asmstore__shdr ps;
-        asmstore__elf_shdr(&e, info.section_index, &ps);
-        if (ps.flags & ASMSTORE__SHF_ALLOC) return asmstore__rule(v, 11, "legacy payload section is SHF_ALLOC", ps.offset);
-        if (ps.offset % ASMSTORE_ELF_PAGE_16K) return asmstore__rule(v, 11, "legacy payload section offset not 16 KiB-aligned", ps.offset);
-        for (i = 0; i < e.phnum; i++) {
-            asmstore__elf_phdr(&e, i, &h);
-            if (h.type == ASMSTORE__PT_LOAD && ps.offset < h.offset + h.filesz && h.offset < ps.offset + ps.size)
-                return asmstore__rule(v, 11, "legacy payload section inside a PT_LOAD", ps.offset);
-        }
-    }
+    res = asmstore_elf_payload(b->e.p, (size_t)b->e.size, symbol, &pl, &pls, &info);
+    if (res == ASMSTORE_ERR_NO_PAYLOAD) return asmstore__rule(b->v, 10, "neither the symbol nor a payload section", 0);
+    if (res != ASMSTORE_OK)
+        return asmstore__rule(b->v, info.kind == ASMSTORE_ELF_SECTION ? 11 : 10, "payload symbol or section malformed", 0);
+    if (info.kind == ASMSTORE_ELF_SYMBOL) return asmstore__bionic_symbol(b, symbol);
+    return asmstore__bionic_legacy_section(b, info.section_index);
+}
+
+ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t size, asmstore_abi abi, const char *symbol,
+                                                       const asmstore_zip_entry *apk_entry, asmstore_elf_violation *v) {
+    asmstore__bionic b;
+    asmstore_result res;
+    memset(&b, 0, sizeof b);
+    b.v = v;
+    if (v) { v->rule = 0; v->message = "ok"; v->offset = 0; }
+    if (!elf && size) return ASMSTORE_ERR_INVALID_ARG;
+    res = asmstore__elf_open(&b.e, elf, size);
+    if (res != ASMSTORE_OK) return res;
+    b.wa = b.e.is64 ? 8u : 4u;
+    b.symsz = b.e.is64 ? 24u : 16u;
+    b.dynsz = b.e.is64 ? 16u : 8u;
+    if ((res = asmstore__bionic_headers(&b, abi)) != ASMSTORE_OK || (res = asmstore__bionic_segments(&b)) != ASMSTORE_OK ||
+        (res = asmstore__bionic_dynamic_section(&b)) != ASMSTORE_OK ||
+        (res = asmstore__bionic_dynamic_tags(&b)) != ASMSTORE_OK || (res = asmstore__bionic_tables(&b)) != ASMSTORE_OK ||
+        (res = asmstore__bionic_payload(&b, symbol)) != ASMSTORE_OK)
+        return res;
     /* rule 12: the APK entry */
     if (apk_entry) {
         if (apk_entry->method != 0) return asmstore__rule(v, 12, "APK entry is not STORED", apk_entry->lfh_offset);
-        if (apk_entry->data_offset % ASMSTORE_ELF_PAGE_16K) return asmstore__rule(v, 12, "APK entry data not 16 KiB-aligned", apk_entry->data_offset);
+        if (apk_entry->data_offset % ASMSTORE_ELF_PAGE_16K)
+            return asmstore__rule(v, 12, "APK entry data not 16 KiB-aligned", apk_entry->data_offset);
     }
     return ASMSTORE_OK;
 }
