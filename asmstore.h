@@ -3523,119 +3523,152 @@ ASMSTORE_DEF void asmstore_elf_image_free(asmstore_elf_image *img) {
     img->head_size = img->tail_size = 0;
 }
 
-/* Generated wrapper (dlopen and section modes): elf-so-requirements.md §3. */
-ASMSTORE__PRIVATE asmstore_result asmstore__elf_generate(asmstore_elf_image *img, const asmstore_elf_options *opt,
-                                                         asmstore_abi abi, uint64_t align, size_t payload_size) {
+/* Offset of `name` in a string table of NUL-terminated names (table[0] is the empty name). The
+   generator takes its sh_name values from here, so they follow the tables as written. */
+ASMSTORE__PRIVATE uint32_t asmstore__strtab_offset(const char *table, size_t size, const char *name) {
+    size_t i = 1;
+    while (i < size && strcmp(table + i, name) != 0) i += strlen(table + i) + 1;
+    ASMSTORE_ASSERT(i < size);
+    return (uint32_t)i;
+}
+
+/* The layout of a generated wrapper (dlopen and section modes): elf-so-requirements.md §3. The
+   head holds the ELF header, 4 program headers, .dynsym, .dynstr, .hash and .dynamic, then zero
+   padding up to the payload; the tail holds .shstrtab and the 7 section headers. */
+typedef struct asmstore__elf_gen {
+    int is64, dl;
+    uint64_t wa, ehsz, phsz, shsz, symsz, dynsz, align, p_align;
+    const char *sym, *soname;
+    size_t symlen, solen, payload_size;
+    const char *shstr;                /* the .shstrtab as written: section order differs by mode */
+    size_t shstr_size;
+    uint32_t nsyms, payload_idx, shstr_idx;
+    uint64_t dynsym_off, dynstr_off, dynstr_size, soname_idx, hash_off, dyn_off, meta_end, payload_off;
+    uint64_t shstr_off, shoff, total, load_size;
+} asmstore__elf_gen;
+#define ASMSTORE__GEN_NDYN 7u         /* .dynamic entries: SONAME, SYMTAB, SYMENT, STRTAB, STRSZ, HASH, NULL */
+#define ASMSTORE__GEN_NSEC 7u         /* null, .dynsym, .dynstr, .hash, .dynamic, payload and .shstrtab */
+
+/* Sizes and offsets of everything; ASMSTORE_ERR_TOO_LARGE when the file cannot hold the payload. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_gen_layout(asmstore__elf_gen *g, const asmstore_elf_options *opt,
+                                                           asmstore_abi abi, uint64_t align, size_t payload_size) {
     static const char shstr_dl[] = "\0.dynsym\0.dynstr\0.hash\0.dynamic\0payload\0.shstrtab";
     static const char shstr_sec[] = "\0.dynsym\0.dynstr\0.hash\0.dynamic\0.shstrtab\0payload";
-    /* name offsets inside the two tables above */
-    enum { N_DYNSYM = 1, N_DYNSTR = 9, N_HASH = 17, N_DYNAMIC = 23 };
-    const int is64 = asmstore__abi(abi)->is_64bit;
-    const int dl = opt->mode == ASMSTORE_ELF_MODE_DLOPEN;
-    const char *sym = opt->symbol ? opt->symbol : ASMSTORE_ELF_DEFAULT_SYMBOL;
-    const char *soname = opt->soname ? opt->soname : ASMSTORE_ELF_DEFAULT_SONAME;
-    const uint64_t wa = is64 ? 8u : 4u, ehsz = is64 ? 64u : 52u, phsz = is64 ? 56u : 32u, shsz = is64 ? 64u : 40u;
-    const uint64_t symsz = is64 ? 24u : 16u, dynsz = is64 ? 16u : 8u;
-    const uint32_t nsyms = dl ? 2u : 1u, ndyn = 7u, nsec = 7u;
-    const uint64_t p_align = align > ASMSTORE_ELF_PAGE_16K ? align : ASMSTORE_ELF_PAGE_16K;
-    size_t symlen = dl ? strlen(sym) : 0, solen = strlen(soname), shstr_size = sizeof shstr_dl;
-    uint64_t dynsym_off, dynstr_off, dynstr_size, soname_idx, hash_off, dyn_off, meta_end, payload_off, shstr_off, shoff, total;
-    uint64_t load_size;
-    uint32_t payload_name = dl ? 32u : 42u, shstrtab_name = dl ? 40u : 32u, payload_idx = dl ? 5u : 6u, shstr_idx = dl ? 6u : 5u;
-    unsigned char *h, *t, *q;
-    asmstore__shdr s;
-    uint32_t i;
-
-    dynsym_off = asmstore__align_up(ehsz + 4 * phsz, wa);
-    dynstr_off = dynsym_off + nsyms * symsz;
-    soname_idx = dl ? 1u + symlen + 1u : 1u;
-    dynstr_size = soname_idx + solen + 1u;
-    hash_off = asmstore__align_up(dynstr_off + dynstr_size, 4);
-    dyn_off = asmstore__align_up(hash_off + 4u * (2u + 1u + nsyms), wa);
-    meta_end = dyn_off + ndyn * dynsz;
-    payload_off = asmstore__align_up(meta_end, align);
-    shstr_off = payload_off + (uint64_t)payload_size;
-    shoff = asmstore__align_up(shstr_off + shstr_size, wa);
-    total = shoff + nsec * shsz;
-    if ((uint64_t)payload_size > total || total > (uint64_t)SIZE_MAX || (!is64 && total > 0xFFFFFFFFu))
+    memset(g, 0, sizeof *g);
+    g->is64 = asmstore__abi(abi)->is_64bit;
+    g->dl = opt->mode == ASMSTORE_ELF_MODE_DLOPEN;
+    g->sym = opt->symbol ? opt->symbol : ASMSTORE_ELF_DEFAULT_SYMBOL;
+    g->soname = opt->soname ? opt->soname : ASMSTORE_ELF_DEFAULT_SONAME;
+    g->wa = g->is64 ? 8u : 4u; g->ehsz = g->is64 ? 64u : 52u; g->phsz = g->is64 ? 56u : 32u; g->shsz = g->is64 ? 64u : 40u;
+    g->symsz = g->is64 ? 24u : 16u; g->dynsz = g->is64 ? 16u : 8u;
+    g->align = align;
+    g->p_align = align > ASMSTORE_ELF_PAGE_16K ? align : ASMSTORE_ELF_PAGE_16K;
+    g->symlen = g->dl ? strlen(g->sym) : 0; g->solen = strlen(g->soname);
+    g->payload_size = payload_size;
+    g->shstr = g->dl ? shstr_dl : shstr_sec; g->shstr_size = sizeof shstr_dl;
+    g->nsyms = g->dl ? 2u : 1u;
+    g->payload_idx = g->dl ? 5u : 6u; g->shstr_idx = g->dl ? 6u : 5u;
+    g->dynsym_off = asmstore__align_up(g->ehsz + 4 * g->phsz, g->wa);
+    g->dynstr_off = g->dynsym_off + g->nsyms * g->symsz;
+    g->soname_idx = g->dl ? 1u + g->symlen + 1u : 1u;
+    g->dynstr_size = g->soname_idx + g->solen + 1u;
+    g->hash_off = asmstore__align_up(g->dynstr_off + g->dynstr_size, 4);
+    g->dyn_off = asmstore__align_up(g->hash_off + 4u * (2u + 1u + g->nsyms), g->wa);
+    g->meta_end = g->dyn_off + ASMSTORE__GEN_NDYN * g->dynsz;
+    g->payload_off = asmstore__align_up(g->meta_end, align);
+    g->shstr_off = g->payload_off + (uint64_t)payload_size;
+    g->shoff = asmstore__align_up(g->shstr_off + g->shstr_size, g->wa);
+    g->total = g->shoff + ASMSTORE__GEN_NSEC * g->shsz;
+    if ((uint64_t)payload_size > g->total || g->total > (uint64_t)SIZE_MAX || (!g->is64 && g->total > 0xFFFFFFFFu))
         return ASMSTORE_ERR_TOO_LARGE;
-    load_size = dl ? payload_off + payload_size : meta_end;
+    g->load_size = g->dl ? g->payload_off + payload_size : g->meta_end;
+    return ASMSTORE_OK;
+}
 
-    img->head_size = (size_t)payload_off;
-    img->tail_size = (size_t)(total - shstr_off);
+/* The head (zeroed by the caller): ELF header, program headers, .dynsym, .dynstr, .hash, .dynamic. */
+ASMSTORE__PRIVATE void asmstore__elf_gen_head(const asmstore__elf_gen *g, asmstore_abi abi, unsigned char *h) {
+    const uint64_t tags[ASMSTORE__GEN_NDYN] = {ASMSTORE__DT_SONAME, ASMSTORE__DT_SYMTAB, ASMSTORE__DT_SYMENT,
+                                               ASMSTORE__DT_STRTAB, ASMSTORE__DT_STRSZ,  ASMSTORE__DT_HASH,
+                                               ASMSTORE__DT_NULL};
+    const uint64_t vals[ASMSTORE__GEN_NDYN] = {g->soname_idx, g->dynsym_off, g->symsz, g->dynstr_off, g->dynstr_size,
+                                               g->hash_off, 0};
+    const int is64 = g->is64;
+    unsigned char *q;
+    uint32_t i;
+    asmstore__elf_put_ehdr(h, is64, asmstore__abi(abi)->e_machine, asmstore__abi(abi)->e_flags, g->ehsz, 4, g->shoff,
+                           ASMSTORE__GEN_NSEC, g->shstr_idx);
+    q = h + g->ehsz;
+    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_PHDR, ASMSTORE__PF_R, g->ehsz, 4 * g->phsz, g->wa); q += g->phsz;
+    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_LOAD, ASMSTORE__PF_R, 0, g->load_size, g->p_align); q += g->phsz;
+    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_DYNAMIC, ASMSTORE__PF_R, g->dyn_off, ASMSTORE__GEN_NDYN * g->dynsz, g->wa);
+    q += g->phsz;
+    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_GNU_STACK, ASMSTORE__PF_R | ASMSTORE__PF_W, 0, 0, 16);
+    /* .dynsym: [0] null, [1] the symbol; .dynstr: "", the symbol, the soname */
+    if (g->dl) {
+        asmstore__elf_put_sym(h + g->dynsym_off + g->symsz, is64, 1, g->payload_off, g->payload_size,
+                              (unsigned char)((ASMSTORE__STB_GLOBAL << 4) | ASMSTORE__STT_OBJECT), (uint16_t)g->payload_idx);
+        memcpy(h + g->dynstr_off + 1, g->sym, g->symlen);
+    }
+    memcpy(h + g->dynstr_off + g->soname_idx, g->soname, g->solen);
+    /* .hash: one bucket, so bucket[0] starts the chain whatever the symbol's SysV hash is */
+    q = h + g->hash_off;
+    asmstore__wr32(q, 1); asmstore__wr32(q + 4, g->nsyms);
+    asmstore__wr32(q + 8, g->dl ? 1u : 0u);
+    asmstore__wr32(q + 12, 0);
+    if (g->dl) asmstore__wr32(q + 16, 0);
+    q = h + g->dyn_off;
+    for (i = 0; i < ASMSTORE__GEN_NDYN; i++) {
+        asmstore__wrw(q + i * g->dynsz, tags[i], is64);
+        asmstore__wrw(q + i * g->dynsz + g->wa, vals[i], is64);
+    }
+}
+
+/* The tail (zeroed by the caller): .shstrtab, then the section headers ([0] stays null). */
+ASMSTORE__PRIVATE void asmstore__elf_gen_tail(const asmstore__elf_gen *g, unsigned char *t) {
+    asmstore__shdr s[ASMSTORE__GEN_NSEC];
+    asmstore__shdr *p = &s[g->payload_idx], *str = &s[g->shstr_idx];
+    uint32_t i;
+    memcpy(t, g->shstr, g->shstr_size);
+    memset(s, 0, sizeof s);
+    s[1].type = ASMSTORE__SHT_DYNSYM; s[1].addr = s[1].offset = g->dynsym_off; s[1].size = g->nsyms * g->symsz;
+    s[1].link = 2; s[1].info = 1; s[1].addralign = g->wa; s[1].entsize = g->symsz;
+    s[2].type = ASMSTORE__SHT_STRTAB; s[2].addr = s[2].offset = g->dynstr_off; s[2].size = g->dynstr_size;
+    s[2].addralign = 1;
+    s[3].type = ASMSTORE__SHT_HASH; s[3].addr = s[3].offset = g->hash_off; s[3].size = 4u * (3u + g->nsyms);
+    s[3].link = 1; s[3].addralign = 4; s[3].entsize = 4;
+    s[4].type = ASMSTORE__SHT_DYNAMIC; s[4].addr = s[4].offset = g->dyn_off; s[4].size = ASMSTORE__GEN_NDYN * g->dynsz;
+    s[4].link = 2; s[4].addralign = g->wa; s[4].entsize = g->dynsz;
+    for (i = 1; i <= 4; i++) s[i].flags = ASMSTORE__SHF_ALLOC;
+    s[1].name = asmstore__strtab_offset(g->shstr, g->shstr_size, ".dynsym");
+    s[2].name = asmstore__strtab_offset(g->shstr, g->shstr_size, ".dynstr");
+    s[3].name = asmstore__strtab_offset(g->shstr, g->shstr_size, ".hash");
+    s[4].name = asmstore__strtab_offset(g->shstr, g->shstr_size, ".dynamic");
+    p->name = asmstore__strtab_offset(g->shstr, g->shstr_size, "payload");
+    p->type = ASMSTORE__SHT_PROGBITS; p->offset = g->payload_off; p->size = g->payload_size; p->addralign = g->align;
+    if (g->dl) { p->flags = ASMSTORE__SHF_ALLOC; p->addr = g->payload_off; }
+    str->name = asmstore__strtab_offset(g->shstr, g->shstr_size, ".shstrtab");
+    str->type = ASMSTORE__SHT_STRTAB; str->offset = g->shstr_off; str->size = g->shstr_size; str->addralign = 1;
+    for (i = 0; i < ASMSTORE__GEN_NSEC; i++) asmstore__elf_put_shdr(t + (g->shoff - g->shstr_off) + i * g->shsz, g->is64, &s[i]);
+}
+
+/* Generated wrapper (dlopen and section modes): head and tail around a payload that is not copied. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_generate(asmstore_elf_image *img, const asmstore_elf_options *opt,
+                                                         asmstore_abi abi, uint64_t align, size_t payload_size) {
+    asmstore__elf_gen g;
+    asmstore_result res = asmstore__elf_gen_layout(&g, opt, abi, align, payload_size);
+    if (res != ASMSTORE_OK) return res;
+    img->head_size = (size_t)g.payload_off;
+    img->tail_size = (size_t)(g.total - g.shstr_off);
     img->head = (unsigned char *)asmstore_alloc(&img->allocator, img->head_size);
     img->tail = (unsigned char *)asmstore_alloc(&img->allocator, img->tail_size);
     if (!img->head || !img->tail) { asmstore_elf_image_free(img); return ASMSTORE_ERR_OUT_OF_MEMORY; }
-    h = img->head; t = img->tail;
-    memset(h, 0, img->head_size);
-    memset(t, 0, img->tail_size);
-
-    asmstore__elf_put_ehdr(h, is64, asmstore__abi(abi)->e_machine, asmstore__abi(abi)->e_flags, ehsz, 4, shoff, nsec, shstr_idx);
-    q = h + ehsz;
-    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_PHDR, ASMSTORE__PF_R, ehsz, 4 * phsz, wa); q += phsz;
-    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_LOAD, ASMSTORE__PF_R, 0, load_size, p_align); q += phsz;
-    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_DYNAMIC, ASMSTORE__PF_R, dyn_off, ndyn * dynsz, wa); q += phsz;
-    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_GNU_STACK, ASMSTORE__PF_R | ASMSTORE__PF_W, 0, 0, 16);
-    /* .dynsym: [0] null, [1] the symbol */
-    if (dl)
-        asmstore__elf_put_sym(h + dynsym_off + symsz, is64, 1, payload_off, payload_size,
-                              (unsigned char)((ASMSTORE__STB_GLOBAL << 4) | ASMSTORE__STT_OBJECT), (uint16_t)payload_idx);
-    /* .dynstr */
-    if (dl) memcpy(h + dynstr_off + 1, sym, symlen);
-    memcpy(h + dynstr_off + soname_idx, soname, solen);
-    /* .hash: one bucket, so every symbol is reachable whatever its hash */
-    q = h + hash_off;
-    asmstore__wr32(q, 1); asmstore__wr32(q + 4, nsyms);
-    asmstore__wr32(q + 8, dl ? 1u : 0u);
-    asmstore__wr32(q + 12, 0);
-    if (dl) asmstore__wr32(q + 16, 0);
-    /* one bucket: bucket[0] starts the chain whatever the symbol's SysV hash is */
-    /* .dynamic */
-    q = h + dyn_off;
-    {
-        const uint64_t tags[7][2] = {
-            {ASMSTORE__DT_SONAME, 0}, {ASMSTORE__DT_SYMTAB, 0}, {ASMSTORE__DT_SYMENT, 0}, {ASMSTORE__DT_STRTAB, 0},
-            {ASMSTORE__DT_STRSZ, 0}, {ASMSTORE__DT_HASH, 0}, {ASMSTORE__DT_NULL, 0}};
-        const uint64_t vals[7] = {soname_idx, dynsym_off, symsz, dynstr_off, dynstr_size, hash_off, 0};
-        for (i = 0; i < ndyn; i++) {
-            asmstore__wrw(q + i * dynsz, tags[i][0], is64);
-            asmstore__wrw(q + i * dynsz + wa, vals[i], is64);
-        }
-    }
-    /* tail: .shstrtab then the section headers */
-    memcpy(t, dl ? shstr_dl : shstr_sec, shstr_size);
-    q = t + (shoff - shstr_off);
-    memset(&s, 0, sizeof s);
-    q += shsz; /* [0] null */
-    s.name = N_DYNSYM; s.type = ASMSTORE__SHT_DYNSYM; s.flags = ASMSTORE__SHF_ALLOC; s.addr = s.offset = dynsym_off;
-    s.size = nsyms * symsz; s.link = 2; s.info = 1; s.addralign = wa; s.entsize = symsz;
-    asmstore__elf_put_shdr(q, is64, &s); q += shsz;
-    memset(&s, 0, sizeof s);
-    s.name = N_DYNSTR; s.type = ASMSTORE__SHT_STRTAB; s.flags = ASMSTORE__SHF_ALLOC; s.addr = s.offset = dynstr_off;
-    s.size = dynstr_size; s.addralign = 1;
-    asmstore__elf_put_shdr(q, is64, &s); q += shsz;
-    memset(&s, 0, sizeof s);
-    s.name = N_HASH; s.type = ASMSTORE__SHT_HASH; s.flags = ASMSTORE__SHF_ALLOC; s.addr = s.offset = hash_off;
-    s.size = 4u * (3u + nsyms); s.link = 1; s.addralign = 4; s.entsize = 4;
-    asmstore__elf_put_shdr(q, is64, &s); q += shsz;
-    memset(&s, 0, sizeof s);
-    s.name = N_DYNAMIC; s.type = ASMSTORE__SHT_DYNAMIC; s.flags = ASMSTORE__SHF_ALLOC; s.addr = s.offset = dyn_off;
-    s.size = ndyn * dynsz; s.link = 2; s.addralign = wa; s.entsize = dynsz;
-    asmstore__elf_put_shdr(q, is64, &s); q += shsz;
-    for (i = 5; i < 7; i++, q += shsz) {
-        memset(&s, 0, sizeof s);
-        if (i == payload_idx) {
-            s.name = payload_name; s.type = ASMSTORE__SHT_PROGBITS; s.offset = payload_off; s.size = payload_size;
-            s.addralign = align;
-            if (dl) { s.flags = ASMSTORE__SHF_ALLOC; s.addr = payload_off; }
-        } else {
-            s.name = shstrtab_name; s.type = ASMSTORE__SHT_STRTAB; s.offset = shstr_off; s.size = shstr_size; s.addralign = 1;
-        }
-        asmstore__elf_put_shdr(q, is64, &s);
-    }
-    img->payload_offset = (size_t)payload_off;
+    memset(img->head, 0, img->head_size);
+    memset(img->tail, 0, img->tail_size);
+    asmstore__elf_gen_head(&g, abi, img->head);
+    asmstore__elf_gen_tail(&g, img->tail);
+    img->payload_offset = (size_t)g.payload_off;
     img->payload_size = payload_size;
-    img->total_size = (size_t)total;
+    img->total_size = (size_t)g.total;
     return ASMSTORE_OK;
 }
 
