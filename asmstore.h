@@ -3764,6 +3764,33 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template_replace(asmstore_elf_im
 /* Template mode: what `llvm-objcopy --add-section payload=F --set-section-flags payload=readonly,data
    --set-section-alignment payload=A` does, in one pass: stub bytes (header fields patched), zero
    padding, payload, new .shstrtab (old one + "payload"), new section header table. */
+/* A template stub: ELF, ET_DYN, one of the four machines with its class (ASMSTORE_ERR_ABI_MISMATCH
+   when it is not opt->abi), a section header table of whole entries and a valid e_shstrndx. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_stub_open(asmstore__elf *e, const asmstore_elf_options *opt) {
+    asmstore_result res = asmstore__elf_open(e, opt->stub, opt->stub_size);
+    asmstore_abi machine_abi;
+    if (res != ASMSTORE_OK) return res;
+    machine_abi = asmstore__abi_of_machine(e->machine);
+    if (e->type != ASMSTORE__ET_DYN || machine_abi == ASMSTORE_ABI_UNKNOWN) return ASMSTORE_ERR_BAD_ELF;
+    if ((e->is64 != 0) != asmstore__abi(machine_abi)->is_64bit) return ASMSTORE_ERR_BAD_ELF;
+    if (opt->abi != ASMSTORE_ABI_UNKNOWN && machine_abi != opt->abi) return ASMSTORE_ERR_ABI_MISMATCH;
+    if (e->shnum != 0 && e->shentsize != (e->is64 ? 64u : 40u)) return ASMSTORE_ERR_BAD_ELF;
+    if (e->shnum >= 0xff00u || (e->shnum == 0 && e->shstrndx != 0) || (e->shnum && e->shstrndx >= e->shnum))
+        return ASMSTORE_ERR_BAD_ELF;
+    return ASMSTORE_OK;
+}
+
+/* The ELF header fields that place the section header table: e_shoff, e_shentsize, e_shnum, e_shstrndx. */
+ASMSTORE__PRIVATE void asmstore__elf_put_shtab(unsigned char *h, int is64, uint64_t shoff, uint32_t shnum, uint32_t shstrndx) {
+    if (is64) {
+        asmstore__wr64(h + 40, shoff);
+        asmstore__wr16(h + 58, 64u); asmstore__wr16(h + 60, shnum); asmstore__wr16(h + 62, shstrndx);
+    } else {
+        asmstore__wr32(h + 32, (uint32_t)shoff);
+        asmstore__wr16(h + 46, 40u); asmstore__wr16(h + 48, shnum); asmstore__wr16(h + 50, shstrndx);
+    }
+}
+
 ASMSTORE__PRIVATE asmstore_result asmstore__elf_template(asmstore_elf_image *img, const asmstore_elf_options *opt,
                                                          uint64_t align, size_t payload_size) {
     static const char add_names[] = ".shstrtab\0payload";
@@ -3775,15 +3802,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template(asmstore_elf_image *img
     int new_strtab;
     unsigned char *t;
     memset(&str, 0, sizeof str);
-    res = asmstore__elf_open(&e, opt->stub, opt->stub_size);
+    res = asmstore__elf_stub_open(&e, opt);
     if (res != ASMSTORE_OK) return res;
-    if (e.type != ASMSTORE__ET_DYN || asmstore__abi_of_machine(e.machine) == ASMSTORE_ABI_UNKNOWN) return ASMSTORE_ERR_BAD_ELF;
-    if ((e.is64 != 0) != asmstore__abi(asmstore__abi_of_machine(e.machine))->is_64bit) return ASMSTORE_ERR_BAD_ELF;
-    if (opt->abi != ASMSTORE_ABI_UNKNOWN && asmstore__abi_of_machine(e.machine) != opt->abi) return ASMSTORE_ERR_ABI_MISMATCH;
     shsz = e.is64 ? 64u : 40u;
     wa = e.is64 ? 8u : 4u;
-    if (e.shnum != 0 && e.shentsize != shsz) return ASMSTORE_ERR_BAD_ELF;
-    if (e.shnum >= 0xff00u || (e.shnum == 0 && e.shstrndx != 0) || (e.shnum && e.shstrndx >= e.shnum)) return ASMSTORE_ERR_BAD_ELF;
     {   /* a payload already there is replaced, never duplicated */
         const void *old;
         size_t old_size;
@@ -3805,9 +3827,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template(asmstore_elf_image *img
     new_n = (old_n ? old_n : 1u) + (new_strtab ? 2u : 1u);
     /* new .shstrtab = old bytes + ("\0" when empty) + [".shstrtab\0" when new] + "payload\0" */
     shstr_size = old_str_size ? old_str_size : 1u;
-    if (new_strtab) { name_shstrtab = (uint32_t)shstr_size; shstr_size += 10u; }
+    if (new_strtab) { name_shstrtab = (uint32_t)shstr_size; shstr_size += sizeof ".shstrtab"; }
     name_payload = (uint32_t)shstr_size;
-    shstr_size += 8u;
+    shstr_size += sizeof "payload";
     payload_off = asmstore__align_up(e.size, align);
     shstr_off = payload_off + (uint64_t)payload_size;
     shoff = asmstore__align_up(shstr_off + shstr_size, wa);
@@ -3822,13 +3844,12 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template(asmstore_elf_image *img
     memcpy(img->head, e.p, (size_t)e.size);
     memset(img->head + e.size, 0, (size_t)(payload_off - e.size));
     /* ELF header: only the section header table location fields change */
-    if (e.is64) { asmstore__wr64(img->head + 40, shoff); asmstore__wr16(img->head + 58, (uint32_t)shsz); asmstore__wr16(img->head + 60, new_n); asmstore__wr16(img->head + 62, str_idx); }
-    else { asmstore__wr32(img->head + 32, (uint32_t)shoff); asmstore__wr16(img->head + 46, (uint32_t)shsz); asmstore__wr16(img->head + 48, new_n); asmstore__wr16(img->head + 50, str_idx); }
+    asmstore__elf_put_shtab(img->head, e.is64, shoff, new_n, str_idx);
     t = img->tail;
     memset(t, 0, img->tail_size);
     if (old_str_size) memcpy(t, e.p + str.offset, (size_t)old_str_size);
-    if (new_strtab) memcpy(t + name_shstrtab, add_names, 10);
-    memcpy(t + name_payload, add_names + 10, 8);
+    if (new_strtab) memcpy(t + name_shstrtab, add_names, sizeof ".shstrtab");
+    memcpy(t + name_payload, add_names + sizeof ".shstrtab", sizeof "payload");
     t += shoff - shstr_off;
     for (i = 0; i < old_n; i++) memcpy(t + i * shsz, e.p + e.shoff + (uint64_t)i * shsz, (size_t)shsz);
     /* old_n == 0: entry [0] stays the zeroed null header */
