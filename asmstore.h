@@ -337,7 +337,8 @@ ASMSTORE__INLINE void asmstore__wr16(unsigned char *p, uint32_t v) {
     p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8);
 }
 ASMSTORE__INLINE void asmstore__wr32(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24);
+    p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24);
 }
 ASMSTORE__INLINE void asmstore__wr64(unsigned char *p, uint64_t v) {
     asmstore__wr32(p, (uint32_t)v); asmstore__wr32(p + 4, (uint32_t)(v >> 32));
@@ -1127,7 +1128,8 @@ ASMSTORE__PRIVATE int asmstore__name_valid(const unsigned char *s, size_t n) {
             if ((s[i + k] & 0xC0) != 0x80) return 0;
             cp = (cp << 6) | (s[i + k] & 0x3Fu);
         }
-        if ((need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+        if ((need == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
             return 0;
         i += need + 1;
     }
@@ -1265,7 +1267,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_ranges(asmstore_reader *r, uin
 }
 
 /* Names: entry_count length-prefixed UTF-8 records right after the descriptors. */
-ASMSTORE__PRIVATE asmstore_result asmstore__check_names(const asmstore_reader *r, uint64_t *names_end, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__check_names(const asmstore_reader *r, uint64_t *names_end,
+                                                        asmstore_error *err) {
     uint64_t off = r->names_offset;
     uint32_t i;
     for (i = 0; i < r->entry_count; i++) {
@@ -1275,7 +1278,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_names(const asmstore_reader *r
         if (len == 0 || len > ASMSTORE_MAX_NAME_LEN || !asmstore__range_ok(off + 4, len, r->size))
             return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0);
         if (memchr(r->data + off + 4, 0, len)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0);
-        if (!asmstore__name_valid(r->data + off + 4, len)) return asmstore__fail(err, ASMSTORE_ERR_NAME_NOT_UTF8, off, i, 0);
+        if (!asmstore__name_valid(r->data + off + 4, len))
+            return asmstore__fail(err, ASMSTORE_ERR_NAME_NOT_UTF8, off, i, 0);
         off += 4u + len;
     }
     *names_end = off;
@@ -1287,7 +1291,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_index(const asmstore_reader *r
     uint32_t i;
     for (i = 0; i < r->index_entry_count; i++) {
         uint64_t at = r->index_offset + (uint64_t)i * r->index_entry_size;
-        if (asmstore__index_descriptor(r, i) >= r->entry_count) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, at, -1, 0);
+        if (asmstore__index_descriptor(r, i) >= r->entry_count)
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, at, -1, 0);
         if (i > 0 && asmstore__index_hash(r, i - 1) > asmstore__index_hash(r, i))
             return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, at, -1, 0);
     }
@@ -1333,7 +1338,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__index_width(asmstore_reader *r, uint
 }
 
 /* Formats 2-4 with header size h: index, descriptors, names, data. */
-ASMSTORE__PRIVATE asmstore_result asmstore__init_v2(asmstore_reader *r, size_t h, uint64_t max_total, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__init_v2(asmstore_reader *r, size_t h, uint64_t max_total,
+                                                    asmstore_error *err) {
     uint32_t index_size = asmstore__rd32(r->data + 16);
     uint64_t off, names_end = 0;
     asmstore_result res;
@@ -1390,10 +1396,13 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_check_tables(const asmstore_reade
         for (i = 0; i < g; i++) {
             const unsigned char *row = r->data + base + (size_t)i * ASMSTORE__V1_ROW_SIZE;
             uint64_t h = asmstore__rd64(row);
-            uint32_t mapping = asmstore__rd32(row + 8), local = asmstore__rd32(row + 12), store = asmstore__rd32(row + 16);
-            int bad = (t == 0 && h > UINT32_MAX) || mapping >= g || store > 1u || (store == 0 && local >= r->entry_count) ||
+            uint32_t mapping = asmstore__rd32(row + 8), local = asmstore__rd32(row + 12);
+            uint32_t store = asmstore__rd32(row + 16);
+            int bad = (t == 0 && h > UINT32_MAX) || mapping >= g || store > 1u ||
+                      (store == 0 && local >= r->entry_count) ||
                       (i > 0 && asmstore__rd64(row - ASMSTORE__V1_ROW_SIZE) >= h);
-            if (bad) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, base + (uint64_t)i * ASMSTORE__V1_ROW_SIZE, -1, 0);
+            if (bad)
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, base + (uint64_t)i * ASMSTORE__V1_ROW_SIZE, -1, 0);
         }
     }
     return ASMSTORE_OK;
@@ -1533,7 +1542,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
         return asmstore__fail(err, ASMSTORE_ERR_BAD_COUNTS, 8, -1, 0);
     res = asmstore__init_v2(r, r->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2, max_total, &first);
     /* v4 with the 20-byte header: main builds of 2026-07-15..17 (store-releases.md §5.4) */
-    if (res != ASMSTORE_OK && r->format == 4 && asmstore__init_v2(r, ASMSTORE_HEADER_SIZE_V2, max_total, NULL) == ASMSTORE_OK)
+    if (res != ASMSTORE_OK && r->format == 4 &&
+        asmstore__init_v2(r, ASMSTORE_HEADER_SIZE_V2, max_total, NULL) == ASMSTORE_OK)
         return ASMSTORE_OK;
     if (res != ASMSTORE_OK && err) *err = first;
     return res;
@@ -1564,7 +1574,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch
     if (!arch || !common || arch->format != 1 || common->format != 1 || common->store_id != 0 || arch->store_id == 0)
         return ASMSTORE_ERR_INVALID_ARG;
     for (i = 0; i < common->index_entry_count; i++)
-        if (asmstore__v1_row_store(common, i) == arch->store_id && asmstore__v1_row_local(common, i) >= arch->entry_count)
+        if (asmstore__v1_row_store(common, i) == arch->store_id &&
+            asmstore__v1_row_local(common, i) >= arch->entry_count)
             return ASMSTORE_ERR_BAD_INDEX;
     arch->v1_common = common;
     return ASMSTORE_OK;
@@ -1611,7 +1622,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r,
         next = eol < end ? eol + 1 : end;
         ne = eol > s && eol[-1] == '\r' ? eol - 1 : eol;
         if (s == text || ne == s) continue; /* line 1 is the column header */
-        if (!asmstore__manifest_row(s, ne, f, &name) || !asmstore__name_valid((const unsigned char *)name, (size_t)(ne - name)))
+        if (!asmstore__manifest_row(s, ne, f, &name) ||
+            !asmstore__name_valid((const unsigned char *)name, (size_t)(ne - name)))
             return ASMSTORE_ERR_BAD_NAMES;
         if (XXH64(name, (size_t)(ne - name), 0) != f[1] || XXH32(name, (size_t)(ne - name), 0) != f[0])
             return ASMSTORE_ERR_BAD_HASH;
@@ -1756,7 +1768,9 @@ ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, cons
     }
     res = asmstore__decompress(r, s.compression, dst, s.uncompressed_size, s.image + ASMSTORE_IMAGE_HEADER_SIZE,
                                s.image_size - ASMSTORE_IMAGE_HEADER_SIZE, dctx, &written, &backend);
-    if (res != ASMSTORE_OK) return asmstore__fail(err, res, at + (res == ASMSTORE_ERR_DECOMPRESS ? ASMSTORE_IMAGE_HEADER_SIZE : 0), ix, backend);
+    if (res != ASMSTORE_OK)
+        return asmstore__fail(err, res, at + (res == ASMSTORE_ERR_DECOMPRESS ? ASMSTORE_IMAGE_HEADER_SIZE : 0), ix,
+                              backend);
     if (written != s.uncompressed_size) return asmstore__fail(err, ASMSTORE_ERR_SIZE_MISMATCH, at, ix, 0);
     return ASMSTORE_OK;
 }
@@ -1832,7 +1846,9 @@ typedef struct asmstore__elf {
     uint32_t phnum, shnum, phentsize, shentsize, shstrndx, ehsize;
 } asmstore__elf;
 
-ASMSTORE__PRIVATE uint64_t asmstore__rdw(const unsigned char *p, int is64) { return is64 ? asmstore__rd64(p) : asmstore__rd32(p); }
+ASMSTORE__PRIVATE uint64_t asmstore__rdw(const unsigned char *p, int is64) {
+    return is64 ? asmstore__rd64(p) : asmstore__rd32(p);
+}
 
 ASMSTORE__PRIVATE asmstore_result asmstore__elf_open(asmstore__elf *e, const void *data, size_t size) {
     const unsigned char *p = (const unsigned char *)data;
@@ -1947,7 +1963,8 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
         if (s.type != ASMSTORE__SHT_DYNSYM) continue;
         if (!asmstore__range_ok(s.offset, s.size, e.size) || s.link >= e.shnum) return ASMSTORE_ERR_BAD_ELF;
         asmstore__elf_shdr(&e, s.link, &str);
-        if (str.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(str.offset, str.size, e.size)) return ASMSTORE_ERR_BAD_ELF;
+        if (str.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(str.offset, str.size, e.size))
+            return ASMSTORE_ERR_BAD_ELF;
         n = s.size / entsz;
         for (k = 1; k < n; k++) {
             asmstore__sym y;
@@ -1978,7 +1995,8 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
     /* 2. the section named "payload" */
     i = asmstore__elf_find_section(&e, "payload", &target);
     if (i == 0) return ASMSTORE_ERR_NO_PAYLOAD;
-    if (target.type == ASMSTORE__SHT_NOBITS || !asmstore__range_ok(target.offset, target.size, e.size)) return ASMSTORE_ERR_BAD_ELF;
+    if (target.type == ASMSTORE__SHT_NOBITS || !asmstore__range_ok(target.offset, target.size, e.size))
+        return ASMSTORE_ERR_BAD_ELF;
     *payload = e.p + target.offset;
     *payload_size = (size_t)target.size;
     if (info) {
@@ -2003,7 +2021,8 @@ typedef struct asmstore__zip {
 } asmstore__zip;
 
 /* EOCD (+ ZIP64) -> central directory range. */
-ASMSTORE__PRIVATE asmstore_result asmstore__zip_open(asmstore__zip *z, const void *data, size_t size, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__zip_open(asmstore__zip *z, const void *data, size_t size,
+                                                     asmstore_error *err) {
     const unsigned char *p = (const unsigned char *)data;
     uint64_t lo, e;
     memset(z, 0, sizeof *z);
@@ -2062,7 +2081,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_lookup(const asmstore__zip *z, c
     for (i = 0; i < z->n_total; i++) {
         const unsigned char *q = cd + pos;
         uint64_t n, m, c;
-        if (z->cd_size - pos < 46 || asmstore__rd32(q) != ASMSTORE__ZIP_CDH) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0);
+        if (z->cd_size - pos < 46 || asmstore__rd32(q) != ASMSTORE__ZIP_CDH)
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0);
         n = asmstore__rd16(q + 28); m = asmstore__rd16(q + 30); c = asmstore__rd16(q + 32);
         if (z->cd_size - pos - 46 < n + m + c) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0);
         if (n == name_len && memcmp(q + 46, name, name_len) == 0) {
@@ -2081,7 +2101,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_lookup(const asmstore__zip *z, c
         csize = asmstore__rd32(q + 20);
         usize = asmstore__rd32(q + 24);
         lfh = asmstore__rd32(q + 42);
-        if (asmstore__rd16(q + 34) != 0 && asmstore__rd16(q + 34) != 0xFFFFu) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0);
+        if (asmstore__rd16(q + 34) != 0 && asmstore__rd16(q + 34) != 0xFFFFu)
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0);
         if (usize == 0xFFFFFFFFu || csize == 0xFFFFFFFFu || lfh == 0xFFFFFFFFu) {
             /* ZIP64 extra (0x0001): only the fields whose 32-bit value is saturated, in order */
             int found = 0;
@@ -2129,7 +2150,8 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, con
     asmstore__zip z;
     asmstore_result res;
     if (out) memset(out, 0, sizeof *out);
-    if ((!zip && size) || !name || name_len == 0 || name_len > 65535u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+    if ((!zip && size) || !name || name_len == 0 || name_len > 65535u)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
     res = asmstore__zip_open(&z, zip, size, err);
     if (res != ASMSTORE_OK) return res;
     return asmstore__zip_lookup(&z, name, name_len, out, err);
@@ -2445,7 +2467,10 @@ ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore
     fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return ASMSTORE_ERR_IO; }
-    if ((unsigned long long)st.st_size > (unsigned long long)(SIZE_MAX / 2)) { close(fd); return ASMSTORE_ERR_TOO_LARGE; }
+    if ((unsigned long long)st.st_size > (unsigned long long)(SIZE_MAX / 2)) {
+        close(fd);
+        return ASMSTORE_ERR_TOO_LARGE;
+    }
     buf = asmstore_alloc(a, (size_t)st.st_size);
     if (!buf) { close(fd); return ASMSTORE_ERR_OUT_OF_MEMORY; }
     n = asmstore__read_full(fd, buf, (size_t)st.st_size);
@@ -2465,11 +2490,16 @@ ASMSTORE__PRIVATE int asmstore__file_equals(const char *path, const void *const 
     for (i = 0; i < n; i++) total += sizes[i];
     fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) return 0;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (unsigned long long)st.st_size != (unsigned long long)total) { close(fd); return 0; }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (unsigned long long)st.st_size != (unsigned long long)total) {
+        close(fd);
+        return 0;
+    }
     for (i = 0; i < n && same; i++) {
         for (off = 0; off < sizes[i] && same;) {
             size_t want = sizes[i] - off < sizeof buf ? sizes[i] - off : sizeof buf;
-            if (asmstore__read_full(fd, buf, want) != (long long)want || memcmp(buf, (const char *)parts[i] + off, want) != 0) same = 0;
+            if (asmstore__read_full(fd, buf, want) != (long long)want ||
+                memcmp(buf, (const char *)parts[i] + off, want) != 0)
+                same = 0;
             off += want;
         }
     }
@@ -2513,7 +2543,8 @@ ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *d
 
 #define ASMSTORE__ADD_TAKE 0x100u    /* private: the writer takes the buffers (from its allocator) */
 #define ASMSTORE__ADD_PUBLIC (ASMSTORE_ADD_UNCOMPRESSED | ASMSTORE_ADD_BORROW | ASMSTORE_ADD_DESCRIPTOR_INDEX | \
-                              ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_IGNORED | ASMSTORE_ADD_NO_COMPANION | ASMSTORE_ADD_VERBATIM)
+                              ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_IGNORED | ASMSTORE_ADD_NO_COMPANION | \
+                              ASMSTORE_ADD_VERBATIM)
 #define ASMSTORE__OWNS_IMAGE 1u
 #define ASMSTORE__OWNS_PDB 2u
 #define ASMSTORE__OWNS_CONFIG 4u
@@ -2566,6 +2597,14 @@ struct asmstore_writer {
     pthread_mutex_t lock;
 #endif
 };
+/* The writer's one lock (job queue, progress count); nothing to take in ASMSTORE_NO_THREADS builds. */
+#ifndef ASMSTORE_NO_THREADS
+#define ASMSTORE__WRITER_LOCK(w) pthread_mutex_lock(&(w)->lock)
+#define ASMSTORE__WRITER_UNLOCK(w) pthread_mutex_unlock(&(w)->lock)
+#else
+#define ASMSTORE__WRITER_LOCK(w) ((void)0)
+#define ASMSTORE__WRITER_UNLOCK(w) ((void)0)
+#endif
 
 /* The version word of a format 2-4 store (format 1 has none but its number). */
 ASMSTORE__PRIVATE uint32_t asmstore__version_word(uint32_t format, asmstore_abi abi) {
@@ -2595,7 +2634,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__resolve_options(asmstore_write_optio
     if (o->image_alignment == 0) o->image_alignment = o->no_compress ? 16u : 1u;
     al = o->image_alignment;
     if (!asmstore__abi_in_range(o->abi) || o->format < 1 || o->format > 4 || o->jobs < 0 ||
-        (o->runtime != ASMSTORE_RUNTIME_MONOVM && o->runtime != ASMSTORE_RUNTIME_CORECLR) || o->max_name_len > ASMSTORE_MAX_NAME_LEN ||
+        (o->runtime != ASMSTORE_RUNTIME_MONOVM && o->runtime != ASMSTORE_RUNTIME_CORECLR) ||
+        o->max_name_len > ASMSTORE_MAX_NAME_LEN ||
         (o->compression != ASMSTORE_COMPRESSION_ZSTD && o->compression != ASMSTORE_COMPRESSION_LZ4) ||
         !asmstore__level_ok(o->compression, o->level) || al > ASMSTORE__MAX_IMAGE_ALIGNMENT || (al & (al - 1)) != 0)
         return ASMSTORE_ERR_INVALID_ARG;
@@ -2611,7 +2651,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__resolve_options(asmstore_write_optio
         /* 8-byte hashes only fit 64-bit stores; a 4-byte hash in a 64-bit store means CRC-32 to readers */
         return ASMSTORE_ERR_INVALID_ARG;
     }
-    if (o->compression == ASMSTORE_COMPRESSION_LZ4 && !o->compress && !o->no_compress) return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
+    if (o->compression == ASMSTORE_COMPRESSION_LZ4 && !o->compress && !o->no_compress)
+        return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
     return ASMSTORE_OK;
 }
 
@@ -2657,7 +2698,8 @@ ASMSTORE__PRIVATE unsigned char *asmstore__dup(asmstore_writer *w, const void *p
 
 /* Will this image sit behind a compression header? One that begins with a compression magic must
    (the format would read it as compressed); a VERBATIM one is stored as it comes. */
-ASMSTORE__PRIVATE int asmstore__stores_compressed(const asmstore_writer *w, const unsigned char *img, size_t n, unsigned flags) {
+ASMSTORE__PRIVATE int asmstore__stores_compressed(const asmstore_writer *w, const unsigned char *img, size_t n,
+                                                  unsigned flags) {
     int magic = asmstore__has_compression_magic(img, n);
     if (flags & ASMSTORE_ADD_VERBATIM) return magic;
     return magic || !(w->opt.no_compress || (flags & ASMSTORE_ADD_UNCOMPRESSED));
@@ -2732,7 +2774,8 @@ ASMSTORE__PRIVATE size_t asmstore__name_slot(const uint32_t *set, size_t cap, co
 
 /* Is this exact name already in the writer (in the same store set part)? O(1) expected. */
 ASMSTORE__PRIVATE int asmstore__has_name(const asmstore_writer *w, const char *name, size_t len, asmstore_abi abi) {
-    return w->name_set_cap && w->name_set[asmstore__name_slot(w->name_set, w->name_set_cap, w->entries, name, len, abi)] != 0;
+    if (!w->name_set_cap) return 0;
+    return w->name_set[asmstore__name_slot(w->name_set, w->name_set_cap, w->entries, name, len, abi)] != 0;
 }
 
 /* Makes room in the name set for `total` names (rehashing every entry when it grows). */
@@ -2757,12 +2800,14 @@ ASMSTORE__PRIVATE asmstore_result asmstore__reserve_names(asmstore_writer *w, si
 /* Records entry `index` (already in entries[], room reserved) in the name set. */
 ASMSTORE__PRIVATE void asmstore__remember_name(asmstore_writer *w, size_t index) {
     const asmstore__wentry *e = &w->entries[index];
-    w->name_set[asmstore__name_slot(w->name_set, w->name_set_cap, w->entries, e->name, e->name_len, e->abi)] = (uint32_t)(index + 1);
+    size_t slot = asmstore__name_slot(w->name_set, w->name_set_cap, w->entries, e->name, e->name_len, e->abi);
+    w->name_set[slot] = (uint32_t)(index + 1);
 }
 
 /* The per-entry options against the store's. */
-ASMSTORE__PRIVATE asmstore_result asmstore__check_add(const asmstore_writer *w, const asmstore_add_options *a, const unsigned char *image,
-                                                     size_t image_size, size_t pdb_size, size_t config_size) {
+ASMSTORE__PRIVATE asmstore_result asmstore__check_add(const asmstore_writer *w, const asmstore_add_options *a,
+                                                      const unsigned char *image, size_t image_size, size_t pdb_size,
+                                                      size_t config_size) {
     unsigned f = a->flags;
     if ((a->level && !asmstore__level_ok(w->opt.compression, a->level)) || !asmstore__abi_in_range(a->abi) ||
         (a->abi != ASMSTORE_ABI_UNKNOWN && w->opt.format != 1) ||
@@ -2774,8 +2819,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_add(const asmstore_writer *w, 
         return ASMSTORE_ERR_INVALID_ARG;
     if ((f & ASMSTORE_ADD_VERBATIM) && asmstore__has_compression_magic(image, image_size)) {
         if (image_size < ASMSTORE_IMAGE_HEADER_SIZE) return ASMSTORE_ERR_TRUNCATED;
-        if (asmstore__rd32(image) != w->magic) return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION; /* a store never mixes magics */
-        if ((f & ASMSTORE_ADD_DESCRIPTOR_INDEX) && asmstore__rd32(image + 4) != a->descriptor_index) return ASMSTORE_ERR_INVALID_ARG;
+        if (asmstore__rd32(image) != w->magic)
+            return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION; /* a store never mixes magics */
+        if ((f & ASMSTORE_ADD_DESCRIPTOR_INDEX) && asmstore__rd32(image + 4) != a->descriptor_index)
+            return ASMSTORE_ERR_INVALID_ARG;
     }
     /* format 1 appends a NUL to config data, and its size counts it */
     if (image_size > UINT32_MAX || pdb_size > UINT32_MAX || config_size > UINT32_MAX - (w->opt.format == 1 ? 1u : 0u))
@@ -2793,13 +2840,13 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_ex(asmstore_writer *w, const ch
     asmstore_add_options a, ign;
     asmstore_result res;
     if (ao) a = *ao; else memset(&a, 0, sizeof a);
-    if (!w || (!name && name_len) || (!image && image_size) || (!pdb && pdb_size) || (!config && config_size) || w->nouts ||
-        (a.flags & ~(ASMSTORE__ADD_PUBLIC | ASMSTORE__ADD_TAKE)))
+    if (!w || (!name && name_len) || (!image && image_size) || (!pdb && pdb_size) || (!config && config_size) ||
+        w->nouts || (a.flags & ~(ASMSTORE__ADD_PUBLIC | ASMSTORE__ADD_TAKE)))
         return ASMSTORE_ERR_INVALID_ARG;
     if (name_len == 0 || name_len > w->opt.max_name_len || !asmstore__name_valid((const unsigned char *)name, name_len))
         return ASMSTORE_ERR_BAD_NAME;
-    if ((res = asmstore__check_add(w, &a, (const unsigned char *)image, image_size, pdb_size, config_size)) != ASMSTORE_OK)
-        return res;
+    res = asmstore__check_add(w, &a, (const unsigned char *)image, image_size, pdb_size, config_size);
+    if (res != ASMSTORE_OK) return res;
     if (w->opt.runtime == ASMSTORE_RUNTIME_CORECLR && !(a.flags & (ASMSTORE_ADD_IGNORED | ASMSTORE_ADD_NO_COMPANION))) {
         /* the ignored companion: ChangeExtension(name, ".ni.dll") */
         size_t base = asmstore_name_base_len(name, name_len);
@@ -2861,7 +2908,8 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_file_ex(asmstore_writer *w, con
     /* the writer takes the buffers just read (no second copy); on failure they are still ours */
     a.flags = (a.flags & ~ASMSTORE_ADD_BORROW) | ASMSTORE__ADD_TAKE;
     if (res == ASMSTORE_OK)
-        res = asmstore_writer_add_ex(w, name, strlen(name), bufs[0], sizes[0], bufs[1], sizes[1], bufs[2], sizes[2], &a);
+        res = asmstore_writer_add_ex(w, name, strlen(name), bufs[0], sizes[0], bufs[1], sizes[1], bufs[2], sizes[2],
+                                     &a);
     if (res != ASMSTORE_OK)
         for (i = 0; i < 3; i++) asmstore_free(&w->opt.allocator, bufs[i], sizes[i]);
     return res;
@@ -2905,7 +2953,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, siz
     asmstore__wr32(e->frame + 8, (uint32_t)e->image_size);
 #ifndef ASMSTORE_NO_ZSTD
     if (kind == ASMSTORE_COMPRESSION_ZSTD) {
-        z = ZSTD_compressCCtx((ZSTD_CCtx *)cctx, e->frame + ASMSTORE_IMAGE_HEADER_SIZE, bound, e->image, e->image_size, level);
+        z = ZSTD_compressCCtx((ZSTD_CCtx *)cctx, e->frame + ASMSTORE_IMAGE_HEADER_SIZE, bound, e->image, e->image_size,
+                              level);
         if (ZSTD_isError(z)) return ASMSTORE_ERR_UNSUPPORTED;
     } else
 #endif
@@ -2934,27 +2983,19 @@ static void *asmstore__compress_worker(void *arg) {
     for (;;) {
         size_t i;
         asmstore_result res;
-#ifndef ASMSTORE_NO_THREADS
-        pthread_mutex_lock(&w->lock);
-#endif
+        ASMSTORE__WRITER_LOCK(w);
         i = w->next_job < w->count ? w->jobs[w->next_job++] : w->count;
-#ifndef ASMSTORE_NO_THREADS
-        pthread_mutex_unlock(&w->lock);
-#endif
+        ASMSTORE__WRITER_UNLOCK(w);
         if (i >= w->count) break;
 #ifndef ASMSTORE_NO_ZSTD
         if (need_cctx && !cctx) res = ASMSTORE_ERR_OUT_OF_MEMORY; else
 #endif
         res = asmstore__compress_one(w, i, cctx);
         w->entries[i].status = res;
-#ifndef ASMSTORE_NO_THREADS
-        pthread_mutex_lock(&w->lock);
-#endif
+        ASMSTORE__WRITER_LOCK(w);
         w->done_jobs++;
         if (w->opt.progress) w->opt.progress(w->opt.progress_user, w->done_jobs, w->count);
-#ifndef ASMSTORE_NO_THREADS
-        pthread_mutex_unlock(&w->lock);
-#endif
+        ASMSTORE__WRITER_UNLOCK(w);
     }
 #ifndef ASMSTORE_NO_ZSTD
     ZSTD_freeCCtx((ZSTD_CCtx *)cctx);
@@ -2995,7 +3036,11 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_all(asmstore_writer *w) {
 #ifndef ASMSTORE_NO_THREADS
     if (jobs == 0) { long c = sysconf(_SC_NPROCESSORS_ONLN); jobs = c > 0 ? (int)(c > 256 ? 256 : c) : 1; }
     if ((size_t)jobs > n) jobs = n ? (int)n : 1;
-    if (pthread_mutex_init(&w->lock, NULL) != 0) { asmstore_free(a, w->jobs, n * sizeof *w->jobs); w->jobs = NULL; return ASMSTORE_ERR_OUT_OF_MEMORY; }
+    if (pthread_mutex_init(&w->lock, NULL) != 0) {
+        asmstore_free(a, w->jobs, n * sizeof *w->jobs);
+        w->jobs = NULL;
+        return ASMSTORE_ERR_OUT_OF_MEMORY;
+    }
     {
         pthread_t th[256];
         int started = 0, t;
@@ -3039,7 +3084,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_descriptor_indices(asmstore_wr
 /* Where one entry's blobs go, from `off` on: the image at the next multiple of the alignment, then
    the pdb, then the config (+ one NUL in format 1). d[] = image, pdb, config as offset/size pairs
    (0/0 when absent; all zero for ignored entries). Returns the end. */
-ASMSTORE__PRIVATE uint64_t asmstore__place(const asmstore_writer *w, const asmstore__wentry *e, uint64_t off, uint64_t d[6]) {
+ASMSTORE__PRIVATE uint64_t asmstore__place(const asmstore_writer *w, const asmstore__wentry *e, uint64_t off,
+                                           uint64_t d[6]) {
     uint64_t align = w->opt.image_alignment;
     uint64_t config = e->config_size ? e->config_size + (w->opt.format == 1 ? 1u : 0u) : 0u;
     memset(d, 0, 6 * sizeof *d);
@@ -3069,7 +3115,12 @@ ASMSTORE__PRIVATE asmstore_result asmstore__new_output(asmstore_writer *w, const
     return ASMSTORE_OK;
 }
 
-typedef struct asmstore__windex { uint64_t hash; uint32_t desc; uint32_t order; unsigned char ignore; } asmstore__windex;
+typedef struct asmstore__windex {
+    uint64_t hash;
+    uint32_t desc;
+    uint32_t order;
+    unsigned char ignore;
+} asmstore__windex;
 
 static int asmstore__windex_cmp(const void *a, const void *b) {
     const asmstore__windex *x = (const asmstore__windex *)a, *y = (const asmstore__windex *)b;
@@ -3095,7 +3146,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__layout(asmstore_writer *w) {
     for (off = data_start, i = 0; i < n; i++) off = asmstore__place(w, &w->entries[i], off, d);
     idx = (asmstore__windex *)asmstore_alloc(a, 2 * n * sizeof *idx);
     if (!idx) return ASMSTORE_ERR_OUT_OF_MEMORY;
-    if ((res = asmstore__new_output(w, NULL, off)) != ASMSTORE_OK) { asmstore_free(a, idx, 2 * n * sizeof *idx); return res; }
+    if ((res = asmstore__new_output(w, NULL, off)) != ASMSTORE_OK) {
+        asmstore_free(a, idx, 2 * n * sizeof *idx);
+        return res;
+    }
     o = w->outs[0].data;
     /* index: name with and without the last extension, sorted by hash (ties: descriptor, kind) */
     for (i = 0; i < n; i++) {
@@ -3159,7 +3213,8 @@ ASMSTORE__PRIVATE int asmstore__v1_same_arch(const asmstore_writer *w, asmstore_
         while (i < w->count && w->entries[i].abi != a) i++;
         while (j < w->count && w->entries[j].abi != b) j++;
         if (i == w->count || j == w->count) return i == w->count && j == w->count;
-        if (w->entries[i].name_len != w->entries[j].name_len || memcmp(w->entries[i].name, w->entries[j].name, w->entries[i].name_len) != 0)
+        if (w->entries[i].name_len != w->entries[j].name_len ||
+            memcmp(w->entries[i].name, w->entries[j].name, w->entries[i].name_len) != 0)
             return 0;
     }
 }
@@ -3192,7 +3247,11 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_descriptor_indices(asmstore_write
     for (i = 0; i < w->count; i++) bytes += w->entries[i].name_len + 16u;
     keys = (asmstore__v1key *)asmstore_alloc(a, w->count * sizeof *keys);
     buf = (char *)asmstore_alloc(a, bytes);
-    if (!keys || !buf) { asmstore_free(a, keys, w->count * sizeof *keys); asmstore_free(a, buf, bytes); return ASMSTORE_ERR_OUT_OF_MEMORY; }
+    if (!keys || !buf) {
+        asmstore_free(a, keys, w->count * sizeof *keys);
+        asmstore_free(a, buf, bytes);
+        return ASMSTORE_ERR_OUT_OF_MEMORY;
+    }
     for (i = 0; i < w->count; i++) {
         const asmstore__wentry *e = &w->entries[i];
         size_t dir = 0;
@@ -3231,15 +3290,17 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_prepare(asmstore_writer *w) {
 
 /* Writes one format 1 store: the entries of `abi` (UNKNOWN: the common ones), and in store 0 the
    two hash tables (rows32/rows64 sorted, g rows each). */
-ASMSTORE__PRIVATE asmstore_result asmstore__v1_store(asmstore_writer *w, asmstore_abi abi, const asmstore__v1row *rows32,
-                                                    const asmstore__v1row *rows64, size_t g) {
+ASMSTORE__PRIVATE asmstore_result asmstore__v1_store(asmstore_writer *w, asmstore_abi abi,
+                                                     const asmstore__v1row *rows32, const asmstore__v1row *rows64,
+                                                     size_t g) {
     uint64_t off, d[6];
     size_t i, local = 0, r;
     unsigned char *o, *desc, *p;
     asmstore_result res;
     int k;
     for (i = 0; i < w->count; i++) local += w->entries[i].abi == abi;
-    off = ASMSTORE__V1_HEADER_SIZE + (uint64_t)local * ASMSTORE__V1_DESCRIPTOR_SIZE + (uint64_t)2 * g * ASMSTORE__V1_ROW_SIZE;
+    off = ASMSTORE__V1_HEADER_SIZE + (uint64_t)local * ASMSTORE__V1_DESCRIPTOR_SIZE +
+          (uint64_t)2 * g * ASMSTORE__V1_ROW_SIZE;
     for (i = 0; i < w->count; i++) if (w->entries[i].abi == abi) off = asmstore__place(w, &w->entries[i], off, d);
     if ((res = asmstore__new_output(w, asmstore__abi(abi)->v1_store_file, off)) != ASMSTORE_OK) return res;
     o = w->outs[w->nouts - 1].data;
@@ -3317,8 +3378,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_manifest(asmstore_writer *w, cons
 }
 
 /* Sorts a copy of the global rows by one hash; equal hashes make the build fail upstream, so here. */
-ASMSTORE__PRIVATE asmstore_result asmstore__v1_table(const asmstore_writer *w, const asmstore__v1row *global, size_t g, int wide,
-                                                    asmstore__v1row *t) {
+ASMSTORE__PRIVATE asmstore_result asmstore__v1_table(const asmstore_writer *w, const asmstore__v1row *global, size_t g,
+                                                     int wide, asmstore__v1row *t) {
     size_t i;
     for (i = 0; i < g; i++) {
         const asmstore__wentry *e = &w->entries[global[i].entry];
@@ -3343,12 +3404,14 @@ ASMSTORE__PRIVATE asmstore_result asmstore__layout_v1(asmstore_writer *w) {
     for (i = 0; i < w->count; i++) {
         const asmstore__wentry *e = &w->entries[i];
         if (e->abi != ASMSTORE_ABI_UNKNOWN) continue;
-        rows[g].entry = (uint32_t)i; rows[g].mapping = (uint32_t)g; rows[g].local = (uint32_t)local[0]++; rows[g].store_id = 0; g++;
+        rows[g].entry = (uint32_t)i; rows[g].mapping = (uint32_t)g; rows[g].local = (uint32_t)local[0]++;
+        rows[g].store_id = 0; g++;
     }
     for (i = 0; i < w->count; i++) {
         const asmstore__wentry *e = &w->entries[i];
         if (first == 0 || e->abi != (asmstore_abi)first) continue;
-        rows[g].entry = (uint32_t)i; rows[g].mapping = (uint32_t)g; rows[g].local = (uint32_t)local[first]++; rows[g].store_id = 1; g++;
+        rows[g].entry = (uint32_t)i; rows[g].mapping = (uint32_t)g; rows[g].local = (uint32_t)local[first]++;
+        rows[g].store_id = 1; g++;
     }
     res = asmstore__v1_table(w, rows, g, 0, rows + g);
     if (res == ASMSTORE_OK) res = asmstore__v1_table(w, rows, g, 1, rows + 2 * g);
@@ -3432,19 +3495,24 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
     o->runtime = runtime;
     o->no_compress = 0;
     o->image_alignment = 1;
-    o->format = target == ASMSTORE_TARGET_NET8 ? 1u : target == ASMSTORE_TARGET_NET9 ? 2u : target == ASMSTORE_TARGET_NET11_PREVIEW ? 4u : 3u;
+    o->format = target == ASMSTORE_TARGET_NET8 ? 1u
+                : target == ASMSTORE_TARGET_NET9 ? 2u
+                : target == ASMSTORE_TARGET_NET11_PREVIEW ? 4u : 3u;
     o->hash = o->format == 1 ? ASMSTORE_HASH_UNKNOWN : crc ? ASMSTORE_HASH_CRC32
               : asmstore__abi(abi)->is_64bit ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32;
     o->compression = target <= ASMSTORE_TARGET_NET10 ? ASMSTORE_COMPRESSION_LZ4 : ASMSTORE_COMPRESSION_ZSTD;
     /* LZ4 HC L09_HC (6-8), L12_MAX (9, 10); zstd 22 in optimised GA builds, 3 in 11 p7/rc1 */
-    o->level = target == ASMSTORE_TARGET_NET8 ? 9 : target <= ASMSTORE_TARGET_NET10 ? 12 : target == ASMSTORE_TARGET_NET11 ? 22 : 3;
+    o->level = target == ASMSTORE_TARGET_NET8 ? 9
+               : target <= ASMSTORE_TARGET_NET10 ? 12
+               : target == ASMSTORE_TARGET_NET11 ? 22 : 3;
     if (info) {
         info->version_word = asmstore__version_word(o->format, abi);
         info->header_size = o->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2;
         info->index_entry_size = o->format == 1 ? 0u : asmstore__index_entry_size(o->format, o->hash);
         info->wrapper = o->format == 1 ? ASMSTORE_ELF_NONE : crc ? ASMSTORE_ELF_SYMBOL : ASMSTORE_ELF_SECTION;
         info->file_name = o->format == 1 ? asmstore__abi(ASMSTORE_ABI_UNKNOWN)->v1_store_file
-                          : target == ASMSTORE_TARGET_NET9 ? asmstore__abi(abi)->net9_file : ASMSTORE_ELF_DEFAULT_SONAME;
+                          : target == ASMSTORE_TARGET_NET9 ? asmstore__abi(abi)->net9_file
+                          : ASMSTORE_ELF_DEFAULT_SONAME;
     }
     return ASMSTORE_OK;
 }
@@ -3473,10 +3541,12 @@ ASMSTORE__PRIVATE void asmstore__elf_put_phdr(unsigned char *q, int is64, uint32
                                              uint64_t size, uint64_t align) {
     asmstore__wr32(q, type);
     if (is64) {
-        asmstore__wr32(q + 4, flags); asmstore__wr64(q + 8, off); asmstore__wr64(q + 16, off); asmstore__wr64(q + 24, off);
+        asmstore__wr32(q + 4, flags); asmstore__wr64(q + 8, off); asmstore__wr64(q + 16, off);
+        asmstore__wr64(q + 24, off);
         asmstore__wr64(q + 32, size); asmstore__wr64(q + 40, size); asmstore__wr64(q + 48, align);
     } else {
-        asmstore__wr32(q + 4, (uint32_t)off); asmstore__wr32(q + 8, (uint32_t)off); asmstore__wr32(q + 12, (uint32_t)off);
+        asmstore__wr32(q + 4, (uint32_t)off); asmstore__wr32(q + 8, (uint32_t)off);
+        asmstore__wr32(q + 12, (uint32_t)off);
         asmstore__wr32(q + 16, (uint32_t)size); asmstore__wr32(q + 20, (uint32_t)size); asmstore__wr32(q + 24, flags);
         asmstore__wr32(q + 28, (uint32_t)align);
     }
@@ -3484,12 +3554,25 @@ ASMSTORE__PRIVATE void asmstore__elf_put_phdr(unsigned char *q, int is64, uint32
 ASMSTORE__PRIVATE void asmstore__elf_put_sym(unsigned char *q, int is64, uint32_t name, uint64_t value, uint64_t size,
                                             unsigned char info, uint16_t shndx) {
     asmstore__wr32(q, name);
-    if (is64) { q[4] = info; q[5] = 0; asmstore__wr16(q + 6, shndx); asmstore__wr64(q + 8, value); asmstore__wr64(q + 16, size); }
-    else { asmstore__wr32(q + 4, (uint32_t)value); asmstore__wr32(q + 8, (uint32_t)size); q[12] = info; q[13] = 0; asmstore__wr16(q + 14, shndx); }
+    if (is64) {
+        q[4] = info;
+        q[5] = 0;
+        asmstore__wr16(q + 6, shndx);
+        asmstore__wr64(q + 8, value);
+        asmstore__wr64(q + 16, size);
+    }
+    else {
+        asmstore__wr32(q + 4, (uint32_t)value);
+        asmstore__wr32(q + 8, (uint32_t)size);
+        q[12] = info;
+        q[13] = 0;
+        asmstore__wr16(q + 14, shndx);
+    }
 }
 /* ELF header; offsets and counts patched in by the caller where they differ. */
-ASMSTORE__PRIVATE void asmstore__elf_put_ehdr(unsigned char *p, int is64, uint16_t machine, uint32_t flags, uint64_t phoff,
-                                             uint32_t phnum, uint64_t shoff, uint32_t shnum, uint32_t shstrndx) {
+ASMSTORE__PRIVATE void asmstore__elf_put_ehdr(unsigned char *p, int is64, uint16_t machine, uint32_t flags,
+                                              uint64_t phoff, uint32_t phnum, uint64_t shoff, uint32_t shnum,
+                                              uint32_t shstrndx) {
     memset(p, 0, is64 ? 64u : 52u);
     p[0] = 0x7f; p[1] = 'E'; p[2] = 'L'; p[3] = 'F';
     p[4] = (unsigned char)(is64 ? 2 : 1); p[5] = 1; p[6] = 1;
@@ -3559,7 +3642,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_gen_layout(asmstore__elf_gen *g,
     g->dl = opt->mode == ASMSTORE_ELF_MODE_DLOPEN;
     g->sym = opt->symbol ? opt->symbol : ASMSTORE_ELF_DEFAULT_SYMBOL;
     g->soname = opt->soname ? opt->soname : ASMSTORE_ELF_DEFAULT_SONAME;
-    g->wa = g->is64 ? 8u : 4u; g->ehsz = g->is64 ? 64u : 52u; g->phsz = g->is64 ? 56u : 32u; g->shsz = g->is64 ? 64u : 40u;
+    g->wa = g->is64 ? 8u : 4u; g->ehsz = g->is64 ? 64u : 52u; g->phsz = g->is64 ? 56u : 32u;
+    g->shsz = g->is64 ? 64u : 40u;
     g->symsz = g->is64 ? 24u : 16u; g->dynsz = g->is64 ? 16u : 8u;
     g->align = align;
     g->p_align = align > ASMSTORE_ELF_PAGE_16K ? align : ASMSTORE_ELF_PAGE_16K;
@@ -3600,13 +3684,15 @@ ASMSTORE__PRIVATE void asmstore__elf_gen_head(const asmstore__elf_gen *g, asmsto
     q = h + g->ehsz;
     asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_PHDR, ASMSTORE__PF_R, g->ehsz, 4 * g->phsz, g->wa); q += g->phsz;
     asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_LOAD, ASMSTORE__PF_R, 0, g->load_size, g->p_align); q += g->phsz;
-    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_DYNAMIC, ASMSTORE__PF_R, g->dyn_off, ASMSTORE__GEN_NDYN * g->dynsz, g->wa);
+    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_DYNAMIC, ASMSTORE__PF_R, g->dyn_off, ASMSTORE__GEN_NDYN * g->dynsz,
+                           g->wa);
     q += g->phsz;
     asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_GNU_STACK, ASMSTORE__PF_R | ASMSTORE__PF_W, 0, 0, 16);
     /* .dynsym: [0] null, [1] the symbol; .dynstr: "", the symbol, the soname */
     if (g->dl) {
-        asmstore__elf_put_sym(h + g->dynsym_off + g->symsz, is64, 1, g->payload_off, g->payload_size,
-                              (unsigned char)((ASMSTORE__STB_GLOBAL << 4) | ASMSTORE__STT_OBJECT), (uint16_t)g->payload_idx);
+        const unsigned char info = (unsigned char)((ASMSTORE__STB_GLOBAL << 4) | ASMSTORE__STT_OBJECT);
+        asmstore__elf_put_sym(h + g->dynsym_off + g->symsz, is64, 1, g->payload_off, g->payload_size, info,
+                              (uint16_t)g->payload_idx);
         memcpy(h + g->dynstr_off + 1, g->sym, g->symlen);
     }
     memcpy(h + g->dynstr_off + g->soname_idx, g->soname, g->solen);
@@ -3648,7 +3734,8 @@ ASMSTORE__PRIVATE void asmstore__elf_gen_tail(const asmstore__elf_gen *g, unsign
     if (g->dl) { p->flags = ASMSTORE__SHF_ALLOC; p->addr = g->payload_off; }
     str->name = asmstore__strtab_offset(g->shstr, g->shstr_size, ".shstrtab");
     str->type = ASMSTORE__SHT_STRTAB; str->offset = g->shstr_off; str->size = g->shstr_size; str->addralign = 1;
-    for (i = 0; i < ASMSTORE__GEN_NSEC; i++) asmstore__elf_put_shdr(t + (g->shoff - g->shstr_off) + i * g->shsz, g->is64, &s[i]);
+    for (i = 0; i < ASMSTORE__GEN_NSEC; i++)
+        asmstore__elf_put_shdr(t + (g->shoff - g->shstr_off) + i * g->shsz, g->is64, &s[i]);
 }
 
 /* Generated wrapper (dlopen and section modes): head and tail around a payload that is not copied. */
@@ -3675,8 +3762,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_generate(asmstore_elf_image *img
 /* May a stub's old payload at [cut, cut + old) be replaced in place? Everything the file keeps
    (headers, segments, sections other than the payload and .shstrtab) must end by `cut`; a loadable
    payload must end its PT_LOAD (no bss after it), whose index goes to *load (-1: none). */
-ASMSTORE__PRIVATE asmstore_result asmstore__elf_replaceable(const asmstore__elf *e, const asmstore_elf_info *info, uint64_t cut,
-                                                           int *load) {
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_replaceable(const asmstore__elf *e, const asmstore_elf_info *info,
+                                                            uint64_t cut, int *load) {
     asmstore__shdr s;
     asmstore__phdr h;
     uint32_t i;
@@ -3686,9 +3773,11 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_replaceable(const asmstore__elf 
     for (i = 1; i < e->shnum; i++) {
         asmstore__elf_shdr(e, i, &s);
         if (i == info->section_index) {
-            if (s.offset != cut || s.size != info->payload_size) return ASMSTORE_ERR_UNSUPPORTED; /* payload = whole section */
+            if (s.offset != cut || s.size != info->payload_size)
+                return ASMSTORE_ERR_UNSUPPORTED; /* payload = whole section */
         } else if (i == e->shstrndx) {
-            if (s.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(s.offset, s.size, e->size)) return ASMSTORE_ERR_BAD_ELF;
+            if (s.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(s.offset, s.size, e->size))
+                return ASMSTORE_ERR_BAD_ELF;
         } else if (s.type != ASMSTORE__SHT_NOBITS && !asmstore__range_ok(s.offset, s.size, cut)) {
             return ASMSTORE_ERR_UNSUPPORTED;
         }
@@ -3719,7 +3808,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template_replace(asmstore_elf_im
     if (res != ASMSTORE_OK) return res;
     memset(&str, 0, sizeof str);
     if (e->shstrndx) asmstore__elf_shdr(e, e->shstrndx, &str);
-    if (asmstore__range_ok(str.offset, str.size, cut)) str.size = 0; /* names before the payload (llvm-objcopy's layout) stay there */
+    if (asmstore__range_ok(str.offset, str.size, cut))
+        str.size = 0; /* names before the payload (llvm-objcopy's layout) stay there */
     shstr_off = cut + (uint64_t)payload_size;
     shoff = asmstore__align_up(shstr_off + str.size, wa);
     total = shoff + (uint64_t)e->shnum * shsz;
@@ -3736,7 +3826,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template_replace(asmstore_elf_im
     if (load >= 0) { /* the PT_LOAD now ends with the new payload */
         asmstore__elf_phdr(e, (uint32_t)load, &h);
         end = cut + payload_size - h.offset;
-        asmstore__elf_put_phdr(img->head + e->phoff + (uint64_t)load * e->phentsize, e->is64, h.type, h.flags, h.offset, end, h.align);
+        asmstore__elf_put_phdr(img->head + e->phoff + (uint64_t)load * e->phentsize, e->is64, h.type, h.flags, h.offset,
+                               end, h.align);
         if (h.vaddr != h.offset || h.paddr != h.offset) { /* keep the segment's own addresses */
             unsigned char *q = img->head + e->phoff + (uint64_t)load * e->phentsize;
             if (e->is64) { asmstore__wr64(q + 16, h.vaddr); asmstore__wr64(q + 24, h.paddr); }
@@ -3781,7 +3872,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_stub_open(asmstore__elf *e, cons
 }
 
 /* The ELF header fields that place the section header table: e_shoff, e_shentsize, e_shnum, e_shstrndx. */
-ASMSTORE__PRIVATE void asmstore__elf_put_shtab(unsigned char *h, int is64, uint64_t shoff, uint32_t shnum, uint32_t shstrndx) {
+ASMSTORE__PRIVATE void asmstore__elf_put_shtab(unsigned char *h, int is64, uint64_t shoff, uint32_t shnum,
+                                               uint32_t shstrndx) {
     if (is64) {
         asmstore__wr64(h + 40, shoff);
         asmstore__wr16(h + 58, 64u); asmstore__wr16(h + 60, shnum); asmstore__wr16(h + 62, shstrndx);
@@ -3853,13 +3945,14 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template(asmstore_elf_image *img
     t += shoff - shstr_off;
     for (i = 0; i < old_n; i++) memcpy(t + i * shsz, e.p + e.shoff + (uint64_t)i * shsz, (size_t)shsz);
     /* old_n == 0: entry [0] stays the zeroed null header */
-    memset(&s, 0, sizeof s);
-    s.name = new_strtab ? name_shstrtab : str.name; s.type = ASMSTORE__SHT_STRTAB; s.offset = shstr_off; s.size = shstr_size;
-    s.addralign = 1;
-    if (!new_strtab) { s.flags = str.flags; s.addr = str.addr; s.link = str.link; s.info = str.info; s.addralign = str.addralign; s.entsize = str.entsize; }
+    /* .shstrtab: the old header moved to the new bytes, or a new one */
+    if (new_strtab) { memset(&s, 0, sizeof s); s.name = name_shstrtab; s.type = ASMSTORE__SHT_STRTAB; s.addralign = 1; }
+    else s = str;
+    s.offset = shstr_off; s.size = shstr_size;
     asmstore__elf_put_shdr(t + (uint64_t)str_idx * shsz, e.is64, &s);
     memset(&s, 0, sizeof s);
-    s.name = name_payload; s.type = ASMSTORE__SHT_PROGBITS; s.offset = payload_off; s.size = payload_size; s.addralign = align;
+    s.name = name_payload; s.type = ASMSTORE__SHT_PROGBITS; s.offset = payload_off; s.size = payload_size;
+    s.addralign = align;
     asmstore__elf_put_shdr(t + (uint64_t)(new_n - 1) * shsz, e.is64, &s);
     img->payload_offset = (size_t)payload_off;
     img->payload_size = payload_size;
@@ -3881,7 +3974,8 @@ ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img, const 
     case ASMSTORE_ELF_MODE_SECTION:
         if (o.abi == ASMSTORE_ABI_UNKNOWN) o.abi = ASMSTORE_ABI_ARM64;
         if (!asmstore__abi_known(o.abi)) return ASMSTORE_ERR_INVALID_ARG;
-        if ((o.symbol && !asmstore__name_ok(o.symbol)) || (o.soname && !asmstore__name_ok(o.soname))) return ASMSTORE_ERR_INVALID_ARG;
+        if ((o.symbol && !asmstore__name_ok(o.symbol)) || (o.soname && !asmstore__name_ok(o.soname)))
+            return ASMSTORE_ERR_INVALID_ARG;
         return asmstore__elf_generate(img, &o, o.abi, align, payload_size);
     case ASMSTORE_ELF_MODE_TEMPLATE:
         if (!o.stub || !o.stub_size) return ASMSTORE_ERR_INVALID_ARG;
@@ -3942,7 +4036,8 @@ ASMSTORE__PRIVATE int asmstore__in_load(const asmstore__elf *e, uint64_t vaddr, 
     uint32_t i;
     for (i = 0; i < e->phnum; i++) {
         asmstore__elf_phdr(e, i, &h);
-        if (h.type == ASMSTORE__PT_LOAD && vaddr >= h.vaddr && vaddr - h.vaddr <= h.filesz && len <= h.filesz - (vaddr - h.vaddr))
+        if (h.type == ASMSTORE__PT_LOAD && vaddr >= h.vaddr && vaddr - h.vaddr <= h.filesz &&
+            len <= h.filesz - (vaddr - h.vaddr))
             return 1;
     }
     return 0;
@@ -4062,7 +4157,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_dynamic_section(asmstore__bio
         return asmstore__rule(v, 2, ".dynamic misaligned or outside the file", b->dynsec.offset);
     if (!asmstore__in_load(e, b->dynph.vaddr, b->dynph.filesz))
         return asmstore__rule(v, 2, "PT_DYNAMIC not inside a PT_LOAD", b->dynph.offset);
-    if (b->dynsec.link == 0 || b->dynsec.link >= e->shnum) return asmstore__rule(v, 2, ".dynamic sh_link out of range", 0);
+    if (b->dynsec.link == 0 || b->dynsec.link >= e->shnum)
+        return asmstore__rule(v, 2, ".dynamic sh_link out of range", 0);
     asmstore__elf_shdr(e, b->dynsec.link, &b->strsec);
     if (b->strsec.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(b->strsec.offset, b->strsec.size, e->size))
         return asmstore__rule(v, 2, ".dynamic sh_link is not an in-file SHT_STRTAB", 0);
@@ -4109,7 +4205,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_hash(const asmstore__bionic *
     memset(&s, 0, sizeof s);
     if (!b->have_hash) return asmstore__rule(v, 3, "DT_HASH missing (Android 5 needs it)", 0);
     for (i = 1; i < e->shnum; i++) { asmstore__elf_shdr(e, i, &s); if (s.type == ASMSTORE__SHT_HASH) break; }
-    if (i == e->shnum || s.addr != b->hash) return asmstore__rule(v, 4, "DT_HASH does not point at the .hash section", 0);
+    if (i == e->shnum || s.addr != b->hash)
+        return asmstore__rule(v, 4, "DT_HASH does not point at the .hash section", 0);
     if (!asmstore__in_load(e, b->hash, 8) || !asmstore__range_ok(s.offset, 8, e->size))
         return asmstore__rule(v, 3, "DT_HASH not loaded", 0);
     nbucket = asmstore__rd32(e->p + s.offset);
@@ -4176,7 +4273,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_symbol(const asmstore__bionic
     if ((y.info >> 4) != ASMSTORE__STB_GLOBAL || ((y.info & 15u) != ASMSTORE__STT_OBJECT && (y.info & 15u) != 0) ||
         (y.other & 3u) != 0)
         return asmstore__rule(v, 10, "symbol is not GLOBAL, OBJECT or NOTYPE, DEFAULT", at);
-    if (y.value != ps.addr || y.value == 0) return asmstore__rule(v, 10, "st_value is not the payload section address", at);
+    if (y.value != ps.addr || y.value == 0)
+        return asmstore__rule(v, 10, "st_value is not the payload section address", at);
     if (y.size != ps.size && y.size != 0) return asmstore__rule(v, 10, "st_size is neither the payload size nor 0", at);
     if (!(ps.flags & ASMSTORE__SHF_ALLOC) || ps.offset != ps.addr || !asmstore__in_load(e, ps.addr, ps.size))
         return asmstore__rule(v, 10, "payload section not loaded at its file offset", ps.offset);
@@ -4190,7 +4288,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_legacy_section(const asmstore
     asmstore__phdr h;
     uint32_t i;
     asmstore__elf_shdr(e, index, &ps);
-    if (ps.flags & ASMSTORE__SHF_ALLOC) return asmstore__rule(b->v, 11, "legacy payload section is SHF_ALLOC", ps.offset);
+    if (ps.flags & ASMSTORE__SHF_ALLOC)
+        return asmstore__rule(b->v, 11, "legacy payload section is SHF_ALLOC", ps.offset);
     if (ps.offset % ASMSTORE_ELF_PAGE_16K)
         return asmstore__rule(b->v, 11, "legacy payload section offset not 16 KiB-aligned", ps.offset);
     for (i = 0; i < e->phnum; i++) {
@@ -4211,7 +4310,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_payload(const asmstore__bioni
     res = asmstore_elf_payload(b->e.p, (size_t)b->e.size, symbol, &pl, &pls, &info);
     if (res == ASMSTORE_ERR_NO_PAYLOAD) return asmstore__rule(b->v, 10, "neither the symbol nor a payload section", 0);
     if (res != ASMSTORE_OK)
-        return asmstore__rule(b->v, info.kind == ASMSTORE_ELF_SECTION ? 11 : 10, "payload symbol or section malformed", 0);
+        return asmstore__rule(b->v, info.kind == ASMSTORE_ELF_SECTION ? 11 : 10,
+                              "payload symbol or section malformed", 0);
     if (info.kind == ASMSTORE_ELF_SYMBOL) return asmstore__bionic_symbol(b, symbol);
     return asmstore__bionic_legacy_section(b, info.section_index);
 }
@@ -4229,9 +4329,11 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
     b.wa = b.e.is64 ? 8u : 4u;
     b.symsz = b.e.is64 ? 24u : 16u;
     b.dynsz = b.e.is64 ? 16u : 8u;
-    if ((res = asmstore__bionic_headers(&b, abi)) != ASMSTORE_OK || (res = asmstore__bionic_segments(&b)) != ASMSTORE_OK ||
+    if ((res = asmstore__bionic_headers(&b, abi)) != ASMSTORE_OK ||
+        (res = asmstore__bionic_segments(&b)) != ASMSTORE_OK ||
         (res = asmstore__bionic_dynamic_section(&b)) != ASMSTORE_OK ||
-        (res = asmstore__bionic_dynamic_tags(&b)) != ASMSTORE_OK || (res = asmstore__bionic_tables(&b)) != ASMSTORE_OK ||
+        (res = asmstore__bionic_dynamic_tags(&b)) != ASMSTORE_OK ||
+        (res = asmstore__bionic_tables(&b)) != ASMSTORE_OK ||
         (res = asmstore__bionic_payload(&b, symbol)) != ASMSTORE_OK)
         return res;
     /* rule 12: the APK entry */
