@@ -128,12 +128,12 @@ static int up_write(const char *root, uint32_t index, uint64_t store_id, const u
     char path[4400], tmp[4500];
     unsigned char f[32];
     int fd, ok;
-    asmstore_cache__wr32(f, ASMSTORE_CACHE_MAGIC);
-    asmstore_cache__wr32(f + 4, 1);
-    asmstore_cache__wr64(f + 8, store_id);
-    asmstore_cache__wr64(f + 16, asmstore_crc32(p, n));
-    asmstore_cache__wr32(f + 24, index);
-    asmstore_cache__wr32(f + 28, (uint32_t)n);
+    asmstore__wr32(f, ASMSTORE_CACHE_MAGIC);
+    asmstore__wr32(f + 4, 1);
+    asmstore__wr64(f + 8, store_id);
+    asmstore__wr64(f + 16, asmstore_crc32(p, n));
+    asmstore__wr32(f + 24, index);
+    asmstore__wr32(f + 28, (uint32_t)n);
     up_path(path, sizeof path, root, index);
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -158,9 +158,9 @@ static const unsigned char *up_hit(const char *root, const asmstore_entry *e, ui
     close(fd);
     if (m == MAP_FAILED) return NULL;
     f = m + e->uncompressed_size;
-    if (asmstore_cache__rd32(f) != ASMSTORE_CACHE_MAGIC || asmstore_cache__rd32(f + 4) != 1 || asmstore_cache__rd64(f + 8) != store_id ||
-        asmstore_cache__rd32(f + 24) != e->index || asmstore_cache__rd32(f + 28) != (uint32_t)e->uncompressed_size ||
-        asmstore_cache__rd64(f + 16) != asmstore_crc32(m, e->uncompressed_size)) {
+    if (asmstore__rd32(f) != ASMSTORE_CACHE_MAGIC || asmstore__rd32(f + 4) != 1 || asmstore__rd64(f + 8) != store_id ||
+        asmstore__rd32(f + 24) != e->index || asmstore__rd32(f + 28) != (uint32_t)e->uncompressed_size ||
+        asmstore__rd64(f + 16) != asmstore_crc32(m, e->uncompressed_size)) {
         munmap(m, len);
         return NULL;
     }
@@ -173,23 +173,23 @@ static const unsigned char *up_hit(const char *root, const asmstore_entry *e, ui
 static unsigned touch_sparse(const unsigned char *d, size_t n) {
     unsigned sum = 0;
     size_t i, md_off = 0, md_len = 0;
-    uint32_t pe = n >= 64 ? asmstore_cache__rd32(d + 0x3c) : 0;
-    if (pe > 0 && (size_t)pe + 24 + 224 <= n && asmstore_cache__rd32(d + pe) == 0x4550u) {
+    uint32_t pe = n >= 64 ? asmstore__rd32(d + 0x3c) : 0;
+    if (pe > 0 && (size_t)pe + 24 + 224 <= n && asmstore__rd32(d + pe) == 0x4550u) {
         size_t opt = pe + 24u, nsec = (size_t)d[pe + 6] | (size_t)d[pe + 7] << 8;
         size_t optsz = (size_t)d[pe + 20] | (size_t)d[pe + 21] << 8, dd = opt + (d[opt] == 0x0b && d[opt + 1] == 0x02 ? 112u : 96u);
         size_t sec = opt + optsz, k;
-        uint32_t cli_rva = dd + 14 * 8 + 8 <= n ? asmstore_cache__rd32(d + dd + 14 * 8) : 0, md_rva = 0;
+        uint32_t cli_rva = dd + 14 * 8 + 8 <= n ? asmstore__rd32(d + dd + 14 * 8) : 0, md_rva = 0;
         size_t cli_off = 0;
         /* RVA -> file offset through the section table, twice: the CLI header, then the metadata */
         for (k = 0; k < nsec && sec + 40 * (k + 1) <= n; k++) {
             const unsigned char *s = d + sec + 40 * k;
-            uint32_t va = asmstore_cache__rd32(s + 12), vs = asmstore_cache__rd32(s + 8), raw = asmstore_cache__rd32(s + 20);
+            uint32_t va = asmstore__rd32(s + 12), vs = asmstore__rd32(s + 8), raw = asmstore__rd32(s + 20);
             if (cli_rva >= va && cli_rva < va + vs) cli_off = raw + (cli_rva - va);
         }
-        if (cli_off && cli_off + 16 <= n) md_rva = asmstore_cache__rd32(d + cli_off + 8), md_len = asmstore_cache__rd32(d + cli_off + 12);
+        if (cli_off && cli_off + 16 <= n) md_rva = asmstore__rd32(d + cli_off + 8), md_len = asmstore__rd32(d + cli_off + 12);
         for (k = 0; md_rva && k < nsec && sec + 40 * (k + 1) <= n; k++) {
             const unsigned char *s = d + sec + 40 * k;
-            uint32_t va = asmstore_cache__rd32(s + 12), vs = asmstore_cache__rd32(s + 8), raw = asmstore_cache__rd32(s + 20);
+            uint32_t va = asmstore__rd32(s + 12), vs = asmstore__rd32(s + 8), raw = asmstore__rd32(s + 20);
             if (md_rva >= va && md_rva < va + vs) md_off = raw + (md_rva - va);
         }
         if (md_off >= n) md_off = md_len = 0;
