@@ -22,7 +22,7 @@ HAVE_LIBZIP := $(shell test -f /usr/include/zip.h && echo 1)
 ifeq ($(HAVE_LIBZIP),1)
 CLI_DEFS += -DASMSTORE_CLI_REPACK
 CLI_LIBS += -lzip
-CLI_REPACK = examples/cli_repack.c
+CLI_REPACK = tools/cli_repack.c
 endif
 HEADERS  = asmstore.h asmstore_cache.h
 
@@ -48,8 +48,8 @@ examples: all
 $(B):
 	mkdir -p $(B)
 
-CLI_SRC = examples/asmstore.c examples/cli_cache.c examples/cli_input.c examples/cli_fs.c $(CLI_REPACK)
-$(B)/asmstore: $(CLI_SRC) examples/cli.h $(HEADERS) | $(B)
+CLI_SRC = tools/asmstore.c tools/cli_cache.c tools/cli_input.c tools/cli_fs.c $(CLI_REPACK)
+$(B)/asmstore: $(CLI_SRC) tools/cli.h $(HEADERS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ $(CLI_SRC) $(LIBS) $(CLI_LIBS)
 
 TEST_C   = $(wildcard tests/test_*.c)
