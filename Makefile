@@ -22,47 +22,63 @@ HAVE_LIBZIP := $(shell test -f /usr/include/zip.h && echo 1)
 ifeq ($(HAVE_LIBZIP),1)
 CLI_DEFS += -DASMSTORE_CLI_REPACK
 CLI_LIBS += -lzip
-CLI_REPACK = examples/cli_repack.c
+CLI_REPACK = tools/cli_repack.c
 endif
 HEADERS  = asmstore.h asmstore_cache.h
 
-DEPS = build-essential pkg-config zlib1g-dev libzstd-dev libxxhash-dev liblz4-dev zstd xxhash clang libclang-rt-14-dev llvm lld \
-       libzip-dev elfutils binutils zip unzip zipalign file strace python3 python3-xxhash python3-zstandard python3-lz4 \
-       qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-i686-linux-gnu \
-       libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross \
-       mono-devel libmono-2.0-dev gcc-s390x-linux-gnu libc6-dev-s390x-cross cppcheck afl++
+# Everything `make deps` installs (the one list; fragments add none), by what needs it:
+# the build, CMake, the CLI's optional codecs and tests/*.py
+DEPS  = build-essential pkg-config cmake libzstd-dev libxxhash-dev liblz4-dev zlib1g-dev libzip-dev \
+        zstd xxhash python3 python3-xxhash python3-zstandard python3-lz4 file strace cppcheck
+# the ELF wrapper and APK tests, and the cross builds they run under qemu (tests/t_elf.sh, t_cross.sh)
+DEPS += elfutils binutils zip unzip zipalign qemu-user \
+        gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-i686-linux-gnu gcc-s390x-linux-gnu \
+        libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross libc6-dev-s390x-cross
+# the Mono host (mk/hosts.mk), fuzzing (mk/fuzz.mk), the benchmark's upstream stand-in, instruction
+# counts and plot (mk/bench.mk)
+DEPS += mono-devel libmono-2.0-dev clang libclang-rt-14-dev afl++ llvm lld valgrind gnuplot-nox
 # foreign architectures whose libzstd the cross tests download (tests/cross_sysroot.sh)
 CROSS_DEBARCHES = s390x arm64 armhf
 
 .PHONY: all examples test deps clean bench demo
-all: $(B)/asmstore
+all: $(B)/asmstore $(B)/host $(B)/coreclr_host mono-host
 
 examples: all
 
 $(B):
 	mkdir -p $(B)
 
-CLI_SRC = examples/asmstore.c examples/cli_cache.c examples/cli_input.c examples/cli_fs.c $(CLI_REPACK)
-$(B)/asmstore: $(CLI_SRC) examples/cli.h $(HEADERS) | $(B)
+CLI_SRC = tools/asmstore.c tools/cli_cache.c tools/cli_input.c tools/cli_fs.c $(CLI_REPACK)
+$(B)/asmstore: $(CLI_SRC) tools/cli.h $(HEADERS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ $(CLI_SRC) $(LIBS) $(CLI_LIBS)
 
 TEST_C   = $(wildcard tests/test_*.c)
 TEST_BIN = $(patsubst tests/%.c,$(B)/%,$(TEST_C))
 TEST_SH  = $(sort $(wildcard tests/t_*.sh))
 
-# Feature fragments (ELF/locator tests, cache, fuzzing, bench) add their own rules and may append to
-# TEST_EXTRA (more test binaries/scripts for `make test`) and DEPS.
-TEST_EXTRA =
-BENCH_TARGETS =
--include $(sort $(wildcard mk/*.mk))
+# ---- fragments: each adds its own rules; what they add to `all` and `test` is named here ----
+#   mk/hosts.mk     the example hosts: build/host, build/coreclr_host, mono-host (in `all`); coreclr-host
+#                   (+ hello_clr when dotnet exists) before `make test`, `make demo` and the bench
+#   mk/elf.mk       elf-hosts: the per-ABI dlopen harnesses tests/t_elf.sh runs, built before `make test`
+#   mk/cache.mk     CACHE_TESTS (the TSan build of the threaded cache test); make tsan-cache, bench-cache
+#   mk/sanitize.mk  SANITIZE_TESTS (ASan + UBSan of every tests/test_*.c, TSan of the threaded ones)
+#   mk/fuzz.mk      FUZZ_TESTS (fuzz/regress.sh, fuzz/smoke.sh) and FUZZ_TEST_NEEDS (the replay and
+#                   libFuzzer builds and seeds they run); make corpus, fuzz, fuzz-regress, afl-reader
+#   mk/install.mk   make install, make uninstall (headers, CLI, asmstore.pc, CMake package config)
+#   mk/bench.mk     make bench-report (what `make bench` runs), bench-publish
+include mk/hosts.mk mk/elf.mk mk/cache.mk mk/sanitize.mk mk/fuzz.mk mk/install.mk mk/bench.mk
+
+# what `make test` runs besides tests/test_*.c and tests/t_*.sh, and what it builds first
+TEST_EXTRA = $(CACHE_TESTS) $(FUZZ_TESTS) $(SANITIZE_TESTS)
+TEST_NEEDS = elf-hosts mono-host coreclr-host $(FUZZ_TEST_NEEDS)
 
 # ---- tests ----
 
 $(B)/test_%: tests/test_%.c tests/test.h $(HEADERS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ $< $(LIBS) $(CLI_LIBS) -ldl
 
-test: all $(TEST_BIN) $(TEST_EXTRA)
-	@tests/run.sh $(TEST_BIN) $(TEST_SH) $(TEST_EXTRA)
+test: all $(TEST_BIN) $(TEST_EXTRA) $(TEST_NEEDS)
+	@B=$(B) tests/run.sh $(TEST_BIN) $(TEST_SH) $(TEST_EXTRA)
 
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -79,14 +95,11 @@ deps:
 clean:
 	rm -rf $(B)
 
-demo: all
+demo: all coreclr-host
 	@B=$(B) examples/demo.sh
 
 # ---- benchmarks: every figure next to an anchor measured in the same run; never fails on timing ----
-# Fragments append their targets to BENCH_TARGETS.
-
 # `make bench` = the report of mk/bench.mk (pack, locate, lookup, read, cache, scale -> build/bench/BENCHMARKS.md);
 # it runs bench_cache itself.
 bench: all
 	@$(MAKE) --no-print-directory bench-report || echo "(bench-report failed)"
-	@for t in $(filter-out bench-cache,$(BENCH_TARGETS)); do $(MAKE) --no-print-directory $$t || echo "($$t failed)"; done

@@ -3,17 +3,15 @@
 # Quick by default (a few minutes on 2 cores); BENCH_FULL=1 adds levels 19 and 22 on the whole corpus and
 # more samples. Never fails on timing. Needs zstd, llvm-mc + ld.lld (the upstream stand-in), zip + zipalign
 # (the APK path), valgrind (instruction counts), gnuplot (the plot); each missing one drops its column.
-#   make bench-report   the report alone (make bench = this + other fragments' BENCH_TARGETS but bench-cache)
+#   make bench-report   the report alone (make bench = all + this)
 #   make bench-report BENCH_ONLY=ttm   section 7 alone (time to Main + memory, CoreCLR and Mono)
 #   make bench-publish  copy the last report to BENCHMARKS.md + docs/bench.png (what is committed)
-DEPS += gnuplot-nox valgrind zstd llvm lld zip zipalign
-
 $(B)/bench/bench_tool: tests/bench/bench_tool.c asmstore.h | $(B)
 	@mkdir -p $(B)/bench
 	$(CC) $(STD) $(WARN) -O2 -g -D_GNU_SOURCE -o $@ $< $(LIBS) -ldl
 
 .PHONY: bench-report
-bench-report: $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache
+bench-report: $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache coreclr-host
 	@CC="$(CC)" BENCH_FULL=$(BENCH_FULL) BENCH_ONLY=$(BENCH_ONLY) tests/bench/bench.sh $(B)/bench $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache
 
 # Copies the last run's report to the committed places (BENCHMARKS.md, docs/bench.png).

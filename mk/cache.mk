@@ -1,5 +1,5 @@
-# Cache (asmstore_cache.h): a ThreadSanitizer build of the threaded cache tests, run by `make test`
-# through TEST_EXTRA, and the cache benchmark.
+# Cache (asmstore_cache.h): a ThreadSanitizer build of the threaded cache tests (CACHE_TESTS, run by
+# `make test`), and the cache benchmark.
 #   make tsan-cache     build + run tests/test_cache_threads.c under -fsanitize=thread
 #   make bench-cache    tests/bench/bench_cache.c over /usr/lib/mono/4.5 + Facades
 TSAN_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
@@ -10,7 +10,7 @@ $(B)/test_cache_threads_tsan: tests/test_cache_threads.c tests/test.h tests/cach
 $(B)/test_cache: tests/cache_util.h
 $(B)/test_cache_threads: tests/cache_util.h
 
-TEST_EXTRA += $(B)/test_cache_threads_tsan
+CACHE_TESTS = $(B)/test_cache_threads_tsan
 
 .PHONY: tsan-cache bench-cache
 tsan-cache: $(B)/test_cache_threads_tsan
@@ -21,4 +21,3 @@ $(B)/bench_cache: tests/bench/bench_cache.c tests/cache_util.h $(HEADERS) | $(B)
 
 bench-cache: $(B)/bench_cache
 	$(B)/bench_cache /usr/lib/mono/4.5 /usr/lib/mono/4.5/Facades
-BENCH_TARGETS += bench-cache

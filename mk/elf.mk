@@ -1,10 +1,7 @@
-# ELF wrapper + locators (the elf/zip/locator sections of asmstore.h): dependencies, cross-built dlopen test hosts, tests.
+# ELF wrapper + locators (the elf/zip/locator sections of asmstore.h): the cross-built dlopen test hosts
+# tests/t_elf.sh runs (elf-hosts, built before `make test`).
 #   build/elf-host-<abi>   the dlopen harness (tests/elf_host.c) per ABI: native gcc for x86_64,
 #                          Debian cross gcc for arm64/arm/x86 (run under qemu-user by tests/t_elf.sh)
-DEPS += elfutils binutils zip unzip zipalign qemu-user gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf \
-        gcc-i686-linux-gnu libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross \
-        gcc-s390x-linux-gnu libc6-dev-s390x-cross python3
-
 # The hosts read stored (uncompressed) stores only: no cross libzstd needed.
 ELF_HOST_SRC  = tests/elf_host.c asmstore.h
 ELF_HOST_FLAGS = $(STD) $(WARN) -O1 -g -D_GNU_SOURCE -DASMSTORE_NO_ZSTD -DASMSTORE_NO_WRITER
@@ -20,5 +17,3 @@ $(B)/elf-host-%: $(ELF_HOST_SRC) | $(B)
 ELF_HOSTS = $(B)/elf-host-x86_64 $(B)/elf-host-arm64 $(B)/elf-host-arm $(B)/elf-host-x86
 .PHONY: elf-hosts
 elf-hosts: $(ELF_HOSTS)
-# built before `make test` runs tests/t_elf.sh (not a test itself, so not in TEST_EXTRA)
-test: elf-hosts

@@ -1,4 +1,6 @@
-# Real hosts and packaging (examples/host.c, examples/mono_host.c + examples/hello, install, pkg-config).
+# Real hosts (examples/host.c, examples/mono_host.c + examples/hello, examples/coreclr_host.c + hello_clr):
+# the Makefile builds build/host, build/coreclr_host and mono-host for `make`, and mono-host +
+# coreclr-host before `make test` and `make demo` (tests/t_mono.sh, tests/t_coreclr.sh run them).
 #   build/host              the minimal host (dlopen + reader + cache), built by `make`
 #   build/mono_host         Mono embedding host, built by `make` when pkg-config finds mono-2 and mcs exists
 #   build/hello/hello.exe   the C# program it runs (+ Greeting.dll, its own library), compiled with mcs
@@ -6,13 +8,7 @@
 #   build/hello_clr/hello.dll  the .NET program it runs (+ Greeting.dll), built offline by `dotnet build`
 #                           for make test / demo / bench when `dotnet` is on PATH (the SDK is not a Debian
 #                           package: https://learn.microsoft.com/dotnet/core/install/linux)
-#   make install PREFIX=/usr/local [DESTDIR=...]   headers, the CLI, asmstore.pc
-#   make uninstall PREFIX=...
-DEPS += mono-devel libmono-2.0-dev strace cmake pkg-config
-
 HOST_HDRS = asmstore.h asmstore_cache.h
-
-all: $(B)/host
 
 $(B)/host: examples/host.c $(HOST_HDRS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ examples/host.c $(LIBS) -ldl
@@ -33,21 +29,16 @@ $(B)/hello/Greeting.dll: examples/hello/Greeting.cs | $(B)
 $(B)/hello/hello.exe: examples/hello/Program.cs $(B)/hello/Greeting.dll
 	mcs -nologo -r:$(B)/hello/Greeting.dll -r:System.Core.dll -r:System.Xml.dll -r:System.Xml.Linq.dll -out:$@ $<
 
-.PHONY: mono-host install uninstall
+.PHONY: mono-host
 ifeq ($(HAVE_MONO),1)
 mono-host: $(B)/mono_host $(B)/hello/hello.exe
-all: mono-host
 else
 mono-host:
 	@echo "  SKIP mono_host: libmono-2.0-dev (pkg-config mono-2) or mcs (mono-devel) not installed"
 endif
-# tests/t_mono.sh and the demo need it built (not a test itself, so not in TEST_EXTRA)
-test: mono-host
-demo: $(B)/host mono-host
 
 # ---- CoreCLR: the host needs no .NET to build; the program needs the SDK (offline: no package
 # references, restore sees no feed but the project's own directory). ----
-all: $(B)/coreclr_host
 
 $(B)/coreclr_host: examples/coreclr_host.c examples/host_memory.h $(HOST_HDRS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ examples/coreclr_host.c $(LIBS) -ldl
@@ -69,39 +60,3 @@ else
 coreclr-host: $(B)/coreclr_host
 	@echo "  SKIP hello_clr: no dotnet on PATH (the .NET SDK: https://learn.microsoft.com/dotnet/core/install/linux)"
 endif
-# tests/t_coreclr.sh, the demo and the bench's time to Main run it
-test demo bench-report: coreclr-host
-
-# ---- install: header-only library (+ the CLI); asmstore.pc carries Cflags and the zstd requirement ----
-PREFIX     ?= /usr/local
-INCLUDEDIR ?= $(PREFIX)/include
-BINDIR     ?= $(PREFIX)/bin
-PCDIR      ?= $(PREFIX)/share/pkgconfig
-ASMSTORE_VERSION := $(shell sed -n 's/^\#define ASMSTORE_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' asmstore.h | paste -sd. -)
-
-# written at install time, so it always carries the PREFIX given
-define ASMSTORE_PC
-prefix=$(PREFIX)
-includedir=$(INCLUDEDIR)
-
-Name: asmstore
-Description: .NET for Android assembly store (XABA v2-v4) reader, writer and cache; single-header C library
-Version: $(ASMSTORE_VERSION)
-# Header-only: one of your files defines ASMSTORE_IMPLEMENTATION (and ASMSTORE_CACHE_IMPLEMENTATION)
-# before including; that file calls libzstd, so zstd is a public requirement. xxhash (libxxhash-dev)
-# is a build dependency only: xxhash.h is included with XXH_INLINE_ALL, nothing to link.
-# glibc < 2.34 also needs -lpthread (writer threads, cache writer) and -ldl (dlopen locator).
-Requires: libzstd
-Cflags: -I$${includedir}
-endef
-export ASMSTORE_PC
-
-install: $(B)/asmstore
-	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PCDIR)
-	install -m 0644 $(HOST_HDRS) $(DESTDIR)$(INCLUDEDIR)/
-	install -m 0755 $(B)/asmstore $(DESTDIR)$(BINDIR)/asmstore
-	printf '%s\n' "$$ASMSTORE_PC" >$(DESTDIR)$(PCDIR)/asmstore.pc
-	chmod 0644 $(DESTDIR)$(PCDIR)/asmstore.pc
-
-uninstall:
-	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(HOST_HDRS))) $(DESTDIR)$(BINDIR)/asmstore $(DESTDIR)$(PCDIR)/asmstore.pc

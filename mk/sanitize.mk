@@ -1,4 +1,4 @@
-# Sanitizer flavours of every C test, run by `make test`:
+# Sanitizer flavours of every C test (SANITIZE_TESTS, run by `make test`):
 #   build/asan/test_*  ASan + UBSan, -fno-sanitize-recover=all (every test)
 #   build/tsan/test_*  TSan for the tests that run threads (the writer's workers, the cache's writer)
 SAN_FLAGS  = -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE
@@ -13,4 +13,4 @@ $(B)/asan/test_%: tests/test_%.c tests/test.h $(HEADERS) | $(B)/asan
 $(B)/tsan/test_%: tests/test_%.c tests/test.h $(HEADERS) | $(B)/tsan
 	$(CC) $(STD) $(WARN) $(SAN_FLAGS) -fsanitize=thread $(CLI_DEFS) -o $@ $< $(LIBS) $(CLI_LIBS) -ldl
 
-TEST_EXTRA += $(patsubst tests/%.c,$(B)/asan/%,$(TEST_C)) $(patsubst tests/%.c,$(B)/tsan/%,$(TSAN_TESTS))
+SANITIZE_TESTS = $(patsubst tests/%.c,$(B)/asan/%,$(TEST_C)) $(patsubst tests/%.c,$(B)/tsan/%,$(TSAN_TESTS))

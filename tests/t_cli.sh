@@ -263,4 +263,49 @@ EOF
 else
   t_skip "real stores" "$SAMPLES absent"
 fi
+# --- one exit-status rule for every command (0 ok, 1 invalid input, 2 usage or I/O error), and
+# every error says what was looked for and what to try ---
+mkdir -p "$T_TMP/rule" && cd "$T_TMP/rule" || exit 1
+head -c 4096 /dev/urandom >junk.bin; echo hi >x.txt; zip -q nostore.apk x.txt
+bad=
+# rule CMD... expect: the exit status of asmstore CMD (stderr kept in rule.err)
+rule() { local want=$1; shift; "$ASMSTORE" "$@" >/dev/null 2>rule.err; local rc=$?; [ $rc = "$want" ] || bad="$bad [$* -> $rc, want $want]"; }
+for c in list info verify elfcheck; do rule 2 $c; rule 2 $c missing.apk; rule 1 $c junk.bin; done
+rule 2 extract; rule 2 extract missing.apk -C out; rule 1 extract junk.bin -C out
+rule 2 load; rule 2 load missing.so X; rule 1 load junk.bin X
+rule 2 repack; rule 2 repack missing.apk -o o.apk; rule 1 repack junk.bin -o o.bin
+rule 2 wrap; rule 2 wrap -o w.so --abi x86_64 missing.bin; rule 1 wrap -o w.so --template junk.bin junk.bin
+rule 2 pack; rule 2 pack -o p.so missing.dll; rule 2 pack -o p.so --abi sparc x.txt
+rule 2 cache; rule 1 cache stats "$T_TMP/rule"; rule 1 cache prune "$T_TMP/rule"
+t_check "every command exits 2 on usage and I/O errors, 1 on invalid input${bad:+:$bad}" test -z "$bad"
+
+"$ASMSTORE" list nostore.apk >/dev/null 2>err; rc=$?
+if [ $rc = 1 ] && grep -q 'lib/<abi>/libassembly-store.so' err && grep -q 'libassemblies.<abi>.blob.so' err &&
+   grep -q 'assemblies/assemblies\*.blob' err && grep -q 'Release' err; then
+  t_ok "an APK without a store: exit 1, says where it looked and what to check"
+else t_fail "no-store message" "rc=$rc $(cat err)"; fi
+"$ASMSTORE" list --abi x86 nostore.apk >/dev/null 2>err
+if grep -q 'for that ABI' err && grep -q 'Try without --abi' err; then t_ok "--abi with no store for it suggests trying without"
+else t_fail "no-store --abi message" "$(cat err)"; fi
+"$ASMSTORE" info missing.apk >/dev/null 2>err
+if grep -q 'missing.apk: cannot read it: No such file or directory; check the path' err; then t_ok "a missing file: what could not be done and what to check"
+else t_fail "missing-file message" "$(cat err)"; fi
+"$ASMSTORE" verify junk.bin >/dev/null 2>err
+if grep -q 'not an XABA store.*give the APK' err; then t_ok "not a store: says what to give instead"
+else t_fail "bad-magic message" "$(cat err)"; fi
+"$ASMSTORE" cache stats "$T_TMP/rule" >/dev/null 2>err
+if grep -q "looked for $T_TMP/rule/.*asmstore load --cache" err; then t_ok "cache stats without a cache: where it looked, how to make one"
+else t_fail "cache stats message" "$(cat err)"; fi
+
+# progress ("compressing i/n") only when stderr is a terminal
+mkdir many && for i in $(seq 1 60); do printf 'payload %s\n' "$i" >"many/A$i.dll"; done
+"$ASMSTORE" pack --raw -o many.bin many 2>err >/dev/null
+if ! grep -q compressing err && grep -q 'many.bin: [0-9]* entries' err; then t_ok "pack: no progress when stderr is not a terminal (the summary only)"
+else t_fail "pack progress to a file" "$(head -c 300 err)"; fi
+if command -v script >/dev/null 2>&1; then
+  script -qec "'$ASMSTORE' pack --raw -o many2.bin many" /dev/null >tty.out 2>&1
+  if grep -q 'compressing [0-9]*/[0-9]*' tty.out; then t_ok "pack: progress on a terminal"
+  else t_fail "pack progress on a tty" "$(head -c 300 tty.out)"; fi
+else t_skip "progress on a terminal" "no script(1)"; fi
+cd "$TOP" || exit 1
 t_done

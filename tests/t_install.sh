@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/t_install.sh - `make install PREFIX=...` into a temp prefix, then a small program built
-# against it with nothing but `pkg-config --cflags --libs asmstore`; DESTDIR staging; uninstall.
+# against it with nothing but `pkg-config --cflags --libs asmstore`; `cmake --install` into another
+# prefix installs the same files; DESTDIR staging; uninstall.
 . "$(dirname "$0")/lib.sh"
 if ! command -v pkg-config >/dev/null 2>&1; then t_skip "install" "pkg-config not installed"; t_done; exit; fi
 P=$T_TMP/prefix
@@ -8,11 +9,12 @@ if make -s -C "$TOP" install PREFIX="$P" >"$T_TMP/install.log" 2>&1; then t_ok "
 else t_fail "make install" "$(tail -5 "$T_TMP/install.log")"; t_done; exit; fi
 
 missing=
-for f in include/asmstore.h include/asmstore_cache.h bin/asmstore share/pkgconfig/asmstore.pc; do
+for f in include/asmstore.h include/asmstore_cache.h bin/asmstore share/pkgconfig/asmstore.pc \
+         share/cmake/asmstore/asmstoreConfig.cmake share/cmake/asmstore/asmstoreConfigVersion.cmake; do
   [ -f "$P/$f" ] || missing="$missing $f"
 done
 [ -x "$P/bin/asmstore" ] || missing="$missing (bin/asmstore not executable)"
-if [ -z "$missing" ]; then t_ok "headers, CLI and asmstore.pc installed"; else t_fail "installed files" "missing:$missing"; fi
+if [ -z "$missing" ]; then t_ok "headers, CLI, asmstore.pc and the CMake package config installed"; else t_fail "installed files" "missing:$missing"; fi
 
 export PKG_CONFIG_PATH=$P/share/pkgconfig
 want_ver=$(sed -n 's/^#define ASMSTORE_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' "$TOP/asmstore.h" | paste -sd. -)
@@ -85,6 +87,25 @@ if "$P/bin/asmstore" pack --raw --target net11-preview --runtime monovm -o s.bin
   t_ok "the installed CLI packs and lists"
 else t_fail "installed CLI" "$("$P/bin/asmstore" list s.bin 2>&1 | head -3)"; fi
 
+# `cmake --install` installs the same files: same names and modes, the text files equal but for the
+# prefix, the two CLIs print the same --version
+C=$T_TMP/cmake-prefix
+if ! command -v cmake >/dev/null 2>&1; then t_skip "make install = cmake --install" "cmake not installed"
+elif cmake -S "$TOP" -B "$T_TMP/b.cmake" -DCMAKE_INSTALL_PREFIX="$C" >"$T_TMP/cmake.log" 2>&1 &&
+     cmake --build "$T_TMP/b.cmake" >>"$T_TMP/cmake.log" 2>&1 && cmake --install "$T_TMP/b.cmake" >>"$T_TMP/cmake.log" 2>&1; then
+  (cd "$P" && find . \( -type f -o -type l \) -printf '%P %m\n' | sort) >"$T_TMP/make.files"
+  (cd "$C" && find . \( -type f -o -type l \) -printf '%P %m\n' | sort) >"$T_TMP/cmake.files"
+  differ=$(diff "$T_TMP/make.files" "$T_TMP/cmake.files" | grep '^[<>]')
+  while read -r f _; do
+    case $f in
+      bin/*) [ "$("$P/$f" --version 2>&1)" = "$("$C/$f" --version 2>&1)" ] || differ="$differ $f (--version)" ;;
+      *) [ -f "$C/$f" ] && { sed "s|$C|PREFIX|g" "$C/$f" | cmp -s - <(sed "s|$P|PREFIX|g" "$P/$f") || differ="$differ $f"; } ;;
+    esac
+  done <"$T_TMP/make.files"
+  if [ -z "$differ" ]; then t_ok "cmake --install installs the same $(wc -l <"$T_TMP/make.files") files as make install"
+  else t_fail "make install vs cmake --install" "$(echo "$differ" | head -10)"; fi
+else t_fail "cmake --install" "$(tail -5 "$T_TMP/cmake.log")"; fi
+
 # DESTDIR stages under a root while the .pc still names the final prefix
 D=$T_TMP/stage
 if make -s -C "$TOP" install PREFIX=/opt/asmstore DESTDIR="$D" >"$T_TMP/stage.log" 2>&1 &&
@@ -93,6 +114,6 @@ if make -s -C "$TOP" install PREFIX=/opt/asmstore DESTDIR="$D" >"$T_TMP/stage.lo
 else t_fail "DESTDIR install" "$(tail -3 "$T_TMP/stage.log")"; fi
 
 if make -s -C "$TOP" uninstall PREFIX="$P" >/dev/null 2>&1 && [ ! -e "$P/include/asmstore.h" ] && [ ! -e "$P/bin/asmstore" ] &&
-   [ ! -e "$P/share/pkgconfig/asmstore.pc" ]; then t_ok "make uninstall removes them"
+   [ ! -e "$P/share/pkgconfig/asmstore.pc" ] && [ -z "$(find "$P" -type f)" ]; then t_ok "make uninstall removes them"
 else t_fail "make uninstall" "$(find "$P" -type f)"; fi
 t_done

@@ -18,6 +18,19 @@
 asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst, size_t cap, const void *src,
                                size_t src_size, size_t *written);
 
+/* ---- errors (asmstore.c): every message says what failed and what to try ---- */
+/* What to try after a result, as a clause ("copy it again: ..."); "" when nothing helps. */
+const char *cli_result_hint(asmstore_result r);
+/* Prints "asmstore: WHAT: <result>; <what to try>" and returns the exit status the rule gives it:
+   2 for I/O errors and memory, 1 for anything the input holds. */
+int cli_fail(const char *what, asmstore_result r);
+/* cli_fail for a file asmstore_read_file could not read: a missing or unreadable file is an I/O error. */
+int cli_fail_read(const char *path, asmstore_result r);
+/* Prints that PATH holds no store (for ABI only, unless UNKNOWN): where it looked, what to try; returns 1. */
+int cli_no_store(const char *path, asmstore_abi only);
+/* Prints "asmstore: PATH: cannot DOING: <strerror(errno)>; <what to try>" and returns 2. */
+int cli_fail_errno(const char *path, const char *doing);
+
 /* ---- cli_input.c: a STORE argument opened into the stores it holds ---- */
 #define CLI_MAX_UNITS 40
 #define CLI_MAX_MAPS 16

@@ -102,8 +102,12 @@ int cli_cmd_load(int argc, char **argv) {
     }
     if (!path || (!all && nnames == 0) || (all && nnames)) { free(names); return cli_cache_usage(); }
     res = load_open(path, &loc, &err);
+    if (res != ASMSTORE_OK && access(path, R_OK) != 0) { free(names); return cli_fail_errno(path, "read it"); }
     if (res != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: %s: %s%s%s\n", path, asmstore_result_string(res), loc.error[0] ? ": " : "", loc.error);
+        fprintf(stderr, "asmstore: %s: %s%s%s; %s\n", path, asmstore_result_string(res), loc.error[0] ? ": " : "", loc.error,
+                res == ASMSTORE_ERR_IO ? "check the path and its permissions"
+                : res == ASMSTORE_ERR_NOT_FOUND ? "no store for this machine's ABI there ('asmstore info' lists what it holds)"
+                : cli_result_hint(res));
         free(names);
         return res == ASMSTORE_ERR_IO ? 2 : 1;
     }
@@ -111,14 +115,14 @@ int cli_cmd_load(int argc, char **argv) {
     ro.decompress = cli_decompress; /* XALZ stores (.NET 9/10); zstd goes through the cache's contexts */
     res = asmstore_reader_init(&r, loc.data, loc.size, &ro, &err);
     if (res != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: %s: %s (at offset %llu)\n", path, asmstore_result_string(res), (unsigned long long)err.offset);
+        int rc_open = cli_fail(path, res);
         asmstore_locator_close(&loc);
         free(names);
-        return 1;
+        return rc_open;
     }
     /* without a name table every entry (and every lookup's hit) walks the names: quadratic */
     if (!(name_table = cli_attach_name_table(&r))) {
-        fprintf(stderr, "asmstore: out of memory\n");
+        cli_fail(path, ASMSTORE_ERR_OUT_OF_MEMORY);
         asmstore_locator_close(&loc);
         free(names);
         return 2;
@@ -127,7 +131,8 @@ int cli_cmd_load(int argc, char **argv) {
     if (!dir) co.disable = 1; /* no cache: decompress every entry */
     res = asmstore_cache_open(&c, dir ? dir : ".", &r, &co);
     if (res != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: cache: %s\n", asmstore_result_string(res));
+        fprintf(stderr, "asmstore: cache %s: %s; %s\n", dir ? dir : "(none)", asmstore_result_string(res),
+                res == ASMSTORE_ERR_IO ? "give --cache a directory you can write" : cli_result_hint(res));
         free(name_table);
         asmstore_locator_close(&loc);
         free(names);
@@ -142,11 +147,11 @@ int cli_cmd_load(int argc, char **argv) {
             if (asmstore_reader_entry(&r, (uint32_t)k, &e) != ASMSTORE_OK || e.ignored) continue;
         } else {
             res = asmstore_reader_find(&r, names[k], strlen(names[k]), &e);
-            if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", names[k], asmstore_result_string(res)); rc = 1; continue; }
+            if (res != ASMSTORE_OK) { rc = cli_fail(names[k], res); continue; }
         }
         res = asmstore_cache_get(c, &e, &out[n].img);
         if (res != ASMSTORE_OK) {
-            fprintf(stderr, "asmstore: %.*s: %s\n", (int)e.name_len, e.name, asmstore_result_string(res));
+            fprintf(stderr, "asmstore: %.*s: %s; %s\n", (int)e.name_len, e.name, asmstore_result_string(res), cli_result_hint(res));
             rc = 1;
             continue;
         }
@@ -184,7 +189,12 @@ static int cli_cache_stats_cmd(const char *root) {
     int ndirs = 0;
     snprintf(top, sizeof top, "%s/" ASMSTORE_CACHE_DIR_NAME, root);
     d = opendir(top);
-    if (!d) { fprintf(stderr, "asmstore: %s: %s\n", top, strerror(errno)); return errno == ENOENT ? 1 : 2; }
+    if (!d && errno == ENOENT) {
+        fprintf(stderr, "asmstore: %s: no cache there (looked for %s); 'asmstore load --cache %s STORE --all' makes one\n",
+                root, top, root);
+        return 1;
+    }
+    if (!d) return cli_fail_errno(top, "list the cache");
     printf("%-16s %8s %12s %5s\n", "store-id", "files", "bytes", "temp");
     while ((de = readdir(d)) != NULL) {
         char sub[PATH_MAX + 300];
@@ -239,7 +249,11 @@ int cli_cmd_cache(int argc, char **argv) {
             }
         }
         res = asmstore_cache_prune(root, has_keep ? &keep : NULL, max_bytes, &ps);
-        if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", root, asmstore_result_string(res)); return res == ASMSTORE_ERR_NOT_FOUND ? 1 : 2; }
+        if (res == ASMSTORE_ERR_NOT_FOUND) {
+            fprintf(stderr, "asmstore: %s: no cache there (looked for %s/" ASMSTORE_CACHE_DIR_NAME ")\n", root, root);
+            return 1;
+        }
+        if (res != ASMSTORE_OK) return res == ASMSTORE_ERR_IO ? cli_fail_errno(root, "prune the cache") : cli_fail(root, res);
         printf("removed %llu store dirs, %llu files, %llu bytes; kept %llu files, %llu bytes\n",
                (unsigned long long)ps.dirs_removed, (unsigned long long)ps.files_removed, (unsigned long long)ps.bytes_removed,
                (unsigned long long)ps.files_kept, (unsigned long long)ps.bytes_kept);

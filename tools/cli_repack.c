@@ -127,7 +127,7 @@ static int load_replacements(repack_args *a) {
         asmstore_result res;
         if (!c->file) continue;
         res = asmstore_read_file(c->file, NULL, &c->image, &c->image_size);
-        if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", c->file, res == ASMSTORE_ERR_IO ? strerror(errno) : asmstore_result_string(res)); return 2; }
+        if (res != ASMSTORE_OK) return cli_fail_read(c->file, res);
         if (!is_pe((const unsigned char *)c->image, c->image_size)) {
             fprintf(stderr, "asmstore: %s: not a PE file (no \"MZ\" header pointing at a \"PE\" signature): an assembly store holds .NET assemblies only\n", c->file);
             return 1;
@@ -210,8 +210,9 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
     }
     res = asmstore_writer_add_ex(w, fname, strlen(fname), img, img_size, e->pdb, e->pdb_size, e->config, e->config_size, &ao);
     if (res != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: %s: %s: %s\n", u->label, fname, asmstore_result_string(res));
-        return res == ASMSTORE_ERR_OUT_OF_MEMORY ? 2 : 1;
+        char what[600];
+        snprintf(what, sizeof what, "%.255s: %.300s", u->label, fname);
+        return cli_fail(what, res);
     }
     return 0;
 }
@@ -288,8 +289,8 @@ static int writer_error(const char *what, asmstore_result res) {
     if (res == ASMSTORE_ERR_UNSUPPORTED_COMPRESSION)
         fprintf(stderr, "asmstore: %s: LZ4 (XALZ) images need a build with liblz4 (Debian: liblz4-dev)\n", what);
     else
-        fprintf(stderr, "asmstore: %s: %s\n", what, asmstore_result_string(res));
-    return res == ASMSTORE_ERR_OUT_OF_MEMORY ? 2 : 1;
+        return cli_fail(what, res);
+    return 1;
 }
 
 /* The whole file (or archive entry) unit u was found in. */
@@ -329,8 +330,8 @@ static int wrap_like(repack_job *j, const cli_unit *u, const void *store, size_t
         fprintf(stderr, "asmstore: %s: this %s wrapper has more than section names and headers after its payload (an lld-linked "
                         "wrapper), so its payload cannot be replaced in place: repack the raw store (asmstore extract, pack) and "
                         "wrap it with asmstore wrap --mode dlopen\n", u->label, u->wrapper);
-    else if (res != ASMSTORE_OK) fprintf(stderr, "asmstore: %s: %s\n", u->label, asmstore_result_string(res));
-    return res == ASMSTORE_OK ? 0 : res == ASMSTORE_ERR_OUT_OF_MEMORY ? 2 : 1;
+    else if (res != ASMSTORE_OK) return cli_fail(u->label, res);
+    return res == ASMSTORE_OK ? 0 : 1;
 }
 
 /* A format 2-4 store, rebuilt and wrapped as it was. */
@@ -432,7 +433,7 @@ static int write_set_dir(repack_job *j) {
     snprintf(dir, sizeof dir, "%s", out);
     if (fresh) {
         snprintf(dir, sizeof dir, "%s.tmp.XXXXXX", out);
-        if (!mkdtemp(dir)) { fprintf(stderr, "asmstore: %s: %s\n", out, strerror(errno)); return 2; }
+        if (!mkdtemp(dir)) return cli_fail_errno(dir, "create the directory");
     }
     for (i = 0; i <= j->nouts; i++) {
         const void *data;
@@ -452,12 +453,12 @@ static int write_set_dir(repack_job *j) {
             data = withman->r.manifest; size = withman->r.manifest_size;
         }
         if (asmstore_write_file(path, data, size, 0644) != ASMSTORE_OK) {
-            fprintf(stderr, "asmstore: %s: %s\n", path, strerror(errno));
+            cli_fail_errno(path, "write it");
             if (fresh) { for (; i >= 0; i--) { snprintf(path, sizeof path, "%s/%s", dir, i < j->nouts ? j->outs[i].name : ""); unlink(path); } rmdir(dir); }
             return 2;
         }
     }
-    if (fresh && rename(dir, out) != 0) { fprintf(stderr, "asmstore: %s: %s\n", out, strerror(errno)); return 2; }
+    if (fresh && rename(dir, out) != 0) return cli_fail_errno(out, "rename the new set into place");
     return 0;
 }
 
@@ -562,7 +563,11 @@ static int build_archive(const repack_job *j, unsigned char **buf, size_t *size,
     zip_source_t *mem;
     zip_stat_t st;
     zip_int64_t n, i;
-    if (!src) { fprintf(stderr, "asmstore: %s: libzip cannot open the archive (error %d)\n", j->a->in, zerr); return 1; }
+    if (!src) {
+        fprintf(stderr, "asmstore: %s: libzip cannot open the archive (error %d); 'unzip -t %s' checks it\n", j->a->in, zerr,
+                j->a->in);
+        return 1;
+    }
     zip_error_init(&ze);
     if (!(mem = zip_source_buffer_create(NULL, 0, 0, &ze))) { zip_close(src); return 2; }
     zip_source_keep(mem);
@@ -575,7 +580,11 @@ static int build_archive(const repack_job *j, unsigned char **buf, size_t *size,
         rc = copy_entry(j, src, dst, (zip_uint64_t)i, name);
         if (rc) fprintf(stderr, "asmstore: %s: %s\n", name, zip_error_strerror(zip_get_error(dst)));
     }
-    if (rc == 0 && zip_close(dst) != 0) { fprintf(stderr, "asmstore: %s\n", zip_error_strerror(zip_get_error(dst))); rc = 2; }
+    if (rc == 0 && zip_close(dst) != 0) {
+        fprintf(stderr, "asmstore: %s: writing the archive: %s; check the free space\n", j->a->out,
+                zip_error_strerror(zip_get_error(dst)));
+        rc = 2;
+    }
     if (rc) zip_discard(dst);
     zip_discard(src);
     if (rc == 0 && (zip_source_stat(mem, &st) != 0 || zip_source_open(mem) != 0)) rc = 2;
@@ -595,8 +604,7 @@ static int write_archive(repack_job *j) {
     if (rc == 0 && (rc = align_archive(j, raw, raw_size, &aligned, &aligned_size)) != 0)
         fprintf(stderr, "asmstore: %s: the archive libzip wrote could not be aligned\n", j->a->out);
     if (rc == 0 && asmstore_write_file(j->a->out, aligned, aligned_size, 0644) != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: %s: %s\n", j->a->out, strerror(errno));
-        rc = 2;
+        rc = cli_fail_errno(j->a->out, "write it");
     }
     if (rc == 0)
         fprintf(stderr, "%s: every other entry copied as it was; stores STORED and 16 KiB-aligned. The APK signature is gone "
@@ -621,13 +629,14 @@ static int refuse_add(const repack_args *a) {
 /* Opens IN; every store must be readable. 0, or the exit code. */
 static int open_in(repack_job *j) {
     int rc = cli_input_open(&j->in, j->a->in, ASMSTORE_ABI_UNKNOWN), i;
-    if (rc == 2) { fprintf(stderr, "asmstore: %s: %s\n", j->a->in, errno ? strerror(errno) : "cannot be read"); return 2; }
-    if (rc == 1 || j->in.n == 0) { fprintf(stderr, "asmstore: %s: holds no assembly store\n", j->a->in); return 1; }
+    if (rc == 2) return cli_fail_errno(j->a->in, "read it");
+    if (rc == 1 || j->in.n == 0) return cli_no_store(j->a->in, ASMSTORE_ABI_UNKNOWN);
     for (i = 0; i < j->in.n; i++) {
         const cli_unit *u = &j->in.units[i];
         if (!u->opened) {
-            fprintf(stderr, "asmstore: %s: %s: %s (at offset %llu): only a valid input can be repacked\n", j->a->in, u->label,
-                    asmstore_result_string(u->res), (unsigned long long)u->err.offset);
+            fprintf(stderr, "asmstore: %s: %s: %s (at offset %llu): only a valid input can be repacked; %s\n",
+                    j->a->in, u->label, asmstore_result_string(u->res), (unsigned long long)u->err.offset,
+                    cli_result_hint(u->res));
             return u->res == ASMSTORE_ERR_OUT_OF_MEMORY || u->res == ASMSTORE_ERR_IO ? 2 : 1;
         }
         if (j->in.archive && u->from_split) {
@@ -681,8 +690,7 @@ static int write_all(repack_job *j) {
     if (j->in.archive) return write_archive(j);
     if (v1) return write_set_dir(j);
     if (asmstore_write_file(j->a->out, j->outs[0].data, j->outs[0].size, 0644) != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: %s: %s\n", j->a->out, strerror(errno));
-        return 2;
+        return cli_fail_errno(j->a->out, "write it");
     }
     return 0;
 }

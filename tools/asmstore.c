@@ -44,6 +44,74 @@ static int usage(void) {
     return 2;
 }
 
+/* ---- errors: what went wrong, then what to try ---- */
+const char *cli_result_hint(asmstore_result r) {
+    switch (r) {
+    case ASMSTORE_ERR_OUT_OF_MEMORY: return "free some memory, or read one ABI with --abi";
+    case ASMSTORE_ERR_TRUNCATED: return "the file is cut short (an incomplete copy or download?): copy it again";
+    case ASMSTORE_ERR_BAD_MAGIC:
+        return "it is not an assembly store; give the APK, its lib/<abi>/libassembly-store.so or an assemblies*.blob";
+    case ASMSTORE_ERR_BAD_VERSION: return "this asmstore reads formats 1-4 (.NET 6-11); a newer release may need a newer asmstore";
+    case ASMSTORE_ERR_CORRUPT: case ASMSTORE_ERR_BAD_COUNTS: case ASMSTORE_ERR_BAD_INDEX_SIZE: case ASMSTORE_ERR_BAD_INDEX:
+    case ASMSTORE_ERR_BAD_DESCRIPTOR: case ASMSTORE_ERR_BAD_NAMES: case ASMSTORE_ERR_BAD_HASH: case ASMSTORE_ERR_OVERLAP:
+    case ASMSTORE_ERR_DECOMPRESS: case ASMSTORE_ERR_CHECKSUM: case ASMSTORE_ERR_SIZE_MISMATCH:
+        return "the store is damaged: take it from the app's original package or build the app again";
+    case ASMSTORE_ERR_NOT_FOUND: return "'asmstore list' shows what the store holds";
+    case ASMSTORE_ERR_TOO_LARGE: return "it is over asmstore's size limits (ASMSTORE_MAX_ENTRY_SIZE and the format's)";
+    case ASMSTORE_ERR_IO: return "check the path, its permissions and the free space";
+    case ASMSTORE_ERR_UNSUPPORTED: return "README 'Supported formats' lists what asmstore reads and writes";
+    case ASMSTORE_ERR_IGNORED: return "the app marked the entry ignored: its runtime never loads it";
+    case ASMSTORE_ERR_UNSUPPORTED_COMPRESSION:
+        return "LZ4 (XALZ) images need an asmstore built with liblz4 (Debian: liblz4-dev)";
+    case ASMSTORE_ERR_BAD_NAME: case ASMSTORE_ERR_DUPLICATE_NAME: case ASMSTORE_ERR_NAME_NOT_UTF8:
+        return "entry names must be unique, non-empty UTF-8";
+    case ASMSTORE_ERR_BAD_ELF: return "it is not a well-formed ELF file ('readelf -h' shows its header)";
+    case ASMSTORE_ERR_NO_PAYLOAD:
+        return "this .so holds no store; the store is lib/<abi>/libassembly-store.so or libassemblies.<abi>.blob.so";
+    case ASMSTORE_ERR_BAD_ZIP: return "the archive is damaged ('unzip -t' checks it): copy it again";
+    case ASMSTORE_ERR_ZIP_COMPRESSED: return "store the entry uncompressed (zip -0) or build asmstore with zlib";
+    case ASMSTORE_ERR_MISALIGNED: return "align the archive (zipalign -p 4 IN OUT)";
+    case ASMSTORE_ERR_DLOPEN: return "a .so for another machine is mapped instead: 'asmstore info' reads it without dlopen";
+    case ASMSTORE_ERR_PROFILE: return "coreclr stores are format 3 or 4 (--format 3)";
+    case ASMSTORE_ERR_ELF_RULE: return "'asmstore elfcheck FILE' names each rule it breaks";
+    case ASMSTORE_ERR_ZIP_ENCRYPTED: return "decrypt the archive first";
+    case ASMSTORE_ERR_ABI_MISMATCH: return "give the --abi the file was built for ('asmstore info FILE' shows it)";
+    default: return "";
+    }
+}
+
+int cli_fail(const char *what, asmstore_result r) {
+    const char *hint = cli_result_hint(r);
+    fprintf(stderr, "asmstore: %s: %s%s%s\n", what, asmstore_result_string(r), *hint ? "; " : "", hint);
+    return r == ASMSTORE_ERR_IO || r == ASMSTORE_ERR_OUT_OF_MEMORY ? 2 : 1;
+}
+
+int cli_fail_read(const char *path, asmstore_result r) {
+    if (r == ASMSTORE_ERR_NOT_FOUND) errno = ENOENT; /* asmstore_read_file: the file is not there */
+    return r == ASMSTORE_ERR_IO || r == ASMSTORE_ERR_NOT_FOUND ? cli_fail_errno(path, "read it") : cli_fail(path, r);
+}
+
+int cli_no_store(const char *path, asmstore_abi only) {
+    fprintf(stderr, "asmstore: %s: no assembly store found%s. Looked for: an XABA store or a .so wrapping one; "
+                    "a .NET 6-8 set (assemblies*.blob + assemblies.manifest); in an APK/AAB: lib/<abi>/libassembly-store.so, "
+                    "lib/<abi>/libassemblies.<abi>.blob.so, assemblies/assemblies*.blob (and under base/). %s\n",
+            path, only ? " for that ABI" : "",
+            only ? "Try without --abi ('asmstore info' names the ABIs there)"
+                 : "Is it a .NET for Android app (.NET 6 or later) built in Release? Debug builds keep the "
+                   "assemblies outside the APK, and Xamarin.Android apps keep them as loose assemblies/*.dll");
+    return 1;
+}
+
+int cli_fail_errno(const char *path, const char *doing) {
+    int e = errno;
+    const char *hint = e == ENOENT ? "check the path" : e == EACCES || e == EPERM ? "check its permissions"
+                     : e == ENOSPC || e == EDQUOT ? "free some disk space" : e == EISDIR ? "give a file, not a directory"
+                     : e == ENOTDIR ? "a part of the path is not a directory" : "";
+    fprintf(stderr, "asmstore: %s: cannot %s: %s%s%s\n", path, doing, e ? strerror(e) : "unknown error", *hint ? "; " : "",
+            hint);
+    return 2;
+}
+
 /* ---- decompressor callback for XALZ (LZ4 block) images ---- */
 asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst, size_t cap, const void *src,
                                size_t src_size, size_t *written) {
@@ -102,25 +170,22 @@ static int unit_problem(const cli_input *in, const cli_unit *u, FILE *f) {
     else if (u->res == ASMSTORE_ERR_ZIP_COMPRESSED)
         fprintf(f, "asmstore: %s%s%s (%s): archive entry uses compression method %u; only STORED and DEFLATE are read\n",
                 in->path, sep, label, abi_or_set(u), u->zent.method);
-    else
-        fprintf(f, "asmstore: %s%s%s (%s): %s (at offset %llu)\n", in->path, sep, label, abi_or_set(u),
-                asmstore_result_string(u->res), (unsigned long long)u->err.offset);
+    else {
+        const char *hint = cli_result_hint(u->res);
+        fprintf(f, "asmstore: %s%s%s (%s): %s", in->path, sep, label, abi_or_set(u), asmstore_result_string(u->res));
+        if (u->err.offset) fprintf(f, " (at offset %llu)", (unsigned long long)u->err.offset);
+        fprintf(f, "%s%s\n", *hint ? "; " : "", hint);
+    }
     return u->res == ASMSTORE_ERR_OUT_OF_MEMORY || u->res == ASMSTORE_ERR_IO ? 2 : 1;
 }
 
 /* Opens STORE; on failure prints what was looked for and returns the exit status (else 0). */
 static int open_input(cli_input *in, const char *path, asmstore_abi only) {
     int rc = cli_input_open(in, path, only), i, any = 0;
-    if (rc == 2) {
-        fprintf(stderr, "asmstore: %s: %s\n", path, errno ? strerror(errno) : "cannot be read");
-        return 2;
-    }
+    if (rc == 2) return cli_fail_errno(path, "read it");
     for (i = 0; i < in->n; i++) any |= in->units[i].selected;
     if (rc == 1 || !any) {
-        fprintf(stderr, "asmstore: %s: no assembly store found%s. Looked for: an XABA store or a .so wrapping one; "
-                        "a .NET 6-8 set (assemblies*.blob + assemblies.manifest); in an APK/AAB: lib/<abi>/libassembly-store.so, "
-                        "lib/<abi>/libassemblies.<abi>.blob.so, assemblies/assemblies*.blob (and under base/)%s\n",
-                path, only ? " for that ABI" : "", only ? ". Try without --abi" : "");
+        cli_no_store(path, only);
         cli_input_close(in);
         return 1;
     }
@@ -426,8 +491,13 @@ static int cmd_verify(int argc, char **argv) {
 /* Writes one file under the -C directory descriptor: never through a symlink, never outside it. */
 static int write_extracted(int rootfd, const char *dir, const char *rel, const void *data, size_t size) {
     int rc = cli_write_under(rootfd, rel, data, size, 0644);
-    if (rc == 1) fprintf(stderr, "asmstore: refusing to write %s under %s: unsafe name, or a symlink or non-directory in the way\n", rel, dir);
-    else if (rc == 2) fprintf(stderr, "asmstore: %s/%s: %s\n", dir, rel, strerror(errno));
+    if (rc == 1) fprintf(stderr, "asmstore: refusing to write %s under %s: an unsafe name, or a symlink or non-directory in the way "
+                         "(extract writes under -C DIR only: extract into a new, empty directory)\n", rel, dir);
+    else if (rc == 2) {
+        char path[PATH_MAX];
+        int n = snprintf(path, sizeof path, "%s/%s", dir, rel);
+        cli_fail_errno(n >= 0 && (size_t)n < sizeof path ? path : rel, "write it");
+    }
     return rc;
 }
 
@@ -609,7 +679,7 @@ static int pack_collect_dir(pack_list *l, const char *dir) {
     char **v = list_dir(dir, NULL, &n);
     char path[PATH_MAX];
     struct stat st;
-    if (!v) { fprintf(stderr, "asmstore: cannot read directory %s\n", dir); return -1; }
+    if (!v) { cli_fail_errno(dir, "list the directory"); return -1; }
     for (i = 0; i < n; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, v[i]);
         if (stat(path, &st) != 0) continue;
@@ -663,7 +733,7 @@ static int elf_option(int argc, char **argv, int *k, asmstore_elf_options *eo, i
         free(*stub);
         *stub = NULL;
         res = asmstore_read_file(v, NULL, stub, &eo->stub_size);
-        if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", v, asmstore_result_string(res)); return -1; }
+        if (res != ASMSTORE_OK) { cli_fail_read(v, res); return -1; }
         eo->stub = *stub;
         eo->mode = ASMSTORE_ELF_MODE_TEMPLATE;
     } else if (!strcmp(a, "--symbol")) eo->symbol = v;
@@ -677,7 +747,7 @@ static int elf_option(int argc, char **argv, int *k, asmstore_elf_options *eo, i
 /* Writes payload as a .so per eo, or raw when raw is set; reports on stderr. */
 static int write_output(const char *out, const asmstore_elf_options *eo, int raw, const void *data, size_t size) {
     asmstore_result res = raw ? asmstore_write_file(out, data, size, 0644) : asmstore_elf_write_file(out, eo, data, size, 0644);
-    if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", out, asmstore_result_string(res)); return res == ASMSTORE_ERR_IO ? 2 : 1; }
+    if (res != ASMSTORE_OK) return res == ASMSTORE_ERR_IO ? cli_fail_errno(out, "write it") : cli_fail(out, res);
     return 0;
 }
 
@@ -703,7 +773,7 @@ asmstore_result cli_compress(void *user, asmstore_compression kind, int level, v
 static int pack_input(pack_list *l, const char *arg) {
     struct stat st;
     const char *base = strrchr(arg, '/');
-    if (stat(arg, &st) != 0) { fprintf(stderr, "asmstore: %s: %s\n", arg, strerror(errno)); return -1; }
+    if (stat(arg, &st) != 0) { cli_fail_errno(arg, "add it (an assembly or a directory of them)"); return -1; }
     if (S_ISDIR(st.st_mode)) return pack_collect_dir(l, arg);
     return pack_push(l, base ? base + 1 : arg, arg);
 }
@@ -732,12 +802,12 @@ static int pack_parse(int argc, char **argv, pack_args *a, asmstore_elf_options 
             k++;
             if (!(a->target = asmstore_target_parse(v))) { fprintf(stderr, "asmstore: unknown target %s (net8, net9, net10, net11, net11-preview)\n", v); return 2; }
         }
-        else if (!strcmp(o, "--abi") && v) { a->abi = asmstore_abi_parse(v); k++; if (!a->abi) { fprintf(stderr, "asmstore: unknown ABI %s\n", v); return 2; } }
+        else if (!strcmp(o, "--abi") && v) { a->abi = asmstore_abi_parse(v); k++; if (!a->abi) { fprintf(stderr, "asmstore: unknown ABI %s (try arm64-v8a, armeabi-v7a, x86_64 or x86)\n", v); return 2; } }
         else if (!strcmp(o, "--runtime") && v) {
             k++;
             if (!strcmp(v, "coreclr")) a->runtime = ASMSTORE_RUNTIME_CORECLR;
             else if (!strcmp(v, "monovm")) a->runtime = ASMSTORE_RUNTIME_MONOVM;
-            else { fprintf(stderr, "asmstore: unknown runtime %s\n", v); return 2; }
+            else { fprintf(stderr, "asmstore: unknown runtime %s (coreclr or monovm)\n", v); return 2; }
         }
         else if (!strcmp(o, "--format") && v) { a->format = (uint32_t)atoi(v); k++; if (a->format < 1 || a->format > 4) { fprintf(stderr, "asmstore: format must be 1, 2, 3 or 4\n"); return 2; } }
         else if (!strcmp(o, "--hash") && v) {
@@ -762,7 +832,7 @@ static int pack_parse(int argc, char **argv, pack_args *a, asmstore_elf_options 
         else if (!strcmp(o, "--arch") && v && k + 2 < argc) {
             /* format 1: PATH goes into that ABI's arch store */
             asmstore_abi abi = asmstore_abi_parse(v);
-            if (!abi) { fprintf(stderr, "asmstore: unknown ABI %s\n", v); return 2; }
+            if (!abi) { fprintf(stderr, "asmstore: unknown ABI %s (try arm64-v8a, armeabi-v7a, x86_64 or x86)\n", v); return 2; }
             l->abi = abi;
             if (pack_input(l, argv[k + 2])) return 2;
             l->abi = ASMSTORE_ABI_UNKNOWN;
@@ -829,15 +899,13 @@ static int pack_write_set(const asmstore_writer *w, const char *dir) {
     size_t i, size;
     const char *name;
     const void *data;
-    if (stat(dir, &st) != 0 && mkdir(dir, 0755) != 0) { fprintf(stderr, "asmstore: %s: %s\n", dir, strerror(errno)); return 2; }
+    if (stat(dir, &st) != 0 && mkdir(dir, 0755) != 0) return cli_fail_errno(dir, "create the directory");
     for (i = 0; asmstore_writer_output(w, i, &name, &data, &size) == ASMSTORE_OK; i++) {
         char path[PATH_MAX];
         asmstore_result res;
         snprintf(path, sizeof path, "%s/%s", dir, name);
-        if ((res = asmstore_write_file(path, data, size, 0644)) != ASMSTORE_OK) {
-            fprintf(stderr, "asmstore: %s: %s\n", path, asmstore_result_string(res));
-            return 2;
-        }
+        if ((res = asmstore_write_file(path, data, size, 0644)) != ASMSTORE_OK)
+            return res == ASMSTORE_ERR_IO ? cli_fail_errno(path, "write it") : cli_fail(path, res);
         fprintf(stderr, "%s: %zu bytes\n", path, size);
     }
     return 0;
@@ -856,8 +924,10 @@ static int pack_add_all(asmstore_writer *w, const pack_list *l, int with_pdb) {
         free(pdb);
         free(cfg);
         if (res != ASMSTORE_OK) {
-            fprintf(stderr, "asmstore: %s (%s): %s%s\n", l->items[i].name, l->items[i].path, asmstore_result_string(res),
-                    res == ASMSTORE_ERR_INVALID_ARG && ao.abi ? " (--arch needs --target net8 or --format 1)" : "");
+            fprintf(stderr, "asmstore: %s (%s): %s; %s\n", l->items[i].name, l->items[i].path, asmstore_result_string(res),
+                    res == ASMSTORE_ERR_INVALID_ARG && ao.abi ? "--arch needs --target net8 or --format 1"
+                    : res == ASMSTORE_ERR_IO || res == ASMSTORE_ERR_NOT_FOUND ? "check the path and its permissions"
+                    : *cli_result_hint(res) ? cli_result_hint(res) : "give .NET assemblies (.dll) only");
             return res == ASMSTORE_ERR_IO || res == ASMSTORE_ERR_NOT_FOUND ? 2 : 1;
         }
     }
@@ -887,14 +957,14 @@ static int cmd_pack(int argc, char **argv) {
     if (rc == 0) {
         if (isatty(2) && l.n > 50) o.progress = show_progress;
         res = asmstore_writer_create(&w, &o);
-        if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s\n", asmstore_result_string(res)); rc = 2; }
+        if (res != ASMSTORE_OK) { cli_fail("the pack options", res); rc = 2; }
     }
     if (rc == 0) rc = pack_add_all(w, &l, a.with_pdb);
     if (rc == 0) {
         res = asmstore_writer_finish(w, &data, &size);
         if (res == ASMSTORE_ERR_UNSUPPORTED_COMPRESSION && o.compression == ASMSTORE_COMPRESSION_LZ4)
             fprintf(stderr, "asmstore: LZ4 (XALZ) images need a build with liblz4 (Debian: liblz4-dev), or --compression zstd|none\n");
-        else if (res != ASMSTORE_OK) fprintf(stderr, "asmstore: %s\n", asmstore_result_string(res));
+        else if (res != ASMSTORE_OK) cli_fail("packing the store", res);
         if (res != ASMSTORE_OK) rc = 1;
     }
     if (rc == 0 && o.format == 1) rc = pack_write_set(w, a.out);
@@ -928,14 +998,14 @@ static int cmd_wrap(int argc, char **argv) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
         if ((eor = elf_option(argc, argv, &k, &eo, &raw, &stub)) != 0) { if (eor < 0) { free(stub); return 2; } }
         else if (!strcmp(a, "-o") && v) { out = v; k++; }
-        else if (!strcmp(a, "--abi") && v) { eo.abi = asmstore_abi_parse(v); k++; if (!eo.abi) { fprintf(stderr, "asmstore: unknown ABI %s\n", v); free(stub); return 2; } }
+        else if (!strcmp(a, "--abi") && v) { eo.abi = asmstore_abi_parse(v); k++; if (!eo.abi) { fprintf(stderr, "asmstore: unknown ABI %s (try arm64-v8a, armeabi-v7a, x86_64 or x86)\n", v); free(stub); return 2; } }
         else if (a[0] == '-' && a[1]) { free(stub); return usage(); }
         else if (!in) in = a;
         else { free(stub); return usage(); }
     }
     if (!out || !in || raw || (!eo.abi && eo.mode != ASMSTORE_ELF_MODE_TEMPLATE)) { free(stub); return usage(); }
     res = asmstore_read_file(in, NULL, &data, &size);
-    if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", in, asmstore_result_string(res)); free(stub); return 2; }
+    if (res != ASMSTORE_OK) { free(stub); return cli_fail_read(in, res); }
     rc = write_output(out, &eo, 0, data, size);
     free(data);
     free(stub);
@@ -951,7 +1021,7 @@ static int cmd_elfcheck(int argc, char **argv) {
     int k;
     for (k = 0; k < argc; k++) {
         const char *a = argv[k], *val = k + 1 < argc ? argv[k + 1] : NULL;
-        if (!strcmp(a, "--abi") && val) { abi = asmstore_abi_parse(val); k++; if (!abi) { fprintf(stderr, "asmstore: unknown ABI %s\n", val); return 2; } }
+        if (!strcmp(a, "--abi") && val) { abi = asmstore_abi_parse(val); k++; if (!abi) { fprintf(stderr, "asmstore: unknown ABI %s (try arm64-v8a, armeabi-v7a, x86_64 or x86)\n", val); return 2; } }
         else if (!strcmp(a, "--symbol") && val) { symbol = val; k++; }
         else if (a[0] == '-' && a[1]) return usage();
         else if (!path) path = a;
@@ -965,7 +1035,7 @@ static int cmd_elfcheck(int argc, char **argv) {
             void *data;
             size_t size;
             res = asmstore_read_file(path, NULL, &data, &size);
-            if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", path, asmstore_result_string(res)); return 2; }
+            if (res != ASMSTORE_OK) return cli_fail_read(path, res);
             res = asmstore_elf_check_bionic(data, size, abi, symbol, NULL, &v);
             free(data);
             if (res == ASMSTORE_OK) { printf("%s: ok\n", path); return 0; }
