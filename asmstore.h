@@ -349,6 +349,12 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
    ASMSTORE_ERR_NOT_FOUND, or ASMSTORE_ERR_IGNORED (the name exists as an ignored placeholder). */
 ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
                                                   asmstore_entry *out);
+/* The lookup alone: the same search and name check as asmstore_reader_find, giving the descriptor
+   index (also for ASMSTORE_ERR_IGNORED) without describing the entry, so the image is not touched
+   (its 12-byte header, a far read in a large store, is what asmstore_entry's sizes come from).
+   asmstore_reader_entry(r, *index, ...) describes it later. index may be NULL. */
+ASMSTORE_DEF asmstore_result asmstore_reader_find_index(const asmstore_reader *r, const char *name, size_t name_len,
+                                                        uint32_t *index);
 
 /* ASMSTORE_OK when e describes descriptor e->index exactly as the store does (image, sizes,
    compression); ASMSTORE_ERR_IGNORED for placeholders; else ASMSTORE_ERR_INVALID_ARG. */
@@ -1023,7 +1029,7 @@ typedef struct asmstore__desc {
     uint32_t mapping, image_off, image_size, pdb_off, pdb_size, config_off, config_size;
 } asmstore__desc;
 
-ASMSTORE__PRIVATE void asmstore__read_desc(const asmstore_reader *r, uint32_t index, asmstore__desc *d) {
+ASMSTORE__PRIVATE inline void asmstore__read_desc(const asmstore_reader *r, uint32_t index, asmstore__desc *d) {
     const unsigned char *p = r->data + r->descriptors_offset + (size_t)index * r->descriptor_size;
     if (r->format == 1) { d->mapping = 0; } else { d->mapping = asmstore__rd32(p); p += 4; }
     d->image_off = asmstore__rd32(p);       d->image_size = asmstore__rd32(p + 4);
@@ -1032,7 +1038,7 @@ ASMSTORE__PRIVATE void asmstore__read_desc(const asmstore_reader *r, uint32_t in
 }
 
 /* The bytes a descriptor's image occupies and how they are compressed, from the store alone. */
-ASMSTORE__PRIVATE void asmstore__describe_image(const asmstore_reader *r, const asmstore__desc *d, asmstore_entry *out) {
+ASMSTORE__PRIVATE inline void asmstore__describe_image(const asmstore_reader *r, const asmstore__desc *d, asmstore_entry *out) {
     /* an empty image is a valid entry: give it a real (in-bounds, zero-length) pointer */
     out->image = r->data + (d->image_size ? d->image_off : r->data_offset);
     out->image_size = d->image_size;
@@ -1048,9 +1054,11 @@ ASMSTORE__PRIVATE void asmstore__describe_image(const asmstore_reader *r, const 
 }
 
 /* >>reader: index ----------------------------------------------------------------------- */
+/* One 8-byte read masked to the hash's width (every index entry is at least 8 bytes): no branch on the
+   width in the search loops. */
 ASMSTORE__PRIVATE uint64_t asmstore__index_hash(const asmstore_reader *r, uint32_t i) {
-    const unsigned char *p = r->data + r->index_offset + (size_t)i * r->index_entry_size;
-    return r->hash_size == 8 ? asmstore__rd64(p) : asmstore__rd32(p);
+    return asmstore__rd64(r->data + r->index_offset + (size_t)i * r->index_entry_size) &
+           (UINT64_MAX >> (64u - 8u * r->hash_size));
 }
 /* v2+: the descriptor an index entry points at; format 1: the mapping index of a hash row. */
 ASMSTORE__PRIVATE uint32_t asmstore__index_descriptor(const asmstore_reader *r, uint32_t i) {
@@ -1060,24 +1068,35 @@ ASMSTORE__PRIVATE int asmstore__index_ignored(const asmstore_reader *r, uint32_t
     return r->index_entry_size == r->hash_size + 5u &&
            r->data[r->index_offset + (size_t)i * r->index_entry_size + r->hash_size + 4u] != 0;
 }
-/* First index position whose hash is >= h. */
+/* First index position whose hash is >= h. Hashes are uniform, so h's position is about h * n / 2^bits
+   (from the top 32 bits): that guess, corrected once by the same rule from the hash found there, lands
+   within a few positions (the error shrinks from ~sqrt(n) to ~n^(1/4)), and a short walk from it finds
+   the answer. The index order was checked at init, so a store that is not evenly spread (made to be
+   slow) still gets the right answer: past 8 steps the walk gives way to a bisection, O(log n). */
 ASMSTORE__PRIVATE uint32_t asmstore__lower_bound(const asmstore_reader *r, uint64_t h) {
-    const unsigned char *base = r->data + r->index_offset;
-    size_t stride = r->index_entry_size;
-    uint32_t lo = 0, n = r->index_entry_count;
-    /* the hot path of every lookup: one loop per hash width, base and stride in registers */
-    if (r->hash_size == 8) {
-        while (n > 0) {
-            uint32_t half = n / 2;
-            if (asmstore__rd64(base + (size_t)(lo + half) * stride) < h) { lo += half + 1; n -= half + 1; }
-            else n = half;
-        }
-    } else {
-        while (n > 0) {
-            uint32_t half = n / 2;
-            if (asmstore__rd32(base + (size_t)(lo + half) * stride) < h) { lo += half + 1; n -= half + 1; }
-            else n = half;
-        }
+    unsigned shift = 8u * r->hash_size - 32u;
+    uint64_t t = h >> shift, at, d;
+    uint32_t n = r->index_entry_count, lo = 0, hi = n, end, g; /* the answer is in [lo, hi] */
+    if (n == 0) return 0;
+    g = (uint32_t)((t * n) >> 32);
+    at = asmstore__index_hash(r, g) >> shift;
+    if (at <= t) { d = ((t - at) * n) >> 32; g = d < n - g ? g + (uint32_t)d : n - 1; }
+    else { d = ((at - t) * n) >> 32; g = d < g ? g - (uint32_t)d : 0; }
+    if (asmstore__index_hash(r, g) < h) { /* right of g */
+        lo = g + 1;
+        end = n - lo > 8 ? lo + 8 : n;
+        while (lo < end && asmstore__index_hash(r, lo) < h) lo++;
+        if (lo < end || end == n) return lo;
+    } else { /* at g or left of it */
+        hi = g;
+        end = hi > 8 ? hi - 8 : 0;
+        while (hi > end && asmstore__index_hash(r, hi - 1) >= h) hi--;
+        if (hi > end || end == 0) return hi;
+    }
+    while (hi > lo) {
+        uint32_t half = (hi - lo) / 2;
+        if (asmstore__index_hash(r, lo + half) < h) lo += half + 1;
+        else hi = lo + half;
     }
     return lo;
 }
@@ -1089,11 +1108,40 @@ ASMSTORE__PRIVATE size_t asmstore__name_record(const asmstore_reader *r, uint32_
     for (i = 0; i < index; i++) off += 4u + asmstore__rd32(r->data + off);
     return off;
 }
-/* True when `want` names the stored entry: the same bytes, or the stored name minus its extension. */
+/* True when `want` names the stored entry: the same bytes, or the stored name minus its extension
+   (asmstore_name_base_len without the backward scan: the byte after `want` must be the stored
+   name's last '.', with no '/' after it, so only the extension is walked). */
 ASMSTORE__PRIVATE int asmstore__name_matches(const char *want, size_t want_len, const unsigned char *stored, size_t stored_len) {
+    size_t i;
     if (want_len == stored_len) return memcmp(want, stored, want_len) == 0;
-    return want_len < stored_len && asmstore_name_base_len((const char *)stored, stored_len) == want_len &&
-           memcmp(want, stored, want_len) == 0;
+    if (want_len > stored_len || stored[want_len] != '.') return 0;
+    for (i = want_len + 1; i < stored_len; i++)
+        if (stored[i] == '.' || stored[i] == '/') return 0;
+    return memcmp(want, stored, want_len) == 0;
+}
+
+/* Where a lookup landed: the descriptor, and what describing it needs without searching again. */
+typedef struct asmstore__hit {
+    uint32_t index;                  /* descriptor */
+    uint32_t row;                    /* format 1: its hash64 row (UINT32_MAX: store 0 unknown) */
+    size_t name_off;                 /* format 2+: its name record */
+} asmstore__hit;
+
+/* The index position naming `name` (hash h), or UINT32_MAX. Among the entries with this hash an exact
+   name wins over a name minus its extension ("A" must not resolve to "A.dll" when "A" exists), else
+   the first such match. Names are compared, so a hash collision never answers with another entry. */
+ASMSTORE__PRIVATE uint32_t asmstore__index_of(const asmstore_reader *r, uint64_t h, const char *name, size_t len,
+                                              size_t *name_off) {
+    uint32_t i, pick = UINT32_MAX;
+    for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++) {
+        size_t off = asmstore__name_record(r, asmstore__index_descriptor(r, i)), stored = asmstore__rd32(r->data + off);
+        if (pick != UINT32_MAX && stored != len) continue; /* only an exact name can still win */
+        if (!asmstore__name_matches(name, len, r->data + off + 4, stored)) continue;
+        pick = i;
+        *name_off = off;
+        if (stored == len) break;
+    }
+    return pick;
 }
 
 ASMSTORE__PRIVATE int asmstore__find_hash(const asmstore_reader *r, uint64_t h, uint32_t desc) {
@@ -1365,7 +1413,7 @@ ASMSTORE__PRIVATE size_t asmstore__v1_key_len(const char *name, size_t len) {
 }
 
 ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, const char *name, size_t name_len,
-                                                    asmstore_entry *out) {
+                                                    asmstore__hit *hit) {
     const asmstore_reader *t = asmstore__v1_tables(r);
     size_t key = asmstore__v1_key_len(name, name_len), have;
     uint32_t i, row = UINT32_MAX, local = UINT32_MAX;
@@ -1387,7 +1435,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, co
     if (local == UINT32_MAX || local >= r->entry_count) return ASMSTORE_ERR_NOT_FOUND;
     known = asmstore__v1_name(r, local, &have);
     if (known && (have != key || memcmp(known, name, key) != 0)) return ASMSTORE_ERR_NOT_FOUND;
-    if (out) asmstore__v1_describe(r, local, row, out);
+    hit->index = local;
+    hit->row = row;
     return ASMSTORE_OK;
 }
 
@@ -1546,38 +1595,47 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
         asmstore__v1_describe(r, index, asmstore__v1_row_of(asmstore__v1_tables(r), r->store_id, index), out);
         return ASMSTORE_OK;
     }
-    /* an entry is ignored when its index entries say so; both point here, so look one up by hash */
+    /* an entry is ignored when its index entries say so (only 9- and 13-byte ones have the byte); both
+       point here, so look one up by hash */
     noff = asmstore__name_record(r, index);
     nlen = asmstore__rd32(r->data + noff);
-    h = asmstore_name_hash(r->hash_kind, r->data + noff + 4, nlen);
-    for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++)
-        if (asmstore__index_descriptor(r, i) == index) { ignored = asmstore__index_ignored(r, i); break; }
+    if (r->index_entry_size == r->hash_size + 5u) {
+        h = asmstore_name_hash(r->hash_kind, r->data + noff + 4, nlen);
+        for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++)
+            if (asmstore__index_descriptor(r, i) == index) { ignored = asmstore__index_ignored(r, i); break; }
+    }
     asmstore__describe(r, index, noff, ignored, out);
     return ASMSTORE_OK;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
-                                                  asmstore_entry *out) {
-    uint64_t h;
-    uint32_t i, found_i = 0, found_d = 0;
-    size_t found_off = 0;
-    int found = 0;
+/* The lookup both finds share: hash once, search, compare names; the index entry's ignore byte last. */
+ASMSTORE__PRIVATE asmstore_result asmstore__find(const asmstore_reader *r, const char *name, size_t name_len,
+                                                 asmstore__hit *hit) {
+    uint32_t at;
     if (!r || !r->data || (!name && name_len)) return ASMSTORE_ERR_INVALID_ARG;
     if (name_len == 0) return ASMSTORE_ERR_NOT_FOUND;
-    if (r->format == 1) return asmstore__v1_find(r, name, name_len, out);
-    h = asmstore_name_hash(r->hash_kind, name, name_len);
-    /* among the entries with this hash, an exact name wins over a name minus its extension
-       ("A" must not resolve to "A.dll" when "A" exists); otherwise the first such match */
-    for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++) {
-        uint32_t d = asmstore__index_descriptor(r, i);
-        size_t noff = asmstore__name_record(r, d), nlen = asmstore__rd32(r->data + noff);
-        if (!asmstore__name_matches(name, name_len, r->data + noff + 4, nlen)) continue;
-        if (nlen != name_len && !found) { found = 1; found_i = i; found_d = d; found_off = noff; }
-        if (nlen == name_len) { found = 2; found_i = i; found_d = d; found_off = noff; break; }
-    }
-    if (!found) return ASMSTORE_ERR_NOT_FOUND;
-    if (asmstore__index_ignored(r, found_i)) return ASMSTORE_ERR_IGNORED;
-    if (out) asmstore__describe(r, found_d, found_off, 0, out);
+    if (r->format == 1) return asmstore__v1_find(r, name, name_len, hit);
+    at = asmstore__index_of(r, asmstore_name_hash(r->hash_kind, name, name_len), name, name_len, &hit->name_off);
+    if (at == UINT32_MAX) return ASMSTORE_ERR_NOT_FOUND;
+    hit->index = asmstore__index_descriptor(r, at);
+    return asmstore__index_ignored(r, at) ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_reader_find_index(const asmstore_reader *r, const char *name, size_t name_len,
+                                                        uint32_t *index) {
+    asmstore__hit hit;
+    asmstore_result res = asmstore__find(r, name, name_len, &hit);
+    if (index && (res == ASMSTORE_OK || res == ASMSTORE_ERR_IGNORED)) *index = hit.index;
+    return res;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
+                                                  asmstore_entry *out) {
+    asmstore__hit hit;
+    asmstore_result res = asmstore__find(r, name, name_len, &hit);
+    if (res != ASMSTORE_OK || !out) return res;
+    if (r->format == 1) asmstore__v1_describe(r, hit.index, hit.row, out);
+    else asmstore__describe(r, hit.index, hit.name_off, 0, out);
     return ASMSTORE_OK;
 }
 

@@ -137,6 +137,15 @@ NOINLINE static void bench_count_lookup(const asmstore_reader *r, const names *n
             sink += (uint64_t)asmstore_reader_find(r, nm->name[i], nm->len[i], &e) + e.index;
         }
 }
+NOINLINE static void bench_count_index(const asmstore_reader *r, const names *nm, long iter) {
+    long k;
+    size_t i;
+    for (k = 0; k < iter; k++)
+        for (i = 0; i < nm->n; i++) {
+            uint32_t d = 0;
+            sink += (uint64_t)asmstore_reader_find_index(r, nm->name[i], nm->len[i], &d) + d;
+        }
+}
 NOINLINE static void bench_count_floor(const asmstore_reader *r, const names *nm, long iter) {
     long k;
     size_t i;
@@ -348,6 +357,7 @@ static int cmd_count(int argc, char **argv) {
     asmstore_reader_attach_name_table(&r, table, asmstore_reader_name_table_size(&r) + 4);
     collect(&r, &nm, 1, 1);
     if (!strcmp(argv[3], "lookup")) bench_count_lookup(&r, &nm, iter);
+    else if (!strcmp(argv[3], "index")) bench_count_index(&r, &nm, iter);
     else if (!strcmp(argv[3], "floor")) bench_count_floor(&r, &nm, iter);
     else return 2;
     printf("ops %ld\n", iter * (long)nm.n);
