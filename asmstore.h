@@ -679,6 +679,9 @@ typedef struct asmstore_locator {
     asmstore_abi abi;             /* APK: the lib/<abi> dir; ELF: e_machine */
     uint64_t file_offset;         /* payload offset in the file opened (APK: in the archive) */
     asmstore_zip_entry entry;     /* APK: the libassembly-store.so entry */
+    const void *entry_data;       /* the file's bytes the payload was found in: the APK's store entry, or the
+                                     whole file (raw store or .so); NULL for dlopen (the loader's mapping) */
+    size_t entry_size;
     int from_split;               /* APK: found in split_config.<abi>.apk beside base.apk */
     void *dl_handle;              /* dlopen handle (closed by asmstore_locator_close) */
     void *map;                    /* mmap'd range (unmapped by asmstore_locator_close) */
@@ -696,13 +699,15 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
 #endif
 #ifndef ASMSTORE_NO_STDIO
 /* mmaps a file read-only: a raw store (given whole), a .so of either kind (payload found with
-   asmstore_elf_payload and `symbol`), or a ZIP/APK (as asmstore_locate_apk with ABI unknown). */
+   asmstore_elf_payload and `symbol`), or a ZIP/APK (as asmstore_locate_apk with ABI unknown). Each file
+   is opened once and mapped once (an APK: then trimmed to the entry's pages). */
 ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const char *path, const char *symbol,
                                                   asmstore_error *err);
 /* Finds lib/<abi>/libassembly-store.so in an APK (abi UNKNOWN: first present, see
    asmstore_zip_find_store). If path's basename is base.apk, split_config.<abi_underscored>.apk beside it
-   is tried first, base.apk is the fallback. Maps only the entry's pages (offset rounded down to the
-   page size), then finds the payload inside the entry (ELF or raw). */
+   is tried first, base.apk is the fallback. Each file is opened once and mapped once, read-only: the
+   directory is read through that mapping, then all but the entry's pages (offset rounded down to the
+   page size) are unmapped; the payload is found inside the entry (ELF or raw). */
 ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path, asmstore_abi abi,
                                                  const char *symbol, asmstore_error *err);
 #endif
@@ -3920,19 +3925,37 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
 #endif /* ASMSTORE_NO_LOCATOR */
 
 #ifndef ASMSTORE_NO_STDIO
-/* Maps [off, off+len) of fd read-only, page-rounded; *base gets the byte at off. */
-ASMSTORE__PRIVATE asmstore_result asmstore__map_range(asmstore_locator *l, int fd, uint64_t off, uint64_t len, const unsigned char **base) {
-    long pg = sysconf(_SC_PAGESIZE);
-    uint64_t page = pg > 0 ? (uint64_t)pg : 4096u, start = off - off % page, mlen = len + (off - start);
+/* Opens path and maps all of it read-only, once (the descriptor is closed again). not_regular / empty:
+   the results for something that is not a regular file / an empty one. */
+ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_result not_regular, asmstore_result empty,
+                                                     unsigned char **map, size_t *size, asmstore_error *err) {
+    struct stat st;
     void *m;
-    if (len == 0) return ASMSTORE_ERR_NO_PAYLOAD;
-    if (mlen > (uint64_t)SIZE_MAX || start > (uint64_t)INT64_MAX || (uint64_t)(off_t)start != start) return ASMSTORE_ERR_TOO_LARGE;
-    m = mmap(NULL, (size_t)mlen, PROT_READ, MAP_PRIVATE, fd, (off_t)start);
-    if (m == MAP_FAILED) return ASMSTORE_ERR_IO;
-    l->map = m;
-    l->map_size = (size_t)mlen;
-    *base = (const unsigned char *)m + (off - start);
+    int fd = open(path, O_RDONLY | O_CLOEXEC), e;
+    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return asmstore__fail(err, not_regular, 0, -1, 0); }
+    if (st.st_size <= 0) { close(fd); return asmstore__fail(err, empty, 0, -1, 0); }
+    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0); }
+    m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    e = errno;
+    close(fd);
+    if (m == MAP_FAILED) return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, e);
+    *map = (unsigned char *)m;
+    *size = (size_t)st.st_size;
     return ASMSTORE_OK;
+}
+
+/* Of the mapping m[0..n), keeps only the pages holding [off, off+len) as l's map: the rest is unmapped
+   (at most one munmap on each side), so the entry stays where the one mmap put it. */
+ASMSTORE__PRIVATE void asmstore__keep_pages(asmstore_locator *l, unsigned char *m, size_t n, uint64_t off, uint64_t len) {
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t page = pg > 0 ? (size_t)pg : 4096u, start = (size_t)off - (size_t)off % page;
+    size_t mapped = n + (page - n % page) % page, end = (size_t)(off + len) + (page - (size_t)(off + len) % page) % page;
+    if (end > mapped) end = mapped;
+    if (start > 0) munmap(m, start);
+    if (end < mapped) munmap(m + end, mapped - end);
+    l->map = m + start;
+    l->map_size = end - start;
 }
 
 /* Payload inside bytes [p, p+n) that came from file offset `at`: ELF (either kind) or raw. */
@@ -3953,93 +3976,94 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l, co
     return ASMSTORE_OK;
 }
 
-/* Opens one APK and locates the store entry; 0 on success with l filled. */
-ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, const char *path, asmstore_abi abi,
-                                                           const char *symbol, asmstore_error *err) {
-    struct stat st;
-    int fd;
-    void *whole;
+/* The store entry of the ZIP mapped whole at m[0..n) (that mapping is handed over: trimmed to the
+   entry's pages and kept in l, or unmapped on failure); then the payload inside the entry. */
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_in_zip(asmstore_locator *l, unsigned char *m, size_t n, asmstore_abi abi,
+                                                          const char *symbol, asmstore_error *err) {
     asmstore_zip_entry ent;
     asmstore_abi found = ASMSTORE_ABI_UNKNOWN;
-    asmstore_result res;
-    const unsigned char *base;
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno);
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0); }
-    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0); }
-    /* scan through a read-only mapping: only the directory and the local header pages are touched */
-    whole = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (whole == MAP_FAILED) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, errno); }
-    res = asmstore_zip_find_store(whole, (size_t)st.st_size, abi, &found, &ent, err);
-    munmap(whole, (size_t)st.st_size);
+    asmstore_result res = asmstore_zip_find_store(m, n, abi, &found, &ent, err);
     l->entry = ent;
-    if (res != ASMSTORE_OK) { close(fd); return res; }
-    res = asmstore__map_range(l, fd, ent.data_offset, ent.compressed_size, &base);
-    close(fd);
-    if (res != ASMSTORE_OK) return asmstore__fail(err, res, ent.data_offset, -1, 0);
+    if (res == ASMSTORE_OK && ent.compressed_size == 0) res = asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, ent.data_offset, -1, 0);
+    if (res != ASMSTORE_OK) { munmap(m, n); return res; }
+    asmstore__keep_pages(l, m, n, ent.data_offset, ent.compressed_size);
     l->via = ASMSTORE_VIA_APK;
     l->abi = found;
-    res = asmstore__locate_inner(l, base, (size_t)ent.compressed_size, ent.data_offset, symbol);
-    if (res != ASMSTORE_OK) { munmap(l->map, l->map_size); l->map = NULL; l->map_size = 0; return asmstore__fail(err, res, ent.data_offset, -1, 0); }
+    l->entry_data = m + ent.data_offset;
+    l->entry_size = (size_t)ent.compressed_size;
+    res = asmstore__locate_inner(l, m + ent.data_offset, (size_t)ent.compressed_size, ent.data_offset, symbol);
+    if (res != ASMSTORE_OK) {
+        munmap(l->map, l->map_size);
+        l->map = NULL; l->map_size = 0; l->entry_data = NULL; l->entry_size = 0;
+        return asmstore__fail(err, res, ent.data_offset, -1, 0);
+    }
     return ASMSTORE_OK;
+}
+
+/* Opens one APK and locates the store entry; ASMSTORE_OK with l filled. */
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, const char *path, asmstore_abi abi,
+                                                           const char *symbol, asmstore_error *err) {
+    unsigned char *m;
+    size_t n;
+    asmstore_result res = asmstore__map_file(path, ASMSTORE_ERR_BAD_ZIP, ASMSTORE_ERR_BAD_ZIP, &m, &n, err);
+    if (res != ASMSTORE_OK) return res;
+    return asmstore__locate_in_zip(l, m, n, abi, symbol, err);
+}
+
+/* Split APKs: when path's basename is base.apk, the store from <dir>/split_config.<abi_underscored>.apk
+   (abi UNKNOWN: the first ABI with one). ASMSTORE_OK with l filled; else l is left zeroed. */
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_split(asmstore_locator *l, const char *path, asmstore_abi abi,
+                                                         const char *symbol) {
+    static const asmstore_abi order[4] = {ASMSTORE_ABI_ARM64, ASMSTORE_ABI_ARM, ASMSTORE_ABI_X86_64, ASMSTORE_ABI_X86};
+    char split[4096 + 64];
+    const char *slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    int i;
+    if (strcmp(slash ? slash + 1 : path, "base.apk") != 0 || strlen(path) >= 4000) return ASMSTORE_ERR_NOT_FOUND;
+    for (i = 0; i < 4; i++) {
+        asmstore_abi a = abi != ASMSTORE_ABI_UNKNOWN ? abi : order[i];
+        const char *an = asmstore_abi_android_name(a);
+        size_t k, m = strlen(an);
+        struct stat st;
+        memcpy(split, path, dir);
+        memcpy(split + dir, "split_config.", 13);
+        for (k = 0; k < m; k++) split[dir + 13 + k] = an[k] == '-' ? '_' : an[k];
+        memcpy(split + dir + 13 + m, ".apk", 5);
+        if (stat(split, &st) == 0 && asmstore__locate_apk_one(l, split, a, symbol, NULL) == ASMSTORE_OK) {
+            l->from_split = 1;
+            return ASMSTORE_OK;
+        }
+        asmstore_locator_close(l);
+        if (abi != ASMSTORE_ABI_UNKNOWN) break;
+    }
+    return ASMSTORE_ERR_NOT_FOUND;
 }
 
 ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path, asmstore_abi abi,
                                                  const char *symbol, asmstore_error *err) {
-    static const asmstore_abi order[4] = {ASMSTORE_ABI_ARM64, ASMSTORE_ABI_ARM, ASMSTORE_ABI_X86_64, ASMSTORE_ABI_X86};
-    size_t n;
-    const char *slash;
     if (!l || !path || (unsigned)abi > 4u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
     memset(l, 0, sizeof *l);
-    n = strlen(path);
-    slash = strrchr(path, '/');
-    if (!strcmp(slash ? slash + 1 : path, "base.apk") && n < 4000) {
-        /* split APKs: <dir>/split_config.<abi_underscored>.apk first */
-        char split[4096 + 64];
-        size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-        int i;
-        for (i = 0; i < 4; i++) {
-            asmstore_abi a = abi != ASMSTORE_ABI_UNKNOWN ? abi : order[i];
-            const char *an = asmstore_abi_android_name(a);
-            size_t k, m = strlen(an);
-            struct stat st;
-            memcpy(split, path, dir);
-            memcpy(split + dir, "split_config.", 13);
-            for (k = 0; k < m; k++) split[dir + 13 + k] = an[k] == '-' ? '_' : an[k];
-            memcpy(split + dir + 13 + m, ".apk", 5);
-            if (stat(split, &st) == 0 && asmstore__locate_apk_one(l, split, a, symbol, NULL) == ASMSTORE_OK) {
-                l->from_split = 1;
-                return ASMSTORE_OK;
-            }
-            asmstore_locator_close(l);
-            if (abi != ASMSTORE_ABI_UNKNOWN) break;
-        }
-    }
+    if (asmstore__locate_split(l, path, abi, symbol) == ASMSTORE_OK) return ASMSTORE_OK;
     return asmstore__locate_apk_one(l, path, abi, symbol, err);
 }
 
 ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const char *path, const char *symbol,
                                                   asmstore_error *err) {
-    struct stat st;
-    int fd;
-    const unsigned char *base;
+    unsigned char *m;
+    size_t n;
     asmstore_result res;
     if (!l || !path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
     memset(l, 0, sizeof *l);
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno);
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, 0); }
-    if (st.st_size == 0) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0); }
-    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0); }
-    res = asmstore__map_range(l, fd, 0, (uint64_t)st.st_size, &base);
-    close(fd);
-    if (res != ASMSTORE_OK) return asmstore__fail(err, res, 0, -1, 0);
-    l->via = ASMSTORE_VIA_FILE;
-    if (st.st_size >= 4 && base[0] == 'P' && base[1] == 'K' && base[2] == 3 && base[3] == 4) {
-        asmstore_locator_close(l);
-        return asmstore_locate_apk(l, path, ASMSTORE_ABI_UNKNOWN, symbol, err);
+    res = asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, &n, err);
+    if (res != ASMSTORE_OK) return res;
+    if (n >= 4 && m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4) { /* a ZIP: as asmstore_locate_apk */
+        if (asmstore__locate_split(l, path, ASMSTORE_ABI_UNKNOWN, symbol) == ASMSTORE_OK) { munmap(m, n); return ASMSTORE_OK; }
+        return asmstore__locate_in_zip(l, m, n, ASMSTORE_ABI_UNKNOWN, symbol, err);
     }
-    res = asmstore__locate_inner(l, base, (size_t)st.st_size, 0, symbol);
+    l->map = m; l->map_size = n;
+    l->via = ASMSTORE_VIA_FILE;
+    l->entry_data = m; l->entry_size = n;
+    res = asmstore__locate_inner(l, m, n, 0, symbol);
     if (res != ASMSTORE_OK) { asmstore_locator_close(l); return asmstore__fail(err, res, 0, -1, 0); }
     return ASMSTORE_OK;
 }
