@@ -344,15 +344,18 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r,
 ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uint32_t index, asmstore_entry *out);
 
 /* Looks a name up the way hosts ask: "Foo.dll", "Foo", "fr/Foo.resources.dll", "fr/Foo.resources".
-   The name is checked, so a hash collision never returns another entry. O(log n) with a name table
-   attached (asmstore_reader_attach_name_table), else each hit walks the names table. Returns ASMSTORE_OK,
-   ASMSTORE_ERR_NOT_FOUND, or ASMSTORE_ERR_IGNORED (the name exists as an ignored placeholder). */
+   The name is checked, so a hash collision never returns another entry. The index search guesses the
+   position from the hash (hashes are uniform) and walks a few entries, O(log n) at worst; with a name
+   table attached (asmstore_reader_attach_name_table) a hit's name is O(1), else each hit walks the names
+   table. Returns ASMSTORE_OK, ASMSTORE_ERR_NOT_FOUND, or ASMSTORE_ERR_IGNORED (the name exists as an
+   ignored placeholder). Hashes once; the entry filled reads the image's 12-byte header. */
 ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
                                                   asmstore_entry *out);
 /* The lookup alone: the same search and name check as asmstore_reader_find, giving the descriptor
    index (also for ASMSTORE_ERR_IGNORED) without describing the entry, so the image is not touched
    (its 12-byte header, a far read in a large store, is what asmstore_entry's sizes come from).
-   asmstore_reader_entry(r, *index, ...) describes it later. index may be NULL. */
+   asmstore_reader_entry(r, *index, ...) describes it later (hashing the name again only for indexes
+   with an ignore byte). index may be NULL; it is left alone on other results. */
 ASMSTORE_DEF asmstore_result asmstore_reader_find_index(const asmstore_reader *r, const char *name, size_t name_len,
                                                         uint32_t *index);
 
@@ -1043,7 +1046,8 @@ ASMSTORE__PRIVATE inline void asmstore__read_desc(const asmstore_reader *r, uint
 }
 
 /* The bytes a descriptor's image occupies and how they are compressed, from the store alone. */
-ASMSTORE__PRIVATE inline void asmstore__describe_image(const asmstore_reader *r, const asmstore__desc *d, asmstore_entry *out) {
+ASMSTORE__PRIVATE inline void asmstore__describe_image(const asmstore_reader *r, const asmstore__desc *d,
+                                                       asmstore_entry *out) {
     /* an empty image is a valid entry: give it a real (in-bounds, zero-length) pointer */
     out->image = r->data + (d->image_size ? d->image_off : r->data_offset);
     out->image_size = d->image_size;
@@ -3927,15 +3931,19 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
 #ifndef ASMSTORE_NO_STDIO
 /* Opens path and maps all of it read-only, once (the descriptor is closed again). not_regular / empty:
    the results for something that is not a regular file / an empty one. */
-ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_result not_regular, asmstore_result empty,
-                                                     unsigned char **map, size_t *size, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_result not_regular,
+                                                     asmstore_result empty, unsigned char **map, size_t *size,
+                                                     asmstore_error *err) {
     struct stat st;
     void *m;
     int fd = open(path, O_RDONLY | O_CLOEXEC), e;
     if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno);
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return asmstore__fail(err, not_regular, 0, -1, 0); }
     if (st.st_size <= 0) { close(fd); return asmstore__fail(err, empty, 0, -1, 0); }
-    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0); }
+    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
+        close(fd);
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0);
+    }
     m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     e = errno;
     close(fd);
@@ -3947,10 +3955,11 @@ ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_
 
 /* Of the mapping m[0..n), keeps only the pages holding [off, off+len) as l's map: the rest is unmapped
    (at most one munmap on each side), so the entry stays where the one mmap put it. */
-ASMSTORE__PRIVATE void asmstore__keep_pages(asmstore_locator *l, unsigned char *m, size_t n, uint64_t off, uint64_t len) {
+ASMSTORE__PRIVATE void asmstore__keep_pages(asmstore_locator *l, unsigned char *m, size_t n, uint64_t off,
+                                            uint64_t len) {
     long pg = sysconf(_SC_PAGESIZE);
-    size_t page = pg > 0 ? (size_t)pg : 4096u, start = (size_t)off - (size_t)off % page;
-    size_t mapped = n + (page - n % page) % page, end = (size_t)(off + len) + (page - (size_t)(off + len) % page) % page;
+    size_t page = pg > 0 ? (size_t)pg : 4096u, start = (size_t)off - (size_t)off % page, last = (size_t)(off + len);
+    size_t mapped = n + (page - n % page) % page, end = last + (page - last % page) % page;
     if (end > mapped) end = mapped;
     if (start > 0) munmap(m, start);
     if (end < mapped) munmap(m + end, mapped - end);
@@ -3978,13 +3987,14 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l, co
 
 /* The store entry of the ZIP mapped whole at m[0..n) (that mapping is handed over: trimmed to the
    entry's pages and kept in l, or unmapped on failure); then the payload inside the entry. */
-ASMSTORE__PRIVATE asmstore_result asmstore__locate_in_zip(asmstore_locator *l, unsigned char *m, size_t n, asmstore_abi abi,
-                                                          const char *symbol, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_in_zip(asmstore_locator *l, unsigned char *m, size_t n,
+                                                          asmstore_abi abi, const char *symbol, asmstore_error *err) {
     asmstore_zip_entry ent;
     asmstore_abi found = ASMSTORE_ABI_UNKNOWN;
     asmstore_result res = asmstore_zip_find_store(m, n, abi, &found, &ent, err);
     l->entry = ent;
-    if (res == ASMSTORE_OK && ent.compressed_size == 0) res = asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, ent.data_offset, -1, 0);
+    if (res == ASMSTORE_OK && ent.compressed_size == 0)
+        res = asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, ent.data_offset, -1, 0);
     if (res != ASMSTORE_OK) { munmap(m, n); return res; }
     asmstore__keep_pages(l, m, n, ent.data_offset, ent.compressed_size);
     l->via = ASMSTORE_VIA_APK;
@@ -4057,7 +4067,10 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
     res = asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, &n, err);
     if (res != ASMSTORE_OK) return res;
     if (n >= 4 && m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4) { /* a ZIP: as asmstore_locate_apk */
-        if (asmstore__locate_split(l, path, ASMSTORE_ABI_UNKNOWN, symbol) == ASMSTORE_OK) { munmap(m, n); return ASMSTORE_OK; }
+        if (asmstore__locate_split(l, path, ASMSTORE_ABI_UNKNOWN, symbol) == ASMSTORE_OK) {
+            munmap(m, n); /* a split holds the store: base.apk's mapping goes */
+            return ASMSTORE_OK;
+        }
         return asmstore__locate_in_zip(l, m, n, ASMSTORE_ABI_UNKNOWN, symbol, err);
     }
     l->map = m; l->map_size = n;
