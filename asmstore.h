@@ -455,11 +455,20 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r,
 ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uint32_t index, asmstore_entry *out);
 
 /* Looks a name up the way hosts ask: "Foo.dll", "Foo", "fr/Foo.resources.dll", "fr/Foo.resources".
-   The name is checked, so a hash collision never returns another entry. O(log n) with a name table
-   attached (asmstore_reader_attach_name_table), else each hit walks the names table. Returns ASMSTORE_OK,
-   ASMSTORE_ERR_NOT_FOUND, or ASMSTORE_ERR_IGNORED (the name exists as an ignored placeholder). */
+   The name is checked, so a hash collision never returns another entry. The index search guesses the
+   position from the hash (hashes are uniform) and walks a few entries, O(log n) at worst; with a name
+   table attached (asmstore_reader_attach_name_table) a hit's name is O(1), else each hit walks the names
+   table. Returns ASMSTORE_OK, ASMSTORE_ERR_NOT_FOUND, or ASMSTORE_ERR_IGNORED (the name exists as an
+   ignored placeholder). Hashes once; the entry filled reads the image's 12-byte header. */
 ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
                                                   asmstore_entry *out);
+/* The lookup alone: the same search and name check as asmstore_reader_find, giving the descriptor
+   index (also for ASMSTORE_ERR_IGNORED) without describing the entry, so the image is not touched
+   (its 12-byte header, a far read in a large store, is what asmstore_entry's sizes come from).
+   asmstore_reader_entry(r, *index, ...) describes it later (hashing the name again only for indexes
+   with an ignore byte). index may be NULL; it is left alone on other results. */
+ASMSTORE_DEF asmstore_result asmstore_reader_find_index(const asmstore_reader *r, const char *name, size_t name_len,
+                                                        uint32_t *index);
 
 /* ASMSTORE_OK when e describes descriptor e->index exactly as the store does (image, sizes,
    compression); ASMSTORE_ERR_IGNORED for placeholders; else ASMSTORE_ERR_INVALID_ARG. */
@@ -574,6 +583,9 @@ typedef struct asmstore_locator {
     asmstore_abi abi;             /* APK: the lib/<abi> dir; ELF: e_machine */
     uint64_t file_offset;         /* payload offset in the file opened (APK: in the archive) */
     asmstore_zip_entry entry;     /* APK: the libassembly-store.so entry */
+    const void *entry_data;       /* the file's bytes the payload was found in: the APK's store entry, or the
+                                     whole file (raw store or .so); NULL for dlopen (the loader's mapping) */
+    size_t entry_size;
     int from_split;               /* APK: found in split_config.<abi>.apk beside base.apk */
     void *dl_handle;              /* dlopen handle (closed by asmstore_locator_close) */
     void *map;                    /* mmap'd range (unmapped by asmstore_locator_close) */
@@ -591,14 +603,16 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
 #endif
 #ifndef ASMSTORE_NO_STDIO
 /* mmaps a file read-only: a raw store (given whole), a .so of either kind (payload found with
-   asmstore_elf_payload and `symbol`), or a ZIP/APK (as asmstore_locate_apk with ABI unknown). */
+   asmstore_elf_payload and `symbol`), or a ZIP/APK (as asmstore_locate_apk with ABI unknown). Each file
+   is opened once and mapped once (an APK: then trimmed to the entry's pages). */
 ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const char *path, const char *symbol,
                                                   asmstore_error *err);
 #ifndef ASMSTORE_NO_ZIP
 /* Finds lib/<abi>/libassembly-store.so in an APK (abi UNKNOWN: first present, see
    asmstore_zip_find_store). If path's basename is base.apk, split_config.<abi_underscored>.apk beside it
-   is tried first, base.apk is the fallback. Maps only the entry's pages (offset rounded down to the
-   page size), then finds the payload inside the entry (ELF or raw). */
+   is tried first, base.apk is the fallback. Each file is opened once and mapped once, read-only: the
+   directory is read through that mapping, then all but the entry's pages (offset rounded down to the
+   page size) are unmapped; the payload is found inside the entry (ELF or raw). */
 ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path, asmstore_abi abi,
                                                  const char *symbol, asmstore_error *err);
 #endif /* ASMSTORE_NO_ZIP */
@@ -1140,12 +1154,13 @@ ASMSTORE__PRIVATE int asmstore__name_valid(const unsigned char *s, size_t n) {
 /* ==  RUNTIME: reader -> ELF payload finder -> ZIP scan -> locators                   == */
 /* ====================================================================================== */
 /* >>reader: descriptors ----------------------------------------------------------------- */
-ASMSTORE__PRIVATE void asmstore__read_desc(const asmstore_reader *r, uint32_t index, asmstore__desc *d) {
+ASMSTORE__PRIVATE inline void asmstore__read_desc(const asmstore_reader *r, uint32_t index, asmstore__desc *d) {
     asmstore__desc_decode(r->data + r->descriptors_offset + (size_t)index * r->descriptor_size, r->format != 1, d);
 }
 
 /* The bytes a descriptor's image occupies and how they are compressed, from the store alone. */
-ASMSTORE__PRIVATE void asmstore__describe_image(const asmstore_reader *r, const asmstore__desc *d, asmstore_entry *out) {
+ASMSTORE__PRIVATE inline void asmstore__describe_image(const asmstore_reader *r, const asmstore__desc *d,
+                                                       asmstore_entry *out) {
     /* an empty image is a valid entry: give it a real (in-bounds, zero-length) pointer */
     out->image = r->data + (d->image_size ? d->image_off : r->data_offset);
     out->image_size = d->image_size;
@@ -1161,9 +1176,11 @@ ASMSTORE__PRIVATE void asmstore__describe_image(const asmstore_reader *r, const 
 }
 
 /* >>reader: index ----------------------------------------------------------------------- */
+/* One 8-byte read masked to the hash's width (every index entry is at least 8 bytes): no branch on the
+   width in the search loops. */
 ASMSTORE__PRIVATE uint64_t asmstore__index_hash(const asmstore_reader *r, uint32_t i) {
-    const unsigned char *p = r->data + r->index_offset + (size_t)i * r->index_entry_size;
-    return r->hash_size == 8 ? asmstore__rd64(p) : asmstore__rd32(p);
+    return asmstore__rd64(r->data + r->index_offset + (size_t)i * r->index_entry_size) &
+           (UINT64_MAX >> (64u - 8u * r->hash_size));
 }
 /* v2+: the descriptor an index entry points at; format 1: the mapping index of a hash row. */
 ASMSTORE__PRIVATE uint32_t asmstore__index_descriptor(const asmstore_reader *r, uint32_t i) {
@@ -1173,24 +1190,35 @@ ASMSTORE__PRIVATE int asmstore__index_ignored(const asmstore_reader *r, uint32_t
     return r->index_entry_size == r->hash_size + 5u &&
            r->data[r->index_offset + (size_t)i * r->index_entry_size + r->hash_size + 4u] != 0;
 }
-/* First index position whose hash is >= h. */
+/* First index position whose hash is >= h. Hashes are uniform, so h's position is about h * n / 2^bits
+   (from the top 32 bits): that guess, corrected once by the same rule from the hash found there, lands
+   within a few positions (the error shrinks from ~sqrt(n) to ~n^(1/4)), and a short walk from it finds
+   the answer. The index order was checked at init, so a store that is not evenly spread (made to be
+   slow) still gets the right answer: past 8 steps the walk gives way to a bisection, O(log n). */
 ASMSTORE__PRIVATE uint32_t asmstore__lower_bound(const asmstore_reader *r, uint64_t h) {
-    const unsigned char *base = r->data + r->index_offset;
-    size_t stride = r->index_entry_size;
-    uint32_t lo = 0, n = r->index_entry_count;
-    /* the hot path of every lookup: one loop per hash width, base and stride in registers */
-    if (r->hash_size == 8) {
-        while (n > 0) {
-            uint32_t half = n / 2;
-            if (asmstore__rd64(base + (size_t)(lo + half) * stride) < h) { lo += half + 1; n -= half + 1; }
-            else n = half;
-        }
-    } else {
-        while (n > 0) {
-            uint32_t half = n / 2;
-            if (asmstore__rd32(base + (size_t)(lo + half) * stride) < h) { lo += half + 1; n -= half + 1; }
-            else n = half;
-        }
+    unsigned shift = 8u * r->hash_size - 32u;
+    uint64_t t = h >> shift, at, d;
+    uint32_t n = r->index_entry_count, lo = 0, hi = n, end, g; /* the answer is in [lo, hi] */
+    if (n == 0) return 0;
+    g = (uint32_t)((t * n) >> 32);
+    at = asmstore__index_hash(r, g) >> shift;
+    if (at <= t) { d = ((t - at) * n) >> 32; g = d < n - g ? g + (uint32_t)d : n - 1; }
+    else { d = ((at - t) * n) >> 32; g = d < g ? g - (uint32_t)d : 0; }
+    if (asmstore__index_hash(r, g) < h) { /* right of g */
+        lo = g + 1;
+        end = n - lo > 8 ? lo + 8 : n;
+        while (lo < end && asmstore__index_hash(r, lo) < h) lo++;
+        if (lo < end || end == n) return lo;
+    } else { /* at g or left of it */
+        hi = g;
+        end = hi > 8 ? hi - 8 : 0;
+        while (hi > end && asmstore__index_hash(r, hi - 1) >= h) hi--;
+        if (hi > end || end == 0) return hi;
+    }
+    while (hi > lo) {
+        uint32_t half = (hi - lo) / 2;
+        if (asmstore__index_hash(r, lo + half) < h) lo += half + 1;
+        else hi = lo + half;
     }
     return lo;
 }
@@ -1202,11 +1230,40 @@ ASMSTORE__PRIVATE size_t asmstore__name_record(const asmstore_reader *r, uint32_
     for (i = 0; i < index; i++) off += 4u + asmstore__rd32(r->data + off);
     return off;
 }
-/* True when `want` names the stored entry: the same bytes, or the stored name minus its extension. */
+/* True when `want` names the stored entry: the same bytes, or the stored name minus its extension
+   (asmstore_name_base_len without the backward scan: the byte after `want` must be the stored
+   name's last '.', with no '/' after it, so only the extension is walked). */
 ASMSTORE__PRIVATE int asmstore__name_matches(const char *want, size_t want_len, const unsigned char *stored, size_t stored_len) {
+    size_t i;
     if (want_len == stored_len) return memcmp(want, stored, want_len) == 0;
-    return want_len < stored_len && asmstore_name_base_len((const char *)stored, stored_len) == want_len &&
-           memcmp(want, stored, want_len) == 0;
+    if (want_len > stored_len || stored[want_len] != '.') return 0;
+    for (i = want_len + 1; i < stored_len; i++)
+        if (stored[i] == '.' || stored[i] == '/') return 0;
+    return memcmp(want, stored, want_len) == 0;
+}
+
+/* Where a lookup landed: the descriptor, and what describing it needs without searching again. */
+typedef struct asmstore__hit {
+    uint32_t index;                  /* descriptor */
+    uint32_t row;                    /* format 1: its hash64 row (UINT32_MAX: store 0 unknown) */
+    size_t name_off;                 /* format 2+: its name record */
+} asmstore__hit;
+
+/* The index position naming `name` (hash h), or UINT32_MAX. Among the entries with this hash an exact
+   name wins over a name minus its extension ("A" must not resolve to "A.dll" when "A" exists), else
+   the first such match. Names are compared, so a hash collision never answers with another entry. */
+ASMSTORE__PRIVATE uint32_t asmstore__index_of(const asmstore_reader *r, uint64_t h, const char *name, size_t len,
+                                              size_t *name_off) {
+    uint32_t i, pick = UINT32_MAX;
+    for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++) {
+        size_t off = asmstore__name_record(r, asmstore__index_descriptor(r, i)), stored = asmstore__rd32(r->data + off);
+        if (pick != UINT32_MAX && stored != len) continue; /* only an exact name can still win */
+        if (!asmstore__name_matches(name, len, r->data + off + 4, stored)) continue;
+        pick = i;
+        *name_off = off;
+        if (stored == len) break;
+    }
+    return pick;
 }
 
 ASMSTORE__PRIVATE int asmstore__find_hash(const asmstore_reader *r, uint64_t h, uint32_t desc) {
@@ -1485,7 +1542,7 @@ ASMSTORE__PRIVATE size_t asmstore__v1_key_len(const char *name, size_t len) {
 }
 
 ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, const char *name, size_t name_len,
-                                                    asmstore_entry *out) {
+                                                    asmstore__hit *hit) {
     const asmstore_reader *t = asmstore__v1_tables(r);
     size_t key = asmstore__v1_key_len(name, name_len), have;
     uint32_t i, row = UINT32_MAX, local = UINT32_MAX;
@@ -1507,7 +1564,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, co
     if (local == UINT32_MAX || local >= r->entry_count) return ASMSTORE_ERR_NOT_FOUND;
     known = asmstore__v1_name(r, local, &have);
     if (known && (have != key || memcmp(known, name, key) != 0)) return ASMSTORE_ERR_NOT_FOUND;
-    if (out) asmstore__v1_describe(r, local, row, out);
+    hit->index = local;
+    hit->row = row;
     return ASMSTORE_OK;
 }
 
@@ -1669,38 +1727,47 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
         asmstore__v1_describe(r, index, asmstore__v1_row_of(asmstore__v1_tables(r), r->store_id, index), out);
         return ASMSTORE_OK;
     }
-    /* an entry is ignored when its index entries say so; both point here, so look one up by hash */
+    /* an entry is ignored when its index entries say so (only 9- and 13-byte ones have the byte); both
+       point here, so look one up by hash */
     noff = asmstore__name_record(r, index);
     nlen = asmstore__rd32(r->data + noff);
-    h = asmstore_name_hash(r->hash_kind, r->data + noff + 4, nlen);
-    for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++)
-        if (asmstore__index_descriptor(r, i) == index) { ignored = asmstore__index_ignored(r, i); break; }
+    if (r->index_entry_size == r->hash_size + 5u) {
+        h = asmstore_name_hash(r->hash_kind, r->data + noff + 4, nlen);
+        for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++)
+            if (asmstore__index_descriptor(r, i) == index) { ignored = asmstore__index_ignored(r, i); break; }
+    }
     asmstore__describe(r, index, noff, ignored, out);
     return ASMSTORE_OK;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
-                                                  asmstore_entry *out) {
-    uint64_t h;
-    uint32_t i, found_i = 0, found_d = 0;
-    size_t found_off = 0;
-    int found = 0;
+/* The lookup both finds share: hash once, search, compare names; the index entry's ignore byte last. */
+ASMSTORE__PRIVATE asmstore_result asmstore__find(const asmstore_reader *r, const char *name, size_t name_len,
+                                                 asmstore__hit *hit) {
+    uint32_t at;
     if (!r || !r->data || (!name && name_len)) return ASMSTORE_ERR_INVALID_ARG;
     if (name_len == 0) return ASMSTORE_ERR_NOT_FOUND;
-    if (r->format == 1) return asmstore__v1_find(r, name, name_len, out);
-    h = asmstore_name_hash(r->hash_kind, name, name_len);
-    /* among the entries with this hash, an exact name wins over a name minus its extension
-       ("A" must not resolve to "A.dll" when "A" exists); otherwise the first such match */
-    for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++) {
-        uint32_t d = asmstore__index_descriptor(r, i);
-        size_t noff = asmstore__name_record(r, d), nlen = asmstore__rd32(r->data + noff);
-        if (!asmstore__name_matches(name, name_len, r->data + noff + 4, nlen)) continue;
-        if (nlen != name_len && !found) { found = 1; found_i = i; found_d = d; found_off = noff; }
-        if (nlen == name_len) { found = 2; found_i = i; found_d = d; found_off = noff; break; }
-    }
-    if (!found) return ASMSTORE_ERR_NOT_FOUND;
-    if (asmstore__index_ignored(r, found_i)) return ASMSTORE_ERR_IGNORED;
-    if (out) asmstore__describe(r, found_d, found_off, 0, out);
+    if (r->format == 1) return asmstore__v1_find(r, name, name_len, hit);
+    at = asmstore__index_of(r, asmstore_name_hash(r->hash_kind, name, name_len), name, name_len, &hit->name_off);
+    if (at == UINT32_MAX) return ASMSTORE_ERR_NOT_FOUND;
+    hit->index = asmstore__index_descriptor(r, at);
+    return asmstore__index_ignored(r, at) ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_reader_find_index(const asmstore_reader *r, const char *name, size_t name_len,
+                                                        uint32_t *index) {
+    asmstore__hit hit;
+    asmstore_result res = asmstore__find(r, name, name_len, &hit);
+    if (index && (res == ASMSTORE_OK || res == ASMSTORE_ERR_IGNORED)) *index = hit.index;
+    return res;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
+                                                  asmstore_entry *out) {
+    asmstore__hit hit;
+    asmstore_result res = asmstore__find(r, name, name_len, &hit);
+    if (res != ASMSTORE_OK || !out) return res;
+    if (r->format == 1) asmstore__v1_describe(r, hit.index, hit.row, out);
+    else asmstore__describe(r, hit.index, hit.name_off, 0, out);
     return ASMSTORE_OK;
 }
 
@@ -2301,19 +2368,42 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
 #endif /* ASMSTORE_NO_DLOPEN */
 
 #ifndef ASMSTORE_NO_STDIO
-/* Maps [off, off+len) of fd read-only, page-rounded; *base gets the byte at off. */
-ASMSTORE__PRIVATE asmstore_result asmstore__map_range(asmstore_locator *l, int fd, uint64_t off, uint64_t len, const unsigned char **base) {
-    long pg = sysconf(_SC_PAGESIZE);
-    uint64_t page = pg > 0 ? (uint64_t)pg : 4096u, start = off - off % page, mlen = len + (off - start);
+/* Opens path and maps all of it read-only, once (the descriptor is closed again). not_regular / empty:
+   the results for something that is not a regular file / an empty one. */
+ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_result not_regular,
+                                                     asmstore_result empty, unsigned char **map, size_t *size,
+                                                     asmstore_error *err) {
+    struct stat st;
     void *m;
-    if (len == 0) return ASMSTORE_ERR_NO_PAYLOAD;
-    if (mlen > (uint64_t)SIZE_MAX || start > (uint64_t)INT64_MAX || (uint64_t)(off_t)start != start) return ASMSTORE_ERR_TOO_LARGE;
-    m = mmap(NULL, (size_t)mlen, PROT_READ, MAP_PRIVATE, fd, (off_t)start);
-    if (m == MAP_FAILED) return ASMSTORE_ERR_IO;
-    l->map = m;
-    l->map_size = (size_t)mlen;
-    *base = (const unsigned char *)m + (off - start);
+    int fd = open(path, O_RDONLY | O_CLOEXEC), e;
+    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return asmstore__fail(err, not_regular, 0, -1, 0); }
+    if (st.st_size <= 0) { close(fd); return asmstore__fail(err, empty, 0, -1, 0); }
+    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
+        close(fd);
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0);
+    }
+    m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    e = errno;
+    close(fd);
+    if (m == MAP_FAILED) return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, e);
+    *map = (unsigned char *)m;
+    *size = (size_t)st.st_size;
     return ASMSTORE_OK;
+}
+
+/* Of the mapping m[0..n), keeps only the pages holding [off, off+len) as l's map: the rest is unmapped
+   (at most one munmap on each side), so the entry stays where the one mmap put it. */
+ASMSTORE__PRIVATE void asmstore__keep_pages(asmstore_locator *l, unsigned char *m, size_t n, uint64_t off,
+                                            uint64_t len) {
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t page = pg > 0 ? (size_t)pg : 4096u, start = (size_t)off - (size_t)off % page, last = (size_t)(off + len);
+    size_t mapped = n + (page - n % page) % page, end = last + (page - last % page) % page;
+    if (end > mapped) end = mapped;
+    if (start > 0) munmap(m, start);
+    if (end < mapped) munmap(m + end, mapped - end);
+    l->map = m + start;
+    l->map_size = end - start;
 }
 
 /* Payload inside bytes [p, p+n) that came from file offset `at`: ELF (either kind) or raw. */
@@ -2335,96 +2425,104 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l, co
 }
 
 #ifndef ASMSTORE_NO_ZIP
-/* Opens one APK and locates the store entry; 0 on success with l filled. */
-ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, const char *path, asmstore_abi abi,
-                                                           const char *symbol, asmstore_error *err) {
-    struct stat st;
-    int fd;
-    void *whole;
+/* The store entry of the ZIP mapped whole at m[0..n) (that mapping is handed over: trimmed to the
+   entry's pages and kept in l, or unmapped on failure); then the payload inside the entry. */
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_in_zip(asmstore_locator *l, unsigned char *m, size_t n,
+                                                          asmstore_abi abi, const char *symbol, asmstore_error *err) {
     asmstore_zip_entry ent;
     asmstore_abi found = ASMSTORE_ABI_UNKNOWN;
-    asmstore_result res;
-    const unsigned char *base;
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno);
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0); }
-    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0); }
-    /* scan through a read-only mapping: only the directory and the local header pages are touched */
-    whole = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (whole == MAP_FAILED) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, errno); }
-    res = asmstore_zip_find_store(whole, (size_t)st.st_size, abi, &found, &ent, err);
-    munmap(whole, (size_t)st.st_size);
+    asmstore_result res = asmstore_zip_find_store(m, n, abi, &found, &ent, err);
     l->entry = ent;
-    if (res != ASMSTORE_OK) { close(fd); return res; }
-    res = asmstore__map_range(l, fd, ent.data_offset, ent.compressed_size, &base);
-    close(fd);
-    if (res != ASMSTORE_OK) return asmstore__fail(err, res, ent.data_offset, -1, 0);
+    if (res == ASMSTORE_OK && ent.compressed_size == 0)
+        res = asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, ent.data_offset, -1, 0);
+    if (res != ASMSTORE_OK) { munmap(m, n); return res; }
+    asmstore__keep_pages(l, m, n, ent.data_offset, ent.compressed_size);
     l->via = ASMSTORE_VIA_APK;
     l->abi = found;
-    res = asmstore__locate_inner(l, base, (size_t)ent.compressed_size, ent.data_offset, symbol);
-    if (res != ASMSTORE_OK) { munmap(l->map, l->map_size); l->map = NULL; l->map_size = 0; return asmstore__fail(err, res, ent.data_offset, -1, 0); }
+    l->entry_data = m + ent.data_offset;
+    l->entry_size = (size_t)ent.compressed_size;
+    res = asmstore__locate_inner(l, m + ent.data_offset, (size_t)ent.compressed_size, ent.data_offset, symbol);
+    if (res != ASMSTORE_OK) {
+        munmap(l->map, l->map_size);
+        l->map = NULL; l->map_size = 0; l->entry_data = NULL; l->entry_size = 0;
+        return asmstore__fail(err, res, ent.data_offset, -1, 0);
+    }
     return ASMSTORE_OK;
+}
+
+/* Opens one APK and locates the store entry; ASMSTORE_OK with l filled. */
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, const char *path, asmstore_abi abi,
+                                                           const char *symbol, asmstore_error *err) {
+    unsigned char *m;
+    size_t n;
+    asmstore_result res = asmstore__map_file(path, ASMSTORE_ERR_BAD_ZIP, ASMSTORE_ERR_BAD_ZIP, &m, &n, err);
+    if (res != ASMSTORE_OK) return res;
+    return asmstore__locate_in_zip(l, m, n, abi, symbol, err);
+}
+
+/* Split APKs: when path's basename is base.apk, the store from <dir>/split_config.<abi_underscored>.apk
+   (abi UNKNOWN: the first ABI with one). ASMSTORE_OK with l filled; else l is left zeroed. */
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_split(asmstore_locator *l, const char *path, asmstore_abi abi,
+                                                         const char *symbol) {
+    char split[4096 + 64];
+    const char *slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    unsigned i;
+    asmstore_abi a;
+    if (strcmp(slash ? slash + 1 : path, "base.apk") != 0 || strlen(path) >= 4000) return ASMSTORE_ERR_NOT_FOUND;
+    for (i = 0; (a = asmstore__abi_candidate(abi, i)) != ASMSTORE_ABI_UNKNOWN; i++) {
+        const char *an = asmstore__abi(a)->underscored;
+        size_t m = strlen(an);
+        struct stat st;
+        memcpy(split, path, dir);
+        memcpy(split + dir, "split_config.", 13);
+        memcpy(split + dir + 13, an, m);
+        memcpy(split + dir + 13 + m, ".apk", 5);
+        if (stat(split, &st) == 0 && asmstore__locate_apk_one(l, split, a, symbol, NULL) == ASMSTORE_OK) {
+            l->from_split = 1;
+            return ASMSTORE_OK;
+        }
+        asmstore_locator_close(l);
+    }
+    return ASMSTORE_ERR_NOT_FOUND;
 }
 
 ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path, asmstore_abi abi,
                                                  const char *symbol, asmstore_error *err) {
-    size_t n;
-    const char *slash;
     if (!l || !path || !asmstore__abi_in_range(abi)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
     memset(l, 0, sizeof *l);
-    n = strlen(path);
-    slash = strrchr(path, '/');
-    if (!strcmp(slash ? slash + 1 : path, "base.apk") && n < 4000) {
-        /* split APKs: <dir>/split_config.<abi_underscored>.apk first */
-        char split[4096 + 64];
-        size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-        unsigned i;
-        asmstore_abi a;
-        for (i = 0; (a = asmstore__abi_candidate(abi, i)) != ASMSTORE_ABI_UNKNOWN; i++) {
-            const char *an = asmstore__abi(a)->underscored;
-            size_t m = strlen(an);
-            struct stat st;
-            memcpy(split, path, dir);
-            memcpy(split + dir, "split_config.", 13);
-            memcpy(split + dir + 13, an, m);
-            memcpy(split + dir + 13 + m, ".apk", 5);
-            if (stat(split, &st) == 0 && asmstore__locate_apk_one(l, split, a, symbol, NULL) == ASMSTORE_OK) {
-                l->from_split = 1;
-                return ASMSTORE_OK;
-            }
-            asmstore_locator_close(l);
-        }
-    }
+    if (asmstore__locate_split(l, path, abi, symbol) == ASMSTORE_OK) return ASMSTORE_OK;
     return asmstore__locate_apk_one(l, path, abi, symbol, err);
 }
 #endif /* ASMSTORE_NO_ZIP */
 
 ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const char *path, const char *symbol,
                                                   asmstore_error *err) {
-    struct stat st;
-    int fd;
-    const unsigned char *base;
+    unsigned char *m;
+    size_t n;
     asmstore_result res;
     if (!l || !path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
     memset(l, 0, sizeof *l);
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno);
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, 0); }
-    if (st.st_size == 0) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0); }
-    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0); }
-    res = asmstore__map_range(l, fd, 0, (uint64_t)st.st_size, &base);
-    close(fd);
-    if (res != ASMSTORE_OK) return asmstore__fail(err, res, 0, -1, 0);
-    l->via = ASMSTORE_VIA_FILE;
-    if (st.st_size >= 4 && base[0] == 'P' && base[1] == 'K' && base[2] == 3 && base[3] == 4) {
-        asmstore_locator_close(l);
+    res = asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, &n, err);
+    if (res != ASMSTORE_OK) return res;
 #ifndef ASMSTORE_NO_ZIP
-        return asmstore_locate_apk(l, path, ASMSTORE_ABI_UNKNOWN, symbol, err);
-#else
-        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0); /* an archive: no ZIP scan built in */
-#endif
+    if (n >= 4 && m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4) { /* a ZIP: as asmstore_locate_apk */
+        if (asmstore__locate_split(l, path, ASMSTORE_ABI_UNKNOWN, symbol) == ASMSTORE_OK) {
+            munmap(m, n); /* a split holds the store: base.apk's mapping goes */
+            return ASMSTORE_OK;
+        }
+        return asmstore__locate_in_zip(l, m, n, ASMSTORE_ABI_UNKNOWN, symbol, err);
     }
-    res = asmstore__locate_inner(l, base, (size_t)st.st_size, 0, symbol);
+#else
+    if (n >= 4 && m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4) { /* an archive: no ZIP scan built in */
+        munmap(m, n);
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0);
+    }
+#endif
+    l->map = m; l->map_size = n;
+    l->via = ASMSTORE_VIA_FILE;
+    l->entry_data = m; l->entry_size = n;
+    res = asmstore__locate_inner(l, m, n, 0, symbol);
     if (res != ASMSTORE_OK) { asmstore_locator_close(l); return asmstore__fail(err, res, 0, -1, 0); }
     return ASMSTORE_OK;
 }

@@ -4,6 +4,9 @@
      elf-host section  LIB.so RAW [DIR]   plain dlopen must work, dlsym(_assembly_store) must not;
                                           then asmstore_locate_file finds the payload section
      elf-host template LIB.so RAW [DIR] SYMBOL   as section, and the stub's SYMBOL resolves
+     elf-host locate   FILE RAW [DIR]     asmstore_locate_file (raw store, .so or APK) alone: payload == RAW,
+                                          and inside the entry bytes the locator exposes (t_elf.sh runs this
+                                          under strace to count the opens and maps of FILE)
    With DIR, every entry of the store read through asmstore_reader must equal DIR/<name>.
    Exit 0 when everything matches; prints what differs otherwise. */
 #ifndef _GNU_SOURCE
@@ -57,11 +60,19 @@ int main(int argc, char **argv) {
     size_t raw_size = 0;
     const char *mode, *lib, *dir;
     int rc = 0;
-    if (argc < 4) { fprintf(stderr, "usage: elf-host dlopen|section|template LIB.so RAW [DIR] [SYMBOL]\n"); return 2; }
+    if (argc < 4) { fprintf(stderr, "usage: elf-host dlopen|section|template|locate LIB.so RAW [DIR] [SYMBOL]\n"); return 2; }
     mode = argv[1]; lib = argv[2];
     dir = argc > 4 && argv[4][0] ? argv[4] : NULL;
     if (asmstore_read_file(argv[3], NULL, &raw, &raw_size) != ASMSTORE_OK) { printf("%s: cannot read\n", argv[3]); return 2; }
-    if (!strcmp(mode, "dlopen")) {
+    if (!strcmp(mode, "locate")) {
+        res = asmstore_locate_file(&l, lib, NULL, NULL);
+        if (res != ASMSTORE_OK) { printf("locate_file: %s\n", asmstore_result_string(res)); return 1; }
+        if (!l.entry_data || (const char *)l.data < (const char *)l.entry_data ||
+            (const char *)l.data + l.size > (const char *)l.entry_data + l.entry_size) {
+            printf("payload not inside the entry bytes the locator exposes\n");
+            rc = 1;
+        }
+    } else if (!strcmp(mode, "dlopen")) {
         res = asmstore_locate_dlopen(&l, lib, NULL, NULL);
         if (res != ASMSTORE_OK) { printf("locate_dlopen: %s: %s\n", asmstore_result_string(res), l.error); return 1; }
     } else {

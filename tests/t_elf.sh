@@ -181,6 +181,26 @@ EOF
 else
   t_skip "zipalign tests" "zipalign not installed"
 fi
+
+# asmstore_locate_file opens each file once and maps it once (an APK: that one mapping, trimmed to the
+# entry's pages), counted with strace: openat of the path, then mmap of that descriptor until its close
+host="$BUILD/elf-host-x86_64"
+if have strace && [ -x "$host" ] && [ -f "$T_TMP/app.apk" ]; then
+  cp "$T_TMP/x86_64.store" "$T_TMP/loc.store" # the harness reads RAW itself: locate a copy
+  for spec in loc.store:x86_64.store dlopen-x86_64.so:x86_64.store app.apk:arm64.store; do
+    f="$T_TMP/${spec%%:*}"
+    strace -o "$T_TMP/st" -e trace=openat,open,mmap,close "$host" locate "$f" "$T_TMP/${spec##*:}" >"$T_TMP/h" 2>&1; rc=$?
+    counts=$(awk -v f="\"$f\"" '
+      index($0, f) && /^open/ { opens++; split($0, a, "= "); fd = a[2] + 0; live = 1; next }
+      live && /^mmap\(/ && index($0, ", " fd ", ") { maps++ }
+      live && index($0, "close(" fd ")") == 1 { live = 0 }
+      END { print opens + 0, maps + 0 }' "$T_TMP/st")
+    if [ $rc = 0 ] && [ "$counts" = "1 1" ]; then t_ok "locate_file ${spec%%:*}: opened once, mapped once (strace), payload found"
+    else t_fail "locate_file ${spec%%:*}: opens, maps = $counts (want 1 1)" "$(tail -2 "$T_TMP/h")"; fi
+  done
+else
+  t_skip "locate_file open/map counts" "needs strace, $host and zipalign"
+fi
 # unaligned (no zipalign): refused by the alignment rules, never silently used
 "$ASMSTORE" elfcheck "$T_TMP/stored.zip" >"$T_TMP/ec" 2>&1; rc=$?
 want=$(pyoff "$T_TMP/stored.zip" lib/arm64-v8a/libassembly-store.so)

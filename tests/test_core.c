@@ -677,6 +677,82 @@ static void test_many_names_duplicates(void) {
     asmstore_writer_free(w);
 }
 
+/* The search's guess-and-walk against a linear scan, on indexes that are not evenly spread (clustered
+   hashes, long runs of one hash: the walk gives way to the bisection) and on ones that are, for both
+   hash widths (9- and 13-byte entries). */
+static void test_lower_bound_any_spread(void) {
+    enum { N = 1000 };
+    static unsigned char idx[N * 13 + 8];
+    uint64_t keys[N];
+    int width, shape, i, q, bad = 0;
+    for (width = 4; width <= 8; width += 4)
+        for (shape = 0; shape < 3; shape++) {
+            asmstore_reader r;
+            uint64_t top = width == 8 ? UINT64_MAX : UINT32_MAX, x = 88172645463325252ull;
+            memset(&r, 0, sizeof r);
+            r.data = idx; r.size = sizeof idx; r.index_entry_count = N;
+            r.hash_size = (uint32_t)width; r.index_entry_size = (uint32_t)width + 5u;
+            for (i = 0; i < N; i++) {
+                x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+                keys[i] = shape == 0 ? x & top                      /* evenly spread */
+                        : shape == 1 ? (top / 2) + (x % 64)         /* all in one narrow cluster */
+                        : (uint64_t)(i / 100) * (top / 16);         /* runs of 100 equal hashes */
+            }
+            for (i = 1; i < N; i++) { /* insertion sort: the index is ascending */
+                uint64_t k = keys[i];
+                int j = i;
+                for (; j > 0 && keys[j - 1] > k; j--) keys[j] = keys[j - 1];
+                keys[j] = k;
+            }
+            memset(idx, 0, sizeof idx);
+            for (i = 0; i < N; i++) {
+                unsigned char *e = idx + (size_t)i * r.index_entry_size;
+                int b;
+                for (b = 0; b < width; b++) e[b] = (unsigned char)(keys[i] >> (8 * b));
+            }
+            for (q = 0; q < 3 * N; q++) {
+                uint64_t h = q < N ? keys[q] : q < 2 * N ? keys[q - N] + 1 : (keys[q % N] ^ (uint64_t)q) & top;
+                uint32_t want = 0;
+                while (want < N && keys[want] < h) want++;
+                if (asmstore__lower_bound(&r, h) != want) bad++;
+            }
+        }
+    CHECK_EQ_INT(bad, 0);
+}
+
+/* asmstore_reader_find_index: the descriptor asmstore_reader_find describes, for both spellings of
+   every name; placeholders answer IGNORED with their index; misses leave *index alone. */
+static void test_find_index(void) {
+    built b = build_store(4, ASMSTORE_ABI_X86, ASMSTORE_RUNTIME_CORECLR, 1, 1);
+    asmstore_reader r;
+    uint32_t i, index, found = 0;
+    CHECK_EQ_INT(asmstore_reader_init(&r, b.data, b.size, NULL, NULL), ASMSTORE_OK);
+    for (i = 0; i < r.entry_count; i++) {
+        asmstore_entry e, f;
+        size_t base;
+        CHECK_EQ_INT(asmstore_reader_entry(&r, i, &e), ASMSTORE_OK);
+        base = asmstore_name_base_len(e.name, e.name_len);
+        index = UINT32_MAX;
+        CHECK_EQ_INT(asmstore_reader_find_index(&r, e.name, e.name_len, &index), e.ignored ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK);
+        CHECK_EQ_INT(index, i);
+        index = UINT32_MAX;
+        CHECK_EQ_INT(asmstore_reader_find_index(&r, e.name, base, &index), e.ignored ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK);
+        CHECK_EQ_INT(index, i);
+        if (e.ignored) continue;
+        CHECK_EQ_INT(asmstore_reader_find(&r, e.name, e.name_len, &f), ASMSTORE_OK);
+        CHECK_EQ_INT(f.index, i);
+        found++;
+    }
+    CHECK(found > 0 && found < r.entry_count); /* CoreCLR: every image has its .ni.dll placeholder */
+    index = 7;
+    CHECK_EQ_INT(asmstore_reader_find_index(&r, "Missing.dll", 11, &index), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(index, 7);
+    CHECK_EQ_INT(asmstore_reader_find_index(&r, "", 0, &index), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(asmstore_reader_find_index(NULL, "A", 1, &index), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_reader_find_index(&r, NULL, 1, NULL), ASMSTORE_ERR_INVALID_ARG);
+    free(b.data);
+}
+
 /* Path.GetFileNameWithoutExtension with the culture prefix kept: the second name each entry is indexed by. */
 static void test_name_base_len(void) {
     CHECK_EQ_INT(asmstore_name_base_len("Foo.dll", 7), 3);
@@ -842,6 +918,8 @@ int main(void) {
     RUN(test_hash_detection_32bit_v4);
     RUN(test_name_base_len);
     RUN(test_exact_name_wins);
+    RUN(test_lower_bound_any_spread);
+    RUN(test_find_index);
     RUN(test_empty_image_roundtrip);
     RUN(test_magic_prefixed_image);
     RUN(test_over_4gib_refused);

@@ -521,9 +521,11 @@ static void test_locate_file_and_dlopen(void) {
     CHECK(write_tmp("libsec.so", s, ns, p_sec, sizeof p_sec));
     CHECK_EQ_INT(asmstore_locate_file(&l, p_raw, NULL, NULL), ASMSTORE_OK);
     CHECK(l.size == store_size && memcmp(l.data, store, store_size) == 0 && l.wrapper == ASMSTORE_ELF_NONE && l.via == ASMSTORE_VIA_FILE);
+    CHECK(l.entry_data == l.data && l.entry_size == store_size); /* the whole file */
     asmstore_locator_close(&l);
     CHECK_EQ_INT(asmstore_locate_file(&l, p_dl, NULL, NULL), ASMSTORE_OK);
     CHECK(l.size == store_size && memcmp(l.data, store, store_size) == 0 && l.wrapper == ASMSTORE_ELF_SYMBOL && l.file_offset == 16384);
+    CHECK(l.entry_size == n && memcmp(l.entry_data, f, n) == 0); /* the whole .so */
     asmstore_locator_close(&l);
     CHECK_EQ_INT(asmstore_locate_file(&l, p_sec, NULL, NULL), ASMSTORE_OK);
     CHECK(l.size == store_size && memcmp(l.data, store, store_size) == 0 && l.wrapper == ASMSTORE_ELF_SECTION);
@@ -574,6 +576,7 @@ static void test_locate_apk_and_split(void) {
     CHECK(l.abi == ASMSTORE_ABI_ARM64 && !l.from_split && l.entry.data_offset % 16384 == 0);
     CHECK(l.file_offset == l.entry.data_offset + 16384);
     CHECK(l.map_size <= na + (size_t)pg); /* only the entry is mapped */
+    CHECK(l.entry_size == na && memcmp(l.entry_data, fa, na) == 0); /* the entry's bytes, as stored */
     asmstore_locator_close(&l);
     CHECK_EQ_INT(asmstore_locate_apk(&l, path, ASMSTORE_ABI_X86, NULL, NULL), ASMSTORE_OK);
     CHECK(l.size == sx && memcmp(l.data, st_x, sx) == 0 && l.wrapper == ASMSTORE_ELF_SECTION);

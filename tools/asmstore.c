@@ -1045,7 +1045,6 @@ static int cmd_elfcheck(int argc, char **argv) {
         }
         for (ai = 0; ai < napk; ai++) {
             asmstore_locator l;
-            const unsigned char *entry;
             if (abi && abis[ai] != abi) continue;
             res = asmstore_locate_apk(&l, path, abis[ai], symbol, NULL);
             if (res != ASMSTORE_OK && l.map == NULL) {
@@ -1054,8 +1053,7 @@ static int cmd_elfcheck(int argc, char **argv) {
                 asmstore_locator_close(&l);
                 continue;
             }
-            entry = (const unsigned char *)l.data - (l.file_offset - l.entry.data_offset);
-            res = asmstore_elf_check_bionic(entry, (size_t)l.entry.compressed_size, abis[ai], symbol, &l.entry, &v);
+            res = asmstore_elf_check_bionic(l.entry_data, l.entry_size, abis[ai], symbol, &l.entry, &v);
             if (res == ASMSTORE_OK) printf("%s: lib/%s: ok\n", path, asmstore_abi_android_name(abis[ai]));
             else if (res == ASMSTORE_ERR_ELF_RULE) { bad = 1; printf("%s: lib/%s: rule %d: %s (offset %llu)\n", path, asmstore_abi_android_name(abis[ai]), v.rule, v.message, (unsigned long long)v.offset); }
             else { bad = 1; printf("%s: lib/%s: %s\n", path, asmstore_abi_android_name(abis[ai]), asmstore_result_string(res)); }

@@ -6,10 +6,11 @@
          raw v4 x86_64 store of N entries cycling over FILE...; pass k >= 1 names its copies
          "p<k>/<basename>" (the scale sets: 30, 300, 3000 entries)
      bench_tool reader STORE REPS
-         open (asmstore_reader_init), lookup vs a bsearch floor (+ where the difference goes),
+         open (asmstore_reader_init), lookup (asmstore_reader_find_index) and lookup + entry
+         (asmstore_reader_find) vs a bsearch floor (+ where the difference goes),
          read vs raw ZSTD_decompressDCtx, load (find + read every entry), and for stored
          (uncompressed) entries zero-copy access vs a copy
-     bench_tool count STORE lookup|floor|open|attach ITER
+     bench_tool count STORE lookup|index|floor|open|attach ITER
          runs one of those ITER times inside a noinline function, for
          valgrind --tool=callgrind --toggle-collect=bench_count_* (instructions per operation)
      bench_tool locate SAMPLES [LABEL:]KIND=PATH...
@@ -137,6 +138,15 @@ NOINLINE static void bench_count_lookup(const asmstore_reader *r, const names *n
             sink += (uint64_t)asmstore_reader_find(r, nm->name[i], nm->len[i], &e) + e.index;
         }
 }
+NOINLINE static void bench_count_index(const asmstore_reader *r, const names *nm, long iter) {
+    long k;
+    size_t i;
+    for (k = 0; k < iter; k++)
+        for (i = 0; i < nm->n; i++) {
+            uint32_t d = 0;
+            sink += (uint64_t)asmstore_reader_find_index(r, nm->name[i], nm->len[i], &d) + d;
+        }
+}
 NOINLINE static void bench_count_floor(const asmstore_reader *r, const names *nm, long iter) {
     long k;
     size_t i;
@@ -194,7 +204,7 @@ static int cmd_reader(int argc, char **argv) {
     names nm, plain;
     int reps, rep;
     long rounds, open_iter;
-    double *a, *b, *c, *d, *e5;
+    double *a, *b, *c, *d, *e5, *x;
     unsigned char *buf;
     ZSTD_DCtx *dctx;
     if (argc < 4 || asmstore_read_file(argv[2], NULL, &data, &size) != ASMSTORE_OK ||
@@ -206,7 +216,7 @@ static int cmd_reader(int argc, char **argv) {
     if (reps < 1) reps = 1;
     a = (double *)malloc((size_t)reps * sizeof *a); b = (double *)malloc((size_t)reps * sizeof *b);
     c = (double *)malloc((size_t)reps * sizeof *c); d = (double *)malloc((size_t)reps * sizeof *d);
-    e5 = (double *)malloc((size_t)reps * sizeof *e5);
+    e5 = (double *)malloc((size_t)reps * sizeof *e5); x = (double *)malloc((size_t)reps * sizeof *x);
     printf("entries %u\nstore_bytes %zu\n", r.entry_count, size);
     /* open: asmstore_reader_init over the whole store (validates every range and name) */
     open_iter = r.entry_count >= 1000 ? 20 : r.entry_count >= 100 ? 200 : 2000;
@@ -228,6 +238,9 @@ static int cmd_reader(int argc, char **argv) {
         bench_count_lookup(&r, &nm, rounds);
         a[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
         t0 = now();
+        bench_count_index(&r, &nm, rounds);
+        x[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
+        t0 = now();
         bench_count_floor(&r, &nm, rounds);
         b[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
         t0 = now();
@@ -241,6 +254,7 @@ static int cmd_reader(int argc, char **argv) {
         e5[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
     }
     report("lookup_ns", a, reps, "ns");
+    report("index_ns", x, reps, "ns");
     report("floor_ns", b, reps, "ns");
     report("stage_hash_ns", c, reps, "ns");
     report("stage_bound_ns", d, reps, "ns");
@@ -319,7 +333,7 @@ static int cmd_reader(int argc, char **argv) {
         report("copy_ms", b, reps, "ms");
     }
     ZSTD_freeDCtx(dctx);
-    free(buf); free(table); free(a); free(b); free(c); free(d); free(e5);
+    free(buf); free(table); free(a); free(b); free(c); free(d); free(e5); free(x);
     asmstore_free(NULL, data, size);
     return 0;
 }
@@ -348,6 +362,7 @@ static int cmd_count(int argc, char **argv) {
     asmstore_reader_attach_name_table(&r, table, asmstore_reader_name_table_size(&r) + 4);
     collect(&r, &nm, 1, 1);
     if (!strcmp(argv[3], "lookup")) bench_count_lookup(&r, &nm, iter);
+    else if (!strcmp(argv[3], "index")) bench_count_index(&r, &nm, iter);
     else if (!strcmp(argv[3], "floor")) bench_count_floor(&r, &nm, iter);
     else return 2;
     printf("ops %ld\n", iter * (long)nm.n);
