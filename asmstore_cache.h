@@ -48,12 +48,24 @@
      ASMSTORE_CACHE_VERIFY_FULL hashes every hit. At open, the writer thread first asks the kernel
      to read every recorded file ahead (POSIX_FADV_WILLNEED; options.no_prefetch turns it off).
 
+   POLICY (0.3.0; options.policy)
+     A hit on a file in the page cache is 6-9x faster than decompressing; a file that must come from
+     disk costs its image size in reads (45.9 MB for the Mono corpus, 2.8x the compressed store), and
+     on a slow disk with a fast CPU that can lose to decompressing. AUTO (the default) serves every
+     file whose first and last pages are in the page cache (mincore: two syscalls). For a file that is
+     not, it needs the store's decompression rate (ns per MiB, read + zstd, timed on the misses and
+     kept in the record file): without one it serves; with one, it reads the first such files in at
+     once, timed, until ASMSTORE_CACHE_PROBE_BYTES (1 MiB), and from then on steps aside (decompresses;
+     the file stays, counted in `aside`) only if reading was slower. ALWAYS serves every valid file;
+     RESIDENT serves only files in the page cache (and does not read the recorded files ahead).
+
    CONFIGURATION (define before the implementation include; defaults in brackets)
      ASMSTORE_CACHE_STATIC        every function static to the including file    [extern; also ASMSTORE_STATIC]
      ASMSTORE_CACHE_DEF           storage/visibility of public functions         [extern / static]
      ASMSTORE_CACHE_QUEUE_BYTES   default bound of queued snapshots              [32 MiB]
      ASMSTORE_CACHE_DCTX_POOL     ZSTD_DCtx objects kept for reuse               [8]
      ASMSTORE_CACHE_STALE_SECONDS a temp file older than this is stale even if its pid lives [3600]
+     ASMSTORE_CACHE_PROBE_BYTES   POLICY_AUTO: bytes read, timed, before it may step aside [1 MiB]
      ASMSTORE_NO_ZSTD             as in asmstore.h: no ZSTD_DCtx pool (the reader's callback decompresses)
      ASMSTORE_ZSTD_HEADER         how to include zstd                            [<zstd.h>]
    Environment: ASMSTORE_CACHE_DISABLE set to anything but "" or "0" turns the cache off at open.
@@ -129,7 +141,17 @@ typedef struct asmstore_cache_options {
     asmstore_allocator allocator;  /* images handed out on a miss and queued snapshots; NULL members: malloc/free */
     int verify;                    /* ASMSTORE_CACHE_VERIFY_RECORDED (0, the default) or ASMSTORE_CACHE_VERIFY_FULL */
     int no_prefetch;               /* nonzero: do not read the recorded files ahead in the background at open */
+    int policy;                    /* when a valid file is served: ASMSTORE_CACHE_POLICY_AUTO (0, the default), ... */
 } asmstore_cache_options;
+
+/* Whether a compressed entry whose cache file exists is served from it (see POLICY above). */
+enum asmstore_cache_policy {
+    ASMSTORE_CACHE_POLICY_AUTO = 0,     /* in the page cache: served; else served unless this store's learned
+                                           decompression rate beats the read rate measured on this run's first
+                                           files not in the page cache */
+    ASMSTORE_CACHE_POLICY_ALWAYS = 1,   /* every valid file is served */
+    ASMSTORE_CACHE_POLICY_RESIDENT = 2  /* only files whose first and last pages are in the page cache */
+};
 
 /* What a hit checks beyond the file's type, owner, mode, size and footer (see VALIDATION above). */
 enum asmstore_cache_verify {
@@ -172,6 +194,10 @@ typedef struct asmstore_cache_counters {
     uint64_t store_id;
     uint64_t recorded_hits;        /* hits whose file matched the writer's record: payload not hashed */
     uint64_t records_written;      /* files recorded as durable and verified (in the ".verified" file) */
+    uint64_t aside;                /* files present but not served by the policy: decompressed (also misses) */
+    uint64_t probed;               /* files not in the page cache read in to learn the read rate (also hits) */
+    uint32_t direct_ns_per_mib;    /* learned: decompressing (read + zstd) per MiB of image, 0 = unknown */
+    uint32_t read_ns_per_mib;      /* measured this run: reading a file not in the page cache, 0 = not yet */
 } asmstore_cache_counters;
 
 typedef struct asmstore_cache_prune_stats {
@@ -286,6 +312,14 @@ ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_
 #define ASMSTORE_CACHE__PRIVATE static
 #endif
 
+#ifndef ASMSTORE_CACHE_PROBE_BYTES
+#define ASMSTORE_CACHE_PROBE_BYTES ((uint64_t)1 << 20) /* POLICY_AUTO: bytes read, timed, before deciding */
+#endif
+/* The cache's one lock idiom: the statements run with c->lock held. Only the writer loop and the waits on its
+   condition variables (which release the lock inside pthread_cond_wait) take it by hand. */
+#define ASMSTORE_CACHE__LOCKED(c, ...) \
+    do { pthread_mutex_lock(&(c)->lock); __VA_ARGS__; pthread_mutex_unlock(&(c)->lock); } while (0)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -391,6 +425,9 @@ struct asmstore_cache {
     asmstore_cache__ident *pend;   /* files to record at the end of the writer's batch (lock held) */
     size_t npend, cappend;
     int prefetch;                  /* the writer thread reads the recorded files ahead first */
+    size_t page;                   /* sysconf(_SC_PAGESIZE) */
+    uint64_t miss_ns, miss_bytes;  /* this run's decompressions (read + zstd), timed: the learned rate */
+    uint64_t probe_ns, probe_bytes; /* this run's reads of files not in the page cache, timed (POLICY_AUTO) */
 #ifndef ASMSTORE_NO_ZSTD
     ZSTD_DCtx *dctx[ASMSTORE_CACHE_DCTX_POOL];
     int ndctx;
@@ -537,12 +574,29 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__drain_sigxfsz(void) {
     while (sigtimedwait(&s, NULL, &zero) == SIGXFSZ) {}
 }
 
+/* >>cache-rates ------------------------------------------------------------------------- */
+/* The policy compares two rates, each in ns per MiB of image: decompressing (timed on misses, learned across runs
+   through the record file) and reading a cache file that is not in the page cache (timed this run). */
+ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+/* 0 means unknown, so a measured rate is at least 1; capped at UINT32_MAX (4 s per MiB). */
+ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__ns_per_mib(uint64_t ns, uint64_t bytes) {
+    uint64_t r;
+    if (bytes == 0) return 0;
+    if (ns > UINT64_MAX / 1048576u) ns = UINT64_MAX / 1048576u;
+    r = ns * 1048576u / bytes;
+    return r == 0 ? 1u : r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
+}
+
 /* >>cache-records ----------------------------------------------------------------------- */
 /* The ".verified" file of a store directory lists the cache files the writer made durable (fsync
    before rename) and whose bytes it knows, each with its fstat identity. A hit on a file whose
    identity still matches needs no payload hash: nothing has written, truncated or replaced it since.
-   File: header[32] = magic "XACV" u32, version 1 u32, store_id u64, count u32, 0 u32, XXH3-64 of the
-   records u64; then count records[40] sorted by index = index u32, 0 u32, ino, size, mtime_ns,
+   File: header[32] = magic "XACV" u32, version 1 u32, store_id u64, count u32, the store's learned
+   decompression rate u32 (ns per MiB of image, read + zstd, timed on misses; 0 unknown), XXH3-64 of the records u64; then count records[40] sorted by index = index u32, 0 u32, ino, size, mtime_ns,
    ctime_ns (u64 each). Anything else about it (absent, foreign, damaged) means "no records". */
 #define ASMSTORE_CACHE__REC_MAGIC 0x56434158u /* "XACV" */
 #define ASMSTORE_CACHE__REC_NAME  ".verified" /* a dot name: not a cache file to stats and prune counts */
@@ -562,15 +616,17 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__ident_cmp(const void *a, const void 
     return x < y ? -1 : x > y;
 }
 
-/* Reads the records (malloc'd, *n of them) or returns NULL for "none". */
-ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(int dirfd, uint64_t store_id, uint32_t entry_count,
-                                                                             size_t *n) {
+/* Reads the records (malloc'd, *n of them) and the learned rate, or returns NULL for "none". */
+ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(int dirfd, uint64_t store_id,
+                                                                             uint32_t entry_count, size_t *n,
+                                                                             uint32_t *rate) {
     struct stat st;
     unsigned char *buf = NULL;
     asmstore_cache__ident *rec = NULL;
     size_t count = 0, i, size;
     int fd = openat(dirfd, ASMSTORE_CACHE__REC_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     *n = 0;
+    *rate = 0;
     if (fd < 0) return NULL;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 ||
         st.st_size < 32 || (uint64_t)st.st_size > 32u + 40u * (uint64_t)entry_count || ((size_t)st.st_size - 32u) % 40u != 0)
@@ -580,7 +636,7 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(int 
     if (!buf || pread(fd, buf, size, 0) != (ssize_t)size) goto done;
     count = (size - 32u) / 40u;
     if (asmstore_cache__rd32(buf) != ASMSTORE_CACHE__REC_MAGIC || asmstore_cache__rd32(buf + 4) != 1u ||
-        asmstore_cache__rd64(buf + 8) != store_id || asmstore_cache__rd32(buf + 16) != count || asmstore_cache__rd32(buf + 20) != 0u ||
+        asmstore_cache__rd64(buf + 8) != store_id || asmstore_cache__rd32(buf + 16) != count ||
         asmstore_cache__rd64(buf + 24) != asmstore_xxh3_64(buf + 32, size - 32u) || count == 0)
         goto done;
     rec = (asmstore_cache__ident *)malloc(count * sizeof *rec);
@@ -593,7 +649,7 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(int 
         rec[i].ctime_ns = asmstore_cache__rd64(r + 32);
         if (rec[i].index >= entry_count || (i > 0 && rec[i].index <= rec[i - 1].index) || asmstore_cache__rd32(r + 4) != 0u) break;
     }
-    if (rec && i == count) *n = count;
+    if (rec && i == count) { *n = count; *rate = asmstore_cache__rd32(buf + 20); }
     else { free(rec); rec = NULL; }
 done:
     free(buf);
@@ -617,27 +673,25 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_temp(int dirfd, const char *bas
     }
 }
 
-/* Records files as verified: each must still have the identity it had when written (or hashed),
-   is fsync'd, and its ctime must lie ASMSTORE_CACHE_SETTLE_NS in the past when it is checked the
-   last time, so that a later write to it cannot land in the same timestamp tick. Merges with the
-   records on disk (another process may have added some) and replaces the file atomically. A record
-   lost to a racing process or a failure only means that file is hashed again. Returns how many. */
-ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, asmstore_cache__ident *pend, size_t npend, uint64_t nonce) {
-    asmstore_cache__ident *old, *all;
-    size_t nold = 0, i, k = 0, a = 0, b = 0, nall = 0, size;
+/* The files of pend[0..npend) that can be recorded as verified: each must still have the identity it had when
+   written (or hashed), is fsync'd, and its ctime must lie ASMSTORE_CACHE_SETTLE_NS in the past when it is checked
+   the last time, so that a later write to it cannot land in the same timestamp tick. Compacts pend; returns how
+   many are left. */
+ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_settle(asmstore_cache *c, asmstore_cache__ident *pend,
+                                                               size_t npend) {
+    size_t i, k = 0;
     uint64_t newest = 0, now;
-    unsigned char *buf;
     struct timespec ts;
     struct stat st;
-    char tmp[96];
-    int fd, ok;
     for (i = 0; i < npend; i++) { /* durable, and still the bytes we know */
         asmstore_cache__ident cur;
         char name[32];
+        int fd, ok;
         snprintf(name, sizeof name, "%u.bin", (unsigned)pend[i].index);
         fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
         if (fd < 0) continue;
-        ok = fstat(fd, &st) == 0 && (asmstore_cache__ident_of(&cur, pend[i].index, &st), asmstore_cache__ident_eq(&cur, &pend[i])) &&
+        ok = fstat(fd, &st) == 0 &&
+             (asmstore_cache__ident_of(&cur, pend[i].index, &st), asmstore_cache__ident_eq(&cur, &pend[i])) &&
              fsync(fd) == 0;
         close(fd);
         if (ok) { pend[k++] = pend[i]; if (cur.ctime_ns > newest) newest = cur.ctime_ns; }
@@ -659,11 +713,54 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, 
         snprintf(name, sizeof name, "%u.bin", (unsigned)pend[i].index);
         if (fstatat(c->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
         asmstore_cache__ident_of(&cur, pend[i].index, &st);
-        if (asmstore_cache__ident_eq(&cur, &pend[i]) && cur.ctime_ns + ASMSTORE_CACHE_SETTLE_NS <= now) pend[k++] = pend[i];
+        if (asmstore_cache__ident_eq(&cur, &pend[i]) && cur.ctime_ns + ASMSTORE_CACHE_SETTLE_NS <= now)
+            pend[k++] = pend[i];
     }
+    return k;
+}
+
+/* The record file's bytes for all[0..n) (sorted by index), with the store's learned decompression rate (ns per
+   MiB, 0 = unknown) in the header's otherwise unused word. NULL when out of memory. */
+ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__records_encode(const asmstore_cache__ident *all, size_t n,
+                                                                       uint64_t store_id, uint32_t rate,
+                                                                       size_t *size) {
+    unsigned char *buf;
+    size_t i;
+    *size = 32 + 40 * n;
+    buf = (unsigned char *)calloc(1, *size);
+    if (!buf) return NULL;
+    for (i = 0; i < n; i++) {
+        unsigned char *r = buf + 32 + 40 * i;
+        asmstore_cache__wr32(r, all[i].index);
+        asmstore_cache__wr64(r + 8, all[i].ino);
+        asmstore_cache__wr64(r + 16, all[i].size);
+        asmstore_cache__wr64(r + 24, all[i].mtime_ns);
+        asmstore_cache__wr64(r + 32, all[i].ctime_ns);
+    }
+    asmstore_cache__wr32(buf, ASMSTORE_CACHE__REC_MAGIC);
+    asmstore_cache__wr32(buf + 4, 1u);
+    asmstore_cache__wr64(buf + 8, store_id);
+    asmstore_cache__wr32(buf + 16, (uint32_t)n);
+    asmstore_cache__wr32(buf + 20, rate);
+    asmstore_cache__wr64(buf + 24, asmstore_xxh3_64(buf + 32, *size - 32));
+    return buf;
+}
+
+/* Records the files of pend that settle (above), merged with the records on disk (another process may have added
+   some), and replaces the file atomically. A record lost to a racing process or a failure only means that file is
+   hashed again. Returns how many were recorded. */
+ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, asmstore_cache__ident *pend,
+                                                              size_t npend, uint32_t rate, uint64_t nonce) {
+    asmstore_cache__ident *old, *all;
+    size_t nold = 0, k, a = 0, b = 0, nall = 0, size = 0;
+    uint32_t old_rate = 0;
+    unsigned char *buf;
+    char tmp[96];
+    int fd, ok;
+    k = asmstore_cache__records_settle(c, pend, npend);
     if (k == 0) return 0;
     qsort(pend, k, sizeof *pend, asmstore_cache__ident_cmp);
-    old = asmstore_cache__records_read(c->dirfd, c->store_id, c->store.entry_count, &nold);
+    old = asmstore_cache__records_read(c->dirfd, c->store_id, c->store.entry_count, &nold, &old_rate);
     all = (asmstore_cache__ident *)malloc((nold + k) * sizeof *all);
     while (all && (a < nold || b < k)) { /* merge; ours win; a duplicate index in pend keeps the last */
         if (b < k && (a >= nold || pend[b].index <= old[a].index)) {
@@ -675,29 +772,18 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, 
         }
     }
     free(old);
-    size = 32 + 40 * nall;
-    buf = all ? (unsigned char *)calloc(1, size) : NULL;
-    for (i = 0; buf && i < nall; i++) {
-        unsigned char *r = buf + 32 + 40 * i;
-        asmstore_cache__wr32(r, all[i].index);
-        asmstore_cache__wr64(r + 8, all[i].ino);
-        asmstore_cache__wr64(r + 16, all[i].size);
-        asmstore_cache__wr64(r + 24, all[i].mtime_ns);
-        asmstore_cache__wr64(r + 32, all[i].ctime_ns);
-    }
+    buf = all ? asmstore_cache__records_encode(all, nall, c->store_id, rate ? rate : old_rate, &size) : NULL;
     free(all);
     if (!buf) return 0;
-    asmstore_cache__wr32(buf, ASMSTORE_CACHE__REC_MAGIC);
-    asmstore_cache__wr32(buf + 4, 1u);
-    asmstore_cache__wr64(buf + 8, c->store_id);
-    asmstore_cache__wr32(buf + 16, (uint32_t)nall);
-    asmstore_cache__wr64(buf + 24, asmstore_xxh3_64(buf + 32, size - 32));
     fd = asmstore_cache__open_temp(c->dirfd, ASMSTORE_CACHE__REC_NAME, nonce, tmp, sizeof tmp);
     ok = fd >= 0 && asmstore_cache__write_all(fd, buf, size) == 0 && fsync(fd) == 0;
     if (fd >= 0 && close(fd) != 0) ok = 0;
     free(buf);
-    if (fd >= 0 && (!ok || renameat(c->dirfd, tmp, c->dirfd, ASMSTORE_CACHE__REC_NAME) != 0)) { (void)unlinkat(c->dirfd, tmp, 0); return 0; }
     if (fd < 0) return 0;
+    if (!ok || renameat(c->dirfd, tmp, c->dirfd, ASMSTORE_CACHE__REC_NAME) != 0) {
+        (void)unlinkat(c->dirfd, tmp, 0);
+        return 0;
+    }
     (void)fsync(c->dirfd);
     return k;
 }
@@ -798,12 +884,15 @@ ASMSTORE_CACHE__PRIVATE void *asmstore_cache__writer_main(void *arg) {
         if (!c->head && c->npend > 0) { /* end of a batch: record what it wrote or verified */
             asmstore_cache__ident *pend = c->pend;
             size_t npend = c->npend, done;
+            uint32_t rate;
+            if (c->miss_bytes) c->n.direct_ns_per_mib = asmstore_cache__ns_per_mib(c->miss_ns, c->miss_bytes);
+            rate = c->n.direct_ns_per_mib;
             c->pend = NULL;
             c->npend = c->cappend = 0;
             c->writer_busy = 1;
             nonce = ++c->tmp_counter;
             pthread_mutex_unlock(&c->lock);
-            done = asmstore_cache__records_write(c, pend, npend, nonce);
+            done = asmstore_cache__records_write(c, pend, npend, rate, nonce);
             free(pend);
             pthread_mutex_lock(&c->lock);
             c->writer_busy = 0;
@@ -926,12 +1015,15 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     if (opt) o = *opt;
     if (o.max_queue_bytes == 0) o.max_queue_bytes = ASMSTORE_CACHE_QUEUE_BYTES;
     if (o.min_alignment > 16384u || (o.min_alignment & (o.min_alignment - 1))) return ASMSTORE_ERR_INVALID_ARG;
+    if (o.policy < ASMSTORE_CACHE_POLICY_AUTO || o.policy > ASMSTORE_CACHE_POLICY_RESIDENT) return ASMSTORE_ERR_INVALID_ARG;
     c = (asmstore_cache *)asmstore_alloc(&o.allocator, sizeof *c);
     if (!c) return ASMSTORE_ERR_OUT_OF_MEMORY;
     memset(c, 0, sizeof *c);
     c->store = *store;
     c->opt = o;
     c->dirfd = -1;
+    c->page = (size_t)sysconf(_SC_PAGESIZE);
+    if (c->page == 0 || (c->page & (c->page - 1))) c->page = 4096;
     c->store_id = asmstore_cache_store_id(store);
     c->use_source_hash = !store->has_content_id;
     c->n.store_id = c->store_id;
@@ -960,8 +1052,10 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     c->writes_on = !o.read_only;
     c->n.writes_enabled = c->writes_on;
     c->n.stale_removed = asmstore_cache__remove_stale(c->dirfd);
-    if (o.verify != ASMSTORE_CACHE_VERIFY_FULL) c->rec = asmstore_cache__records_read(c->dirfd, c->store_id, store->entry_count, &c->nrec);
-    if (c->nrec > 0 && !o.no_prefetch) {
+    if (o.verify != ASMSTORE_CACHE_VERIFY_FULL)
+        c->rec = asmstore_cache__records_read(c->dirfd, c->store_id, store->entry_count, &c->nrec,
+                                              &c->n.direct_ns_per_mib);
+    if (c->nrec > 0 && !o.no_prefetch && o.policy != ASMSTORE_CACHE_POLICY_RESIDENT) {
         pthread_mutex_lock(&c->lock);
         c->prefetch = 1;
         if (asmstore_cache__start_writer(c) != 0) c->prefetch = 0;
@@ -988,7 +1082,42 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__record_later(asmstore_cache *c, con
     pthread_mutex_unlock(&c->lock);
 }
 
-/* Tries the cache file of entry e. 1: hit (*img filled), 0: no file, -1: a file that failed a check.
+/* Are the first and the last page of the file mapping m in the page cache? mincore answers for files we own;
+   where it cannot (an old kernel), the answer is yes: the file is served as before. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__resident(const asmstore_cache *c, void *m, size_t len) {
+    unsigned char first = 1, last = 1;
+    if (mincore(m, 1, &first) != 0 || mincore((unsigned char *)m + (len - 1) / c->page * c->page, 1, &last) != 0)
+        return 1;
+    return (first & last & 1u) != 0;
+}
+
+/* The policy: 1 = serve the file mapped at m, 0 = step aside (decompress). A file in the page cache is always
+   served. POLICY_AUTO with a learned decompression rate reads the first files that are not in, timed (read
+   faults: the pages stay clean and shared), until ASMSTORE_CACHE_PROBE_BYTES; from then on it serves such a
+   file only if reading is not slower than decompressing. Without a learned rate there is nothing to compare. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__serve(asmstore_cache *c, const unsigned char *m, size_t len) {
+    volatile unsigned char sink;
+    uint32_t direct = 0, readr = 0;
+    uint64_t t0;
+    size_t i;
+    if (c->opt.policy == ASMSTORE_CACHE_POLICY_ALWAYS || asmstore_cache__resident(c, (void *)(uintptr_t)m, len))
+        return 1;
+    if (c->opt.policy != ASMSTORE_CACHE_POLICY_AUTO) return 0;
+    ASMSTORE_CACHE__LOCKED(c, direct = c->n.direct_ns_per_mib; readr = c->n.read_ns_per_mib);
+    if (direct == 0) return 1;
+    if (readr != 0) return readr <= direct;
+    t0 = asmstore_cache__now_ns();
+    for (i = 0; i < len; i += c->page) sink = m[i];
+    (void)sink;
+    t0 = asmstore_cache__now_ns() - t0;
+    ASMSTORE_CACHE__LOCKED(c, c->n.probed++; c->probe_ns += t0; c->probe_bytes += len;
+                           if (c->probe_bytes >= ASMSTORE_CACHE_PROBE_BYTES)
+                               c->n.read_ns_per_mib = asmstore_cache__ns_per_mib(c->probe_ns, c->probe_bytes));
+    return 1;
+}
+
+/* Tries the cache file of entry e. 1: hit (*img filled), 0: no file, -1: a file that failed a check,
+   2: a file the policy steps aside from.
    *recorded: the file is the one the writer recorded, so its payload was not hashed. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asmstore_entry *e, const uint64_t *src_hash,
                                                     asmstore_cache_image *img, int *checksum, int *recorded) {
@@ -1022,6 +1151,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     close(fd);
     if (m == MAP_FAILED) return -1;
+    if (!asmstore_cache__serve(c, (const unsigned char *)m, len)) { munmap(m, len); return 2; }
     /* the footer's last page only, or every page when the file is not the recorded one */
     res = *recorded ? asmstore_cache__check_footer(m, len, c->store_id, e->index, (uint64_t)e->uncompressed_size, src_hash)
                     : asmstore_cache_validate_file(m, len, c->store_id, e->index, (uint64_t)e->uncompressed_size, src_hash);
@@ -1088,7 +1218,7 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c
 }
 
 ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e, asmstore_cache_image *out) {
-    uint64_t src_hash = 0;
+    uint64_t src_hash = 0, t0;
     unsigned char *buf;
     asmstore_result res;
     int enabled, hit = 0, checksum = 0, recorded = 0;
@@ -1107,15 +1237,13 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
         if (c->use_source_hash) src_hash = asmstore_xxh3_64(e->image, e->image_size);
         hit = asmstore_cache__try_hit(c, e, c->use_source_hash ? &src_hash : NULL, out, &checksum, &recorded);
         if (hit == 1) {
-            pthread_mutex_lock(&c->lock);
-            c->n.hits++;
-            c->n.recorded_hits += (uint64_t)recorded;
-            pthread_mutex_unlock(&c->lock);
+            ASMSTORE_CACHE__LOCKED(c, c->n.hits++; c->n.recorded_hits += (uint64_t)recorded);
             return ASMSTORE_OK;
         }
     }
     buf = (unsigned char *)asmstore_alloc(&c->opt.allocator, e->uncompressed_size);
     if (!buf) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    t0 = asmstore_cache__now_ns(); /* read + decompress, timed: the rate the policy weighs hits against */
     {
 #ifndef ASMSTORE_NO_ZSTD
         ZSTD_DCtx *d = e->compression == ASMSTORE_COMPRESSION_ZSTD && !c->store.decompress ? asmstore_cache__get_dctx(c) : NULL;
@@ -1129,13 +1257,16 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
         asmstore_free(&c->opt.allocator, buf, e->uncompressed_size);
         return res;
     }
-    pthread_mutex_lock(&c->lock);
-    c->n.misses++;
-    if (hit < 0) { c->n.rejected++; if (checksum) c->n.checksum_failures++; }
-    /* a file we wrote earlier in this process and now missed was damaged or removed: write it again */
-    if (c->state[e->index] == ASMSTORE_CACHE__WRITTEN) c->state[e->index] = ASMSTORE_CACHE__IDLE;
-    pthread_mutex_unlock(&c->lock);
-    if (enabled) asmstore_cache__enqueue(c, e->index, buf, e->uncompressed_size, c->use_source_hash, src_hash);
+    t0 = asmstore_cache__now_ns() - t0;
+    ASMSTORE_CACHE__LOCKED(c, c->n.misses++; c->miss_ns += t0; c->miss_bytes += e->uncompressed_size;
+                           if (hit < 0) { c->n.rejected++; c->n.checksum_failures += (uint64_t)checksum; }
+                           if (hit == 2) c->n.aside++;
+                           /* a file we wrote earlier in this process and now missed was damaged or removed */
+                           if (hit != 2 && c->state[e->index] == ASMSTORE_CACHE__WRITTEN)
+                               c->state[e->index] = ASMSTORE_CACHE__IDLE);
+    /* write it (again), unless the policy stepped aside from a file that is there */
+    if (enabled && hit != 2)
+        asmstore_cache__enqueue(c, e->index, buf, e->uncompressed_size, c->use_source_hash, src_hash);
     out->data = buf;
     out->size = e->uncompressed_size;
     out->source = ASMSTORE_CACHE_MISS;

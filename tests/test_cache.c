@@ -919,6 +919,96 @@ static void test_sigkill_any_point_recorded(void) {
     free(root);
 }
 
+/* ---- the serving policy: cache files in and out of the page cache ---------------------------- */
+enum { PC_LOOK, PC_EVICT, PC_LOAD };
+/* Looks at, evicts (fdatasync + POSIX_FADV_DONTNEED) or reads in every entry's cache file; returns the fraction
+   of their pages in the page cache afterwards (mincore), or -1 when a file is missing. */
+static double cache_files_resident(const char *root, const cu_store *s, int what) {
+    size_t i, pages = 0, in = 0, pg = (size_t)sysconf(_SC_PAGESIZE);
+    for (i = 0; i < s->n; i++) {
+        char path[4200];
+        static unsigned char buf[1 << 16];
+        struct stat st;
+        unsigned char *v;
+        void *m;
+        size_t np, k;
+        int fd;
+        cu_entry_path(path, sizeof path, root, s->r.content_id, (uint32_t)i);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || fstat(fd, &st) != 0 || st.st_size == 0) { if (fd >= 0) close(fd); return -1; }
+        if (what == PC_EVICT) { (void)fdatasync(fd); (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); }
+        if (what == PC_LOAD) while (read(fd, buf, sizeof buf) > 0) {}
+        np = ((size_t)st.st_size + pg - 1) / pg;
+        m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+        v = (unsigned char *)malloc(np);
+        if (m != MAP_FAILED && v && mincore(m, (size_t)st.st_size, v) == 0)
+            for (k = 0; k < np; k++) in += v[k] & 1u;
+        pages += np;
+        free(v);
+        if (m != MAP_FAILED) munmap(m, (size_t)st.st_size);
+        close(fd);
+    }
+    return pages ? (double)in / (double)pages : -1;
+}
+
+/* Files in the page cache are served under every policy; evicted ones: RESIDENT steps aside without reading
+   them (they stay evicted, are not rewritten); ALWAYS serves them; AUTO reads the first ones in, timed, and
+   then decides by the rates it reports: it steps aside exactly when reading was slower than decompressing. */
+static void test_policy_page_cache(void) {
+    static const size_t sizes[] = {600000, 300000, 900000, 150000};
+    cu_store s;
+    char *root = cu_tmpdir();
+    asmstore_cache_counters n;
+    asmstore_cache_options o;
+    int pol, hits;
+    CHECK(cu_synthetic(&s, 4, 8, sizes, 4, 4321) == 0);
+    CHECK_EQ_INT(run_once(root, &s, NULL, &n, NULL, NULL), 0);
+    CHECK_EQ_INT(n.entries_written, 8);
+    CHECK(n.direct_ns_per_mib > 0); /* the misses were timed and the rate recorded with the files */
+    memset(&o, 0, sizeof o);
+    o.no_prefetch = 1; /* the read-ahead at open would race the residency checks */
+    for (pol = ASMSTORE_CACHE_POLICY_AUTO; pol <= ASMSTORE_CACHE_POLICY_RESIDENT; pol++) {
+        CHECK(cache_files_resident(root, &s, PC_LOAD) > 0.99);
+        o.policy = pol;
+        hits = 0;
+        CHECK_EQ_INT(run_once(root, &s, &o, &n, &hits, NULL), 0);
+        CHECK_EQ_INT(hits, 8);
+        CHECK_EQ_INT(n.aside, 0);
+        CHECK_EQ_INT(n.probed, 0);
+        CHECK(n.direct_ns_per_mib > 0); /* learned across runs through the record file */
+    }
+    if (cache_files_resident(root, &s, PC_EVICT) > 0.0) {
+        printf("  note: the cache files could not be evicted here (tmpfs?): policy on evicted files not tested\n");
+    } else {
+        o.policy = ASMSTORE_CACHE_POLICY_RESIDENT;
+        hits = 0;
+        CHECK_EQ_INT(run_once(root, &s, &o, &n, &hits, NULL), 0);
+        CHECK_EQ_INT(hits, 0);
+        CHECK_EQ_INT(n.aside, 8);
+        CHECK_EQ_INT(n.misses, 8);
+        CHECK_EQ_INT(n.entries_written, 0);
+        CHECK(cache_files_resident(root, &s, PC_LOOK) == 0.0); /* only mincore looked at them */
+        o.policy = ASMSTORE_CACHE_POLICY_ALWAYS;
+        hits = 0;
+        CHECK_EQ_INT(run_once(root, &s, &o, &n, &hits, NULL), 0);
+        CHECK_EQ_INT(hits, 8);
+        CHECK_EQ_INT(n.aside, 0);
+        CHECK(cache_files_resident(root, &s, PC_EVICT) == 0.0);
+        o.policy = ASMSTORE_CACHE_POLICY_AUTO;
+        hits = 0;
+        CHECK_EQ_INT(run_once(root, &s, &o, &n, &hits, NULL), 0);
+        CHECK(n.probed >= 1 && n.probed <= 3); /* 1 MiB of these files */
+        CHECK(n.read_ns_per_mib > 0);
+        CHECK_EQ_INT((uint64_t)hits + n.aside, 8);
+        CHECK_EQ_INT(n.aside, n.read_ns_per_mib > n.direct_ns_per_mib ? 8 - n.probed : 0);
+        printf("  evicted, AUTO: read %u ns/MiB vs decompress %u ns/MiB: %d hits, %llu aside\n", n.read_ns_per_mib,
+               n.direct_ns_per_mib, hits, (unsigned long long)n.aside);
+    }
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
 /* ---- races: 8 processes, one directory --------------------------------------------------- */
 static int race_child(void *p) {
     const cu_store *s = (const cu_store *)((void **)p)[0];
@@ -1027,6 +1117,7 @@ int main(void) {
     RUN(test_crash_mid_write);
     RUN(test_recorded_hits_skip_hash);
     RUN(test_sigkill_any_point_recorded);
+    RUN(test_policy_page_cache);
     RUN(test_race_8_processes);
     return TEST_DONE();
 }
