@@ -1,4 +1,4 @@
-/* asmstore_cache.h - v0.2.0 - on-disk cache of decompressed assembly-store entries, single-header C library.
+/* asmstore_cache.h - v0.3.0 - on-disk cache of decompressed assembly-store entries, single-header C library.
    MIT licence: see the end of this file. Builds on asmstore.h (declarations only).
 
    Do this:
@@ -596,7 +596,8 @@ ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__ns_per_mib(uint64_t ns, uint64_
    before rename) and whose bytes it knows, each with its fstat identity. A hit on a file whose
    identity still matches needs no payload hash: nothing has written, truncated or replaced it since.
    File: header[32] = magic "XACV" u32, version 1 u32, store_id u64, count u32, the store's learned
-   decompression rate u32 (ns per MiB of image, read + zstd, timed on misses; 0 unknown), XXH3-64 of the records u64; then count records[40] sorted by index = index u32, 0 u32, ino, size, mtime_ns,
+   decompression rate u32 (ns per MiB of image, read + zstd, timed on misses; 0 unknown), XXH3-64 of the
+   records u64; then count records[40] sorted by index = index u32, 0 u32, ino, size, mtime_ns,
    ctime_ns (u64 each). Anything else about it (absent, foreign, damaged) means "no records". */
 #define ASMSTORE_CACHE__REC_MAGIC 0x56434158u /* "XACV" */
 #define ASMSTORE_CACHE__REC_NAME  ".verified" /* a dot name: not a cache file to stats and prune counts */
@@ -1015,7 +1016,8 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     if (opt) o = *opt;
     if (o.max_queue_bytes == 0) o.max_queue_bytes = ASMSTORE_CACHE_QUEUE_BYTES;
     if (o.min_alignment > 16384u || (o.min_alignment & (o.min_alignment - 1))) return ASMSTORE_ERR_INVALID_ARG;
-    if (o.policy < ASMSTORE_CACHE_POLICY_AUTO || o.policy > ASMSTORE_CACHE_POLICY_RESIDENT) return ASMSTORE_ERR_INVALID_ARG;
+    if (o.policy < ASMSTORE_CACHE_POLICY_AUTO || o.policy > ASMSTORE_CACHE_POLICY_RESIDENT)
+        return ASMSTORE_ERR_INVALID_ARG;
     c = (asmstore_cache *)asmstore_alloc(&o.allocator, sizeof *c);
     if (!c) return ASMSTORE_ERR_OUT_OF_MEMORY;
     memset(c, 0, sizeof *c);
@@ -1351,18 +1353,93 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__is_bin_name(const char *s) {
     return i > 0 && i <= 10 && strcmp(s + i, ".bin") == 0;
 }
 
+/* The cache files prune may remove, from the default allocator (prune has no cache object). */
+typedef struct asmstore_cache__plist {
+    asmstore_cache__pfile *v;
+    size_t n, cap;
+    uint64_t total;                /* bytes of the listed files */
+    asmstore_allocator alloc;
+} asmstore_cache__plist;
+
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__plist_push(asmstore_cache__plist *l, int dir, const char *name,
+                                                       const struct stat *sb) {
+    asmstore_cache__pfile *f;
+    if (l->n == l->cap) {
+        size_t ncap = l->cap ? l->cap * 2 : 256;
+        asmstore_cache__pfile *nv = (asmstore_cache__pfile *)asmstore_alloc(&l->alloc, ncap * sizeof *nv);
+        if (!nv) return -1;
+        if (l->n) memcpy(nv, l->v, l->n * sizeof *nv);
+        asmstore_free(&l->alloc, l->v, l->cap * sizeof *l->v);
+        l->v = nv;
+        l->cap = ncap;
+    }
+    f = &l->v[l->n++];
+    f->dir = dir;
+    memcpy(f->name, name, strlen(name) + 1); /* "<=10 digits>.bin" fits */
+    f->size = S_ISREG(sb->st_mode) ? (uint64_t)sb->st_size : 0u;
+    f->atime = (int64_t)sb->st_atime;
+    f->mtime = (int64_t)sb->st_mtime;
+    l->total += f->size;
+    return 0;
+}
+
+/* One kept store directory (fd sub, number dir): removes its stale temp files, lists its cache files. */
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__prune_scan(int sub, int dir, asmstore_cache__plist *l,
+                                                                   asmstore_cache_prune_stats *st) {
+    struct stat sb;
+    struct dirent *fe;
+    int subdup = dup(sub);
+    DIR *d = subdup >= 0 ? fdopendir(subdup) : NULL;
+    if (!d) { if (subdup >= 0) close(subdup); return ASMSTORE_ERR_IO; }
+    while ((fe = readdir(d)) != NULL) {
+        if (strstr(fe->d_name, ".tmp.")) {
+            if (asmstore_cache__tmp_is_stale(sub, fe->d_name) &&
+                fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && unlinkat(sub, fe->d_name, 0) == 0) {
+                st->files_removed++;
+                st->bytes_removed += (uint64_t)sb.st_size;
+            }
+            continue;
+        }
+        if (!asmstore_cache__is_bin_name(fe->d_name) || fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (asmstore_cache__plist_push(l, dir, fe->d_name, &sb) != 0) {
+            closedir(d);
+            return ASMSTORE_ERR_OUT_OF_MEMORY;
+        }
+    }
+    closedir(d);
+    return ASMSTORE_OK;
+}
+
+/* Removes the least recently used files until the listed ones total at most max_bytes; counts what is kept. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__prune_lru(const int *dirs, asmstore_cache__plist *l, uint64_t max_bytes,
+                                                       asmstore_cache_prune_stats *st) {
+    size_t i;
+    if (max_bytes > 0 && l->total > max_bytes) {
+        qsort(l->v, l->n, sizeof *l->v, asmstore_cache__pfile_cmp);
+        for (i = 0; i < l->n && l->total > max_bytes; i++) {
+            if (asmstore_cache__remove_tree(dirs[l->v[i].dir], l->v[i].name, 0, &st->files_removed,
+                                            &st->bytes_removed) == 0) {
+                l->total -= l->v[i].size;
+                l->v[i].size = UINT64_MAX; /* removed */
+            }
+        }
+    }
+    for (i = 0; i < l->n; i++)
+        if (l->v[i].size != UINT64_MAX) { st->files_kept++; st->bytes_kept += l->v[i].size; }
+}
+
 ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const uint64_t *keep_id, uint64_t max_bytes,
                                                         asmstore_cache_prune_stats *stats) {
     asmstore_cache_prune_stats st;
-    asmstore_cache__pfile *files = NULL;
-    size_t nfiles = 0, capfiles = 0, i;
+    asmstore_cache__plist list;
     int dirs[64], ndirs = 0, top, k;
-    uint64_t total = 0;
     struct dirent *de;
     DIR *d;
     asmstore_result res = ASMSTORE_OK;
     char keep_hex[17];
     memset(&st, 0, sizeof st);
+    memset(&list, 0, sizeof list);
     if (stats) *stats = st;
     if (!root) return ASMSTORE_ERR_INVALID_ARG;
     top = asmstore_cache__open_top(root, 0);
@@ -1370,65 +1447,27 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
     if (keep_id) asmstore_cache__id_hex(keep_hex, *keep_id);
     d = fdopendir(top);
     if (!d) { close(top); return ASMSTORE_ERR_IO; }
-    while ((de = readdir(d)) != NULL) {
-        struct stat sb;
-        struct dirent *fe;
-        DIR *fd_dir;
-        int sub, subdup;
+    while (res == ASMSTORE_OK && (de = readdir(d)) != NULL) {
+        int sub;
         if (!asmstore_cache__is_id_name(de->d_name)) continue;
         if (keep_id && strcmp(de->d_name, keep_hex) != 0) {
-            if (asmstore_cache__remove_tree(top, de->d_name, 0, &st.files_removed, &st.bytes_removed) == 0) st.dirs_removed++;
+            if (asmstore_cache__remove_tree(top, de->d_name, 0, &st.files_removed, &st.bytes_removed) == 0)
+                st.dirs_removed++;
             continue;
         }
         if (ndirs >= (int)(sizeof dirs / sizeof dirs[0])) continue;
         sub = openat(top, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (sub < 0) continue;
-        subdup = dup(sub);
-        fd_dir = subdup >= 0 ? fdopendir(subdup) : NULL;
-        if (!fd_dir) { if (subdup >= 0) close(subdup); close(sub); continue; }
         dirs[ndirs] = sub;
-        while ((fe = readdir(fd_dir)) != NULL) {
-            if (strstr(fe->d_name, ".tmp.")) {
-                if (asmstore_cache__tmp_is_stale(sub, fe->d_name) && fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-                    unlinkat(sub, fe->d_name, 0) == 0) {
-                    st.files_removed++;
-                    st.bytes_removed += (uint64_t)sb.st_size;
-                }
-                continue;
-            }
-            if (!asmstore_cache__is_bin_name(fe->d_name) || fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0) continue;
-            if (nfiles == capfiles) {
-                size_t ncap = capfiles ? capfiles * 2 : 256;
-                asmstore_cache__pfile *nf = (asmstore_cache__pfile *)realloc(files, ncap * sizeof *files);
-                if (!nf) { res = ASMSTORE_ERR_OUT_OF_MEMORY; break; }
-                files = nf;
-                capfiles = ncap;
-            }
-            files[nfiles].dir = ndirs;
-            memcpy(files[nfiles].name, fe->d_name, strlen(fe->d_name) + 1); /* "<=10 digits>.bin" fits */
-            files[nfiles].size = S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0u;
-            files[nfiles].atime = (int64_t)sb.st_atime;
-            files[nfiles].mtime = (int64_t)sb.st_mtime;
-            total += files[nfiles].size;
-            nfiles++;
-        }
-        closedir(fd_dir);
+        res = asmstore_cache__prune_scan(sub, ndirs, &list, &st);
+        if (res == ASMSTORE_ERR_IO) { close(sub); res = ASMSTORE_OK; continue; } /* unreadable: skipped */
         ndirs++;
     }
     closedir(d);
-    if (max_bytes > 0 && total > max_bytes && res == ASMSTORE_OK) {
-        qsort(files, nfiles, sizeof *files, asmstore_cache__pfile_cmp);
-        for (i = 0; i < nfiles && total > max_bytes; i++) {
-            if (asmstore_cache__remove_tree(dirs[files[i].dir], files[i].name, 0, &st.files_removed, &st.bytes_removed) == 0) {
-                total -= files[i].size;
-                files[i].size = UINT64_MAX; /* removed */
-            }
-        }
-    }
-    for (i = 0; i < nfiles; i++)
-        if (files[i].size != UINT64_MAX) { st.files_kept++; st.bytes_kept += files[i].size; }
+    if (res == ASMSTORE_OK) asmstore_cache__prune_lru(dirs, &list, max_bytes, &st);
+    else for (k = 0; k < (int)list.n; k++) { st.files_kept++; st.bytes_kept += list.v[k].size; }
     for (k = 0; k < ndirs; k++) close(dirs[k]);
-    free(files);
+    asmstore_free(&list.alloc, list.v, list.cap * sizeof *list.v);
     if (stats) *stats = st;
     return res;
 }
@@ -1441,6 +1480,9 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
 
 /*
    REVISION HISTORY
+     0.3.0  options.policy (AUTO, ALWAYS, RESIDENT): files in the page cache always served; AUTO steps
+            aside from evicted files only where its measured read rate loses to the learned decompression
+            rate (kept in the record file); counters aside, probed, direct_ns_per_mib, read_ns_per_mib.
      0.2.0  durable writes (fsync before rename) and the ".verified" record: recorded files are hits
             without hashing the payload; VERIFY_FULL keeps the old rule; read-ahead of recorded files
             at open; counters recorded_hits, records_written.

@@ -859,11 +859,17 @@ static void test_sigkill_any_point_recorded(void) {
     char *root = cu_tmpdir(), dir[4096];
     int it, torn_planted = 0, wrong = 0;
     uint64_t recorded = 0;
+    struct timeval t0, t1;
+    double span_us;
     CHECK(cu_synthetic(&s, 4, 8, sizes, 4, 999) == 0);
     cu_store_dir(dir, sizeof dir, root, s.r.content_id);
     /* a complete run first: every file written and recorded, so the rounds below always start from
-       recorded files, however slowly the killed writers get (TSan, a loaded machine) */
+       recorded files, however slowly the killed writers get (TSan, a loaded machine); its duration is the span
+       the kills below are spread over ("any point" on this machine, whatever its speed), plus a quarter */
+    gettimeofday(&t0, NULL);
     CHECK_EQ_INT(run_once(root, &s, NULL, NULL, NULL, NULL), 0);
+    gettimeofday(&t1, NULL);
+    span_us = 1.25 * ((double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_usec - t0.tv_usec));
     for (it = 0; it < 24; it++) {
         void *args[2];
         pid_t p;
@@ -881,7 +887,8 @@ static void test_sigkill_any_point_recorded(void) {
         fflush(stdout);
         p = fork();
         if (p == 0) _exit(kill_child(args));
-        usleep((useconds_t)(it * 4000)); /* 0 .. 92 ms: before, during and after the writes and the record */
+        /* 24 points from 0 to 1.25x a whole run: before, during and after the writes and the record */
+        usleep((useconds_t)(span_us * (double)it / 23.0));
         kill(p, SIGKILL);
         waitpid(p, &status, 0);
         {   /* plant the first torn temp file under its final name */
