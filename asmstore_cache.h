@@ -860,9 +860,7 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__prefetch(asmstore_cache *c) {
     for (i = 0; i < c->nrec; i++) {
         char name[32];
         int fd, stop;
-        pthread_mutex_lock(&c->lock);
-        stop = c->stop;
-        pthread_mutex_unlock(&c->lock);
+        ASMSTORE_CACHE__LOCKED(c, stop = c->stop);
         if (stop) return;
         snprintf(name, sizeof name, "%u.bin", (unsigned)c->rec[i].index);
         fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -1176,16 +1174,12 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
 #ifndef ASMSTORE_NO_ZSTD
 ASMSTORE_CACHE__PRIVATE ZSTD_DCtx *asmstore_cache__get_dctx(asmstore_cache *c) {
     ZSTD_DCtx *d = NULL;
-    pthread_mutex_lock(&c->lock);
-    if (c->ndctx > 0) d = c->dctx[--c->ndctx];
-    pthread_mutex_unlock(&c->lock);
+    ASMSTORE_CACHE__LOCKED(c, if (c->ndctx > 0) d = c->dctx[--c->ndctx]);
     return d ? d : ZSTD_createDCtx();
 }
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__put_dctx(asmstore_cache *c, ZSTD_DCtx *d) {
     if (!d) return;
-    pthread_mutex_lock(&c->lock);
-    if (c->ndctx < ASMSTORE_CACHE_DCTX_POOL) { c->dctx[c->ndctx++] = d; d = NULL; }
-    pthread_mutex_unlock(&c->lock);
+    ASMSTORE_CACHE__LOCKED(c, if (c->ndctx < ASMSTORE_CACHE_DCTX_POOL) { c->dctx[c->ndctx++] = d; d = NULL; });
     if (d) ZSTD_freeDCtx(d);
 }
 #endif
@@ -1212,10 +1206,7 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c
     }
     out->size = e->image_size;
     out->alignment = asmstore_cache__alignment_of(out->data);
-    pthread_mutex_lock(&c->lock);
-    if (out->source == ASMSTORE_CACHE_COPY) c->n.copied++;
-    else c->n.direct++;
-    pthread_mutex_unlock(&c->lock);
+    ASMSTORE_CACHE__LOCKED(c, if (out->source == ASMSTORE_CACHE_COPY) c->n.copied++; else c->n.direct++);
     return ASMSTORE_OK;
 }
 
@@ -1299,9 +1290,7 @@ ASMSTORE_CACHE_DEF void asmstore_cache_stats(asmstore_cache *c, asmstore_cache_c
     if (!out) return;
     memset(out, 0, sizeof *out);
     if (!c) return;
-    pthread_mutex_lock(&c->lock);
-    *out = c->n;
-    pthread_mutex_unlock(&c->lock);
+    ASMSTORE_CACHE__LOCKED(c, *out = c->n);
 }
 
 ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c) {
@@ -1314,9 +1303,7 @@ ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c) {
     pthread_cond_broadcast(&c->wake);
     pthread_mutex_unlock(&c->lock);
     if (started) pthread_join(c->writer, NULL);
-    pthread_mutex_lock(&c->lock);
-    asmstore_cache__drop_queue(c, 0);
-    pthread_mutex_unlock(&c->lock);
+    ASMSTORE_CACHE__LOCKED(c, asmstore_cache__drop_queue(c, 0));
 #ifndef ASMSTORE_NO_ZSTD
     while (c->ndctx > 0) ZSTD_freeDCtx(c->dctx[--c->ndctx]);
 #endif
