@@ -135,10 +135,10 @@ typedef struct asmstore_cache_options {
     int disable;                   /* nonzero: cache off (every compressed entry decompressed, nothing written) */
     int read_only;                 /* nonzero: use hits, never write */
     int fsync;                     /* nonzero: also fsync the directory after each rename (files are always fsync'd) */
-    size_t max_queue_bytes;        /* 0: ASMSTORE_CACHE_QUEUE_BYTES; snapshots (payload + footer) waiting to be written */
+    size_t max_queue_bytes;        /* 0: ASMSTORE_CACHE_QUEUE_BYTES; snapshots (payload + footer) queued to write */
     size_t min_alignment;          /* 0 or 1: any. A power of two (<= 16384): uncompressed images whose address
                                       is not a multiple of it are copied into a block that is (COPY) */
-    asmstore_allocator allocator;  /* images handed out on a miss and queued snapshots; NULL members: malloc/free */
+    asmstore_allocator allocator;  /* all the cache allocates: images, snapshots, records. NULL members: malloc/free */
     int verify;                    /* ASMSTORE_CACHE_VERIFY_RECORDED (0, the default) or ASMSTORE_CACHE_VERIFY_FULL */
     int no_prefetch;               /* nonzero: do not read the recorded files ahead in the background at open */
     int policy;                    /* when a valid file is served: ASMSTORE_CACHE_POLICY_AUTO (0, the default), ... */
@@ -218,7 +218,8 @@ ASMSTORE_CACHE_DEF uint64_t asmstore_cache_store_id(const asmstore_reader *store
    decompresses (counters.enabled == 0). Removes stale temp files (their pid is gone, or they are
    older than ASMSTORE_CACHE_STALE_SECONDS). Returns ASMSTORE_ERR_INVALID_ARG or _OUT_OF_MEMORY
    otherwise. *out is freed by asmstore_cache_close. opt may be NULL. */
-ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, const char *root, const asmstore_reader *store,
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, const char *root,
+                                                       const asmstore_reader *store,
                                                        const asmstore_cache_options *opt);
 
 /* Gives the decompressed image of entry e (from asmstore_reader_find/_entry on the same store; its
@@ -228,7 +229,8 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
    or COPY when its address is below opt->min_alignment. out->alignment says what the image got.
    On failure (ASMSTORE_ERR_IGNORED, _INVALID_ARG, _DECOMPRESS, _OUT_OF_MEMORY, ...) *out is empty.
    The image belongs to the caller until asmstore_cache_release, and may outlive the cache. */
-ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e, asmstore_cache_image *out);
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e,
+                                                      asmstore_cache_image *out);
 
 /* Unmaps (HIT) or frees (MISS, COPY) the image and clears *img; DIRECT images and NULL are fine. */
 ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img);
@@ -480,7 +482,8 @@ ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__remove_stale(int dirfd) {
 
 /* Removes name (in parentfd) and, if it is a directory, everything below it; never follows a
    symlink. Adds to the files and bytes counters (may be NULL). Returns 0 when name is gone. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__remove_tree(int parentfd, const char *name, int depth, uint64_t *files, uint64_t *bytes) {
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__remove_tree(int parentfd, const char *name, int depth, uint64_t *files,
+                                                        uint64_t *bytes) {
     struct stat st;
     struct dirent *de;
     DIR *d;
@@ -591,6 +594,11 @@ ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__ns_per_mib(uint64_t ns, uint64_
     return r == 0 ? 1u : r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
 }
 
+/* A file another user owns, or one group or others may write, may hold anything: not ours. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__is_ours(const struct stat *st) {
+    return S_ISREG(st->st_mode) && st->st_uid == geteuid() && (st->st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
 /* >>cache-records ----------------------------------------------------------------------- */
 /* The ".verified" file of a store directory lists the cache files the writer made durable (fsync
    before rename) and whose bytes it knows, each with its fstat identity. A hit on a file whose
@@ -602,7 +610,8 @@ ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__ns_per_mib(uint64_t ns, uint64_
 #define ASMSTORE_CACHE__REC_MAGIC 0x56434158u /* "XACV" */
 #define ASMSTORE_CACHE__REC_NAME  ".verified" /* a dot name: not a cache file to stats and prune counts */
 
-ASMSTORE_CACHE__PRIVATE void asmstore_cache__ident_of(asmstore_cache__ident *id, uint32_t index, const struct stat *st) {
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__ident_of(asmstore_cache__ident *id, uint32_t index,
+                                                      const struct stat *st) {
     id->index = index;
     id->ino = (uint64_t)st->st_ino;
     id->size = (uint64_t)st->st_size;
@@ -610,37 +619,39 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__ident_of(asmstore_cache__ident *id,
     id->ctime_ns = (uint64_t)st->st_ctim.tv_sec * 1000000000u + (uint64_t)st->st_ctim.tv_nsec;
 }
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__ident_eq(const asmstore_cache__ident *a, const asmstore_cache__ident *b) {
-    return a->index == b->index && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
+    return a->index == b->index && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns &&
+           a->ctime_ns == b->ctime_ns;
 }
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__ident_cmp(const void *a, const void *b) {
     uint32_t x = ((const asmstore_cache__ident *)a)->index, y = ((const asmstore_cache__ident *)b)->index;
     return x < y ? -1 : x > y;
 }
 
-/* Reads the records (malloc'd, *n of them) and the learned rate, or returns NULL for "none". */
-ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(int dirfd, uint64_t store_id,
+/* Reads the records (*n of them, from allocator a) and the learned rate, or returns NULL for "none". */
+ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(const asmstore_allocator *a, int dirfd,
+                                                                             uint64_t store_id,
                                                                              uint32_t entry_count, size_t *n,
                                                                              uint32_t *rate) {
     struct stat st;
     unsigned char *buf = NULL;
     asmstore_cache__ident *rec = NULL;
-    size_t count = 0, i, size;
+    size_t count = 0, i, size = 0;
     int fd = openat(dirfd, ASMSTORE_CACHE__REC_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     *n = 0;
     *rate = 0;
     if (fd < 0) return NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 ||
-        st.st_size < 32 || (uint64_t)st.st_size > 32u + 40u * (uint64_t)entry_count || ((size_t)st.st_size - 32u) % 40u != 0)
+    if (fstat(fd, &st) != 0 || !asmstore_cache__is_ours(&st) || st.st_size < 32 ||
+        (uint64_t)st.st_size > 32u + 40u * (uint64_t)entry_count || ((size_t)st.st_size - 32u) % 40u != 0)
         goto done;
     size = (size_t)st.st_size;
-    buf = (unsigned char *)malloc(size);
+    buf = (unsigned char *)asmstore_alloc(a, size);
     if (!buf || pread(fd, buf, size, 0) != (ssize_t)size) goto done;
     count = (size - 32u) / 40u;
     if (asmstore_cache__rd32(buf) != ASMSTORE_CACHE__REC_MAGIC || asmstore_cache__rd32(buf + 4) != 1u ||
         asmstore_cache__rd64(buf + 8) != store_id || asmstore_cache__rd32(buf + 16) != count ||
         asmstore_cache__rd64(buf + 24) != asmstore_xxh3_64(buf + 32, size - 32u) || count == 0)
         goto done;
-    rec = (asmstore_cache__ident *)malloc(count * sizeof *rec);
+    rec = (asmstore_cache__ident *)asmstore_alloc(a, count * sizeof *rec);
     for (i = 0; rec && i < count; i++) {
         const unsigned char *r = buf + 32 + 40 * i;
         rec[i].index = asmstore_cache__rd32(r);
@@ -651,15 +662,16 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(int 
         if (rec[i].index >= entry_count || (i > 0 && rec[i].index <= rec[i - 1].index) || asmstore_cache__rd32(r + 4) != 0u) break;
     }
     if (rec && i == count) { *n = count; *rate = asmstore_cache__rd32(buf + 20); }
-    else { free(rec); rec = NULL; }
+    else { asmstore_free(a, rec, count * sizeof *rec); rec = NULL; }
 done:
-    free(buf);
+    asmstore_free(a, buf, size);
     close(fd);
     return rec;
 }
 
 /* Creates <base>.tmp.<pid>.<16 hex random> O_EXCL in dirfd; name in tmp. Returns the fd or -1 (errno). */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_temp(int dirfd, const char *base, uint64_t nonce, char *tmp, size_t cap) {
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_temp(int dirfd, const char *base, uint64_t nonce, char *tmp,
+                                                      size_t cap) {
     struct timespec ts;
     uint64_t seed[4], rnd;
     int fd, attempt;
@@ -722,14 +734,16 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_settle(asmstore_cache *c,
 
 /* The record file's bytes for all[0..n) (sorted by index), with the store's learned decompression rate (ns per
    MiB, 0 = unknown) in the header's otherwise unused word. NULL when out of memory. */
-ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__records_encode(const asmstore_cache__ident *all, size_t n,
+ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__records_encode(const asmstore_allocator *a,
+                                                                       const asmstore_cache__ident *all, size_t n,
                                                                        uint64_t store_id, uint32_t rate,
                                                                        size_t *size) {
     unsigned char *buf;
     size_t i;
     *size = 32 + 40 * n;
-    buf = (unsigned char *)calloc(1, *size);
+    buf = (unsigned char *)asmstore_alloc(a, *size);
     if (!buf) return NULL;
+    memset(buf, 0, *size);
     for (i = 0; i < n; i++) {
         unsigned char *r = buf + 32 + 40 * i;
         asmstore_cache__wr32(r, all[i].index);
@@ -752,6 +766,7 @@ ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__records_encode(const asms
    hashed again. Returns how many were recorded. */
 ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, asmstore_cache__ident *pend,
                                                               size_t npend, uint32_t rate, uint64_t nonce) {
+    const asmstore_allocator *al = &c->opt.allocator;
     asmstore_cache__ident *old, *all;
     size_t nold = 0, k, a = 0, b = 0, nall = 0, size = 0;
     uint32_t old_rate = 0;
@@ -761,8 +776,8 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, 
     k = asmstore_cache__records_settle(c, pend, npend);
     if (k == 0) return 0;
     qsort(pend, k, sizeof *pend, asmstore_cache__ident_cmp);
-    old = asmstore_cache__records_read(c->dirfd, c->store_id, c->store.entry_count, &nold, &old_rate);
-    all = (asmstore_cache__ident *)malloc((nold + k) * sizeof *all);
+    old = asmstore_cache__records_read(al, c->dirfd, c->store_id, c->store.entry_count, &nold, &old_rate);
+    all = (asmstore_cache__ident *)asmstore_alloc(al, (nold + k) * sizeof *all);
     while (all && (a < nold || b < k)) { /* merge; ours win; a duplicate index in pend keeps the last */
         if (b < k && (a >= nold || pend[b].index <= old[a].index)) {
             if (a < nold && old[a].index == pend[b].index) a++;
@@ -772,14 +787,14 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, 
             all[nall++] = old[a++];
         }
     }
-    free(old);
-    buf = all ? asmstore_cache__records_encode(all, nall, c->store_id, rate ? rate : old_rate, &size) : NULL;
-    free(all);
+    asmstore_free(al, old, nold * sizeof *old);
+    buf = all ? asmstore_cache__records_encode(al, all, nall, c->store_id, rate ? rate : old_rate, &size) : NULL;
+    asmstore_free(al, all, (nold + k) * sizeof *all);
     if (!buf) return 0;
     fd = asmstore_cache__open_temp(c->dirfd, ASMSTORE_CACHE__REC_NAME, nonce, tmp, sizeof tmp);
     ok = fd >= 0 && asmstore_cache__write_all(fd, buf, size) == 0 && fsync(fd) == 0;
     if (fd >= 0 && close(fd) != 0) ok = 0;
-    free(buf);
+    asmstore_free(al, buf, size);
     if (fd < 0) return 0;
     if (!ok || renameat(c->dirfd, tmp, c->dirfd, ASMSTORE_CACHE__REC_NAME) != 0) {
         (void)unlinkat(c->dirfd, tmp, 0);
@@ -793,8 +808,10 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, 
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__add_pending(asmstore_cache *c, const asmstore_cache__ident *id) {
     if (c->npend == c->cappend) {
         size_t ncap = c->cappend ? 2 * c->cappend : 64;
-        asmstore_cache__ident *p = (asmstore_cache__ident *)realloc(c->pend, ncap * sizeof *p);
+        asmstore_cache__ident *p = (asmstore_cache__ident *)asmstore_alloc(&c->opt.allocator, ncap * sizeof *p);
         if (!p) return;
+        if (c->npend) memcpy(p, c->pend, c->npend * sizeof *p);
+        asmstore_free(&c->opt.allocator, c->pend, c->cappend * sizeof *p);
         c->pend = p;
         c->cappend = ncap;
     }
@@ -804,7 +821,8 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__add_pending(asmstore_cache *c, cons
 /* >>cache-writer ------------------------------------------------------------------------ */
 /* Writes one snapshot: temp file, one write, fsync (so the record can trust it after a crash),
    rename; *id gets the file's identity. Returns 0 or an errno. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__write_job(asmstore_cache *c, asmstore_cache__job *j, uint64_t nonce, asmstore_cache__ident *id) {
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__write_job(asmstore_cache *c, asmstore_cache__job *j, uint64_t nonce,
+                                                      asmstore_cache__ident *id) {
     char final_name[32], tmp[96];
     struct stat st;
     int fd, err = 0;
@@ -882,7 +900,7 @@ ASMSTORE_CACHE__PRIVATE void *asmstore_cache__writer_main(void *arg) {
         if (c->stop) break;
         if (!c->head && c->npend > 0) { /* end of a batch: record what it wrote or verified */
             asmstore_cache__ident *pend = c->pend;
-            size_t npend = c->npend, done;
+            size_t npend = c->npend, cap = c->cappend, done;
             uint32_t rate;
             if (c->miss_bytes) c->n.direct_ns_per_mib = asmstore_cache__ns_per_mib(c->miss_ns, c->miss_bytes);
             rate = c->n.direct_ns_per_mib;
@@ -892,7 +910,7 @@ ASMSTORE_CACHE__PRIVATE void *asmstore_cache__writer_main(void *arg) {
             nonce = ++c->tmp_counter;
             pthread_mutex_unlock(&c->lock);
             done = asmstore_cache__records_write(c, pend, npend, rate, nonce);
-            free(pend);
+            asmstore_free(&c->opt.allocator, pend, cap * sizeof *pend);
             pthread_mutex_lock(&c->lock);
             c->writer_busy = 0;
             c->n.records_written += done;
@@ -955,7 +973,10 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
     size_t need = size + ASMSTORE_CACHE_FOOTER_SIZE;
     int rc;
     pthread_mutex_lock(&c->lock);
-    if (!c->writes_on || c->stop || c->state[index] == ASMSTORE_CACHE__QUEUED) { pthread_mutex_unlock(&c->lock); return; }
+    if (!c->writes_on || c->stop || c->state[index] == ASMSTORE_CACHE__QUEUED) {
+        pthread_mutex_unlock(&c->lock);
+        return;
+    }
     if (need < size || c->queued_bytes > c->opt.max_queue_bytes || need > c->opt.max_queue_bytes - c->queued_bytes) {
         c->n.entries_skipped++;
         pthread_mutex_unlock(&c->lock);
@@ -1000,7 +1021,8 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
 }
 
 /* >>cache-public ------------------------------------------------------------------------ */
-ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, const char *root, const asmstore_reader *store,
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, const char *root,
+                                                       const asmstore_reader *store,
                                                        const asmstore_cache_options *opt) {
     asmstore_cache *c;
     asmstore_cache_options o;
@@ -1053,7 +1075,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     c->n.writes_enabled = c->writes_on;
     c->n.stale_removed = asmstore_cache__remove_stale(c->dirfd);
     if (o.verify != ASMSTORE_CACHE_VERIFY_FULL)
-        c->rec = asmstore_cache__records_read(c->dirfd, c->store_id, store->entry_count, &c->nrec,
+        c->rec = asmstore_cache__records_read(&o.allocator, c->dirfd, c->store_id, store->entry_count, &c->nrec,
                                               &c->n.direct_ns_per_mib);
     if (c->nrec > 0 && !o.no_prefetch && o.policy != ASMSTORE_CACHE_POLICY_RESIDENT) {
         pthread_mutex_lock(&c->lock);
@@ -1119,12 +1141,14 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__serve(asmstore_cache *c, const unsig
 /* Tries the cache file of entry e. 1: hit (*img filled), 0: no file, -1: a file that failed a check,
    2: a file the policy steps aside from.
    *recorded: the file is the one the writer recorded, so its payload was not hashed. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asmstore_entry *e, const uint64_t *src_hash,
-                                                    asmstore_cache_image *img, int *checksum, int *recorded) {
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asmstore_entry *e,
+                                                    const uint64_t *src_hash, asmstore_cache_image *img,
+                                                    int *checksum, int *recorded) {
     char name[32];
     struct stat st;
     asmstore_cache__ident id, key;
     const asmstore_cache__ident *rec;
+    uint64_t size = (uint64_t)e->uncompressed_size;
     size_t len;
     void *m;
     int fd;
@@ -1134,8 +1158,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     snprintf(name, sizeof name, "%u.bin", (unsigned)e->index);
     fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return errno == ENOENT ? 0 : -1;
-    /* a file another user owns, or one group or others may write, may hold anything: not ours */
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 ||
+    if (fstat(fd, &st) != 0 || !asmstore_cache__is_ours(&st) ||
         e->uncompressed_size > SIZE_MAX - ASMSTORE_CACHE_FOOTER_SIZE ||
         (uint64_t)st.st_size != (uint64_t)e->uncompressed_size + ASMSTORE_CACHE_FOOTER_SIZE) {
         close(fd);
@@ -1144,7 +1167,9 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     len = e->uncompressed_size + ASMSTORE_CACHE_FOOTER_SIZE;
     asmstore_cache__ident_of(&id, e->index, &st);
     key.index = e->index;
-    rec = c->nrec ? (const asmstore_cache__ident *)bsearch(&key, c->rec, c->nrec, sizeof *c->rec, asmstore_cache__ident_cmp) : NULL;
+    rec = c->nrec ? (const asmstore_cache__ident *)bsearch(&key, c->rec, c->nrec, sizeof *c->rec,
+                                                           asmstore_cache__ident_cmp)
+                  : NULL;
     *recorded = rec && asmstore_cache__ident_eq(rec, &id);
     /* no MAP_POPULATE: with PROT_WRITE it pre-faults for writing and copies every page (measured:
        the whole image turns into private dirty memory); read faults keep the pages clean and shared */
@@ -1153,8 +1178,8 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     if (m == MAP_FAILED) return -1;
     if (!asmstore_cache__serve(c, (const unsigned char *)m, len)) { munmap(m, len); return 2; }
     /* the footer's last page only, or every page when the file is not the recorded one */
-    res = *recorded ? asmstore_cache__check_footer(m, len, c->store_id, e->index, (uint64_t)e->uncompressed_size, src_hash)
-                    : asmstore_cache_validate_file(m, len, c->store_id, e->index, (uint64_t)e->uncompressed_size, src_hash);
+    res = *recorded ? asmstore_cache__check_footer(m, len, c->store_id, e->index, size, src_hash)
+                    : asmstore_cache_validate_file(m, len, c->store_id, e->index, size, src_hash);
     if (res != ASMSTORE_OK) {
         *checksum = res == ASMSTORE_ERR_CHECKSUM;
         munmap(m, len);
@@ -1186,7 +1211,8 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__put_dctx(asmstore_cache *c, ZSTD_DC
 
 /* An uncompressed image: in place when aligned enough, else copied into an aligned block (runtimes
    read metadata with aligned loads: Mono fails on an image at an odd address). */
-ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c, const asmstore_entry *e, asmstore_cache_image *out) {
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c, const asmstore_entry *e,
+                                                              asmstore_cache_image *out) {
     size_t want = c->opt.min_alignment > 1 ? c->opt.min_alignment : 1;
     out->source = ASMSTORE_CACHE_DIRECT;
     out->data = e->image;
@@ -1194,7 +1220,8 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c
         unsigned char *block;
         uintptr_t at;
         if (e->image_size > SIZE_MAX - want) return ASMSTORE_ERR_TOO_LARGE;
-        if (!(block = (unsigned char *)asmstore_alloc(&c->opt.allocator, e->image_size + want))) return ASMSTORE_ERR_OUT_OF_MEMORY;
+        block = (unsigned char *)asmstore_alloc(&c->opt.allocator, e->image_size + want);
+        if (!block) return ASMSTORE_ERR_OUT_OF_MEMORY;
         at = ((uintptr_t)block + want - 1) & ~(uintptr_t)(want - 1);
         memcpy((void *)at, e->image, e->image_size);
         out->data = (const unsigned char *)at;
@@ -1210,7 +1237,8 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c
     return ASMSTORE_OK;
 }
 
-ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e, asmstore_cache_image *out) {
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e,
+                                                      asmstore_cache_image *out) {
     uint64_t src_hash = 0, t0;
     unsigned char *buf;
     asmstore_result res;
@@ -1282,7 +1310,8 @@ ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img) {
 ASMSTORE_CACHE_DEF void asmstore_cache_flush(asmstore_cache *c) {
     if (!c) return;
     pthread_mutex_lock(&c->lock);
-    while (c->writer_started && !c->stop && (c->head || c->writer_busy || c->npend)) pthread_cond_wait(&c->drained, &c->lock);
+    while (c->writer_started && !c->stop && (c->head || c->writer_busy || c->npend))
+        pthread_cond_wait(&c->drained, &c->lock);
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -1311,8 +1340,8 @@ ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c) {
     pthread_cond_destroy(&c->wake);
     pthread_cond_destroy(&c->drained);
     pthread_mutex_destroy(&c->lock);
-    free(c->rec);
-    free(c->pend);
+    asmstore_free(&c->opt.allocator, c->rec, c->nrec * sizeof *c->rec);
+    asmstore_free(&c->opt.allocator, c->pend, c->cappend * sizeof *c->pend);
     a = c->opt.allocator;
     asmstore_free(&a, c->state, c->store.entry_count ? c->store.entry_count : 1u);
     asmstore_free(&a, c, sizeof *c);

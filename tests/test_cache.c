@@ -9,6 +9,7 @@
 #include "test.h"
 #include "cache_util.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
@@ -842,6 +843,89 @@ static void test_recorded_hits_skip_hash(void) {
     free(root);
 }
 
+/* ---- the allocator ------------------------------------------------------------------------ */
+/* A counting allocator that tags its blocks: a block freed with the wrong size, or memory it did not hand out
+   passed to it, counts as bad; its blocks passed to free() abort (the tag sits before the pointer). */
+typedef struct tagged_alloc {
+    pthread_mutex_t lock;
+    pthread_t main;
+    long allocs, frees, bad, writer_allocs; /* writer_allocs: made on another thread than main */
+    size_t live;
+} tagged_alloc;
+#define TAGGED_HEAD 16
+static void *tagged_alloc_fn(void *user, size_t size) {
+    tagged_alloc *t = (tagged_alloc *)user;
+    unsigned char *p = (unsigned char *)malloc(size + TAGGED_HEAD);
+    if (!p) return NULL;
+    memcpy(p, &size, sizeof size);
+    memcpy(p + 8, "tagged!", 8);
+    pthread_mutex_lock(&t->lock);
+    t->allocs++;
+    t->live += size;
+    if (!pthread_equal(pthread_self(), t->main)) t->writer_allocs++;
+    pthread_mutex_unlock(&t->lock);
+    return p + TAGGED_HEAD;
+}
+static void tagged_free_fn(void *user, void *ptr, size_t size) {
+    tagged_alloc *t = (tagged_alloc *)user;
+    unsigned char *p = (unsigned char *)ptr - TAGGED_HEAD;
+    size_t had;
+    memcpy(&had, p, sizeof had);
+    pthread_mutex_lock(&t->lock);
+    if (memcmp(p + 8, "tagged!", 8) != 0 || had != (size ? size : 1u)) t->bad++; /* asmstore_alloc asks 1 for 0 */
+    t->frees++;
+    t->live -= had;
+    pthread_mutex_unlock(&t->lock);
+    free(p);
+}
+
+/* Everything the cache allocates goes through options.allocator: miss images and snapshots, the record file
+   read at open (held while the cache is), and the writer's pending list, merge and encoding of the records. */
+static void test_allocator_gets_everything(void) {
+    cu_store s;
+    char *root = cu_tmpdir(), dir[4096], rec[4200];
+    asmstore_cache_options o, full;
+    asmstore_cache_counters n;
+    asmstore_cache *c = NULL;
+    tagged_alloc t;
+    size_t live_without_records;
+    memset(&t, 0, sizeof t);
+    pthread_mutex_init(&t.lock, NULL);
+    t.main = pthread_self();
+    memset(&o, 0, sizeof o);
+    o.allocator.alloc = tagged_alloc_fn;
+    o.allocator.free = tagged_free_fn;
+    o.allocator.user = &t;
+    full = o;
+    full.verify = ASMSTORE_CACHE_VERIFY_FULL; /* reads no records */
+    CHECK(cu_synthetic(&s, 4, 4, small_sizes, 4, 91) == 0);
+    cu_store_dir(dir, sizeof dir, root, asmstore_cache_store_id(&s.r));
+    snprintf(rec, sizeof rec, "%s/.verified", dir);
+    CHECK_EQ_INT(run_once(root, &s, &o, &n, NULL, NULL), 0); /* misses: files written, then recorded */
+    CHECK_EQ_INT(n.records_written, 4);
+    CHECK(t.writer_allocs >= 3); /* the pending list, the merged records, the record file's bytes */
+    CHECK_EQ_INT(t.live, 0);
+    CHECK(asmstore_cache_open(&c, root, &s.r, &full) == ASMSTORE_OK);
+    live_without_records = t.live;
+    asmstore_cache_close(c);
+    CHECK(asmstore_cache_open(&c, root, &s.r, &o) == ASMSTORE_OK);
+    CHECK(t.live >= live_without_records + 4 * 36); /* four records of index, inode, size, mtime, ctime */
+    asmstore_cache_close(c);
+    CHECK(unlink(rec) == 0); /* hits hashed, queued to record from this thread, recorded by the writer */
+    CHECK_EQ_INT(run_once(root, &s, &o, &n, NULL, NULL), 0);
+    CHECK_EQ_INT(n.hits, 4);
+    CHECK_EQ_INT(n.records_written, 4);
+    CHECK_EQ_INT(run_once(root, &s, &o, &n, NULL, NULL), 0);
+    CHECK_EQ_INT(n.recorded_hits, 4);
+    CHECK_EQ_INT(t.live, 0);
+    CHECK_EQ_INT(t.bad, 0);
+    CHECK_EQ_INT(t.allocs, t.frees);
+    pthread_mutex_destroy(&t.lock);
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
 /* SIGKILL of a writing process at any point (mid-write, between fsync and rename, while the record
    file is written, after): the next run serves only right bytes, and a torn temp file planted under
    the final name (what a filesystem without atomic rename could leave) is never a hit. */
@@ -1123,6 +1207,7 @@ int main(void) {
     RUN(test_fault_fsize_sigxfsz_default);
     RUN(test_crash_mid_write);
     RUN(test_recorded_hits_skip_hash);
+    RUN(test_allocator_gets_everything);
     RUN(test_sigkill_any_point_recorded);
     RUN(test_policy_page_cache);
     RUN(test_race_8_processes);
