@@ -1,4 +1,4 @@
-/* asmstore_cache.h - v0.2.0 - on-disk cache of decompressed assembly-store entries, single-header C library.
+/* asmstore_cache.h - v0.3.0 - on-disk cache of decompressed assembly-store entries, single-header C library.
    MIT licence: see the end of this file. Builds on asmstore.h (declarations only).
 
    Do this:
@@ -48,12 +48,24 @@
      ASMSTORE_CACHE_VERIFY_FULL hashes every hit. At open, the writer thread first asks the kernel
      to read every recorded file ahead (POSIX_FADV_WILLNEED; options.no_prefetch turns it off).
 
+   POLICY (0.3.0; options.policy)
+     A hit on a file in the page cache is 6-9x faster than decompressing; a file that must come from
+     disk costs its image size in reads (45.9 MB for the Mono corpus, 2.8x the compressed store), and
+     on a slow disk with a fast CPU that can lose to decompressing. AUTO (the default) serves every
+     file whose first and last pages are in the page cache (mincore: two syscalls). For a file that is
+     not, it needs the store's decompression rate (ns per MiB, read + zstd, timed on the misses and
+     kept in the record file): without one it serves; with one, it reads the first such files in at
+     once, timed, until ASMSTORE_CACHE_PROBE_BYTES (1 MiB), and from then on steps aside (decompresses;
+     the file stays, counted in `aside`) only if reading was slower. ALWAYS serves every valid file;
+     RESIDENT serves only files in the page cache (and does not read the recorded files ahead).
+
    CONFIGURATION (define before the implementation include; defaults in brackets)
      ASMSTORE_CACHE_STATIC        every function static to the including file    [extern; also ASMSTORE_STATIC]
      ASMSTORE_CACHE_DEF           storage/visibility of public functions         [extern / static]
      ASMSTORE_CACHE_QUEUE_BYTES   default bound of queued snapshots              [32 MiB]
      ASMSTORE_CACHE_DCTX_POOL     ZSTD_DCtx objects kept for reuse               [8]
      ASMSTORE_CACHE_STALE_SECONDS a temp file older than this is stale even if its pid lives [3600]
+     ASMSTORE_CACHE_PROBE_BYTES   POLICY_AUTO: bytes read, timed, before it may step aside [1 MiB]
      ASMSTORE_NO_ZSTD             as in asmstore.h: no ZSTD_DCtx pool (the reader's callback decompresses)
      ASMSTORE_ZSTD_HEADER         how to include zstd                            [<zstd.h>]
    Environment: ASMSTORE_CACHE_DISABLE set to anything but "" or "0" turns the cache off at open.
@@ -123,13 +135,23 @@ typedef struct asmstore_cache_options {
     int disable;                   /* nonzero: cache off (every compressed entry decompressed, nothing written) */
     int read_only;                 /* nonzero: use hits, never write */
     int fsync;                     /* nonzero: also fsync the directory after each rename (files are always fsync'd) */
-    size_t max_queue_bytes;        /* 0: ASMSTORE_CACHE_QUEUE_BYTES; snapshots (payload + footer) waiting to be written */
+    size_t max_queue_bytes;        /* 0: ASMSTORE_CACHE_QUEUE_BYTES; snapshots (payload + footer) queued to write */
     size_t min_alignment;          /* 0 or 1: any. A power of two (<= 16384): uncompressed images whose address
                                       is not a multiple of it are copied into a block that is (COPY) */
-    asmstore_allocator allocator;  /* images handed out on a miss and queued snapshots; NULL members: malloc/free */
+    asmstore_allocator allocator;  /* all the cache allocates: images, snapshots, records. NULL members: malloc/free */
     int verify;                    /* ASMSTORE_CACHE_VERIFY_RECORDED (0, the default) or ASMSTORE_CACHE_VERIFY_FULL */
     int no_prefetch;               /* nonzero: do not read the recorded files ahead in the background at open */
+    int policy;                    /* when a valid file is served: ASMSTORE_CACHE_POLICY_AUTO (0, the default), ... */
 } asmstore_cache_options;
+
+/* Whether a compressed entry whose cache file exists is served from it (see POLICY above). */
+enum asmstore_cache_policy {
+    ASMSTORE_CACHE_POLICY_AUTO = 0,     /* in the page cache: served; else served unless this store's learned
+                                           decompression rate beats the read rate measured on this run's first
+                                           files not in the page cache */
+    ASMSTORE_CACHE_POLICY_ALWAYS = 1,   /* every valid file is served */
+    ASMSTORE_CACHE_POLICY_RESIDENT = 2  /* only files whose first and last pages are in the page cache */
+};
 
 /* What a hit checks beyond the file's type, owner, mode, size and footer (see VALIDATION above). */
 enum asmstore_cache_verify {
@@ -172,6 +194,10 @@ typedef struct asmstore_cache_counters {
     uint64_t store_id;
     uint64_t recorded_hits;        /* hits whose file matched the writer's record: payload not hashed */
     uint64_t records_written;      /* files recorded as durable and verified (in the ".verified" file) */
+    uint64_t aside;                /* files present but not served by the policy: decompressed (also misses) */
+    uint64_t probed;               /* files not in the page cache read in to learn the read rate (also hits) */
+    uint32_t direct_ns_per_mib;    /* learned: decompressing (read + zstd) per MiB of image, 0 = unknown */
+    uint32_t read_ns_per_mib;      /* measured this run: reading a file not in the page cache, 0 = not yet */
 } asmstore_cache_counters;
 
 typedef struct asmstore_cache_prune_stats {
@@ -192,7 +218,8 @@ ASMSTORE_CACHE_DEF uint64_t asmstore_cache_store_id(const asmstore_reader *store
    decompresses (counters.enabled == 0). Removes stale temp files (their pid is gone, or they are
    older than ASMSTORE_CACHE_STALE_SECONDS). Returns ASMSTORE_ERR_INVALID_ARG or _OUT_OF_MEMORY
    otherwise. *out is freed by asmstore_cache_close. opt may be NULL. */
-ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, const char *root, const asmstore_reader *store,
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, const char *root,
+                                                       const asmstore_reader *store,
                                                        const asmstore_cache_options *opt);
 
 /* Gives the decompressed image of entry e (from asmstore_reader_find/_entry on the same store; its
@@ -202,7 +229,8 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
    or COPY when its address is below opt->min_alignment. out->alignment says what the image got.
    On failure (ASMSTORE_ERR_IGNORED, _INVALID_ARG, _DECOMPRESS, _OUT_OF_MEMORY, ...) *out is empty.
    The image belongs to the caller until asmstore_cache_release, and may outlive the cache. */
-ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e, asmstore_cache_image *out);
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e,
+                                                      asmstore_cache_image *out);
 
 /* Unmaps (HIT) or frees (MISS, COPY) the image and clears *img; DIRECT images and NULL are fine. */
 ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img);
@@ -285,6 +313,14 @@ ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_
 #else
 #define ASMSTORE_CACHE__PRIVATE static
 #endif
+
+#ifndef ASMSTORE_CACHE_PROBE_BYTES
+#define ASMSTORE_CACHE_PROBE_BYTES ((uint64_t)1 << 20) /* POLICY_AUTO: bytes read, timed, before deciding */
+#endif
+/* The cache's one lock idiom: the statements run with c->lock held. Only the writer loop and the waits on its
+   condition variables (which release the lock inside pthread_cond_wait) take it by hand. */
+#define ASMSTORE_CACHE__LOCKED(c, ...) \
+    do { pthread_mutex_lock(&(c)->lock); __VA_ARGS__; pthread_mutex_unlock(&(c)->lock); } while (0)
 
 #ifdef __cplusplus
 extern "C" {
@@ -375,6 +411,9 @@ struct asmstore_cache {
     asmstore_cache__ident *pend;   /* files to record at the end of the writer's batch (lock held) */
     size_t npend, cappend;
     int prefetch;                  /* the writer thread reads the recorded files ahead first */
+    size_t page;                   /* sysconf(_SC_PAGESIZE) */
+    uint64_t miss_ns, miss_bytes;  /* this run's decompressions (read + zstd), timed: the learned rate */
+    uint64_t probe_ns, probe_bytes; /* this run's reads of files not in the page cache, timed (POLICY_AUTO) */
 #ifndef ASMSTORE_NO_ZSTD
     ZSTD_DCtx *dctx[ASMSTORE_CACHE_DCTX_POOL];
     int ndctx;
@@ -427,7 +466,8 @@ ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__remove_stale(int dirfd) {
 
 /* Removes name (in parentfd) and, if it is a directory, everything below it; never follows a
    symlink. Adds to the files and bytes counters (may be NULL). Returns 0 when name is gone. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__remove_tree(int parentfd, const char *name, int depth, uint64_t *files, uint64_t *bytes) {
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__remove_tree(int parentfd, const char *name, int depth, uint64_t *files,
+                                                        uint64_t *bytes) {
     struct stat st;
     struct dirent *de;
     DIR *d;
@@ -521,17 +561,41 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__drain_sigxfsz(void) {
     while (sigtimedwait(&s, NULL, &zero) == SIGXFSZ) {}
 }
 
+/* >>cache-rates ------------------------------------------------------------------------- */
+/* The policy compares two rates, each in ns per MiB of image: decompressing (timed on misses, learned across runs
+   through the record file) and reading a cache file that is not in the page cache (timed this run). */
+ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+/* 0 means unknown, so a measured rate is at least 1; capped at UINT32_MAX (4 s per MiB). */
+ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__ns_per_mib(uint64_t ns, uint64_t bytes) {
+    uint64_t r;
+    if (bytes == 0) return 0;
+    if (ns > UINT64_MAX / 1048576u) ns = UINT64_MAX / 1048576u;
+    r = ns * 1048576u / bytes;
+    return r == 0 ? 1u : r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
+}
+
+/* A file another user owns, or one group or others may write, may hold anything: not ours. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__is_ours(const struct stat *st) {
+    return S_ISREG(st->st_mode) && st->st_uid == geteuid() && (st->st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
 /* >>cache-records ----------------------------------------------------------------------- */
 /* The ".verified" file of a store directory lists the cache files the writer made durable (fsync
    before rename) and whose bytes it knows, each with its fstat identity. A hit on a file whose
    identity still matches needs no payload hash: nothing has written, truncated or replaced it since.
-   File: header[32] = magic "XACV" u32, version 1 u32, store_id u64, count u32, 0 u32, XXH3-64 of the
+   File: header[32] = magic "XACV" u32, version 1 u32, store_id u64, count u32, the store's learned
+   decompression rate u32 (ns per MiB of image, read + zstd, timed on misses; 0 unknown), XXH3-64 of the
    records u64; then count records[40] sorted by index = index u32, 0 u32, ino, size, mtime_ns,
    ctime_ns (u64 each). Anything else about it (absent, foreign, damaged) means "no records". */
 #define ASMSTORE_CACHE__REC_MAGIC 0x56434158u /* "XACV" */
 #define ASMSTORE_CACHE__REC_NAME  ".verified" /* a dot name: not a cache file to stats and prune counts */
 
-ASMSTORE_CACHE__PRIVATE void asmstore_cache__ident_of(asmstore_cache__ident *id, uint32_t index, const struct stat *st) {
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__ident_of(asmstore_cache__ident *id, uint32_t index,
+                                                      const struct stat *st) {
     id->index = index;
     id->ino = (uint64_t)st->st_ino;
     id->size = (uint64_t)st->st_size;
@@ -539,35 +603,39 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__ident_of(asmstore_cache__ident *id,
     id->ctime_ns = (uint64_t)st->st_ctim.tv_sec * 1000000000u + (uint64_t)st->st_ctim.tv_nsec;
 }
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__ident_eq(const asmstore_cache__ident *a, const asmstore_cache__ident *b) {
-    return a->index == b->index && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
+    return a->index == b->index && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns &&
+           a->ctime_ns == b->ctime_ns;
 }
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__ident_cmp(const void *a, const void *b) {
     uint32_t x = ((const asmstore_cache__ident *)a)->index, y = ((const asmstore_cache__ident *)b)->index;
     return x < y ? -1 : x > y;
 }
 
-/* Reads the records (malloc'd, *n of them) or returns NULL for "none". */
-ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(int dirfd, uint64_t store_id, uint32_t entry_count,
-                                                                             size_t *n) {
+/* Reads the records (*n of them, from allocator a) and the learned rate, or returns NULL for "none". */
+ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(const asmstore_allocator *a, int dirfd,
+                                                                             uint64_t store_id,
+                                                                             uint32_t entry_count, size_t *n,
+                                                                             uint32_t *rate) {
     struct stat st;
     unsigned char *buf = NULL;
     asmstore_cache__ident *rec = NULL;
-    size_t count = 0, i, size;
+    size_t count = 0, i, size = 0;
     int fd = openat(dirfd, ASMSTORE_CACHE__REC_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     *n = 0;
+    *rate = 0;
     if (fd < 0) return NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 ||
-        st.st_size < 32 || (uint64_t)st.st_size > 32u + 40u * (uint64_t)entry_count || ((size_t)st.st_size - 32u) % 40u != 0)
+    if (fstat(fd, &st) != 0 || !asmstore_cache__is_ours(&st) || st.st_size < 32 ||
+        (uint64_t)st.st_size > 32u + 40u * (uint64_t)entry_count || ((size_t)st.st_size - 32u) % 40u != 0)
         goto done;
     size = (size_t)st.st_size;
-    buf = (unsigned char *)malloc(size);
+    buf = (unsigned char *)asmstore_alloc(a, size);
     if (!buf || pread(fd, buf, size, 0) != (ssize_t)size) goto done;
     count = (size - 32u) / 40u;
     if (asmstore__rd32(buf) != ASMSTORE_CACHE__REC_MAGIC || asmstore__rd32(buf + 4) != 1u ||
-        asmstore__rd64(buf + 8) != store_id || asmstore__rd32(buf + 16) != count || asmstore__rd32(buf + 20) != 0u ||
+        asmstore__rd64(buf + 8) != store_id || asmstore__rd32(buf + 16) != count ||
         asmstore__rd64(buf + 24) != asmstore_xxh3_64(buf + 32, size - 32u) || count == 0)
         goto done;
-    rec = (asmstore_cache__ident *)malloc(count * sizeof *rec);
+    rec = (asmstore_cache__ident *)asmstore_alloc(a, count * sizeof *rec);
     for (i = 0; rec && i < count; i++) {
         const unsigned char *r = buf + 32 + 40 * i;
         rec[i].index = asmstore__rd32(r);
@@ -575,18 +643,21 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(int 
         rec[i].size = asmstore__rd64(r + 16);
         rec[i].mtime_ns = asmstore__rd64(r + 24);
         rec[i].ctime_ns = asmstore__rd64(r + 32);
-        if (rec[i].index >= entry_count || (i > 0 && rec[i].index <= rec[i - 1].index) || asmstore__rd32(r + 4) != 0u) break;
+        if (rec[i].index >= entry_count || (i > 0 && rec[i].index <= rec[i - 1].index) ||
+            asmstore__rd32(r + 4) != 0u)
+            break;
     }
-    if (rec && i == count) *n = count;
-    else { free(rec); rec = NULL; }
+    if (rec && i == count) { *n = count; *rate = asmstore__rd32(buf + 20); }
+    else { asmstore_free(a, rec, count * sizeof *rec); rec = NULL; }
 done:
-    free(buf);
+    asmstore_free(a, buf, size);
     close(fd);
     return rec;
 }
 
 /* Creates <base>.tmp.<pid>.<16 hex random> O_EXCL in dirfd; name in tmp. Returns the fd or -1 (errno). */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_temp(int dirfd, const char *base, uint64_t nonce, char *tmp, size_t cap) {
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_temp(int dirfd, const char *base, uint64_t nonce, char *tmp,
+                                                      size_t cap) {
     struct timespec ts;
     uint64_t seed[4], rnd;
     int fd, attempt;
@@ -601,27 +672,25 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_temp(int dirfd, const char *bas
     }
 }
 
-/* Records files as verified: each must still have the identity it had when written (or hashed),
-   is fsync'd, and its ctime must lie ASMSTORE_CACHE_SETTLE_NS in the past when it is checked the
-   last time, so that a later write to it cannot land in the same timestamp tick. Merges with the
-   records on disk (another process may have added some) and replaces the file atomically. A record
-   lost to a racing process or a failure only means that file is hashed again. Returns how many. */
-ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, asmstore_cache__ident *pend, size_t npend, uint64_t nonce) {
-    asmstore_cache__ident *old, *all;
-    size_t nold = 0, i, k = 0, a = 0, b = 0, nall = 0, size;
+/* The files of pend[0..npend) that can be recorded as verified: each must still have the identity it had when
+   written (or hashed), is fsync'd, and its ctime must lie ASMSTORE_CACHE_SETTLE_NS in the past when it is checked
+   the last time, so that a later write to it cannot land in the same timestamp tick. Compacts pend; returns how
+   many are left. */
+ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_settle(asmstore_cache *c, asmstore_cache__ident *pend,
+                                                               size_t npend) {
+    size_t i, k = 0;
     uint64_t newest = 0, now;
-    unsigned char *buf;
     struct timespec ts;
     struct stat st;
-    char tmp[96];
-    int fd, ok;
     for (i = 0; i < npend; i++) { /* durable, and still the bytes we know */
         asmstore_cache__ident cur;
         char name[32];
+        int fd, ok;
         snprintf(name, sizeof name, "%u.bin", (unsigned)pend[i].index);
         fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
         if (fd < 0) continue;
-        ok = fstat(fd, &st) == 0 && (asmstore_cache__ident_of(&cur, pend[i].index, &st), asmstore_cache__ident_eq(&cur, &pend[i])) &&
+        ok = fstat(fd, &st) == 0 &&
+             (asmstore_cache__ident_of(&cur, pend[i].index, &st), asmstore_cache__ident_eq(&cur, &pend[i])) &&
              fsync(fd) == 0;
         close(fd);
         if (ok) { pend[k++] = pend[i]; if (cur.ctime_ns > newest) newest = cur.ctime_ns; }
@@ -643,12 +712,58 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, 
         snprintf(name, sizeof name, "%u.bin", (unsigned)pend[i].index);
         if (fstatat(c->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
         asmstore_cache__ident_of(&cur, pend[i].index, &st);
-        if (asmstore_cache__ident_eq(&cur, &pend[i]) && cur.ctime_ns + ASMSTORE_CACHE_SETTLE_NS <= now) pend[k++] = pend[i];
+        if (asmstore_cache__ident_eq(&cur, &pend[i]) && cur.ctime_ns + ASMSTORE_CACHE_SETTLE_NS <= now)
+            pend[k++] = pend[i];
     }
+    return k;
+}
+
+/* The record file's bytes for all[0..n) (sorted by index), with the store's learned decompression rate (ns per
+   MiB, 0 = unknown) in the header's otherwise unused word. NULL when out of memory. */
+ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__records_encode(const asmstore_allocator *a,
+                                                                       const asmstore_cache__ident *all, size_t n,
+                                                                       uint64_t store_id, uint32_t rate,
+                                                                       size_t *size) {
+    unsigned char *buf;
+    size_t i;
+    *size = 32 + 40 * n;
+    buf = (unsigned char *)asmstore_alloc(a, *size);
+    if (!buf) return NULL;
+    memset(buf, 0, *size);
+    for (i = 0; i < n; i++) {
+        unsigned char *r = buf + 32 + 40 * i;
+        asmstore__wr32(r, all[i].index);
+        asmstore__wr64(r + 8, all[i].ino);
+        asmstore__wr64(r + 16, all[i].size);
+        asmstore__wr64(r + 24, all[i].mtime_ns);
+        asmstore__wr64(r + 32, all[i].ctime_ns);
+    }
+    asmstore__wr32(buf, ASMSTORE_CACHE__REC_MAGIC);
+    asmstore__wr32(buf + 4, 1u);
+    asmstore__wr64(buf + 8, store_id);
+    asmstore__wr32(buf + 16, (uint32_t)n);
+    asmstore__wr32(buf + 20, rate);
+    asmstore__wr64(buf + 24, asmstore_xxh3_64(buf + 32, *size - 32));
+    return buf;
+}
+
+/* Records the files of pend that settle (above), merged with the records on disk (another process may have added
+   some), and replaces the file atomically. A record lost to a racing process or a failure only means that file is
+   hashed again. Returns how many were recorded. */
+ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, asmstore_cache__ident *pend,
+                                                              size_t npend, uint32_t rate, uint64_t nonce) {
+    const asmstore_allocator *al = &c->opt.allocator;
+    asmstore_cache__ident *old, *all;
+    size_t nold = 0, k, a = 0, b = 0, nall = 0, size = 0;
+    uint32_t old_rate = 0;
+    unsigned char *buf;
+    char tmp[96];
+    int fd, ok;
+    k = asmstore_cache__records_settle(c, pend, npend);
     if (k == 0) return 0;
     qsort(pend, k, sizeof *pend, asmstore_cache__ident_cmp);
-    old = asmstore_cache__records_read(c->dirfd, c->store_id, c->store.entry_count, &nold);
-    all = (asmstore_cache__ident *)malloc((nold + k) * sizeof *all);
+    old = asmstore_cache__records_read(al, c->dirfd, c->store_id, c->store.entry_count, &nold, &old_rate);
+    all = (asmstore_cache__ident *)asmstore_alloc(al, (nold + k) * sizeof *all);
     while (all && (a < nold || b < k)) { /* merge; ours win; a duplicate index in pend keeps the last */
         if (b < k && (a >= nold || pend[b].index <= old[a].index)) {
             if (a < nold && old[a].index == pend[b].index) a++;
@@ -658,30 +773,19 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, 
             all[nall++] = old[a++];
         }
     }
-    free(old);
-    size = 32 + 40 * nall;
-    buf = all ? (unsigned char *)calloc(1, size) : NULL;
-    for (i = 0; buf && i < nall; i++) {
-        unsigned char *r = buf + 32 + 40 * i;
-        asmstore__wr32(r, all[i].index);
-        asmstore__wr64(r + 8, all[i].ino);
-        asmstore__wr64(r + 16, all[i].size);
-        asmstore__wr64(r + 24, all[i].mtime_ns);
-        asmstore__wr64(r + 32, all[i].ctime_ns);
-    }
-    free(all);
+    asmstore_free(al, old, nold * sizeof *old);
+    buf = all ? asmstore_cache__records_encode(al, all, nall, c->store_id, rate ? rate : old_rate, &size) : NULL;
+    asmstore_free(al, all, (nold + k) * sizeof *all);
     if (!buf) return 0;
-    asmstore__wr32(buf, ASMSTORE_CACHE__REC_MAGIC);
-    asmstore__wr32(buf + 4, 1u);
-    asmstore__wr64(buf + 8, c->store_id);
-    asmstore__wr32(buf + 16, (uint32_t)nall);
-    asmstore__wr64(buf + 24, asmstore_xxh3_64(buf + 32, size - 32));
     fd = asmstore_cache__open_temp(c->dirfd, ASMSTORE_CACHE__REC_NAME, nonce, tmp, sizeof tmp);
     ok = fd >= 0 && asmstore_cache__write_all(fd, buf, size) == 0 && fsync(fd) == 0;
     if (fd >= 0 && close(fd) != 0) ok = 0;
-    free(buf);
-    if (fd >= 0 && (!ok || renameat(c->dirfd, tmp, c->dirfd, ASMSTORE_CACHE__REC_NAME) != 0)) { (void)unlinkat(c->dirfd, tmp, 0); return 0; }
+    asmstore_free(al, buf, size);
     if (fd < 0) return 0;
+    if (!ok || renameat(c->dirfd, tmp, c->dirfd, ASMSTORE_CACHE__REC_NAME) != 0) {
+        (void)unlinkat(c->dirfd, tmp, 0);
+        return 0;
+    }
     (void)fsync(c->dirfd);
     return k;
 }
@@ -690,8 +794,10 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, 
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__add_pending(asmstore_cache *c, const asmstore_cache__ident *id) {
     if (c->npend == c->cappend) {
         size_t ncap = c->cappend ? 2 * c->cappend : 64;
-        asmstore_cache__ident *p = (asmstore_cache__ident *)realloc(c->pend, ncap * sizeof *p);
+        asmstore_cache__ident *p = (asmstore_cache__ident *)asmstore_alloc(&c->opt.allocator, ncap * sizeof *p);
         if (!p) return;
+        if (c->npend) memcpy(p, c->pend, c->npend * sizeof *p);
+        asmstore_free(&c->opt.allocator, c->pend, c->cappend * sizeof *p);
         c->pend = p;
         c->cappend = ncap;
     }
@@ -701,7 +807,8 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__add_pending(asmstore_cache *c, cons
 /* >>cache-writer ------------------------------------------------------------------------ */
 /* Writes one snapshot: temp file, one write, fsync (so the record can trust it after a crash),
    rename; *id gets the file's identity. Returns 0 or an errno. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__write_job(asmstore_cache *c, asmstore_cache__job *j, uint64_t nonce, asmstore_cache__ident *id) {
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__write_job(asmstore_cache *c, asmstore_cache__job *j, uint64_t nonce,
+                                                      asmstore_cache__ident *id) {
     char final_name[32], tmp[96];
     struct stat st;
     int fd, err = 0;
@@ -757,9 +864,7 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__prefetch(asmstore_cache *c) {
     for (i = 0; i < c->nrec; i++) {
         char name[32];
         int fd, stop;
-        pthread_mutex_lock(&c->lock);
-        stop = c->stop;
-        pthread_mutex_unlock(&c->lock);
+        ASMSTORE_CACHE__LOCKED(c, stop = c->stop);
         if (stop) return;
         snprintf(name, sizeof name, "%u.bin", (unsigned)c->rec[i].index);
         fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -781,14 +886,17 @@ ASMSTORE_CACHE__PRIVATE void *asmstore_cache__writer_main(void *arg) {
         if (c->stop) break;
         if (!c->head && c->npend > 0) { /* end of a batch: record what it wrote or verified */
             asmstore_cache__ident *pend = c->pend;
-            size_t npend = c->npend, done;
+            size_t npend = c->npend, cap = c->cappend, done;
+            uint32_t rate;
+            if (c->miss_bytes) c->n.direct_ns_per_mib = asmstore_cache__ns_per_mib(c->miss_ns, c->miss_bytes);
+            rate = c->n.direct_ns_per_mib;
             c->pend = NULL;
             c->npend = c->cappend = 0;
             c->writer_busy = 1;
             nonce = ++c->tmp_counter;
             pthread_mutex_unlock(&c->lock);
-            done = asmstore_cache__records_write(c, pend, npend, nonce);
-            free(pend);
+            done = asmstore_cache__records_write(c, pend, npend, rate, nonce);
+            asmstore_free(&c->opt.allocator, pend, cap * sizeof *pend);
             pthread_mutex_lock(&c->lock);
             c->writer_busy = 0;
             c->n.records_written += done;
@@ -851,7 +959,10 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
     size_t need = size + ASMSTORE_CACHE_FOOTER_SIZE;
     int rc;
     pthread_mutex_lock(&c->lock);
-    if (!c->writes_on || c->stop || c->state[index] == ASMSTORE_CACHE__QUEUED) { pthread_mutex_unlock(&c->lock); return; }
+    if (!c->writes_on || c->stop || c->state[index] == ASMSTORE_CACHE__QUEUED) {
+        pthread_mutex_unlock(&c->lock);
+        return;
+    }
     if (need < size || c->queued_bytes > c->opt.max_queue_bytes || need > c->opt.max_queue_bytes - c->queued_bytes) {
         c->n.entries_skipped++;
         pthread_mutex_unlock(&c->lock);
@@ -896,7 +1007,8 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
 }
 
 /* >>cache-public ------------------------------------------------------------------------ */
-ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, const char *root, const asmstore_reader *store,
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, const char *root,
+                                                       const asmstore_reader *store,
                                                        const asmstore_cache_options *opt) {
     asmstore_cache *c;
     asmstore_cache_options o;
@@ -910,12 +1022,16 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     if (opt) o = *opt;
     if (o.max_queue_bytes == 0) o.max_queue_bytes = ASMSTORE_CACHE_QUEUE_BYTES;
     if (o.min_alignment > 16384u || (o.min_alignment & (o.min_alignment - 1))) return ASMSTORE_ERR_INVALID_ARG;
+    if (o.policy < ASMSTORE_CACHE_POLICY_AUTO || o.policy > ASMSTORE_CACHE_POLICY_RESIDENT)
+        return ASMSTORE_ERR_INVALID_ARG;
     c = (asmstore_cache *)asmstore_alloc(&o.allocator, sizeof *c);
     if (!c) return ASMSTORE_ERR_OUT_OF_MEMORY;
     memset(c, 0, sizeof *c);
     c->store = *store;
     c->opt = o;
     c->dirfd = -1;
+    c->page = (size_t)sysconf(_SC_PAGESIZE);
+    if (c->page == 0 || (c->page & (c->page - 1))) c->page = 4096;
     c->store_id = asmstore_cache_store_id(store);
     c->use_source_hash = !store->has_content_id;
     c->n.store_id = c->store_id;
@@ -944,8 +1060,10 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     c->writes_on = !o.read_only;
     c->n.writes_enabled = c->writes_on;
     c->n.stale_removed = asmstore_cache__remove_stale(c->dirfd);
-    if (o.verify != ASMSTORE_CACHE_VERIFY_FULL) c->rec = asmstore_cache__records_read(c->dirfd, c->store_id, store->entry_count, &c->nrec);
-    if (c->nrec > 0 && !o.no_prefetch) {
+    if (o.verify != ASMSTORE_CACHE_VERIFY_FULL)
+        c->rec = asmstore_cache__records_read(&o.allocator, c->dirfd, c->store_id, store->entry_count, &c->nrec,
+                                              &c->n.direct_ns_per_mib);
+    if (c->nrec > 0 && !o.no_prefetch && o.policy != ASMSTORE_CACHE_POLICY_RESIDENT) {
         pthread_mutex_lock(&c->lock);
         c->prefetch = 1;
         if (asmstore_cache__start_writer(c) != 0) c->prefetch = 0;
@@ -972,14 +1090,51 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__record_later(asmstore_cache *c, con
     pthread_mutex_unlock(&c->lock);
 }
 
-/* Tries the cache file of entry e. 1: hit (*img filled), 0: no file, -1: a file that failed a check.
+/* Are the first and the last page of the file mapping m in the page cache? mincore answers for files we own;
+   where it cannot (an old kernel), the answer is yes: the file is served as before. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__resident(const asmstore_cache *c, void *m, size_t len) {
+    unsigned char first = 1, last = 1;
+    if (mincore(m, 1, &first) != 0 || mincore((unsigned char *)m + (len - 1) / c->page * c->page, 1, &last) != 0)
+        return 1;
+    return (first & last & 1u) != 0;
+}
+
+/* The policy: 1 = serve the file mapped at m, 0 = step aside (decompress). A file in the page cache is always
+   served. POLICY_AUTO with a learned decompression rate reads the first files that are not in, timed (read
+   faults: the pages stay clean and shared), until ASMSTORE_CACHE_PROBE_BYTES; from then on it serves such a
+   file only if reading is not slower than decompressing. Without a learned rate there is nothing to compare. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__serve(asmstore_cache *c, const unsigned char *m, size_t len) {
+    volatile unsigned char sink;
+    uint32_t direct = 0, readr = 0;
+    uint64_t t0;
+    size_t i;
+    if (c->opt.policy == ASMSTORE_CACHE_POLICY_ALWAYS || asmstore_cache__resident(c, (void *)(uintptr_t)m, len))
+        return 1;
+    if (c->opt.policy != ASMSTORE_CACHE_POLICY_AUTO) return 0;
+    ASMSTORE_CACHE__LOCKED(c, direct = c->n.direct_ns_per_mib; readr = c->n.read_ns_per_mib);
+    if (direct == 0) return 1;
+    if (readr != 0) return readr <= direct;
+    t0 = asmstore_cache__now_ns();
+    for (i = 0; i < len; i += c->page) sink = m[i];
+    (void)sink;
+    t0 = asmstore_cache__now_ns() - t0;
+    ASMSTORE_CACHE__LOCKED(c, c->n.probed++; c->probe_ns += t0; c->probe_bytes += len;
+                           if (c->probe_bytes >= ASMSTORE_CACHE_PROBE_BYTES)
+                               c->n.read_ns_per_mib = asmstore_cache__ns_per_mib(c->probe_ns, c->probe_bytes));
+    return 1;
+}
+
+/* Tries the cache file of entry e. 1: hit (*img filled), 0: no file, -1: a file that failed a check,
+   2: a file the policy steps aside from.
    *recorded: the file is the one the writer recorded, so its payload was not hashed. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asmstore_entry *e, const uint64_t *src_hash,
-                                                    asmstore_cache_image *img, int *checksum, int *recorded) {
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asmstore_entry *e,
+                                                    const uint64_t *src_hash, asmstore_cache_image *img,
+                                                    int *checksum, int *recorded) {
     char name[32];
     struct stat st;
     asmstore_cache__ident id, key;
     const asmstore_cache__ident *rec;
+    uint64_t size = (uint64_t)e->uncompressed_size;
     size_t len;
     void *m;
     int fd;
@@ -989,8 +1144,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     snprintf(name, sizeof name, "%u.bin", (unsigned)e->index);
     fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return errno == ENOENT ? 0 : -1;
-    /* a file another user owns, or one group or others may write, may hold anything: not ours */
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 ||
+    if (fstat(fd, &st) != 0 || !asmstore_cache__is_ours(&st) ||
         e->uncompressed_size > SIZE_MAX - ASMSTORE_CACHE_FOOTER_SIZE ||
         (uint64_t)st.st_size != (uint64_t)e->uncompressed_size + ASMSTORE_CACHE_FOOTER_SIZE) {
         close(fd);
@@ -999,16 +1153,19 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     len = e->uncompressed_size + ASMSTORE_CACHE_FOOTER_SIZE;
     asmstore_cache__ident_of(&id, e->index, &st);
     key.index = e->index;
-    rec = c->nrec ? (const asmstore_cache__ident *)bsearch(&key, c->rec, c->nrec, sizeof *c->rec, asmstore_cache__ident_cmp) : NULL;
+    rec = c->nrec ? (const asmstore_cache__ident *)bsearch(&key, c->rec, c->nrec, sizeof *c->rec,
+                                                           asmstore_cache__ident_cmp)
+                  : NULL;
     *recorded = rec && asmstore_cache__ident_eq(rec, &id);
     /* no MAP_POPULATE: with PROT_WRITE it pre-faults for writing and copies every page (measured:
        the whole image turns into private dirty memory); read faults keep the pages clean and shared */
     m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     close(fd);
     if (m == MAP_FAILED) return -1;
+    if (!asmstore_cache__serve(c, (const unsigned char *)m, len)) { munmap(m, len); return 2; }
     /* the footer's last page only, or every page when the file is not the recorded one */
-    res = *recorded ? asmstore_cache__check_footer(m, len, c->store_id, e->index, (uint64_t)e->uncompressed_size, src_hash)
-                    : asmstore_cache_validate_file(m, len, c->store_id, e->index, (uint64_t)e->uncompressed_size, src_hash);
+    res = *recorded ? asmstore_cache__check_footer(m, len, c->store_id, e->index, size, src_hash)
+                    : asmstore_cache_validate_file(m, len, c->store_id, e->index, size, src_hash);
     if (res != ASMSTORE_OK) {
         *checksum = res == ASMSTORE_ERR_CHECKSUM;
         munmap(m, len);
@@ -1028,23 +1185,20 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
 #ifndef ASMSTORE_NO_ZSTD
 ASMSTORE_CACHE__PRIVATE ZSTD_DCtx *asmstore_cache__get_dctx(asmstore_cache *c) {
     ZSTD_DCtx *d = NULL;
-    pthread_mutex_lock(&c->lock);
-    if (c->ndctx > 0) d = c->dctx[--c->ndctx];
-    pthread_mutex_unlock(&c->lock);
+    ASMSTORE_CACHE__LOCKED(c, if (c->ndctx > 0) d = c->dctx[--c->ndctx]);
     return d ? d : ZSTD_createDCtx();
 }
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__put_dctx(asmstore_cache *c, ZSTD_DCtx *d) {
     if (!d) return;
-    pthread_mutex_lock(&c->lock);
-    if (c->ndctx < ASMSTORE_CACHE_DCTX_POOL) { c->dctx[c->ndctx++] = d; d = NULL; }
-    pthread_mutex_unlock(&c->lock);
+    ASMSTORE_CACHE__LOCKED(c, if (c->ndctx < ASMSTORE_CACHE_DCTX_POOL) { c->dctx[c->ndctx++] = d; d = NULL; });
     if (d) ZSTD_freeDCtx(d);
 }
 #endif
 
 /* An uncompressed image: in place when aligned enough, else copied into an aligned block (runtimes
    read metadata with aligned loads: Mono fails on an image at an odd address). */
-ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c, const asmstore_entry *e, asmstore_cache_image *out) {
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c, const asmstore_entry *e,
+                                                              asmstore_cache_image *out) {
     size_t want = c->opt.min_alignment > 1 ? c->opt.min_alignment : 1;
     out->source = ASMSTORE_CACHE_DIRECT;
     out->data = e->image;
@@ -1052,7 +1206,8 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c
         unsigned char *block;
         uintptr_t at;
         if (e->image_size > SIZE_MAX - want) return ASMSTORE_ERR_TOO_LARGE;
-        if (!(block = (unsigned char *)asmstore_alloc(&c->opt.allocator, e->image_size + want))) return ASMSTORE_ERR_OUT_OF_MEMORY;
+        block = (unsigned char *)asmstore_alloc(&c->opt.allocator, e->image_size + want);
+        if (!block) return ASMSTORE_ERR_OUT_OF_MEMORY;
         at = ((uintptr_t)block + want - 1) & ~(uintptr_t)(want - 1);
         memcpy((void *)at, e->image, e->image_size);
         out->data = (const unsigned char *)at;
@@ -1064,15 +1219,13 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c
     }
     out->size = e->image_size;
     out->alignment = asmstore_cache__alignment_of(out->data);
-    pthread_mutex_lock(&c->lock);
-    if (out->source == ASMSTORE_CACHE_COPY) c->n.copied++;
-    else c->n.direct++;
-    pthread_mutex_unlock(&c->lock);
+    ASMSTORE_CACHE__LOCKED(c, if (out->source == ASMSTORE_CACHE_COPY) c->n.copied++; else c->n.direct++);
     return ASMSTORE_OK;
 }
 
-ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e, asmstore_cache_image *out) {
-    uint64_t src_hash = 0;
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e,
+                                                      asmstore_cache_image *out) {
+    uint64_t src_hash = 0, t0;
     unsigned char *buf;
     asmstore_result res;
     int enabled, hit = 0, checksum = 0, recorded = 0;
@@ -1091,15 +1244,13 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
         if (c->use_source_hash) src_hash = asmstore_xxh3_64(e->image, e->image_size);
         hit = asmstore_cache__try_hit(c, e, c->use_source_hash ? &src_hash : NULL, out, &checksum, &recorded);
         if (hit == 1) {
-            pthread_mutex_lock(&c->lock);
-            c->n.hits++;
-            c->n.recorded_hits += (uint64_t)recorded;
-            pthread_mutex_unlock(&c->lock);
+            ASMSTORE_CACHE__LOCKED(c, c->n.hits++; c->n.recorded_hits += (uint64_t)recorded);
             return ASMSTORE_OK;
         }
     }
     buf = (unsigned char *)asmstore_alloc(&c->opt.allocator, e->uncompressed_size);
     if (!buf) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    t0 = asmstore_cache__now_ns(); /* read + decompress, timed: the rate the policy weighs hits against */
     {
 #ifndef ASMSTORE_NO_ZSTD
         ZSTD_DCtx *d = e->compression == ASMSTORE_COMPRESSION_ZSTD ? asmstore_cache__get_dctx(c) : NULL;
@@ -1113,13 +1264,16 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
         asmstore_free(&c->opt.allocator, buf, e->uncompressed_size);
         return res;
     }
-    pthread_mutex_lock(&c->lock);
-    c->n.misses++;
-    if (hit < 0) { c->n.rejected++; if (checksum) c->n.checksum_failures++; }
-    /* a file we wrote earlier in this process and now missed was damaged or removed: write it again */
-    if (c->state[e->index] == ASMSTORE_CACHE__WRITTEN) c->state[e->index] = ASMSTORE_CACHE__IDLE;
-    pthread_mutex_unlock(&c->lock);
-    if (enabled) asmstore_cache__enqueue(c, e->index, buf, e->uncompressed_size, c->use_source_hash, src_hash);
+    t0 = asmstore_cache__now_ns() - t0;
+    ASMSTORE_CACHE__LOCKED(c, c->n.misses++; c->miss_ns += t0; c->miss_bytes += e->uncompressed_size;
+                           if (hit < 0) { c->n.rejected++; c->n.checksum_failures += (uint64_t)checksum; }
+                           if (hit == 2) c->n.aside++;
+                           /* a file we wrote earlier in this process and now missed was damaged or removed */
+                           if (hit != 2 && c->state[e->index] == ASMSTORE_CACHE__WRITTEN)
+                               c->state[e->index] = ASMSTORE_CACHE__IDLE);
+    /* write it (again), unless the policy stepped aside from a file that is there */
+    if (enabled && hit != 2)
+        asmstore_cache__enqueue(c, e->index, buf, e->uncompressed_size, c->use_source_hash, src_hash);
     out->data = buf;
     out->size = e->uncompressed_size;
     out->source = ASMSTORE_CACHE_MISS;
@@ -1142,7 +1296,8 @@ ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img) {
 ASMSTORE_CACHE_DEF void asmstore_cache_flush(asmstore_cache *c) {
     if (!c) return;
     pthread_mutex_lock(&c->lock);
-    while (c->writer_started && !c->stop && (c->head || c->writer_busy || c->npend)) pthread_cond_wait(&c->drained, &c->lock);
+    while (c->writer_started && !c->stop && (c->head || c->writer_busy || c->npend))
+        pthread_cond_wait(&c->drained, &c->lock);
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -1150,9 +1305,7 @@ ASMSTORE_CACHE_DEF void asmstore_cache_stats(asmstore_cache *c, asmstore_cache_c
     if (!out) return;
     memset(out, 0, sizeof *out);
     if (!c) return;
-    pthread_mutex_lock(&c->lock);
-    *out = c->n;
-    pthread_mutex_unlock(&c->lock);
+    ASMSTORE_CACHE__LOCKED(c, *out = c->n);
 }
 
 ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c) {
@@ -1165,9 +1318,7 @@ ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c) {
     pthread_cond_broadcast(&c->wake);
     pthread_mutex_unlock(&c->lock);
     if (started) pthread_join(c->writer, NULL);
-    pthread_mutex_lock(&c->lock);
-    asmstore_cache__drop_queue(c, 0);
-    pthread_mutex_unlock(&c->lock);
+    ASMSTORE_CACHE__LOCKED(c, asmstore_cache__drop_queue(c, 0));
 #ifndef ASMSTORE_NO_ZSTD
     while (c->ndctx > 0) ZSTD_freeDCtx(c->dctx[--c->ndctx]);
 #endif
@@ -1175,8 +1326,8 @@ ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c) {
     pthread_cond_destroy(&c->wake);
     pthread_cond_destroy(&c->drained);
     pthread_mutex_destroy(&c->lock);
-    free(c->rec);
-    free(c->pend);
+    asmstore_free(&c->opt.allocator, c->rec, c->nrec * sizeof *c->rec);
+    asmstore_free(&c->opt.allocator, c->pend, c->cappend * sizeof *c->pend);
     a = c->opt.allocator;
     asmstore_free(&a, c->state, c->store.entry_count ? c->store.entry_count : 1u);
     asmstore_free(&a, c, sizeof *c);
@@ -1204,18 +1355,93 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__is_bin_name(const char *s) {
     return i > 0 && i <= 10 && strcmp(s + i, ".bin") == 0;
 }
 
+/* The cache files prune may remove, from the default allocator (prune has no cache object). */
+typedef struct asmstore_cache__plist {
+    asmstore_cache__pfile *v;
+    size_t n, cap;
+    uint64_t total;                /* bytes of the listed files */
+    asmstore_allocator alloc;
+} asmstore_cache__plist;
+
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__plist_push(asmstore_cache__plist *l, int dir, const char *name,
+                                                       const struct stat *sb) {
+    asmstore_cache__pfile *f;
+    if (l->n == l->cap) {
+        size_t ncap = l->cap ? l->cap * 2 : 256;
+        asmstore_cache__pfile *nv = (asmstore_cache__pfile *)asmstore_alloc(&l->alloc, ncap * sizeof *nv);
+        if (!nv) return -1;
+        if (l->n) memcpy(nv, l->v, l->n * sizeof *nv);
+        asmstore_free(&l->alloc, l->v, l->cap * sizeof *l->v);
+        l->v = nv;
+        l->cap = ncap;
+    }
+    f = &l->v[l->n++];
+    f->dir = dir;
+    memcpy(f->name, name, strlen(name) + 1); /* "<=10 digits>.bin" fits */
+    f->size = S_ISREG(sb->st_mode) ? (uint64_t)sb->st_size : 0u;
+    f->atime = (int64_t)sb->st_atime;
+    f->mtime = (int64_t)sb->st_mtime;
+    l->total += f->size;
+    return 0;
+}
+
+/* One kept store directory (fd sub, number dir): removes its stale temp files, lists its cache files. */
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__prune_scan(int sub, int dir, asmstore_cache__plist *l,
+                                                                   asmstore_cache_prune_stats *st) {
+    struct stat sb;
+    struct dirent *fe;
+    int subdup = dup(sub);
+    DIR *d = subdup >= 0 ? fdopendir(subdup) : NULL;
+    if (!d) { if (subdup >= 0) close(subdup); return ASMSTORE_ERR_IO; }
+    while ((fe = readdir(d)) != NULL) {
+        if (strstr(fe->d_name, ".tmp.")) {
+            if (asmstore_cache__tmp_is_stale(sub, fe->d_name) &&
+                fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && unlinkat(sub, fe->d_name, 0) == 0) {
+                st->files_removed++;
+                st->bytes_removed += (uint64_t)sb.st_size;
+            }
+            continue;
+        }
+        if (!asmstore_cache__is_bin_name(fe->d_name) || fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (asmstore_cache__plist_push(l, dir, fe->d_name, &sb) != 0) {
+            closedir(d);
+            return ASMSTORE_ERR_OUT_OF_MEMORY;
+        }
+    }
+    closedir(d);
+    return ASMSTORE_OK;
+}
+
+/* Removes the least recently used files until the listed ones total at most max_bytes; counts what is kept. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__prune_lru(const int *dirs, asmstore_cache__plist *l, uint64_t max_bytes,
+                                                       asmstore_cache_prune_stats *st) {
+    size_t i;
+    if (max_bytes > 0 && l->total > max_bytes) {
+        qsort(l->v, l->n, sizeof *l->v, asmstore_cache__pfile_cmp);
+        for (i = 0; i < l->n && l->total > max_bytes; i++) {
+            if (asmstore_cache__remove_tree(dirs[l->v[i].dir], l->v[i].name, 0, &st->files_removed,
+                                            &st->bytes_removed) == 0) {
+                l->total -= l->v[i].size;
+                l->v[i].size = UINT64_MAX; /* removed */
+            }
+        }
+    }
+    for (i = 0; i < l->n; i++)
+        if (l->v[i].size != UINT64_MAX) { st->files_kept++; st->bytes_kept += l->v[i].size; }
+}
+
 ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const uint64_t *keep_id, uint64_t max_bytes,
                                                         asmstore_cache_prune_stats *stats) {
     asmstore_cache_prune_stats st;
-    asmstore_cache__pfile *files = NULL;
-    size_t nfiles = 0, capfiles = 0, i;
+    asmstore_cache__plist list;
     int dirs[64], ndirs = 0, top, k;
-    uint64_t total = 0;
     struct dirent *de;
     DIR *d;
     asmstore_result res = ASMSTORE_OK;
     char keep_hex[17];
     memset(&st, 0, sizeof st);
+    memset(&list, 0, sizeof list);
     if (stats) *stats = st;
     if (!root) return ASMSTORE_ERR_INVALID_ARG;
     top = asmstore_cache__open_top(root, 0);
@@ -1223,65 +1449,27 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
     if (keep_id) asmstore_cache__id_hex(keep_hex, *keep_id);
     d = fdopendir(top);
     if (!d) { close(top); return ASMSTORE_ERR_IO; }
-    while ((de = readdir(d)) != NULL) {
-        struct stat sb;
-        struct dirent *fe;
-        DIR *fd_dir;
-        int sub, subdup;
+    while (res == ASMSTORE_OK && (de = readdir(d)) != NULL) {
+        int sub;
         if (!asmstore_cache__is_id_name(de->d_name)) continue;
         if (keep_id && strcmp(de->d_name, keep_hex) != 0) {
-            if (asmstore_cache__remove_tree(top, de->d_name, 0, &st.files_removed, &st.bytes_removed) == 0) st.dirs_removed++;
+            if (asmstore_cache__remove_tree(top, de->d_name, 0, &st.files_removed, &st.bytes_removed) == 0)
+                st.dirs_removed++;
             continue;
         }
         if (ndirs >= (int)(sizeof dirs / sizeof dirs[0])) continue;
         sub = openat(top, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (sub < 0) continue;
-        subdup = dup(sub);
-        fd_dir = subdup >= 0 ? fdopendir(subdup) : NULL;
-        if (!fd_dir) { if (subdup >= 0) close(subdup); close(sub); continue; }
         dirs[ndirs] = sub;
-        while ((fe = readdir(fd_dir)) != NULL) {
-            if (strstr(fe->d_name, ".tmp.")) {
-                if (asmstore_cache__tmp_is_stale(sub, fe->d_name) && fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
-                    unlinkat(sub, fe->d_name, 0) == 0) {
-                    st.files_removed++;
-                    st.bytes_removed += (uint64_t)sb.st_size;
-                }
-                continue;
-            }
-            if (!asmstore_cache__is_bin_name(fe->d_name) || fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0) continue;
-            if (nfiles == capfiles) {
-                size_t ncap = capfiles ? capfiles * 2 : 256;
-                asmstore_cache__pfile *nf = (asmstore_cache__pfile *)realloc(files, ncap * sizeof *files);
-                if (!nf) { res = ASMSTORE_ERR_OUT_OF_MEMORY; break; }
-                files = nf;
-                capfiles = ncap;
-            }
-            files[nfiles].dir = ndirs;
-            memcpy(files[nfiles].name, fe->d_name, strlen(fe->d_name) + 1); /* "<=10 digits>.bin" fits */
-            files[nfiles].size = S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0u;
-            files[nfiles].atime = (int64_t)sb.st_atime;
-            files[nfiles].mtime = (int64_t)sb.st_mtime;
-            total += files[nfiles].size;
-            nfiles++;
-        }
-        closedir(fd_dir);
+        res = asmstore_cache__prune_scan(sub, ndirs, &list, &st);
+        if (res == ASMSTORE_ERR_IO) { close(sub); res = ASMSTORE_OK; continue; } /* unreadable: skipped */
         ndirs++;
     }
     closedir(d);
-    if (max_bytes > 0 && total > max_bytes && res == ASMSTORE_OK) {
-        qsort(files, nfiles, sizeof *files, asmstore_cache__pfile_cmp);
-        for (i = 0; i < nfiles && total > max_bytes; i++) {
-            if (asmstore_cache__remove_tree(dirs[files[i].dir], files[i].name, 0, &st.files_removed, &st.bytes_removed) == 0) {
-                total -= files[i].size;
-                files[i].size = UINT64_MAX; /* removed */
-            }
-        }
-    }
-    for (i = 0; i < nfiles; i++)
-        if (files[i].size != UINT64_MAX) { st.files_kept++; st.bytes_kept += files[i].size; }
+    if (res == ASMSTORE_OK) asmstore_cache__prune_lru(dirs, &list, max_bytes, &st);
+    else for (k = 0; k < (int)list.n; k++) { st.files_kept++; st.bytes_kept += list.v[k].size; }
     for (k = 0; k < ndirs; k++) close(dirs[k]);
-    free(files);
+    asmstore_free(&list.alloc, list.v, list.cap * sizeof *list.v);
     if (stats) *stats = st;
     return res;
 }
@@ -1294,6 +1482,9 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
 
 /*
    REVISION HISTORY
+     0.3.0  options.policy (AUTO, ALWAYS, RESIDENT): files in the page cache always served; AUTO steps
+            aside from evicted files only where its measured read rate loses to the learned decompression
+            rate (kept in the record file); counters aside, probed, direct_ns_per_mib, read_ns_per_mib.
      0.2.0  durable writes (fsync before rename) and the ".verified" record: recorded files are hits
             without hashing the payload; VERIFY_FULL keeps the old rule; read-ahead of recorded files
             at open; counters recorded_hits, records_written.

@@ -9,6 +9,7 @@
 #include "test.h"
 #include "cache_util.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
@@ -842,6 +843,89 @@ static void test_recorded_hits_skip_hash(void) {
     free(root);
 }
 
+/* ---- the allocator ------------------------------------------------------------------------ */
+/* A counting allocator that tags its blocks: a block freed with the wrong size, or memory it did not hand out
+   passed to it, counts as bad; its blocks passed to free() abort (the tag sits before the pointer). */
+typedef struct tagged_alloc {
+    pthread_mutex_t lock;
+    pthread_t main;
+    long allocs, frees, bad, writer_allocs; /* writer_allocs: made on another thread than main */
+    size_t live;
+} tagged_alloc;
+#define TAGGED_HEAD 16
+static void *tagged_alloc_fn(void *user, size_t size) {
+    tagged_alloc *t = (tagged_alloc *)user;
+    unsigned char *p = (unsigned char *)malloc(size + TAGGED_HEAD);
+    if (!p) return NULL;
+    memcpy(p, &size, sizeof size);
+    memcpy(p + 8, "tagged!", 8);
+    pthread_mutex_lock(&t->lock);
+    t->allocs++;
+    t->live += size;
+    if (!pthread_equal(pthread_self(), t->main)) t->writer_allocs++;
+    pthread_mutex_unlock(&t->lock);
+    return p + TAGGED_HEAD;
+}
+static void tagged_free_fn(void *user, void *ptr, size_t size) {
+    tagged_alloc *t = (tagged_alloc *)user;
+    unsigned char *p = (unsigned char *)ptr - TAGGED_HEAD;
+    size_t had;
+    memcpy(&had, p, sizeof had);
+    pthread_mutex_lock(&t->lock);
+    if (memcmp(p + 8, "tagged!", 8) != 0 || had != (size ? size : 1u)) t->bad++; /* asmstore_alloc asks 1 for 0 */
+    t->frees++;
+    t->live -= had;
+    pthread_mutex_unlock(&t->lock);
+    free(p);
+}
+
+/* Everything the cache allocates goes through options.allocator: miss images and snapshots, the record file
+   read at open (held while the cache is), and the writer's pending list, merge and encoding of the records. */
+static void test_allocator_gets_everything(void) {
+    cu_store s;
+    char *root = cu_tmpdir(), dir[4096], rec[4200];
+    asmstore_cache_options o, full;
+    asmstore_cache_counters n;
+    asmstore_cache *c = NULL;
+    tagged_alloc t;
+    size_t live_without_records;
+    memset(&t, 0, sizeof t);
+    pthread_mutex_init(&t.lock, NULL);
+    t.main = pthread_self();
+    memset(&o, 0, sizeof o);
+    o.allocator.alloc = tagged_alloc_fn;
+    o.allocator.free = tagged_free_fn;
+    o.allocator.user = &t;
+    full = o;
+    full.verify = ASMSTORE_CACHE_VERIFY_FULL; /* reads no records */
+    CHECK(cu_synthetic(&s, 4, 4, small_sizes, 4, 91) == 0);
+    cu_store_dir(dir, sizeof dir, root, asmstore_cache_store_id(&s.r));
+    snprintf(rec, sizeof rec, "%s/.verified", dir);
+    CHECK_EQ_INT(run_once(root, &s, &o, &n, NULL, NULL), 0); /* misses: files written, then recorded */
+    CHECK_EQ_INT(n.records_written, 4);
+    CHECK(t.writer_allocs >= 3); /* the pending list, the merged records, the record file's bytes */
+    CHECK_EQ_INT(t.live, 0);
+    CHECK(asmstore_cache_open(&c, root, &s.r, &full) == ASMSTORE_OK);
+    live_without_records = t.live;
+    asmstore_cache_close(c);
+    CHECK(asmstore_cache_open(&c, root, &s.r, &o) == ASMSTORE_OK);
+    CHECK(t.live >= live_without_records + 4 * 36); /* four records of index, inode, size, mtime, ctime */
+    asmstore_cache_close(c);
+    CHECK(unlink(rec) == 0); /* hits hashed, queued to record from this thread, recorded by the writer */
+    CHECK_EQ_INT(run_once(root, &s, &o, &n, NULL, NULL), 0);
+    CHECK_EQ_INT(n.hits, 4);
+    CHECK_EQ_INT(n.records_written, 4);
+    CHECK_EQ_INT(run_once(root, &s, &o, &n, NULL, NULL), 0);
+    CHECK_EQ_INT(n.recorded_hits, 4);
+    CHECK_EQ_INT(t.live, 0);
+    CHECK_EQ_INT(t.bad, 0);
+    CHECK_EQ_INT(t.allocs, t.frees);
+    pthread_mutex_destroy(&t.lock);
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
 /* SIGKILL of a writing process at any point (mid-write, between fsync and rename, while the record
    file is written, after): the next run serves only right bytes, and a torn temp file planted under
    the final name (what a filesystem without atomic rename could leave) is never a hit. */
@@ -859,11 +943,17 @@ static void test_sigkill_any_point_recorded(void) {
     char *root = cu_tmpdir(), dir[4096];
     int it, torn_planted = 0, wrong = 0;
     uint64_t recorded = 0;
+    struct timeval t0, t1;
+    double span_us;
     CHECK(cu_synthetic(&s, 4, 8, sizes, 4, 999) == 0);
     cu_store_dir(dir, sizeof dir, root, s.r.content_id);
     /* a complete run first: every file written and recorded, so the rounds below always start from
-       recorded files, however slowly the killed writers get (TSan, a loaded machine) */
+       recorded files, however slowly the killed writers get (TSan, a loaded machine); its duration is the span
+       the kills below are spread over ("any point" on this machine, whatever its speed), plus a quarter */
+    gettimeofday(&t0, NULL);
     CHECK_EQ_INT(run_once(root, &s, NULL, NULL, NULL, NULL), 0);
+    gettimeofday(&t1, NULL);
+    span_us = 1.25 * ((double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_usec - t0.tv_usec));
     for (it = 0; it < 24; it++) {
         void *args[2];
         pid_t p;
@@ -881,7 +971,8 @@ static void test_sigkill_any_point_recorded(void) {
         fflush(stdout);
         p = fork();
         if (p == 0) _exit(kill_child(args));
-        usleep((useconds_t)(it * 4000)); /* 0 .. 92 ms: before, during and after the writes and the record */
+        /* 24 points from 0 to 1.25x a whole run: before, during and after the writes and the record */
+        usleep((useconds_t)(span_us * (double)it / 23.0));
         kill(p, SIGKILL);
         waitpid(p, &status, 0);
         {   /* plant the first torn temp file under its final name */
@@ -914,6 +1005,96 @@ static void test_sigkill_any_point_recorded(void) {
     CHECK_EQ_INT(wrong, 0);
     CHECK(recorded > 0); /* the rule was exercised, not only the full hash */
     printf("  %d torn files planted, %llu recorded hits checked\n", torn_planted, (unsigned long long)recorded);
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
+/* ---- the serving policy: cache files in and out of the page cache ---------------------------- */
+enum { PC_LOOK, PC_EVICT, PC_LOAD };
+/* Looks at, evicts (fdatasync + POSIX_FADV_DONTNEED) or reads in every entry's cache file; returns the fraction
+   of their pages in the page cache afterwards (mincore), or -1 when a file is missing. */
+static double cache_files_resident(const char *root, const cu_store *s, int what) {
+    size_t i, pages = 0, in = 0, pg = (size_t)sysconf(_SC_PAGESIZE);
+    for (i = 0; i < s->n; i++) {
+        char path[4200];
+        static unsigned char buf[1 << 16];
+        struct stat st;
+        unsigned char *v;
+        void *m;
+        size_t np, k;
+        int fd;
+        cu_entry_path(path, sizeof path, root, s->r.content_id, (uint32_t)i);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || fstat(fd, &st) != 0 || st.st_size == 0) { if (fd >= 0) close(fd); return -1; }
+        if (what == PC_EVICT) { (void)fdatasync(fd); (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); }
+        if (what == PC_LOAD) while (read(fd, buf, sizeof buf) > 0) {}
+        np = ((size_t)st.st_size + pg - 1) / pg;
+        m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+        v = (unsigned char *)malloc(np);
+        if (m != MAP_FAILED && v && mincore(m, (size_t)st.st_size, v) == 0)
+            for (k = 0; k < np; k++) in += v[k] & 1u;
+        pages += np;
+        free(v);
+        if (m != MAP_FAILED) munmap(m, (size_t)st.st_size);
+        close(fd);
+    }
+    return pages ? (double)in / (double)pages : -1;
+}
+
+/* Files in the page cache are served under every policy; evicted ones: RESIDENT steps aside without reading
+   them (they stay evicted, are not rewritten); ALWAYS serves them; AUTO reads the first ones in, timed, and
+   then decides by the rates it reports: it steps aside exactly when reading was slower than decompressing. */
+static void test_policy_page_cache(void) {
+    static const size_t sizes[] = {600000, 300000, 900000, 150000};
+    cu_store s;
+    char *root = cu_tmpdir();
+    asmstore_cache_counters n;
+    asmstore_cache_options o;
+    int pol, hits;
+    CHECK(cu_synthetic(&s, 4, 8, sizes, 4, 4321) == 0);
+    CHECK_EQ_INT(run_once(root, &s, NULL, &n, NULL, NULL), 0);
+    CHECK_EQ_INT(n.entries_written, 8);
+    CHECK(n.direct_ns_per_mib > 0); /* the misses were timed and the rate recorded with the files */
+    memset(&o, 0, sizeof o);
+    o.no_prefetch = 1; /* the read-ahead at open would race the residency checks */
+    for (pol = ASMSTORE_CACHE_POLICY_AUTO; pol <= ASMSTORE_CACHE_POLICY_RESIDENT; pol++) {
+        CHECK(cache_files_resident(root, &s, PC_LOAD) > 0.99);
+        o.policy = pol;
+        hits = 0;
+        CHECK_EQ_INT(run_once(root, &s, &o, &n, &hits, NULL), 0);
+        CHECK_EQ_INT(hits, 8);
+        CHECK_EQ_INT(n.aside, 0);
+        CHECK_EQ_INT(n.probed, 0);
+        CHECK(n.direct_ns_per_mib > 0); /* learned across runs through the record file */
+    }
+    if (cache_files_resident(root, &s, PC_EVICT) > 0.0) {
+        printf("  note: the cache files could not be evicted here (tmpfs?): policy on evicted files not tested\n");
+    } else {
+        o.policy = ASMSTORE_CACHE_POLICY_RESIDENT;
+        hits = 0;
+        CHECK_EQ_INT(run_once(root, &s, &o, &n, &hits, NULL), 0);
+        CHECK_EQ_INT(hits, 0);
+        CHECK_EQ_INT(n.aside, 8);
+        CHECK_EQ_INT(n.misses, 8);
+        CHECK_EQ_INT(n.entries_written, 0);
+        CHECK(cache_files_resident(root, &s, PC_LOOK) == 0.0); /* only mincore looked at them */
+        o.policy = ASMSTORE_CACHE_POLICY_ALWAYS;
+        hits = 0;
+        CHECK_EQ_INT(run_once(root, &s, &o, &n, &hits, NULL), 0);
+        CHECK_EQ_INT(hits, 8);
+        CHECK_EQ_INT(n.aside, 0);
+        CHECK(cache_files_resident(root, &s, PC_EVICT) == 0.0);
+        o.policy = ASMSTORE_CACHE_POLICY_AUTO;
+        hits = 0;
+        CHECK_EQ_INT(run_once(root, &s, &o, &n, &hits, NULL), 0);
+        CHECK(n.probed >= 1 && n.probed <= 3); /* 1 MiB of these files */
+        CHECK(n.read_ns_per_mib > 0);
+        CHECK_EQ_INT((uint64_t)hits + n.aside, 8);
+        CHECK_EQ_INT(n.aside, n.read_ns_per_mib > n.direct_ns_per_mib ? 8 - n.probed : 0);
+        printf("  evicted, AUTO: read %u ns/MiB vs decompress %u ns/MiB: %d hits, %llu aside\n", n.read_ns_per_mib,
+               n.direct_ns_per_mib, hits, (unsigned long long)n.aside);
+    }
     cu_free(&s);
     cu_rmrf(root);
     free(root);
@@ -1026,7 +1207,9 @@ int main(void) {
     RUN(test_fault_fsize_sigxfsz_default);
     RUN(test_crash_mid_write);
     RUN(test_recorded_hits_skip_hash);
+    RUN(test_allocator_gets_everything);
     RUN(test_sigkill_any_point_recorded);
+    RUN(test_policy_page_cache);
     RUN(test_race_8_processes);
     return TEST_DONE();
 }
