@@ -65,7 +65,7 @@ asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst,
 uint32_t *cli_attach_name_table(asmstore_reader *r) {
     size_t bytes = asmstore_reader_name_table_size(r) + 4; /* + 4: never malloc(0) */
     uint32_t *t = (uint32_t *)malloc(bytes);
-    if (t && asmstore_reader_attach_name_table(r, t, bytes) != ASMSTORE_OK) { free(t); t = NULL; }
+    if (t && asmstore_reader_attach_name_table(r, t, bytes, NULL) != ASMSTORE_OK) { free(t); t = NULL; }
     return t;
 }
 
@@ -233,7 +233,7 @@ static void list_visit(const cli_visit *v) {
         printf("# no assemblies.manifest beside it: entries are shown by %s\n", u->r.store_id == 0 || u->r.v1_common ? "name hash" : "index");
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
-        asmstore_reader_entry(&u->r, k, &e);
+        asmstore_reader_entry(&u->r, k, &e, NULL);
         if (cli_entry_filename(u, &e, fname, sizeof fname) != 0) fname[0] = 0;
         if (v->json) {
             printf("%s\n {\"index\": %u, ", (v->nth == 0 && k == 0) ? "" : ",", k);
@@ -264,7 +264,7 @@ static store_totals totals_of(const asmstore_reader *r) {
     memset(&t, 0, sizeof t);
     for (k = 0; k < r->entry_count; k++) {
         asmstore_entry e;
-        asmstore_reader_entry(r, k, &e);
+        asmstore_reader_entry(r, k, &e, NULL);
         t.ignored += (uint32_t)e.ignored;
         t.compressed += e.compression != ASMSTORE_COMPRESSION_NONE;
         t.stored += e.image_size;
@@ -355,9 +355,9 @@ static int verify_lookup(const cli_unit *u, const asmstore_entry *e, const char 
     asmstore_entry f;
     asmstore_result r1, r2, want = e->ignored ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK;
     if (!e->name) return 0; /* format 1 without a manifest: known by hash only */
-    r1 = asmstore_reader_find(&u->r, e->name, e->name_len, &f);
-    r2 = u->r.format == 1 ? asmstore_reader_find(&u->r, fname, strlen(fname), NULL)
-                          : asmstore_reader_find(&u->r, e->name, asmstore_name_base_len(e->name, e->name_len), NULL);
+    r1 = asmstore_reader_find(&u->r, e->name, e->name_len, &f, NULL);
+    r2 = u->r.format == 1 ? asmstore_reader_find(&u->r, fname, strlen(fname), NULL, NULL)
+                          : asmstore_reader_find(&u->r, e->name, asmstore_name_base_len(e->name, e->name_len), NULL, NULL);
     if (r1 == want && r2 == want && (r1 != ASMSTORE_OK || f.index == e->index)) return 0;
     printf("%s (%s): entry %u %s: lookup by name gives %s / %s\n", u->label, abi_or_set(u), e->index, fname,
            asmstore_result_string(r1), asmstore_result_string(r2));
@@ -379,7 +379,7 @@ static int verify_unit(const cli_unit *u, ZSTD_DCtx *dctx) {
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
         unsigned char *buf;
-        asmstore_reader_entry(&u->r, k, &e);
+        asmstore_reader_entry(&u->r, k, &e, NULL);
         if (cli_entry_filename(u, &e, fname, sizeof fname) != 0) fname[0] = 0;
         problems += verify_lookup(u, &e, fname);
         if (e.ignored) continue;
@@ -495,14 +495,14 @@ static int extract_input(extract_job *j, const cli_input *in, char **names, int 
         for (n = 0; n < nnames && status < 2; n++) {
             asmstore_entry e;
             int rc;
-            if (asmstore_reader_find(&u->r, names[n], strlen(names[n]), &e) != ASMSTORE_OK) continue;
+            if (asmstore_reader_find(&u->r, names[n], strlen(names[n]), &e, NULL) != ASMSTORE_OK) continue;
             found[n] = 1;
             if ((rc = extract_entry(j, u, &e, abi_dir)) > status) status = rc;
         }
         for (k = 0; !nnames && k < u->r.entry_count && status < 2; k++) {
             asmstore_entry e;
             int rc;
-            asmstore_reader_entry(&u->r, k, &e);
+            asmstore_reader_entry(&u->r, k, &e, NULL);
             if (!e.ignored && (rc = extract_entry(j, u, &e, abi_dir)) > status) status = rc;
         }
     }
@@ -662,7 +662,7 @@ static int elf_option(int argc, char **argv, int *k, asmstore_elf_options *eo, i
         asmstore_result res;
         free(*stub);
         *stub = NULL;
-        res = asmstore_read_file(v, NULL, stub, &eo->stub_size);
+        res = asmstore_read_file(v, NULL, stub, &eo->stub_size, NULL);
         if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", v, asmstore_result_string(res)); return -1; }
         eo->stub = *stub;
         eo->mode = ASMSTORE_ELF_MODE_TEMPLATE;
@@ -676,7 +676,7 @@ static int elf_option(int argc, char **argv, int *k, asmstore_elf_options *eo, i
 
 /* Writes payload as a .so per eo, or raw when raw is set; reports on stderr. */
 static int write_output(const char *out, const asmstore_elf_options *eo, int raw, const void *data, size_t size) {
-    asmstore_result res = raw ? asmstore_write_file(out, data, size, 0644) : asmstore_elf_write_file(out, eo, data, size, 0644);
+    asmstore_result res = raw ? asmstore_write_file(out, data, size, 0644, NULL) : asmstore_elf_write_file(out, eo, data, size, 0644, NULL);
     if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", out, asmstore_result_string(res)); return res == ASMSTORE_ERR_IO ? 2 : 1; }
     return 0;
 }
@@ -783,7 +783,7 @@ static int pack_options(const pack_args *a, asmstore_write_options *o, asmstore_
                           : target <= ASMSTORE_TARGET_NET10 ? ASMSTORE_RUNTIME_MONOVM : ASMSTORE_RUNTIME_CORECLR;
     asmstore_compression preset_kind;
     int max_level;
-    if (asmstore_write_options_preset(o, target, rt, a->abi, info) != ASMSTORE_OK) {
+    if (asmstore_write_options_preset(o, target, rt, a->abi, info, NULL) != ASMSTORE_OK) {
         fprintf(stderr, "asmstore: no %s store exists for %s (coreclr stores start with net10)\n",
                 rt == ASMSTORE_RUNTIME_CORECLR ? "coreclr" : "monovm", asmstore_target_name(target));
         return 2;
@@ -830,11 +830,11 @@ static int pack_write_set(const asmstore_writer *w, const char *dir) {
     const char *name;
     const void *data;
     if (stat(dir, &st) != 0 && mkdir(dir, 0755) != 0) { fprintf(stderr, "asmstore: %s: %s\n", dir, strerror(errno)); return 2; }
-    for (i = 0; asmstore_writer_output(w, i, &name, &data, &size) == ASMSTORE_OK; i++) {
+    for (i = 0; asmstore_writer_output(w, i, &name, &data, &size, NULL) == ASMSTORE_OK; i++) {
         char path[PATH_MAX];
         asmstore_result res;
         snprintf(path, sizeof path, "%s/%s", dir, name);
-        if ((res = asmstore_write_file(path, data, size, 0644)) != ASMSTORE_OK) {
+        if ((res = asmstore_write_file(path, data, size, 0644, NULL)) != ASMSTORE_OK) {
             fprintf(stderr, "asmstore: %s: %s\n", path, asmstore_result_string(res));
             return 2;
         }
@@ -852,7 +852,7 @@ static int pack_add_all(asmstore_writer *w, const pack_list *l, int with_pdb) {
         asmstore_result res;
         memset(&ao, 0, sizeof ao);
         ao.abi = l->items[i].abi;
-        res = asmstore_writer_add_file_ex(w, l->items[i].name, l->items[i].path, pdb, cfg, &ao);
+        res = asmstore_writer_add_file_ex(w, l->items[i].name, l->items[i].path, pdb, cfg, &ao, NULL);
         free(pdb);
         free(cfg);
         if (res != ASMSTORE_OK) {
@@ -886,12 +886,12 @@ static int cmd_pack(int argc, char **argv) {
     if (rc == 0 && o.format == 1 && (a.wrap_set || a.raw)) { fprintf(stderr, "asmstore: format 1 stores are raw files (no --raw, --wrap or --template)\n"); rc = 2; }
     if (rc == 0) {
         if (isatty(2) && l.n > 50) o.progress = show_progress;
-        res = asmstore_writer_create(&w, &o);
+        res = asmstore_writer_create(&w, &o, NULL);
         if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s\n", asmstore_result_string(res)); rc = 2; }
     }
     if (rc == 0) rc = pack_add_all(w, &l, a.with_pdb);
     if (rc == 0) {
-        res = asmstore_writer_finish(w, &data, &size);
+        res = asmstore_writer_finish(w, &data, &size, NULL);
         if (res == ASMSTORE_ERR_UNSUPPORTED_COMPRESSION && o.compression == ASMSTORE_COMPRESSION_LZ4)
             fprintf(stderr, "asmstore: LZ4 (XALZ) images need a build with liblz4 (Debian: liblz4-dev), or --compression zstd|none\n");
         else if (res != ASMSTORE_OK) fprintf(stderr, "asmstore: %s\n", asmstore_result_string(res));
@@ -934,7 +934,7 @@ static int cmd_wrap(int argc, char **argv) {
         else { free(stub); return usage(); }
     }
     if (!out || !in || raw || (!eo.abi && eo.mode != ASMSTORE_ELF_MODE_TEMPLATE)) { free(stub); return usage(); }
-    res = asmstore_read_file(in, NULL, &data, &size);
+    res = asmstore_read_file(in, NULL, &data, &size, NULL);
     if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", in, asmstore_result_string(res)); free(stub); return 2; }
     rc = write_output(out, &eo, 0, data, size);
     free(data);
@@ -946,7 +946,7 @@ static int cmd_wrap(int argc, char **argv) {
 static int cmd_elfcheck(int argc, char **argv) {
     const char *path = NULL, *symbol = NULL;
     asmstore_abi abi = ASMSTORE_ABI_UNKNOWN;
-    asmstore_elf_violation v;
+    asmstore_error v;
     asmstore_result res;
     int k;
     for (k = 0; k < argc; k++) {
@@ -964,7 +964,7 @@ static int cmd_elfcheck(int argc, char **argv) {
         if (napk == 0) {
             void *data;
             size_t size;
-            res = asmstore_read_file(path, NULL, &data, &size);
+            res = asmstore_read_file(path, NULL, &data, &size, NULL);
             if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", path, asmstore_result_string(res)); return 2; }
             res = asmstore_elf_check_bionic(data, size, abi, symbol, NULL, &v);
             free(data);

@@ -139,9 +139,9 @@ int cli_cmd_load(int argc, char **argv) {
     for (k = 0; k < (all ? (size_t)r.entry_count : nnames); k++) {
         asmstore_entry e;
         if (all) {
-            if (asmstore_reader_entry(&r, (uint32_t)k, &e) != ASMSTORE_OK || e.ignored) continue;
+            if (asmstore_reader_entry(&r, (uint32_t)k, &e, NULL) != ASMSTORE_OK || e.ignored) continue;
         } else {
-            res = asmstore_reader_find(&r, names[k], strlen(names[k]), &e);
+            res = asmstore_reader_find(&r, names[k], strlen(names[k]), &e, NULL);
             if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", names[k], asmstore_result_string(res)); rc = 1; continue; }
         }
         res = asmstore_cache_get(c, &e, &out[n].img);

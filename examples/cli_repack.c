@@ -126,7 +126,7 @@ static int load_replacements(repack_args *a) {
         repack_change *c = &a->ch[i];
         asmstore_result res;
         if (!c->file) continue;
-        res = asmstore_read_file(c->file, NULL, &c->image, &c->image_size);
+        res = asmstore_read_file(c->file, NULL, &c->image, &c->image_size, NULL);
         if (res != ASMSTORE_OK) { fprintf(stderr, "asmstore: %s: %s\n", c->file, res == ASMSTORE_ERR_IO ? strerror(errno) : asmstore_result_string(res)); return 2; }
         if (!is_pe((const unsigned char *)c->image, c->image_size)) {
             fprintf(stderr, "asmstore: %s: not a PE file (no \"MZ\" header pointing at a \"PE\" signature): an assembly store holds .NET assemblies only\n", c->file);
@@ -208,7 +208,7 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
                     img_size, e->uncompressed_size);
         }
     }
-    res = asmstore_writer_add_ex(w, fname, strlen(fname), img, img_size, e->pdb, e->pdb_size, e->config, e->config_size, &ao);
+    res = asmstore_writer_add_ex(w, fname, strlen(fname), img, img_size, e->pdb, e->pdb_size, e->config, e->config_size, &ao, NULL);
     if (res != ASMSTORE_OK) {
         fprintf(stderr, "asmstore: %s: %s: %s\n", u->label, fname, asmstore_result_string(res));
         return res == ASMSTORE_ERR_OUT_OF_MEMORY ? 2 : 1;
@@ -224,7 +224,7 @@ static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
         char fname[1024];
         repack_change *c;
         int rc;
-        if (asmstore_reader_entry(&u->r, k, &e) != ASMSTORE_OK || cli_entry_filename(u, &e, fname, sizeof fname) != 0) {
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK || cli_entry_filename(u, &e, fname, sizeof fname) != 0) {
             fprintf(stderr, "asmstore: %s: entry %u cannot be read\n", u->label, k);
             return 1;
         }
@@ -244,7 +244,7 @@ static asmstore_compression unit_kind(const cli_unit *u) {
     uint32_t k;
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
-        if (asmstore_reader_entry(&u->r, k, &e) == ASMSTORE_OK && e.compression) return e.compression;
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) == ASMSTORE_OK && e.compression) return e.compression;
     }
     return ASMSTORE_COMPRESSION_NONE;
 }
@@ -258,7 +258,7 @@ static size_t unit_alignment(const cli_unit *u) {
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
         uint64_t off;
-        if (asmstore_reader_entry(&u->r, k, &e) != ASMSTORE_OK || e.ignored || !e.image_size) continue;
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK || e.ignored || !e.image_size) continue;
         off = (uint64_t)(e.image - u->r.data);
         gap |= off != end;
         all |= off;
@@ -324,7 +324,7 @@ static int wrap_like(repack_job *j, const cli_unit *u, const void *store, size_t
     memset(&eo, 0, sizeof eo);
     eo.mode = ASMSTORE_ELF_MODE_TEMPLATE;
     unit_file(&j->in, u, (const unsigned char **)&eo.stub, &eo.stub_size);
-    res = asmstore_elf_wrap(&eo, store, size, &o->data, &o->size);
+    res = asmstore_elf_wrap(&eo, store, size, &o->data, &o->size, NULL);
     if (res == ASMSTORE_ERR_UNSUPPORTED)
         fprintf(stderr, "asmstore: %s: this %s wrapper has more than section names and headers after its payload (an lld-linked "
                         "wrapper), so its payload cannot be replaced in place: repack the raw store (asmstore extract, pack) and "
@@ -346,9 +346,9 @@ static int build_store(repack_job *j, const cli_unit *u) {
         return 1;
     }
     store_options(j, u, unit_kind(u), &o);
-    if ((res = asmstore_writer_create(&w, &o)) != ASMSTORE_OK) return writer_error(u->label, res);
+    if ((res = asmstore_writer_create(&w, &o, NULL)) != ASMSTORE_OK) return writer_error(u->label, res);
     rc = add_unit(j, w, u);
-    if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size)) != ASMSTORE_OK) rc = writer_error(u->label, res);
+    if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size, NULL)) != ASMSTORE_OK) rc = writer_error(u->label, res);
     if (rc == 0) rc = wrap_like(j, u, data, size, new_output(j, u, u->label));
     if (rc == 0) fprintf(stderr, "%s: %zu entries, format %u\n", u->label, asmstore_writer_count(w), u->r.format);
     asmstore_writer_free(w);
@@ -393,14 +393,14 @@ static int build_v1_set(repack_job *j) {
         if (!kind) kind = unit_kind(u);
     }
     store_options(j, first, kind, &o);
-    if ((res = asmstore_writer_create(&w, &o)) != ASMSTORE_OK) return writer_error(first->label, res);
+    if ((res = asmstore_writer_create(&w, &o, NULL)) != ASMSTORE_OK) return writer_error(first->label, res);
     for (a = 0; a <= 4 && rc == 0; a++) /* store 0, then the arch stores in ABI order */
         for (k = 0; k < j->in.n && rc == 0; k++) {
             const cli_unit *u = &j->in.units[k];
             if (u->r.format == 1 && (a == 0 ? u->r.store_id == 0 : u->r.store_id != 0 && u->abi == (asmstore_abi)a)) rc = add_unit(j, w, u);
         }
-    if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size)) != ASMSTORE_OK) rc = writer_error(first->label, res);
-    for (i = 0; rc == 0 && asmstore_writer_output(w, i, &name, &data, &size) == ASMSTORE_OK; i++) {
+    if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size, NULL)) != ASMSTORE_OK) rc = writer_error(first->label, res);
+    for (i = 0; rc == 0 && asmstore_writer_output(w, i, &name, &data, &size, NULL) == ASMSTORE_OK; i++) {
         const cli_unit *u = v1_unit_for(j, name);
         if (!u) continue; /* the manifest (kept as it is), or a store 0 the input did not have */
         rc = wrap_like(j, u, data, size, new_output(j, u, u->label));
@@ -451,7 +451,7 @@ static int write_set_dir(repack_job *j) {
             snprintf(path, sizeof path, "%s/%s", dir, man);
             data = withman->r.manifest; size = withman->r.manifest_size;
         }
-        if (asmstore_write_file(path, data, size, 0644) != ASMSTORE_OK) {
+        if (asmstore_write_file(path, data, size, 0644, NULL) != ASMSTORE_OK) {
             fprintf(stderr, "asmstore: %s: %s\n", path, strerror(errno));
             if (fresh) { for (; i >= 0; i--) { snprintf(path, sizeof path, "%s/%s", dir, i < j->nouts ? j->outs[i].name : ""); unlink(path); } rmdir(dir); }
             return 2;
@@ -594,7 +594,7 @@ static int write_archive(repack_job *j) {
     int dropped = 0, rc = build_archive(j, &raw, &raw_size, &dropped);
     if (rc == 0 && (rc = align_archive(j, raw, raw_size, &aligned, &aligned_size)) != 0)
         fprintf(stderr, "asmstore: %s: the archive libzip wrote could not be aligned\n", j->a->out);
-    if (rc == 0 && asmstore_write_file(j->a->out, aligned, aligned_size, 0644) != ASMSTORE_OK) {
+    if (rc == 0 && asmstore_write_file(j->a->out, aligned, aligned_size, 0644, NULL) != ASMSTORE_OK) {
         fprintf(stderr, "asmstore: %s: %s\n", j->a->out, strerror(errno));
         rc = 2;
     }
@@ -680,7 +680,7 @@ static int write_all(repack_job *j) {
     for (i = 0; i < j->in.n; i++) v1 |= j->in.units[i].r.format == 1;
     if (j->in.archive) return write_archive(j);
     if (v1) return write_set_dir(j);
-    if (asmstore_write_file(j->a->out, j->outs[0].data, j->outs[0].size, 0644) != ASMSTORE_OK) {
+    if (asmstore_write_file(j->a->out, j->outs[0].data, j->outs[0].size, 0644, NULL) != ASMSTORE_OK) {
         fprintf(stderr, "asmstore: %s: %s\n", j->a->out, strerror(errno));
         return 2;
     }
