@@ -315,7 +315,8 @@ static void test_bionic_rule_in_error(void) {
     asmstore_writer *w = stored_store(&store, &size);
     asmstore_elf_options eo;
     asmstore_error err;
-    void *so = NULL;
+    void *so = NULL, *bad = NULL;
+    size_t bad_size = 0;
     CHECK(w != NULL);
     if (!w) return;
     memset(&eo, 0, sizeof eo);
@@ -329,7 +330,8 @@ static void test_bionic_rule_in_error(void) {
     CHECK_EQ_INT(err.offset, 18);
     CHECK(err.message != NULL && strstr(err.message, "e_machine") != NULL);
     eo.alignment = 1000;
-    CHECK_EQ_INT(asmstore_elf_wrap(&eo, store, size, &so, &n, &err), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_elf_wrap(&eo, store, size, &bad, &bad_size, &err), ASMSTORE_ERR_INVALID_ARG);
+    CHECK(bad == NULL);
     CHECK(err.rule == 0 && err.message != NULL && strstr(err.message, "alignment") != NULL);
     asmstore_free(NULL, so, n);
     asmstore_writer_free(w);
