@@ -1456,7 +1456,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
     memset(&z, 0, sizeof z);
     *r = z;
     if (size < 4 || asmstore__rd32(p) != ASMSTORE_MAGIC)
-        return asmstore__fail(err, size < 4 ? ASMSTORE_ERR_TRUNCATED : ASMSTORE_ERR_BAD_MAGIC, 0, -1, 0, "no \"XABA\" magic at offset 0");
+        return asmstore__fail(err, size < 4 ? ASMSTORE_ERR_TRUNCATED : ASMSTORE_ERR_BAD_MAGIC, 0, -1, 0,
+                              size < 4 ? "fewer than the 4 bytes of the \"XABA\" magic" : "no \"XABA\" magic at offset 0");
     if (size < ASMSTORE_HEADER_SIZE_V2) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0, "store shorter than the 20-byte header");
     r->data = p;
     r->size = size;

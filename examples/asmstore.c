@@ -94,6 +94,7 @@ static const char *abi_or_set(const cli_unit *u) {
 
 /* Prints why a unit could not be used; returns the exit status it stands for (1: invalid input). */
 static int unit_problem(const cli_input *in, const cli_unit *u, FILE *f) {
+    char why[256];
     const char *sep = strcmp(u->label, in->path) ? ": " : "";
     const char *label = strcmp(u->label, in->path) ? u->label : "";
     if (u->res == ASMSTORE_ERR_ZIP_COMPRESSED && u->zent.method == 8)
@@ -103,8 +104,8 @@ static int unit_problem(const cli_input *in, const cli_unit *u, FILE *f) {
         fprintf(f, "asmstore: %s%s%s (%s): archive entry uses compression method %u; only STORED and DEFLATE are read\n",
                 in->path, sep, label, abi_or_set(u), u->zent.method);
     else
-        fprintf(f, "asmstore: %s%s%s (%s): %s (at offset %llu)\n", in->path, sep, label, abi_or_set(u),
-                asmstore_result_string(u->res), (unsigned long long)u->err.offset);
+        fprintf(f, "asmstore: %s%s%s (%s): %s\n", in->path, sep, label, abi_or_set(u),
+                cli_failure(u->res, &u->err, why, sizeof why));
     return u->res == ASMSTORE_ERR_OUT_OF_MEMORY || u->res == ASMSTORE_ERR_IO ? 2 : 1;
 }
 

@@ -60,6 +60,9 @@ void cli_input_close(cli_input *in);
 /* "format 3, CRC-32 index, dlopen wrapper: the .NET 11 CoreCLR layout" and the like. */
 void cli_unit_release(const cli_unit *u, char *buf, size_t cap);
 const char *cli_unit_runtime(const cli_unit *u);
+/* "RESULT: what was checked (at offset N)" for a failed call, in buf; the message only when err
+   describes this result (some failures are the CLI's own, e.g. out of memory). */
+const char *cli_failure(asmstore_result res, const asmstore_error *err, char *buf, size_t cap);
 /* The file name an entry is listed and extracted under (format 1: name + ".dll", or its hash). */
 int cli_entry_filename(const cli_unit *u, const asmstore_entry *e, char *buf, size_t cap);
 

@@ -111,7 +111,8 @@ int cli_cmd_load(int argc, char **argv) {
     ro.decompress = cli_decompress; /* XALZ stores (.NET 9/10); zstd goes through the cache's contexts */
     res = asmstore_reader_init(&r, loc.data, loc.size, &ro, &err);
     if (res != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: %s: %s (at offset %llu)\n", path, asmstore_result_string(res), (unsigned long long)err.offset);
+        char why[256];
+        fprintf(stderr, "asmstore: %s: %s\n", path, cli_failure(res, &err, why, sizeof why));
         asmstore_locator_close(&loc);
         free(names);
         return 1;

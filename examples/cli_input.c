@@ -69,7 +69,7 @@ static void open_unit_bytes(cli_unit *u, const unsigned char *p, size_t n) {
     ro.decompress = cli_decompress;
     ro.max_total_size = ASMSTORE_MAX_TOTAL_SIZE; /* a tool reads everything: refuse stores declaring more */
     if (n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') {
-        u->res = asmstore_elf_payload(p, n, NULL, &payload, &psize, &info, NULL);
+        u->res = asmstore_elf_payload(p, n, NULL, &payload, &psize, &info, &u->err);
         if (u->res != ASMSTORE_OK) return;
         u->wrapper = asmstore_elf_kind_name(info.kind);
         u->payload_offset = info.payload_offset;
@@ -110,14 +110,14 @@ static void link_v1_set(cli_input *in, int first, const char *manifest, size_t m
     for (i = first; i < in->n; i++) {
         cli_unit *u = &in->units[i];
         if (!u->opened || u->r.format != 1) continue;
-        if (u->r.store_id != 0 && common && (u->res = asmstore_reader_attach_common(&u->r, common, NULL)) != ASMSTORE_OK) {
+        if (u->r.store_id != 0 && common && (u->res = asmstore_reader_attach_common(&u->r, common, &u->err)) != ASMSTORE_OK) {
             u->opened = 0;
             continue;
         }
         if (!manifest) continue;
         u->names = (uint32_t *)malloc(asmstore_reader_name_table_size(&u->r) + 4);
         if (!u->names) { u->res = ASMSTORE_ERR_OUT_OF_MEMORY; u->opened = 0; continue; }
-        u->res = asmstore_reader_attach_manifest(&u->r, manifest, manifest_size, u->names, asmstore_reader_name_table_size(&u->r) + 4, NULL);
+        u->res = asmstore_reader_attach_manifest(&u->r, manifest, manifest_size, u->names, asmstore_reader_name_table_size(&u->r) + 4, &u->err);
         u->has_manifest = u->res == ASMSTORE_OK;
         if (!u->has_manifest) u->opened = 0;
     }
@@ -376,4 +376,11 @@ int cli_entry_filename(const cli_unit *u, const asmstore_entry *e, char *buf, si
     if (e->name) return snprintf(buf, cap, "%.*s.dll", (int)e->name_len, e->name) < (int)cap ? 0 : -1;
     if (e->hash) return snprintf(buf, cap, "xxh64-%016llx.dll", (unsigned long long)e->hash) < (int)cap ? 0 : -1;
     return snprintf(buf, cap, "store%u-entry%u.dll", u->r.store_id, e->index) < (int)cap ? 0 : -1;
+}
+
+const char *cli_failure(asmstore_result res, const asmstore_error *err, char *buf, size_t cap) {
+    const char *msg = err && err->result == res ? err->message : NULL;
+    snprintf(buf, cap, "%s%s%s (at offset %llu)", asmstore_result_string(res), msg ? ": " : "", msg ? msg : "",
+             err && err->result == res ? (unsigned long long)err->offset : 0ull);
+    return buf;
 }

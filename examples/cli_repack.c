@@ -626,8 +626,9 @@ static int open_in(repack_job *j) {
     for (i = 0; i < j->in.n; i++) {
         const cli_unit *u = &j->in.units[i];
         if (!u->opened) {
-            fprintf(stderr, "asmstore: %s: %s: %s (at offset %llu): only a valid input can be repacked\n", j->a->in, u->label,
-                    asmstore_result_string(u->res), (unsigned long long)u->err.offset);
+            char why[256];
+            fprintf(stderr, "asmstore: %s: %s: %s: only a valid input can be repacked\n", j->a->in, u->label,
+                    cli_failure(u->res, &u->err, why, sizeof why));
             return u->res == ASMSTORE_ERR_OUT_OF_MEMORY || u->res == ASMSTORE_ERR_IO ? 2 : 1;
         }
         if (j->in.archive && u->from_split) {
