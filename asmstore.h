@@ -534,8 +534,8 @@ ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l);
 /* ================================ files ================================ */
 #ifndef ASMSTORE_NO_STDIO
 /* Reads a whole file into memory from the allocator (NULL: default). Free with asmstore_free. */
-ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a, void **data, size_t *size,
-                                                asmstore_error *err);
+ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a, void **data,
+                                                size_t *size, asmstore_error *err);
 /* Writes data to path atomically: temp file in the same directory, one write, explicit mode,
    rename. On failure the temp file is removed and the old file is untouched. If path already holds
    exactly these bytes it is left alone (mtime unchanged). */
@@ -756,8 +756,8 @@ typedef struct asmstore_elf_image {
    llvm-objcopy --add-section and this generator write): ASMSTORE_ERR_UNSUPPORTED otherwise (an
    lld-linked wrapper, whose .dynamic follows the payload: regenerate it in dlopen mode).
    ELF32 files over 4 GiB: ASMSTORE_ERR_TOO_LARGE. */
-ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img, const asmstore_elf_options *opt, size_t payload_size,
-                                                 asmstore_error *err);
+ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img, const asmstore_elf_options *opt,
+                                                 size_t payload_size, asmstore_error *err);
 /* Frees head and tail; NULL-safe, idempotent. */
 ASMSTORE_DEF void asmstore_elf_image_free(asmstore_elf_image *img);
 /* Convenience: the whole .so in one buffer from opt->allocator (free with asmstore_free(&opt->allocator, *out, *out_size)). */
@@ -1187,15 +1187,18 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_ranges(asmstore_reader *r, uin
             uint64_t o = ranges[k][0], n = ranges[k][1];
             if (n == 0) continue;
             if (o < data_start || !asmstore__range_ok(o, n, r->size))
-                return asmstore__fail(err, ASMSTORE_ERR_BAD_DESCRIPTOR, at, i, 0, "image, pdb or config range outside the store's data");
-            if (o < next) return asmstore__fail(err, ASMSTORE_ERR_OVERLAP, at, i, 0, "image, pdb or config range overlaps the one before it");
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_DESCRIPTOR, at, i, 0,
+                                      "image, pdb or config range outside the store's data");
+            if (o < next) return asmstore__fail(err, ASMSTORE_ERR_OVERLAP, at, i, 0,
+                                                "image, pdb or config range overlaps the one before it");
             next = o + n;
             if (k == 0 && o < first) first = o;
         }
         if (!max_total) continue;
         asmstore__describe_image(r, &d, &e);
         total += e.uncompressed_size;
-        if (total > max_total) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, i, 0, "sum of the images' declared sizes over max_total_size");
+        if (total > max_total) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, i, 0,
+                                                     "sum of the images' declared sizes over max_total_size");
     }
     r->data_offset = (size_t)(first == UINT64_MAX ? data_start : first);
     r->total_uncompressed_size = max_total ? total : 0;
@@ -1208,11 +1211,14 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_names(const asmstore_reader *r
     uint32_t i;
     for (i = 0; i < r->entry_count; i++) {
         uint32_t len;
-        if (!asmstore__range_ok(off, 4, r->size)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0, "name record outside the store");
+        if (!asmstore__range_ok(off, 4, r->size)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0,
+                                                                        "name record outside the store");
         len = asmstore__rd32(r->data + off);
         if (len == 0 || len > ASMSTORE_MAX_NAME_LEN || !asmstore__range_ok(off + 4, len, r->size))
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0, "name length over the limit or past the end of the store");
-        if (memchr(r->data + off + 4, 0, len)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0, "NUL byte inside a name");
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0,
+                                  "name length over the limit or past the end of the store");
+        if (memchr(r->data + off + 4, 0, len)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0,
+                                                                     "NUL byte inside a name");
         if (!asmstore__name_valid(r->data + off + 4, len)) return asmstore__fail(err, ASMSTORE_ERR_NAME_NOT_UTF8, off, i, 0, "name is not valid UTF-8");
         off += 4u + len;
     }
@@ -1249,24 +1255,28 @@ ASMSTORE__PRIVATE asmstore_result asmstore__detect_hash(asmstore_reader *r, asms
         return ASMSTORE_OK;
     }
     r->hash_kind = ASMSTORE_HASH_UNKNOWN;
-    return asmstore__fail(err, ASMSTORE_ERR_BAD_HASH, r->index_offset, 0, 0, "index hashes match none of CRC-32, XXH32, XXH3-64 of the names");
+    return asmstore__fail(err, ASMSTORE_ERR_BAD_HASH, r->index_offset, 0, 0,
+                          "index hashes match none of CRC-32, XXH32, XXH3-64 of the names");
 }
 
 /* Index entry width from index_size / index_entry_count, never from version + ABI (§5.5). */
 ASMSTORE__PRIVATE asmstore_result asmstore__index_width(asmstore_reader *r, uint32_t index_size, asmstore_error *err) {
     uint32_t es;
     if (r->index_entry_count == 0) {
-        if (index_size != 0) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0, "index size not 0 for an empty store");
+        if (index_size != 0) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0,
+                                                   "index size not 0 for an empty store");
         es = (r->format == 2 ? 4u : 5u) + (r->is_64bit ? 8u : 4u);
     } else {
         es = index_size / r->index_entry_count;
         if ((uint64_t)es * r->index_entry_count != index_size ||
             !(r->format == 2 ? (es == 8 || es == 12) : (es == 9 || es == 13)))
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0, "index size not entry count times 8, 9, 12 or 13");
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0,
+                                  "index size not entry count times 8, 9, 12 or 13");
     }
     r->index_entry_size = es;
     r->hash_size = (es == 12 || es == 13) ? 8u : 4u;
-    if (r->hash_size == 8 && !r->is_64bit) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0, "64-bit hashes in a 32-bit ABI's store");
+    if (r->hash_size == 8 && !r->is_64bit) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0,
+                                                                 "64-bit hashes in a 32-bit ABI's store");
     return ASMSTORE_OK;
 }
 
@@ -1281,7 +1291,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__init_v2(asmstore_reader *r, size_t h
     r->content_id = r->has_content_id ? asmstore__rd64(r->data + 20) : 0;
     if ((res = asmstore__index_width(r, index_size, err)) != ASMSTORE_OK) return res;
     r->index_offset = h;
-    if (!asmstore__range_ok(h, index_size, r->size)) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, h, -1, 0, "index outside the store");
+    if (!asmstore__range_ok(h, index_size, r->size)) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, h, -1, 0,
+                                                                           "index outside the store");
     off = (uint64_t)h + index_size;
     r->descriptors_offset = (size_t)off;
     r->descriptor_size = ASMSTORE_DESCRIPTOR_SIZE;
@@ -1302,7 +1313,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__parse_version(asmstore_reader *r, as
     if (v == 1u) { r->format = 1; return ASMSTORE_OK; }
     if (r->format < 2 || r->format > 4 || abi < 1 || abi > 4 || (v & 0x7F000000u) ||
         r->is_64bit != asmstore__abi_is_64bit((asmstore_abi)abi))
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_VERSION, 4, -1, 0, "version word names no known format, ABI or 64-bit flag");
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_VERSION, 4, -1, 0,
+                              "version word names no known format, ABI or 64-bit flag");
     r->abi = (asmstore_abi)abi;
     return ASMSTORE_OK;
 }
@@ -1348,7 +1360,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__init_v1(asmstore_reader *r, uint32_t
     r->store_id = asmstore__rd32(r->data + 16);
     if (r->entry_count > max_entries || r->global_entry_count > max_entries ||
         (r->store_id != 0 && r->global_entry_count != 0))
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_COUNTS, 8, -1, 0, "format 1 entry counts over the limit or hash rows in an arch store");
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_COUNTS, 8, -1, 0,
+                              "format 1 entry counts over the limit or hash rows in an arch store");
     r->hash_kind = ASMSTORE_HASH_XXH64;
     r->hash_size = 8;
     r->descriptor_size = ASMSTORE__V1_DESCRIPTOR_SIZE;
@@ -1452,13 +1465,16 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
     asmstore_error first;
     asmstore_result res;
     (void)asmstore__fail(err, ASMSTORE_OK, 0, -1, 0, NULL);
-    if (!r || (!data && size)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader, or NULL data with a size");
+    if (!r || (!data && size)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                                     "NULL reader, or NULL data with a size");
     memset(&z, 0, sizeof z);
     *r = z;
     if (size < 4 || asmstore__rd32(p) != ASMSTORE_MAGIC)
         return asmstore__fail(err, size < 4 ? ASMSTORE_ERR_TRUNCATED : ASMSTORE_ERR_BAD_MAGIC, 0, -1, 0,
-                              size < 4 ? "fewer than the 4 bytes of the \"XABA\" magic" : "no \"XABA\" magic at offset 0");
-    if (size < ASMSTORE_HEADER_SIZE_V2) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0, "store shorter than the 20-byte header");
+                              size < 4 ? "fewer than the 4 bytes of the \"XABA\" magic"
+                                       : "no \"XABA\" magic at offset 0");
+    if (size < ASMSTORE_HEADER_SIZE_V2) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0,
+                                                              "store shorter than the 20-byte header");
     r->data = p;
     r->size = size;
     r->version_word = asmstore__rd32(p + 4);
@@ -1471,7 +1487,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
     r->entry_count = asmstore__rd32(p + 8);
     r->index_entry_count = asmstore__rd32(p + 12);
     if (r->entry_count > max_entries || (uint64_t)r->index_entry_count != 2u * (uint64_t)r->entry_count)
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_COUNTS, 8, -1, 0, "entry count over the limit, or index entry count not twice it");
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_COUNTS, 8, -1, 0,
+                              "entry count over the limit, or index entry count not twice it");
     res = asmstore__init_v2(r, r->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2, max_total, &first);
     /* v4 with the 20-byte header: main builds of 2026-07-15..17 (store-releases.md §5.4) */
     if (res != ASMSTORE_OK && r->format == 4 && asmstore__init_v2(r, ASMSTORE_HEADER_SIZE_V2, max_total, NULL) == ASMSTORE_OK)
@@ -1489,10 +1506,13 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *
     size_t off;
     uint32_t i;
     if (!r || !r->data || (!table && r->entry_count) || bytes < asmstore_reader_name_table_size(r))
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "reader not initialised, or table smaller than entry_count * 4");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "reader not initialised, or table smaller than entry_count * 4");
     if (r->format == 1) /* no names inside: attach a manifest */
-        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0, "format 1 stores hold no names: attach a manifest");
-    if (r->size > UINT32_MAX) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "store over 4 GiB: name offsets need 32 bits");
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
+                              "format 1 stores hold no names: attach a manifest");
+    if (r->size > UINT32_MAX) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
+                                                    "store over 4 GiB: name offsets need 32 bits");
     off = r->names_offset;
     for (i = 0; i < r->entry_count; i++) {
         table[i] = (uint32_t)off;
@@ -1509,8 +1529,9 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "need a format 1 arch store and its store 0");
     for (i = 0; i < common->index_entry_count; i++)
         if (asmstore__v1_row_store(common, i) == arch->store_id && asmstore__v1_row_local(common, i) >= arch->entry_count)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, common->index_offset + (uint64_t)i * ASMSTORE__V1_ROW_SIZE,
-                                  -1, 0, "store 0's hash row points past the arch store's descriptors");
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX,
+                                  common->index_offset + (uint64_t)i * ASMSTORE__V1_ROW_SIZE, -1, 0,
+                                  "store 0's hash row points past the arch store's descriptors");
     arch->v1_common = common;
     return ASMSTORE_OK;
 }
@@ -1543,8 +1564,10 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r,
     uint64_t f[4];
     const asmstore_reader *t;
     if (!r || !r->data || !text || (!table && r->entry_count) || bytes < asmstore_reader_name_table_size(r))
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "reader not initialised, no text, or table too small");
-    if (r->format != 1) return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0, "a manifest names format 1 entries only");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "reader not initialised, no text, or table too small");
+    if (r->format != 1) return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
+                                              "a manifest names format 1 entries only");
     if (size >= UINT32_MAX) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "manifest of 4 GiB or more");
     t = asmstore__v1_tables(r);
     memset(table, 0, asmstore_reader_name_table_size(r));
@@ -1560,7 +1583,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r,
             return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, (uint64_t)(s - text), -1, 0,
                                   "manifest row: 0x<h32> 0x<h64> <store> <local> <UTF-8 name>");
         if (XXH64(name, (size_t)(ne - name), 0) != f[1] || XXH32(name, (size_t)(ne - name), 0) != f[0])
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_HASH, (uint64_t)(s - text), -1, 0, "manifest row's hashes differ from its name's");
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_HASH, (uint64_t)(s - text), -1, 0,
+                                  "manifest row's hashes differ from its name's");
         if (f[2] != r->store_id || f[3] >= r->entry_count) continue;
         if (t) {
             uint32_t row = asmstore__v1_row_of(t, r->store_id, (uint32_t)f[3]);
@@ -1601,7 +1625,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
     size_t noff, nlen;
     uint64_t h;
     if (!r || !r->data || !out) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or entry");
-    if (index >= r->entry_count) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, (int64_t)index, 0, "index past the descriptors");
+    if (index >= r->entry_count) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, (int64_t)index, 0,
+                                                       "index past the descriptors");
     if (r->format == 1) {
         asmstore__v1_describe(r, index, asmstore__v1_row_of(asmstore__v1_tables(r), r->store_id, index), out);
         return ASMSTORE_OK;
@@ -1622,7 +1647,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, cons
     uint32_t i, found_i = 0, found_d = 0;
     size_t found_off = 0;
     int found = 0;
-    if (!r || !r->data || (!name && name_len)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or name");
+    if (!r || !r->data || (!name && name_len)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                                                     "NULL reader or name");
     if (name_len == 0) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "empty name");
     if (r->format == 1) return asmstore__v1_find(r, name, name_len, out, err);
     h = asmstore_name_hash(r->hash_kind, name, name_len);
@@ -1635,7 +1661,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, cons
         if (nlen != name_len && !found) { found = 1; found_i = i; found_d = d; found_off = noff; }
         if (nlen == name_len) { found = 2; found_i = i; found_d = d; found_off = noff; break; }
     }
-    if (!found) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "no index entry with this name's hash and name");
+    if (!found) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0,
+                                      "no index entry with this name's hash and name");
     if (asmstore__index_ignored(r, found_i))
         return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)found_d, 0, "the name is an ignored placeholder");
     if (out) asmstore__describe(r, found_d, found_off, 0, out);
@@ -1648,13 +1675,16 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *
     asmstore__desc d;
     asmstore_entry s;
     if (!r || !r->data || !e || e->index >= r->entry_count)
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or entry, or index past the descriptors");
-    if (e->ignored || !e->image) return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)e->index, 0, "entry is an ignored placeholder");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL reader or entry, or index past the descriptors");
+    if (e->ignored || !e->image) return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)e->index, 0,
+                                                       "entry is an ignored placeholder");
     asmstore__read_desc(r, e->index, &d);
     asmstore__describe_image(r, &d, &s);
     if (e->image != s.image || e->image_size != s.image_size || e->compression != s.compression ||
         e->uncompressed_size != s.uncompressed_size)
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, (int64_t)e->index, 0, "entry differs from its descriptor (image, sizes, compression)");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, (int64_t)e->index, 0,
+                              "entry differs from its descriptor (image, sizes, compression)");
     return ASMSTORE_OK;
 }
 
@@ -1692,14 +1722,17 @@ ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, cons
     uint64_t at;
     asmstore_result res;
     if (!r || !r->data || !e || (!dst && cap) || e->index >= r->entry_count)
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader, entry or buffer, or entry index past the descriptors");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL reader, entry or buffer, or entry index past the descriptors");
     ix = (int64_t)e->index;
     if (e->ignored) return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, ix, 0, "entry is an ignored placeholder");
     asmstore__read_desc(r, e->index, &d);
     asmstore__describe_image(r, &d, &s);
     at = (uint64_t)(s.image - r->data);
-    if (s.uncompressed_size > r->max_entry_size) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, ix, 0, "image larger than the reader's max_entry_size");
-    if (cap < s.uncompressed_size) return asmstore__fail(err, ASMSTORE_ERR_BUFFER_TOO_SMALL, 0, ix, 0, "buffer smaller than the uncompressed image");
+    if (s.uncompressed_size > r->max_entry_size) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, ix, 0,
+                                                                       "image larger than the reader's max_entry_size");
+    if (cap < s.uncompressed_size) return asmstore__fail(err, ASMSTORE_ERR_BUFFER_TOO_SMALL, 0, ix, 0,
+                                                         "buffer smaller than the uncompressed image");
     if (s.compression == ASMSTORE_COMPRESSION_NONE) {
         if (s.image_size) memcpy(dst, s.image, s.image_size);
         return ASMSTORE_OK;
@@ -1910,7 +1943,8 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
     symlen = strlen(symbol);
     res = asmstore__elf_open(&e, elf, size);
     if (res != ASMSTORE_OK)
-        return asmstore__fail(err, res, 0, -1, 0, "ELF header (little-endian, 32/64-bit) or its header tables out of bounds");
+        return asmstore__fail(err, res, 0, -1, 0,
+                              "ELF header (little-endian, 32/64-bit) or its header tables out of bounds");
     if (info) { info->is_64bit = e.is64; info->machine = e.machine; info->abi = asmstore__elf_abi(e.machine); }
     /* 1. the dynamic symbol in the first SHT_DYNSYM section (one pass: O(e_shnum + symbols)) */
     for (i = 1; i < e.shnum; i++) {
@@ -1918,10 +1952,12 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
         asmstore__elf_shdr(&e, i, &s);
         if (s.type != ASMSTORE__SHT_DYNSYM) continue;
         if (!asmstore__range_ok(s.offset, s.size, e.size) || s.link >= e.shnum)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset, -1, 0, ".dynsym outside the file or its sh_link out of range");
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset, -1, 0,
+                                  ".dynsym outside the file or its sh_link out of range");
         asmstore__elf_shdr(&e, s.link, &str);
         if (str.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(str.offset, str.size, e.size))
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, str.offset, -1, 0, ".dynstr not a string table inside the file");
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, str.offset, -1, 0,
+                                  ".dynstr not a string table inside the file");
         n = s.size / entsz;
         for (k = 1; k < n; k++) {
             asmstore__sym y;
@@ -1929,15 +1965,18 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
             asmstore__elf_sym(&e, s.offset, k, &y);
             if (!asmstore__elf_str_eq(&e, str.offset, str.size, y.name, symbol, symlen)) continue;
             if (y.shndx == 0 || y.shndx >= e.shnum) /* undefined, ABS or reserved */
-                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset + k * entsz, -1, 0, "payload symbol not defined in a section");
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset + k * entsz, -1, 0,
+                                      "payload symbol not defined in a section");
             asmstore__elf_shdr(&e, y.shndx, &target);
             if (target.type == ASMSTORE__SHT_NOBITS || !asmstore__range_ok(target.offset, target.size, e.size) ||
                 y.value < target.addr || y.value - target.addr > target.size)
-                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset + k * entsz, -1, 0, "payload symbol's address outside its section");
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset + k * entsz, -1, 0,
+                                      "payload symbol's address outside its section");
             rel = y.value - target.addr;
             avail = target.size - rel;
             if (y.size > avail)
-                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset + k * entsz, -1, 0, "payload symbol's size past its section");
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset + k * entsz, -1, 0,
+                                      "payload symbol's size past its section");
             off = target.offset + rel;
             *payload = e.p + off;
             *payload_size = (size_t)(y.size ? y.size : avail);
@@ -1953,9 +1992,11 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
     }
     /* 2. the section named "payload" */
     i = asmstore__elf_find_section(&e, "payload", &target);
-    if (i == 0) return asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0, "no payload symbol and no 'payload' section");
+    if (i == 0) return asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0,
+                                      "no payload symbol and no 'payload' section");
     if (target.type == ASMSTORE__SHT_NOBITS || !asmstore__range_ok(target.offset, target.size, e.size))
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, target.offset, -1, 0, "'payload' section without bytes in the file");
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, target.offset, -1, 0,
+                              "'payload' section without bytes in the file");
     *payload = e.p + target.offset;
     *payload_size = (size_t)target.size;
     if (info) {
@@ -1985,7 +2026,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_open(asmstore__zip *z, const voi
     memset(z, 0, sizeof *z);
     z->p = p;
     z->size = size;
-    if (!p || size < 22) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0, "archive shorter than an end of central directory record");
+    if (!p || size < 22) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0,
+                                               "archive shorter than an end of central directory record");
     lo = size > 22u + 65535u ? size - 22u - 65535u : 0;
     for (e = size - 22;; e--) {
         const unsigned char *q = p + e;
@@ -2011,8 +2053,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_open(asmstore__zip *z, const voi
                 continue; /* ZIP64 markers without ZIP64 records: not this one */
             }
             if (cd_off <= cd_end_want && cd_size == cd_end_want - cd_off) {
-                if (disk || n_disk != n_total) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0, "archive spans several disks");
-                if (cd_size / 46u < n_total) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0, "central directory smaller than its entry count");
+                if (disk || n_disk != n_total) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0,
+                                                                     "archive spans several disks");
+                if (cd_size / 46u < n_total) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0,
+                                                                   "central directory smaller than its entry count");
                 z->cd_off = cd_off; z->cd_size = cd_size; z->n_total = n_total; z->zip64 = zip64;
                 return ASMSTORE_OK;
             }
@@ -2042,7 +2086,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_lookup(const asmstore__zip *z, c
         n = asmstore__rd16(q + 28); m = asmstore__rd16(q + 30); c = asmstore__rd16(q + 32);
         if (z->cd_size - pos - 46 < n + m + c) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0, "central directory header's name, extra or comment past the directory");
         if (n == name_len && memcmp(q + 46, name, name_len) == 0) {
-            if (hit) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0, "two central directory entries with this name"); /* duplicate name */
+            if (hit) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0,
+                                           "two central directory entries with this name"); /* duplicate name */
             hit = q;
         }
         pos += 46 + n + m + c;
@@ -2075,27 +2120,33 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_lookup(const asmstore__zip *z, c
                 }
                 x = fend;
             }
-            if (!found) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0, "central directory entry without its ZIP64 extra field");
+            if (!found) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0,
+                                              "central directory entry without its ZIP64 extra field");
         }
         ent.compressed_size = csize;
         ent.uncompressed_size = usize;
         ent.lfh_offset = lfh;
         ent.zip64 = z->zip64;
         if (lfh > z->cd_off || z->cd_off - lfh < 30 || asmstore__rd32(z->p + lfh) != ASMSTORE__ZIP_LFH)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0, "local file header missing or outside the archive");
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0,
+                                  "local file header missing or outside the archive");
         lh_n = asmstore__rd16(z->p + lfh + 26);
         lh_m = asmstore__rd16(z->p + lfh + 28);
         data = lfh + 30 + lh_n + lh_m;
         if (lh_n != name_len || data > z->cd_off || memcmp(z->p + lfh + 30, name, name_len) != 0)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0, "local file header's name differs from the central directory's");
-        if (csize > z->cd_off - data) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, data, -1, 0, "entry data runs into the central directory");
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0,
+                                  "local file header's name differs from the central directory's");
+        if (csize > z->cd_off - data) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, data, -1, 0,
+                                                            "entry data runs into the central directory");
         ent.data_offset = data;
         ent.alignment = asmstore__alignment_of(data);
         if (out) *out = ent;
         if (ent.flags & 1u) return asmstore__fail(err, ASMSTORE_ERR_ZIP_ENCRYPTED, lfh, -1, 0, "entry is encrypted");
         if (ent.method != 0) return asmstore__fail(err, ASMSTORE_ERR_ZIP_COMPRESSED, lfh, -1, 0, "entry is not STORED");
-        if (csize != usize) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0, "STORED entry whose sizes differ");
-        if (data % ASMSTORE_ZIP_MIN_ALIGNMENT) return asmstore__fail(err, ASMSTORE_ERR_MISALIGNED, data, -1, 0, "entry data not 16-byte aligned");
+        if (csize != usize) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0,
+                                                  "STORED entry whose sizes differ");
+        if (data % ASMSTORE_ZIP_MIN_ALIGNMENT) return asmstore__fail(err, ASMSTORE_ERR_MISALIGNED, data, -1, 0,
+                                                                     "entry data not 16-byte aligned");
     }
     return ASMSTORE_OK;
 }
@@ -2150,7 +2201,8 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t siz
     unsigned i, p;
     if (out) memset(out, 0, sizeof *out);
     if (found_abi) *found_abi = ASMSTORE_ABI_UNKNOWN;
-    if ((!zip && size) || (unsigned)abi > 4u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL archive with a size, or unknown ABI");
+    if ((!zip && size) || (unsigned)abi > 4u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                                                    "NULL archive with a size, or unknown ABI");
     res = asmstore__zip_open(&z, zip, size, err);
     if (res != ASMSTORE_OK) return res;
     res = ASMSTORE_ERR_NOT_FOUND;
@@ -2220,7 +2272,8 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
     if (!p) {
         asmstore__keep_dlerror(l);
         dlclose(h);
-        return asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0, "dlsym found no such symbol (see the locator's error)");
+        return asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0,
+                              "dlsym found no such symbol (see the locator's error)");
     }
 #ifdef ASMSTORE__HAVE_PHDR_ITER
     {
@@ -2230,7 +2283,8 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
         if (f.found) extent = (size_t)(f.end - f.addr);
     }
 #endif
-    if (extent == 0) { dlclose(h); return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0, "no extent for the symbol (no dl_iterate_phdr)"); }
+    if (extent == 0) { dlclose(h); return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
+                                                         "no extent for the symbol (no dl_iterate_phdr)"); }
     size = extent;
 #if defined(__GLIBC__) && defined(__USE_GNU)
     {
@@ -2297,12 +2351,14 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, 
     asmstore_result res;
     const unsigned char *base;
     fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno, "opening the APK");
+    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno,
+                                      "opening the APK");
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0, "APK is not a regular, non-empty file"); }
     if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "APK larger than the address space"); }
     /* scan through a read-only mapping: only the directory and the local header pages are touched */
     whole = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (whole == MAP_FAILED) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, errno, "mapping the APK"); }
+    if (whole == MAP_FAILED) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, errno,
+                                                                "mapping the APK"); }
     res = asmstore_zip_find_store(whole, (size_t)st.st_size, abi, &found, &ent, err);
     munmap(whole, (size_t)st.st_size);
     l->entry = ent;
@@ -2322,7 +2378,8 @@ ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char
     static const asmstore_abi order[4] = {ASMSTORE_ABI_ARM64, ASMSTORE_ABI_ARM, ASMSTORE_ABI_X86_64, ASMSTORE_ABI_X86};
     size_t n;
     const char *slash;
-    if (!l || !path || (unsigned)abi > 4u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or path, or unknown ABI");
+    if (!l || !path || (unsigned)abi > 4u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                                                 "NULL locator or path, or unknown ABI");
     memset(l, 0, sizeof *l);
     n = strlen(path);
     slash = strrchr(path, '/');
@@ -2360,8 +2417,10 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
     if (!l || !path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or path");
     memset(l, 0, sizeof *l);
     fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno, "opening the file");
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, 0, "not a regular file"); }
+    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno,
+                                      "opening the file");
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, 0,
+                                                                                        "not a regular file"); }
     if (st.st_size == 0) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0, "empty file"); }
     if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "file larger than the address space"); }
     res = asmstore__map_range(l, fd, 0, (uint64_t)st.st_size, &base);
@@ -2410,8 +2469,8 @@ ASMSTORE__PRIVATE int asmstore__write_full(int fd, const void *buf, size_t len) 
     return 0;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a, void **data, size_t *size,
-                                                asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a, void **data,
+                                                size_t *size, asmstore_error *err) {
     struct stat st;
     int fd;
     void *buf;
@@ -2419,8 +2478,10 @@ ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore
     if (!path || !data || !size) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL path or output");
     *data = NULL; *size = 0;
     fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno, "opening the file");
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, 0, "not a regular file"); }
+    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno,
+                                      "opening the file");
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, 0,
+                                                                                        "not a regular file"); }
     if ((unsigned long long)st.st_size > (unsigned long long)(SIZE_MAX / 2)) {
         close(fd);
         return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "file larger than half the address space");
@@ -2431,7 +2492,8 @@ ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore
     close(fd);
     if (n != (long long)st.st_size) {
         asmstore_free(a, buf, (size_t)st.st_size);
-        return asmstore__fail(err, ASMSTORE_ERR_IO, n < 0 ? 0 : (uint64_t)n, -1, n < 0 ? errno : 0, "reading the file (short read or error)");
+        return asmstore__fail(err, ASMSTORE_ERR_IO, n < 0 ? 0 : (uint64_t)n, -1, n < 0 ? errno : 0,
+                              "reading the file (short read or error)");
     }
     *data = buf;
     *size = (size_t)st.st_size;
@@ -2480,7 +2542,10 @@ ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const v
         return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, saved, "creating the temp file beside the output");
     }
     for (i = 0; i < n && !failed; i++)
-        if (sizes[i] && asmstore__write_full(fd, parts[i], sizes[i]) != 0) { failed = "writing the temp file"; saved = errno; }
+        if (sizes[i] && asmstore__write_full(fd, parts[i], sizes[i]) != 0) {
+            failed = "writing the temp file";
+            saved = errno;
+        }
     if (!failed && fchmod(fd, (mode_t)mode) != 0) { failed = "setting the temp file's mode"; saved = errno; }
     if (close(fd) != 0 && !failed) { failed = "closing the temp file"; saved = errno; }
     if (!failed && rename(tmp, path) != 0) { failed = "renaming the temp file to the output"; saved = errno; }
@@ -2598,7 +2663,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__resolve_options(asmstore_write_optio
         (o->compression != ASMSTORE_COMPRESSION_ZSTD && o->compression != ASMSTORE_COMPRESSION_LZ4) ||
         !asmstore__level_ok(o->compression, o->level) || al > ASMSTORE__MAX_IMAGE_ALIGNMENT || (al & (al - 1)) != 0)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                              "write options: abi, format, jobs, runtime, max_name_len, compression, level or image_alignment");
+                              "write options: abi, format, jobs, runtime, max_name_len, compression, level or "
+                              "image_alignment");
     if (o->runtime == ASMSTORE_RUNTIME_CORECLR && o->format <= 2)
         return asmstore__fail(err, ASMSTORE_ERR_PROFILE, 0, -1, 0, "coreclr reads formats 3 and 4 only");
     is64 = asmstore__abi_is_64bit(o->abi);
@@ -2611,7 +2677,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__resolve_options(asmstore_write_optio
     } else if (!(o->hash == ASMSTORE_HASH_CRC32 || (o->hash == ASMSTORE_HASH_XXH3_64 && is64) ||
                  (o->hash == ASMSTORE_HASH_XXH32 && !is64))) {
         /* 8-byte hashes only fit 64-bit stores; a 4-byte hash in a 64-bit store means CRC-32 to readers */
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "hash does not fit the ABI (XXH3-64: 64-bit, XXH32: 32-bit)");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "hash does not fit the ABI (XXH3-64: 64-bit, XXH32: 32-bit)");
     }
     if (o->compression == ASMSTORE_COMPRESSION_LZ4 && !o->compress && !o->no_compress)
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED_COMPRESSION, 0, -1, 0, "LZ4 needs a compress callback");
@@ -2766,23 +2833,29 @@ ASMSTORE__PRIVATE void asmstore__remember_name(asmstore_writer *w, size_t index)
 
 /* The per-entry options against the store's. */
 ASMSTORE__PRIVATE asmstore_result asmstore__check_add(const asmstore_writer *w, const asmstore_add_options *a, const unsigned char *image,
-                                                     size_t image_size, size_t pdb_size, size_t config_size, asmstore_error *err) {
+                                                     size_t image_size, size_t pdb_size, size_t config_size,
+                                                     asmstore_error *err) {
     unsigned f = a->flags;
     if ((a->level && !asmstore__level_ok(w->opt.compression, a->level)) || (unsigned)a->abi > 4u ||
         (a->abi != ASMSTORE_ABI_UNKNOWN && w->opt.format != 1) ||
         (w->opt.format == 1 && (f & (ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_IGNORED))))
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "add options: level, abi (format 1 only) or flags for this format");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "add options: level, abi (format 1 only) or flags for this format");
     if ((f & ASMSTORE_ADD_IGNORED) &&
         (w->opt.format < 3 || image_size || pdb_size || config_size ||
          (f & (ASMSTORE_ADD_DESCRIPTOR_INDEX | ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_VERBATIM))))
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "ignored entry: formats 3-4, no bytes, no indices");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "ignored entry: formats 3-4, no bytes, no indices");
     if ((f & ASMSTORE_ADD_VERBATIM) && asmstore__has_compression_magic(image, image_size)) {
         if (image_size < ASMSTORE_IMAGE_HEADER_SIZE)
-            return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0, "verbatim image shorter than its 12-byte header");
+            return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0,
+                                  "verbatim image shorter than its 12-byte header");
         if (asmstore__rd32(image) != w->magic) /* a store never mixes magics */
-            return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED_COMPRESSION, 0, -1, 0, "verbatim image's magic is not the store's");
+            return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED_COMPRESSION, 0, -1, 0,
+                                  "verbatim image's magic is not the store's");
         if ((f & ASMSTORE_ADD_DESCRIPTOR_INDEX) && asmstore__rd32(image + 4) != a->descriptor_index)
-            return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 4, -1, 0, "verbatim image header's descriptor index differs");
+            return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 4, -1, 0,
+                                  "verbatim image header's descriptor index differs");
     }
     /* format 1 appends a NUL to config data, and its size counts it */
     if (image_size > UINT32_MAX || pdb_size > UINT32_MAX || config_size > UINT32_MAX - (w->opt.format == 1 ? 1u : 0u))
@@ -2802,25 +2875,30 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_ex(asmstore_writer *w, const ch
     if (ao) a = *ao; else memset(&a, 0, sizeof a);
     if (!w || (!name && name_len) || (!image && image_size) || (!pdb && pdb_size) || (!config && config_size) || w->nouts ||
         (a.flags & ~(ASMSTORE__ADD_PUBLIC | ASMSTORE__ADD_TAKE)))
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL writer or bytes with a size, unknown flags, or after finish");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL writer or bytes with a size, unknown flags, or after finish");
     if (name_len == 0 || name_len > w->opt.max_name_len || !asmstore__name_valid((const unsigned char *)name, name_len))
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_NAME, 0, -1, 0, "name empty, over max_name_len, or not UTF-8 without NUL");
-    if ((res = asmstore__check_add(w, &a, (const unsigned char *)image, image_size, pdb_size, config_size, err)) != ASMSTORE_OK)
-        return res;
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_NAME, 0, -1, 0,
+                              "name empty, over max_name_len, or not UTF-8 without NUL");
+    res = asmstore__check_add(w, &a, (const unsigned char *)image, image_size, pdb_size, config_size, err);
+    if (res != ASMSTORE_OK) return res;
     if (w->opt.runtime == ASMSTORE_RUNTIME_CORECLR && !(a.flags & (ASMSTORE_ADD_IGNORED | ASMSTORE_ADD_NO_COMPANION))) {
         /* the ignored companion: ChangeExtension(name, ".ni.dll") */
         size_t base = asmstore_name_base_len(name, name_len);
         if (base + 7 > w->opt.max_name_len)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_NAME, 0, -1, 0, "the coreclr \".ni.dll\" companion's name over max_name_len");
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_NAME, 0, -1, 0,
+                                  "the coreclr \".ni.dll\" companion's name over max_name_len");
         memcpy(ni, name, base);
         memcpy(ni + base, ".ni.dll", 7);
         ni_len = base + 7;
         if (asmstore__has_name(w, ni, ni_len, a.abi))
-            return asmstore__fail(err, ASMSTORE_ERR_DUPLICATE_NAME, 0, -1, 0, "the coreclr \".ni.dll\" companion's name was added already");
+            return asmstore__fail(err, ASMSTORE_ERR_DUPLICATE_NAME, 0, -1, 0,
+                                  "the coreclr \".ni.dll\" companion's name was added already");
     }
     if (asmstore__has_name(w, name, name_len, a.abi) || (ni_len == name_len && memcmp(ni, name, ni_len) == 0))
         return asmstore__fail(err, ASMSTORE_ERR_DUPLICATE_NAME, 0, -1, 0, "name added already");
-    if (w->count + 2 > ASMSTORE_MAX_ENTRIES) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "entries over ASMSTORE_MAX_ENTRIES");
+    if (w->count + 2 > ASMSTORE_MAX_ENTRIES) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
+                                                                   "entries over ASMSTORE_MAX_ENTRIES");
     if ((res = asmstore__reserve_names(w, w->count + 2)) != ASMSTORE_OK)
         return asmstore__fail(err, res, 0, -1, 0, "growing the name set");
     res = asmstore__push(w, name, name_len, image, image_size, pdb, pdb_size, config, config_size, &a);
@@ -2863,7 +2941,8 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_file_ex(asmstore_writer *w, con
     asmstore_add_options a;
     asmstore_result res = ASMSTORE_OK;
     int i;
-    if (!w || !name || !image_path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL writer, name or image path");
+    if (!w || !name || !image_path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                                          "NULL writer, name or image path");
     if (ao) a = *ao; else memset(&a, 0, sizeof a);
     paths[0] = image_path; paths[1] = pdb_path; paths[2] = config_path;
     for (i = 0; i < 3 && res == ASMSTORE_OK; i++)
@@ -2871,7 +2950,8 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_file_ex(asmstore_writer *w, con
     /* the writer takes the buffers just read (no second copy); on failure they are still ours */
     a.flags = (a.flags & ~ASMSTORE_ADD_BORROW) | ASMSTORE__ADD_TAKE;
     if (res == ASMSTORE_OK)
-        res = asmstore_writer_add_ex(w, name, strlen(name), bufs[0], sizes[0], bufs[1], sizes[1], bufs[2], sizes[2], &a, err);
+        res = asmstore_writer_add_ex(w, name, strlen(name), bufs[0], sizes[0], bufs[1], sizes[1], bufs[2], sizes[2], &a,
+                                     err);
     if (res != ASMSTORE_OK)
         for (i = 0; i < 3; i++) asmstore_free(&w->opt.allocator, bufs[i], sizes[i]);
     return res;
@@ -3387,9 +3467,13 @@ ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const vo
     size_t i;
     if (!w || !data || !size) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL writer or output");
     if (!w->nouts) {
-        if (w->count > ASMSTORE_MAX_ENTRIES) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "entries over ASMSTORE_MAX_ENTRIES");
+        if (w->count > ASMSTORE_MAX_ENTRIES) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
+                                                                   "entries over ASMSTORE_MAX_ENTRIES");
         if (w->opt.format == 1) res = asmstore__v1_prepare(w);
-        if (res == ASMSTORE_OK) { step = "descriptor indices: two compressed entries with one"; res = asmstore__check_descriptor_indices(w); }
+        if (res == ASMSTORE_OK) {
+            step = "descriptor indices: two compressed entries with one";
+            res = asmstore__check_descriptor_indices(w);
+        }
         if (res == ASMSTORE_OK) {
             step = "compressing an image";
             res = asmstore__compress_all(w);
@@ -3410,7 +3494,8 @@ ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const vo
 ASMSTORE_DEF asmstore_result asmstore_writer_output(const asmstore_writer *w, size_t i, const char **name,
                                                     const void **data, size_t *size, asmstore_error *err) {
     if (!w || !name || !data || !size || !w->nouts)
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL writer or output, or before a successful finish");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL writer or output, or before a successful finish");
     if (i >= w->nouts) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "output index past the last file");
     *name = w->outs[i].name;
     *data = w->outs[i].data;
@@ -3450,7 +3535,8 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
     int coreclr = runtime == ASMSTORE_RUNTIME_CORECLR, crc = 0;
     if (!o || (unsigned)abi > 4u || target < ASMSTORE_TARGET_NET8 || target > ASMSTORE_TARGET_NET11_PREVIEW ||
         (runtime != ASMSTORE_RUNTIME_MONOVM && !coreclr))
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL options, or unknown target, runtime or ABI");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL options, or unknown target, runtime or ABI");
     if (coreclr && target <= ASMSTORE_TARGET_NET9) /* CoreCLR stores start with .NET 10 */
         return asmstore__fail(err, ASMSTORE_ERR_PROFILE, 0, -1, 0, "no release shipped coreclr stores before .NET 10");
     if (abi == ASMSTORE_ABI_UNKNOWN) abi = ASMSTORE_ABI_ARM64;
@@ -3846,14 +3932,14 @@ ASMSTORE__PRIVATE const char *asmstore__elf_layout_message(asmstore_result res, 
     case ASMSTORE_ERR_OUT_OF_MEMORY: return "the wrapper's head or tail";
     case ASMSTORE_ERR_TOO_LARGE: return "ELF32 file over 4 GiB";
     case ASMSTORE_ERR_ABI_MISMATCH: return "stub's class or machine differs from opt->abi";
-    case ASMSTORE_ERR_BAD_ELF: return "stub: little-endian ET_DYN of a known ABI, section table and .shstrtab in bounds";
+    case ASMSTORE_ERR_BAD_ELF: return "stub: little-endian ET_DYN of a known ABI, sections and .shstrtab in bounds";
     case ASMSTORE_ERR_UNSUPPORTED: return "stub: only .shstrtab and section headers may follow its old payload";
     default: return template_mode ? "stub" : NULL;
     }
 }
 
-ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img, const asmstore_elf_options *opt, size_t payload_size,
-                                                 asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img, const asmstore_elf_options *opt,
+                                                 size_t payload_size, asmstore_error *err) {
     asmstore_elf_options o;
     uint64_t align;
     asmstore_result res;
@@ -3868,22 +3954,24 @@ ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img, const 
     case ASMSTORE_ELF_MODE_DLOPEN:
     case ASMSTORE_ELF_MODE_SECTION:
         if (o.abi == ASMSTORE_ABI_UNKNOWN) o.abi = ASMSTORE_ABI_ARM64;
-        if (asmstore__elf_machine(o.abi) == 0) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown ABI");
+        if (asmstore__elf_machine(o.abi) == 0) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                                                     "unknown ABI");
         if ((o.symbol && !asmstore__name_ok(o.symbol)) || (o.soname && !asmstore__name_ok(o.soname)))
-            return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "symbol or soname empty or over ASMSTORE_ELF_MAX_NAME");
+            return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                  "symbol or soname empty or over ASMSTORE_ELF_MAX_NAME");
         res = asmstore__elf_generate(img, &o, o.abi, align, payload_size);
         break;
     case ASMSTORE_ELF_MODE_TEMPLATE:
-        if (!o.stub || !o.stub_size) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "template mode without a stub");
+        if (!o.stub || !o.stub_size) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                                           "template mode without a stub");
         if ((unsigned)o.abi > 4u) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown ABI");
         res = asmstore__elf_template(img, &o, align, payload_size);
         break;
     default:
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown mode");
     }
-    if (res != ASMSTORE_OK)
-        return asmstore__fail(err, res, 0, -1, 0, asmstore__elf_layout_message(res, o.mode == ASMSTORE_ELF_MODE_TEMPLATE));
-    return ASMSTORE_OK;
+    if (res == ASMSTORE_OK) return ASMSTORE_OK;
+    return asmstore__fail(err, res, 0, -1, 0, asmstore__elf_layout_message(res, o.mode == ASMSTORE_ELF_MODE_TEMPLATE));
 }
 
 ASMSTORE_DEF asmstore_result asmstore_elf_wrap(const asmstore_elf_options *opt, const void *payload, size_t payload_size,
@@ -3897,7 +3985,8 @@ ASMSTORE_DEF asmstore_result asmstore_elf_wrap(const asmstore_elf_options *opt, 
     res = asmstore_elf_layout(&img, opt, payload_size, err);
     if (res != ASMSTORE_OK) return res;
     o = (unsigned char *)asmstore_alloc(&img.allocator, img.total_size);
-    if (!o) { asmstore_elf_image_free(&img); return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0, "the whole .so"); }
+    if (!o) { asmstore_elf_image_free(&img); return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0,
+                                                                   "the whole .so"); }
     memcpy(o, img.head, img.head_size);
     if (payload_size) memcpy(o + img.head_size, payload, payload_size);
     memcpy(o + img.head_size + payload_size, img.tail, img.tail_size);
@@ -3964,7 +4053,8 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
     if (!elf && size) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL file with a size");
     res = asmstore__elf_open(&e, elf, size);
     if (res != ASMSTORE_OK)
-        return asmstore__fail(err, res, 0, -1, 0, "ELF header (little-endian, 32/64-bit) or its header tables out of bounds");
+        return asmstore__fail(err, res, 0, -1, 0,
+                              "ELF header (little-endian, 32/64-bit) or its header tables out of bounds");
     wa = e.is64 ? 8u : 4u;
     symsz = e.is64 ? 24u : 16u;
     dynsz = e.is64 ? 16u : 8u;
@@ -4071,7 +4161,8 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
     {
         uint32_t nbucket = asmstore__rd32(e.p + s.offset), nchain = asmstore__rd32(e.p + s.offset + 4);
         if (nbucket == 0) return asmstore__rule(err, 3, "DT_HASH nbucket is 0", s.offset);
-        if (nchain != nsyms) return asmstore__rule(err, 3, "DT_HASH nchain differs from the .dynsym count", s.offset + 4);
+        if (nchain != nsyms)
+            return asmstore__rule(err, 3, "DT_HASH nchain differs from the .dynsym count", s.offset + 4);
         if (!asmstore__range_ok(s.offset, 8u + 4u * ((uint64_t)nbucket + nchain), e.size) ||
             !asmstore__in_load(&e, hash, 8u + 4u * ((uint64_t)nbucket + nchain)))
             return asmstore__rule(err, 3, "DT_HASH table outside the loaded file", s.offset);
@@ -4101,7 +4192,8 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
            bionic loads both (dlsym only needs GLOBAL/WEAK, defined, not TLS) */
         if ((y.info >> 4) != ASMSTORE__STB_GLOBAL || ((y.info & 15u) != ASMSTORE__STT_OBJECT && (y.info & 15u) != 0) ||
             (y.other & 3u) != 0)
-            return asmstore__rule(err, 10, "symbol is not GLOBAL, OBJECT or NOTYPE, DEFAULT", symsec.offset + k * symsz);
+            return asmstore__rule(err, 10, "symbol is not GLOBAL, OBJECT or NOTYPE, DEFAULT",
+                                  symsec.offset + k * symsz);
         if (y.value != ps.addr || y.value == 0) return asmstore__rule(err, 10, "st_value is not the payload section address", symsec.offset + k * symsz);
         if (y.size != ps.size && y.size != 0) return asmstore__rule(err, 10, "st_size is neither the payload size nor 0", symsec.offset + k * symsz);
         if (!(ps.flags & ASMSTORE__SHF_ALLOC) || ps.offset != ps.addr || !asmstore__in_load(&e, ps.addr, ps.size))
