@@ -4590,7 +4590,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_symbol(const asmstore__bionic
         asmstore__elf_sym(e, b->symsec.offset, k, &y);
         if (asmstore__elf_str_eq(e, b->strsec.offset, b->strsz, y.name, want, strlen(want))) break;
     }
-    if (k == b->nsyms) return asmstore__rule(err, 10, "symbol not in the .dynsym DT_SYMTAB points at", 0);
+    if (k >= b->nsyms) return asmstore__rule(err, 10, "symbol not in the .dynsym DT_SYMTAB points at", 0);
     at = b->symsec.offset + k * b->symsz;
     asmstore__elf_shdr(e, y.shndx, &ps);
     /* ours: OBJECT with st_size = payload size; upstream's llvm-mc + ld.lld wrappers: NOTYPE, size 0.
