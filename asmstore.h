@@ -72,21 +72,27 @@
      libzstd (link -lzstd) unless ASMSTORE_NO_ZSTD; xxhash, included header-only with XXH_INLINE_ALL
      inside the implementation, so no XXH* symbol is exported; pthreads for the threaded writer.
 
+   ERRORS
+     Every function that returns an asmstore_result takes `asmstore_error *err` as its last parameter
+     (may be NULL) and fills it when it fails: the result, the byte offset in the input, the entry,
+     the zstd code or errno, a static message saying what was checked or looked for, and the bionic
+     rule. On success it is not written. Result codes are never renumbered; new ones are appended.
+
    EXAMPLE (every call returns an asmstore_result; checks shortened)
        // build time: write a store and wrap it in libassembly-store.so
-       asmstore_writer *w;  const void *store;  size_t n;
+       asmstore_writer *w;  const void *store;  size_t n;  asmstore_error err;
        asmstore_write_options wo = {0};  wo.abi = ASMSTORE_ABI_ARM64;     // zero = defaults
-       asmstore_writer_create(&w, &wo);
-       asmstore_writer_add_file(w, "System.Runtime.dll", "bin/System.Runtime.dll", NULL, NULL, 0);
-       asmstore_writer_finish(w, &store, &n);
+       asmstore_writer_create(&w, &wo, &err);
+       asmstore_writer_add_file(w, "System.Runtime.dll", "bin/System.Runtime.dll", NULL, NULL, 0, &err);
+       if (asmstore_writer_finish(w, &store, &n, &err) != ASMSTORE_OK) puts(err.message);
        asmstore_elf_options eo = {0};  eo.abi = ASMSTORE_ABI_ARM64;       // dlopen mode, 16 KiB
-       asmstore_elf_write_file("libassembly-store.so", &eo, store, n, 0644);
+       asmstore_elf_write_file("libassembly-store.so", &eo, store, n, 0644, &err);
        asmstore_writer_free(w);
        // run time: locate, validate once, look up, read
        asmstore_locator loc;  asmstore_reader r;  asmstore_entry e;
        asmstore_locate_dlopen(&loc, "libassembly-store.so", NULL, NULL);
        if (asmstore_reader_init(&r, loc.data, loc.size, NULL, NULL) != ASMSTORE_OK) return;
-       if (asmstore_reader_find(&r, "System.Runtime", 14, &e) == ASMSTORE_OK)   // with or without ".dll"
+       if (asmstore_reader_find(&r, "System.Runtime", 14, &e, NULL) == ASMSTORE_OK) // with or without ".dll"
            asmstore_reader_read(&r, &e, buf, e.uncompressed_size, dctx, NULL);   // dctx: your ZSTD_DCtx*
        asmstore_locator_close(&loc);
 
@@ -205,7 +211,8 @@ extern "C" {
     X(ERR_ZIP_ENCRYPTED,      -33, "archive entry is encrypted") \
     X(ERR_ABI_MISMATCH,       -34, "ELF class/machine does not match the requested ABI") \
     X(ERR_NAME_NOT_UTF8,      -35, "entry name is not valid UTF-8 (overlong, surrogate, stray byte or NUL)") \
-    X(ERR_OVERLAP,            -36, "images overlap, share bytes or are out of descriptor order")
+    X(ERR_OVERLAP,            -36, "images overlap, share bytes or are out of descriptor order") \
+    X(ERR_COMPRESS,           -37, "compression failed")
 
 typedef enum asmstore_result {
 #define ASMSTORE__ENUM(name, value, text) ASMSTORE_##name = value,
@@ -221,12 +228,15 @@ enum asmstore__result_count {
 };
 #define ASMSTORE_RESULT_MIN (1 - (int)ASMSTORE__RESULT_COUNT)
 
-/* Optional detail about a failure, filled by functions that take one (may be NULL). */
+/* Detail about a failure. Every function that returns asmstore_result takes an asmstore_error *
+   last (may be NULL) and fills it when it fails; on success it is not written. */
 typedef struct asmstore_error {
     asmstore_result result;
     uint64_t offset;      /* byte offset in the input the problem was found at, or 0 */
     int64_t entry;        /* descriptor index involved, or -1 */
     int64_t backend_code; /* zstd error code or errno, or 0 */
+    const char *message;  /* static text: what was checked or looked for; NULL when none */
+    int rule;             /* asmstore_elf_check_bionic: the rule (1..12) broken, else 0 */
 } asmstore_error;
 
 typedef enum asmstore_abi {
@@ -280,7 +290,8 @@ ASMSTORE_DEF const char *asmstore_abi_android_name(asmstore_abi abi);
 ASMSTORE_DEF asmstore_abi asmstore_abi_parse(const char *name);
 ASMSTORE_DEF const char *asmstore_hash_name(asmstore_hash_kind kind);
 
-/* The name hashes, exactly as the format uses them (seed 0; CRC-32 of "" is 0xFFFFFFFF); XXH64 through asmstore_name_hash. */
+/* The name hashes, exactly as the format uses them (seed 0; CRC-32 of "" is 0xFFFFFFFF); XXH64 through
+   asmstore_name_hash. */
 ASMSTORE_DEF uint32_t asmstore_crc32(const void *data, size_t len);
 ASMSTORE_DEF uint32_t asmstore_xxh32(const void *data, size_t len);
 ASMSTORE_DEF uint64_t asmstore_xxh3_64(const void *data, size_t len);
@@ -440,19 +451,22 @@ ASMSTORE_DEF size_t asmstore_reader_name_table_size(const asmstore_reader *r);
 /* Optional: fills caller memory with the offset of every name so lookups and asmstore_reader_entry
    are O(log n) / O(1) instead of walking the names table. The memory (4-byte aligned) must outlive
    the reader; the reader only reads it. */
-ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *r, uint32_t *table, size_t bytes);
+ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *r, uint32_t *table, size_t bytes,
+                                                               asmstore_error *err);
 
 /* Format 1. An arch store (store_id 1) finds names through the hash tables of its set's
    assemblies.blob (store 0): attach it (it must outlive `arch`). A manifest (assemblies.manifest)
    gives entries their names: `table` is caller memory of asmstore_reader_name_table_size bytes;
    each row's hashes are checked against its name (and store 0's table when known). Without either,
    entries are known by index (and store 0's entries by hash). */
-ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch, const asmstore_reader *common);
+ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch, const asmstore_reader *common,
+                                                           asmstore_error *err);
 ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r, const char *text, size_t size,
-                                                             uint32_t *table, size_t bytes);
+                                                             uint32_t *table, size_t bytes, asmstore_error *err);
 
 /* Describes descriptor `index` (0 .. entry_count-1). */
-ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uint32_t index, asmstore_entry *out);
+ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uint32_t index, asmstore_entry *out,
+                                                   asmstore_error *err);
 
 /* Looks a name up the way hosts ask: "Foo.dll", "Foo", "fr/Foo.resources.dll", "fr/Foo.resources".
    The name is checked, so a hash collision never returns another entry. The index search guesses the
@@ -461,18 +475,19 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
    table. Returns ASMSTORE_OK, ASMSTORE_ERR_NOT_FOUND, or ASMSTORE_ERR_IGNORED (the name exists as an
    ignored placeholder). Hashes once; the entry filled reads the image's 12-byte header. */
 ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
-                                                  asmstore_entry *out);
+                                                  asmstore_entry *out, asmstore_error *err);
 /* The lookup alone: the same search and name check as asmstore_reader_find, giving the descriptor
    index (also for ASMSTORE_ERR_IGNORED) without describing the entry, so the image is not touched
    (its 12-byte header, a far read in a large store, is what asmstore_entry's sizes come from).
    asmstore_reader_entry(r, *index, ...) describes it later (hashing the name again only for indexes
    with an ignore byte). index may be NULL; it is left alone on other results. */
 ASMSTORE_DEF asmstore_result asmstore_reader_find_index(const asmstore_reader *r, const char *name, size_t name_len,
-                                                        uint32_t *index);
+                                                        uint32_t *index, asmstore_error *err);
 
 /* ASMSTORE_OK when e describes descriptor e->index exactly as the store does (image, sizes,
    compression); ASMSTORE_ERR_IGNORED for placeholders; else ASMSTORE_ERR_INVALID_ARG. */
-ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *r, const asmstore_entry *e);
+ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *r, const asmstore_entry *e,
+                                                         asmstore_error *err);
 /* The largest decompressed image the reader accepts: read_options.max_entry_size, or its default. */
 ASMSTORE_DEF size_t asmstore_reader_max_entry_size(const asmstore_reader *r);
 
@@ -525,8 +540,9 @@ typedef struct asmstore_elf_info {
    Every offset, size and count is bounds- and overflow-checked; any bytes are safe to pass.
    *payload points into elf. info may be NULL. Returns ASMSTORE_ERR_BAD_ELF for a malformed file,
    ASMSTORE_ERR_NO_PAYLOAD when neither is present. */
-ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, const char *symbol, const void **payload,
-                                                  size_t *payload_size, asmstore_elf_info *info);
+ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, const char *symbol,
+                                                  const void **payload, size_t *payload_size, asmstore_elf_info *info,
+                                                  asmstore_error *err);
 
 /* ---- ZIP / APK scan (pure, over memory) ---- */
 typedef struct asmstore_zip_entry {
@@ -562,7 +578,8 @@ ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *
    (*found_abi says which; may be NULL). Same checks and results as asmstore_zip_find: a DEFLATEd
    entry (a Release APK with extractNativeLibs=true) gives ASMSTORE_ERR_ZIP_COMPRESSED. */
 ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t size, asmstore_abi abi,
-                                                     asmstore_abi *found_abi, asmstore_zip_entry *out, asmstore_error *err);
+                                                     asmstore_abi *found_abi, asmstore_zip_entry *out,
+                                                     asmstore_error *err);
 #endif /* ASMSTORE_NO_ZIP */
 
 /* ---- locators: where a host gets (data, size) for asmstore_reader_init ---- */
@@ -626,14 +643,16 @@ ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l);
 /* ================================ files ================================ */
 #if !defined(ASMSTORE_NO_STDIO) && !defined(ASMSTORE_NO_BUILD)
 /* Reads a whole file into memory from the allocator (NULL: default). Free with asmstore_free. */
-ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a, void **data, size_t *size);
+ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a, void **data,
+                                                size_t *size, asmstore_error *err);
 /* Writes data to path atomically: temp file in the same directory, one write, explicit mode,
    rename. On failure the temp file is removed and the old file is untouched. If path already holds
    exactly these bytes it is left alone (mtime unchanged). */
-ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *data, size_t size, unsigned mode);
+ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *data, size_t size, unsigned mode,
+                                                 asmstore_error *err);
 /* Gather variant: the file is the concatenation of n parts. */
 ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const void *const *parts, const size_t *sizes,
-                                                       size_t n, unsigned mode);
+                                                       size_t n, unsigned mode, asmstore_error *err);
 #endif
 
 /* ================================ writer ================================ */
@@ -709,7 +728,8 @@ typedef struct asmstore_add_options {
 
 /* Creates a writer. Checks the options: coreclr with format 1 or 2 gives ASMSTORE_ERR_PROFILE;
    LZ4 without a compress callback gives ASMSTORE_ERR_UNSUPPORTED_COMPRESSION. */
-ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const asmstore_write_options *opt);
+ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const asmstore_write_options *opt,
+                                                    asmstore_error *err);
 /* Adds a copy of image (and of the optional pdb/config) under `name` (e.g. "Foo.dll",
    "fr/Foo.resources.dll"); with ASMSTORE_ADD_BORROW the bytes are used in place. Rejects empty
    names, NUL bytes, invalid UTF-8, names over the limit and duplicates with their own codes. Under
@@ -717,7 +737,8 @@ ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const
 ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char *name, size_t name_len,
                                                  const void *image, size_t image_size,
                                                  const void *pdb, size_t pdb_size,
-                                                 const void *config, size_t config_size, unsigned flags);
+                                                 const void *config, size_t config_size, unsigned flags,
+                                                 asmstore_error *err);
 /* asmstore_writer_add with every per-entry choice explicit (ao may be NULL: defaults). Repacking a
    store keeps its entry order, descriptor and mapping indices, ignored entries (ADD_IGNORED, with
    ADD_NO_COMPANION on the real ones) and compressed images (ADD_VERBATIM). */
@@ -725,27 +746,29 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_ex(asmstore_writer *w, const ch
                                                     const void *image, size_t image_size,
                                                     const void *pdb, size_t pdb_size,
                                                     const void *config, size_t config_size,
-                                                    const asmstore_add_options *ao);
+                                                    const asmstore_add_options *ao, asmstore_error *err);
 #ifndef ASMSTORE_NO_STDIO
 /* As asmstore_writer_add_ex with the bytes read from files; pdb_path/config_path may be NULL. */
 ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const char *name, const char *image_path,
-                                                      const char *pdb_path, const char *config_path, unsigned flags);
+                                                      const char *pdb_path, const char *config_path, unsigned flags,
+                                                      asmstore_error *err);
 ASMSTORE_DEF asmstore_result asmstore_writer_add_file_ex(asmstore_writer *w, const char *name, const char *image_path,
                                                          const char *pdb_path, const char *config_path,
-                                                         const asmstore_add_options *ao);
+                                                         const asmstore_add_options *ao, asmstore_error *err);
 #endif
 /* Compresses (on opt->jobs threads) and lays out the store. *data stays owned by the writer and
    valid until asmstore_writer_free. Output bytes depend only on the entries and options, never on
    the thread count. Stores over 4 GiB give ASMSTORE_ERR_TOO_LARGE; two compressed entries with one
    descriptor index ASMSTORE_ERR_INVALID_ARG; format 1 names whose XXH32 or XXH64 (of the name
    without ".dll") collide ASMSTORE_ERR_DUPLICATE_NAME. Format 1: *data is store 0 (assemblies.blob). */
-ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const void **data, size_t *size);
+ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const void **data, size_t *size,
+                                                    asmstore_error *err);
 /* After finish: output file i of the store, 0 .. (ASMSTORE_ERR_NOT_FOUND past the last). Formats
    2-4: one, the store, *name NULL (asmstore_preset.file_name says what releases call it). Format 1:
    "assemblies.blob", then "assemblies.<abi_>.blob" per ABI with arch entries (arm64_v8a,
    armeabi_v7a, x86_64, x86 in that order), then "assemblies.manifest". Owned by the writer. */
 ASMSTORE_DEF asmstore_result asmstore_writer_output(const asmstore_writer *w, size_t i, const char **name,
-                                                    const void **data, size_t *size);
+                                                    const void **data, size_t *size, asmstore_error *err);
 /* Number of descriptors added so far (coreclr companions and every ABI's arch entries included). */
 ASMSTORE_DEF size_t asmstore_writer_count(const asmstore_writer *w);
 /* Frees the writer and everything it owns; NULL is fine. */
@@ -787,7 +810,7 @@ typedef struct asmstore_preset {
    stores get their ignored ".ni.dll" companions. LZ4 presets still need o->compress. */
 ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_options *o, asmstore_target target,
                                                            asmstore_runtime runtime, asmstore_abi abi,
-                                                           asmstore_preset *info);
+                                                           asmstore_preset *info, asmstore_error *err);
 /* "net8", "net9", "net10", "net11", "net11-preview"; parse returns ASMSTORE_TARGET_NONE for others. */
 ASMSTORE_DEF const char *asmstore_target_name(asmstore_target target);
 ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name);
@@ -836,40 +859,40 @@ typedef struct asmstore_elf_image {
    bounds: ASMSTORE_ERR_BAD_ELF; ABI differs from opt->abi: ASMSTORE_ERR_ABI_MISMATCH).
    A stub that already holds a payload (asmstore_elf_payload with opt->symbol finds one) keeps every
    byte before it; the new payload takes the old one's place (same offset, so opt->alignment is
-   not used), followed by .shstrtab (unless it lies before the payload) and the section headers; the payload section's size, and for a
-   loadable payload the PT_LOAD ending with it and the symbol's st_size (when not 0), are updated.
+   not used), followed by .shstrtab (unless it lies before the payload) and the section headers; the
+   payload section's size, and for a loadable payload the PT_LOAD ending with it and the symbol's
+   st_size (when not 0), are updated.
    That needs nothing but .shstrtab and the section header table after the old payload (what
    llvm-objcopy --add-section and this generator write): ASMSTORE_ERR_UNSUPPORTED otherwise (an
    lld-linked wrapper, whose .dynamic follows the payload: regenerate it in dlopen mode).
    ELF32 files over 4 GiB: ASMSTORE_ERR_TOO_LARGE. */
-ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img, const asmstore_elf_options *opt, size_t payload_size);
+ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img, const asmstore_elf_options *opt,
+                                                 size_t payload_size, asmstore_error *err);
 /* Frees head and tail; NULL-safe, idempotent. */
 ASMSTORE_DEF void asmstore_elf_image_free(asmstore_elf_image *img);
-/* Convenience: the whole .so in one buffer from opt->allocator (free with asmstore_free(&opt->allocator, *out, *out_size)). */
-ASMSTORE_DEF asmstore_result asmstore_elf_wrap(const asmstore_elf_options *opt, const void *payload, size_t payload_size,
-                                               void **out, size_t *out_size);
+/* Convenience: the whole .so in one buffer from opt->allocator (free with
+   asmstore_free(&opt->allocator, *out, *out_size)). */
+ASMSTORE_DEF asmstore_result asmstore_elf_wrap(const asmstore_elf_options *opt, const void *payload,
+                                               size_t payload_size, void **out, size_t *out_size, asmstore_error *err);
 #ifndef ASMSTORE_NO_STDIO
 /* Writes the .so to path atomically (asmstore_write_file_parts: head, payload, tail; no payload copy). */
 ASMSTORE_DEF asmstore_result asmstore_elf_write_file(const char *path, const asmstore_elf_options *opt,
-                                                     const void *payload, size_t payload_size, unsigned mode);
+                                                     const void *payload, size_t payload_size, unsigned mode,
+                                                     asmstore_error *err);
 #endif
 
 /* ---- validating against bionic's loader (elf-so-requirements.md §4) ---- */
-typedef struct asmstore_elf_violation {
-    int rule;                   /* 1..12 of §4; 0 when the file passes */
-    const char *message;        /* static text naming the check */
-    uint64_t offset;            /* file offset involved, or 0 */
-} asmstore_elf_violation;
-
 /* Applies the 12 bionic-only rules: section headers, SHT_DYNAMIC == PT_DYNAMIC, DT_HASH, DT_STRSZ
    and string bounds, DT_SYMENT and tags, PT_PHDR inside a PT_LOAD, 16 KiB PT_LOADs, forbidden
    segments, class/machine for `abi` (UNKNOWN: any of the four), the symbol `symbol` (NULL:
    "_assembly_store") when present (rule 10), else the legacy "payload" section (rule 11; a
    file with neither fails rule 10), and, when apk_entry is not NULL, rule 12 for the APK entry the
    file came from. Returns ASMSTORE_OK, ASMSTORE_ERR_BAD_ELF (not parseable at all) or
-   ASMSTORE_ERR_ELF_RULE with *v (optional) naming the first violated rule. */
-ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t size, asmstore_abi abi, const char *symbol,
-                                                       const asmstore_zip_entry *apk_entry, asmstore_elf_violation *v);
+   ASMSTORE_ERR_ELF_RULE with err->rule (1..12 of §4), err->message naming the check and err->offset
+   the file offset involved, for the first violated rule. */
+ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t size, asmstore_abi abi,
+                                                       const char *symbol, const asmstore_zip_entry *apk_entry,
+                                                       asmstore_error *err);
 #endif /* ASMSTORE_NO_ELF */
 
 #ifdef __cplusplus
@@ -963,8 +986,11 @@ ASMSTORE_DEF unsigned asmstore_version_number(void) { return ASMSTORE_VERSION_NU
 
 /* Records a failure in the optional detail struct and returns the code. */
 ASMSTORE__PRIVATE asmstore_result asmstore__fail(asmstore_error *err, asmstore_result r, uint64_t offset,
-                                                 int64_t entry, int64_t backend) {
-    if (err) { err->result = r; err->offset = offset; err->entry = entry; err->backend_code = backend; }
+                                                 int64_t entry, int64_t backend, const char *message) {
+    if (err) {
+        err->result = r; err->offset = offset; err->entry = entry; err->backend_code = backend;
+        err->message = message; err->rule = 0;
+    }
     return r;
 }
 
@@ -1233,7 +1259,8 @@ ASMSTORE__PRIVATE size_t asmstore__name_record(const asmstore_reader *r, uint32_
 /* True when `want` names the stored entry: the same bytes, or the stored name minus its extension
    (asmstore_name_base_len without the backward scan: the byte after `want` must be the stored
    name's last '.', with no '/' after it, so only the extension is walked). */
-ASMSTORE__PRIVATE int asmstore__name_matches(const char *want, size_t want_len, const unsigned char *stored, size_t stored_len) {
+ASMSTORE__PRIVATE int asmstore__name_matches(const char *want, size_t want_len, const unsigned char *stored,
+                                             size_t stored_len) {
     size_t i;
     if (want_len == stored_len) return memcmp(want, stored, want_len) == 0;
     if (want_len > stored_len || stored[want_len] != '.') return 0;
@@ -1308,15 +1335,18 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_ranges(asmstore_reader *r, uin
             uint64_t o = ranges[k][0], n = ranges[k][1];
             if (n == 0) continue;
             if (o < data_start || !asmstore__range_ok(o, n, r->size))
-                return asmstore__fail(err, ASMSTORE_ERR_BAD_DESCRIPTOR, at, i, 0);
-            if (o < next) return asmstore__fail(err, ASMSTORE_ERR_OVERLAP, at, i, 0);
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_DESCRIPTOR, at, i, 0,
+                                      "image, pdb or config range outside the store's data");
+            if (o < next) return asmstore__fail(err, ASMSTORE_ERR_OVERLAP, at, i, 0,
+                                                "image, pdb or config range overlaps the one before it");
             next = o + n;
             if (k == 0 && o < first) first = o;
         }
         if (!max_total) continue;
         asmstore__describe_image(r, &d, &e);
         total += e.uncompressed_size;
-        if (total > max_total) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, i, 0);
+        if (total > max_total) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, i, 0,
+                                                     "sum of the images' declared sizes over max_total_size");
     }
     r->data_offset = (size_t)(first == UINT64_MAX ? data_start : first);
     r->total_uncompressed_size = max_total ? total : 0;
@@ -1330,13 +1360,16 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_names(const asmstore_reader *r
     uint32_t i;
     for (i = 0; i < r->entry_count; i++) {
         uint32_t len;
-        if (!asmstore__range_ok(off, 4, r->size)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0);
+        if (!asmstore__range_ok(off, 4, r->size)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0,
+                                                                        "name record outside the store");
         len = asmstore__rd32(r->data + off);
         if (len == 0 || len > ASMSTORE_MAX_NAME_LEN || !asmstore__range_ok(off + 4, len, r->size))
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0);
-        if (memchr(r->data + off + 4, 0, len)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0);
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0,
+                                  "name length over the limit or past the end of the store");
+        if (memchr(r->data + off + 4, 0, len)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0,
+                                                                     "NUL byte inside a name");
         if (!asmstore__name_valid(r->data + off + 4, len))
-            return asmstore__fail(err, ASMSTORE_ERR_NAME_NOT_UTF8, off, i, 0);
+            return asmstore__fail(err, ASMSTORE_ERR_NAME_NOT_UTF8, off, i, 0, "name is not valid UTF-8");
         off += 4u + len;
     }
     *names_end = off;
@@ -1349,9 +1382,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_index(const asmstore_reader *r
     for (i = 0; i < r->index_entry_count; i++) {
         uint64_t at = r->index_offset + (uint64_t)i * r->index_entry_size;
         if (asmstore__index_descriptor(r, i) >= r->entry_count)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, at, -1, 0);
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, at, -1, 0, "index entry points past the descriptors");
         if (i > 0 && asmstore__index_hash(r, i - 1) > asmstore__index_hash(r, i))
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, at, -1, 0);
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, at, -1, 0, "index entries not sorted by hash");
     }
     return ASMSTORE_OK;
 }
@@ -1373,24 +1406,28 @@ ASMSTORE__PRIVATE asmstore_result asmstore__detect_hash(asmstore_reader *r, asms
         return ASMSTORE_OK;
     }
     r->hash_kind = ASMSTORE_HASH_UNKNOWN;
-    return asmstore__fail(err, ASMSTORE_ERR_BAD_HASH, r->index_offset, 0, 0);
+    return asmstore__fail(err, ASMSTORE_ERR_BAD_HASH, r->index_offset, 0, 0,
+                          "index hashes match none of CRC-32, XXH32, XXH3-64 of the names");
 }
 
 /* Index entry width from index_size / index_entry_count, never from version + ABI (§5.5). */
 ASMSTORE__PRIVATE asmstore_result asmstore__index_width(asmstore_reader *r, uint32_t index_size, asmstore_error *err) {
     uint32_t es;
     if (r->index_entry_count == 0) {
-        if (index_size != 0) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0);
+        if (index_size != 0) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0,
+                                                   "index size not 0 for an empty store");
         es = (r->format == 2 ? 4u : 5u) + (r->is_64bit ? 8u : 4u);
     } else {
         es = index_size / r->index_entry_count;
         if ((uint64_t)es * r->index_entry_count != index_size ||
             !(r->format == 2 ? (es == 8 || es == 12) : (es == 9 || es == 13)))
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0);
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0,
+                                  "index size not entry count times 8, 9, 12 or 13");
     }
     r->index_entry_size = es;
     r->hash_size = (es == 12 || es == 13) ? 8u : 4u;
-    if (r->hash_size == 8 && !r->is_64bit) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0);
+    if (r->hash_size == 8 && !r->is_64bit) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0,
+                                                                 "64-bit hashes in a 32-bit ABI's store");
     return ASMSTORE_OK;
 }
 
@@ -1400,18 +1437,19 @@ ASMSTORE__PRIVATE asmstore_result asmstore__init_v2(asmstore_reader *r, size_t h
     uint32_t index_size = asmstore__rd32(r->data + 16);
     uint64_t off, names_end = 0;
     asmstore_result res;
-    if (r->size < h) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0);
+    if (r->size < h) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0, "header larger than the store");
     r->header_size = h;
     r->has_content_id = h == ASMSTORE_HEADER_SIZE_V4;
     r->content_id = r->has_content_id ? asmstore__rd64(r->data + 20) : 0;
     if ((res = asmstore__index_width(r, index_size, err)) != ASMSTORE_OK) return res;
     r->index_offset = h;
-    if (!asmstore__range_ok(h, index_size, r->size)) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, h, -1, 0);
+    if (!asmstore__range_ok(h, index_size, r->size)) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, h, -1, 0,
+                                                                           "index outside the store");
     off = (uint64_t)h + index_size;
     r->descriptors_offset = (size_t)off;
     r->descriptor_size = ASMSTORE_DESCRIPTOR_SIZE;
     if (!asmstore__range_ok(off, (uint64_t)r->entry_count * ASMSTORE_DESCRIPTOR_SIZE, r->size))
-        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, off, -1, 0);
+        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, off, -1, 0, "descriptors outside the store");
     r->names_offset = (size_t)(off + (uint64_t)r->entry_count * ASMSTORE_DESCRIPTOR_SIZE);
     if ((res = asmstore__check_names(r, &names_end, err)) != ASMSTORE_OK) return res;
     if ((res = asmstore__check_index(r, err)) != ASMSTORE_OK) return res;
@@ -1427,7 +1465,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__parse_version(asmstore_reader *r, as
     if (v == 1u) { r->format = 1; return ASMSTORE_OK; }
     if (r->format < 2 || r->format > 4 || !asmstore__abi_known((asmstore_abi)abi) || (v & 0x7F000000u) ||
         r->is_64bit != asmstore__abi((asmstore_abi)abi)->is_64bit)
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_VERSION, 4, -1, 0);
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_VERSION, 4, -1, 0,
+                              "version word names no known format, ABI or 64-bit flag");
     r->abi = (asmstore_abi)abi;
     return ASMSTORE_OK;
 }
@@ -1459,7 +1498,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_check_tables(const asmstore_reade
                       (store == 0 && local >= r->entry_count) ||
                       (i > 0 && asmstore__rd64(row - ASMSTORE__V1_ROW_SIZE) >= h);
             if (bad)
-                return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, base + (uint64_t)i * ASMSTORE__V1_ROW_SIZE, -1, 0);
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, base + (uint64_t)i * ASMSTORE__V1_ROW_SIZE, -1, 0,
+                                      "format 1 hash table row unsorted or pointing outside the set");
         }
     }
     return ASMSTORE_OK;
@@ -1476,7 +1516,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__init_v1(asmstore_reader *r, uint32_t
     r->store_id = asmstore__rd32(r->data + 16);
     if (r->entry_count > max_entries || r->global_entry_count > max_entries ||
         (r->store_id != 0 && r->global_entry_count != 0))
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_COUNTS, 8, -1, 0);
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_COUNTS, 8, -1, 0,
+                              "format 1 entry counts over the limit or hash rows in an arch store");
     r->hash_kind = ASMSTORE_HASH_XXH64;
     r->hash_size = 8;
     r->descriptor_size = ASMSTORE__V1_DESCRIPTOR_SIZE;
@@ -1487,7 +1528,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__init_v1(asmstore_reader *r, uint32_t
     r->hash32_offset = (size_t)tables;
     r->index_offset = (size_t)(tables + (uint64_t)r->global_entry_count * ASMSTORE__V1_ROW_SIZE);
     if (!asmstore__range_ok(tables, 2u * (uint64_t)r->global_entry_count * ASMSTORE__V1_ROW_SIZE, r->size))
-        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, tables, -1, 0);
+        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, tables, -1, 0, "format 1 hash tables outside the store");
     r->names_offset = (size_t)(tables + 2u * (uint64_t)r->global_entry_count * ASMSTORE__V1_ROW_SIZE);
     if ((res = asmstore__v1_check_tables(r, err)) != ASMSTORE_OK) return res;
     return asmstore__check_ranges(r, r->names_offset, max_total, err);
@@ -1517,7 +1558,8 @@ ASMSTORE__PRIVATE const char *asmstore__v1_name(const asmstore_reader *r, uint32
     return s;
 }
 
-ASMSTORE__PRIVATE void asmstore__v1_describe(const asmstore_reader *r, uint32_t index, uint32_t row, asmstore_entry *out) {
+ASMSTORE__PRIVATE void asmstore__v1_describe(const asmstore_reader *r, uint32_t index, uint32_t row,
+                                              asmstore_entry *out) {
     const asmstore_reader *t = asmstore__v1_tables(r);
     asmstore__desc d;
     memset(out, 0, sizeof *out);
@@ -1542,7 +1584,7 @@ ASMSTORE__PRIVATE size_t asmstore__v1_key_len(const char *name, size_t len) {
 }
 
 ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, const char *name, size_t name_len,
-                                                    asmstore__hit *hit) {
+                                                    asmstore__hit *hit, asmstore_error *err) {
     const asmstore_reader *t = asmstore__v1_tables(r);
     size_t key = asmstore__v1_key_len(name, name_len), have;
     uint32_t i, row = UINT32_MAX, local = UINT32_MAX;
@@ -1550,7 +1592,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, co
     if (t) {
         uint64_t h = XXH64(name, key, 0);
         i = asmstore__lower_bound(t, h);
-        if (i < t->index_entry_count && asmstore__index_hash(t, i) == h && asmstore__v1_row_store(t, i) == r->store_id) {
+        if (i < t->index_entry_count && asmstore__index_hash(t, i) == h &&
+            asmstore__v1_row_store(t, i) == r->store_id) {
             row = i;
             local = asmstore__v1_row_local(t, i);
         }
@@ -1561,9 +1604,11 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, co
             if (known && have == key && !memcmp(known, name, key)) local = i;
         }
     }
-    if (local == UINT32_MAX || local >= r->entry_count) return ASMSTORE_ERR_NOT_FOUND;
+    if (local == UINT32_MAX || local >= r->entry_count)
+        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "no hash row or manifest name for this name");
     known = asmstore__v1_name(r, local, &have);
-    if (known && (have != key || memcmp(known, name, key) != 0)) return ASMSTORE_ERR_NOT_FOUND;
+    if (known && (have != key || memcmp(known, name, key) != 0))
+        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "hash row matches, the entry's name differs");
     hit->index = local;
     hit->row = row;
     return ASMSTORE_OK;
@@ -1578,13 +1623,17 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
     asmstore_reader z;
     asmstore_error first;
     asmstore_result res;
-    if (err) { err->result = ASMSTORE_OK; err->offset = 0; err->entry = -1; err->backend_code = 0; }
-    if (!r || (!data && size)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+    (void)asmstore__fail(err, ASMSTORE_OK, 0, -1, 0, NULL);
+    if (!r || (!data && size)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                                     "NULL reader, or NULL data with a size");
     memset(&z, 0, sizeof z);
     *r = z;
     if (size < 4 || asmstore__rd32(p) != ASMSTORE_MAGIC)
-        return asmstore__fail(err, size < 4 ? ASMSTORE_ERR_TRUNCATED : ASMSTORE_ERR_BAD_MAGIC, 0, -1, 0);
-    if (size < ASMSTORE_HEADER_SIZE_V2) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0);
+        return asmstore__fail(err, size < 4 ? ASMSTORE_ERR_TRUNCATED : ASMSTORE_ERR_BAD_MAGIC, 0, -1, 0,
+                              size < 4 ? "fewer than the 4 bytes of the \"XABA\" magic"
+                                       : "no \"XABA\" magic at offset 0");
+    if (size < ASMSTORE_HEADER_SIZE_V2) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0,
+                                                              "store shorter than the 20-byte header");
     r->data = p;
     r->size = size;
     r->version_word = asmstore__rd32(p + 4);
@@ -1597,7 +1646,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
     r->entry_count = asmstore__rd32(p + 8);
     r->index_entry_count = asmstore__rd32(p + 12);
     if (r->entry_count > max_entries || (uint64_t)r->index_entry_count != 2u * (uint64_t)r->entry_count)
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_COUNTS, 8, -1, 0);
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_COUNTS, 8, -1, 0,
+                              "entry count over the limit, or index entry count not twice it");
     res = asmstore__init_v2(r, r->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2, max_total, &first);
     /* v4 with the 20-byte header: main builds of 2026-07-15..17 (store-releases.md §5.4) */
     if (res != ASMSTORE_OK && r->format == 4 &&
@@ -1611,13 +1661,18 @@ ASMSTORE_DEF size_t asmstore_reader_name_table_size(const asmstore_reader *r) {
     return r ? (size_t)r->entry_count * sizeof(uint32_t) : 0;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *r, uint32_t *table, size_t bytes) {
+ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *r, uint32_t *table, size_t bytes,
+                                                               asmstore_error *err) {
     size_t off;
     uint32_t i;
     if (!r || !r->data || (!table && r->entry_count) || bytes < asmstore_reader_name_table_size(r))
-        return ASMSTORE_ERR_INVALID_ARG;
-    if (r->format == 1) return ASMSTORE_ERR_UNSUPPORTED; /* no names inside: attach a manifest */
-    if (r->size > UINT32_MAX) return ASMSTORE_ERR_TOO_LARGE;
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "reader not initialised, or table smaller than entry_count * 4");
+    if (r->format == 1) /* no names inside: attach a manifest */
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
+                              "format 1 stores hold no names: attach a manifest");
+    if (r->size > UINT32_MAX) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
+                                                    "store over 4 GiB: name offsets need 32 bits");
     off = r->names_offset;
     for (i = 0; i < r->entry_count; i++) {
         table[i] = (uint32_t)off;
@@ -1627,14 +1682,17 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *
     return ASMSTORE_OK;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch, const asmstore_reader *common) {
+ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch, const asmstore_reader *common,
+                                                           asmstore_error *err) {
     uint32_t i;
     if (!arch || !common || arch->format != 1 || common->format != 1 || common->store_id != 0 || arch->store_id == 0)
-        return ASMSTORE_ERR_INVALID_ARG;
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "need a format 1 arch store and its store 0");
     for (i = 0; i < common->index_entry_count; i++)
         if (asmstore__v1_row_store(common, i) == arch->store_id &&
             asmstore__v1_row_local(common, i) >= arch->entry_count)
-            return ASMSTORE_ERR_BAD_INDEX;
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX,
+                                  common->index_offset + (uint64_t)i * ASMSTORE__V1_ROW_SIZE, -1, 0,
+                                  "store 0's hash row points past the arch store's descriptors");
     arch->v1_common = common;
     return ASMSTORE_OK;
 }
@@ -1662,14 +1720,16 @@ ASMSTORE__PRIVATE int asmstore__manifest_row(const char *s, const char *end, uin
 }
 
 ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r, const char *text, size_t size,
-                                                             uint32_t *table, size_t bytes) {
+                                                             uint32_t *table, size_t bytes, asmstore_error *err) {
     const char *s, *end, *eol, *next, *name;
     uint64_t f[4];
     const asmstore_reader *t;
     if (!r || !r->data || !text || (!table && r->entry_count) || bytes < asmstore_reader_name_table_size(r))
-        return ASMSTORE_ERR_INVALID_ARG;
-    if (r->format != 1) return ASMSTORE_ERR_UNSUPPORTED;
-    if (size >= UINT32_MAX) return ASMSTORE_ERR_TOO_LARGE;
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "reader not initialised, no text, or table too small");
+    if (r->format != 1) return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
+                                              "a manifest names format 1 entries only");
+    if (size >= UINT32_MAX) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "manifest of 4 GiB or more");
     t = asmstore__v1_tables(r);
     memset(table, 0, asmstore_reader_name_table_size(r));
     end = text + size;
@@ -1682,13 +1742,17 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r,
         if (s == text || ne == s) continue; /* line 1 is the column header */
         if (!asmstore__manifest_row(s, ne, f, &name) ||
             !asmstore__name_valid((const unsigned char *)name, (size_t)(ne - name)))
-            return ASMSTORE_ERR_BAD_NAMES;
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, (uint64_t)(s - text), -1, 0,
+                                  "manifest row: 0x<h32> 0x<h64> <store> <local> <UTF-8 name>");
         if (XXH64(name, (size_t)(ne - name), 0) != f[1] || XXH32(name, (size_t)(ne - name), 0) != f[0])
-            return ASMSTORE_ERR_BAD_HASH;
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_HASH, (uint64_t)(s - text), -1, 0,
+                                  "manifest row's hashes differ from its name's");
         if (f[2] != r->store_id || f[3] >= r->entry_count) continue;
         if (t) {
             uint32_t row = asmstore__v1_row_of(t, r->store_id, (uint32_t)f[3]);
-            if (row == UINT32_MAX || asmstore__index_hash(t, row) != f[1]) return ASMSTORE_ERR_BAD_HASH;
+            if (row == UINT32_MAX || asmstore__index_hash(t, row) != f[1])
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_HASH, (uint64_t)(s - text), -1, 0,
+                                      "manifest row's XXH64 differs from store 0's hash row");
         }
         table[f[3]] = (uint32_t)(name - text) + 1u;
     }
@@ -1699,7 +1763,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r,
 }
 
 /* Fills *out for v2+ descriptor `index` whose name record starts at `name_off`. */
-ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t index, size_t name_off, int ignored, asmstore_entry *out) {
+ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t index, size_t name_off, int ignored,
+                                          asmstore_entry *out) {
     asmstore__desc d;
     asmstore__read_desc(r, index, &d);
     out->index = index;
@@ -1709,20 +1774,25 @@ ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t ind
     out->name_len = asmstore__rd32(r->data + name_off);
     out->name = (const char *)(r->data + name_off + 4);
     asmstore__describe_image(r, &d, out);
-    if (ignored) { out->image = NULL; out->image_size = 0; out->compression = ASMSTORE_COMPRESSION_NONE; out->uncompressed_size = 0; }
+    if (ignored) {
+        out->image = NULL; out->image_size = 0;
+        out->compression = ASMSTORE_COMPRESSION_NONE; out->uncompressed_size = 0;
+    }
     out->pdb = d.pdb_size ? r->data + d.pdb_off : NULL;
     out->pdb_size = d.pdb_size;
     out->config = d.config_size ? r->data + d.config_off : NULL;
     out->config_size = d.config_size;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uint32_t index, asmstore_entry *out) {
+ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uint32_t index, asmstore_entry *out,
+                                                   asmstore_error *err) {
     int ignored = 0;
     uint32_t i;
     size_t noff, nlen;
     uint64_t h;
-    if (!r || !r->data || !out) return ASMSTORE_ERR_INVALID_ARG;
-    if (index >= r->entry_count) return ASMSTORE_ERR_NOT_FOUND;
+    if (!r || !r->data || !out) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or entry");
+    if (index >= r->entry_count) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, (int64_t)index, 0,
+                                                       "index past the descriptors");
     if (r->format == 1) {
         asmstore__v1_describe(r, index, asmstore__v1_row_of(asmstore__v1_tables(r), r->store_id, index), out);
         return ASMSTORE_OK;
@@ -1742,29 +1812,34 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
 
 /* The lookup both finds share: hash once, search, compare names; the index entry's ignore byte last. */
 ASMSTORE__PRIVATE asmstore_result asmstore__find(const asmstore_reader *r, const char *name, size_t name_len,
-                                                 asmstore__hit *hit) {
+                                                 asmstore__hit *hit, asmstore_error *err) {
     uint32_t at;
-    if (!r || !r->data || (!name && name_len)) return ASMSTORE_ERR_INVALID_ARG;
-    if (name_len == 0) return ASMSTORE_ERR_NOT_FOUND;
-    if (r->format == 1) return asmstore__v1_find(r, name, name_len, hit);
+    if (!r || !r->data || (!name && name_len))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or name");
+    if (name_len == 0) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "empty name");
+    if (r->format == 1) return asmstore__v1_find(r, name, name_len, hit, err);
     at = asmstore__index_of(r, asmstore_name_hash(r->hash_kind, name, name_len), name, name_len, &hit->name_off);
-    if (at == UINT32_MAX) return ASMSTORE_ERR_NOT_FOUND;
+    if (at == UINT32_MAX)
+        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "no index entry with this name's hash and name");
     hit->index = asmstore__index_descriptor(r, at);
-    return asmstore__index_ignored(r, at) ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK;
+    if (asmstore__index_ignored(r, at))
+        return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)hit->index, 0,
+                              "the name is an ignored placeholder");
+    return ASMSTORE_OK;
 }
 
 ASMSTORE_DEF asmstore_result asmstore_reader_find_index(const asmstore_reader *r, const char *name, size_t name_len,
-                                                        uint32_t *index) {
+                                                        uint32_t *index, asmstore_error *err) {
     asmstore__hit hit;
-    asmstore_result res = asmstore__find(r, name, name_len, &hit);
+    asmstore_result res = asmstore__find(r, name, name_len, &hit, err);
     if (index && (res == ASMSTORE_OK || res == ASMSTORE_ERR_IGNORED)) *index = hit.index;
     return res;
 }
 
 ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
-                                                  asmstore_entry *out) {
+                                                  asmstore_entry *out, asmstore_error *err) {
     asmstore__hit hit;
-    asmstore_result res = asmstore__find(r, name, name_len, &hit);
+    asmstore_result res = asmstore__find(r, name, name_len, &hit, err);
     if (res != ASMSTORE_OK || !out) return res;
     if (r->format == 1) asmstore__v1_describe(r, hit.index, hit.row, out);
     else asmstore__describe(r, hit.index, hit.name_off, 0, out);
@@ -1774,16 +1849,21 @@ ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, cons
 ASMSTORE_DEF size_t asmstore_reader_max_entry_size(const asmstore_reader *r) { return r ? r->max_entry_size : 0; }
 
 /* The image of descriptor e->index as the store says, whatever the caller did to *e. */
-ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *r, const asmstore_entry *e) {
+ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *r, const asmstore_entry *e,
+                                                         asmstore_error *err) {
     asmstore__desc d;
     asmstore_entry s;
-    if (!r || !r->data || !e || e->index >= r->entry_count) return ASMSTORE_ERR_INVALID_ARG;
-    if (e->ignored || !e->image) return ASMSTORE_ERR_IGNORED;
+    if (!r || !r->data || !e || e->index >= r->entry_count)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL reader or entry, or index past the descriptors");
+    if (e->ignored || !e->image) return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)e->index, 0,
+                                                       "entry is an ignored placeholder");
     asmstore__read_desc(r, e->index, &d);
     asmstore__describe_image(r, &d, &s);
     if (e->image != s.image || e->image_size != s.image_size || e->compression != s.compression ||
         e->uncompressed_size != s.uncompressed_size)
-        return ASMSTORE_ERR_INVALID_ARG;
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, (int64_t)e->index, 0,
+                              "entry differs from its descriptor (image, sizes, compression)");
     return ASMSTORE_OK;
 }
 
@@ -1821,14 +1901,17 @@ ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, cons
     uint64_t at;
     asmstore_result res;
     if (!r || !r->data || !e || (!dst && cap) || e->index >= r->entry_count)
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL reader, entry or buffer, or entry index past the descriptors");
     ix = (int64_t)e->index;
-    if (e->ignored) return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, ix, 0);
+    if (e->ignored) return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, ix, 0, "entry is an ignored placeholder");
     asmstore__read_desc(r, e->index, &d);
     asmstore__describe_image(r, &d, &s);
     at = (uint64_t)(s.image - r->data);
-    if (s.uncompressed_size > r->max_entry_size) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, ix, 0);
-    if (cap < s.uncompressed_size) return asmstore__fail(err, ASMSTORE_ERR_BUFFER_TOO_SMALL, 0, ix, 0);
+    if (s.uncompressed_size > r->max_entry_size) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, ix, 0,
+                                                                       "image larger than the reader's max_entry_size");
+    if (cap < s.uncompressed_size) return asmstore__fail(err, ASMSTORE_ERR_BUFFER_TOO_SMALL, 0, ix, 0,
+                                                         "buffer smaller than the uncompressed image");
     if (s.compression == ASMSTORE_COMPRESSION_NONE) {
         if (s.image_size) memcpy(dst, s.image, s.image_size);
         return ASMSTORE_OK;
@@ -1837,8 +1920,10 @@ ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, cons
                                s.image_size - ASMSTORE_IMAGE_HEADER_SIZE, dctx, &written, &backend);
     if (res != ASMSTORE_OK)
         return asmstore__fail(err, res, at + (res == ASMSTORE_ERR_DECOMPRESS ? ASMSTORE_IMAGE_HEADER_SIZE : 0), ix,
-                              backend);
-    if (written != s.uncompressed_size) return asmstore__fail(err, ASMSTORE_ERR_SIZE_MISMATCH, at, ix, 0);
+                              backend, "decompressing the image");
+    if (written != s.uncompressed_size)
+        return asmstore__fail(err, ASMSTORE_ERR_SIZE_MISMATCH, at, ix, 0,
+                              "decompressor made fewer bytes than the image header says");
     return ASMSTORE_OK;
 }
 
@@ -2008,44 +2093,56 @@ ASMSTORE__PRIVATE uint32_t asmstore__elf_find_section(const asmstore__elf *e, co
     return 0;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, const char *symbol, const void **payload,
-                                                  size_t *payload_size, asmstore_elf_info *info) {
+ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, const char *symbol,
+                                                  const void **payload, size_t *payload_size, asmstore_elf_info *info,
+                                                  asmstore_error *err) {
     asmstore__elf e;
     asmstore__shdr s, str, target;
     asmstore_result res;
     uint32_t i;
     size_t symlen;
-    if (!payload || !payload_size || (!elf && size)) return ASMSTORE_ERR_INVALID_ARG;
+    if (!payload || !payload_size || (!elf && size))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL output, or NULL file with a size");
     *payload = NULL; *payload_size = 0;
     if (info) memset(info, 0, sizeof *info);
     if (!symbol) symbol = ASMSTORE_ELF_DEFAULT_SYMBOL;
     symlen = strlen(symbol);
     res = asmstore__elf_open(&e, elf, size);
-    if (res != ASMSTORE_OK) return res;
+    if (res != ASMSTORE_OK)
+        return asmstore__fail(err, res, 0, -1, 0,
+                              "ELF header (little-endian, 32/64-bit) or its header tables out of bounds");
     if (info) { info->is_64bit = e.is64; info->machine = e.machine; info->abi = asmstore__abi_of_machine(e.machine); }
     /* 1. the dynamic symbol in the first SHT_DYNSYM section (one pass: O(e_shnum + symbols)) */
     for (i = 1; i < e.shnum; i++) {
         uint64_t entsz = e.is64 ? 24u : 16u, n, k;
         asmstore__elf_shdr(&e, i, &s);
         if (s.type != ASMSTORE__SHT_DYNSYM) continue;
-        if (!asmstore__range_ok(s.offset, s.size, e.size) || s.link >= e.shnum) return ASMSTORE_ERR_BAD_ELF;
+        if (!asmstore__range_ok(s.offset, s.size, e.size) || s.link >= e.shnum)
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset, -1, 0,
+                                  ".dynsym outside the file or its sh_link out of range");
         asmstore__elf_shdr(&e, s.link, &str);
         if (str.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(str.offset, str.size, e.size))
-            return ASMSTORE_ERR_BAD_ELF;
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, str.offset, -1, 0,
+                                  ".dynstr not a string table inside the file");
         n = s.size / entsz;
         for (k = 1; k < n; k++) {
             asmstore__sym y;
             uint64_t rel, avail, off;
             asmstore__elf_sym(&e, s.offset, k, &y);
             if (!asmstore__elf_str_eq(&e, str.offset, str.size, y.name, symbol, symlen)) continue;
-            if (y.shndx == 0 || y.shndx >= e.shnum) return ASMSTORE_ERR_BAD_ELF; /* undefined, ABS or reserved */
+            if (y.shndx == 0 || y.shndx >= e.shnum) /* undefined, ABS or reserved */
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset + k * entsz, -1, 0,
+                                      "payload symbol not defined in a section");
             asmstore__elf_shdr(&e, y.shndx, &target);
             if (target.type == ASMSTORE__SHT_NOBITS || !asmstore__range_ok(target.offset, target.size, e.size) ||
                 y.value < target.addr || y.value - target.addr > target.size)
-                return ASMSTORE_ERR_BAD_ELF;
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset + k * entsz, -1, 0,
+                                      "payload symbol's address outside its section");
             rel = y.value - target.addr;
             avail = target.size - rel;
-            if (y.size > avail) return ASMSTORE_ERR_BAD_ELF;
+            if (y.size > avail)
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset + k * entsz, -1, 0,
+                                      "payload symbol's size past its section");
             off = target.offset + rel;
             *payload = e.p + off;
             *payload_size = (size_t)(y.size ? y.size : avail);
@@ -2061,9 +2158,11 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
     }
     /* 2. the section named "payload" */
     i = asmstore__elf_find_section(&e, "payload", &target);
-    if (i == 0) return ASMSTORE_ERR_NO_PAYLOAD;
+    if (i == 0) return asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0,
+                                      "no payload symbol and no 'payload' section");
     if (target.type == ASMSTORE__SHT_NOBITS || !asmstore__range_ok(target.offset, target.size, e.size))
-        return ASMSTORE_ERR_BAD_ELF;
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, target.offset, -1, 0,
+                              "'payload' section without bytes in the file");
     *payload = e.p + target.offset;
     *payload_size = (size_t)target.size;
     if (info) {
@@ -2095,7 +2194,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_open(asmstore__zip *z, const voi
     memset(z, 0, sizeof *z);
     z->p = p;
     z->size = size;
-    if (!p || size < 22) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0);
+    if (!p || size < 22) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0,
+                                               "archive shorter than an end of central directory record");
     lo = size > 22u + 65535u ? size - 22u - 65535u : 0;
     for (e = size - 22;; e--) {
         const unsigned char *q = p + e;
@@ -2121,15 +2221,17 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_open(asmstore__zip *z, const voi
                 continue; /* ZIP64 markers without ZIP64 records: not this one */
             }
             if (cd_off <= cd_end_want && cd_size == cd_end_want - cd_off) {
-                if (disk || n_disk != n_total) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0);
-                if (cd_size / 46u < n_total) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0);
+                if (disk || n_disk != n_total) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0,
+                                                                     "archive spans several disks");
+                if (cd_size / 46u < n_total) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0,
+                                                                   "central directory smaller than its entry count");
                 z->cd_off = cd_off; z->cd_size = cd_size; z->n_total = n_total; z->zip64 = zip64;
                 return ASMSTORE_OK;
             }
         }
         if (e == lo) break;
     }
-    return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0);
+    return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0, "no end of central directory record");
 }
 
 ASMSTORE__PRIVATE uint64_t asmstore__alignment_of(uint64_t off) {
@@ -2139,6 +2241,26 @@ ASMSTORE__PRIVATE uint64_t asmstore__alignment_of(uint64_t off) {
 }
 
 /* Finds `name` in an opened archive. */
+/* The ZIP64 extra field (0x0001) among a central directory entry's extras x[0..xend): only the fields
+   whose 32-bit value is saturated, in order. 1 when it is there and holds them all. */
+ASMSTORE__PRIVATE int asmstore__zip64_extra(const unsigned char *x, const unsigned char *xend, uint64_t *usize,
+                                            uint64_t *csize, uint64_t *lfh) {
+    while (xend - x >= 4) {
+        unsigned id = asmstore__rd16(x), len = asmstore__rd16(x + 2);
+        const unsigned char *f = x + 4, *fend;
+        if ((size_t)(xend - f) < len) return 0;
+        fend = f + len;
+        if (id == 1) {
+            if (*usize == 0xFFFFFFFFu) { if (fend - f < 8) return 0; *usize = asmstore__rd64(f); f += 8; }
+            if (*csize == 0xFFFFFFFFu) { if (fend - f < 8) return 0; *csize = asmstore__rd64(f); f += 8; }
+            if (*lfh == 0xFFFFFFFFu) { if (fend - f < 8) return 0; *lfh = asmstore__rd64(f); }
+            return 1;
+        }
+        x = fend;
+    }
+    return 0;
+}
+
 ASMSTORE__PRIVATE asmstore_result asmstore__zip_lookup(const asmstore__zip *z, const char *name, size_t name_len,
                                                        asmstore_zip_entry *out, asmstore_error *err) {
     const unsigned char *cd = z->p + z->cd_off, *hit = NULL;
@@ -2149,16 +2271,20 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_lookup(const asmstore__zip *z, c
         const unsigned char *q = cd + pos;
         uint64_t n, m, c;
         if (z->cd_size - pos < 46 || asmstore__rd32(q) != ASMSTORE__ZIP_CDH)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0);
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0,
+                                  "central directory header signature or size");
         n = asmstore__rd16(q + 28); m = asmstore__rd16(q + 30); c = asmstore__rd16(q + 32);
-        if (z->cd_size - pos - 46 < n + m + c) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0);
+        if (z->cd_size - pos - 46 < n + m + c)
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0,
+                                  "central directory header's name, extra or comment past the directory");
         if (n == name_len && memcmp(q + 46, name, name_len) == 0) {
-            if (hit) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0); /* duplicate name */
+            if (hit) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0,
+                                           "two central directory entries with this name"); /* duplicate name */
             hit = q;
         }
         pos += 46 + n + m + c;
     }
-    if (!hit) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0);
+    if (!hit) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "no central directory entry with this name");
     {
         const unsigned char *q = hit, *x = hit + 46 + name_len, *xend = x + asmstore__rd16(hit + 30);
         uint64_t lh_n, lh_m, data, cd_pos = (uint64_t)(hit - z->p);
@@ -2169,45 +2295,35 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_lookup(const asmstore__zip *z, c
         usize = asmstore__rd32(q + 24);
         lfh = asmstore__rd32(q + 42);
         if (asmstore__rd16(q + 34) != 0 && asmstore__rd16(q + 34) != 0xFFFFu)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0);
-        if (usize == 0xFFFFFFFFu || csize == 0xFFFFFFFFu || lfh == 0xFFFFFFFFu) {
-            /* ZIP64 extra (0x0001): only the fields whose 32-bit value is saturated, in order */
-            int found = 0;
-            while (xend - x >= 4) {
-                unsigned id = asmstore__rd16(x), len = asmstore__rd16(x + 2);
-                const unsigned char *f = x + 4, *fend;
-                if ((size_t)(xend - f) < len) break;
-                fend = f + len;
-                if (id == 1) {
-                    if (usize == 0xFFFFFFFFu) { if (fend - f < 8) break; usize = asmstore__rd64(f); f += 8; }
-                    if (csize == 0xFFFFFFFFu) { if (fend - f < 8) break; csize = asmstore__rd64(f); f += 8; }
-                    if (lfh == 0xFFFFFFFFu) { if (fend - f < 8) break; lfh = asmstore__rd64(f); }
-                    found = 1;
-                    break;
-                }
-                x = fend;
-            }
-            if (!found) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0);
-        }
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0, "central directory entry on another disk");
+        if ((usize == 0xFFFFFFFFu || csize == 0xFFFFFFFFu || lfh == 0xFFFFFFFFu) &&
+            !asmstore__zip64_extra(x, xend, &usize, &csize, &lfh))
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0,
+                                  "central directory entry without its ZIP64 extra field");
         ent.compressed_size = csize;
         ent.uncompressed_size = usize;
         ent.lfh_offset = lfh;
         ent.zip64 = z->zip64;
         if (lfh > z->cd_off || z->cd_off - lfh < 30 || asmstore__rd32(z->p + lfh) != ASMSTORE__ZIP_LFH)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0);
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0,
+                                  "local file header missing or outside the archive");
         lh_n = asmstore__rd16(z->p + lfh + 26);
         lh_m = asmstore__rd16(z->p + lfh + 28);
         data = lfh + 30 + lh_n + lh_m;
         if (lh_n != name_len || data > z->cd_off || memcmp(z->p + lfh + 30, name, name_len) != 0)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0);
-        if (csize > z->cd_off - data) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, data, -1, 0);
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0,
+                                  "local file header's name differs from the central directory's");
+        if (csize > z->cd_off - data) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, data, -1, 0,
+                                                            "entry data runs into the central directory");
         ent.data_offset = data;
         ent.alignment = asmstore__alignment_of(data);
         if (out) *out = ent;
-        if (ent.flags & 1u) return asmstore__fail(err, ASMSTORE_ERR_ZIP_ENCRYPTED, lfh, -1, 0);
-        if (ent.method != 0) return asmstore__fail(err, ASMSTORE_ERR_ZIP_COMPRESSED, lfh, -1, 0);
-        if (csize != usize) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0);
-        if (data % ASMSTORE_ZIP_MIN_ALIGNMENT) return asmstore__fail(err, ASMSTORE_ERR_MISALIGNED, data, -1, 0);
+        if (ent.flags & 1u) return asmstore__fail(err, ASMSTORE_ERR_ZIP_ENCRYPTED, lfh, -1, 0, "entry is encrypted");
+        if (ent.method != 0) return asmstore__fail(err, ASMSTORE_ERR_ZIP_COMPRESSED, lfh, -1, 0, "entry is not STORED");
+        if (csize != usize) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0,
+                                                  "STORED entry whose sizes differ");
+        if (data % ASMSTORE_ZIP_MIN_ALIGNMENT) return asmstore__fail(err, ASMSTORE_ERR_MISALIGNED, data, -1, 0,
+                                                                     "entry data not 16-byte aligned");
     }
     return ASMSTORE_OK;
 }
@@ -2218,7 +2334,8 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, con
     asmstore_result res;
     if (out) memset(out, 0, sizeof *out);
     if ((!zip && size) || !name || name_len == 0 || name_len > 65535u)
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL archive with a size, or empty or over-long name");
     res = asmstore__zip_open(&z, zip, size, err);
     if (res != ASMSTORE_OK) return res;
     return asmstore__zip_lookup(&z, name, name_len, out, err);
@@ -2257,7 +2374,8 @@ ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *
 }
 
 ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t size, asmstore_abi abi,
-                                                     asmstore_abi *found_abi, asmstore_zip_entry *out, asmstore_error *err) {
+                                                     asmstore_abi *found_abi, asmstore_zip_entry *out,
+                                                     asmstore_error *err) {
     asmstore__zip z;
     asmstore_result res = ASMSTORE_ERR_NOT_FOUND;
     char name[96];
@@ -2265,7 +2383,8 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t siz
     asmstore_abi a;
     if (out) memset(out, 0, sizeof *out);
     if (found_abi) *found_abi = ASMSTORE_ABI_UNKNOWN;
-    if ((!zip && size) || !asmstore__abi_in_range(abi)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+    if ((!zip && size) || !asmstore__abi_in_range(abi))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL archive with a size, or unknown ABI");
     res = asmstore__zip_open(&z, zip, size, err);
     if (res != ASMSTORE_OK) return res;
     res = ASMSTORE_ERR_NOT_FOUND;
@@ -2322,20 +2441,21 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
                                                     asmstore_error *err) {
     void *h, *p;
     size_t extent = 0, size = 0;
-    if (!l || !path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+    if (!l || !path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or path");
     memset(l, 0, sizeof *l);
     if (!symbol) symbol = ASMSTORE_ELF_DEFAULT_SYMBOL;
     h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         asmstore__keep_dlerror(l);
-        return asmstore__fail(err, ASMSTORE_ERR_DLOPEN, 0, -1, 0);
+        return asmstore__fail(err, ASMSTORE_ERR_DLOPEN, 0, -1, 0, "dlopen failed (see the locator's error)");
     }
     (void)dlerror();
     p = dlsym(h, symbol);
     if (!p) {
         asmstore__keep_dlerror(l);
         dlclose(h);
-        return asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0);
+        return asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0,
+                              "dlsym found no such symbol (see the locator's error)");
     }
 #ifdef ASMSTORE__HAVE_PHDR_ITER
     {
@@ -2345,15 +2465,20 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
         if (f.found) extent = (size_t)(f.end - f.addr);
     }
 #endif
-    if (extent == 0) { dlclose(h); return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0); }
+    if (extent == 0) { dlclose(h); return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
+                                                         "no extent for the symbol (no dl_iterate_phdr)"); }
     size = extent;
 #if defined(__GLIBC__) && defined(__USE_GNU)
     {
         Dl_info di;
         void *symp = NULL;
-        if (dladdr1(p, &di, &symp, RTLD_DL_SYMENT) && symp && di.dli_saddr == p && di.dli_sname && !strcmp(di.dli_sname, symbol)) {
+        if (dladdr1(p, &di, &symp, RTLD_DL_SYMENT) && symp && di.dli_saddr == p && di.dli_sname &&
+            !strcmp(di.dli_sname, symbol)) {
             const ElfW(Sym) *sym = (const ElfW(Sym) *)symp;
-            if ((uint64_t)sym->st_size > (uint64_t)extent) { dlclose(h); return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0); }
+            if ((uint64_t)sym->st_size > (uint64_t)extent) {
+                dlclose(h);
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0, "symbol size past its PT_LOAD");
+            }
             if (sym->st_size) size = (size_t)sym->st_size;
         }
     }
@@ -2376,17 +2501,21 @@ ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_
     struct stat st;
     void *m;
     int fd = open(path, O_RDONLY | O_CLOEXEC), e;
-    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno);
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return asmstore__fail(err, not_regular, 0, -1, 0); }
-    if (st.st_size <= 0) { close(fd); return asmstore__fail(err, empty, 0, -1, 0); }
+    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno,
+                                      "opening the file");
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return asmstore__fail(err, not_regular, 0, -1, 0, "not a regular file");
+    }
+    if (st.st_size <= 0) { close(fd); return asmstore__fail(err, empty, 0, -1, 0, "empty file"); }
     if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
         close(fd);
-        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0);
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "file larger than the address space");
     }
     m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     e = errno;
     close(fd);
-    if (m == MAP_FAILED) return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, e);
+    if (m == MAP_FAILED) return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, e, "mapping the file");
     *map = (unsigned char *)m;
     *size = (size_t)st.st_size;
     return ASMSTORE_OK;
@@ -2407,13 +2536,13 @@ ASMSTORE__PRIVATE void asmstore__keep_pages(asmstore_locator *l, unsigned char *
 }
 
 /* Payload inside bytes [p, p+n) that came from file offset `at`: ELF (either kind) or raw. */
-ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l, const unsigned char *p, size_t n, uint64_t at,
-                                                         const char *symbol) {
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l, const unsigned char *p, size_t n,
+                                                         uint64_t at, const char *symbol) {
     if (n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') {
         asmstore_elf_info info;
         const void *pl;
         size_t pls;
-        asmstore_result res = asmstore_elf_payload(p, n, symbol, &pl, &pls, &info);
+        asmstore_result res = asmstore_elf_payload(p, n, symbol, &pl, &pls, &info, NULL);
         if (res != ASMSTORE_OK) return res;
         l->data = pl; l->size = pls; l->wrapper = info.kind;
         if (l->abi == ASMSTORE_ABI_UNKNOWN) l->abi = info.abi;
@@ -2434,7 +2563,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_in_zip(asmstore_locator *l, u
     asmstore_result res = asmstore_zip_find_store(m, n, abi, &found, &ent, err);
     l->entry = ent;
     if (res == ASMSTORE_OK && ent.compressed_size == 0)
-        res = asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, ent.data_offset, -1, 0);
+        res = asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, ent.data_offset, -1, 0, "store entry is empty");
     if (res != ASMSTORE_OK) { munmap(m, n); return res; }
     asmstore__keep_pages(l, m, n, ent.data_offset, ent.compressed_size);
     l->via = ASMSTORE_VIA_APK;
@@ -2445,7 +2574,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_in_zip(asmstore_locator *l, u
     if (res != ASMSTORE_OK) {
         munmap(l->map, l->map_size);
         l->map = NULL; l->map_size = 0; l->entry_data = NULL; l->entry_size = 0;
-        return asmstore__fail(err, res, ent.data_offset, -1, 0);
+        return asmstore__fail(err, res, ent.data_offset, -1, 0,
+                              "store entry's ELF wrapper malformed, or no payload symbol or section in it");
     }
     return ASMSTORE_OK;
 }
@@ -2489,7 +2619,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_split(asmstore_locator *l, co
 
 ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path, asmstore_abi abi,
                                                  const char *symbol, asmstore_error *err) {
-    if (!l || !path || !asmstore__abi_in_range(abi)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+    if (!l || !path || !asmstore__abi_in_range(abi))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or path, or unknown ABI");
     memset(l, 0, sizeof *l);
     if (asmstore__locate_split(l, path, abi, symbol) == ASMSTORE_OK) return ASMSTORE_OK;
     return asmstore__locate_apk_one(l, path, abi, symbol, err);
@@ -2501,7 +2632,7 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
     unsigned char *m;
     size_t n;
     asmstore_result res;
-    if (!l || !path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0);
+    if (!l || !path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or path");
     memset(l, 0, sizeof *l);
     res = asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, &n, err);
     if (res != ASMSTORE_OK) return res;
@@ -2516,14 +2647,17 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
 #else
     if (n >= 4 && m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4) { /* an archive: no ZIP scan built in */
         munmap(m, n);
-        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0);
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0, "a ZIP archive, and ASMSTORE_NO_ZIP is set");
     }
 #endif
     l->map = m; l->map_size = n;
     l->via = ASMSTORE_VIA_FILE;
     l->entry_data = m; l->entry_size = n;
     res = asmstore__locate_inner(l, m, n, 0, symbol);
-    if (res != ASMSTORE_OK) { asmstore_locator_close(l); return asmstore__fail(err, res, 0, -1, 0); }
+    if (res != ASMSTORE_OK) {
+        asmstore_locator_close(l);
+        return asmstore__fail(err, res, 0, -1, 0, "ELF file malformed, or no payload symbol or section in it");
+    }
     return ASMSTORE_OK;
 }
 #endif /* ASMSTORE_NO_STDIO */
@@ -2555,25 +2689,34 @@ ASMSTORE__PRIVATE int asmstore__write_full(int fd, const void *buf, size_t len) 
     return 0;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a, void **data, size_t *size) {
+ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a, void **data,
+                                                size_t *size, asmstore_error *err) {
     struct stat st;
     int fd;
     void *buf;
     long long n;
-    if (!path || !data || !size) return ASMSTORE_ERR_INVALID_ARG;
+    if (!path || !data || !size) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL path or output");
     *data = NULL; *size = 0;
     fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return ASMSTORE_ERR_IO; }
+    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno,
+                                      "opening the file");
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, 0, "not a regular file");
+    }
     if ((unsigned long long)st.st_size > (unsigned long long)(SIZE_MAX / 2)) {
         close(fd);
-        return ASMSTORE_ERR_TOO_LARGE;
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "file larger than half the address space");
     }
     buf = asmstore_alloc(a, (size_t)st.st_size);
-    if (!buf) { close(fd); return ASMSTORE_ERR_OUT_OF_MEMORY; }
+    if (!buf) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0, "buffer for the file"); }
     n = asmstore__read_full(fd, buf, (size_t)st.st_size);
     close(fd);
-    if (n != (long long)st.st_size) { asmstore_free(a, buf, (size_t)st.st_size); return ASMSTORE_ERR_IO; }
+    if (n != (long long)st.st_size) {
+        asmstore_free(a, buf, (size_t)st.st_size);
+        return asmstore__fail(err, ASMSTORE_ERR_IO, n < 0 ? 0 : (uint64_t)n, -1, n < 0 ? errno : 0,
+                              "reading the file (short read or error)");
+    }
     *data = buf;
     *size = (size_t)st.st_size;
     return ASMSTORE_OK;
@@ -2606,33 +2749,44 @@ ASMSTORE__PRIVATE int asmstore__file_equals(const char *path, const void *const 
 }
 
 ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const void *const *parts, const size_t *sizes,
-                                                       size_t n, unsigned mode) {
+                                                       size_t n, unsigned mode, asmstore_error *err) {
     size_t plen, i;
     char *tmp;
-    int fd, ok = 1, saved;
-    if (!path || (!parts && n) || (!sizes && n) || !*path) return ASMSTORE_ERR_INVALID_ARG;
+    int fd, saved = 0;
+    const char *failed = NULL; /* the step that failed; errno of it in saved */
+    if (!path || (!parts && n) || (!sizes && n) || !*path)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL or empty path, or NULL parts");
     if (asmstore__file_equals(path, parts, sizes, n)) return ASMSTORE_OK;
     plen = strlen(path);
     tmp = (char *)asmstore_alloc(NULL, plen + 16);
-    if (!tmp) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    if (!tmp) return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0, "temp file name");
     memcpy(tmp, path, plen);
     memcpy(tmp + plen, ".tmp.XXXXXX", 12);
     fd = mkstemp(tmp);
-    if (fd < 0) { saved = errno; asmstore_free(NULL, tmp, plen + 16); (void)saved; return ASMSTORE_ERR_IO; }
-    for (i = 0; i < n && ok; i++) if (sizes[i] && asmstore__write_full(fd, parts[i], sizes[i]) != 0) ok = 0;
-    if (ok && fchmod(fd, (mode_t)mode) != 0) ok = 0;
-    if (close(fd) != 0) ok = 0;
-    if (ok && rename(tmp, path) != 0) ok = 0;
-    if (!ok) unlink(tmp);
+    if (fd < 0) {
+        saved = errno;
+        asmstore_free(NULL, tmp, plen + 16);
+        return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, saved, "creating the temp file beside the output");
+    }
+    for (i = 0; i < n && !failed; i++)
+        if (sizes[i] && asmstore__write_full(fd, parts[i], sizes[i]) != 0) {
+            failed = "writing the temp file";
+            saved = errno;
+        }
+    if (!failed && fchmod(fd, (mode_t)mode) != 0) { failed = "setting the temp file's mode"; saved = errno; }
+    if (close(fd) != 0 && !failed) { failed = "closing the temp file"; saved = errno; }
+    if (!failed && rename(tmp, path) != 0) { failed = "renaming the temp file to the output"; saved = errno; }
+    if (failed) unlink(tmp);
     asmstore_free(NULL, tmp, plen + 16);
-    return ok ? ASMSTORE_OK : ASMSTORE_ERR_IO;
+    return failed ? asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, saved, failed) : ASMSTORE_OK;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *data, size_t size, unsigned mode) {
+ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *data, size_t size, unsigned mode,
+                                                 asmstore_error *err) {
     const void *parts[1];
     size_t sizes[1];
     parts[0] = data; sizes[0] = size;
-    return asmstore_write_file_parts(path, parts, sizes, 1, mode);
+    return asmstore_write_file_parts(path, parts, sizes, 1, mode, err);
 }
 #endif /* files */
 
@@ -2721,7 +2875,7 @@ ASMSTORE__PRIVATE int asmstore__has_compression_magic(const unsigned char *p, si
 }
 
 /* Fills in the defaults of o and checks it. */
-ASMSTORE__PRIVATE asmstore_result asmstore__resolve_options(asmstore_write_options *o) {
+ASMSTORE__PRIVATE asmstore_result asmstore__resolve_options(asmstore_write_options *o, asmstore_error *err) {
     int is64;
     size_t al;
     if (o->abi == ASMSTORE_ABI_UNKNOWN) o->abi = ASMSTORE_ABI_ARM64;
@@ -2736,35 +2890,41 @@ ASMSTORE__PRIVATE asmstore_result asmstore__resolve_options(asmstore_write_optio
         o->max_name_len > ASMSTORE_MAX_NAME_LEN ||
         (o->compression != ASMSTORE_COMPRESSION_ZSTD && o->compression != ASMSTORE_COMPRESSION_LZ4) ||
         !asmstore__level_ok(o->compression, o->level) || al > ASMSTORE__MAX_IMAGE_ALIGNMENT || (al & (al - 1)) != 0)
-        return ASMSTORE_ERR_INVALID_ARG;
-    if (o->runtime == ASMSTORE_RUNTIME_CORECLR && o->format <= 2) return ASMSTORE_ERR_PROFILE;
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "write options: abi, format, jobs, runtime, max_name_len, compression, level or "
+                              "image_alignment");
+    if (o->runtime == ASMSTORE_RUNTIME_CORECLR && o->format <= 2)
+        return asmstore__fail(err, ASMSTORE_ERR_PROFILE, 0, -1, 0, "coreclr reads formats 3 and 4 only");
     is64 = asmstore__abi(o->abi)->is_64bit;
     if (o->format == 1) {
-        if (o->hash != ASMSTORE_HASH_UNKNOWN) return ASMSTORE_ERR_INVALID_ARG; /* its tables hold XXH32 and XXH64 */
+        if (o->hash != ASMSTORE_HASH_UNKNOWN) /* its tables hold XXH32 and XXH64 */
+            return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "format 1 takes no hash option");
     } else if (o->hash == ASMSTORE_HASH_UNKNOWN) {
         o->hash = o->runtime == ASMSTORE_RUNTIME_CORECLR && o->format == 4 ? ASMSTORE_HASH_CRC32
                   : is64 ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32;
     } else if (!(o->hash == ASMSTORE_HASH_CRC32 || (o->hash == ASMSTORE_HASH_XXH3_64 && is64) ||
                  (o->hash == ASMSTORE_HASH_XXH32 && !is64))) {
         /* 8-byte hashes only fit 64-bit stores; a 4-byte hash in a 64-bit store means CRC-32 to readers */
-        return ASMSTORE_ERR_INVALID_ARG;
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "hash does not fit the ABI (XXH3-64: 64-bit, XXH32: 32-bit)");
     }
     if (o->compression == ASMSTORE_COMPRESSION_LZ4 && !o->compress && !o->no_compress)
-        return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED_COMPRESSION, 0, -1, 0, "LZ4 needs a compress callback");
     return ASMSTORE_OK;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const asmstore_write_options *opt) {
+ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const asmstore_write_options *opt,
+                                                    asmstore_error *err) {
     asmstore_writer *w;
     asmstore_write_options o;
     asmstore_result res;
-    if (!out) return ASMSTORE_ERR_INVALID_ARG;
+    if (!out) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL output");
     *out = NULL;
     memset(&o, 0, sizeof o);
     if (opt) o = *opt;
-    if ((res = asmstore__resolve_options(&o)) != ASMSTORE_OK) return res;
+    if ((res = asmstore__resolve_options(&o, err)) != ASMSTORE_OK) return res;
     w = (asmstore_writer *)asmstore_alloc(&o.allocator, sizeof *w);
-    if (!w) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    if (!w) return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0, "the writer");
     memset(w, 0, sizeof *w);
     w->opt = o;
     w->magic = o.compression == ASMSTORE_COMPRESSION_LZ4 ? ASMSTORE_LZ4_MAGIC : ASMSTORE_ZSTD_MAGIC;
@@ -2806,7 +2966,8 @@ ASMSTORE__PRIVATE int asmstore__stores_compressed(const asmstore_writer *w, cons
 /* Appends one entry (checks done by the caller). Ignored entries come with ASMSTORE_ADD_IGNORED. */
 ASMSTORE__PRIVATE asmstore_result asmstore__push(asmstore_writer *w, const char *name, size_t name_len,
                                                 const void *image, size_t image_size, const void *pdb, size_t pdb_size,
-                                                const void *config, size_t config_size, const asmstore_add_options *ao) {
+                                                const void *config, size_t config_size,
+                                                const asmstore_add_options *ao) {
     asmstore__wentry e;
     unsigned flags = ao->flags;
     int ok = 1;
@@ -2905,26 +3066,32 @@ ASMSTORE__PRIVATE void asmstore__remember_name(asmstore_writer *w, size_t index)
 /* The per-entry options against the store's. */
 ASMSTORE__PRIVATE asmstore_result asmstore__check_add(const asmstore_writer *w, const asmstore_add_options *a,
                                                       const unsigned char *image, size_t image_size, size_t pdb_size,
-                                                      size_t config_size) {
+                                                      size_t config_size, asmstore_error *err) {
     unsigned f = a->flags;
     if ((a->level && !asmstore__level_ok(w->opt.compression, a->level)) || !asmstore__abi_in_range(a->abi) ||
         (a->abi != ASMSTORE_ABI_UNKNOWN && w->opt.format != 1) ||
         (w->opt.format == 1 && (f & (ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_IGNORED))))
-        return ASMSTORE_ERR_INVALID_ARG;
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "add options: level, abi (format 1 only) or flags for this format");
     if ((f & ASMSTORE_ADD_IGNORED) &&
         (w->opt.format < 3 || image_size || pdb_size || config_size ||
          (f & (ASMSTORE_ADD_DESCRIPTOR_INDEX | ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_VERBATIM))))
-        return ASMSTORE_ERR_INVALID_ARG;
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "ignored entry: formats 3-4, no bytes, no indices");
     if ((f & ASMSTORE_ADD_VERBATIM) && asmstore__has_compression_magic(image, image_size)) {
-        if (image_size < ASMSTORE_IMAGE_HEADER_SIZE) return ASMSTORE_ERR_TRUNCATED;
-        if (asmstore__rd32(image) != w->magic)
-            return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION; /* a store never mixes magics */
+        if (image_size < ASMSTORE_IMAGE_HEADER_SIZE)
+            return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0,
+                                  "verbatim image shorter than its 12-byte header");
+        if (asmstore__rd32(image) != w->magic) /* a store never mixes magics */
+            return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED_COMPRESSION, 0, -1, 0,
+                                  "verbatim image's magic is not the store's");
         if ((f & ASMSTORE_ADD_DESCRIPTOR_INDEX) && asmstore__rd32(image + 4) != a->descriptor_index)
-            return ASMSTORE_ERR_INVALID_ARG;
+            return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 4, -1, 0,
+                                  "verbatim image header's descriptor index differs");
     }
     /* format 1 appends a NUL to config data, and its size counts it */
     if (image_size > UINT32_MAX || pdb_size > UINT32_MAX || config_size > UINT32_MAX - (w->opt.format == 1 ? 1u : 0u))
-        return ASMSTORE_ERR_TOO_LARGE;
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "image, pdb or config of 4 GiB or more");
     return ASMSTORE_OK;
 }
 
@@ -2932,7 +3099,7 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_ex(asmstore_writer *w, const ch
                                                     const void *image, size_t image_size,
                                                     const void *pdb, size_t pdb_size,
                                                     const void *config, size_t config_size,
-                                                    const asmstore_add_options *ao) {
+                                                    const asmstore_add_options *ao, asmstore_error *err) {
     char ni[ASMSTORE_MAX_NAME_LEN + 8];
     size_t ni_len = 0;
     asmstore_add_options a, ign;
@@ -2940,24 +3107,32 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_ex(asmstore_writer *w, const ch
     if (ao) a = *ao; else memset(&a, 0, sizeof a);
     if (!w || (!name && name_len) || (!image && image_size) || (!pdb && pdb_size) || (!config && config_size) ||
         w->nouts || (a.flags & ~(ASMSTORE__ADD_PUBLIC | ASMSTORE__ADD_TAKE)))
-        return ASMSTORE_ERR_INVALID_ARG;
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL writer or bytes with a size, unknown flags, or after finish");
     if (name_len == 0 || name_len > w->opt.max_name_len || !asmstore__name_valid((const unsigned char *)name, name_len))
-        return ASMSTORE_ERR_BAD_NAME;
-    res = asmstore__check_add(w, &a, (const unsigned char *)image, image_size, pdb_size, config_size);
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_NAME, 0, -1, 0,
+                              "name empty, over max_name_len, or not UTF-8 without NUL");
+    res = asmstore__check_add(w, &a, (const unsigned char *)image, image_size, pdb_size, config_size, err);
     if (res != ASMSTORE_OK) return res;
     if (w->opt.runtime == ASMSTORE_RUNTIME_CORECLR && !(a.flags & (ASMSTORE_ADD_IGNORED | ASMSTORE_ADD_NO_COMPANION))) {
         /* the ignored companion: ChangeExtension(name, ".ni.dll") */
         size_t base = asmstore_name_base_len(name, name_len);
-        if (base + 7 > w->opt.max_name_len) return ASMSTORE_ERR_BAD_NAME;
+        if (base + 7 > w->opt.max_name_len)
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_NAME, 0, -1, 0,
+                                  "the coreclr \".ni.dll\" companion's name over max_name_len");
         memcpy(ni, name, base);
         memcpy(ni + base, ".ni.dll", 7);
         ni_len = base + 7;
-        if (asmstore__has_name(w, ni, ni_len, a.abi)) return ASMSTORE_ERR_DUPLICATE_NAME;
+        if (asmstore__has_name(w, ni, ni_len, a.abi))
+            return asmstore__fail(err, ASMSTORE_ERR_DUPLICATE_NAME, 0, -1, 0,
+                                  "the coreclr \".ni.dll\" companion's name was added already");
     }
     if (asmstore__has_name(w, name, name_len, a.abi) || (ni_len == name_len && memcmp(ni, name, ni_len) == 0))
-        return ASMSTORE_ERR_DUPLICATE_NAME;
-    if (w->count + 2 > ASMSTORE_MAX_ENTRIES) return ASMSTORE_ERR_TOO_LARGE;
-    if ((res = asmstore__reserve_names(w, w->count + 2)) != ASMSTORE_OK) return res;
+        return asmstore__fail(err, ASMSTORE_ERR_DUPLICATE_NAME, 0, -1, 0, "name added already");
+    if (w->count + 2 > ASMSTORE_MAX_ENTRIES) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
+                                                                   "entries over ASMSTORE_MAX_ENTRIES");
+    if ((res = asmstore__reserve_names(w, w->count + 2)) != ASMSTORE_OK)
+        return asmstore__fail(err, res, 0, -1, 0, "growing the name set");
     res = asmstore__push(w, name, name_len, image, image_size, pdb, pdb_size, config, config_size, &a);
     if (res == ASMSTORE_OK && ni_len) {
         memset(&ign, 0, sizeof ign);
@@ -2971,54 +3146,56 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_ex(asmstore_writer *w, const ch
             asmstore__wentry_free(w, e);
         }
     }
-    if (res == ASMSTORE_OK) {
-        asmstore__remember_name(w, w->count - 1 - (ni_len ? 1u : 0u));
-        if (ni_len) asmstore__remember_name(w, w->count - 1);
-    }
-    return res;
+    if (res != ASMSTORE_OK) return asmstore__fail(err, res, 0, -1, 0, "copying the entry");
+    asmstore__remember_name(w, w->count - 1 - (ni_len ? 1u : 0u));
+    if (ni_len) asmstore__remember_name(w, w->count - 1);
+    return ASMSTORE_OK;
 }
 
 ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char *name, size_t name_len,
                                                  const void *image, size_t image_size,
                                                  const void *pdb, size_t pdb_size,
-                                                 const void *config, size_t config_size, unsigned flags) {
+                                                 const void *config, size_t config_size, unsigned flags,
+                                                 asmstore_error *err) {
     asmstore_add_options a;
     memset(&a, 0, sizeof a);
     a.flags = flags;
-    return asmstore_writer_add_ex(w, name, name_len, image, image_size, pdb, pdb_size, config, config_size, &a);
+    return asmstore_writer_add_ex(w, name, name_len, image, image_size, pdb, pdb_size, config, config_size, &a, err);
 }
 
 #ifndef ASMSTORE_NO_STDIO
 ASMSTORE_DEF asmstore_result asmstore_writer_add_file_ex(asmstore_writer *w, const char *name, const char *image_path,
                                                          const char *pdb_path, const char *config_path,
-                                                         const asmstore_add_options *ao) {
+                                                         const asmstore_add_options *ao, asmstore_error *err) {
     void *bufs[3] = {NULL, NULL, NULL};
     size_t sizes[3] = {0, 0, 0};
     const char *paths[3];
     asmstore_add_options a;
     asmstore_result res = ASMSTORE_OK;
     int i;
-    if (!w || !name || !image_path) return ASMSTORE_ERR_INVALID_ARG;
+    if (!w || !name || !image_path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                                          "NULL writer, name or image path");
     if (ao) a = *ao; else memset(&a, 0, sizeof a);
     paths[0] = image_path; paths[1] = pdb_path; paths[2] = config_path;
     for (i = 0; i < 3 && res == ASMSTORE_OK; i++)
-        if (paths[i]) res = asmstore_read_file(paths[i], &w->opt.allocator, &bufs[i], &sizes[i]);
+        if (paths[i]) res = asmstore_read_file(paths[i], &w->opt.allocator, &bufs[i], &sizes[i], err);
     /* the writer takes the buffers just read (no second copy); on failure they are still ours */
     a.flags = (a.flags & ~ASMSTORE_ADD_BORROW) | ASMSTORE__ADD_TAKE;
     if (res == ASMSTORE_OK)
         res = asmstore_writer_add_ex(w, name, strlen(name), bufs[0], sizes[0], bufs[1], sizes[1], bufs[2], sizes[2],
-                                     &a);
+                                     &a, err);
     if (res != ASMSTORE_OK)
         for (i = 0; i < 3; i++) asmstore_free(&w->opt.allocator, bufs[i], sizes[i]);
     return res;
 }
 
 ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const char *name, const char *image_path,
-                                                      const char *pdb_path, const char *config_path, unsigned flags) {
+                                                      const char *pdb_path, const char *config_path, unsigned flags,
+                                                      asmstore_error *err) {
     asmstore_add_options a;
     memset(&a, 0, sizeof a);
     a.flags = flags;
-    return asmstore_writer_add_file_ex(w, name, image_path, pdb_path, config_path, &a);
+    return asmstore_writer_add_file_ex(w, name, image_path, pdb_path, config_path, &a, err);
 }
 #endif
 
@@ -3053,7 +3230,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, siz
     if (kind == ASMSTORE_COMPRESSION_ZSTD) {
         z = ZSTD_compressCCtx((ZSTD_CCtx *)cctx, e->frame + ASMSTORE_IMAGE_HEADER_SIZE, bound, e->image, e->image_size,
                               level);
-        if (ZSTD_isError(z)) return ASMSTORE_ERR_UNSUPPORTED;
+        if (ZSTD_isError(z)) return ASMSTORE_ERR_COMPRESS;
     } else
 #endif
     {
@@ -3063,7 +3240,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, siz
         res = w->opt.compress(w->opt.compress_user, kind, level, e->frame + ASMSTORE_IMAGE_HEADER_SIZE, bound, e->image,
                               e->image_size, &z);
         if (res != ASMSTORE_OK) return res;
-        if (z > bound) return ASMSTORE_ERR_BUFFER_TOO_SMALL;
+        if (z > bound) return ASMSTORE_ERR_COMPRESS; /* the callback says it wrote past dst_cap */
     }
     e->stored = e->frame;
     e->stored_size = ASMSTORE_IMAGE_HEADER_SIZE + z;
@@ -3529,16 +3706,32 @@ ASMSTORE__PRIVATE void asmstore__free_outputs(asmstore_writer *w) {
     w->nouts = 0;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const void **data, size_t *size) {
+ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const void **data, size_t *size,
+                                                    asmstore_error *err) {
     asmstore_result res = ASMSTORE_OK;
-    if (!w || !data || !size) return ASMSTORE_ERR_INVALID_ARG;
+    const char *step = "format 1: every ABI's arch entries with the same names in the same order";
+    int64_t entry = -1;
+    size_t i;
+    if (!w || !data || !size) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL writer or output");
     if (!w->nouts) {
-        if (w->count > ASMSTORE_MAX_ENTRIES) return ASMSTORE_ERR_TOO_LARGE;
+        if (w->count > ASMSTORE_MAX_ENTRIES) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
+                                                                   "entries over ASMSTORE_MAX_ENTRIES");
         if (w->opt.format == 1) res = asmstore__v1_prepare(w);
-        if (res == ASMSTORE_OK) res = asmstore__check_descriptor_indices(w);
-        if (res == ASMSTORE_OK) res = asmstore__compress_all(w);
-        if (res == ASMSTORE_OK) res = w->opt.format == 1 ? asmstore__layout_v1(w) : asmstore__layout(w);
-        if (res != ASMSTORE_OK) { asmstore__free_outputs(w); return res; }
+        if (res == ASMSTORE_OK) {
+            step = "descriptor indices: two compressed entries with one";
+            res = asmstore__check_descriptor_indices(w);
+        }
+        if (res == ASMSTORE_OK) {
+            step = "compressing an image";
+            res = asmstore__compress_all(w);
+            for (i = 0; res != ASMSTORE_OK && entry < 0 && i < w->count; i++)
+                if (w->entries[i].status != ASMSTORE_OK) entry = (int64_t)i;
+        }
+        if (res == ASMSTORE_OK) {
+            step = "laying out the store: over 4 GiB, or format 1 names whose XXH32 or XXH64 collide";
+            res = w->opt.format == 1 ? asmstore__layout_v1(w) : asmstore__layout(w);
+        }
+        if (res != ASMSTORE_OK) { asmstore__free_outputs(w); return asmstore__fail(err, res, 0, entry, 0, step); }
     }
     *data = w->outs[0].data;
     *size = w->outs[0].size;
@@ -3546,9 +3739,11 @@ ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const vo
 }
 
 ASMSTORE_DEF asmstore_result asmstore_writer_output(const asmstore_writer *w, size_t i, const char **name,
-                                                    const void **data, size_t *size) {
-    if (!w || !name || !data || !size || !w->nouts) return ASMSTORE_ERR_INVALID_ARG;
-    if (i >= w->nouts) return ASMSTORE_ERR_NOT_FOUND;
+                                                    const void **data, size_t *size, asmstore_error *err) {
+    if (!w || !name || !data || !size || !w->nouts)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL writer or output, or before a successful finish");
+    if (i >= w->nouts) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "output index past the last file");
     *name = w->outs[i].name;
     *data = w->outs[i].data;
     *size = w->outs[i].size;
@@ -3581,12 +3776,14 @@ ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name) {
 
 ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_options *o, asmstore_target target,
                                                            asmstore_runtime runtime, asmstore_abi abi,
-                                                           asmstore_preset *info) {
+                                                           asmstore_preset *info, asmstore_error *err) {
     int coreclr = runtime == ASMSTORE_RUNTIME_CORECLR, crc = 0;
     if (!o || !asmstore__abi_in_range(abi) || target < ASMSTORE_TARGET_NET8 || target > ASMSTORE_TARGET_NET11_PREVIEW ||
         (runtime != ASMSTORE_RUNTIME_MONOVM && !coreclr))
-        return ASMSTORE_ERR_INVALID_ARG;
-    if (coreclr && target <= ASMSTORE_TARGET_NET9) return ASMSTORE_ERR_PROFILE; /* CoreCLR stores start with .NET 10 */
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL options, or unknown target, runtime or ABI");
+    if (coreclr && target <= ASMSTORE_TARGET_NET9) /* CoreCLR stores start with .NET 10 */
+        return asmstore__fail(err, ASMSTORE_ERR_PROFILE, 0, -1, 0, "no release shipped coreclr stores before .NET 10");
     if (abi == ASMSTORE_ABI_UNKNOWN) abi = ASMSTORE_ABI_ARM64;
     crc = coreclr && target >= ASMSTORE_TARGET_NET11;
     o->abi = abi;
@@ -4000,7 +4197,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template(asmstore_elf_image *img
         const void *old;
         size_t old_size;
         asmstore_elf_info info;
-        res = asmstore_elf_payload(e.p, (size_t)e.size, opt->symbol, &old, &old_size, &info);
+        res = asmstore_elf_payload(e.p, (size_t)e.size, opt->symbol, &old, &old_size, &info, NULL);
         if (res == ASMSTORE_OK) return asmstore__elf_template_replace(img, &e, &info, payload_size);
         if (res != ASMSTORE_ERR_NO_PAYLOAD) return res;
     }
@@ -4058,43 +4255,67 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_template(asmstore_elf_image *img
     return ASMSTORE_OK;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img, const asmstore_elf_options *opt, size_t payload_size) {
+/* What a failed generator or template pass was checking, by its result. */
+ASMSTORE__PRIVATE const char *asmstore__elf_layout_message(asmstore_result res, int template_mode) {
+    switch (res) {
+    case ASMSTORE_ERR_OUT_OF_MEMORY: return "the wrapper's head or tail";
+    case ASMSTORE_ERR_TOO_LARGE: return "ELF32 file over 4 GiB";
+    case ASMSTORE_ERR_ABI_MISMATCH: return "stub's class or machine differs from opt->abi";
+    case ASMSTORE_ERR_BAD_ELF: return "stub: little-endian ET_DYN of a known ABI, sections and .shstrtab in bounds";
+    case ASMSTORE_ERR_UNSUPPORTED: return "stub: only .shstrtab and section headers may follow its old payload";
+    default: return template_mode ? "stub" : NULL;
+    }
+}
+
+ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img, const asmstore_elf_options *opt,
+                                                 size_t payload_size, asmstore_error *err) {
     asmstore_elf_options o;
     uint64_t align;
-    if (!img) return ASMSTORE_ERR_INVALID_ARG;
+    asmstore_result res;
+    if (!img) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL image");
     memset(img, 0, sizeof *img);
     if (opt) o = *opt; else memset(&o, 0, sizeof o);
     img->allocator = o.allocator;
     align = o.alignment ? o.alignment : ASMSTORE_ELF_DEFAULT_ALIGNMENT;
-    if (align < 4096u || align > (1u << 30) || (align & (align - 1)) != 0) return ASMSTORE_ERR_INVALID_ARG;
+    if (align < 4096u || align > (1u << 30) || (align & (align - 1)) != 0)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "alignment: a power of two, 4096 .. 1 GiB");
     switch (o.mode) {
     case ASMSTORE_ELF_MODE_DLOPEN:
     case ASMSTORE_ELF_MODE_SECTION:
         if (o.abi == ASMSTORE_ABI_UNKNOWN) o.abi = ASMSTORE_ABI_ARM64;
-        if (!asmstore__abi_known(o.abi)) return ASMSTORE_ERR_INVALID_ARG;
+        if (!asmstore__abi_known(o.abi)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown ABI");
         if ((o.symbol && !asmstore__name_ok(o.symbol)) || (o.soname && !asmstore__name_ok(o.soname)))
-            return ASMSTORE_ERR_INVALID_ARG;
-        return asmstore__elf_generate(img, &o, o.abi, align, payload_size);
+            return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                  "symbol or soname empty or over ASMSTORE_ELF_MAX_NAME");
+        res = asmstore__elf_generate(img, &o, o.abi, align, payload_size);
+        break;
     case ASMSTORE_ELF_MODE_TEMPLATE:
-        if (!o.stub || !o.stub_size) return ASMSTORE_ERR_INVALID_ARG;
-        if (!asmstore__abi_in_range(o.abi)) return ASMSTORE_ERR_INVALID_ARG;
-        return asmstore__elf_template(img, &o, align, payload_size);
+        if (!o.stub || !o.stub_size)
+            return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "template mode without a stub");
+        if (!asmstore__abi_in_range(o.abi))
+            return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown ABI");
+        res = asmstore__elf_template(img, &o, align, payload_size);
+        break;
     default:
-        return ASMSTORE_ERR_INVALID_ARG;
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown mode");
     }
+    if (res == ASMSTORE_OK) return ASMSTORE_OK;
+    return asmstore__fail(err, res, 0, -1, 0, asmstore__elf_layout_message(res, o.mode == ASMSTORE_ELF_MODE_TEMPLATE));
 }
 
-ASMSTORE_DEF asmstore_result asmstore_elf_wrap(const asmstore_elf_options *opt, const void *payload, size_t payload_size,
-                                               void **out, size_t *out_size) {
+ASMSTORE_DEF asmstore_result asmstore_elf_wrap(const asmstore_elf_options *opt, const void *payload,
+                                               size_t payload_size, void **out, size_t *out_size, asmstore_error *err) {
     asmstore_elf_image img;
     asmstore_result res;
     unsigned char *o;
-    if (!out || !out_size || (!payload && payload_size)) return ASMSTORE_ERR_INVALID_ARG;
+    if (!out || !out_size || (!payload && payload_size))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL output, or NULL payload with a size");
     *out = NULL; *out_size = 0;
-    res = asmstore_elf_layout(&img, opt, payload_size);
+    res = asmstore_elf_layout(&img, opt, payload_size, err);
     if (res != ASMSTORE_OK) return res;
     o = (unsigned char *)asmstore_alloc(&img.allocator, img.total_size);
-    if (!o) { asmstore_elf_image_free(&img); return ASMSTORE_ERR_OUT_OF_MEMORY; }
+    if (!o) { asmstore_elf_image_free(&img); return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0,
+                                                                   "the whole .so"); }
     memcpy(o, img.head, img.head_size);
     if (payload_size) memcpy(o + img.head_size, payload, payload_size);
     memcpy(o + img.head_size + payload_size, img.tail, img.tail_size);
@@ -4106,26 +4327,29 @@ ASMSTORE_DEF asmstore_result asmstore_elf_wrap(const asmstore_elf_options *opt, 
 
 #ifndef ASMSTORE_NO_STDIO
 ASMSTORE_DEF asmstore_result asmstore_elf_write_file(const char *path, const asmstore_elf_options *opt,
-                                                     const void *payload, size_t payload_size, unsigned mode) {
+                                                     const void *payload, size_t payload_size, unsigned mode,
+                                                     asmstore_error *err) {
     asmstore_elf_image img;
     asmstore_result res;
     const void *parts[3];
     size_t sizes[3];
-    if (!path || (!payload && payload_size)) return ASMSTORE_ERR_INVALID_ARG;
-    res = asmstore_elf_layout(&img, opt, payload_size);
+    if (!path || (!payload && payload_size))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL path, or NULL payload with a size");
+    res = asmstore_elf_layout(&img, opt, payload_size, err);
     if (res != ASMSTORE_OK) return res;
     parts[0] = img.head; sizes[0] = img.head_size;
     parts[1] = payload; sizes[1] = payload_size;
     parts[2] = img.tail; sizes[2] = img.tail_size;
-    res = asmstore_write_file_parts(path, parts, sizes, 3, mode);
+    res = asmstore_write_file_parts(path, parts, sizes, 3, mode, err);
     asmstore_elf_image_free(&img);
     return res;
 }
 #endif
 
 /* ---- bionic rules ---- */
-ASMSTORE__PRIVATE asmstore_result asmstore__rule(asmstore_elf_violation *v, int rule, const char *msg, uint64_t off) {
-    if (v) { v->rule = rule; v->message = msg; v->offset = off; }
+ASMSTORE__PRIVATE asmstore_result asmstore__rule(asmstore_error *err, int rule, const char *msg, uint64_t off) {
+    (void)asmstore__fail(err, ASMSTORE_ERR_ELF_RULE, off, -1, 0, msg);
+    if (err) err->rule = rule;
     return ASMSTORE_ERR_ELF_RULE;
 }
 /* Is [vaddr, vaddr+len) inside some PT_LOAD's file-backed range? */
@@ -4146,7 +4370,7 @@ ASMSTORE__PRIVATE int asmstore__in_load(const asmstore__elf *e, uint64_t vaddr, 
    with *v naming the rule, or ASMSTORE_OK. */
 typedef struct asmstore__bionic {
     asmstore__elf e;
-    asmstore_elf_violation *v;
+    asmstore_error *err;
     uint64_t wa, symsz, dynsz;        /* word, Sym and Dyn sizes of the file's class */
     asmstore__phdr dynph;             /* the last PT_DYNAMIC, as in bionic */
     int have_dynph;
@@ -4158,46 +4382,47 @@ typedef struct asmstore__bionic {
 /* Rule 9 (type, machine, class), rule 1 (section headers) and the program header table (rule 6). */
 ASMSTORE__PRIVATE asmstore_result asmstore__bionic_headers(const asmstore__bionic *b, asmstore_abi abi) {
     const asmstore__elf *e = &b->e;
-    asmstore_elf_violation *v = b->v;
+    asmstore_error *err = b->err;
     asmstore_abi machine_abi = asmstore__abi_of_machine(e->machine);
     asmstore__shdr s;
     /* rule 9 first: everything below depends on the class */
     if (e->type != ASMSTORE__ET_DYN || asmstore__rd32(e->p + 20) != 1)
-        return asmstore__rule(v, 9, "e_type must be ET_DYN, e_version 1", 16);
-    if (machine_abi == ASMSTORE_ABI_UNKNOWN) return asmstore__rule(v, 9, "e_machine is not arm64/arm/x86_64/x86", 18);
+        return asmstore__rule(err, 9, "e_type must be ET_DYN, e_version 1", 16);
+    if (machine_abi == ASMSTORE_ABI_UNKNOWN) return asmstore__rule(err, 9, "e_machine is not arm64/arm/x86_64/x86", 18);
     if (abi != ASMSTORE_ABI_UNKNOWN && machine_abi != abi)
-        return asmstore__rule(v, 9, "e_machine does not match the ABI directory", 18);
+        return asmstore__rule(err, 9, "e_machine does not match the ABI directory", 18);
     if ((e->is64 != 0) != asmstore__abi(machine_abi)->is_64bit)
-        return asmstore__rule(v, 9, "ELF class does not match the machine", 4);
+        return asmstore__rule(err, 9, "ELF class does not match the machine", 4);
     /* rule 1: section headers */
-    if (e->shnum == 0 || e->shoff == 0) return asmstore__rule(v, 1, "no section headers", 0);
-    if (e->shoff % b->wa) return asmstore__rule(v, 1, "e_shoff misaligned", e->shoff);
-    if (e->shentsize != (e->is64 ? 64u : 40u)) return asmstore__rule(v, 1, "e_shentsize is not sizeof(Shdr)", 0);
-    if (e->shstrndx == 0 || e->shstrndx >= e->shnum) return asmstore__rule(v, 1, "e_shstrndx is 0 or out of range", 0);
+    if (e->shnum == 0 || e->shoff == 0) return asmstore__rule(err, 1, "no section headers", 0);
+    if (e->shoff % b->wa) return asmstore__rule(err, 1, "e_shoff misaligned", e->shoff);
+    if (e->shentsize != (e->is64 ? 64u : 40u)) return asmstore__rule(err, 1, "e_shentsize is not sizeof(Shdr)", 0);
+    if (e->shstrndx == 0 || e->shstrndx >= e->shnum)
+        return asmstore__rule(err, 1, "e_shstrndx is 0 or out of range", 0);
     asmstore__elf_shdr(e, e->shstrndx, &s);
-    if (s.type != ASMSTORE__SHT_STRTAB) return asmstore__rule(v, 1, "e_shstrndx section is not SHT_STRTAB", 0);
+    if (s.type != ASMSTORE__SHT_STRTAB) return asmstore__rule(err, 1, "e_shstrndx section is not SHT_STRTAB", 0);
     /* program headers (bionic: 1..65536/sizeof, phoff > 0 and aligned) are part of rules 6/7 */
     if (e->phnum == 0 || e->phnum > 65536u / (e->is64 ? 56u : 32u) || e->phoff == 0 || e->phoff % b->wa ||
         e->phentsize != (e->is64 ? 56u : 32u))
-        return asmstore__rule(v, 6, "program header table missing, misaligned or with a wrong entry size", e->phoff);
+        return asmstore__rule(err, 6, "program header table missing, misaligned or with a wrong entry size", e->phoff);
     return ASMSTORE_OK;
 }
 
 /* Rule 7 for one PT_LOAD; *end is where the previous one ends (nload of them seen so far). */
 ASMSTORE__PRIVATE asmstore_result asmstore__bionic_load(const asmstore__bionic *b, const asmstore__phdr *h,
                                                         uint32_t nload, uint64_t *end) {
-    asmstore_elf_violation *v = b->v;
+    asmstore_error *err = b->err;
     if (h->align < ASMSTORE_ELF_PAGE_16K || (h->align & (h->align - 1)))
-        return asmstore__rule(v, 7, "PT_LOAD p_align not a power of two >= 16384", 0);
+        return asmstore__rule(err, 7, "PT_LOAD p_align not a power of two >= 16384", 0);
     if (h->offset % ASMSTORE_ELF_PAGE_16K != h->vaddr % ASMSTORE_ELF_PAGE_16K)
-        return asmstore__rule(v, 7, "PT_LOAD p_offset and p_vaddr differ mod 16384", h->offset);
+        return asmstore__rule(err, 7, "PT_LOAD p_offset and p_vaddr differ mod 16384", h->offset);
     if (!asmstore__range_ok(h->offset, h->filesz, b->e.size))
-        return asmstore__rule(v, 7, "PT_LOAD past end of file", h->offset);
-    if (h->filesz > h->memsz) return asmstore__rule(v, 7, "PT_LOAD p_filesz > p_memsz", h->offset);
+        return asmstore__rule(err, 7, "PT_LOAD past end of file", h->offset);
+    if (h->filesz > h->memsz) return asmstore__rule(err, 7, "PT_LOAD p_filesz > p_memsz", h->offset);
     if ((h->flags & ASMSTORE__PF_W) && (h->flags & ASMSTORE__PF_X))
-        return asmstore__rule(v, 7, "PT_LOAD both writable and executable", h->offset);
-    if (nload && h->vaddr < *end) return asmstore__rule(v, 7, "PT_LOADs unsorted or overlapping", h->offset);
-    if (h->vaddr + h->memsz < h->vaddr) return asmstore__rule(v, 7, "PT_LOAD wraps around", h->offset);
+        return asmstore__rule(err, 7, "PT_LOAD both writable and executable", h->offset);
+    if (nload && h->vaddr < *end) return asmstore__rule(err, 7, "PT_LOADs unsorted or overlapping", h->offset);
+    if (h->vaddr + h->memsz < h->vaddr) return asmstore__rule(err, 7, "PT_LOAD wraps around", h->offset);
     *end = h->vaddr + h->memsz;
     return ASMSTORE_OK;
 }
@@ -4217,22 +4442,22 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_segments(asmstore__bionic *b)
             nload++;
         } else if (h.type == ASMSTORE__PT_GNU_RELRO || h.type == ASMSTORE__PT_TLS || h.type == ASMSTORE__PT_NOTE ||
                    h.type == ASMSTORE__PT_INTERP) {
-            return asmstore__rule(b->v, 8, "PT_GNU_RELRO, PT_TLS, PT_NOTE or PT_INTERP present", 0);
+            return asmstore__rule(b->err, 8, "PT_GNU_RELRO, PT_TLS, PT_NOTE or PT_INTERP present", 0);
         } else if (h.type == ASMSTORE__PT_DYNAMIC) {
             b->dynph = h; b->have_dynph = 1; /* the last one wins, as in bionic */
         } else if (h.type == ASMSTORE__PT_PHDR) {
             have_phdr = 1;
             if (!asmstore__in_load(e, h.vaddr, h.filesz) || h.offset != e->phoff)
-                return asmstore__rule(b->v, 6, "PT_PHDR not inside a PT_LOAD", h.offset);
+                return asmstore__rule(b->err, 6, "PT_PHDR not inside a PT_LOAD", h.offset);
         }
     }
-    if (nload == 0) return asmstore__rule(b->v, 7, "no PT_LOAD", 0);
+    if (nload == 0) return asmstore__rule(b->err, 7, "no PT_LOAD", 0);
     if (!have_phdr) {
         asmstore__phdr first;
         memset(&first, 0, sizeof first);
         for (i = 0; i < e->phnum; i++) { asmstore__elf_phdr(e, i, &first); if (first.type == ASMSTORE__PT_LOAD) break; }
         if (first.offset != 0 || !asmstore__in_load(e, first.vaddr + e->phoff, (uint64_t)e->phnum * e->phentsize))
-            return asmstore__rule(b->v, 6, "no PT_PHDR and the first PT_LOAD does not cover the program headers", 0);
+            return asmstore__rule(b->err, 6, "no PT_PHDR and the first PT_LOAD does not cover the program headers", 0);
     }
     return ASMSTORE_OK;
 }
@@ -4240,33 +4465,33 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_segments(asmstore__bionic *b)
 /* Rule 2: exactly one SHT_DYNAMIC, equal to PT_DYNAMIC, loaded, linked to an in-file string table. */
 ASMSTORE__PRIVATE asmstore_result asmstore__bionic_dynamic_section(asmstore__bionic *b) {
     const asmstore__elf *e = &b->e;
-    asmstore_elf_violation *v = b->v;
+    asmstore_error *err = b->err;
     asmstore__shdr s;
     uint32_t i, ndynsec = 0;
     for (i = 1; i < e->shnum; i++) {
         asmstore__elf_shdr(e, i, &s);
         if (s.type == ASMSTORE__SHT_DYNAMIC) { if (!ndynsec) b->dynsec = s; ndynsec++; }
     }
-    if (ndynsec != 1) return asmstore__rule(v, 2, "not exactly one SHT_DYNAMIC section", 0);
-    if (!b->have_dynph) return asmstore__rule(v, 2, "no PT_DYNAMIC", 0);
+    if (ndynsec != 1) return asmstore__rule(err, 2, "not exactly one SHT_DYNAMIC section", 0);
+    if (!b->have_dynph) return asmstore__rule(err, 2, "no PT_DYNAMIC", 0);
     if (b->dynsec.offset != b->dynph.offset || b->dynsec.size != b->dynph.filesz)
-        return asmstore__rule(v, 2, ".dynamic section differs from PT_DYNAMIC", b->dynsec.offset);
+        return asmstore__rule(err, 2, ".dynamic section differs from PT_DYNAMIC", b->dynsec.offset);
     if (b->dynsec.offset % b->wa || !asmstore__range_ok(b->dynsec.offset, b->dynsec.size, e->size))
-        return asmstore__rule(v, 2, ".dynamic misaligned or outside the file", b->dynsec.offset);
+        return asmstore__rule(err, 2, ".dynamic misaligned or outside the file", b->dynsec.offset);
     if (!asmstore__in_load(e, b->dynph.vaddr, b->dynph.filesz))
-        return asmstore__rule(v, 2, "PT_DYNAMIC not inside a PT_LOAD", b->dynph.offset);
+        return asmstore__rule(err, 2, "PT_DYNAMIC not inside a PT_LOAD", b->dynph.offset);
     if (b->dynsec.link == 0 || b->dynsec.link >= e->shnum)
-        return asmstore__rule(v, 2, ".dynamic sh_link out of range", 0);
+        return asmstore__rule(err, 2, ".dynamic sh_link out of range", 0);
     asmstore__elf_shdr(e, b->dynsec.link, &b->strsec);
     if (b->strsec.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(b->strsec.offset, b->strsec.size, e->size))
-        return asmstore__rule(v, 2, ".dynamic sh_link is not an in-file SHT_STRTAB", 0);
+        return asmstore__rule(err, 2, ".dynamic sh_link is not an in-file SHT_STRTAB", 0);
     return ASMSTORE_OK;
 }
 
 /* Walks the dynamic table: DT_NULL within sh_size (rule 2), only tags bionic takes quietly (rule 5). */
 ASMSTORE__PRIVATE asmstore_result asmstore__bionic_dynamic_tags(asmstore__bionic *b) {
     const asmstore__elf *e = &b->e;
-    asmstore_elf_violation *v = b->v;
+    asmstore_error *err = b->err;
     uint64_t k, ndyn = b->dynsec.size / b->dynsz;
     for (k = 0; k < ndyn; k++) {
         uint64_t at = b->dynsec.offset + k * b->dynsz;
@@ -4278,42 +4503,43 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_dynamic_tags(asmstore__bionic
         case ASMSTORE__DT_SYMTAB: b->symtab = val; break;
         case ASMSTORE__DT_STRSZ: b->strsz = val; b->have_strsz = 1; break;
         case ASMSTORE__DT_SYMENT:
-            if (val != b->symsz) return asmstore__rule(v, 5, "DT_SYMENT is not sizeof(Sym)", at);
+            if (val != b->symsz) return asmstore__rule(err, 5, "DT_SYMENT is not sizeof(Sym)", at);
             break;
         case ASMSTORE__DT_SONAME: b->soname = val; b->have_soname = 1; break;
         case ASMSTORE__DT_GNU_HASH: break;
         case ASMSTORE__DT_FLAGS:
-            if (val & ASMSTORE__DF_TEXTREL) return asmstore__rule(v, 5, "DF_TEXTREL set", at);
+            if (val & ASMSTORE__DF_TEXTREL) return asmstore__rule(err, 5, "DF_TEXTREL set", at);
             break;
-        case ASMSTORE__DT_TEXTREL: return asmstore__rule(v, 5, "DT_TEXTREL present", at);
-        case ASMSTORE__DT_NEEDED: return asmstore__rule(v, 5, "DT_NEEDED present", at);
-        default: return asmstore__rule(v, 5, "unknown dynamic tag (bionic warns)", at);
+        case ASMSTORE__DT_TEXTREL: return asmstore__rule(err, 5, "DT_TEXTREL present", at);
+        case ASMSTORE__DT_NEEDED: return asmstore__rule(err, 5, "DT_NEEDED present", at);
+        default: return asmstore__rule(err, 5, "unknown dynamic tag (bionic warns)", at);
         }
     }
-    return asmstore__rule(v, 2, "no DT_NULL within .dynamic", b->dynsec.offset);
+    return asmstore__rule(err, 2, "no DT_NULL within .dynamic", b->dynsec.offset);
 }
 
 /* Rule 3: DT_HASH points at the .hash section, nbucket >= 1, nchain == the .dynsym count, all loaded. */
 ASMSTORE__PRIVATE asmstore_result asmstore__bionic_hash(const asmstore__bionic *b) {
     const asmstore__elf *e = &b->e;
-    asmstore_elf_violation *v = b->v;
+    asmstore_error *err = b->err;
     asmstore__shdr s;
     uint32_t i, nbucket, nchain;
     uint64_t bytes;
     memset(&s, 0, sizeof s);
-    if (!b->have_hash) return asmstore__rule(v, 3, "DT_HASH missing (Android 5 needs it)", 0);
+    if (!b->have_hash) return asmstore__rule(err, 3, "DT_HASH missing (Android 5 needs it)", 0);
     for (i = 1; i < e->shnum; i++) { asmstore__elf_shdr(e, i, &s); if (s.type == ASMSTORE__SHT_HASH) break; }
     if (i == e->shnum || s.addr != b->hash)
-        return asmstore__rule(v, 4, "DT_HASH does not point at the .hash section", 0);
+        return asmstore__rule(err, 4, "DT_HASH does not point at the .hash section", 0);
     if (!asmstore__in_load(e, b->hash, 8) || !asmstore__range_ok(s.offset, 8, e->size))
-        return asmstore__rule(v, 3, "DT_HASH not loaded", 0);
+        return asmstore__rule(err, 3, "DT_HASH not loaded", 0);
     nbucket = asmstore__rd32(e->p + s.offset);
     nchain = asmstore__rd32(e->p + s.offset + 4);
-    if (nbucket == 0) return asmstore__rule(v, 3, "DT_HASH nbucket is 0", s.offset);
-    if (nchain != b->nsyms) return asmstore__rule(v, 3, "DT_HASH nchain differs from the .dynsym count", s.offset + 4);
+    if (nbucket == 0) return asmstore__rule(err, 3, "DT_HASH nbucket is 0", s.offset);
+    if (nchain != b->nsyms)
+        return asmstore__rule(err, 3, "DT_HASH nchain differs from the .dynsym count", s.offset + 4);
     bytes = 8u + 4u * ((uint64_t)nbucket + nchain);
     if (!asmstore__range_ok(s.offset, bytes, e->size) || !asmstore__in_load(e, b->hash, bytes))
-        return asmstore__rule(v, 3, "DT_HASH table outside the loaded file", s.offset);
+        return asmstore__rule(err, 3, "DT_HASH table outside the loaded file", s.offset);
     return ASMSTORE_OK;
 }
 
@@ -4321,31 +4547,32 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_hash(const asmstore__bionic *
    meets it: after the symbol table, before the names. */
 ASMSTORE__PRIVATE asmstore_result asmstore__bionic_tables(asmstore__bionic *b) {
     const asmstore__elf *e = &b->e;
-    asmstore_elf_violation *v = b->v;
+    asmstore_error *err = b->err;
     asmstore_result res;
     uint32_t i;
     uint64_t k;
     if (!b->have_strsz || b->strsz == 0)
-        return asmstore__rule(v, 4, "DT_STRSZ missing (bionic aborts on the first name lookup)", 0);
-    if (b->strsz > b->strsec.size) return asmstore__rule(v, 4, "DT_STRSZ larger than the .dynstr section", 0);
+        return asmstore__rule(err, 4, "DT_STRSZ missing (bionic aborts on the first name lookup)", 0);
+    if (b->strsz > b->strsec.size) return asmstore__rule(err, 4, "DT_STRSZ larger than the .dynstr section", 0);
     if (b->strtab != b->strsec.addr || !asmstore__in_load(e, b->strtab, b->strsz))
-        return asmstore__rule(v, 4, "DT_STRTAB not the .dynstr address or not loaded", 0);
-    if (b->have_soname && b->soname >= b->strsz) return asmstore__rule(v, 4, "DT_SONAME index out of DT_STRSZ", 0);
+        return asmstore__rule(err, 4, "DT_STRTAB not the .dynstr address or not loaded", 0);
+    if (b->have_soname && b->soname >= b->strsz) return asmstore__rule(err, 4, "DT_SONAME index out of DT_STRSZ", 0);
     for (i = 1; i < e->shnum; i++) {
         asmstore__elf_shdr(e, i, &b->symsec);
         if (b->symsec.type == ASMSTORE__SHT_DYNSYM) break;
     }
-    if (i == e->shnum) return asmstore__rule(v, 4, "no .dynsym section", 0);
+    if (i == e->shnum) return asmstore__rule(err, 4, "no .dynsym section", 0);
     if (!asmstore__range_ok(b->symsec.offset, b->symsec.size, e->size) || b->symsec.size % b->symsz)
-        return asmstore__rule(v, 4, ".dynsym outside the file or not a whole number of symbols", b->symsec.offset);
+        return asmstore__rule(err, 4, ".dynsym outside the file or not a whole number of symbols", b->symsec.offset);
     if (b->symtab != b->symsec.addr || !asmstore__in_load(e, b->symtab, b->symsec.size))
-        return asmstore__rule(v, 4, "DT_SYMTAB not the .dynsym address or not loaded", 0);
+        return asmstore__rule(err, 4, "DT_SYMTAB not the .dynsym address or not loaded", 0);
     b->nsyms = b->symsec.size / b->symsz;
     if ((res = asmstore__bionic_hash(b)) != ASMSTORE_OK) return res;
     for (k = 0; k < b->nsyms; k++) {
         asmstore__sym y;
         asmstore__elf_sym(e, b->symsec.offset, k, &y);
-        if (y.name >= b->strsz) return asmstore__rule(v, 4, "st_name out of DT_STRSZ", b->symsec.offset + k * b->symsz);
+        if (y.name >= b->strsz)
+            return asmstore__rule(err, 4, "st_name out of DT_STRSZ", b->symsec.offset + k * b->symsz);
     }
     return ASMSTORE_OK;
 }
@@ -4354,7 +4581,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_tables(asmstore__bionic *b) {
    NOTYPE, DEFAULT, at the payload section's address, loaded at its file offset. */
 ASMSTORE__PRIVATE asmstore_result asmstore__bionic_symbol(const asmstore__bionic *b, const char *symbol) {
     const asmstore__elf *e = &b->e;
-    asmstore_elf_violation *v = b->v;
+    asmstore_error *err = b->err;
     const char *want = symbol ? symbol : ASMSTORE_ELF_DEFAULT_SYMBOL;
     asmstore__sym y;
     asmstore__shdr ps;
@@ -4363,19 +4590,20 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_symbol(const asmstore__bionic
         asmstore__elf_sym(e, b->symsec.offset, k, &y);
         if (asmstore__elf_str_eq(e, b->strsec.offset, b->strsz, y.name, want, strlen(want))) break;
     }
-    if (k == b->nsyms) return asmstore__rule(v, 10, "symbol not in the .dynsym DT_SYMTAB points at", 0);
+    if (k >= b->nsyms) return asmstore__rule(err, 10, "symbol not in the .dynsym DT_SYMTAB points at", 0);
     at = b->symsec.offset + k * b->symsz;
     asmstore__elf_shdr(e, y.shndx, &ps);
     /* ours: OBJECT with st_size = payload size; upstream's llvm-mc + ld.lld wrappers: NOTYPE, size 0.
        bionic loads both (dlsym only needs GLOBAL/WEAK, defined, not TLS) */
     if ((y.info >> 4) != ASMSTORE__STB_GLOBAL || ((y.info & 15u) != ASMSTORE__STT_OBJECT && (y.info & 15u) != 0) ||
         (y.other & 3u) != 0)
-        return asmstore__rule(v, 10, "symbol is not GLOBAL, OBJECT or NOTYPE, DEFAULT", at);
+        return asmstore__rule(err, 10, "symbol is not GLOBAL, OBJECT or NOTYPE, DEFAULT", at);
     if (y.value != ps.addr || y.value == 0)
-        return asmstore__rule(v, 10, "st_value is not the payload section address", at);
-    if (y.size != ps.size && y.size != 0) return asmstore__rule(v, 10, "st_size is neither the payload size nor 0", at);
+        return asmstore__rule(err, 10, "st_value is not the payload section address", at);
+    if (y.size != ps.size && y.size != 0)
+        return asmstore__rule(err, 10, "st_size is neither the payload size nor 0", at);
     if (!(ps.flags & ASMSTORE__SHF_ALLOC) || ps.offset != ps.addr || !asmstore__in_load(e, ps.addr, ps.size))
-        return asmstore__rule(v, 10, "payload section not loaded at its file offset", ps.offset);
+        return asmstore__rule(err, 10, "payload section not loaded at its file offset", ps.offset);
     return ASMSTORE_OK;
 }
 
@@ -4387,13 +4615,13 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_legacy_section(const asmstore
     uint32_t i;
     asmstore__elf_shdr(e, index, &ps);
     if (ps.flags & ASMSTORE__SHF_ALLOC)
-        return asmstore__rule(b->v, 11, "legacy payload section is SHF_ALLOC", ps.offset);
+        return asmstore__rule(b->err, 11, "legacy payload section is SHF_ALLOC", ps.offset);
     if (ps.offset % ASMSTORE_ELF_PAGE_16K)
-        return asmstore__rule(b->v, 11, "legacy payload section offset not 16 KiB-aligned", ps.offset);
+        return asmstore__rule(b->err, 11, "legacy payload section offset not 16 KiB-aligned", ps.offset);
     for (i = 0; i < e->phnum; i++) {
         asmstore__elf_phdr(e, i, &h);
         if (h.type == ASMSTORE__PT_LOAD && ps.offset < h.offset + h.filesz && h.offset < ps.offset + ps.size)
-            return asmstore__rule(b->v, 11, "legacy payload section inside a PT_LOAD", ps.offset);
+            return asmstore__rule(b->err, 11, "legacy payload section inside a PT_LOAD", ps.offset);
     }
     return ASMSTORE_OK;
 }
@@ -4405,25 +4633,28 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_payload(const asmstore__bioni
     size_t pls;
     asmstore_result res;
     memset(&info, 0, sizeof info);
-    res = asmstore_elf_payload(b->e.p, (size_t)b->e.size, symbol, &pl, &pls, &info);
-    if (res == ASMSTORE_ERR_NO_PAYLOAD) return asmstore__rule(b->v, 10, "neither the symbol nor a payload section", 0);
+    res = asmstore_elf_payload(b->e.p, (size_t)b->e.size, symbol, &pl, &pls, &info, NULL);
+    if (res == ASMSTORE_ERR_NO_PAYLOAD)
+        return asmstore__rule(b->err, 10, "neither the symbol nor a payload section", 0);
     if (res != ASMSTORE_OK)
-        return asmstore__rule(b->v, info.kind == ASMSTORE_ELF_SECTION ? 11 : 10,
+        return asmstore__rule(b->err, info.kind == ASMSTORE_ELF_SECTION ? 11 : 10,
                               "payload symbol or section malformed", 0);
     if (info.kind == ASMSTORE_ELF_SYMBOL) return asmstore__bionic_symbol(b, symbol);
     return asmstore__bionic_legacy_section(b, info.section_index);
 }
 
-ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t size, asmstore_abi abi, const char *symbol,
-                                                       const asmstore_zip_entry *apk_entry, asmstore_elf_violation *v) {
+ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t size, asmstore_abi abi,
+                                                       const char *symbol, const asmstore_zip_entry *apk_entry,
+                                                       asmstore_error *err) {
     asmstore__bionic b;
     asmstore_result res;
     memset(&b, 0, sizeof b);
-    b.v = v;
-    if (v) { v->rule = 0; v->message = "ok"; v->offset = 0; }
-    if (!elf && size) return ASMSTORE_ERR_INVALID_ARG;
+    b.err = err;
+    if (!elf && size) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL file with a size");
     res = asmstore__elf_open(&b.e, elf, size);
-    if (res != ASMSTORE_OK) return res;
+    if (res != ASMSTORE_OK)
+        return asmstore__fail(err, res, 0, -1, 0,
+                              "ELF header (little-endian, 32/64-bit) or its header tables out of bounds");
     b.wa = b.e.is64 ? 8u : 4u;
     b.symsz = b.e.is64 ? 24u : 16u;
     b.dynsz = b.e.is64 ? 16u : 8u;
@@ -4436,9 +4667,9 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
         return res;
     /* rule 12: the APK entry */
     if (apk_entry) {
-        if (apk_entry->method != 0) return asmstore__rule(v, 12, "APK entry is not STORED", apk_entry->lfh_offset);
+        if (apk_entry->method != 0) return asmstore__rule(err, 12, "APK entry is not STORED", apk_entry->lfh_offset);
         if (apk_entry->data_offset % ASMSTORE_ELF_PAGE_16K)
-            return asmstore__rule(v, 12, "APK entry data not 16 KiB-aligned", apk_entry->data_offset);
+            return asmstore__rule(err, 12, "APK entry data not 16 KiB-aligned", apk_entry->data_offset);
     }
     return ASMSTORE_OK;
 }

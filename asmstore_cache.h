@@ -1234,7 +1234,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     if (e->ignored || !e->image) return ASMSTORE_ERR_IGNORED;
     /* the store's own descriptor decides: a stray entry can neither read outside the store nor
        file one entry's bytes under another's index */
-    if (asmstore_reader_entry_check(&c->store, e) != ASMSTORE_OK) return ASMSTORE_ERR_INVALID_ARG;
+    if (asmstore_reader_entry_check(&c->store, e, NULL) != ASMSTORE_OK) return ASMSTORE_ERR_INVALID_ARG;
     if (e->compression == ASMSTORE_COMPRESSION_NONE) return asmstore_cache__direct(c, e, out);
     if (e->uncompressed_size > asmstore_reader_max_entry_size(&c->store)) return ASMSTORE_ERR_TOO_LARGE;
     enabled = c->dirfd >= 0;

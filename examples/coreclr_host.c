@@ -255,7 +255,7 @@ static int store_open(host *h, const char *path, const char *cache_dir) {
     table = asmstore_reader_name_table_size(&h->reader) + 4;
     h->name_table = (uint32_t *)malloc(table);
     h->by_index = (served *)calloc(h->reader.entry_count ? h->reader.entry_count : 1, sizeof *h->by_index);
-    if (!h->name_table || !h->by_index || asmstore_reader_attach_name_table(&h->reader, h->name_table, table) != ASMSTORE_OK) {
+    if (!h->name_table || !h->by_index || asmstore_reader_attach_name_table(&h->reader, h->name_table, table, NULL) != ASMSTORE_OK) {
         fprintf(stderr, "coreclr_host: out of memory\n");
         return 0;
     }
@@ -321,7 +321,7 @@ static bool store_probe(const char *path, void **data_start, int64_t *size) {
     asmstore_result res;
     served *s = NULL;
     if (!strncmp(path, h->store_path, prefix) && path[prefix] == '/') name = path + prefix + 1;
-    res = asmstore_reader_find(&h->reader, name, strlen(name), &e);
+    res = asmstore_reader_find(&h->reader, name, strlen(name), &e, NULL);
     pthread_mutex_lock(&h->lock);
     h->probes++;
     if (res == ASMSTORE_OK) s = serve(h, &e);

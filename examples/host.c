@@ -98,7 +98,7 @@ int main(int argc, char **argv) {
     /* 4 bytes per entry (the reader itself allocates nothing): lookups become O(log n) instead of
        walking the names table. */
     name_table = (uint32_t *)malloc(asmstore_reader_name_table_size(&r) + 4);
-    if (!name_table || asmstore_reader_attach_name_table(&r, name_table, asmstore_reader_name_table_size(&r) + 4) != ASMSTORE_OK) {
+    if (!name_table || asmstore_reader_attach_name_table(&r, name_table, asmstore_reader_name_table_size(&r) + 4, NULL) != ASMSTORE_OK) {
         fprintf(stderr, "host: out of memory\n");
         free(name_table);
         asmstore_locator_close(&loc);
@@ -123,9 +123,9 @@ int main(int argc, char **argv) {
         double t;
         if (argi < argc) { /* "System.Xml", "System.Xml.dll" and "fr/App.resources" all work */
             const char *name = argv[argi + (int)i];
-            res = asmstore_reader_find(&r, name, strlen(name), &e);
+            res = asmstore_reader_find(&r, name, strlen(name), &e, NULL);
             if (res != ASMSTORE_OK) { fprintf(stderr, "host: %s: %s\n", name, asmstore_result_string(res)); failed++; continue; }
-        } else if (asmstore_reader_entry(&r, i, &e) != ASMSTORE_OK || e.ignored) {
+        } else if (asmstore_reader_entry(&r, i, &e, NULL) != ASMSTORE_OK || e.ignored) {
             continue; /* coreclr "X.ni.dll" placeholders own no bytes */
         }
         t = now_us();

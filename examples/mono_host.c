@@ -84,7 +84,7 @@ static MonoAssembly *host_load(host *h, const char *name) {
     MonoAssembly *a = NULL;
     char fname[4096];
     double t;
-    asmstore_result res = asmstore_reader_find(&h->reader, name, strlen(name), &e);
+    asmstore_result res = asmstore_reader_find(&h->reader, name, strlen(name), &e, NULL);
     if (res != ASMSTORE_OK) return NULL; /* not ours: Mono goes on (and finds nothing on disk) */
 
     pthread_mutex_lock(&h->lock);
@@ -209,7 +209,7 @@ int main(int argc, char **argv) {
     if ((res = asmstore_reader_init(&h.reader, h.loc.data, h.loc.size, NULL, &err)) != ASMSTORE_OK ||
         (res = (h.name_table = (uint32_t *)malloc(asmstore_reader_name_table_size(&h.reader) + 4)) == NULL
                    ? ASMSTORE_ERR_OUT_OF_MEMORY
-                   : asmstore_reader_attach_name_table(&h.reader, h.name_table, asmstore_reader_name_table_size(&h.reader) + 4)) != ASMSTORE_OK ||
+                   : asmstore_reader_attach_name_table(&h.reader, h.name_table, asmstore_reader_name_table_size(&h.reader) + 4, NULL)) != ASMSTORE_OK ||
         (res = asmstore_cache_open(&h.cache, cache_dir, &h.reader, &co)) != ASMSTORE_OK) {
         fprintf(stderr, "mono_host: %s: %s\n", h.store_path, asmstore_result_string(res));
         free(h.name_table);

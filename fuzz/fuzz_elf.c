@@ -12,9 +12,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const void *payload;
     size_t psize, k;
     asmstore_elf_info info;
-    asmstore_elf_violation v;
+    asmstore_error v;
     for (k = 0; k < sizeof symbols / sizeof symbols[0]; k++) {
-        if (asmstore_elf_payload(data, size, symbols[k], &payload, &psize, &info) == ASMSTORE_OK) {
+        if (asmstore_elf_payload(data, size, symbols[k], &payload, &psize, &info, NULL) == ASMSTORE_OK) {
             asmstore_reader r;
             const uint8_t *p = (const uint8_t *)payload;
             if (p < data || psize > size || (size_t)(p - data) > size - psize) abort(); /* inside the input */

@@ -38,22 +38,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (r.format == 1) {
         /* format 1: the input's last quarter doubles as a manifest (usually refused, never a crash) */
         if (asmstore_reader_name_table_size(&r) <= sizeof table)
-            asmstore_reader_attach_manifest(&r, (const char *)data + size - size / 4, size / 4, table, sizeof table);
+            asmstore_reader_attach_manifest(&r, (const char *)data + size - size / 4, size / 4, table, sizeof table, NULL);
     } else if (asmstore_reader_name_table_size(&r) <= sizeof table && (size & 1)) {
-        if (asmstore_reader_attach_name_table(&r, table, sizeof table) != ASMSTORE_OK) abort();
+        if (asmstore_reader_attach_name_table(&r, table, sizeof table, NULL) != ASMSTORE_OK) abort();
     }
     buf = (unsigned char *)malloc(FUZZ_MAX_ENTRY);
     for (i = 0; i < r.entry_count && i < 512; i++) {
         asmstore_entry e, f;
         size_t cap;
         asmstore_result res;
-        if (asmstore_reader_entry(&r, i, &e) != ASMSTORE_OK) abort();
+        if (asmstore_reader_entry(&r, i, &e, NULL) != ASMSTORE_OK) abort();
         /* the entry must lie inside the input */
         if (e.image && (e.image < data || e.image + e.image_size > data + size)) abort();
         if (e.name && (e.name < (const char *)data || (const unsigned char *)e.name + e.name_len > data + size)) abort();
         /* the reader's own entries always pass its entry check */
-        if (!e.ignored && asmstore_reader_entry_check(&r, &e) != ASMSTORE_OK) abort();
-        res = e.name ? asmstore_reader_find(&r, e.name, e.name_len, &f) : ASMSTORE_ERR_NOT_FOUND;
+        if (!e.ignored && asmstore_reader_entry_check(&r, &e, NULL) != ASMSTORE_OK) abort();
+        res = e.name ? asmstore_reader_find(&r, e.name, e.name_len, &f, NULL) : ASMSTORE_ERR_NOT_FOUND;
         /* whatever a hostile store holds, a hit is always a name that matches what was asked */
         if (res == ASMSTORE_OK && r.format != 1 &&
             !asmstore__name_matches(e.name, e.name_len, (const unsigned char *)f.name, f.name_len)) abort();
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (i & 2) { e.image_size += 4096; e.uncompressed_size = 1; } /* an edited entry must not widen the read */
         asmstore_reader_read(&r, &e, buf, cap, (i & 1) ? dctx : NULL, NULL);
     }
-    for (i = 0; i < sizeof garbage / sizeof garbage[0]; i++) asmstore_reader_find(&r, garbage[i], strlen(garbage[i]), NULL);
+    for (i = 0; i < sizeof garbage / sizeof garbage[0]; i++) asmstore_reader_find(&r, garbage[i], strlen(garbage[i]), NULL, NULL);
     free(buf);
     return 0;
 }

@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size & 4) o.hash = ASMSTORE_HASH_CRC32; /* .NET 11 GA: CRC-32 in any format, any ABI */
     o.level = 1;
     o.jobs = 1 + ((data[0] >> 6) & 1);
-    if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return 0; /* coreclr + format 2: refused */
+    if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return 0; /* coreclr + format 2: refused */
     while (pos < size && n < 64) {
         item it;
         it.name_len = data[pos++];
@@ -38,15 +38,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (it.size > size - pos) it.size = size - pos;
         it.data = data + pos; pos += it.size;
         if (asmstore_writer_add(w, (const char *)it.name, it.name_len, it.data, it.size, NULL, 0, NULL, 0,
-                                (it.size & 1) ? ASMSTORE_ADD_UNCOMPRESSED : 0) == ASMSTORE_OK)
+                                (it.size & 1) ? ASMSTORE_ADD_UNCOMPRESSED : 0, NULL) == ASMSTORE_OK)
             items[n++] = it;
     }
-    if (asmstore_writer_finish(w, &out, &out_size) != ASMSTORE_OK) abort();
+    if (asmstore_writer_finish(w, &out, &out_size, NULL) != ASMSTORE_OK) abort();
     if (asmstore_reader_init(&r, out, out_size, NULL, NULL) != ASMSTORE_OK) abort();
     for (i = 0; i < n; i++) {
         asmstore_entry e;
         unsigned char *buf;
-        asmstore_result res = asmstore_reader_find(&r, (const char *)items[i].name, items[i].name_len, &e);
+        asmstore_result res = asmstore_reader_find(&r, (const char *)items[i].name, items[i].name_len, &e, NULL);
         if (res != ASMSTORE_OK) {
             /* a coreclr "X.ni.dll" name can legitimately collide with another entry's companion: the
                writer refuses that, so every accepted name must be found */

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             const void *payload;
             size_t psize;
             check_inside(&e, size);
-            asmstore_elf_payload(data + e.data_offset, (size_t)e.compressed_size, NULL, &payload, &psize, NULL);
+            asmstore_elf_payload(data + e.data_offset, (size_t)e.compressed_size, NULL, &payload, &psize, NULL, NULL);
         }
     for (k = 0; k < sizeof names / sizeof names[0]; k++)
         if (asmstore_zip_find(data, size, names[k], strlen(names[k]), &e, &err) == ASMSTORE_OK) check_inside(&e, size);

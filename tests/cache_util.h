@@ -66,7 +66,7 @@ CU_UNUSED static void cu_free(cu_store *s) {
 CU_UNUSED static int cu_finish(asmstore_writer *w, cu_store *s) {
     const void *data;
     size_t size, i;
-    if (asmstore_writer_finish(w, &data, &size) != ASMSTORE_OK) { asmstore_writer_free(w); return -1; }
+    if (asmstore_writer_finish(w, &data, &size, NULL) != ASMSTORE_OK) { asmstore_writer_free(w); return -1; }
     s->bytes = (unsigned char *)malloc(size);
     memcpy(s->bytes, data, size);
     s->size = size;
@@ -75,7 +75,7 @@ CU_UNUSED static int cu_finish(asmstore_writer *w, cu_store *s) {
     if (s->r.entry_count != s->n) return -1;
     for (i = 0; i < s->n; i++) {
         asmstore_entry e;
-        if (asmstore_reader_entry(&s->r, (uint32_t)i, &e) != ASMSTORE_OK) return -1;
+        if (asmstore_reader_entry(&s->r, (uint32_t)i, &e, NULL) != ASMSTORE_OK) return -1;
         if (e.name_len != strlen(s->names[i]) || memcmp(e.name, s->names[i], e.name_len)) return -1;
     }
     return 0;
@@ -91,13 +91,13 @@ static asmstore_writer *cu_writer(uint32_t format, int no_compress) {
     o.level = cu_level;
     o.no_compress = no_compress;
     o.image_alignment = 1; /* images back to back, as releases write them */
-    if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return NULL;
+    if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return NULL;
     return w;
 }
 
 CU_UNUSED static int cu_add(asmstore_writer *w, cu_store *s, const char *name, const unsigned char *img, size_t size) {
     if (s->n >= CU_MAX) return -1;
-    if (asmstore_writer_add(w, name, strlen(name), img, size, NULL, 0, NULL, 0, 0) != ASMSTORE_OK) return -1;
+    if (asmstore_writer_add(w, name, strlen(name), img, size, NULL, 0, NULL, 0, 0, NULL) != ASMSTORE_OK) return -1;
     s->names[s->n] = strdup(name);
     s->src[s->n] = (unsigned char *)malloc(size ? size : 1);
     if (size) memcpy(s->src[s->n], img, size);
@@ -156,7 +156,7 @@ CU_UNUSED static int cu_from_dirs(cu_store *s, uint32_t format, const char *cons
             for (j = 0; j < s->n; j++) if (!strcmp(s->names[j], list[i])) dup = 1;
             if (!dup && taken < max && s->n < CU_MAX) {
                 snprintf(path, sizeof path, "%s/%s", dirs[k], list[i]);
-                if (asmstore_read_file(path, NULL, &data, &size) == ASMSTORE_OK) {
+                if (asmstore_read_file(path, NULL, &data, &size, NULL) == ASMSTORE_OK) {
                     if (cu_add(w, s, list[i], (const unsigned char *)data, size) == 0) taken++;
                     free(data);
                 }
@@ -192,7 +192,7 @@ CU_UNUSED static void cu_store_dir(char *out, size_t cap, const char *root, uint
 /* Whole file into malloc'd memory; NULL if it cannot be read. */
 CU_UNUSED static unsigned char *cu_slurp(const char *path, size_t *size) {
     void *d;
-    if (asmstore_read_file(path, NULL, &d, size) != ASMSTORE_OK) return NULL;
+    if (asmstore_read_file(path, NULL, &d, size, NULL) != ASMSTORE_OK) return NULL;
     return (unsigned char *)d;
 }
 CU_UNUSED static int cu_spit(const char *path, const void *data, size_t size) {

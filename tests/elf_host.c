@@ -30,7 +30,7 @@ static int check_entries(const void *data, size_t size, const char *dir) {
         char path[4096];
         void *want = NULL, *got;
         size_t want_size = 0;
-        if (asmstore_reader_entry(&r, k, &e) != ASMSTORE_OK) { printf("entry %u unreadable\n", k); return 1; }
+        if (asmstore_reader_entry(&r, k, &e, NULL) != ASMSTORE_OK) { printf("entry %u unreadable\n", k); return 1; }
         if (e.ignored) continue;
         got = malloc(e.uncompressed_size ? e.uncompressed_size : 1);
         if (!got) return 1;
@@ -38,7 +38,7 @@ static int check_entries(const void *data, size_t size, const char *dir) {
         if (res != ASMSTORE_OK) { printf("entry %.*s: %s\n", (int)e.name_len, e.name, asmstore_result_string(res)); free(got); return 1; }
         if (dir) {
             snprintf(path, sizeof path, "%s/%.*s", dir, (int)e.name_len, e.name);
-            if (asmstore_read_file(path, NULL, &want, &want_size) != ASMSTORE_OK) { printf("%s: cannot read\n", path); free(got); return 1; }
+            if (asmstore_read_file(path, NULL, &want, &want_size, NULL) != ASMSTORE_OK) { printf("%s: cannot read\n", path); free(got); return 1; }
             if (want_size != e.uncompressed_size || memcmp(want, got, want_size) != 0) {
                 printf("entry %.*s differs from %s\n", (int)e.name_len, e.name, path);
                 free(want); free(got);
@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
     if (argc < 4) { fprintf(stderr, "usage: elf-host dlopen|section|template|locate LIB.so RAW [DIR] [SYMBOL]\n"); return 2; }
     mode = argv[1]; lib = argv[2];
     dir = argc > 4 && argv[4][0] ? argv[4] : NULL;
-    if (asmstore_read_file(argv[3], NULL, &raw, &raw_size) != ASMSTORE_OK) { printf("%s: cannot read\n", argv[3]); return 2; }
+    if (asmstore_read_file(argv[3], NULL, &raw, &raw_size, NULL) != ASMSTORE_OK) { printf("%s: cannot read\n", argv[3]); return 2; }
     if (!strcmp(mode, "locate")) {
         res = asmstore_locate_file(&l, lib, NULL, NULL);
         if (res != ASMSTORE_OK) { printf("locate_file: %s\n", asmstore_result_string(res)); return 1; }

@@ -28,7 +28,7 @@ static int load_all(asmstore_cache *c, const cu_store *s, int *hits, int *misses
         asmstore_entry e;
         asmstore_cache_image img;
         asmstore_result res;
-        if (asmstore_reader_entry(&s->r, (uint32_t)i, &e) != ASMSTORE_OK) { bad++; continue; }
+        if (asmstore_reader_entry(&s->r, (uint32_t)i, &e, NULL) != ASMSTORE_OK) { bad++; continue; }
         res = asmstore_cache_get(c, &e, &img);
         if (res != ASMSTORE_OK) { fprintf(stderr, "  get %zu: %s\n", i, asmstore_result_string(res)); bad++; continue; }
         if (img.size != s->src_size[i] || (img.size && memcmp(img.data, s->src[i], img.size) != 0)) {
@@ -71,7 +71,7 @@ static void test_miss_persist_hit_mono(void) {
     if (rc == 1) { cu_rmrf(root); free(root); SKIP("/usr/lib/mono/4.5 has no .dll files"); }
     CHECK(rc == 0);
     if (rc != 0) { cu_free(&s); cu_rmrf(root); free(root); return; }
-    for (i = 0; i < s.n; i++) { asmstore_entry e; asmstore_reader_entry(&s.r, (uint32_t)i, &e); compressed += e.compression != ASMSTORE_COMPRESSION_NONE; }
+    for (i = 0; i < s.n; i++) { asmstore_entry e; asmstore_reader_entry(&s.r, (uint32_t)i, &e, NULL); compressed += e.compression != ASMSTORE_COMPRESSION_NONE; }
     CHECK(compressed > 0);
     CHECK_EQ_INT(run_once(root, &s, NULL, &n, &hits, &misses), 0);
     CHECK_EQ_INT(misses, compressed);
@@ -88,7 +88,7 @@ static void test_miss_persist_hit_mono(void) {
     for (i = 0; i < s.n; i++) {
         asmstore_entry e;
         asmstore_cache_image img;
-        asmstore_reader_entry(&s.r, (uint32_t)i, &e);
+        asmstore_reader_entry(&s.r, (uint32_t)i, &e, NULL);
         CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK);
         CHECK(img.size == s.src_size[i] && memcmp(img.data, s.src[i], img.size) == 0);
         if (e.compression == ASMSTORE_COMPRESSION_NONE) { CHECK(img.source == ASMSTORE_CACHE_DIRECT); asmstore_cache_release(&img); continue; }
@@ -146,7 +146,7 @@ static void test_direct_uncompressed(void) {
     {
         asmstore_entry e;
         asmstore_cache_image img;
-        asmstore_reader_entry(&s.r, 0, &e);
+        asmstore_reader_entry(&s.r, 0, &e, NULL);
         CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK);
         CHECK(img.data == e.image && !img.writable);
         asmstore_cache_release(&img);
@@ -169,13 +169,13 @@ static void test_entry_checked(void) {
     asmstore_cache_image img;
     CHECK(cu_synthetic(&s, 4, 2, small_sizes, 2, 11) == 0);
     CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
-    asmstore_reader_entry(&s.r, 0, &e0);
-    asmstore_reader_entry(&s.r, 1, &e1);
+    asmstore_reader_entry(&s.r, 0, &e0, NULL);
+    asmstore_reader_entry(&s.r, 1, &e1, NULL);
     e0.image = e1.image;
     CHECK(asmstore_cache_get(c, &e0, &img) == ASMSTORE_ERR_INVALID_ARG && img.data == NULL);
     e1.index = 7;
     CHECK(asmstore_cache_get(c, &e1, &img) == ASMSTORE_ERR_INVALID_ARG);
-    asmstore_reader_entry(&s.r, 1, &e1);
+    asmstore_reader_entry(&s.r, 1, &e1, NULL);
     e1.uncompressed_size += 1;
     CHECK(asmstore_cache_get(c, &e1, &img) == ASMSTORE_ERR_INVALID_ARG);
     CHECK(asmstore_cache_get(c, NULL, &img) == ASMSTORE_ERR_INVALID_ARG);
@@ -274,7 +274,7 @@ static void corruption_case(int kind, uint32_t format) {
         CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode));
         CHECK((st.st_mode & 077) == 0 && st.st_uid == geteuid()); /* the replacement is ours and private */
         g = cu_slurp(path, &gs);
-        asmstore_reader_entry(&s.r, k, &e);
+        asmstore_reader_entry(&s.r, k, &e, NULL);
         src_hash = asmstore_xxh3_64(e.image, e.image_size);
         CHECK(g && asmstore_cache_validate_file(g, gs, id, k, s.src_size[k], format < 4 ? &src_hash : NULL) == ASMSTORE_OK);
         free(g);
@@ -374,7 +374,7 @@ static void stale_case(uint32_t format) {
     {   /* every entry really is compressed (else this proves nothing) */
         asmstore_entry e;
         uint32_t i;
-        for (i = 0; i < 3; i++) { asmstore_reader_entry(&a.r, i, &e); CHECK(e.compression == ASMSTORE_COMPRESSION_ZSTD); }
+        for (i = 0; i < 3; i++) { asmstore_reader_entry(&a.r, i, &e, NULL); CHECK(e.compression == ASMSTORE_COMPRESSION_ZSTD); }
     }
     CHECK_EQ_INT(run_once(root, &a, NULL, &n, &hits, &misses), 0);
     CHECK_EQ_INT(n.entries_written, 3);
@@ -627,7 +627,7 @@ static int fault_child(void *p) {
             asmstore_entry e;
             asmstore_cache_image img;
             if (asmstore_cache_open(&c, a->root, &a->s->r, NULL) != ASMSTORE_OK) return 10;
-            asmstore_reader_entry(&a->s->r, 0, &e);
+            asmstore_reader_entry(&a->s->r, 0, &e, NULL);
             if (asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) return 11;
             asmstore_cache_release(&img);
             asmstore_cache_flush(c);

@@ -28,7 +28,7 @@ static void *worker_main(void *p) {
             uint32_t i = w->only != UINT32_MAX ? w->only : (uint32_t)((k * 7 + (size_t)w->id * 5 + (size_t)r) % w->s->n);
             asmstore_entry e;
             asmstore_cache_image img;
-            if (asmstore_reader_entry(&w->s->r, i, &e) != ASMSTORE_OK || asmstore_cache_get(w->c, &e, &img) != ASMSTORE_OK) {
+            if (asmstore_reader_entry(&w->s->r, i, &e, NULL) != ASMSTORE_OK || asmstore_cache_get(w->c, &e, &img) != ASMSTORE_OK) {
                 w->wrong++;
                 continue;
             }
@@ -123,7 +123,7 @@ static void test_same_entry_at_once(void) {
             unsigned char *f = cu_slurp(path, &fs);
             asmstore_entry e;
             uint64_t src;
-            asmstore_reader_entry(&s.r, 0, &e);
+            asmstore_reader_entry(&s.r, 0, &e, NULL);
             src = asmstore_xxh3_64(e.image, e.image_size);
             CHECK(f && asmstore_cache_validate_file(f, fs, asmstore_cache_store_id(&s.r), 0, s.src_size[0], &src) == ASMSTORE_OK);
             free(f);
@@ -147,7 +147,7 @@ static void test_close_with_queue_and_images_outlive(void) {
         CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
         for (i = 0; i < s.n; i++) {
             asmstore_entry e;
-            asmstore_reader_entry(&s.r, (uint32_t)i, &e);
+            asmstore_reader_entry(&s.r, (uint32_t)i, &e, NULL);
             CHECK(asmstore_cache_get(c, &e, &imgs[i]) == ASMSTORE_OK);
         }
         asmstore_cache_close(c);

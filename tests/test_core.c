@@ -35,18 +35,18 @@ static built build_store(uint32_t format, asmstore_abi abi, asmstore_runtime rt,
     size_t n, i;
     memset(&o, 0, sizeof o);
     o.format = format; o.abi = abi; o.runtime = rt; o.jobs = jobs; o.level = level;
-    if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return b;
+    if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return b;
     for (i = 0; i < NFIX; i++) {
         const fixture_entry *f = &fixture[i];
         unsigned char *img = make_bytes(f->size, (unsigned)i), *pdb = make_bytes(321, (unsigned)i + 100),
                       *cfg = make_bytes(77, (unsigned)i + 200);
         asmstore_result r = asmstore_writer_add(w, f->name, strlen(f->name), img, f->size, f->pdb ? pdb : NULL,
                                                 f->pdb ? 321 : 0, f->config ? cfg : NULL, f->config ? 77 : 0,
-                                                f->uncompressed ? ASMSTORE_ADD_UNCOMPRESSED : 0);
+                                                f->uncompressed ? ASMSTORE_ADD_UNCOMPRESSED : 0, NULL);
         free(img); free(pdb); free(cfg);
         if (r != ASMSTORE_OK) { asmstore_writer_free(w); return b; }
     }
-    if (asmstore_writer_finish(w, &d, &n) == ASMSTORE_OK) {
+    if (asmstore_writer_finish(w, &d, &n, NULL) == ASMSTORE_OK) {
         b.data = malloc(n);
         memcpy(b.data, d, n);
         b.size = n;
@@ -130,7 +130,7 @@ static void check_store(const built *b, uint32_t format, asmstore_abi abi, asmst
     if (format == 4) CHECK(r.content_id == asmstore_xxh3_64((const unsigned char *)b->data + 28, b->size - 28));
     /* lookups with and without the name table */
     for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1) CHECK_EQ_INT(asmstore_reader_attach_name_table(&r, tablemem, sizeof tablemem), ASMSTORE_OK);
+        if (pass == 1) CHECK_EQ_INT(asmstore_reader_attach_name_table(&r, tablemem, sizeof tablemem, NULL), ASMSTORE_OK);
         for (i = 0; i < NFIX; i++) {
             const fixture_entry *f = &fixture[i];
             asmstore_entry e, e2;
@@ -138,8 +138,8 @@ static void check_store(const built *b, uint32_t format, asmstore_abi abi, asmst
             const char *dot = strrchr(f->name, '.');
             unsigned char *want = make_bytes(f->size, (unsigned)i), *got = (unsigned char *)malloc(f->size);
             if (dot && !strchr(dot, '/')) base = (size_t)(dot - f->name);
-            CHECK_EQ_INT(asmstore_reader_find(&r, f->name, strlen(f->name), &e), ASMSTORE_OK);
-            CHECK_EQ_INT(asmstore_reader_find(&r, f->name, base, &e2), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_reader_find(&r, f->name, strlen(f->name), &e, NULL), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_reader_find(&r, f->name, base, &e2, NULL), ASMSTORE_OK);
             CHECK_EQ_INT(e.index, e2.index);
             CHECK(e.name_len == strlen(f->name) && memcmp(e.name, f->name, e.name_len) == 0);
             CHECK_EQ_INT(e.uncompressed_size, f->size);
@@ -154,23 +154,23 @@ static void check_store(const built *b, uint32_t format, asmstore_abi abi, asmst
             if (rt == ASMSTORE_RUNTIME_CORECLR) {
                 char ni[128];
                 snprintf(ni, sizeof ni, "%.*s.ni.dll", (int)base, f->name);
-                CHECK_EQ_INT(asmstore_reader_find(&r, ni, strlen(ni), NULL), ASMSTORE_ERR_IGNORED);
-                CHECK_EQ_INT(asmstore_reader_find(&r, ni, strlen(ni) - 4, NULL), ASMSTORE_ERR_IGNORED);
+                CHECK_EQ_INT(asmstore_reader_find(&r, ni, strlen(ni), NULL, NULL), ASMSTORE_ERR_IGNORED);
+                CHECK_EQ_INT(asmstore_reader_find(&r, ni, strlen(ni) - 4, NULL, NULL), ASMSTORE_ERR_IGNORED);
             }
             free(want); free(got);
         }
         /* every descriptor by index, ignored ones flagged */
         for (i = 0; i < r.entry_count; i++) {
             asmstore_entry e;
-            CHECK_EQ_INT(asmstore_reader_entry(&r, (uint32_t)i, &e), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_reader_entry(&r, (uint32_t)i, &e, NULL), ASMSTORE_OK);
             CHECK_EQ_INT(e.ignored, rt == ASMSTORE_RUNTIME_CORECLR && (i % 2) == 1);
             if (e.ignored) CHECK(e.image == NULL && e.mapping_index == 0);
         }
-        CHECK_EQ_INT(asmstore_reader_entry(&r, r.entry_count, NULL), ASMSTORE_ERR_INVALID_ARG);
-        CHECK_EQ_INT(asmstore_reader_find(&r, "Missing.dll", 11, NULL), ASMSTORE_ERR_NOT_FOUND);
-        CHECK_EQ_INT(asmstore_reader_find(&r, "System.Runtime.d", 16, NULL), ASMSTORE_ERR_NOT_FOUND);
-        CHECK_EQ_INT(asmstore_reader_find(&r, "system.runtime.dll", 18, NULL), ASMSTORE_ERR_NOT_FOUND); /* case kept */
-        CHECK_EQ_INT(asmstore_reader_find(&r, "", 0, NULL), ASMSTORE_ERR_NOT_FOUND);
+        CHECK_EQ_INT(asmstore_reader_entry(&r, r.entry_count, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "Missing.dll", 11, NULL, NULL), ASMSTORE_ERR_NOT_FOUND);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "System.Runtime.d", 16, NULL, NULL), ASMSTORE_ERR_NOT_FOUND);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "system.runtime.dll", 18, NULL, NULL), ASMSTORE_ERR_NOT_FOUND); /* case kept */
+        CHECK_EQ_INT(asmstore_reader_find(&r, "", 0, NULL, NULL), ASMSTORE_ERR_NOT_FOUND);
     }
     ZSTD_freeDCtx(dctx);
 }
@@ -197,12 +197,12 @@ static void test_coreclr_format2_refused(void) {
     memset(&o, 0, sizeof o);
     o.runtime = ASMSTORE_RUNTIME_CORECLR;
     o.format = 2;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_PROFILE);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_PROFILE);
     CHECK(w == NULL);
     o.format = 5;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_INVALID_ARG);
     o.format = 4; o.level = 23;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_INVALID_ARG);
 }
 
 /* The upstream worked example (store-format.md §1.7): CoreCLR arm64 v4, one uncompressed Foo.dll. */
@@ -219,9 +219,9 @@ static void test_upstream_worked_example(void) {
     memset(&o, 0, sizeof o);
     o.runtime = ASMSTORE_RUNTIME_CORECLR; o.abi = ASMSTORE_ABI_ARM64; o.no_compress = 1;
     o.image_alignment = 1; /* upstream's layout: data right after the names */
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Foo.dll", 7, img, sizeof img, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &dv, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Foo.dll", 7, img, sizeof img, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &dv, &n, NULL), ASMSTORE_OK);
     d = (const unsigned char *)dv;
     CHECK_EQ_INT(n, 145 + sizeof img);
     CHECK_EQ_INT(rd32(d + 4), 0x80010004u);
@@ -246,27 +246,27 @@ static void test_writer_rejects_names(void) {
     asmstore_write_options o;
     char big[ASMSTORE_MAX_NAME_LEN + 2];
     memset(&o, 0, sizeof o);
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "", 0, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_BAD_NAME);
-    CHECK_EQ_INT(asmstore_writer_add(w, "a\0b.dll", 7, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_BAD_NAME);
-    CHECK_EQ_INT(asmstore_writer_add(w, "\xc0\xaf.dll", 6, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_BAD_NAME);     /* overlong */
-    CHECK_EQ_INT(asmstore_writer_add(w, "\xed\xa0\x80.dll", 7, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_BAD_NAME); /* surrogate */
-    CHECK_EQ_INT(asmstore_writer_add(w, "abc\xe2\x82", 5, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_BAD_NAME);      /* cut short */
-    CHECK_EQ_INT(asmstore_writer_add(w, "\xf4\x90\x80\x80", 4, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_BAD_NAME); /* > U+10FFFF */
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "", 0, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_BAD_NAME);
+    CHECK_EQ_INT(asmstore_writer_add(w, "a\0b.dll", 7, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_BAD_NAME);
+    CHECK_EQ_INT(asmstore_writer_add(w, "\xc0\xaf.dll", 6, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_BAD_NAME);     /* overlong */
+    CHECK_EQ_INT(asmstore_writer_add(w, "\xed\xa0\x80.dll", 7, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_BAD_NAME); /* surrogate */
+    CHECK_EQ_INT(asmstore_writer_add(w, "abc\xe2\x82", 5, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_BAD_NAME);      /* cut short */
+    CHECK_EQ_INT(asmstore_writer_add(w, "\xf4\x90\x80\x80", 4, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_BAD_NAME); /* > U+10FFFF */
     memset(big, 'a', sizeof big);
-    CHECK_EQ_INT(asmstore_writer_add(w, big, ASMSTORE_MAX_NAME_LEN + 1, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_BAD_NAME);
-    CHECK_EQ_INT(asmstore_writer_add(w, big, ASMSTORE_MAX_NAME_LEN, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Ünïcødé.dll", strlen("Ünïcødé.dll"), "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "A.dll", 5, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "A.dll", 5, "y", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(asmstore_writer_add(w, big, ASMSTORE_MAX_NAME_LEN + 1, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_BAD_NAME);
+    CHECK_EQ_INT(asmstore_writer_add(w, big, ASMSTORE_MAX_NAME_LEN, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Ünïcødé.dll", strlen("Ünïcødé.dll"), "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "A.dll", 5, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "A.dll", 5, "y", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_DUPLICATE_NAME);
     CHECK_EQ_INT(asmstore_writer_count(w), 3);
     asmstore_writer_free(w);
     asmstore_writer_free(NULL);
     /* coreclr: a real entry may not collide with another's ignored companion */
     o.runtime = ASMSTORE_RUNTIME_CORECLR;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "A.dll", 5, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "A.ni.dll", 8, "x", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "A.dll", 5, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "A.ni.dll", 8, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_DUPLICATE_NAME);
     CHECK_EQ_INT(asmstore_writer_count(w), 2);
     asmstore_writer_free(w);
 }
@@ -296,7 +296,7 @@ static void test_frames_decode_with_zstd_cli(void) {
         FILE *f;
         unsigned char *want = make_bytes(fixture[i].size, (unsigned)i), *got = (unsigned char *)malloc(fixture[i].size + 1);
         size_t n = 0;
-        CHECK_EQ_INT(asmstore_reader_find(&r, fixture[i].name, strlen(fixture[i].name), &e), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find(&r, fixture[i].name, strlen(fixture[i].name), &e, NULL), ASMSTORE_OK);
         if (e.compression == ASMSTORE_COMPRESSION_ZSTD) {
             snprintf(in, sizeof in, "%s/%zu.zst", dir, i);
             snprintf(out, sizeof out, "%s/%zu.out", dir, i);
@@ -421,9 +421,9 @@ static void test_hash_collision_never_wrong_image(void) {
     CHECK(memcmp(p + off + 4, "Mono.Android.dll", 16) == 0);
     p[off + 4 + 11] = 'x';
     CHECK_EQ_INT(asmstore_reader_init(&r, p, b.size, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android.dll", 16, &e), ASMSTORE_ERR_NOT_FOUND);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e), ASMSTORE_ERR_NOT_FOUND);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "System.Runtime", 14, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android.dll", 16, &e, NULL), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e, NULL), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "System.Runtime", 14, &e, NULL), ASMSTORE_OK);
     free(b.data);
 }
 
@@ -436,31 +436,31 @@ static void test_read_errors(void) {
     asmstore_error err;
     unsigned char *buf = (unsigned char *)malloc(100000);
     CHECK_EQ_INT(asmstore_reader_init(&r, p, b.size, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, e.uncompressed_size - 1, NULL, NULL), ASMSTORE_ERR_BUFFER_TOO_SMALL);
     /* a reader with a lower maximum refuses the entry before decompressing */
     memset(&ro, 0, sizeof ro);
     ro.max_entry_size = 1000;
     CHECK_EQ_INT(asmstore_reader_init(&r, p, b.size, &ro, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 100000, NULL, NULL), ASMSTORE_ERR_TOO_LARGE);
     CHECK_EQ_INT(asmstore_reader_init(&r, p, b.size, NULL, NULL), ASMSTORE_OK);
     /* header length disagrees with the frame's content size */
-    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e, NULL), ASMSTORE_OK);
     wr32((unsigned char *)e.image + 8, (uint32_t)e.uncompressed_size - 1);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 100000, NULL, &err), ASMSTORE_ERR_SIZE_MISMATCH);
     CHECK_EQ_INT(err.entry, e.index);
     wr32((unsigned char *)e.image + 8, (uint32_t)e.uncompressed_size + 1);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Mono.Android", 12, &e, NULL), ASMSTORE_OK);
     /* a garbled frame body */
-    CHECK_EQ_INT(asmstore_reader_find(&r, "System.Runtime", 14, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "System.Runtime", 14, &e, NULL), ASMSTORE_OK);
     memset((unsigned char *)e.image + 12 + 8, 0xFF, 40);
     CHECK(asmstore_reader_read(&r, &e, buf, 100000, NULL, NULL) != ASMSTORE_OK);
     /* an XALZ image with no callback */
-    CHECK_EQ_INT(asmstore_reader_find(&r, "fr/App.resources", 16, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "fr/App.resources", 16, &e, NULL), ASMSTORE_OK);
     wr32((unsigned char *)e.image, ASMSTORE_LZ4_MAGIC);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "fr/App.resources", 16, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "fr/App.resources", 16, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_LZ4);
     CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 100000, NULL, NULL), ASMSTORE_ERR_UNSUPPORTED_COMPRESSION);
     free(buf);
@@ -491,14 +491,14 @@ static void test_exact_name_wins(void) {
         asmstore_entry e;
         const void *d;
         size_t n;
-        CHECK_EQ_INT(asmstore_writer_create(&w, NULL), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_writer_add(w, orders[k][0], strlen(orders[k][0]), "first", 5, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_writer_add(w, orders[k][1], strlen(orders[k][1]), "second!", 7, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_create(&w, NULL, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add(w, orders[k][0], strlen(orders[k][0]), "first", 5, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add(w, orders[k][1], strlen(orders[k][1]), "second!", 7, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
         CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, &e), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, &e, NULL), ASMSTORE_OK);
         CHECK(e.name_len == 1 && e.name[0] == 'A');
-        CHECK_EQ_INT(asmstore_reader_find(&r, "A.dll", 5, &e), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "A.dll", 5, &e, NULL), ASMSTORE_OK);
         CHECK(e.name_len == 5);
         asmstore_writer_free(w);
     }
@@ -518,15 +518,15 @@ static void test_empty_image_roundtrip(void) {
         memset(&o, 0, sizeof o);
         o.runtime = ASMSTORE_RUNTIME_CORECLR;
         o.no_compress = k;
-        CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_writer_add(w, "Empty.dll", 9, NULL, 0, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add(w, "Empty.dll", 9, NULL, 0, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
         CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_reader_find(&r, "Empty", 5, &e), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "Empty", 5, &e, NULL), ASMSTORE_OK);
         CHECK_EQ_INT(e.uncompressed_size, 0);
         CHECK(e.image != NULL);
         CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 0, NULL, NULL), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_reader_find(&r, "Empty.ni.dll", 12, &e), ASMSTORE_ERR_IGNORED);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "Empty.ni.dll", 12, &e, NULL), ASMSTORE_ERR_IGNORED);
         asmstore_writer_free(w);
     }
 }
@@ -546,21 +546,21 @@ static void test_magic_prefixed_image(void) {
     memset(&o, 0, sizeof o);
     o.no_compress = 1;
     o.image_alignment = 1; /* back to back, as upstream */
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "P", 1, blob, sizeof blob, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Q", 1, blob2, sizeof blob2, NULL, 0, NULL, 0, ASMSTORE_ADD_UNCOMPRESSED), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "R", 1, "XAL", 3, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "P", 1, blob, sizeof blob, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Q", 1, blob2, sizeof blob2, NULL, 0, NULL, 0, ASMSTORE_ADD_UNCOMPRESSED, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "R", 1, "XAL", 3, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "P", 1, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "P", 1, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_ZSTD);
     CHECK_EQ_INT(e.uncompressed_size, sizeof blob);
     CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, sizeof buf, NULL, NULL), ASMSTORE_OK);
     CHECK(memcmp(buf, blob, sizeof blob) == 0);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "Q", 1, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Q", 1, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, sizeof buf, NULL, NULL), ASMSTORE_OK);
     CHECK(e.uncompressed_size == sizeof blob2 && memcmp(buf, blob2, sizeof blob2) == 0);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "R", 1, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "R", 1, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_NONE); /* no magic: stored as asked */
     asmstore_writer_free(w);
 }
@@ -581,12 +581,12 @@ static void test_over_4gib_refused(void) {
     if (!p) SKIP("cannot reserve 1.1 GiB of address space");
     memset(&o, 0, sizeof o);
     o.no_compress = 1;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     for (k = 0; k < 4; k++) {
         snprintf(name, sizeof name, "Big%d.dll", k);
-        CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), p, big, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), p, big, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW, NULL), ASMSTORE_OK);
     }
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_ERR_TOO_LARGE);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_ERR_TOO_LARGE);
     CHECK(d == NULL && n == 0);
     asmstore_writer_free(w);
     free(p);
@@ -601,16 +601,16 @@ static void test_borrowed_images(void) {
     const void *d;
     size_t n;
     unsigned char got[5000];
-    CHECK_EQ_INT(asmstore_writer_create(&w, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "B.dll", 5, img, 5000, img, 100, NULL, 0, ASMSTORE_ADD_BORROW), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "C.dll", 5, img, 5000, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW | ASMSTORE_ADD_UNCOMPRESSED), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "D.dll", 5, img, 5000, NULL, 0, NULL, 0, 0x80), ASMSTORE_ERR_INVALID_ARG);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "B.dll", 5, img, 5000, img, 100, NULL, 0, ASMSTORE_ADD_BORROW, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "C.dll", 5, img, 5000, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW | ASMSTORE_ADD_UNCOMPRESSED, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "D.dll", 5, img, 5000, NULL, 0, NULL, 0, 0x80, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "B", 1, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "B", 1, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_read(&r, &e, got, sizeof got, NULL, NULL), ASMSTORE_OK);
     CHECK(memcmp(got, img, 5000) == 0 && e.pdb_size == 100 && memcmp(e.pdb, img, 100) == 0);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "C", 1, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "C", 1, &e, NULL), ASMSTORE_OK);
     CHECK(e.compression == ASMSTORE_COMPRESSION_NONE && memcmp(e.image, img, 5000) == 0);
     asmstore_writer_free(w); /* must not free img (ASan would see a double free below) */
     free(img);
@@ -631,9 +631,9 @@ static void test_decompression_bomb(void) {
     unsigned char *copy;
     CHECK(zeros && buf);
     if (!zeros || !buf) { free(zeros); free(buf); return; }
-    CHECK_EQ_INT(asmstore_writer_create(&w, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Bomb.dll", 8, zeros, big, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Bomb.dll", 8, zeros, big, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
     CHECK(n < 64 * 1024); /* the whole store is tiny */
     copy = (unsigned char *)malloc(n);
     memcpy(copy, d, n);
@@ -642,12 +642,12 @@ static void test_decompression_bomb(void) {
     memset(&ro, 0, sizeof ro);
     ro.max_entry_size = 1u << 20;
     CHECK_EQ_INT(asmstore_reader_init(&r, copy, n, &ro, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "Bomb", 4, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Bomb", 4, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(e.uncompressed_size, big);
     CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 4096, NULL, NULL), ASMSTORE_ERR_TOO_LARGE);
     /* the image header now claims 4000 bytes; the frame still says 64 MiB */
     wr32((unsigned char *)e.image + 8, 4000);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "Bomb", 4, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Bomb", 4, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 4096, NULL, NULL), ASMSTORE_ERR_SIZE_MISMATCH);
     free(copy);
     free(buf);
@@ -662,17 +662,17 @@ static void test_many_names_duplicates(void) {
     int i, bad = 0;
     memset(&o, 0, sizeof o);
     o.runtime = ASMSTORE_RUNTIME_CORECLR;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     for (i = 0; i < 50000 && !bad; i++) {
         snprintf(name, sizeof name, "Lib%d.dll", i);
-        bad = asmstore_writer_add(w, name, strlen(name), "x", 1, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW) != ASMSTORE_OK;
+        bad = asmstore_writer_add(w, name, strlen(name), "x", 1, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW, NULL) != ASMSTORE_OK;
     }
     CHECK_EQ_INT(bad, 0);
     CHECK_EQ_INT(asmstore_writer_count(w), 100000);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Lib777.dll", 10, "y", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_DUPLICATE_NAME);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Lib49999.ni.dll", 15, "y", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_DUPLICATE_NAME);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Lib0.exe", 8, "y", 1, NULL, 0, NULL, 0, 0), ASMSTORE_ERR_DUPLICATE_NAME); /* Lib0.ni.dll */
-    CHECK_EQ_INT(asmstore_writer_add(w, "Lib50000.dll", 12, "y", 1, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Lib777.dll", 10, "y", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Lib49999.ni.dll", 15, "y", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Lib0.exe", 8, "y", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_DUPLICATE_NAME); /* Lib0.ni.dll */
+    CHECK_EQ_INT(asmstore_writer_add(w, "Lib50000.dll", 12, "y", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_writer_count(w), 100002);
     asmstore_writer_free(w);
 }
@@ -730,26 +730,26 @@ static void test_find_index(void) {
     for (i = 0; i < r.entry_count; i++) {
         asmstore_entry e, f;
         size_t base;
-        CHECK_EQ_INT(asmstore_reader_entry(&r, i, &e), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_entry(&r, i, &e, NULL), ASMSTORE_OK);
         base = asmstore_name_base_len(e.name, e.name_len);
         index = UINT32_MAX;
-        CHECK_EQ_INT(asmstore_reader_find_index(&r, e.name, e.name_len, &index), e.ignored ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find_index(&r, e.name, e.name_len, &index, NULL), e.ignored ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK);
         CHECK_EQ_INT(index, i);
         index = UINT32_MAX;
-        CHECK_EQ_INT(asmstore_reader_find_index(&r, e.name, base, &index), e.ignored ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find_index(&r, e.name, base, &index, NULL), e.ignored ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK);
         CHECK_EQ_INT(index, i);
         if (e.ignored) continue;
-        CHECK_EQ_INT(asmstore_reader_find(&r, e.name, e.name_len, &f), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find(&r, e.name, e.name_len, &f, NULL), ASMSTORE_OK);
         CHECK_EQ_INT(f.index, i);
         found++;
     }
     CHECK(found > 0 && found < r.entry_count); /* CoreCLR: every image has its .ni.dll placeholder */
     index = 7;
-    CHECK_EQ_INT(asmstore_reader_find_index(&r, "Missing.dll", 11, &index), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(asmstore_reader_find_index(&r, "Missing.dll", 11, &index, NULL), ASMSTORE_ERR_NOT_FOUND);
     CHECK_EQ_INT(index, 7);
-    CHECK_EQ_INT(asmstore_reader_find_index(&r, "", 0, &index), ASMSTORE_ERR_NOT_FOUND);
-    CHECK_EQ_INT(asmstore_reader_find_index(NULL, "A", 1, &index), ASMSTORE_ERR_INVALID_ARG);
-    CHECK_EQ_INT(asmstore_reader_find_index(&r, NULL, 1, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_reader_find_index(&r, "", 0, &index, NULL), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(asmstore_reader_find_index(NULL, "A", 1, &index, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_reader_find_index(&r, NULL, 1, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
     free(b.data);
 }
 
@@ -781,12 +781,12 @@ static void test_empty_store(void) {
     const void *d;
     size_t n;
     asmstore_reader r;
-    CHECK_EQ_INT(asmstore_writer_create(&w, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(n, 28);
     CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(r.entry_count, 0);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, NULL), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, NULL, NULL), ASMSTORE_ERR_NOT_FOUND);
     asmstore_writer_free(w);
 }
 
@@ -798,18 +798,18 @@ static void test_write_file(void) {
     size_t n;
     CHECK(mkdtemp(dir) != NULL);
     snprintf(path, sizeof path, "%s/out.bin", dir);
-    CHECK_EQ_INT(asmstore_write_file(path, "hello", 5, 0640), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_write_file(path, "hello", 5, 0640, NULL), ASMSTORE_OK);
     CHECK(stat(path, &st1) == 0 && (st1.st_mode & 0777) == 0640);
-    CHECK_EQ_INT(asmstore_write_file(path, "hello", 5, 0640), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_write_file(path, "hello", 5, 0640, NULL), ASMSTORE_OK);
     CHECK(stat(path, &st2) == 0 && st1.st_ino == st2.st_ino); /* identical bytes: not rewritten */
-    CHECK_EQ_INT(asmstore_write_file(path, "world!", 6, 0644), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_write_file(path, "world!", 6, 0644, NULL), ASMSTORE_OK);
     CHECK(stat(path, &st2) == 0 && st2.st_size == 6);
-    CHECK_EQ_INT(asmstore_read_file(path, NULL, &data, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_read_file(path, NULL, &data, &n, NULL), ASMSTORE_OK);
     CHECK(n == 6 && memcmp(data, "world!", 6) == 0);
     asmstore_free(NULL, data, n);
     snprintf(bad, sizeof bad, "%s/missing-dir/out.bin", dir);
-    CHECK_EQ_INT(asmstore_write_file(bad, "x", 1, 0644), ASMSTORE_ERR_IO);
-    CHECK_EQ_INT(asmstore_read_file(bad, NULL, &data, &n), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(asmstore_write_file(bad, "x", 1, 0644, NULL), ASMSTORE_ERR_IO);
+    CHECK_EQ_INT(asmstore_read_file(bad, NULL, &data, &n, NULL), ASMSTORE_ERR_NOT_FOUND);
     unlink(path);
     CHECK(rmdir(dir) == 0); /* no temp files left behind */
 }
@@ -823,14 +823,14 @@ static void test_edited_entry_cannot_widen_read(void) {
     asmstore_entry e, z;
     unsigned char *small;
     CHECK_EQ_INT(asmstore_reader_init(&r, b.data, b.size, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "App.dll", 7, &e), ASMSTORE_OK); /* stored uncompressed, 5000 bytes */
+    CHECK_EQ_INT(asmstore_reader_find(&r, "App.dll", 7, &e, NULL), ASMSTORE_OK); /* stored uncompressed, 5000 bytes */
     CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_NONE);
     small = (unsigned char *)malloc(e.uncompressed_size); /* exactly what the store says: ASan watches the end */
     e.image_size = 100000; e.uncompressed_size = 10;
     CHECK_EQ_INT(asmstore_reader_read(&r, &e, small, 5000, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_entry_check(&r, &e), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_reader_entry_check(&r, &e, NULL), ASMSTORE_ERR_INVALID_ARG);
     /* an entry pointed at the store's last 4 bytes and called zstd: read still uses the descriptor */
-    CHECK_EQ_INT(asmstore_reader_find(&r, "System.Runtime", 14, &z), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "System.Runtime", 14, &z, NULL), ASMSTORE_OK);
     z.image = (const unsigned char *)b.data + b.size - 4; z.image_size = 4; z.compression = ASMSTORE_COMPRESSION_ZSTD;
     {
         unsigned char *buf = (unsigned char *)malloc(20000);
@@ -857,13 +857,13 @@ static void test_amplification_refused(void) {
     clock_t t0;
     memset(&o, 0, sizeof o);
     o.format = 3; o.jobs = 1;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     for (i = 0; i < N; i++) {
         char name[32];
         snprintf(name, sizeof name, "A%04u.dll", (unsigned)i);
-        CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), img, 4096, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), img, 4096, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
     }
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
     p = (unsigned char *)malloc(n);
     memcpy(p, d, n);
     CHECK_EQ_INT(asmstore_reader_init(&r, p, n, NULL, NULL), ASMSTORE_OK);

@@ -35,10 +35,10 @@ static asmstore_writer *make_store(asmstore_abi abi, const void **data, size_t *
     o.abi = abi; o.no_compress = 1; o.jobs = 1; o.image_alignment = 1; /* back to back, as releases write */
     for (i = 0; i < sizeof a; i++) a[i] = (unsigned char)(i * 7 + 1);
     for (i = 0; i < sizeof b; i++) b[i] = (unsigned char)(i ^ 0x5a);
-    if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return NULL;
-    if (asmstore_writer_add(w, "A.dll", 5, a, sizeof a, NULL, 0, NULL, 0, 0) != ASMSTORE_OK ||
-        asmstore_writer_add(w, "B.dll", 5, b, sizeof b, NULL, 0, NULL, 0, 0) != ASMSTORE_OK ||
-        asmstore_writer_finish(w, data, size) != ASMSTORE_OK) { asmstore_writer_free(w); return NULL; }
+    if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return NULL;
+    if (asmstore_writer_add(w, "A.dll", 5, a, sizeof a, NULL, 0, NULL, 0, 0, NULL) != ASMSTORE_OK ||
+        asmstore_writer_add(w, "B.dll", 5, b, sizeof b, NULL, 0, NULL, 0, 0, NULL) != ASMSTORE_OK ||
+        asmstore_writer_finish(w, data, size, NULL) != ASMSTORE_OK) { asmstore_writer_free(w); return NULL; }
     return w;
 }
 
@@ -47,7 +47,7 @@ static unsigned char *wrap(asmstore_abi abi, asmstore_elf_mode mode, const void 
     void *out = NULL;
     memset(&o, 0, sizeof o);
     o.abi = abi; o.mode = mode;
-    if (asmstore_elf_wrap(&o, p, n, &out, out_size) != ASMSTORE_OK) return NULL;
+    if (asmstore_elf_wrap(&o, p, n, &out, out_size, NULL) != ASMSTORE_OK) return NULL;
     return (unsigned char *)out;
 }
 
@@ -63,14 +63,14 @@ static void test_wrap_every_abi_and_mode(void) {
             size_t n = 0, ps = 0;
             const void *pl = NULL;
             asmstore_elf_info info;
-            asmstore_elf_violation v;
+            asmstore_error v;
             asmstore_elf_image img;
             asmstore_elf_options o;
             asmstore_reader r;
             unsigned char *f = wrap(all_abis[i], (asmstore_elf_mode)m, store, store_size, &n);
             CHECK(f != NULL);
             if (!f) continue;
-            CHECK_EQ_INT(asmstore_elf_payload(f, n, NULL, &pl, &ps, &info), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_elf_payload(f, n, NULL, &pl, &ps, &info, NULL), ASMSTORE_OK);
             CHECK(ps == store_size && pl && memcmp(pl, store, store_size) == 0);
             CHECK_EQ_INT(info.kind, m == 0 ? ASMSTORE_ELF_SYMBOL : ASMSTORE_ELF_SECTION);
             CHECK_EQ_INT(info.abi, all_abis[i]);
@@ -79,6 +79,7 @@ static void test_wrap_every_abi_and_mode(void) {
             if (m == 0) CHECK_EQ_INT(info.symbol_size, store_size);
             else CHECK(info.section_is_last);
             CHECK_EQ_INT(asmstore_reader_init(&r, pl, ps, NULL, NULL), ASMSTORE_OK);
+            memset(&v, 0, sizeof v); /* a passing file leaves it as it was */
             CHECK_EQ_INT(asmstore_elf_check_bionic(f, n, all_abis[i], NULL, NULL, &v), ASMSTORE_OK);
             CHECK_EQ_INT(v.rule, 0);
             /* wrong ABI directory: rule 9 */
@@ -87,7 +88,7 @@ static void test_wrap_every_abi_and_mode(void) {
             /* the layout API gives the same bytes without copying the payload */
             memset(&o, 0, sizeof o);
             o.abi = all_abis[i]; o.mode = (asmstore_elf_mode)m;
-            CHECK_EQ_INT(asmstore_elf_layout(&img, &o, store_size), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_elf_layout(&img, &o, store_size, NULL), ASMSTORE_OK);
             CHECK(img.total_size == n && img.head_size == img.payload_offset && img.head_size + store_size + img.tail_size == n);
             CHECK(memcmp(img.head, f, img.head_size) == 0 && memcmp(img.tail, f + img.head_size + store_size, img.tail_size) == 0);
             asmstore_elf_image_free(&img);
@@ -107,7 +108,7 @@ static void test_options(void) {
     asmstore_writer *w = make_store(ASMSTORE_ABI_X86_64, &store, &store_size);
     asmstore_elf_options o;
     asmstore_elf_info info;
-    asmstore_elf_violation v;
+    asmstore_error v;
     const void *pl;
     void *out = NULL;
     static const size_t bad[] = {1, 2048, 0x3000, 4097, (size_t)1 << 31};
@@ -117,18 +118,18 @@ static void test_options(void) {
     o.abi = ASMSTORE_ABI_X86_64;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         o.alignment = bad[i];
-        CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n), ASMSTORE_ERR_INVALID_ARG);
+        CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n, NULL), ASMSTORE_ERR_INVALID_ARG);
     }
     o.alignment = 4096;
-    CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_elf_payload(out, n, NULL, &pl, &ps, &info), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_elf_payload(out, n, NULL, &pl, &ps, &info, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(info.payload_offset, 4096);
     CHECK_EQ_INT(asmstore_elf_check_bionic(out, n, ASMSTORE_ABI_X86_64, NULL, NULL, &v), ASMSTORE_OK); /* p_align stays 16 KiB */
     free(out);
     o.alignment = 65536;
     o.symbol = "my_store"; o.soname = "libmine.so";
-    CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_elf_payload(out, n, "my_store", &pl, &ps, &info), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_elf_payload(out, n, "my_store", &pl, &ps, &info, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(info.kind, ASMSTORE_ELF_SYMBOL);
     CHECK_EQ_INT(info.payload_offset, 65536);
     CHECK(ps == store_size && memcmp(pl, store, ps) == 0);
@@ -138,28 +139,28 @@ static void test_options(void) {
     {
         unsigned char *sy = (unsigned char *)out + shdr_off((const unsigned char *)out, 1, 1) + 24;
         w64(sy + 16, 0);
-        CHECK_EQ_INT(asmstore_elf_payload(out, n, "my_store", &pl, &ps, &info), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_elf_payload(out, n, "my_store", &pl, &ps, &info, NULL), ASMSTORE_OK);
         CHECK(info.kind == ASMSTORE_ELF_SYMBOL && info.symbol_size == 0 && ps == store_size);
         CHECK_EQ_INT(asmstore_elf_check_bionic(out, n, ASMSTORE_ABI_X86_64, "my_store", NULL, &v), ASMSTORE_OK); /* bionic loads it */
         w64(sy + 16, store_size - 1); /* neither 0 nor the payload size */
         CHECK_EQ_INT(asmstore_elf_check_bionic(out, n, ASMSTORE_ABI_X86_64, "my_store", NULL, &v), ASMSTORE_ERR_ELF_RULE);
         CHECK_EQ_INT(v.rule, 10);
         w64(sy + 16, store_size + 1); /* past its section: malformed */
-        CHECK_EQ_INT(asmstore_elf_payload(out, n, "my_store", &pl, &ps, &info), ASMSTORE_ERR_BAD_ELF);
+        CHECK_EQ_INT(asmstore_elf_payload(out, n, "my_store", &pl, &ps, &info, NULL), ASMSTORE_ERR_BAD_ELF);
         w64(sy + 16, store_size);
     }
     /* the default symbol is absent: the finder falls back to the section named payload */
-    CHECK_EQ_INT(asmstore_elf_payload(out, n, NULL, &pl, &ps, &info), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_elf_payload(out, n, NULL, &pl, &ps, &info, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(info.kind, ASMSTORE_ELF_SECTION);
     free(out);
     o.alignment = 0;
-    o.symbol = ""; CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n), ASMSTORE_ERR_INVALID_ARG);
-    o.symbol = NULL; o.abi = (asmstore_abi)9; CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n), ASMSTORE_ERR_INVALID_ARG);
-    o.abi = ASMSTORE_ABI_X86_64; o.mode = (asmstore_elf_mode)7; CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n), ASMSTORE_ERR_INVALID_ARG);
+    o.symbol = ""; CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n, NULL), ASMSTORE_ERR_INVALID_ARG);
+    o.symbol = NULL; o.abi = (asmstore_abi)9; CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n, NULL), ASMSTORE_ERR_INVALID_ARG);
+    o.abi = ASMSTORE_ABI_X86_64; o.mode = (asmstore_elf_mode)7; CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n, NULL), ASMSTORE_ERR_INVALID_ARG);
     /* an empty payload still makes a valid file */
     o.mode = ASMSTORE_ELF_MODE_SECTION;
-    CHECK_EQ_INT(asmstore_elf_wrap(&o, NULL, 0, &out, &n), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_elf_payload(out, n, NULL, &pl, &ps, &info), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_elf_wrap(&o, NULL, 0, &out, &n, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_elf_payload(out, n, NULL, &pl, &ps, &info, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(ps, 0);
     free(out);
     asmstore_writer_free(w);
@@ -185,7 +186,7 @@ static int expect_rule(const unsigned char *orig, size_t n, asmstore_abi abi, in
     unsigned char *f = (unsigned char *)malloc(n);
     int b64 = is64(abi);
     gen_layout g;
-    asmstore_elf_violation v;
+    asmstore_error v;
     asmstore_result res;
     memcpy(f, orig, n);
     g = layout_of(f, b64);
@@ -265,9 +266,9 @@ static void test_template(void) {
         if (hit) hit[0] = 'X';
         memset(&o, 0, sizeof o);
         o.mode = ASMSTORE_ELF_MODE_TEMPLATE; o.stub = stub; o.stub_size = sn;
-        CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n, NULL), ASMSTORE_OK);
         if (!out) { free(stub); asmstore_writer_free(w); continue; }
-        CHECK_EQ_INT(asmstore_elf_payload(out, n, NULL, &pl, &ps, &info), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_elf_payload(out, n, NULL, &pl, &ps, &info, NULL), ASMSTORE_OK);
         CHECK(ps == store_size && memcmp(pl, store, ps) == 0);
         CHECK_EQ_INT(info.kind, ASMSTORE_ELF_SECTION);
         CHECK(info.section_is_last);
@@ -284,12 +285,12 @@ static void test_template(void) {
         free(out);
         /* stub checks */
         o.abi = all_abis[(i + 1) % 4];
-        CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n), ASMSTORE_ERR_ABI_MISMATCH);
+        CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n, NULL), ASMSTORE_ERR_ABI_MISMATCH);
         o.abi = ASMSTORE_ABI_UNKNOWN;
-        o.stub_size = 40; CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n), ASMSTORE_ERR_BAD_ELF);
-        o.stub_size = sn - 10; CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n), ASMSTORE_ERR_BAD_ELF); /* section table cut */
-        o.stub = store; o.stub_size = store_size; CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n), ASMSTORE_ERR_BAD_ELF);
-        o.stub = NULL; CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n), ASMSTORE_ERR_INVALID_ARG);
+        o.stub_size = 40; CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n, NULL), ASMSTORE_ERR_BAD_ELF);
+        o.stub_size = sn - 10; CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n, NULL), ASMSTORE_ERR_BAD_ELF); /* section table cut */
+        o.stub = store; o.stub_size = store_size; CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n, NULL), ASMSTORE_ERR_BAD_ELF);
+        o.stub = NULL; CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &out, &n, NULL), ASMSTORE_ERR_INVALID_ARG);
         free(stub);
         asmstore_writer_free(w);
     }
@@ -326,13 +327,13 @@ static void test_template_replaces_payload(void) {
                 memset(&o, 0, sizeof o);
                 o.mode = ASMSTORE_ELF_MODE_TEMPLATE; o.stub = stub; o.stub_size = n;
                 orig = NULL;
-                if (stub && asmstore_elf_wrap(&o, store, store_size, &out, &on) == ASMSTORE_OK) orig = (unsigned char *)out;
+                if (stub && asmstore_elf_wrap(&o, store, store_size, &out, &on, NULL) == ASMSTORE_OK) orig = (unsigned char *)out;
                 free(stub);
             } else {
                 orig = wrap(all_abis[i], modes[m], store, store_size, &on);
             }
             if (!w || !orig) { CHECK(0); asmstore_writer_free(w); free(orig); continue; }
-            CHECK_EQ_INT(asmstore_elf_payload(orig, on, NULL, &pl, &ps, &oinfo), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_elf_payload(orig, on, NULL, &pl, &ps, &oinfo, NULL), ASMSTORE_OK);
             /* a larger payload: a copy of the store with 5000 more bytes */
             bigger = store_size + 5000;
             big = (unsigned char *)calloc(1, bigger);
@@ -340,9 +341,9 @@ static void test_template_replaces_payload(void) {
             memset(&o, 0, sizeof o);
             o.mode = ASMSTORE_ELF_MODE_TEMPLATE; o.stub = orig; o.stub_size = on;
             out = NULL;
-            CHECK_EQ_INT(asmstore_elf_wrap(&o, big, bigger, &out, &n), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_elf_wrap(&o, big, bigger, &out, &n, NULL), ASMSTORE_OK);
             if (!out) { free(big); free(orig); asmstore_writer_free(w); continue; }
-            CHECK_EQ_INT(asmstore_elf_payload(out, n, NULL, &pl, &ps, &info), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_elf_payload(out, n, NULL, &pl, &ps, &info, NULL), ASMSTORE_OK);
             CHECK(ps == bigger && memcmp(pl, big, bigger) == 0);
             CHECK_EQ_INT(info.kind, oinfo.kind);
             CHECK_EQ_INT(info.payload_offset, oinfo.payload_offset);
@@ -356,7 +357,7 @@ static void test_template_replaces_payload(void) {
             for (k = 0; k < 16; k++) CHECK(((unsigned char *)out)[k] == orig[k]);
             /* the old payload put back: the original file, byte for byte */
             o.stub = out; o.stub_size = n;
-            CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &again, &n2), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &again, &n2, NULL), ASMSTORE_OK);
             CHECK(again && n2 == on && memcmp(again, orig, on) == 0);
             free(again); free(out); free(big); free(orig);
             asmstore_writer_free(w);
@@ -503,7 +504,7 @@ static void test_zip_scan(void) {
 /* ---- locators ---- */
 static int write_tmp(const char *name, const void *p, size_t n, char *path, size_t cap) {
     snprintf(path, cap, "%s/%s", tmpdir, name);
-    return asmstore_write_file(path, p, n, 0644) == ASMSTORE_OK;
+    return asmstore_write_file(path, p, n, 0644, NULL) == ASMSTORE_OK;
 }
 
 static void test_locate_file_and_dlopen(void) {
@@ -537,7 +538,7 @@ static void test_locate_file_and_dlopen(void) {
     CHECK_EQ_INT(asmstore_locate_dlopen(&l, p_dl, NULL, NULL), ASMSTORE_OK);
     CHECK(l.size == store_size && memcmp(l.data, store, store_size) == 0 && l.via == ASMSTORE_VIA_DLOPEN);
     CHECK_EQ_INT(asmstore_reader_init(&r, l.data, l.size, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(e.uncompressed_size, 3000);
     asmstore_locator_close(&l);
     CHECK_EQ_INT(asmstore_locate_dlopen(&l, p_sec, NULL, NULL), ASMSTORE_ERR_NO_PAYLOAD);
@@ -592,11 +593,11 @@ static void test_locate_apk_and_split(void) {
     snprintf(base, sizeof base, "%s/base.apk", dir);
     snprintf(split, sizeof split, "%s/split_config.arm64_v8a.apk", dir);
     z = zip_build(e + 1, 1, NULL, &nz);
-    CHECK(asmstore_write_file(split, z, nz, 0644) == ASMSTORE_OK);
+    CHECK(asmstore_write_file(split, z, nz, 0644, NULL) == ASMSTORE_OK);
     free(z);
     e[1] = e[0];
     z = zip_build(e + 1, 2, NULL, &nz);
-    CHECK(asmstore_write_file(base, z, nz, 0644) == ASMSTORE_OK);
+    CHECK(asmstore_write_file(base, z, nz, 0644, NULL) == ASMSTORE_OK);
     free(z);
     CHECK_EQ_INT(asmstore_locate_apk(&l, base, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_OK);
     CHECK(l.from_split && l.size == sa && memcmp(l.data, st_a, sa) == 0);
@@ -636,7 +637,7 @@ static void fuzz_one(const unsigned char *orig, size_t n, int iters) {
             default: f[at] ^= (unsigned char)(1u << (rnd() % 8)); break;
             }
         }
-        if (asmstore_elf_payload(f, len, NULL, &pl, &ps, &info) == ASMSTORE_OK)
+        if (asmstore_elf_payload(f, len, NULL, &pl, &ps, &info, NULL) == ASMSTORE_OK)
             CHECK((const unsigned char *)pl >= f && ps <= len && (size_t)((const unsigned char *)pl - f) <= len - ps);
         (void)asmstore_elf_check_bionic(f, len, ASMSTORE_ABI_UNKNOWN, NULL, NULL, NULL);
         if (asmstore_zip_find_store(f, len, ASMSTORE_ABI_UNKNOWN, NULL, &ze, NULL) == ASMSTORE_OK)
@@ -647,7 +648,7 @@ static void fuzz_one(const unsigned char *orig, size_t n, int iters) {
             size_t on = 0;
             memset(&o, 0, sizeof o);
             o.mode = ASMSTORE_ELF_MODE_TEMPLATE; o.stub = f; o.stub_size = len;
-            if (asmstore_elf_wrap(&o, "XABA", 4, &out, &on) == ASMSTORE_OK) CHECK(out && on >= 4);
+            if (asmstore_elf_wrap(&o, "XABA", 4, &out, &on, NULL) == ASMSTORE_OK) CHECK(out && on >= 4);
             free(out);
         }
         free(f);

@@ -51,7 +51,7 @@ static unsigned char *slurp(const char *dir, const char *file, size_t *n) {
     char path[1024];
     void *d = NULL;
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    if (asmstore_read_file(path, NULL, &d, n) != ASMSTORE_OK) return NULL;
+    if (asmstore_read_file(path, NULL, &d, n, NULL) != ASMSTORE_OK) return NULL;
     return (unsigned char *)d;
 }
 #define HAVE_LZ4 1
@@ -86,15 +86,15 @@ static const unsigned char *three(asmstore_writer **w, const asmstore_write_opti
     const void *d = NULL;
     int i;
     *n = 0;
-    if (asmstore_writer_create(w, o) != ASMSTORE_OK) return NULL;
+    if (asmstore_writer_create(w, o, NULL) != ASMSTORE_OK) return NULL;
     for (i = 0; i < 3; i++) {
         unsigned char *img = make_bytes(3000u + 1000u * (unsigned)i, (unsigned)i);
         asmstore_result r = asmstore_writer_add(*w, names[i], strlen(names[i]), img, 3000u + 1000u * (unsigned)i, NULL, 0, NULL, 0,
-                                                i == 1 ? ASMSTORE_ADD_UNCOMPRESSED : 0);
+                                                i == 1 ? ASMSTORE_ADD_UNCOMPRESSED : 0, NULL);
         free(img);
         if (r != ASMSTORE_OK) return NULL;
     }
-    if (asmstore_writer_finish(*w, &d, n) != ASMSTORE_OK) return NULL;
+    if (asmstore_writer_finish(*w, &d, n, NULL) != ASMSTORE_OK) return NULL;
     return (const unsigned char *)d;
 }
 
@@ -136,7 +136,7 @@ static void test_presets(void) {
             uint32_t esize = x->format == 1 ? 0u : (x->hash64 && is64 ? 8u : 4u) + 4u + (x->format >= 3 ? 1u : 0u);
             memset(&o, 0, sizeof o);
             o.jobs = 3; /* left alone */
-            CHECK_EQ_INT(asmstore_write_options_preset(&o, x->target, x->rt, (asmstore_abi)abi, &info), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_write_options_preset(&o, x->target, x->rt, (asmstore_abi)abi, &info, NULL), ASMSTORE_OK);
             CHECK_EQ_INT(o.jobs, 3);
             CHECK_EQ_INT(o.format, x->format);
             CHECK_EQ_INT(o.compression, x->comp);
@@ -190,12 +190,12 @@ static void test_presets(void) {
 static void test_presets_refused(void) {
     asmstore_write_options o;
     memset(&o, 0, sizeof o);
-    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET8, ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_ARM64, NULL), ASMSTORE_ERR_PROFILE);
-    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET9, ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_X86, NULL), ASMSTORE_ERR_PROFILE);
-    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NONE, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL), ASMSTORE_ERR_INVALID_ARG);
-    CHECK_EQ_INT(asmstore_write_options_preset(&o, (asmstore_target)6, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL), ASMSTORE_ERR_INVALID_ARG);
-    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET10, (asmstore_runtime)2, ASMSTORE_ABI_ARM64, NULL), ASMSTORE_ERR_INVALID_ARG);
-    CHECK_EQ_INT(asmstore_write_options_preset(NULL, ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET8, ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_PROFILE);
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET9, ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_X86, NULL, NULL), ASMSTORE_ERR_PROFILE);
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NONE, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, (asmstore_target)6, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET10, (asmstore_runtime)2, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_write_options_preset(NULL, ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
     CHECK_EQ_INT(asmstore_target_parse("net11-preview"), ASMSTORE_TARGET_NET11_PREVIEW);
     CHECK_EQ_INT(asmstore_target_parse("net12"), ASMSTORE_TARGET_NONE);
     CHECK(!strcmp(asmstore_target_name(ASMSTORE_TARGET_NET10), "net10"));
@@ -207,36 +207,36 @@ static void test_option_checks(void) {
     asmstore_writer *w = NULL;
     memset(&o, 0, sizeof o);
     o.abi = ASMSTORE_ABI_ARM; o.hash = ASMSTORE_HASH_XXH3_64;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_INVALID_ARG);
     o.abi = ASMSTORE_ABI_X86_64; o.hash = ASMSTORE_HASH_XXH32;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_INVALID_ARG);
     o.hash = ASMSTORE_HASH_CRC32; o.format = 2;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     asmstore_writer_free(w);
     memset(&o, 0, sizeof o);
     o.compression = ASMSTORE_COMPRESSION_LZ4;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_UNSUPPORTED_COMPRESSION);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_UNSUPPORTED_COMPRESSION);
     o.no_compress = 1;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     asmstore_writer_free(w);
     o.no_compress = 0; o.compression = ASMSTORE_COMPRESSION_ZSTD; o.level = 22;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     asmstore_writer_free(w);
     o.compression = ASMSTORE_COMPRESSION_LZ4; o.compress = (asmstore_compress_fn)0; o.no_compress = 1; o.level = 13;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG); /* LZ4 HC stops at 12 */
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_INVALID_ARG); /* LZ4 HC stops at 12 */
     memset(&o, 0, sizeof o);
     o.image_alignment = 3;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_INVALID_ARG);
     o.image_alignment = 32768;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_INVALID_ARG);
     o.image_alignment = 16384;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     asmstore_writer_free(w);
     memset(&o, 0, sizeof o);
     o.format = 1; o.runtime = ASMSTORE_RUNTIME_CORECLR;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_PROFILE);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_PROFILE);
     o.runtime = ASMSTORE_RUNTIME_MONOVM; o.hash = ASMSTORE_HASH_CRC32;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_INVALID_ARG);
 }
 
 /* .NET 11 GA CoreCLR: format 3 with 9-byte CRC-32 entries on every ABI, the hashes being CRC-32 of
@@ -253,7 +253,7 @@ static void test_crc32_format3(void) {
         uint32_t i, found = 0;
         size_t off;
         memset(&o, 0, sizeof o);
-        CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET11, ASMSTORE_RUNTIME_CORECLR, (asmstore_abi)abi, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET11, ASMSTORE_RUNTIME_CORECLR, (asmstore_abi)abi, NULL, NULL), ASMSTORE_OK);
         o.level = 3;
         d = three(&w, &o, &n);
         CHECK(d != NULL);
@@ -305,16 +305,16 @@ static void test_image_alignment(void) {
             size_t n;
             memset(&o, 0, sizeof o);
             o.image_alignment = aligns[a]; o.no_compress = nc; o.runtime = ASMSTORE_RUNTIME_CORECLR; o.format = 3;
-            CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
             for (i = 0; i < 5; i++) {
                 char name[32];
                 unsigned char *img = make_bytes(1000 + 37 * i, (unsigned)i);
                 snprintf(name, sizeof name, "Lib%zu.dll", i);
                 CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), img, 1000 + 37 * i, i == 2 ? img : NULL, i == 2 ? 33 : 0,
-                                                 i == 3 ? img : NULL, i == 3 ? 5 : 0, 0), ASMSTORE_OK);
+                                                 i == 3 ? img : NULL, i == 3 ? 5 : 0, 0, NULL), ASMSTORE_OK);
                 free(img);
             }
-            CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
             check_alignment((const unsigned char *)d, n, aligns[a]);
             asmstore_writer_free(w);
         }
@@ -360,13 +360,13 @@ static void test_descriptor_indices(void) {
     static const uint32_t want[5] = {0, 99, 1, 7, 3}; /* B stored: none; D explicit (and counted); E the 4th compressed */
     memset(&o, 0, sizeof o);
     o.format = 3; o.runtime = ASMSTORE_RUNTIME_CORECLR;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     for (i = 0; i < 5; i++) {
         memset(&ao, 0, sizeof ao);
         if (i == 1) ao.flags = ASMSTORE_ADD_UNCOMPRESSED;
         if (i == 3) { ao.flags = ASMSTORE_ADD_DESCRIPTOR_INDEX; ao.descriptor_index = 7; ao.level = 19; }
         if (i == 4) ao.flags = ASMSTORE_ADD_NO_COMPANION;
-        CHECK_EQ_INT(asmstore_writer_add_ex(w, names[i], 5, img, 4000, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add_ex(w, names[i], 5, img, 4000, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
     }
     /* a verbatim XAZS image (say, from an existing store) keeps its header and bytes */
     memcpy(frame, "XAZS", 4); frame[4] = 42; frame[5] = frame[6] = frame[7] = 0;
@@ -376,50 +376,50 @@ static void test_descriptor_indices(void) {
         CHECK(!ZSTD_isError(z));
         memset(&ao, 0, sizeof ao);
         ao.flags = ASMSTORE_ADD_VERBATIM | ASMSTORE_ADD_NO_COMPANION;
-        CHECK_EQ_INT(asmstore_writer_add_ex(w, "V.dll", 5, frame, 12 + z, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add_ex(w, "V.dll", 5, frame, 12 + z, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
         memset(&ao, 0, sizeof ao);
         ao.flags = ASMSTORE_ADD_IGNORED;
-        CHECK_EQ_INT(asmstore_writer_add_ex(w, "V.ni.dll", 8, NULL, 0, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_writer_add_ex(w, "W.ni.dll", 8, img, 1, NULL, 0, NULL, 0, &ao), ASMSTORE_ERR_INVALID_ARG);
+        CHECK_EQ_INT(asmstore_writer_add_ex(w, "V.ni.dll", 8, NULL, 0, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add_ex(w, "W.ni.dll", 8, img, 1, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_ERR_INVALID_ARG);
         CHECK_EQ_INT(asmstore_writer_count(w), 4 * 2 + 1 + 1 + 1);
-        CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
         CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
         for (i = 0; i < 5; i++) {
-            CHECK_EQ_INT(asmstore_reader_find(&r, names[i], 1, &e), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_reader_find(&r, names[i], 1, &e, NULL), ASMSTORE_OK);
             if (i == 1) CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_NONE);
             else CHECK_EQ_INT(rd32(e.image + 4), want[i]);
             CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, sizeof buf, NULL, NULL), ASMSTORE_OK);
             CHECK(memcmp(buf, img, 4000) == 0);
         }
-        CHECK_EQ_INT(asmstore_reader_find(&r, "D.ni.dll", 8, &e), ASMSTORE_ERR_IGNORED);
-        CHECK_EQ_INT(asmstore_reader_find(&r, "E.ni.dll", 8, &e), ASMSTORE_ERR_NOT_FOUND);
-        CHECK_EQ_INT(asmstore_reader_find(&r, "V.ni.dll", 8, &e), ASMSTORE_ERR_IGNORED);
-        CHECK_EQ_INT(asmstore_reader_find(&r, "V", 1, &e), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "D.ni.dll", 8, &e, NULL), ASMSTORE_ERR_IGNORED);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "E.ni.dll", 8, &e, NULL), ASMSTORE_ERR_NOT_FOUND);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "V.ni.dll", 8, &e, NULL), ASMSTORE_ERR_IGNORED);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "V", 1, &e, NULL), ASMSTORE_OK);
         CHECK(e.image_size == 12 + z && memcmp(e.image, frame, 12 + z) == 0);
         CHECK_EQ_INT(e.mapping_index, 5); /* A B C D E V */
     }
     asmstore_writer_free(w);
     /* two compressed entries with one index, and a verbatim image of the other magic, are refused */
-    CHECK_EQ_INT(asmstore_writer_create(&w, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, NULL, NULL), ASMSTORE_OK);
     memset(&ao, 0, sizeof ao);
     ao.flags = ASMSTORE_ADD_DESCRIPTOR_INDEX; ao.descriptor_index = 1;
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, img, 100, NULL, 0, NULL, 0, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, img, 100, NULL, 0, NULL, 0, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "C.dll", 5, img, 100, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, img, 100, NULL, 0, NULL, 0, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, img, 100, NULL, 0, NULL, 0, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "C.dll", 5, img, 100, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
     memcpy(frame, "XALZ", 4);
     ao.flags = ASMSTORE_ADD_VERBATIM;
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "D.dll", 5, frame, 20, NULL, 0, NULL, 0, &ao), ASMSTORE_ERR_UNSUPPORTED_COMPRESSION);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "D.dll", 5, frame, 20, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_ERR_UNSUPPORTED_COMPRESSION);
     ao.flags = ASMSTORE_ADD_IGNORED; /* format 4 monovm may hold ignored entries; format 2 may not */
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "E.ni.dll", 8, NULL, 0, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "E.ni.dll", 8, NULL, 0, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
     ao.flags = 0; ao.abi = ASMSTORE_ABI_X86; /* only format 1 has arch stores */
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "F.dll", 5, img, 100, NULL, 0, NULL, 0, &ao), ASMSTORE_ERR_INVALID_ARG);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "F.dll", 5, img, 100, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_ERR_INVALID_ARG);
     asmstore_writer_free(w);
     memset(&o, 0, sizeof o);
     o.format = 2;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     ao.flags = ASMSTORE_ADD_IGNORED; ao.abi = ASMSTORE_ABI_UNKNOWN;
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "E.ni.dll", 8, NULL, 0, NULL, 0, NULL, 0, &ao), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "E.ni.dll", 8, NULL, 0, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_ERR_INVALID_ARG);
     asmstore_writer_free(w);
     free(img);
 }
@@ -434,14 +434,14 @@ static void test_mapping_index(void) {
     size_t n;
     memset(&ao, 0, sizeof ao);
     ao.flags = ASMSTORE_ADD_MAPPING_INDEX; ao.mapping_index = 12;
-    CHECK_EQ_INT(asmstore_writer_create(&w, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, "MZa", 3, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, "MZb", 3, NULL, 0, NULL, 0, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, "MZa", 3, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, "MZb", 3, NULL, 0, NULL, 0, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(e.mapping_index, 12);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "B", 1, &e), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "B", 1, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(e.mapping_index, 1); /* its place among the entries, A's explicit index counted */
     asmstore_writer_free(w);
 }
@@ -455,17 +455,17 @@ static unsigned char *lz4_store(int jobs, size_t *size) {
     unsigned char *copy = NULL;
     size_t i;
     memset(&o, 0, sizeof o);
-    asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_X86_64, NULL);
+    asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_X86_64, NULL, NULL);
     o.compress = lz4_compress; o.jobs = jobs;
-    if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return NULL;
+    if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return NULL;
     for (i = 0; i < 40; i++) {
         char name[32];
         unsigned char *img = make_bytes(500 + 997 * i, (unsigned)i);
         snprintf(name, sizeof name, "Asm%zu.dll", i);
-        asmstore_writer_add(w, name, strlen(name), img, 500 + 997 * i, NULL, 0, NULL, 0, 0);
+        asmstore_writer_add(w, name, strlen(name), img, 500 + 997 * i, NULL, 0, NULL, 0, 0, NULL);
         free(img);
     }
-    if (asmstore_writer_finish(w, &d, size) == ASMSTORE_OK) { copy = (unsigned char *)malloc(*size); memcpy(copy, d, *size); }
+    if (asmstore_writer_finish(w, &d, size, NULL) == ASMSTORE_OK) { copy = (unsigned char *)malloc(*size); memcpy(copy, d, *size); }
     asmstore_writer_free(w);
     return copy;
 }
@@ -482,7 +482,7 @@ static void test_lz4_roundtrip_and_jobs(void) {
         asmstore_entry e;
         unsigned char *got, *want = make_bytes(500 + 997 * i, (unsigned)i);
         size_t len = 0;
-        asmstore_reader_entry(&r, (uint32_t)i, &e);
+        asmstore_reader_entry(&r, (uint32_t)i, &e, NULL);
         CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_LZ4);
         CHECK_EQ_INT(rd32(e.image + 4), i); /* sequential descriptor indices */
         got = lz4_image(e.image, e.image_size, &len);
@@ -512,23 +512,23 @@ static void test_reproduces_net10_store(void) {
         if (!orig) SKIP("samples absent (set SAMPLES=.../assembly-store-samples)");
         CHECK_EQ_INT(asmstore_reader_init(&r, orig, size, NULL, NULL), ASMSTORE_OK);
         memset(&o, 0, sizeof o);
-        CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_MONOVM, r.abi, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_MONOVM, r.abi, NULL, NULL), ASMSTORE_OK);
         o.compress = lz4_compress; o.jobs = 2;
-        CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
         for (k = 0; k < r.entry_count; k++) {
             asmstore_entry e;
             asmstore_add_options ao;
             unsigned char *img;
             size_t len = 0;
-            asmstore_reader_entry(&r, k, &e);
+            asmstore_reader_entry(&r, k, &e, NULL);
             CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_LZ4);
             img = lz4_image(e.image, e.image_size, &len);
             memset(&ao, 0, sizeof ao);
             ao.flags = ASMSTORE_ADD_DESCRIPTOR_INDEX; ao.descriptor_index = rd32(e.image + 4);
-            CHECK_EQ_INT(asmstore_writer_add_ex(w, e.name, e.name_len, img, len, e.pdb, e.pdb_size, e.config, e.config_size, &ao), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_writer_add_ex(w, e.name, e.name_len, img, len, e.pdb, e.pdb_size, e.config, e.config_size, &ao, NULL), ASMSTORE_OK);
             free(img);
         }
-        CHECK_EQ_INT(asmstore_writer_finish(w, &out, &out_size), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_finish(w, &out, &out_size, NULL), ASMSTORE_OK);
         CHECK_EQ_INT(out_size, size);
         CHECK(out_size == size && memcmp(out, orig, size) == 0);
         asmstore_writer_free(w);
@@ -575,7 +575,7 @@ static void add_v1_store(asmstore_writer *w, const unsigned char *b, const mrow 
         raw = rd32(img) == ASMSTORE_LZ4_MAGIC ? lz4_image(img, isize, &len) : NULL;
         if (!raw) ao.flags = ASMSTORE_ADD_UNCOMPRESSED;
         CHECK(rd32(dsc + 8) == 0 && rd32(dsc + 16) == 0); /* no pdb or config in these samples */
-        CHECK_EQ_INT(asmstore_writer_add_ex(w, name, strlen(name), raw ? raw : img, raw ? len : isize, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add_ex(w, name, strlen(name), raw ? raw : img, raw ? len : isize, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
         free(raw);
     }
 }
@@ -584,7 +584,7 @@ static int output_equals(asmstore_writer *w, const char *want_name, const unsign
     const char *name;
     const void *d;
     size_t n;
-    for (i = 0; asmstore_writer_output(w, i, &name, &d, &n) == ASMSTORE_OK; i++) {
+    for (i = 0; asmstore_writer_output(w, i, &name, &d, &n, NULL) == ASMSTORE_OK; i++) {
         size_t k = 0;
         if (!name || strcmp(name, want_name)) continue;
         while (k < n && k < want_size && ((const unsigned char *)d)[k] == want[k]) k++;
@@ -606,7 +606,7 @@ static int same_v1_store(asmstore_writer *w, const char *want_name, const unsign
     const unsigned char *d;
     uint32_t k, count;
     int ok = 1;
-    for (i = 0; asmstore_writer_output(w, i, &name, &dv, &n) == ASMSTORE_OK; i++) if (name && !strcmp(name, want_name)) break;
+    for (i = 0; asmstore_writer_output(w, i, &name, &dv, &n, NULL) == ASMSTORE_OK; i++) if (name && !strcmp(name, want_name)) break;
     d = (const unsigned char *)dv;
     if (!d || !name || strcmp(name, want_name) || n < 20 || want_size < 20 || memcmp(d, want, 20) != 0) return 0;
     count = rd32(d + 8);
@@ -631,10 +631,10 @@ static asmstore_writer *net8_writer(void) {
     asmstore_write_options o;
     asmstore_writer *w = NULL;
     memset(&o, 0, sizeof o);
-    asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET8, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL);
+    asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET8, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL, NULL);
     o.compress = lz4_compress;
     o.jobs = 2;
-    if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return NULL;
+    if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return NULL;
     return w;
 }
 #endif
@@ -659,7 +659,7 @@ static void test_reproduces_net8_razr(void) {
     CHECK_EQ_INT(nrows, 25);
     add_v1_store(w, b0, rows, nrows, 0, ASMSTORE_ABI_UNKNOWN);
     add_v1_store(w, b1, rows, nrows, 1, ASMSTORE_ABI_ARM64);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
     CHECK(n == n0 && memcmp(d, b0, n0) == 0);
     CHECK(output_equals(w, "assemblies.blob", b0, n0));
     CHECK(same_v1_store(w, "assemblies.arm64_v8a.blob", b1, n1)); /* CoreLib's XALZ index 17 */
@@ -698,7 +698,7 @@ static void test_reproduces_net8_expandroid_arch(void) {
     for (r = 0; r < nrows; r++) {
         char name[300];
         snprintf(name, sizeof name, "%.255s.dll", rows[r].name);
-        if (rows[r].store == 0) CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), stand_in, 300, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
+        if (rows[r].store == 0) CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), stand_in, 300, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
     }
     add_v1_store(w, arm64, rows, nrows, 1, ASMSTORE_ABI_ARM64);
     add_v1_store(w, armv7, rows, nrows, 1, ASMSTORE_ABI_ARM);
@@ -710,9 +710,9 @@ static void test_reproduces_net8_expandroid_arch(void) {
             snprintf(name, sizeof name, "%.255s.dll", rows[r].name);
             memset(&ao, 0, sizeof ao);
             ao.abi = others[k];
-            CHECK_EQ_INT(asmstore_writer_add_ex(w, name, strlen(name), stand_in, 300, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+            CHECK_EQ_INT(asmstore_writer_add_ex(w, name, strlen(name), stand_in, 300, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
         }
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
     CHECK(same_v1_store(w, "assemblies.arm64_v8a.blob", arm64, na));
     CHECK(same_v1_store(w, "assemblies.armeabi_v7a.blob", armv7, nv));
     asmstore_writer_free(w);
@@ -735,18 +735,18 @@ static void test_v1_layout(void) {
     static const char *common[3] = {"Zeta.dll", "fr/Zeta.resources.dll", "App.dll"};
     memset(&o, 0, sizeof o);
     o.format = 1; o.no_compress = 1; o.image_alignment = 1;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     for (i = 0; i < 3; i++)
         CHECK_EQ_INT(asmstore_writer_add(w, common[i], strlen(common[i]), "MZ-common", 9, i == 2 ? "PDB" : NULL, i == 2 ? 3 : 0,
-                                         i == 0 ? "<cfg/>" : NULL, i == 0 ? 6 : 0, 0), ASMSTORE_OK);
+                                         i == 0 ? "<cfg/>" : NULL, i == 0 ? 6 : 0, 0, NULL), ASMSTORE_OK);
     memset(&ao, 0, sizeof ao);
     for (i = 0; i < 2; i++) {
         ao.abi = i ? ASMSTORE_ABI_ARM64 : ASMSTORE_ABI_X86; /* written in ABI order whatever the add order */
-        CHECK_EQ_INT(asmstore_writer_add_ex(w, "System.Private.CoreLib.dll", 26, "MZ-corelib", 10, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_writer_add_ex(w, "System.Runtime.dll", 18, "MZ-runtime", 10, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add_ex(w, "System.Private.CoreLib.dll", 26, "MZ-corelib", 10, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_add_ex(w, "System.Runtime.dll", 18, "MZ-runtime", 10, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
     }
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "System.Runtime.dll", 18, "x", 1, NULL, 0, NULL, 0, &ao), ASMSTORE_ERR_DUPLICATE_NAME);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &dv, &n), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "System.Runtime.dll", 18, "x", 1, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &dv, &n, NULL), ASMSTORE_OK);
     d = (const unsigned char *)dv;
     /* store 0: header, 3 descriptors, 5 + 5 rows, data */
     CHECK_EQ_INT(rd32(d), ASMSTORE_MAGIC);
@@ -781,7 +781,7 @@ static void test_v1_layout(void) {
     {
         static const char *want[4] = {"assemblies.blob", "assemblies.arm64_v8a.blob", "assemblies.x86.blob", "assemblies.manifest"};
         for (i = 0; i < 4; i++) {
-            if (asmstore_writer_output(w, i, &name, &dv, &n) != ASMSTORE_OK) { CHECK(0); break; }
+            if (asmstore_writer_output(w, i, &name, &dv, &n, NULL) != ASMSTORE_OK) { CHECK(0); break; }
             CHECK(name && !strcmp(name, want[i]));
             if (i == 1 || i == 2) {
                 d = (const unsigned char *)dv;
@@ -796,7 +796,7 @@ static void test_v1_layout(void) {
                 CHECK(n >= strlen(line) && memcmp((const char *)dv + n - strlen(line), line, strlen(line)) == 0);
             }
         }
-        CHECK_EQ_INT(asmstore_writer_output(w, 4, &name, &dv, &n), ASMSTORE_ERR_NOT_FOUND);
+        CHECK_EQ_INT(asmstore_writer_output(w, 4, &name, &dv, &n, NULL), ASMSTORE_ERR_NOT_FOUND);
     }
     asmstore_writer_free(w);
 }
@@ -811,19 +811,19 @@ static void test_v1_refusals(void) {
     memset(&o, 0, sizeof o);
     o.format = 1; o.no_compress = 1;
     memset(&ao, 0, sizeof ao);
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     ao.abi = ASMSTORE_ABI_ARM64;
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
     ao.abi = ASMSTORE_ABI_ARM;
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_ERR_BAD_COUNTS);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_ERR_BAD_COUNTS);
     asmstore_writer_free(w);
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Foo.dll", 7, "MZ", 2, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Foo", 3, "MZ", 2, NULL, 0, NULL, 0, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Foo.dll", 7, "MZ", 2, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_add(w, "Foo", 3, "MZ", 2, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_ERR_DUPLICATE_NAME);
     asmstore_writer_free(w);
 }
 

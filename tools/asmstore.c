@@ -80,15 +80,25 @@ const char *cli_result_hint(asmstore_result r) {
     }
 }
 
-int cli_fail(const char *what, asmstore_result r) {
+const char *cli_failure(asmstore_result r, const asmstore_error *err, char *buf, size_t cap) {
+    int about = err && err->result == r;
+    const char *msg = about ? err->message : NULL;
+    int n = snprintf(buf, cap, "%s%s%s", asmstore_result_string(r), msg ? ": " : "", msg ? msg : "");
+    if (about && err->offset && n >= 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, " (at offset %llu)", (unsigned long long)err->offset);
+    return buf;
+}
+
+int cli_fail(const char *what, asmstore_result r, const asmstore_error *err) {
     const char *hint = cli_result_hint(r);
-    fprintf(stderr, "asmstore: %s: %s%s%s\n", what, asmstore_result_string(r), *hint ? "; " : "", hint);
+    char why[512];
+    fprintf(stderr, "asmstore: %s: %s%s%s\n", what, cli_failure(r, err, why, sizeof why), *hint ? "; " : "", hint);
     return r == ASMSTORE_ERR_IO || r == ASMSTORE_ERR_OUT_OF_MEMORY ? 2 : 1;
 }
 
 int cli_fail_read(const char *path, asmstore_result r) {
     if (r == ASMSTORE_ERR_NOT_FOUND) errno = ENOENT; /* asmstore_read_file: the file is not there */
-    return r == ASMSTORE_ERR_IO || r == ASMSTORE_ERR_NOT_FOUND ? cli_fail_errno(path, "read it") : cli_fail(path, r);
+    return r == ASMSTORE_ERR_IO || r == ASMSTORE_ERR_NOT_FOUND ? cli_fail_errno(path, "read it") : cli_fail(path, r, NULL);
 }
 
 int cli_no_store(const char *path, asmstore_abi only) {
@@ -133,7 +143,7 @@ asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst,
 uint32_t *cli_attach_name_table(asmstore_reader *r) {
     size_t bytes = asmstore_reader_name_table_size(r) + 4; /* + 4: never malloc(0) */
     uint32_t *t = (uint32_t *)malloc(bytes);
-    if (t && asmstore_reader_attach_name_table(r, t, bytes) != ASMSTORE_OK) { free(t); t = NULL; }
+    if (t && asmstore_reader_attach_name_table(r, t, bytes, NULL) != ASMSTORE_OK) { free(t); t = NULL; }
     return t;
 }
 
@@ -162,6 +172,7 @@ static const char *abi_or_set(const cli_unit *u) {
 
 /* Prints why a unit could not be used; returns the exit status it stands for (1: invalid input). */
 static int unit_problem(const cli_input *in, const cli_unit *u, FILE *f) {
+    char why[512];
     const char *sep = strcmp(u->label, in->path) ? ": " : "";
     const char *label = strcmp(u->label, in->path) ? u->label : "";
     if (u->res == ASMSTORE_ERR_ZIP_COMPRESSED && u->zent.method == 8)
@@ -172,9 +183,8 @@ static int unit_problem(const cli_input *in, const cli_unit *u, FILE *f) {
                 in->path, sep, label, abi_or_set(u), u->zent.method);
     else {
         const char *hint = cli_result_hint(u->res);
-        fprintf(f, "asmstore: %s%s%s (%s): %s", in->path, sep, label, abi_or_set(u), asmstore_result_string(u->res));
-        if (u->err.offset) fprintf(f, " (at offset %llu)", (unsigned long long)u->err.offset);
-        fprintf(f, "%s%s\n", *hint ? "; " : "", hint);
+        fprintf(f, "asmstore: %s%s%s (%s): %s%s%s\n", in->path, sep, label, abi_or_set(u),
+                cli_failure(u->res, &u->err, why, sizeof why), *hint ? "; " : "", hint);
     }
     return u->res == ASMSTORE_ERR_OUT_OF_MEMORY || u->res == ASMSTORE_ERR_IO ? 2 : 1;
 }
@@ -298,7 +308,7 @@ static void list_visit(const cli_visit *v) {
         printf("# no assemblies.manifest beside it: entries are shown by %s\n", u->r.store_id == 0 || u->r.v1_common ? "name hash" : "index");
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
-        asmstore_reader_entry(&u->r, k, &e);
+        asmstore_reader_entry(&u->r, k, &e, NULL);
         if (cli_entry_filename(u, &e, fname, sizeof fname) != 0) fname[0] = 0;
         if (v->json) {
             printf("%s\n {\"index\": %u, ", (v->nth == 0 && k == 0) ? "" : ",", k);
@@ -329,7 +339,7 @@ static store_totals totals_of(const asmstore_reader *r) {
     memset(&t, 0, sizeof t);
     for (k = 0; k < r->entry_count; k++) {
         asmstore_entry e;
-        asmstore_reader_entry(r, k, &e);
+        asmstore_reader_entry(r, k, &e, NULL);
         t.ignored += (uint32_t)e.ignored;
         t.compressed += e.compression != ASMSTORE_COMPRESSION_NONE;
         t.stored += e.image_size;
@@ -420,9 +430,9 @@ static int verify_lookup(const cli_unit *u, const asmstore_entry *e, const char 
     asmstore_entry f;
     asmstore_result r1, r2, want = e->ignored ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK;
     if (!e->name) return 0; /* format 1 without a manifest: known by hash only */
-    r1 = asmstore_reader_find(&u->r, e->name, e->name_len, &f);
-    r2 = u->r.format == 1 ? asmstore_reader_find(&u->r, fname, strlen(fname), NULL)
-                          : asmstore_reader_find(&u->r, e->name, asmstore_name_base_len(e->name, e->name_len), NULL);
+    r1 = asmstore_reader_find(&u->r, e->name, e->name_len, &f, NULL);
+    r2 = u->r.format == 1 ? asmstore_reader_find(&u->r, fname, strlen(fname), NULL, NULL)
+                          : asmstore_reader_find(&u->r, e->name, asmstore_name_base_len(e->name, e->name_len), NULL, NULL);
     if (r1 == want && r2 == want && (r1 != ASMSTORE_OK || f.index == e->index)) return 0;
     printf("%s (%s): entry %u %s: lookup by name gives %s / %s\n", u->label, abi_or_set(u), e->index, fname,
            asmstore_result_string(r1), asmstore_result_string(r2));
@@ -444,7 +454,7 @@ static int verify_unit(const cli_unit *u, ZSTD_DCtx *dctx) {
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
         unsigned char *buf;
-        asmstore_reader_entry(&u->r, k, &e);
+        asmstore_reader_entry(&u->r, k, &e, NULL);
         if (cli_entry_filename(u, &e, fname, sizeof fname) != 0) fname[0] = 0;
         problems += verify_lookup(u, &e, fname);
         if (e.ignored) continue;
@@ -565,14 +575,14 @@ static int extract_input(extract_job *j, const cli_input *in, char **names, int 
         for (n = 0; n < nnames && status < 2; n++) {
             asmstore_entry e;
             int rc;
-            if (asmstore_reader_find(&u->r, names[n], strlen(names[n]), &e) != ASMSTORE_OK) continue;
+            if (asmstore_reader_find(&u->r, names[n], strlen(names[n]), &e, NULL) != ASMSTORE_OK) continue;
             found[n] = 1;
             if ((rc = extract_entry(j, u, &e, abi_dir)) > status) status = rc;
         }
         for (k = 0; !nnames && k < u->r.entry_count && status < 2; k++) {
             asmstore_entry e;
             int rc;
-            asmstore_reader_entry(&u->r, k, &e);
+            asmstore_reader_entry(&u->r, k, &e, NULL);
             if (!e.ignored && (rc = extract_entry(j, u, &e, abi_dir)) > status) status = rc;
         }
     }
@@ -732,7 +742,7 @@ static int elf_option(int argc, char **argv, int *k, asmstore_elf_options *eo, i
         asmstore_result res;
         free(*stub);
         *stub = NULL;
-        res = asmstore_read_file(v, NULL, stub, &eo->stub_size);
+        res = asmstore_read_file(v, NULL, stub, &eo->stub_size, NULL);
         if (res != ASMSTORE_OK) { cli_fail_read(v, res); return -1; }
         eo->stub = *stub;
         eo->mode = ASMSTORE_ELF_MODE_TEMPLATE;
@@ -746,8 +756,10 @@ static int elf_option(int argc, char **argv, int *k, asmstore_elf_options *eo, i
 
 /* Writes payload as a .so per eo, or raw when raw is set; reports on stderr. */
 static int write_output(const char *out, const asmstore_elf_options *eo, int raw, const void *data, size_t size) {
-    asmstore_result res = raw ? asmstore_write_file(out, data, size, 0644) : asmstore_elf_write_file(out, eo, data, size, 0644);
-    if (res != ASMSTORE_OK) return res == ASMSTORE_ERR_IO ? cli_fail_errno(out, "write it") : cli_fail(out, res);
+    asmstore_error err;
+    asmstore_result res = raw ? asmstore_write_file(out, data, size, 0644, &err)
+                              : asmstore_elf_write_file(out, eo, data, size, 0644, &err);
+    if (res != ASMSTORE_OK) return res == ASMSTORE_ERR_IO ? cli_fail_errno(out, "write it") : cli_fail(out, res, &err);
     return 0;
 }
 
@@ -853,7 +865,7 @@ static int pack_options(const pack_args *a, asmstore_write_options *o, asmstore_
                           : target <= ASMSTORE_TARGET_NET10 ? ASMSTORE_RUNTIME_MONOVM : ASMSTORE_RUNTIME_CORECLR;
     asmstore_compression preset_kind;
     int max_level;
-    if (asmstore_write_options_preset(o, target, rt, a->abi, info) != ASMSTORE_OK) {
+    if (asmstore_write_options_preset(o, target, rt, a->abi, info, NULL) != ASMSTORE_OK) {
         fprintf(stderr, "asmstore: no %s store exists for %s (coreclr stores start with net10)\n",
                 rt == ASMSTORE_RUNTIME_CORECLR ? "coreclr" : "monovm", asmstore_target_name(target));
         return 2;
@@ -900,12 +912,13 @@ static int pack_write_set(const asmstore_writer *w, const char *dir) {
     const char *name;
     const void *data;
     if (stat(dir, &st) != 0 && mkdir(dir, 0755) != 0) return cli_fail_errno(dir, "create the directory");
-    for (i = 0; asmstore_writer_output(w, i, &name, &data, &size) == ASMSTORE_OK; i++) {
+    for (i = 0; asmstore_writer_output(w, i, &name, &data, &size, NULL) == ASMSTORE_OK; i++) {
         char path[PATH_MAX];
+        asmstore_error err;
         asmstore_result res;
         snprintf(path, sizeof path, "%s/%s", dir, name);
-        if ((res = asmstore_write_file(path, data, size, 0644)) != ASMSTORE_OK)
-            return res == ASMSTORE_ERR_IO ? cli_fail_errno(path, "write it") : cli_fail(path, res);
+        if ((res = asmstore_write_file(path, data, size, 0644, &err)) != ASMSTORE_OK)
+            return res == ASMSTORE_ERR_IO ? cli_fail_errno(path, "write it") : cli_fail(path, res, &err);
         fprintf(stderr, "%s: %zu bytes\n", path, size);
     }
     return 0;
@@ -920,7 +933,7 @@ static int pack_add_all(asmstore_writer *w, const pack_list *l, int with_pdb) {
         asmstore_result res;
         memset(&ao, 0, sizeof ao);
         ao.abi = l->items[i].abi;
-        res = asmstore_writer_add_file_ex(w, l->items[i].name, l->items[i].path, pdb, cfg, &ao);
+        res = asmstore_writer_add_file_ex(w, l->items[i].name, l->items[i].path, pdb, cfg, &ao, NULL);
         free(pdb);
         free(cfg);
         if (res != ASMSTORE_OK) {
@@ -942,6 +955,7 @@ static int cmd_pack(int argc, char **argv) {
     pack_list l;
     void *stub = NULL;
     asmstore_writer *w = NULL;
+    asmstore_error err;
     asmstore_result res;
     const void *data;
     size_t size, i;
@@ -956,15 +970,15 @@ static int cmd_pack(int argc, char **argv) {
     if (rc == 0 && o.format == 1 && (a.wrap_set || a.raw)) { fprintf(stderr, "asmstore: format 1 stores are raw files (no --raw, --wrap or --template)\n"); rc = 2; }
     if (rc == 0) {
         if (isatty(2) && l.n > 50) o.progress = show_progress;
-        res = asmstore_writer_create(&w, &o);
-        if (res != ASMSTORE_OK) { cli_fail("the pack options", res); rc = 2; }
+        res = asmstore_writer_create(&w, &o, &err);
+        if (res != ASMSTORE_OK) { cli_fail("the pack options", res, &err); rc = 2; }
     }
     if (rc == 0) rc = pack_add_all(w, &l, a.with_pdb);
     if (rc == 0) {
-        res = asmstore_writer_finish(w, &data, &size);
+        res = asmstore_writer_finish(w, &data, &size, &err);
         if (res == ASMSTORE_ERR_UNSUPPORTED_COMPRESSION && o.compression == ASMSTORE_COMPRESSION_LZ4)
             fprintf(stderr, "asmstore: LZ4 (XALZ) images need a build with liblz4 (Debian: liblz4-dev), or --compression zstd|none\n");
-        else if (res != ASMSTORE_OK) cli_fail("packing the store", res);
+        else if (res != ASMSTORE_OK) cli_fail("packing the store", res, &err);
         if (res != ASMSTORE_OK) rc = 1;
     }
     if (rc == 0 && o.format == 1) rc = pack_write_set(w, a.out);
@@ -1004,7 +1018,7 @@ static int cmd_wrap(int argc, char **argv) {
         else { free(stub); return usage(); }
     }
     if (!out || !in || raw || (!eo.abi && eo.mode != ASMSTORE_ELF_MODE_TEMPLATE)) { free(stub); return usage(); }
-    res = asmstore_read_file(in, NULL, &data, &size);
+    res = asmstore_read_file(in, NULL, &data, &size, NULL);
     if (res != ASMSTORE_OK) { free(stub); return cli_fail_read(in, res); }
     rc = write_output(out, &eo, 0, data, size);
     free(data);
@@ -1016,7 +1030,7 @@ static int cmd_wrap(int argc, char **argv) {
 static int cmd_elfcheck(int argc, char **argv) {
     const char *path = NULL, *symbol = NULL;
     asmstore_abi abi = ASMSTORE_ABI_UNKNOWN;
-    asmstore_elf_violation v;
+    asmstore_error v;
     asmstore_result res;
     int k;
     for (k = 0; k < argc; k++) {
@@ -1034,7 +1048,7 @@ static int cmd_elfcheck(int argc, char **argv) {
         if (napk == 0) {
             void *data;
             size_t size;
-            res = asmstore_read_file(path, NULL, &data, &size);
+            res = asmstore_read_file(path, NULL, &data, &size, NULL);
             if (res != ASMSTORE_OK) return cli_fail_read(path, res);
             res = asmstore_elf_check_bionic(data, size, abi, symbol, NULL, &v);
             free(data);

@@ -21,9 +21,12 @@ asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst,
 /* ---- errors (asmstore.c): every message says what failed and what to try ---- */
 /* What to try after a result, as a clause ("copy it again: ..."); "" when nothing helps. */
 const char *cli_result_hint(asmstore_result r);
-/* Prints "asmstore: WHAT: <result>; <what to try>" and returns the exit status the rule gives it:
-   2 for I/O errors and memory, 1 for anything the input holds. */
-int cli_fail(const char *what, asmstore_result r);
+/* "RESULT: what was checked (at offset N)" in buf: the library's message and offset only when err
+   describes this result (some failures are the CLI's own, e.g. out of memory), the offset when not 0. */
+const char *cli_failure(asmstore_result r, const asmstore_error *err, char *buf, size_t cap);
+/* Prints "asmstore: WHAT: <cli_failure>; <what to try>" and returns the exit status the rule gives it:
+   2 for I/O errors and memory, 1 for anything the input holds. err may be NULL. */
+int cli_fail(const char *what, asmstore_result r, const asmstore_error *err);
 /* cli_fail for a file asmstore_read_file could not read: a missing or unreadable file is an I/O error. */
 int cli_fail_read(const char *path, asmstore_result r);
 /* Prints that PATH holds no store (for ABI only, unless UNKNOWN): where it looked, what to try; returns 1. */

@@ -115,14 +115,14 @@ int cli_cmd_load(int argc, char **argv) {
     ro.decompress = cli_decompress; /* XALZ stores (.NET 9/10); zstd goes through the cache's contexts */
     res = asmstore_reader_init(&r, loc.data, loc.size, &ro, &err);
     if (res != ASMSTORE_OK) {
-        int rc_open = cli_fail(path, res);
+        int rc_open = cli_fail(path, res, &err);
         asmstore_locator_close(&loc);
         free(names);
         return rc_open;
     }
     /* without a name table every entry (and every lookup's hit) walks the names: quadratic */
     if (!(name_table = cli_attach_name_table(&r))) {
-        cli_fail(path, ASMSTORE_ERR_OUT_OF_MEMORY);
+        cli_fail(path, ASMSTORE_ERR_OUT_OF_MEMORY, NULL);
         asmstore_locator_close(&loc);
         free(names);
         return 2;
@@ -144,10 +144,10 @@ int cli_cmd_load(int argc, char **argv) {
     for (k = 0; k < (all ? (size_t)r.entry_count : nnames); k++) {
         asmstore_entry e;
         if (all) {
-            if (asmstore_reader_entry(&r, (uint32_t)k, &e) != ASMSTORE_OK || e.ignored) continue;
+            if (asmstore_reader_entry(&r, (uint32_t)k, &e, NULL) != ASMSTORE_OK || e.ignored) continue;
         } else {
-            res = asmstore_reader_find(&r, names[k], strlen(names[k]), &e);
-            if (res != ASMSTORE_OK) { rc = cli_fail(names[k], res); continue; }
+            res = asmstore_reader_find(&r, names[k], strlen(names[k]), &e, &err);
+            if (res != ASMSTORE_OK) { rc = cli_fail(names[k], res, &err); continue; }
         }
         res = asmstore_cache_get(c, &e, &out[n].img);
         if (res != ASMSTORE_OK) {
@@ -253,7 +253,7 @@ int cli_cmd_cache(int argc, char **argv) {
             fprintf(stderr, "asmstore: %s: no cache there (looked for %s/" ASMSTORE_CACHE_DIR_NAME ")\n", root, root);
             return 1;
         }
-        if (res != ASMSTORE_OK) return res == ASMSTORE_ERR_IO ? cli_fail_errno(root, "prune the cache") : cli_fail(root, res);
+        if (res != ASMSTORE_OK) return res == ASMSTORE_ERR_IO ? cli_fail_errno(root, "prune the cache") : cli_fail(root, res, NULL);
         printf("removed %llu store dirs, %llu files, %llu bytes; kept %llu files, %llu bytes\n",
                (unsigned long long)ps.dirs_removed, (unsigned long long)ps.files_removed, (unsigned long long)ps.bytes_removed,
                (unsigned long long)ps.files_kept, (unsigned long long)ps.bytes_kept);

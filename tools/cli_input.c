@@ -69,7 +69,7 @@ static void open_unit_bytes(cli_unit *u, const unsigned char *p, size_t n) {
     ro.decompress = cli_decompress;
     ro.max_total_size = ASMSTORE_MAX_TOTAL_SIZE; /* a tool reads everything: refuse stores declaring more */
     if (n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') {
-        u->res = asmstore_elf_payload(p, n, NULL, &payload, &psize, &info);
+        u->res = asmstore_elf_payload(p, n, NULL, &payload, &psize, &info, &u->err);
         if (u->res != ASMSTORE_OK) return;
         u->wrapper = asmstore_elf_kind_name(info.kind);
         u->payload_offset = info.payload_offset;
@@ -110,14 +110,14 @@ static void link_v1_set(cli_input *in, int first, const char *manifest, size_t m
     for (i = first; i < in->n; i++) {
         cli_unit *u = &in->units[i];
         if (!u->opened || u->r.format != 1) continue;
-        if (u->r.store_id != 0 && common && (u->res = asmstore_reader_attach_common(&u->r, common)) != ASMSTORE_OK) {
+        if (u->r.store_id != 0 && common && (u->res = asmstore_reader_attach_common(&u->r, common, &u->err)) != ASMSTORE_OK) {
             u->opened = 0;
             continue;
         }
         if (!manifest) continue;
         u->names = (uint32_t *)malloc(asmstore_reader_name_table_size(&u->r) + 4);
         if (!u->names) { u->res = ASMSTORE_ERR_OUT_OF_MEMORY; u->opened = 0; continue; }
-        u->res = asmstore_reader_attach_manifest(&u->r, manifest, manifest_size, u->names, asmstore_reader_name_table_size(&u->r) + 4);
+        u->res = asmstore_reader_attach_manifest(&u->r, manifest, manifest_size, u->names, asmstore_reader_name_table_size(&u->r) + 4, &u->err);
         u->has_manifest = u->res == ASMSTORE_OK;
         if (!u->has_manifest) u->opened = 0;
     }
@@ -333,7 +333,7 @@ const char *cli_unit_runtime(const cli_unit *u) {
     if (u->r.hash_kind == ASMSTORE_HASH_CRC32) return "CoreCLR";
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
-        if (asmstore_reader_entry(&u->r, k, &e) == ASMSTORE_OK && e.ignored) return "CoreCLR";
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) == ASMSTORE_OK && e.ignored) return "CoreCLR";
     }
     return "MonoVM";
 }
@@ -342,7 +342,7 @@ static asmstore_compression unit_compression(const cli_unit *u) {
     uint32_t k;
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
-        if (asmstore_reader_entry(&u->r, k, &e) == ASMSTORE_OK && e.compression != ASMSTORE_COMPRESSION_NONE) return e.compression;
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) == ASMSTORE_OK && e.compression != ASMSTORE_COMPRESSION_NONE) return e.compression;
     }
     return ASMSTORE_COMPRESSION_NONE;
 }

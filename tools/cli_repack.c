@@ -126,7 +126,7 @@ static int load_replacements(repack_args *a) {
         repack_change *c = &a->ch[i];
         asmstore_result res;
         if (!c->file) continue;
-        res = asmstore_read_file(c->file, NULL, &c->image, &c->image_size);
+        res = asmstore_read_file(c->file, NULL, &c->image, &c->image_size, NULL);
         if (res != ASMSTORE_OK) return cli_fail_read(c->file, res);
         if (!is_pe((const unsigned char *)c->image, c->image_size)) {
             fprintf(stderr, "asmstore: %s: not a PE file (no \"MZ\" header pointing at a \"PE\" signature): an assembly store holds .NET assemblies only\n", c->file);
@@ -180,6 +180,7 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
     asmstore_add_options ao;
     const void *img = e->image;
     size_t img_size = e->image_size;
+    asmstore_error err;
     asmstore_result res;
     memset(&ao, 0, sizeof ao);
     ao.flags = ASMSTORE_ADD_NO_COMPANION | ASMSTORE_ADD_BORROW;
@@ -208,11 +209,11 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
                     img_size, e->uncompressed_size);
         }
     }
-    res = asmstore_writer_add_ex(w, fname, strlen(fname), img, img_size, e->pdb, e->pdb_size, e->config, e->config_size, &ao);
+    res = asmstore_writer_add_ex(w, fname, strlen(fname), img, img_size, e->pdb, e->pdb_size, e->config, e->config_size, &ao, &err);
     if (res != ASMSTORE_OK) {
         char what[600];
         snprintf(what, sizeof what, "%.255s: %.300s", u->label, fname);
-        return cli_fail(what, res);
+        return cli_fail(what, res, &err);
     }
     return 0;
 }
@@ -225,7 +226,7 @@ static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
         char fname[1024];
         repack_change *c;
         int rc;
-        if (asmstore_reader_entry(&u->r, k, &e) != ASMSTORE_OK || cli_entry_filename(u, &e, fname, sizeof fname) != 0) {
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK || cli_entry_filename(u, &e, fname, sizeof fname) != 0) {
             fprintf(stderr, "asmstore: %s: entry %u cannot be read\n", u->label, k);
             return 1;
         }
@@ -245,7 +246,7 @@ static asmstore_compression unit_kind(const cli_unit *u) {
     uint32_t k;
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
-        if (asmstore_reader_entry(&u->r, k, &e) == ASMSTORE_OK && e.compression) return e.compression;
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) == ASMSTORE_OK && e.compression) return e.compression;
     }
     return ASMSTORE_COMPRESSION_NONE;
 }
@@ -259,7 +260,7 @@ static size_t unit_alignment(const cli_unit *u) {
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
         uint64_t off;
-        if (asmstore_reader_entry(&u->r, k, &e) != ASMSTORE_OK || e.ignored || !e.image_size) continue;
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK || e.ignored || !e.image_size) continue;
         off = (uint64_t)(e.image - u->r.data);
         gap |= off != end;
         all |= off;
@@ -285,11 +286,11 @@ static void store_options(const repack_job *j, const cli_unit *u, asmstore_compr
 }
 
 /* ---- building the outputs ---- */
-static int writer_error(const char *what, asmstore_result res) {
+static int writer_error(const char *what, asmstore_result res, const asmstore_error *err) {
     if (res == ASMSTORE_ERR_UNSUPPORTED_COMPRESSION)
         fprintf(stderr, "asmstore: %s: LZ4 (XALZ) images need a build with liblz4 (Debian: liblz4-dev)\n", what);
     else
-        return cli_fail(what, res);
+        return cli_fail(what, res, err);
     return 1;
 }
 
@@ -315,6 +316,7 @@ static repack_output *new_output(repack_job *j, const cli_unit *u, const char *n
 /* The store in its wrapper: raw as it came, or the original .so as the template (its payload replaced). */
 static int wrap_like(repack_job *j, const cli_unit *u, const void *store, size_t size, repack_output *o) {
     asmstore_elf_options eo;
+    asmstore_error err;
     asmstore_result res;
     if (!strcmp(u->wrapper, "raw")) {
         if (!(o->data = malloc(size ? size : 1))) return 2;
@@ -325,12 +327,12 @@ static int wrap_like(repack_job *j, const cli_unit *u, const void *store, size_t
     memset(&eo, 0, sizeof eo);
     eo.mode = ASMSTORE_ELF_MODE_TEMPLATE;
     unit_file(&j->in, u, (const unsigned char **)&eo.stub, &eo.stub_size);
-    res = asmstore_elf_wrap(&eo, store, size, &o->data, &o->size);
+    res = asmstore_elf_wrap(&eo, store, size, &o->data, &o->size, &err);
     if (res == ASMSTORE_ERR_UNSUPPORTED)
         fprintf(stderr, "asmstore: %s: this %s wrapper has more than section names and headers after its payload (an lld-linked "
                         "wrapper), so its payload cannot be replaced in place: repack the raw store (asmstore extract, pack) and "
                         "wrap it with asmstore wrap --mode dlopen\n", u->label, u->wrapper);
-    else if (res != ASMSTORE_OK) return cli_fail(u->label, res);
+    else if (res != ASMSTORE_OK) return cli_fail(u->label, res, &err);
     return res == ASMSTORE_OK ? 0 : 1;
 }
 
@@ -338,6 +340,7 @@ static int wrap_like(repack_job *j, const cli_unit *u, const void *store, size_t
 static int build_store(repack_job *j, const cli_unit *u) {
     asmstore_write_options o;
     asmstore_writer *w = NULL;
+    asmstore_error err;
     asmstore_result res;
     const void *data;
     size_t size;
@@ -347,9 +350,9 @@ static int build_store(repack_job *j, const cli_unit *u) {
         return 1;
     }
     store_options(j, u, unit_kind(u), &o);
-    if ((res = asmstore_writer_create(&w, &o)) != ASMSTORE_OK) return writer_error(u->label, res);
+    if ((res = asmstore_writer_create(&w, &o, &err)) != ASMSTORE_OK) return writer_error(u->label, res, &err);
     rc = add_unit(j, w, u);
-    if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size)) != ASMSTORE_OK) rc = writer_error(u->label, res);
+    if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size, &err)) != ASMSTORE_OK) rc = writer_error(u->label, res, &err);
     if (rc == 0) rc = wrap_like(j, u, data, size, new_output(j, u, u->label));
     if (rc == 0) fprintf(stderr, "%s: %zu entries, format %u\n", u->label, asmstore_writer_count(w), u->r.format);
     asmstore_writer_free(w);
@@ -382,6 +385,7 @@ static int build_v1_set(repack_job *j) {
     asmstore_writer *w = NULL;
     asmstore_compression kind = ASMSTORE_COMPRESSION_NONE;
     const cli_unit *first = NULL;
+    asmstore_error err;
     asmstore_result res;
     const void *data;
     size_t size, i;
@@ -394,14 +398,14 @@ static int build_v1_set(repack_job *j) {
         if (!kind) kind = unit_kind(u);
     }
     store_options(j, first, kind, &o);
-    if ((res = asmstore_writer_create(&w, &o)) != ASMSTORE_OK) return writer_error(first->label, res);
+    if ((res = asmstore_writer_create(&w, &o, &err)) != ASMSTORE_OK) return writer_error(first->label, res, &err);
     for (a = 0; a <= 4 && rc == 0; a++) /* store 0, then the arch stores in ABI order */
         for (k = 0; k < j->in.n && rc == 0; k++) {
             const cli_unit *u = &j->in.units[k];
             if (u->r.format == 1 && (a == 0 ? u->r.store_id == 0 : u->r.store_id != 0 && u->abi == (asmstore_abi)a)) rc = add_unit(j, w, u);
         }
-    if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size)) != ASMSTORE_OK) rc = writer_error(first->label, res);
-    for (i = 0; rc == 0 && asmstore_writer_output(w, i, &name, &data, &size) == ASMSTORE_OK; i++) {
+    if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size, &err)) != ASMSTORE_OK) rc = writer_error(first->label, res, &err);
+    for (i = 0; rc == 0 && asmstore_writer_output(w, i, &name, &data, &size, NULL) == ASMSTORE_OK; i++) {
         const cli_unit *u = v1_unit_for(j, name);
         if (!u) continue; /* the manifest (kept as it is), or a store 0 the input did not have */
         rc = wrap_like(j, u, data, size, new_output(j, u, u->label));
@@ -452,7 +456,7 @@ static int write_set_dir(repack_job *j) {
             snprintf(path, sizeof path, "%s/%s", dir, man);
             data = withman->r.manifest; size = withman->r.manifest_size;
         }
-        if (asmstore_write_file(path, data, size, 0644) != ASMSTORE_OK) {
+        if (asmstore_write_file(path, data, size, 0644, NULL) != ASMSTORE_OK) {
             cli_fail_errno(path, "write it");
             if (fresh) { for (; i >= 0; i--) { snprintf(path, sizeof path, "%s/%s", dir, i < j->nouts ? j->outs[i].name : ""); unlink(path); } rmdir(dir); }
             return 2;
@@ -603,7 +607,7 @@ static int write_archive(repack_job *j) {
     int dropped = 0, rc = build_archive(j, &raw, &raw_size, &dropped);
     if (rc == 0 && (rc = align_archive(j, raw, raw_size, &aligned, &aligned_size)) != 0)
         fprintf(stderr, "asmstore: %s: the archive libzip wrote could not be aligned\n", j->a->out);
-    if (rc == 0 && asmstore_write_file(j->a->out, aligned, aligned_size, 0644) != ASMSTORE_OK) {
+    if (rc == 0 && asmstore_write_file(j->a->out, aligned, aligned_size, 0644, NULL) != ASMSTORE_OK) {
         rc = cli_fail_errno(j->a->out, "write it");
     }
     if (rc == 0)
@@ -634,9 +638,9 @@ static int open_in(repack_job *j) {
     for (i = 0; i < j->in.n; i++) {
         const cli_unit *u = &j->in.units[i];
         if (!u->opened) {
-            fprintf(stderr, "asmstore: %s: %s: %s (at offset %llu): only a valid input can be repacked; %s\n",
-                    j->a->in, u->label, asmstore_result_string(u->res), (unsigned long long)u->err.offset,
-                    cli_result_hint(u->res));
+            char why[512];
+            fprintf(stderr, "asmstore: %s: %s: %s: only a valid input can be repacked; %s\n", j->a->in, u->label,
+                    cli_failure(u->res, &u->err, why, sizeof why), cli_result_hint(u->res));
             return u->res == ASMSTORE_ERR_OUT_OF_MEMORY || u->res == ASMSTORE_ERR_IO ? 2 : 1;
         }
         if (j->in.archive && u->from_split) {
@@ -689,7 +693,7 @@ static int write_all(repack_job *j) {
     for (i = 0; i < j->in.n; i++) v1 |= j->in.units[i].r.format == 1;
     if (j->in.archive) return write_archive(j);
     if (v1) return write_set_dir(j);
-    if (asmstore_write_file(j->a->out, j->outs[0].data, j->outs[0].size, 0644) != ASMSTORE_OK) {
+    if (asmstore_write_file(j->a->out, j->outs[0].data, j->outs[0].size, 0644, NULL) != ASMSTORE_OK) {
         return cli_fail_errno(j->a->out, "write it");
     }
     return 0;

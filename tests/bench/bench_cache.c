@@ -34,7 +34,7 @@ static int load_every(asmstore_cache *c, const cu_store *s, asmstore_cache_image
     for (i = 0; i < s->n; i++) {
         asmstore_entry e;
         asmstore_cache_image img;
-        if (asmstore_reader_entry(&s->r, (uint32_t)i, &e) != ASMSTORE_OK || asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) { bad++; continue; }
+        if (asmstore_reader_entry(&s->r, (uint32_t)i, &e, NULL) != ASMSTORE_OK || asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) { bad++; continue; }
         if (img.size != s->src_size[i]) bad++;
         if (imgs) imgs[i] = img;
         else asmstore_cache_release(&img);
@@ -237,8 +237,8 @@ static int child_main(char **argv) {
         asmstore_cache_image img;
         const unsigned char *d;
         if (work == W_APP) {
-            if (asmstore_reader_find(&r, app_names[i], strlen(app_names[i]), &e) != ASMSTORE_OK) continue;
-        } else if (asmstore_reader_entry(&r, i, &e) != ASMSTORE_OK || e.ignored) {
+            if (asmstore_reader_find(&r, app_names[i], strlen(app_names[i]), &e, NULL) != ASMSTORE_OK) continue;
+        } else if (asmstore_reader_entry(&r, i, &e, NULL) != ASMSTORE_OK || e.ignored) {
             continue;
         }
         if (path == P_UPSTREAM) {
@@ -365,8 +365,8 @@ static int prime(const cu_store *s, int w, const char *ours, const char *up) {
     for (i = 0; i < n; i++) {
         asmstore_entry e;
         asmstore_cache_image img;
-        if (w == W_APP ? asmstore_reader_find(&s->r, app_names[i], strlen(app_names[i]), &e) != ASMSTORE_OK
-                       : asmstore_reader_entry(&s->r, i, &e) != ASMSTORE_OK)
+        if (w == W_APP ? asmstore_reader_find(&s->r, app_names[i], strlen(app_names[i]), &e, NULL) != ASMSTORE_OK
+                       : asmstore_reader_entry(&s->r, i, &e, NULL) != ASMSTORE_OK)
             continue;
         if (asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) return -1;
         if (img.source != ASMSTORE_CACHE_DIRECT && up_write(up, e.index, s->r.content_id, img.data, img.size) != 0) return -1;

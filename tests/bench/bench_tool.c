@@ -71,7 +71,7 @@ static int cmd_mkstore(int argc, char **argv) {
     o.image_alignment = 1; /* the layout these figures have always measured */
     nf = argc - 7;
     if (nf <= 0 || n <= 0) return 2;
-    if ((res = asmstore_writer_create(&w, &o)) != ASMSTORE_OK) { fprintf(stderr, "create: %s\n", asmstore_result_string(res)); return 1; }
+    if ((res = asmstore_writer_create(&w, &o, NULL)) != ASMSTORE_OK) { fprintf(stderr, "create: %s\n", asmstore_result_string(res)); return 1; }
     for (i = 0; i < n; i++) {
         const char *f = argv[7 + i % nf], *base = strrchr(f, '/');
         char name[1100];
@@ -79,12 +79,12 @@ static int cmd_mkstore(int argc, char **argv) {
         base = base ? base + 1 : f;
         if (k) snprintf(name, sizeof name, "p%ld/%s", k, base);
         else snprintf(name, sizeof name, "%s", base);
-        if ((res = asmstore_writer_add_file(w, name, f, NULL, NULL, 0)) != ASMSTORE_OK) {
+        if ((res = asmstore_writer_add_file(w, name, f, NULL, NULL, 0, NULL)) != ASMSTORE_OK) {
             fprintf(stderr, "add %s: %s\n", name, asmstore_result_string(res));
             return 1;
         }
     }
-    if ((res = asmstore_writer_finish(w, &data, &size)) != ASMSTORE_OK || (res = asmstore_write_file(argv[2], data, size, 0644)) != ASMSTORE_OK) {
+    if ((res = asmstore_writer_finish(w, &data, &size, NULL)) != ASMSTORE_OK || (res = asmstore_write_file(argv[2], data, size, 0644, NULL)) != ASMSTORE_OK) {
         fprintf(stderr, "finish: %s\n", asmstore_result_string(res));
         return 1;
     }
@@ -110,7 +110,7 @@ static void collect(asmstore_reader *r, names *nm, int with_stripped, int shuffl
     nm->maxsize = 1;
     for (i = 0; i < r->entry_count; i++) {
         asmstore_entry e;
-        asmstore_reader_entry(r, (uint32_t)i, &e);
+        asmstore_reader_entry(r, (uint32_t)i, &e, NULL);
         if (e.ignored) continue;
         nm->name[nm->n] = e.name; nm->len[nm->n++] = e.name_len;
         if (with_stripped) { nm->name[nm->n] = e.name; nm->len[nm->n++] = asmstore_name_base_len(e.name, e.name_len); }
@@ -135,7 +135,7 @@ NOINLINE static void bench_count_lookup(const asmstore_reader *r, const names *n
     for (k = 0; k < iter; k++)
         for (i = 0; i < nm->n; i++) {
             asmstore_entry e;
-            sink += (uint64_t)asmstore_reader_find(r, nm->name[i], nm->len[i], &e) + e.index;
+            sink += (uint64_t)asmstore_reader_find(r, nm->name[i], nm->len[i], &e, NULL) + e.index;
         }
 }
 NOINLINE static void bench_count_index(const asmstore_reader *r, const names *nm, long iter) {
@@ -144,7 +144,7 @@ NOINLINE static void bench_count_index(const asmstore_reader *r, const names *nm
     for (k = 0; k < iter; k++)
         for (i = 0; i < nm->n; i++) {
             uint32_t d = 0;
-            sink += (uint64_t)asmstore_reader_find_index(r, nm->name[i], nm->len[i], &d) + d;
+            sink += (uint64_t)asmstore_reader_find_index(r, nm->name[i], nm->len[i], &d, NULL) + d;
         }
 }
 NOINLINE static void bench_count_floor(const asmstore_reader *r, const names *nm, long iter) {
@@ -166,7 +166,7 @@ NOINLINE static void bench_count_open(const void *data, size_t size, long iter) 
 }
 NOINLINE static void bench_count_attach(asmstore_reader *r, uint32_t *table, size_t bytes, long iter) {
     long k;
-    for (k = 0; k < iter; k++) sink += (uint64_t)asmstore_reader_attach_name_table(r, table, bytes);
+    for (k = 0; k < iter; k++) sink += (uint64_t)asmstore_reader_attach_name_table(r, table, bytes, NULL);
 }
 /* where lookup time goes: (1) hash, (2) + binary search of the store's index, (3) + name check */
 NOINLINE static void stage_hash(const asmstore_reader *r, const names *nm, long iter) {
@@ -207,7 +207,7 @@ static int cmd_reader(int argc, char **argv) {
     double *a, *b, *c, *d, *e5, *x;
     unsigned char *buf;
     ZSTD_DCtx *dctx;
-    if (argc < 4 || asmstore_read_file(argv[2], NULL, &data, &size) != ASMSTORE_OK ||
+    if (argc < 4 || asmstore_read_file(argv[2], NULL, &data, &size, NULL) != ASMSTORE_OK ||
         asmstore_reader_init(&r, data, size, NULL, NULL) != ASMSTORE_OK) {
         fprintf(stderr, "bench_tool reader: cannot open %s\n", argc > 2 ? argv[2] : "?");
         return 2;
@@ -227,7 +227,7 @@ static int cmd_reader(int argc, char **argv) {
     }
     report("open_us", a, reps, "us");
     table = (uint32_t *)malloc(asmstore_reader_name_table_size(&r) + 4);
-    asmstore_reader_attach_name_table(&r, table, asmstore_reader_name_table_size(&r) + 4);
+    asmstore_reader_attach_name_table(&r, table, asmstore_reader_name_table_size(&r) + 4, NULL);
     collect(&r, &nm, 1, 1);
     collect(&r, &plain, 0, 0);
     printf("names %zu\n", nm.n);
@@ -264,7 +264,7 @@ static int cmd_reader(int argc, char **argv) {
     dctx = ZSTD_createDCtx();
     for (i = 0; i < r.entry_count; i++) {
         asmstore_entry e;
-        asmstore_reader_entry(&r, (uint32_t)i, &e);
+        asmstore_reader_entry(&r, (uint32_t)i, &e, NULL);
         if (e.ignored) continue;
         if (e.compression == ASMSTORE_COMPRESSION_ZSTD) { nz++; total_z += e.uncompressed_size; }
         else if (e.compression == ASMSTORE_COMPRESSION_NONE) { ns++; total_s += e.image_size; }
@@ -277,7 +277,7 @@ static int cmd_reader(int argc, char **argv) {
                 asmstore_entry e;
                 double t0, t1, t2;
                 int ours_first = (int)((i + (size_t)rep) & 1u);
-                asmstore_reader_entry(&r, (uint32_t)i, &e);
+                asmstore_reader_entry(&r, (uint32_t)i, &e, NULL);
                 if (e.compression != ASMSTORE_COMPRESSION_ZSTD) continue;
                 t0 = now();
                 if (ours_first) { if (asmstore_reader_read(&r, &e, buf, nm.maxsize, dctx, NULL) != ASMSTORE_OK) { fprintf(stderr, "read failed\n"); return 1; } }
@@ -301,7 +301,7 @@ static int cmd_reader(int argc, char **argv) {
         double t0 = now();
         for (i = 0; i < plain.n; i++) {
             asmstore_entry e;
-            if (asmstore_reader_find(&r, plain.name[i], plain.len[i], &e) != ASMSTORE_OK ||
+            if (asmstore_reader_find(&r, plain.name[i], plain.len[i], &e, NULL) != ASMSTORE_OK ||
                 asmstore_reader_read(&r, &e, buf, nm.maxsize, dctx, NULL) != ASMSTORE_OK) { fprintf(stderr, "load failed\n"); return 1; }
         }
         a[rep] = (now() - t0) * 1e3;
@@ -315,14 +315,14 @@ static int cmd_reader(int argc, char **argv) {
             double t0 = now();
             for (i = 0; i < plain.n; i++) {
                 asmstore_entry e;
-                if (asmstore_reader_find(&r, plain.name[i], plain.len[i], &e) == ASMSTORE_OK && e.compression == ASMSTORE_COMPRESSION_NONE)
+                if (asmstore_reader_find(&r, plain.name[i], plain.len[i], &e, NULL) == ASMSTORE_OK && e.compression == ASMSTORE_COMPRESSION_NONE)
                     sink += (uint64_t)(uintptr_t)e.image + e.image_size;
             }
             a[rep] = (now() - t0) * 1e3;
             t0 = now();
             for (i = 0; i < plain.n; i++) {
                 asmstore_entry e;
-                if (asmstore_reader_find(&r, plain.name[i], plain.len[i], &e) == ASMSTORE_OK && e.compression == ASMSTORE_COMPRESSION_NONE &&
+                if (asmstore_reader_find(&r, plain.name[i], plain.len[i], &e, NULL) == ASMSTORE_OK && e.compression == ASMSTORE_COMPRESSION_NONE &&
                     asmstore_reader_read(&r, &e, buf, nm.maxsize, dctx, NULL) == ASMSTORE_OK)
                     sink += buf[0];
             }
@@ -345,7 +345,7 @@ static int cmd_count(int argc, char **argv) {
     uint32_t *table;
     names nm;
     long iter;
-    if (argc < 5 || asmstore_read_file(argv[2], NULL, &data, &size) != ASMSTORE_OK ||
+    if (argc < 5 || asmstore_read_file(argv[2], NULL, &data, &size, NULL) != ASMSTORE_OK ||
         asmstore_reader_init(&r, data, size, NULL, NULL) != ASMSTORE_OK) return 2;
     iter = atol(argv[4]);
     table = (uint32_t *)malloc(asmstore_reader_name_table_size(&r) + 4);
@@ -359,7 +359,7 @@ static int cmd_count(int argc, char **argv) {
         printf("ops %ld\n", iter);
         return 0;
     }
-    asmstore_reader_attach_name_table(&r, table, asmstore_reader_name_table_size(&r) + 4);
+    asmstore_reader_attach_name_table(&r, table, asmstore_reader_name_table_size(&r) + 4, NULL);
     collect(&r, &nm, 1, 1);
     if (!strcmp(argv[3], "lookup")) bench_count_lookup(&r, &nm, iter);
     else if (!strcmp(argv[3], "index")) bench_count_index(&r, &nm, iter);

@@ -20,7 +20,7 @@ static asmstore_result read_entry(const asmstore_locator *loc, const char *name,
     asmstore_reader r;
     asmstore_entry e;
     asmstore_result res = asmstore_reader_init(&r, loc->data, loc->size, NULL, NULL);
-    if (res == ASMSTORE_OK) res = asmstore_reader_find(&r, name, strlen(name), &e);
+    if (res == ASMSTORE_OK) res = asmstore_reader_find(&r, name, strlen(name), &e, NULL);
     if (res != ASMSTORE_OK) return res;
     *img = (unsigned char *)malloc(e.uncompressed_size ? e.uncompressed_size : 1);
     if (!*img) return ASMSTORE_ERR_OUT_OF_MEMORY;
@@ -76,10 +76,10 @@ int main(int argc, char **argv) {
         memset(&wo, 0, sizeof wo);
         memset(&eo, 0, sizeof eo);
         wo.jobs = 1;
-        if ((res = asmstore_writer_create(&w, &wo)) != ASMSTORE_OK) return fail("writer_create", res);
-        res = asmstore_writer_add(w, argv[3], strlen(argv[3]), img, size, NULL, 0, NULL, 0, 0);
-        if (res == ASMSTORE_OK) res = asmstore_writer_finish(w, &store, &n);
-        if (res == ASMSTORE_OK) res = asmstore_elf_wrap(&eo, store, n, &so, &so_size);
+        if ((res = asmstore_writer_create(&w, &wo, NULL)) != ASMSTORE_OK) return fail("writer_create", res);
+        res = asmstore_writer_add(w, argv[3], strlen(argv[3]), img, size, NULL, 0, NULL, 0, 0, NULL);
+        if (res == ASMSTORE_OK) res = asmstore_writer_finish(w, &store, &n, NULL);
+        if (res == ASMSTORE_OK) res = asmstore_elf_wrap(&eo, store, n, &so, &so_size, NULL);
         asmstore_writer_free(w);
         if (res != ASMSTORE_OK) return fail("write + wrap", res);
         res = asmstore_elf_check_bionic(so, so_size, ASMSTORE_ABI_ARM64, NULL, NULL, NULL);

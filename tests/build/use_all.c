@@ -9,11 +9,11 @@ int use_all(const void *data, size_t size) {
     asmstore_entry e;
     int n = 0;
     if (asmstore_reader_init(&r, data, size, NULL, NULL) == ASMSTORE_OK &&
-        asmstore_reader_find(&r, "A", 1, &e) == ASMSTORE_OK) n++;
+        asmstore_reader_find(&r, "A", 1, &e, NULL) == ASMSTORE_OK) n++;
 #ifndef ASMSTORE_NO_WRITER
     {
         asmstore_writer *w = NULL;
-        if (asmstore_writer_create(&w, NULL) == ASMSTORE_OK) n++;
+        if (asmstore_writer_create(&w, NULL, NULL) == ASMSTORE_OK) n++;
         asmstore_writer_free(w);
     }
 #endif

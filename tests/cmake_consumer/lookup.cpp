@@ -8,7 +8,7 @@ extern "C" int consumer_lookup(const asmstore_reader *r, const char *name, size_
     asmstore_entry e;
     size_t len = 0;
     while (name[len]) len++;
-    if (asmstore_reader_find(r, name, len, &e) != ASMSTORE_OK) return 0;
+    if (asmstore_reader_find(r, name, len, &e, NULL) != ASMSTORE_OK) return 0;
     *size = e.uncompressed_size;
     return 1;
 }

@@ -24,14 +24,14 @@ int main(int argc, char **argv) {
     for (i = 0; i < sizeof img; i++) img[i] = (unsigned char)(i * 7 % 13);
     memset(&o, 0, sizeof o);
     o.level = 9;
-    if (asmstore_writer_create(&w, &o) != ASMSTORE_OK) return 1;
-    if (asmstore_writer_add(w, "Consumer.dll", 12, img, sizeof img, NULL, 0, NULL, 0, 0) != ASMSTORE_OK) return 1;
-    if (asmstore_writer_finish(w, &store, &size) != ASMSTORE_OK) return 1;
+    if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return 1;
+    if (asmstore_writer_add(w, "Consumer.dll", 12, img, sizeof img, NULL, 0, NULL, 0, 0, NULL) != ASMSTORE_OK) return 1;
+    if (asmstore_writer_finish(w, &store, &size, NULL) != ASMSTORE_OK) return 1;
     if (asmstore_reader_init(&r, store, size, NULL, NULL) != ASMSTORE_OK) return 1;
     if (!consumer_lookup(&r, "Consumer", &n) || n != sizeof img) return 1;
     for (pass = 0; pass < 2; pass++) {
         if (asmstore_cache_open(&c, argv[1], &r, NULL) != ASMSTORE_OK) return 1;
-        if (asmstore_reader_find(&r, "Consumer.dll", 12, &e) != ASMSTORE_OK || asmstore_cache_get(c, &e, &ci) != ASMSTORE_OK ||
+        if (asmstore_reader_find(&r, "Consumer.dll", 12, &e, NULL) != ASMSTORE_OK || asmstore_cache_get(c, &e, &ci) != ASMSTORE_OK ||
             ci.size != sizeof img || memcmp(ci.data, img, sizeof img) != 0)
             return 1;
         printf("%s\n", ci.source == ASMSTORE_CACHE_HIT ? "hit" : ci.source == ASMSTORE_CACHE_MISS ? "miss" : "direct");
