@@ -53,14 +53,14 @@ int main(int argc, char **argv) {
     for (i = 0; i < sizeof big; i++) big[i] = (char)('a' + i % 7);
     memset(&o, 0, sizeof o);
     o.abi = ASMSTORE_ABI_X86_64;
-    if (asmstore_writer_create(&w, &o) != ASMSTORE_OK ||
-        asmstore_writer_add(w, "App.dll", 7, big, sizeof big, NULL, 0, NULL, 0, 0) != ASMSTORE_OK ||
-        asmstore_writer_add(w, "fr/App.resources.dll", 20, "bonjour", 7, NULL, 0, NULL, 0, 0) != ASMSTORE_OK ||
-        asmstore_writer_finish(w, &store, &size) != ASMSTORE_OK) return 1;
+    if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK ||
+        asmstore_writer_add(w, "App.dll", 7, big, sizeof big, NULL, 0, NULL, 0, 0, NULL) != ASMSTORE_OK ||
+        asmstore_writer_add(w, "fr/App.resources.dll", 20, "bonjour", 7, NULL, 0, NULL, 0, 0, NULL) != ASMSTORE_OK ||
+        asmstore_writer_finish(w, &store, &size, NULL) != ASMSTORE_OK) return 1;
     if (asmstore_reader_init(&r, store, size, NULL, NULL) != ASMSTORE_OK) return 1;
     for (pass = 0; pass < 2; pass++) {
         if (asmstore_cache_open(&c, argv[1], &r, NULL) != ASMSTORE_OK) return 1;
-        if (asmstore_reader_find(&r, "App", 3, &e) != ASMSTORE_OK || asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) return 1;
+        if (asmstore_reader_find(&r, "App", 3, &e, NULL) != ASMSTORE_OK || asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) return 1;
         if (img.size != sizeof big || memcmp(img.data, big, sizeof big) != 0) return 1;
         printf("%s %s\n", pass ? "warm" : "cold", img.source == ASMSTORE_CACHE_HIT ? "hit" : img.source == ASMSTORE_CACHE_MISS ? "miss" : "direct");
         asmstore_cache_release(&img);
