@@ -1293,11 +1293,12 @@ ASMSTORE__PRIVATE uint32_t asmstore__index_of(const asmstore_reader *r, uint64_t
     return pick;
 }
 
-ASMSTORE__PRIVATE int asmstore__find_hash(const asmstore_reader *r, uint64_t h, uint32_t desc) {
+/* The index entry with hash h pointing at descriptor desc, or UINT32_MAX. */
+ASMSTORE__PRIVATE uint32_t asmstore__index_entry_for(const asmstore_reader *r, uint64_t h, uint32_t desc) {
     uint32_t i = asmstore__lower_bound(r, h);
     for (; i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++)
-        if (asmstore__index_descriptor(r, i) == desc) return 1;
-    return 0;
+        if (asmstore__index_descriptor(r, i) == desc) return i;
+    return UINT32_MAX;
 }
 
 /* Does the first name (full and minus extension) hash with `kind` to index entries pointing back at
@@ -1307,8 +1308,8 @@ ASMSTORE__PRIVATE int asmstore__find_hash(const asmstore_reader *r, uint64_t h, 
 ASMSTORE__PRIVATE int asmstore__hash_kind_fits(const asmstore_reader *r, asmstore_hash_kind kind) {
     const unsigned char *name = r->data + r->names_offset + 4;
     size_t len = asmstore__rd32(r->data + r->names_offset), base = asmstore_name_base_len((const char *)name, len);
-    return asmstore__find_hash(r, asmstore_name_hash(kind, name, len), 0) &&
-           asmstore__find_hash(r, asmstore_name_hash(kind, name, base), 0);
+    return asmstore__index_entry_for(r, asmstore_name_hash(kind, name, len), 0) != UINT32_MAX &&
+           asmstore__index_entry_for(r, asmstore_name_hash(kind, name, base), 0) != UINT32_MAX;
 }
 
 /* >>reader: validation ------------------------------------------------------------------ */
@@ -1789,7 +1790,6 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
     int ignored = 0;
     uint32_t i;
     size_t noff, nlen;
-    uint64_t h;
     if (!r || !r->data || !out) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or entry");
     if (index >= r->entry_count) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, (int64_t)index, 0,
                                                        "index past the descriptors");
@@ -1802,9 +1802,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
     noff = asmstore__name_record(r, index);
     nlen = asmstore__rd32(r->data + noff);
     if (r->index_entry_size == r->hash_size + 5u) {
-        h = asmstore_name_hash(r->hash_kind, r->data + noff + 4, nlen);
-        for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++)
-            if (asmstore__index_descriptor(r, i) == index) { ignored = asmstore__index_ignored(r, i); break; }
+        i = asmstore__index_entry_for(r, asmstore_name_hash(r->hash_kind, r->data + noff + 4, nlen), index);
+        ignored = i != UINT32_MAX && asmstore__index_ignored(r, i);
     }
     asmstore__describe(r, index, noff, ignored, out);
     return ASMSTORE_OK;
@@ -2636,20 +2635,18 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
     memset(l, 0, sizeof *l);
     res = asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, &n, err);
     if (res != ASMSTORE_OK) return res;
-#ifndef ASMSTORE_NO_ZIP
     if (n >= 4 && m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4) { /* a ZIP: as asmstore_locate_apk */
+#ifndef ASMSTORE_NO_ZIP
         if (asmstore__locate_split(l, path, ASMSTORE_ABI_UNKNOWN, symbol) == ASMSTORE_OK) {
             munmap(m, n); /* a split holds the store: base.apk's mapping goes */
             return ASMSTORE_OK;
         }
         return asmstore__locate_in_zip(l, m, n, ASMSTORE_ABI_UNKNOWN, symbol, err);
-    }
 #else
-    if (n >= 4 && m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4) { /* an archive: no ZIP scan built in */
         munmap(m, n);
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0, "a ZIP archive, and ASMSTORE_NO_ZIP is set");
-    }
 #endif
+    }
     l->map = m; l->map_size = n;
     l->via = ASMSTORE_VIA_FILE;
     l->entry_data = m; l->entry_size = n;
