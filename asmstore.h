@@ -400,6 +400,7 @@ typedef struct asmstore_reader {
     uint32_t index_entry_count;      /* 2 * entry_count; format 1: rows per hash table */
     uint32_t index_entry_size;       /* 8, 9, 12 or 13; format 1: 20 */
     uint32_t hash_size;              /* 4 or 8 */
+    uint64_t hash_mask;              /* the hash's width: an index entry's 8 bytes & hash_mask */
     uint32_t store_id;               /* format 1: 0 = assemblies.blob (holds the hash tables), 1 = per ABI */
     uint32_t global_entry_count;     /* format 1 store 0: rows in each hash table */
     int has_content_id;              /* format 4 */
@@ -412,6 +413,8 @@ typedef struct asmstore_reader {
     asmstore_decompress_fn decompress;
     void *decompress_user;
     const uint32_t *name_offsets;    /* optional table from asmstore_reader_attach_name_table/_manifest */
+    const uint32_t *buckets;         /* attach_name_table: first index position per top-bits value */
+    uint32_t bucket_shift;           /* a hash's bucket: hash >> bucket_shift */
     const struct asmstore_reader *v1_common; /* format 1 arch store: store 0 of its set (attach_common) */
     const char *manifest;            /* format 1: assemblies.manifest text (attach_manifest) */
     size_t manifest_size;
@@ -446,11 +449,13 @@ typedef struct asmstore_entry {
 ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
                                                   const asmstore_read_options *opt, asmstore_error *err);
 
-/* Bytes a name table for this store needs (entry_count * 4). */
+/* Bytes a name table for this store needs: 4 per entry (its name's offset) and, formats 2-4, 4 per
+   bucket of the index search (the power of two <= the index entries, plus one): about 12 per entry. */
 ASMSTORE_DEF size_t asmstore_reader_name_table_size(const asmstore_reader *r);
-/* Optional: fills caller memory with the offset of every name so lookups and asmstore_reader_entry
-   are O(log n) / O(1) instead of walking the names table. The memory (4-byte aligned) must outlive
-   the reader; the reader only reads it. */
+/* Optional: fills caller memory with the offset of every name and the index's buckets, so a lookup
+   searches about one index entry and reads one name (asmstore_reader_entry: O(1)) instead of
+   bisecting and walking the names table. The memory (4-byte aligned) must outlive the reader; the
+   reader only reads it. */
 ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *r, uint32_t *table, size_t bytes,
                                                                asmstore_error *err);
 
@@ -469,10 +474,10 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
                                                    asmstore_error *err);
 
 /* Looks a name up the way hosts ask: "Foo.dll", "Foo", "fr/Foo.resources.dll", "fr/Foo.resources".
-   The name is checked, so a hash collision never returns another entry. The index search guesses the
-   position from the hash (hashes are uniform) and walks a few entries, O(log n) at worst; with a name
-   table attached (asmstore_reader_attach_name_table) a hit's name is O(1), else each hit walks the names
-   table. Returns ASMSTORE_OK, ASMSTORE_ERR_NOT_FOUND, or ASMSTORE_ERR_IGNORED (the name exists as an
+   The name is checked, so a hash collision never returns another entry. With a name table attached
+   (asmstore_reader_attach_name_table) the search looks in one bucket of about one entry (O(log n) at
+   worst) and a hit's name is O(1); without, the index is bisected and each hit walks the names table.
+   Returns ASMSTORE_OK, ASMSTORE_ERR_NOT_FOUND, or ASMSTORE_ERR_IGNORED (the name exists as an
    ignored placeholder). Hashes once; the entry filled reads the image's 12-byte header. */
 ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
                                                   asmstore_entry *out, asmstore_error *err);
@@ -1206,7 +1211,7 @@ ASMSTORE__PRIVATE inline void asmstore__describe_image(const asmstore_reader *r,
    width in the search loops. */
 ASMSTORE__PRIVATE uint64_t asmstore__index_hash(const asmstore_reader *r, uint32_t i) {
     return asmstore__rd64(r->data + r->index_offset + (size_t)i * r->index_entry_size) &
-           (UINT64_MAX >> (64u - 8u * r->hash_size));
+           r->hash_mask;
 }
 /* v2+: the descriptor an index entry points at; format 1: the mapping index of a hash row. */
 ASMSTORE__PRIVATE uint32_t asmstore__index_descriptor(const asmstore_reader *r, uint32_t i) {
@@ -1216,37 +1221,44 @@ ASMSTORE__PRIVATE int asmstore__index_ignored(const asmstore_reader *r, uint32_t
     return r->index_entry_size == r->hash_size + 5u &&
            r->data[r->index_offset + (size_t)i * r->index_entry_size + r->hash_size + 4u] != 0;
 }
-/* First index position whose hash is >= h. Hashes are uniform, so h's position is about h * n / 2^bits
-   (from the top 32 bits): that guess, corrected once by the same rule from the hash found there, lands
-   within a few positions (the error shrinks from ~sqrt(n) to ~n^(1/4)), and a short walk from it finds
-   the answer. The index order was checked at init, so a store that is not evenly spread (made to be
-   slow) still gets the right answer: past 8 steps the walk gives way to a bisection, O(log n). */
-ASMSTORE__PRIVATE uint32_t asmstore__lower_bound(const asmstore_reader *r, uint64_t h) {
-    unsigned shift = 8u * r->hash_size - 32u;
-    uint64_t t = h >> shift, at, d;
-    uint32_t n = r->index_entry_count, lo = 0, hi = n, end, g; /* the answer is in [lo, hi] */
-    if (n == 0) return 0;
-    g = (uint32_t)((t * n) >> 32);
-    at = asmstore__index_hash(r, g) >> shift;
-    if (at <= t) { d = ((t - at) * n) >> 32; g = d < n - g ? g + (uint32_t)d : n - 1; }
-    else { d = ((at - t) * n) >> 32; g = d < g ? g - (uint32_t)d : 0; }
-    if (asmstore__index_hash(r, g) < h) { /* right of g */
-        lo = g + 1;
-        end = n - lo > 8 ? lo + 8 : n;
-        while (lo < end && asmstore__index_hash(r, lo) < h) lo++;
-        if (lo < end || end == n) return lo;
-    } else { /* at g or left of it */
-        hi = g;
-        end = hi > 8 ? hi - 8 : 0;
-        while (hi > end && asmstore__index_hash(r, hi - 1) >= h) hi--;
-        if (hi > end || end == 0) return hi;
+/* First index position whose hash is >= h. With a name table attached, its buckets narrow the range to
+   the positions sharing h's top bits (about one: hashes are uniform); otherwise the range is the whole
+   index. A bisection takes a wide range (a store made to crowd one bucket stays O(log n)) down to a
+   few positions, which are walked. The index order was checked at init. */
+ASMSTORE__PRIVATE inline uint32_t asmstore__lower_bound(const asmstore_reader *r, uint64_t h) {
+    uint32_t lo = 0, hi = r->index_entry_count;
+    if (r->buckets) {
+        size_t b = (size_t)(h >> r->bucket_shift);
+        lo = r->buckets[b];
+        hi = r->buckets[b + 1];
     }
-    while (hi > lo) {
-        uint32_t half = (hi - lo) / 2;
-        if (asmstore__index_hash(r, lo + half) < h) lo += half + 1;
-        else hi = lo + half;
+    while (hi - lo > 8) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (asmstore__index_hash(r, mid) < h) lo = mid + 1;
+        else hi = mid;
     }
+    while (lo < hi && asmstore__index_hash(r, lo) < h) lo++;
     return lo;
+}
+/* How many top bits of a hash pick its bucket: 2^bits is the largest power of two <= the index entries
+   (at least 2, at most 2^20), so a bucket holds about one entry. */
+ASMSTORE__PRIVATE unsigned asmstore__bucket_bits(const asmstore_reader *r) {
+    unsigned bits = 1;
+    while (bits < 20 && ((uint64_t)2 << bits) <= r->index_entry_count) bits++;
+    return bits;
+}
+/* Fills buckets[0 .. 2^bits] with the first index position of each top-bits value (the last: the end)
+   and hands them to the search. */
+ASMSTORE__PRIVATE void asmstore__attach_buckets(asmstore_reader *r, uint32_t *buckets) {
+    unsigned bits = asmstore__bucket_bits(r);
+    uint32_t b, i = 0, n = r->index_entry_count, count = (uint32_t)1 << bits;
+    r->bucket_shift = 8u * r->hash_size - bits;
+    for (b = 0; b < count; b++) {
+        while (i < n && (asmstore__index_hash(r, i) >> r->bucket_shift) < b) i++;
+        buckets[b] = i;
+    }
+    buckets[count] = n;
+    r->buckets = buckets;
 }
 /* Offset of descriptor `index`'s name record (validated at init, so the walk stays in bounds). */
 ASMSTORE__PRIVATE size_t asmstore__name_record(const asmstore_reader *r, uint32_t index) {
@@ -1427,6 +1439,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__index_width(asmstore_reader *r, uint
     }
     r->index_entry_size = es;
     r->hash_size = (es == 12 || es == 13) ? 8u : 4u;
+    r->hash_mask = UINT64_MAX >> (64u - 8u * r->hash_size);
     if (r->hash_size == 8 && !r->is_64bit) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0,
                                                                  "64-bit hashes in a 32-bit ABI's store");
     return ASMSTORE_OK;
@@ -1521,6 +1534,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__init_v1(asmstore_reader *r, uint32_t
                               "format 1 entry counts over the limit or hash rows in an arch store");
     r->hash_kind = ASMSTORE_HASH_XXH64;
     r->hash_size = 8;
+    r->hash_mask = UINT64_MAX;
     r->descriptor_size = ASMSTORE__V1_DESCRIPTOR_SIZE;
     r->descriptors_offset = r->header_size;
     r->index_entry_count = r->global_entry_count;
@@ -1659,7 +1673,10 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
 }
 
 ASMSTORE_DEF size_t asmstore_reader_name_table_size(const asmstore_reader *r) {
-    return r ? (size_t)r->entry_count * sizeof(uint32_t) : 0;
+    size_t buckets;
+    if (!r) return 0;
+    buckets = r->format == 1 ? 0 : ((size_t)1 << asmstore__bucket_bits(r)) + 1u;
+    return ((size_t)r->entry_count + buckets) * sizeof(uint32_t);
 }
 
 ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *r, uint32_t *table, size_t bytes,
@@ -1668,7 +1685,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *
     uint32_t i;
     if (!r || !r->data || (!table && r->entry_count) || bytes < asmstore_reader_name_table_size(r))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                              "reader not initialised, or table smaller than entry_count * 4");
+                              "reader not initialised, or table smaller than asmstore_reader_name_table_size");
     if (r->format == 1) /* no names inside: attach a manifest */
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
                               "format 1 stores hold no names: attach a manifest");
@@ -1680,6 +1697,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *
         off += 4u + asmstore__rd32(r->data + off);
     }
     r->name_offsets = table;
+    asmstore__attach_buckets(r, table + r->entry_count);
     return ASMSTORE_OK;
 }
 

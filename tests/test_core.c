@@ -677,12 +677,13 @@ static void test_many_names_duplicates(void) {
     asmstore_writer_free(w);
 }
 
-/* The search's guess-and-walk against a linear scan, on indexes that are not evenly spread (clustered
-   hashes, long runs of one hash: the walk gives way to the bisection) and on ones that are, for both
-   hash widths (9- and 13-byte entries). */
+/* The index search against a linear scan, without and with the name table's buckets, on indexes that
+   are not evenly spread (clustered hashes crowding one bucket, long runs of one hash) and on ones that
+   are, for both hash widths (9- and 13-byte entries). */
 static void test_lower_bound_any_spread(void) {
     enum { N = 1000 };
     static unsigned char idx[N * 13 + 8];
+    static uint32_t buckets[N + 1];
     uint64_t keys[N];
     int width, shape, i, q, bad = 0;
     for (width = 4; width <= 8; width += 4)
@@ -691,7 +692,7 @@ static void test_lower_bound_any_spread(void) {
             uint64_t top = width == 8 ? UINT64_MAX : UINT32_MAX, x = 88172645463325252ull;
             memset(&r, 0, sizeof r);
             r.data = idx; r.size = sizeof idx; r.index_entry_count = N;
-            r.hash_size = (uint32_t)width; r.index_entry_size = (uint32_t)width + 5u;
+            r.hash_size = (uint32_t)width; r.hash_mask = top; r.index_entry_size = (uint32_t)width + 5u;
             for (i = 0; i < N; i++) {
                 x ^= x << 13; x ^= x >> 7; x ^= x << 17;
                 keys[i] = shape == 0 ? x & top                      /* evenly spread */
@@ -710,12 +711,15 @@ static void test_lower_bound_any_spread(void) {
                 int b;
                 for (b = 0; b < width; b++) e[b] = (unsigned char)(keys[i] >> (8 * b));
             }
-            for (q = 0; q < 3 * N; q++) {
-                uint64_t h = q < N ? keys[q] : q < 2 * N ? keys[q - N] + 1 : (keys[q % N] ^ (uint64_t)q) & top;
+            for (q = 0; q < 6 * N; q++) { /* bisection alone, then from the buckets */
+                uint64_t h = q % (3 * N) < N ? keys[q % N] : q % (3 * N) < 2 * N ? keys[q % N] + 1
+                           : (keys[q % N] ^ (uint64_t)q) & top;
                 uint32_t want = 0;
+                if (q == 3 * N) asmstore__attach_buckets(&r, buckets);
                 while (want < N && keys[want] < h) want++;
                 if (asmstore__lower_bound(&r, h) != want) bad++;
             }
+            CHECK_EQ_INT(r.buckets == buckets && buckets[(1u << asmstore__bucket_bits(&r))] == N, 1);
         }
     CHECK_EQ_INT(bad, 0);
 }
