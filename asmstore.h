@@ -1268,14 +1268,13 @@ ASMSTORE__PRIVATE size_t asmstore__name_record(const asmstore_reader *r, uint32_
     for (i = 0; i < index; i++) off += 4u + asmstore__rd32(r->data + off);
     return off;
 }
-/* True when `want` names the stored entry: the same bytes, or the stored name minus its extension
-   (asmstore_name_base_len without the backward scan: the byte after `want` must be the stored
-   name's last '.', with no '/' after it, so only the extension is walked). */
-ASMSTORE__PRIVATE int asmstore__name_matches(const char *want, size_t want_len, const unsigned char *stored,
-                                             size_t stored_len) {
+/* True when `want` is the stored name minus its extension (asmstore_name_base_len without the backward
+   scan: the byte after `want` must be the stored name's last '.', with no '/' after it, so only the
+   extension is walked). */
+ASMSTORE__PRIVATE int asmstore__is_base_of(const char *want, size_t want_len, const unsigned char *stored,
+                                           size_t stored_len) {
     size_t i;
-    if (want_len == stored_len) return memcmp(want, stored, want_len) == 0;
-    if (want_len > stored_len || stored[want_len] != '.') return 0;
+    if (want_len >= stored_len || stored[want_len] != '.') return 0;
     for (i = want_len + 1; i < stored_len; i++)
         if (stored[i] == '.' || stored[i] == '/') return 0;
     return memcmp(want, stored, want_len) == 0;
@@ -1296,11 +1295,12 @@ ASMSTORE__PRIVATE uint32_t asmstore__index_of(const asmstore_reader *r, uint64_t
     uint32_t i, pick = UINT32_MAX;
     for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++) {
         size_t off = asmstore__name_record(r, asmstore__index_descriptor(r, i)), stored = asmstore__rd32(r->data + off);
-        if (pick != UINT32_MAX && stored != len) continue; /* only an exact name can still win */
-        if (!asmstore__name_matches(name, len, r->data + off + 4, stored)) continue;
-        pick = i;
-        *name_off = off;
-        if (stored == len) break;
+        if (stored == len) {
+            if (memcmp(name, r->data + off + 4, len) == 0) { *name_off = off; return i; }
+        } else if (pick == UINT32_MAX && asmstore__is_base_of(name, len, r->data + off + 4, stored)) {
+            pick = i;
+            *name_off = off;
+        }
     }
     return pick;
 }
