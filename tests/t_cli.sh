@@ -290,6 +290,13 @@ else t_fail "no-store --abi message" "$(cat err)"; fi
 "$ASMSTORE" info missing.apk >/dev/null 2>err
 if grep -q 'missing.apk: cannot read it: No such file or directory; check the path' err; then t_ok "a missing file: what could not be done and what to check"
 else t_fail "missing-file message" "$(cat err)"; fi
+if [ -f "$MONO45/mscorlib.dll" ]; then
+  "$ASMSTORE" pack --raw --abi x86_64 -o small.raw "$MONO45/mscorlib.dll" >/dev/null 2>&1
+  "$ASMSTORE" wrap -o w.so --template junk.bin small.raw >/dev/null 2>err; rc=$?
+  if [ $rc = 1 ] && grep -q '^asmstore: junk.bin: .*stub' err && ! grep -q 'w.so' err && [ ! -e w.so ]; then
+    t_ok "wrap with a bad --template names the template, not the output, and writes nothing"
+  else t_fail "bad-template message" "rc=$rc $(cat err)"; fi
+else t_skip "bad-template message" "no $MONO45/mscorlib.dll (apt-get install mono-devel)"; fi
 "$ASMSTORE" verify junk.bin >/dev/null 2>err
 if grep -q 'not an XABA store.*give the APK' err; then t_ok "not a store: says what to give instead"
 else t_fail "bad-magic message" "$(cat err)"; fi

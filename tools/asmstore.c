@@ -728,9 +728,15 @@ static void show_progress(void *user, size_t done, size_t total) {
     if (done == total) fputc('\n', stderr);
 }
 
+/* --template's file: its bytes (eo->stub points into them) and its path, named when it is what failed. */
+typedef struct wrap_template {
+    void *data;
+    const char *path;
+} wrap_template;
+
 /* Shared by pack and wrap: --wrap/--mode, --template, --symbol, --soname, --align. Returns 1 when
    argv[*k] was one of them (and consumed its value), 0 when not, -1 on a bad value. */
-static int elf_option(int argc, char **argv, int *k, asmstore_elf_options *eo, int *raw, void **stub) {
+static int elf_option(int argc, char **argv, int *k, asmstore_elf_options *eo, int *raw, wrap_template *tpl) {
     const char *a = argv[*k], *v = *k + 1 < argc ? argv[*k + 1] : NULL;
     if (!strcmp(a, "--raw")) { *raw = 1; return 1; }
     if (!v) return 0;
@@ -740,11 +746,12 @@ static int elf_option(int argc, char **argv, int *k, asmstore_elf_options *eo, i
         else { fprintf(stderr, "asmstore: unknown wrapper mode %s (dlopen or section)\n", v); return -1; }
     } else if (!strcmp(a, "--template")) {
         asmstore_result res;
-        free(*stub);
-        *stub = NULL;
-        res = asmstore_read_file(v, NULL, stub, &eo->stub_size, NULL);
+        free(tpl->data);
+        tpl->data = NULL;
+        res = asmstore_read_file(v, NULL, &tpl->data, &eo->stub_size, NULL);
         if (res != ASMSTORE_OK) { cli_fail_read(v, res); return -1; }
-        eo->stub = *stub;
+        eo->stub = tpl->data;
+        tpl->path = v;
         eo->mode = ASMSTORE_ELF_MODE_TEMPLATE;
     } else if (!strcmp(a, "--symbol")) eo->symbol = v;
     else if (!strcmp(a, "--soname")) eo->soname = v;
@@ -754,13 +761,18 @@ static int elf_option(int argc, char **argv, int *k, asmstore_elf_options *eo, i
     return 1;
 }
 
-/* Writes payload as a .so per eo, or raw when raw is set; reports on stderr. */
-static int write_output(const char *out, const asmstore_elf_options *eo, int raw, const void *data, size_t size) {
+/* Writes payload as a .so per eo, or raw when raw is set; reports on stderr, naming the template when
+   its bytes are what the generator refused. */
+static int write_output(const char *out, const asmstore_elf_options *eo, const char *template_path, int raw,
+                        const void *data, size_t size) {
     asmstore_error err;
     asmstore_result res = raw ? asmstore_write_file(out, data, size, 0644, &err)
                               : asmstore_elf_write_file(out, eo, data, size, 0644, &err);
-    if (res != ASMSTORE_OK) return res == ASMSTORE_ERR_IO ? cli_fail_errno(out, "write it") : cli_fail(out, res, &err);
-    return 0;
+    int stub_refused = eo->mode == ASMSTORE_ELF_MODE_TEMPLATE && template_path &&
+                       (res == ASMSTORE_ERR_BAD_ELF || res == ASMSTORE_ERR_UNSUPPORTED || res == ASMSTORE_ERR_ABI_MISMATCH);
+    if (res == ASMSTORE_OK) return 0;
+    if (res == ASMSTORE_ERR_IO) return cli_fail_errno(out, "write it");
+    return cli_fail(stub_refused ? template_path : out, res, &err);
 }
 
 /* ---- compressor callback for XALZ: LZ4 HC into a raw block, as K4os LZ4Codec.Encode did ---- */
@@ -803,12 +815,12 @@ typedef struct pack_args {
 } pack_args;
 
 /* Parses pack's command line into a, eo (wrapper flags) and l (inputs). Returns 0 or an exit code. */
-static int pack_parse(int argc, char **argv, pack_args *a, asmstore_elf_options *eo, void **stub, pack_list *l) {
+static int pack_parse(int argc, char **argv, pack_args *a, asmstore_elf_options *eo, wrap_template *tpl, pack_list *l) {
     int k, eor;
     for (k = 0; k < argc; k++) {
         const char *o = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
         a->wrap_set |= !strcmp(o, "--wrap") || !strcmp(o, "--template");
-        if ((eor = elf_option(argc, argv, &k, eo, &a->raw, stub)) != 0) { if (eor < 0) return 2; }
+        if ((eor = elf_option(argc, argv, &k, eo, &a->raw, tpl)) != 0) { if (eor < 0) return 2; }
         else if (!strcmp(o, "-o") && v) { a->out = v; k++; }
         else if (!strcmp(o, "--target") && v) {
             k++;
@@ -953,7 +965,7 @@ static int cmd_pack(int argc, char **argv) {
     asmstore_preset info;
     pack_args a;
     pack_list l;
-    void *stub = NULL;
+    wrap_template tpl = {NULL, NULL};
     asmstore_writer *w = NULL;
     asmstore_error err;
     asmstore_result res;
@@ -965,7 +977,7 @@ static int cmd_pack(int argc, char **argv) {
     memset(&l, 0, sizeof l);
     memset(&a, 0, sizeof a);
     a.runtime = -1;
-    rc = pack_parse(argc, argv, &a, &eo, &stub, &l);
+    rc = pack_parse(argc, argv, &a, &eo, &tpl, &l);
     if (rc == 0) rc = pack_options(&a, &o, &info);
     if (rc == 0 && o.format == 1 && (a.wrap_set || a.raw)) { fprintf(stderr, "asmstore: format 1 stores are raw files (no --raw, --wrap or --template)\n"); rc = 2; }
     if (rc == 0) {
@@ -987,12 +999,12 @@ static int cmd_pack(int argc, char **argv) {
         pack_out_path(a.out, info.file_name, path, sizeof path);
         if (!a.wrap_set) eo.mode = info.wrapper == ASMSTORE_ELF_SECTION ? ASMSTORE_ELF_MODE_SECTION : ASMSTORE_ELF_MODE_DLOPEN;
         eo.abi = eo.mode == ASMSTORE_ELF_MODE_TEMPLATE ? a.abi : o.abi; /* template: 0 takes the stub's */
-        rc = write_output(path, &eo, a.raw, data, size);
+        rc = write_output(path, &eo, tpl.path, a.raw, data, size);
         if (rc == 0) fprintf(stderr, "%s: %zu entries, %zu-byte format %u store%s\n", path, asmstore_writer_count(w), size, o.format,
                              a.raw ? "" : eo.mode == ASMSTORE_ELF_MODE_SECTION ? " in a section-kind .so"
                                   : eo.mode == ASMSTORE_ELF_MODE_TEMPLATE ? " added to the template .so" : " in a dlopen-kind .so");
     }
-    free(stub);
+    free(tpl.data);
     asmstore_writer_free(w);
     for (i = 0; i < l.n; i++) { free(l.items[i].name); free(l.items[i].path); }
     free(l.items);
@@ -1003,26 +1015,27 @@ static int cmd_pack(int argc, char **argv) {
 static int cmd_wrap(int argc, char **argv) {
     asmstore_elf_options eo;
     const char *out = NULL, *in = NULL;
-    void *stub = NULL, *data = NULL;
+    void *data = NULL;
+    wrap_template tpl = {NULL, NULL};
     size_t size = 0;
     int k, raw = 0, eor, rc;
     asmstore_result res;
     memset(&eo, 0, sizeof eo);
     for (k = 0; k < argc; k++) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
-        if ((eor = elf_option(argc, argv, &k, &eo, &raw, &stub)) != 0) { if (eor < 0) { free(stub); return 2; } }
+        if ((eor = elf_option(argc, argv, &k, &eo, &raw, &tpl)) != 0) { if (eor < 0) { free(tpl.data); return 2; } }
         else if (!strcmp(a, "-o") && v) { out = v; k++; }
-        else if (!strcmp(a, "--abi") && v) { eo.abi = asmstore_abi_parse(v); k++; if (!eo.abi) { fprintf(stderr, "asmstore: unknown ABI %s (try arm64-v8a, armeabi-v7a, x86_64 or x86)\n", v); free(stub); return 2; } }
-        else if (a[0] == '-' && a[1]) { free(stub); return usage(); }
+        else if (!strcmp(a, "--abi") && v) { eo.abi = asmstore_abi_parse(v); k++; if (!eo.abi) { fprintf(stderr, "asmstore: unknown ABI %s (try arm64-v8a, armeabi-v7a, x86_64 or x86)\n", v); free(tpl.data); return 2; } }
+        else if (a[0] == '-' && a[1]) { free(tpl.data); return usage(); }
         else if (!in) in = a;
-        else { free(stub); return usage(); }
+        else { free(tpl.data); return usage(); }
     }
-    if (!out || !in || raw || (!eo.abi && eo.mode != ASMSTORE_ELF_MODE_TEMPLATE)) { free(stub); return usage(); }
+    if (!out || !in || raw || (!eo.abi && eo.mode != ASMSTORE_ELF_MODE_TEMPLATE)) { free(tpl.data); return usage(); }
     res = asmstore_read_file(in, NULL, &data, &size, NULL);
-    if (res != ASMSTORE_OK) { free(stub); return cli_fail_read(in, res); }
-    rc = write_output(out, &eo, 0, data, size);
+    if (res != ASMSTORE_OK) { free(tpl.data); return cli_fail_read(in, res); }
+    rc = write_output(out, &eo, tpl.path, 0, data, size);
     free(data);
-    free(stub);
+    free(tpl.data);
     return rc;
 }
 
