@@ -105,6 +105,13 @@ elif cmake -S "$TOP" -B "$T_TMP/b.cmake" -DCMAKE_INSTALL_PREFIX="$C" >"$T_TMP/cm
   if [ -z "$differ" ]; then t_ok "cmake --install installs the same $(wc -l <"$T_TMP/make.files") files as make install"
   else t_fail "make install vs cmake --install" "$(echo "$differ" | head -10)"; fi
 else t_fail "cmake --install" "$(tail -5 "$T_TMP/cmake.log")"; fi
+# a prefix given only at install time is the one asmstore.pc names
+R=$T_TMP/cmake-relocated
+if command -v cmake >/dev/null 2>&1 && cmake --install "$T_TMP/b.cmake" --prefix "$R" >>"$T_TMP/cmake.log" 2>&1 &&
+   [ "$(PKG_CONFIG_PATH=$R/share/pkgconfig pkg-config --cflags asmstore | xargs)" = "-I$R/include" ]; then
+  t_ok "cmake --install --prefix P: asmstore.pc gives -IP/include"
+elif command -v cmake >/dev/null 2>&1; then
+  t_fail "cmake --install --prefix" "$(PKG_CONFIG_PATH=$R/share/pkgconfig pkg-config --cflags asmstore 2>&1)"; fi
 
 # DESTDIR stages under a root while the .pc still names the final prefix
 D=$T_TMP/stage
