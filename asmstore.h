@@ -413,6 +413,7 @@ typedef struct asmstore_reader {
     asmstore_decompress_fn decompress;
     void *decompress_user;
     const uint32_t *name_offsets;    /* optional table from asmstore_reader_attach_name_table/_manifest */
+    const uint32_t *name_bases;      /* attach_name_table: each name's length minus its extension */
     const uint32_t *buckets;         /* attach_name_table: first index position per top-bits value */
     uint32_t bucket_shift;           /* a hash's bucket: hash >> bucket_shift */
     const struct asmstore_reader *v1_common; /* format 1 arch store: store 0 of its set (attach_common) */
@@ -449,12 +450,13 @@ typedef struct asmstore_entry {
 ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
                                                   const asmstore_read_options *opt, asmstore_error *err);
 
-/* Bytes a name table for this store needs: 4 per entry (its name's offset) and, formats 2-4, 4 per
-   bucket of the index search (the power of two <= the index entries, plus one): about 12 per entry. */
+/* Bytes a name table for this store needs: format 1, 4 per entry (its manifest row); formats 2-4, 8 per
+   entry (its name's offset and length minus extension) and 4 per bucket of the index search (the power
+   of two <= the index entries, plus one): 12-16 per entry. */
 ASMSTORE_DEF size_t asmstore_reader_name_table_size(const asmstore_reader *r);
-/* Optional: fills caller memory with the offset of every name and the index's buckets, so a lookup
-   searches about one index entry and reads one name (asmstore_reader_entry: O(1)) instead of
-   bisecting and walking the names table. The memory (4-byte aligned) must outlive the reader; the
+/* Optional: fills caller memory with the offset and extension of every name and the index's buckets,
+   so a lookup searches about one index entry and compares one name (asmstore_reader_entry: O(1))
+   instead of bisecting the index and walking the names table. The memory (4-byte aligned) must outlive the reader; the
    reader only reads it. */
 ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *r, uint32_t *table, size_t bytes,
                                                                asmstore_error *err);
@@ -1068,14 +1070,18 @@ ASMSTORE_DEF uint32_t asmstore_crc32(const void *data, size_t len) {
 }
 ASMSTORE_DEF uint32_t asmstore_xxh32(const void *data, size_t len) { return (uint32_t)XXH32(data, len, 0); }
 ASMSTORE_DEF uint64_t asmstore_xxh3_64(const void *data, size_t len) { return (uint64_t)XXH3_64bits(data, len); }
-ASMSTORE_DEF uint64_t asmstore_name_hash(asmstore_hash_kind kind, const void *name, size_t len) {
+/* asmstore_name_hash, inlined where a lookup hashes (one call less on the hot path) */
+ASMSTORE__PRIVATE inline uint64_t asmstore__name_hash(asmstore_hash_kind kind, const void *name, size_t len) {
     switch (kind) {
     case ASMSTORE_HASH_CRC32: return asmstore_crc32(name, len);
-    case ASMSTORE_HASH_XXH32: return asmstore_xxh32(name, len);
-    case ASMSTORE_HASH_XXH3_64: return asmstore_xxh3_64(name, len);
+    case ASMSTORE_HASH_XXH32: return (uint64_t)XXH32(name, len, 0);
+    case ASMSTORE_HASH_XXH3_64: return (uint64_t)XXH3_64bits(name, len);
     case ASMSTORE_HASH_XXH64: return (uint64_t)XXH64(name, len, 0);
     default: return 0;
     }
+}
+ASMSTORE_DEF uint64_t asmstore_name_hash(asmstore_hash_kind kind, const void *name, size_t len) {
+    return asmstore__name_hash(kind, name, len);
 }
 
 /* >>format ------------------------------------------------------------------------------ */
@@ -1268,16 +1274,10 @@ ASMSTORE__PRIVATE size_t asmstore__name_record(const asmstore_reader *r, uint32_
     for (i = 0; i < index; i++) off += 4u + asmstore__rd32(r->data + off);
     return off;
 }
-/* True when `want` is the stored name minus its extension (asmstore_name_base_len without the backward
-   scan: the byte after `want` must be the stored name's last '.', with no '/' after it, so only the
-   extension is walked). */
-ASMSTORE__PRIVATE int asmstore__is_base_of(const char *want, size_t want_len, const unsigned char *stored,
-                                           size_t stored_len) {
-    size_t i;
-    if (want_len >= stored_len || stored[want_len] != '.') return 0;
-    for (i = want_len + 1; i < stored_len; i++)
-        if (stored[i] == '.' || stored[i] == '/') return 0;
-    return memcmp(want, stored, want_len) == 0;
+/* Length of descriptor `index`'s name (record at `off`) minus its extension: asmstore_name_base_len. */
+ASMSTORE__PRIVATE size_t asmstore__name_base(const asmstore_reader *r, uint32_t index, size_t off) {
+    if (r->name_bases) return r->name_bases[index];
+    return asmstore_name_base_len((const char *)r->data + off + 4, asmstore__rd32(r->data + off));
 }
 
 /* Where a lookup landed: the descriptor, and what describing it needs without searching again. */
@@ -1294,10 +1294,12 @@ ASMSTORE__PRIVATE uint32_t asmstore__index_of(const asmstore_reader *r, uint64_t
                                               size_t *name_off) {
     uint32_t i, pick = UINT32_MAX;
     for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++) {
-        size_t off = asmstore__name_record(r, asmstore__index_descriptor(r, i)), stored = asmstore__rd32(r->data + off);
+        uint32_t d = asmstore__index_descriptor(r, i);
+        size_t off = asmstore__name_record(r, d), stored = asmstore__rd32(r->data + off);
         if (stored == len) {
             if (memcmp(name, r->data + off + 4, len) == 0) { *name_off = off; return i; }
-        } else if (pick == UINT32_MAX && asmstore__is_base_of(name, len, r->data + off + 4, stored)) {
+        } else if (pick == UINT32_MAX && asmstore__name_base(r, d, off) == len &&
+                   memcmp(name, r->data + off + 4, len) == 0) {
             pick = i;
             *name_off = off;
         }
@@ -1675,8 +1677,9 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
 ASMSTORE_DEF size_t asmstore_reader_name_table_size(const asmstore_reader *r) {
     size_t buckets;
     if (!r) return 0;
-    buckets = r->format == 1 ? 0 : ((size_t)1 << asmstore__bucket_bits(r)) + 1u;
-    return ((size_t)r->entry_count + buckets) * sizeof(uint32_t);
+    if (r->format == 1) return (size_t)r->entry_count * sizeof(uint32_t);
+    buckets = ((size_t)1 << asmstore__bucket_bits(r)) + 1u;
+    return (2u * (size_t)r->entry_count + buckets) * sizeof(uint32_t);
 }
 
 ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *r, uint32_t *table, size_t bytes,
@@ -1693,11 +1696,14 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *
                                                     "store over 4 GiB: name offsets need 32 bits");
     off = r->names_offset;
     for (i = 0; i < r->entry_count; i++) {
+        uint32_t len = asmstore__rd32(r->data + off);
         table[i] = (uint32_t)off;
-        off += 4u + asmstore__rd32(r->data + off);
+        table[r->entry_count + i] = (uint32_t)asmstore_name_base_len((const char *)r->data + off + 4, len);
+        off += 4u + len;
     }
     r->name_offsets = table;
-    asmstore__attach_buckets(r, table + r->entry_count);
+    r->name_bases = table + r->entry_count;
+    asmstore__attach_buckets(r, table + 2u * r->entry_count);
     return ASMSTORE_OK;
 }
 
@@ -1835,7 +1841,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__find(const asmstore_reader *r, const
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or name");
     if (name_len == 0) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "empty name");
     if (r->format == 1) return asmstore__v1_find(r, name, name_len, hit, err);
-    at = asmstore__index_of(r, asmstore_name_hash(r->hash_kind, name, name_len), name, name_len, &hit->name_off);
+    at = asmstore__index_of(r, asmstore__name_hash(r->hash_kind, name, name_len), name, name_len, &hit->name_off);
     if (at == UINT32_MAX)
         return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "no index entry with this name's hash and name");
     hit->index = asmstore__index_descriptor(r, at);

@@ -95,7 +95,7 @@ int main(int argc, char **argv) {
         asmstore_locator_close(&loc);
         return 1;
     }
-    /* ~12 bytes per entry (the reader itself allocates nothing): a lookup searches one bucket of the
+    /* 12-16 bytes per entry (the reader itself allocates nothing): a lookup searches one bucket of the
        index and reads one name instead of bisecting the index and walking the names table. */
     name_table = (uint32_t *)malloc(asmstore_reader_name_table_size(&r) + 4);
     if (!name_table || asmstore_reader_attach_name_table(&r, name_table, asmstore_reader_name_table_size(&r) + 4, NULL) != ASMSTORE_OK) {

@@ -59,7 +59,7 @@ typedef struct loaded {
 typedef struct host {
     asmstore_locator loc;
     asmstore_reader reader;
-    uint32_t *name_table;          /* ~12 bytes per entry: O(1) lookups */
+    uint32_t *name_table;          /* 12-16 bytes per entry: O(1) lookups */
     asmstore_cache *cache;
     loaded *by_index;              /* one per store descriptor */
     pthread_mutex_t lock;          /* recursive: loading an image may ask the hook for another */

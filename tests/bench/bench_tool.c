@@ -191,7 +191,7 @@ NOINLINE static void stage_verify(const asmstore_reader *r, const names *nm, lon
             for (; j < r->index_entry_count && asmstore__index_hash(r, j) == h; j++) {
                 uint32_t d = asmstore__index_descriptor(r, j);
                 size_t noff = asmstore__name_record(r, d), nlen = asmstore__rd32(r->data + noff);
-                if ((nlen == nm->len[i] && !memcmp(nm->name[i], r->data + noff + 4, nlen)) || asmstore__is_base_of(nm->name[i], nm->len[i], r->data + noff + 4, nlen)) { sink += d; break; }
+                if ((nlen == nm->len[i] || asmstore__name_base(r, d, noff) == nm->len[i]) && !memcmp(nm->name[i], r->data + noff + 4, nm->len[i])) { sink += d; break; }
             }
         }
 }
