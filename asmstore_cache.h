@@ -142,7 +142,16 @@ typedef struct asmstore_cache_options {
     int verify;                    /* ASMSTORE_CACHE_VERIFY_RECORDED (0, the default) or ASMSTORE_CACHE_VERIFY_FULL */
     int no_prefetch;               /* nonzero: do not read the recorded files ahead in the background at open */
     int policy;                    /* when a valid file is served: ASMSTORE_CACHE_POLICY_AUTO (0, the default), ... */
+    int pack;                      /* when files are consolidated into the pack: ASMSTORE_CACHE_PACK_AUTO (0), ... */
 } asmstore_cache_options;
+
+/* When the writer consolidates the store's valid files into its one pack file (see PACK above). */
+enum asmstore_cache_pack {
+    ASMSTORE_CACHE_PACK_AUTO = 0,       /* once ASMSTORE_CACHE_PACK_MIN_FILES (16) files are outside the pack, or the
+                                           pack failed a check or is not the recorded one */
+    ASMSTORE_CACHE_PACK_ALWAYS = 1,     /* as AUTO, from one file outside the pack */
+    ASMSTORE_CACHE_PACK_NEVER = 2       /* never write a pack (one that is there is still served) */
+};
 
 /* Whether a compressed entry whose cache file exists is served from it (see POLICY above). */
 enum asmstore_cache_policy {
@@ -198,6 +207,9 @@ typedef struct asmstore_cache_counters {
     uint64_t probed;               /* files not in the page cache read in to learn the read rate (also hits) */
     uint32_t direct_ns_per_mib;    /* learned: decompressing (read + zstd) per MiB of image, 0 = unknown */
     uint32_t read_ns_per_mib;      /* measured this run: reading a file not in the page cache, 0 = not yet */
+    uint64_t pack_hits;            /* hits served from the pack (also hits) */
+    uint64_t packs_written;        /* packs this cache object consolidated and renamed into place */
+    uint64_t packed_entries;       /* images in the pack the cache object serves from now */
 } asmstore_cache_counters;
 
 typedef struct asmstore_cache_prune_stats {
@@ -314,6 +326,9 @@ ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_
 #define ASMSTORE_CACHE__PRIVATE static
 #endif
 
+#ifndef ASMSTORE_CACHE_PACK_MIN_FILES
+#define ASMSTORE_CACHE_PACK_MIN_FILES 16 /* PACK_AUTO: files outside the pack before it is consolidated again */
+#endif
 #ifndef ASMSTORE_CACHE_PROBE_BYTES
 #define ASMSTORE_CACHE_PROBE_BYTES ((uint64_t)1 << 20) /* POLICY_AUTO: bytes read, timed, before deciding */
 #endif
@@ -386,9 +401,29 @@ enum { ASMSTORE_CACHE__IDLE = 0, ASMSTORE_CACHE__QUEUED = 1, ASMSTORE_CACHE__WRI
 
 /* A file's identity as fstat gives it: any write, truncation or replacement changes one of these. */
 typedef struct asmstore_cache__ident {
-    uint32_t index;
+    uint32_t index;                /* the descriptor index, or ASMSTORE_CACHE__PACK_INDEX for the pack */
     uint64_t ino, size, mtime_ns, ctime_ns;
 } asmstore_cache__ident;
+
+#define ASMSTORE_CACHE__PACK_NAME  "pack"
+#define ASMSTORE_CACHE__PACK_INDEX 0xFFFFFFFFu /* the pack's record in ".verified" */
+
+/* One image of the pack, as its table gives it. */
+typedef struct asmstore_cache__slot {
+    uint32_t index;
+    uint64_t offset, size, hash, source_hash;
+} asmstore_cache__slot;
+
+/* A pack file opened, its header and table checked. Gets take a reference while they map from it; the writer
+   replaces the cache's pack after a consolidation, and the last reference closes the old one. */
+typedef struct asmstore_cache__pack {
+    int fd;
+    asmstore_cache__slot *slot;    /* sorted by index */
+    size_t nslot;
+    asmstore_cache__ident id;
+    int recorded;                  /* its identity is the recorded one: images are not hashed */
+    size_t refs;                   /* the cache's own + gets in flight (c->lock) */
+} asmstore_cache__pack;
 
 struct asmstore_cache {
     asmstore_reader store;         /* a copy; the bytes are the caller's */
@@ -414,11 +449,27 @@ struct asmstore_cache {
     size_t page;                   /* sysconf(_SC_PAGESIZE) */
     uint64_t miss_ns, miss_bytes;  /* this run's decompressions (read + zstd), timed: the learned rate */
     uint64_t probe_ns, probe_bytes; /* this run's reads of files not in the page cache, timed (POLICY_AUTO) */
+    asmstore_cache__pack *pack;    /* the pack served from, or NULL; replaced only by the writer (lock held) */
+    int pack_check;                /* the writer looks whether a consolidation is due when its queue is empty */
+    int pack_bad;                  /* a packed image failed a check this run: consolidate again */
 #ifndef ASMSTORE_NO_ZSTD
     ZSTD_DCtx *dctx[ASMSTORE_CACHE_DCTX_POOL];
     int ndctx;
 #endif
 };
+
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__slot_cmp(const void *a, const void *b) {
+    uint32_t x = ((const asmstore_cache__slot *)a)->index, y = ((const asmstore_cache__slot *)b)->index;
+    return x < y ? -1 : x > y;
+}
+/* The image of entry `index` in pack p (may be NULL), or NULL. */
+ASMSTORE_CACHE__PRIVATE const asmstore_cache__slot *asmstore_cache__pack_find(const asmstore_cache__pack *p,
+                                                                               uint32_t index) {
+    asmstore_cache__slot key;
+    if (!p) return NULL;
+    key.index = index;
+    return (const asmstore_cache__slot *)bsearch(&key, p->slot, p->nslot, sizeof *p->slot, asmstore_cache__slot_cmp);
+}
 
 ASMSTORE_CACHE_DEF uint64_t asmstore_cache_store_id(const asmstore_reader *store) {
     if (!store || !store->data) return 0;
@@ -427,6 +478,12 @@ ASMSTORE_CACHE_DEF uint64_t asmstore_cache_store_id(const asmstore_reader *store
 }
 
 /* >>cache-files ------------------------------------------------------------------------- */
+/* The name of a record's or a job's file: "<index>.bin", or "pack". */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__file_name(char *out, size_t cap, uint32_t index) {
+    if (index == ASMSTORE_CACHE__PACK_INDEX) snprintf(out, cap, "%s", ASMSTORE_CACHE__PACK_NAME);
+    else snprintf(out, cap, "%u.bin", (unsigned)index);
+}
+
 /* The pid in a temp name "....tmp.<pid>.<rand>": -1 when name has no ".tmp.", 0 when no digits follow. */
 ASMSTORE_CACHE__PRIVATE long asmstore_cache__tmp_pid(const char *name) {
     const char *t = strstr(name, ".tmp.");
@@ -434,6 +491,14 @@ ASMSTORE_CACHE__PRIVATE long asmstore_cache__tmp_pid(const char *name) {
     if (!t) return -1;
     for (t += 5; *t >= '0' && *t <= '9' && pid < 100000000L; t++) pid = pid * 10 + (*t - '0');
     return pid;
+}
+
+/* N of a cache file name "<N>.bin" (1 to 10 digits), else -1. */
+ASMSTORE_CACHE__PRIVATE int64_t asmstore_cache__bin_index(const char *s) {
+    int64_t n = 0;
+    size_t i = 0;
+    while (i < 10 && s[i] >= '0' && s[i] <= '9') n = n * 10 + (s[i++] - '0');
+    return i > 0 && strcmp(s + i, ".bin") == 0 ? n : -1;
 }
 
 /* Is the temp file `name` (in dirfd) left over by a process that is gone, or very old? */
@@ -583,6 +648,24 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__is_ours(const struct stat *st) {
     return S_ISREG(st->st_mode) && st->st_uid == geteuid() && (st->st_mode & (S_IWGRP | S_IWOTH)) == 0;
 }
 
+/* Opens entry index's cache file when it is a regular file of ours of exactly size + footer bytes (*st: its fstat).
+   Else -1, with errno ENOENT when there is no such name. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_file(const asmstore_cache *c, uint32_t index, uint64_t size,
+                                                      struct stat *st) {
+    char name[32];
+    int fd;
+    asmstore_cache__file_name(name, sizeof name, index);
+    fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return -1;
+    if (fstat(fd, st) != 0 || !asmstore_cache__is_ours(st) || size > SIZE_MAX - ASMSTORE_CACHE_FOOTER_SIZE ||
+        (uint64_t)st->st_size != size + ASMSTORE_CACHE_FOOTER_SIZE) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    return fd;
+}
+
 /* >>cache-records ----------------------------------------------------------------------- */
 /* The ".verified" file of a store directory lists the cache files the writer made durable (fsync
    before rename) and whose bytes it knows, each with its fstat identity. A hit on a file whose
@@ -590,7 +673,8 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__is_ours(const struct stat *st) {
    File: header[32] = magic "XACV" u32, version 1 u32, store_id u64, count u32, the store's learned
    decompression rate u32 (ns per MiB of image, read + zstd, timed on misses; 0 unknown), XXH3-64 of the
    records u64; then count records[40] sorted by index = index u32, 0 u32, ino, size, mtime_ns,
-   ctime_ns (u64 each). Anything else about it (absent, foreign, damaged) means "no records". */
+   ctime_ns (u64 each); index 0xFFFFFFFF (last) is the pack. Anything else about it (absent, foreign,
+   damaged) means "no records". */
 #define ASMSTORE_CACHE__REC_MAGIC 0x56434158u /* "XACV" */
 #define ASMSTORE_CACHE__REC_NAME  ".verified" /* a dot name: not a cache file to stats and prune counts */
 
@@ -625,7 +709,7 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(cons
     *rate = 0;
     if (fd < 0) return NULL;
     if (fstat(fd, &st) != 0 || !asmstore_cache__is_ours(&st) || st.st_size < 32 ||
-        (uint64_t)st.st_size > 32u + 40u * (uint64_t)entry_count || ((size_t)st.st_size - 32u) % 40u != 0)
+        (uint64_t)st.st_size > 32u + 40u * ((uint64_t)entry_count + 1u) || ((size_t)st.st_size - 32u) % 40u != 0)
         goto done;
     size = (size_t)st.st_size;
     buf = (unsigned char *)asmstore_alloc(a, size);
@@ -643,7 +727,8 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(cons
         rec[i].size = asmstore__rd64(r + 16);
         rec[i].mtime_ns = asmstore__rd64(r + 24);
         rec[i].ctime_ns = asmstore__rd64(r + 32);
-        if (rec[i].index >= entry_count || (i > 0 && rec[i].index <= rec[i - 1].index) ||
+        if ((rec[i].index >= entry_count && rec[i].index != ASMSTORE_CACHE__PACK_INDEX) ||
+            (i > 0 && rec[i].index <= rec[i - 1].index) ||
             asmstore__rd32(r + 4) != 0u)
             break;
     }
@@ -686,7 +771,7 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_settle(asmstore_cache *c,
         asmstore_cache__ident cur;
         char name[32];
         int fd, ok;
-        snprintf(name, sizeof name, "%u.bin", (unsigned)pend[i].index);
+        asmstore_cache__file_name(name, sizeof name, pend[i].index);
         fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
         if (fd < 0) continue;
         ok = fstat(fd, &st) == 0 &&
@@ -709,7 +794,7 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_settle(asmstore_cache *c,
     for (i = 0, npend = k, k = 0; i < npend; i++) { /* the last look: unchanged and settled */
         asmstore_cache__ident cur;
         char name[32];
-        snprintf(name, sizeof name, "%u.bin", (unsigned)pend[i].index);
+        asmstore_cache__file_name(name, sizeof name, pend[i].index);
         if (fstatat(c->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
         asmstore_cache__ident_of(&cur, pend[i].index, &st);
         if (asmstore_cache__ident_eq(&cur, &pend[i]) && cur.ctime_ns + ASMSTORE_CACHE_SETTLE_NS <= now)
@@ -748,10 +833,12 @@ ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__records_encode(const asms
 }
 
 /* Records the files of pend that settle (above), merged with the records on disk (another process may have added
-   some), and replaces the file atomically. A record lost to a racing process or a failure only means that file is
-   hashed again. Returns how many were recorded. */
+   some) less those of the images in `packed` (may be NULL: their files are about to go), and replaces the file
+   atomically. A record lost to a racing process or a failure only means that file is hashed again. Returns how many
+   were recorded. */
 ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, asmstore_cache__ident *pend,
-                                                              size_t npend, uint32_t rate, uint64_t nonce) {
+                                                              size_t npend, uint32_t rate, uint64_t nonce,
+                                                              const asmstore_cache__pack *packed) {
     const asmstore_allocator *al = &c->opt.allocator;
     asmstore_cache__ident *old, *all;
     size_t nold = 0, k, a = 0, b = 0, nall = 0, size = 0;
@@ -769,6 +856,8 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, 
             if (a < nold && old[a].index == pend[b].index) a++;
             if (nall > 0 && all[nall - 1].index == pend[b].index) nall--;
             all[nall++] = pend[b++];
+        } else if (asmstore_cache__pack_find(packed, old[a].index)) {
+            a++;
         } else {
             all[nall++] = old[a++];
         }
@@ -804,7 +893,129 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__add_pending(asmstore_cache *c, cons
     c->pend[c->npend++] = *id;
 }
 
+/* >>cache-pack -------------------------------------------------------------------------- */
+/* The pack holds the store's images in one file, so that a cold start reads one file (one read-ahead stream, one
+   open) instead of one per image; each image starts on a page, so a hit is still a private mapping of its range.
+   Format: FILE FORMAT in the top comment. Its header and table are untrusted input: every field is checked against
+   the store and the file's size before any image is mapped. */
+#define ASMSTORE_CACHE__PACK_MAGIC     0x50434158u /* "XACP" */
+#define ASMSTORE_CACHE__PACK_HEAD      64u
+#define ASMSTORE_CACHE__PACK_SLOT      40u
+#define ASMSTORE_CACHE__PACK_ALIGN_MAX 65536u
+
+/* Checks a pack's header and table, buf[0..len) being its first bytes, against the store and file_size (its st_size):
+   magic, version, store id, flags, alignment (a power of two, a multiple of page), the table's hash, and each image
+   aligned, after the table and the one before, inside the file, in increasing index order below entry_count, the last
+   one ending the file. Fills slot[0..cap); returns the image count, 0 when anything is off. */
+ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_parse(const unsigned char *buf, size_t len, uint64_t file_size,
+                                                          uint64_t store_id, int has_source, uint32_t entry_count,
+                                                          size_t page, asmstore_cache__slot *slot, size_t cap) {
+    uint64_t count, align, table_end, end;
+    size_t i;
+    if (len < ASMSTORE_CACHE__PACK_HEAD || asmstore__rd32(buf) != ASMSTORE_CACHE__PACK_MAGIC ||
+        asmstore__rd32(buf + 4) != 1u || asmstore__rd64(buf + 16) != store_id ||
+        asmstore__rd32(buf + 28) != (has_source ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u) ||
+        asmstore__rd32(buf + 36) != 0u || asmstore__rd64(buf + 40) != file_size || asmstore__rd64(buf + 48) != 0u ||
+        asmstore__rd64(buf + 56) != 0u)
+        return 0;
+    count = asmstore__rd32(buf + 24);
+    align = asmstore__rd32(buf + 32);
+    table_end = ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * count;
+    if (count == 0 || count > entry_count || count > cap || table_end > len || align < page ||
+        align > ASMSTORE_CACHE__PACK_ALIGN_MAX || (align & (align - 1)) != 0 ||
+        asmstore__rd64(buf + 8) != asmstore_xxh3_64(buf + 16, (size_t)table_end - 16u))
+        return 0;
+    for (i = 0, end = table_end; i < count; i++) {
+        const unsigned char *r = buf + ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * i;
+        asmstore_cache__slot *sl = &slot[i];
+        sl->index = asmstore__rd32(r);
+        sl->offset = asmstore__rd64(r + 8);
+        sl->size = asmstore__rd64(r + 16);
+        sl->hash = asmstore__rd64(r + 24);
+        sl->source_hash = asmstore__rd64(r + 32);
+        if (sl->index >= entry_count || (i > 0 && sl->index <= slot[i - 1].index) || asmstore__rd32(r + 4) != 0u ||
+            (sl->offset & (align - 1)) != 0 || sl->offset < end || sl->offset > file_size || sl->size == 0 ||
+            sl->size > file_size - sl->offset || (uint64_t)(size_t)sl->size != sl->size ||
+            (!has_source && sl->source_hash != 0u))
+            return 0;
+        end = sl->offset + sl->size;
+    }
+    return end == file_size ? (size_t)count : 0;
+}
+
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__pack_close(const asmstore_allocator *a, asmstore_cache__pack *p) {
+    close(p->fd);
+    asmstore_free(a, p->slot, p->nslot * sizeof *p->slot);
+    asmstore_free(a, p, sizeof *p);
+}
+
+/* Opens the store directory's pack when it is a regular file of ours whose header and table pass pack_parse, with
+   one read; it is recorded when its identity is the record's. NULL when there is none, it fails, or no memory. */
+ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_open(asmstore_cache *c) {
+    const asmstore_allocator *a = &c->opt.allocator;
+    const asmstore_cache__ident *rec = NULL;
+    asmstore_cache__pack *p = NULL;
+    unsigned char *buf = NULL;
+    struct stat st;
+    uint64_t want = ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * (uint64_t)c->store.entry_count;
+    size_t len = 0, count = 0;
+    int fd = openat(c->dirfd, ASMSTORE_CACHE__PACK_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return NULL;
+    if (fstat(fd, &st) == 0 && asmstore_cache__is_ours(&st) && st.st_size >= (off_t)ASMSTORE_CACHE__PACK_HEAD) {
+        if ((uint64_t)st.st_size < want) want = (uint64_t)st.st_size;
+        len = (size_t)want == want ? (size_t)want : 0u;
+        buf = len ? (unsigned char *)asmstore_alloc(a, len) : NULL;
+    }
+    if (buf && pread(fd, buf, len, 0) == (ssize_t)len) count = asmstore__rd32(buf + 24);
+    if (count > 0 && count <= c->store.entry_count) p = (asmstore_cache__pack *)asmstore_alloc(a, sizeof *p);
+    if (p) {
+        memset(p, 0, sizeof *p);
+        p->slot = (asmstore_cache__slot *)asmstore_alloc(a, count * sizeof *p->slot);
+        p->nslot = count;
+        if (!p->slot || asmstore_cache__pack_parse(buf, len, (uint64_t)st.st_size, c->store_id, c->use_source_hash,
+                                                   c->store.entry_count, c->page, p->slot, count) != count) {
+            asmstore_free(a, p->slot, count * sizeof *p->slot);
+            asmstore_free(a, p, sizeof *p);
+            p = NULL;
+        }
+    }
+    asmstore_free(a, buf, len);
+    if (!p) { close(fd); return NULL; }
+    p->fd = fd;
+    asmstore_cache__ident_of(&p->id, ASMSTORE_CACHE__PACK_INDEX, &st);
+    if (c->nrec > 0 && c->rec[c->nrec - 1].index == ASMSTORE_CACHE__PACK_INDEX) rec = &c->rec[c->nrec - 1];
+    p->recorded = rec && asmstore_cache__ident_eq(rec, &p->id);
+    return p;
+}
+
+/* Takes a reference on the cache's pack (NULL: there is none); pack_unref gives it back. */
+ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_ref(asmstore_cache *c) {
+    asmstore_cache__pack *p;
+    ASMSTORE_CACHE__LOCKED(c, p = c->pack; if (p) p->refs++);
+    return p;
+}
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__pack_unref(asmstore_cache *c, asmstore_cache__pack *p) {
+    size_t left;
+    if (!p) return;
+    ASMSTORE_CACHE__LOCKED(c, left = --p->refs);
+    if (left == 0) asmstore_cache__pack_close(&c->opt.allocator, p);
+}
+
 /* >>cache-writer ------------------------------------------------------------------------ */
+/* Renames temp file tmp to final_name in the store directory. Returns 0 or an errno. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__rename_into_place(asmstore_cache *c, const char *tmp,
+                                                              const char *final_name) {
+    int err;
+    if (renameat(c->dirfd, tmp, c->dirfd, final_name) == 0) return 0;
+    err = errno;
+    /* a directory in the way: clear it out once and retry */
+    if ((err == EISDIR || err == ENOTEMPTY || err == EEXIST) &&
+        asmstore_cache__remove_tree(c->dirfd, final_name, 0, NULL, NULL) == 0 &&
+        renameat(c->dirfd, tmp, c->dirfd, final_name) == 0)
+        return 0;
+    return err ? err : EIO;
+}
+
 /* Writes one snapshot: temp file, one write, fsync (so the record can trust it after a crash),
    rename; *id gets the file's identity. Returns 0 or an errno. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__write_job(asmstore_cache *c, asmstore_cache__job *j, uint64_t nonce,
@@ -814,20 +1025,13 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__write_job(asmstore_cache *c, asmstor
     int fd, err = 0;
     asmstore_cache_footer_encode(j->bytes + j->size, c->store_id, j->index, j->bytes, (uint64_t)j->size,
                                  j->has_source ? &j->source_hash : NULL);
-    snprintf(final_name, sizeof final_name, "%u.bin", (unsigned)j->index);
+    asmstore_cache__file_name(final_name, sizeof final_name, j->index);
     fd = asmstore_cache__open_temp(c->dirfd, final_name, nonce, tmp, sizeof tmp);
     if (fd < 0) return errno ? errno : EIO;
     if (asmstore_cache__write_all(fd, j->bytes, j->size + ASMSTORE_CACHE_FOOTER_SIZE) != 0) err = errno;
     if (err == EFBIG) asmstore_cache__drain_sigxfsz();
     if (!err && fsync(fd) != 0) err = errno;
-    if (!err && renameat(c->dirfd, tmp, c->dirfd, final_name) != 0) {
-        err = errno;
-        /* a directory in the way: clear it out once and retry */
-        if ((err == EISDIR || err == ENOTEMPTY || err == EEXIST) &&
-            asmstore_cache__remove_tree(c->dirfd, final_name, 0, NULL, NULL) == 0 &&
-            renameat(c->dirfd, tmp, c->dirfd, final_name) == 0)
-            err = 0;
-    }
+    if (!err) err = asmstore_cache__rename_into_place(c, tmp, final_name);
     /* the identity after the rename: on some filesystems rename changes ctime */
     if (!err && fstat(fd, &st) == 0) asmstore_cache__ident_of(id, j->index, &st);
     else id->ino = id->size = 0;
@@ -855,18 +1059,32 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__drop_queue(asmstore_cache *c, int c
     c->tail = NULL;
 }
 
-/* Asks the kernel to read every recorded file ahead (POSIX_FADV_WILLNEED starts the reads and does
-   not wait): after a reboot the hits then find their pages arriving at the device's full queue
-   depth instead of faulting them in one 128 KiB read-around at a time. The recorded files are the
-   ones earlier runs of this app loaded. Costs a few microseconds a file when they are resident. */
+/* Storage failed (lock held): writing stays off for the cache object's life, what is queued is dropped. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__writes_failed(asmstore_cache *c, int err) {
+    c->n.write_failures++;
+    c->n.last_errno = err;
+    c->writes_on = 0;
+    c->n.writes_enabled = 0;
+    c->pack_check = 0;
+    asmstore_cache__drop_queue(c, 1);
+}
+
+/* Asks the kernel to read every recorded file and the pack ahead (POSIX_FADV_WILLNEED starts the
+   reads and does not wait): after a reboot the hits then find their pages arriving at the device's
+   full queue depth instead of faulting them in one 128 KiB read-around at a time. The recorded
+   files and the pack hold what earlier runs of this app loaded. A few microseconds a file when
+   they are resident. */
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__prefetch(asmstore_cache *c) {
     size_t i;
+    if (c->pack) (void)posix_fadvise(c->pack->fd, 0, 0, POSIX_FADV_WILLNEED);
     for (i = 0; i < c->nrec; i++) {
         char name[32];
         int fd, stop;
         ASMSTORE_CACHE__LOCKED(c, stop = c->stop);
         if (stop) return;
-        snprintf(name, sizeof name, "%u.bin", (unsigned)c->rec[i].index);
+        if (c->rec[i].index == ASMSTORE_CACHE__PACK_INDEX || asmstore_cache__pack_find(c->pack, c->rec[i].index))
+            continue;
+        asmstore_cache__file_name(name, sizeof name, c->rec[i].index);
         fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
         if (fd < 0) continue;
         (void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
@@ -874,34 +1092,253 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__prefetch(asmstore_cache *c) {
     }
 }
 
+/* >>cache-consolidate ------------------------------------------------------------------- */
+/* The writer consolidates the store's valid images (the old pack's and the files') into a new pack when enough files
+   lie outside the pack, writes it like any file (temp, fsync, rename), records it, and removes the files it holds.
+   Everything here runs on the writer thread, which alone replaces c->pack, so it reads c->pack without the lock. */
+
+/* Is a consolidation due: a packed image failed a check, the pack is not the recorded one, or enough files
+   "<N>.bin" lie outside the pack (PACK_AUTO: ASMSTORE_CACHE_PACK_MIN_FILES, PACK_ALWAYS: one)? */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_due(asmstore_cache *c) {
+    size_t outside = 0, need = c->opt.pack == ASMSTORE_CACHE_PACK_ALWAYS ? 1u : ASMSTORE_CACHE_PACK_MIN_FILES;
+    struct dirent *de;
+    DIR *d;
+    int bad, fd;
+    ASMSTORE_CACHE__LOCKED(c, bad = c->pack_bad);
+    if (bad || (c->pack && !c->pack->recorded && c->opt.verify != ASMSTORE_CACHE_VERIFY_FULL)) return 1;
+    fd = dup(c->dirfd);
+    d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) { if (fd >= 0) close(fd); return 0; }
+    while (outside < need && (de = readdir(d)) != NULL) {
+        int64_t index = asmstore_cache__bin_index(de->d_name);
+        if (index >= 0 && index < (int64_t)c->store.entry_count && !asmstore_cache__pack_find(c->pack, (uint32_t)index))
+            outside++;
+    }
+    closedir(d);
+    return outside >= need;
+}
+
+/* pwrite() all of buf at offset at, retrying EINTR; 0 or -1 with errno. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__pwrite_all(int fd, const unsigned char *buf, size_t len, uint64_t at) {
+    while (len > 0) {
+        ssize_t n = pwrite(fd, buf, len, (off_t)at);
+        if (n < 0) { if (errno == EINTR) continue; return -1; }
+        if (n == 0) { errno = EIO; return -1; }
+        buf += n;
+        len -= (size_t)n;
+        at += (uint64_t)n;
+    }
+    return 0;
+}
+
+/* Maps entry index's image read-only from the old pack (may be NULL) when it is there and hashes as its table says,
+   else from its file when that passes every check a hit makes and its payload hash; *sl gets its size and hashes.
+   Returns the mapping of *len bytes (the image at its start), or MAP_FAILED when no valid image is at hand. */
+ASMSTORE_CACHE__PRIVATE void *asmstore_cache__pack_source(asmstore_cache *c, const asmstore_cache__pack *old,
+                                                          uint32_t index, asmstore_cache__slot *sl, size_t *len) {
+    const asmstore_cache__slot *o = asmstore_cache__pack_find(old, index);
+    asmstore_entry e;
+    struct stat st;
+    void *m = MAP_FAILED;
+    int fd;
+    if (asmstore_reader_entry(&c->store, index, &e, NULL) != ASMSTORE_OK || e.ignored ||
+        e.compression == ASMSTORE_COMPRESSION_NONE || e.uncompressed_size == 0)
+        return MAP_FAILED;
+    sl->index = index;
+    sl->size = (uint64_t)e.uncompressed_size;
+    sl->source_hash = c->use_source_hash ? asmstore_xxh3_64(e.image, e.image_size) : 0u;
+    if (o && o->size == sl->size && o->source_hash == sl->source_hash) {
+        *len = e.uncompressed_size;
+        m = mmap(NULL, *len, PROT_READ, MAP_SHARED, old->fd, (off_t)o->offset);
+        if (m != MAP_FAILED && asmstore_xxh3_64(m, *len) == o->hash) { sl->hash = o->hash; return m; }
+        if (m != MAP_FAILED) munmap(m, *len);
+    }
+    fd = asmstore_cache__open_file(c, index, sl->size, &st);
+    if (fd < 0) return MAP_FAILED;
+    *len = e.uncompressed_size + ASMSTORE_CACHE_FOOTER_SIZE;
+    m = mmap(NULL, *len, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) return MAP_FAILED;
+    if (asmstore_cache_validate_file(m, *len, c->store_id, index, sl->size,
+                                     c->use_source_hash ? &sl->source_hash : NULL) != ASMSTORE_OK) {
+        munmap(m, *len);
+        return MAP_FAILED;
+    }
+    sl->hash = asmstore__rd64((const unsigned char *)m + e.uncompressed_size + 16);
+    return m;
+}
+
+/* The pack's header and table for slot[0..n), images aligned to align: ASMSTORE_CACHE__PACK_HEAD + n table records
+   (from allocator a; NULL when out of memory). */
+ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__pack_encode(const asmstore_allocator *a, uint64_t store_id,
+                                                                   int has_source, size_t align,
+                                                                   const asmstore_cache__slot *slot, size_t n,
+                                                                   size_t *size) {
+    unsigned char *buf;
+    size_t i;
+    *size = ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * n;
+    buf = (unsigned char *)asmstore_alloc(a, *size);
+    if (!buf) return NULL;
+    memset(buf, 0, *size);
+    for (i = 0; i < n; i++) {
+        unsigned char *r = buf + ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * i;
+        asmstore__wr32(r, slot[i].index);
+        asmstore__wr64(r + 8, slot[i].offset);
+        asmstore__wr64(r + 16, slot[i].size);
+        asmstore__wr64(r + 24, slot[i].hash);
+        asmstore__wr64(r + 32, slot[i].source_hash);
+    }
+    asmstore__wr32(buf, ASMSTORE_CACHE__PACK_MAGIC);
+    asmstore__wr32(buf + 4, 1u);
+    asmstore__wr64(buf + 16, store_id);
+    asmstore__wr32(buf + 24, (uint32_t)n);
+    asmstore__wr32(buf + 28, has_source ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u);
+    asmstore__wr32(buf + 32, (uint32_t)align);
+    asmstore__wr64(buf + 40, slot[n - 1].offset + slot[n - 1].size);
+    asmstore__wr64(buf + 8, asmstore_xxh3_64(buf + 16, *size - 16u));
+    return buf;
+}
+
+/* Copies every valid image (pack_source) into temp file fd, each at the next page boundary after room for a whole
+   table, then writes the header and table. Fills slot[0..*n). Returns 0, an errno, or -1 when close() asked the
+   writer to stop or there was nothing to pack. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_fill(asmstore_cache *c, const asmstore_cache__pack *old, int fd,
+                                                      asmstore_cache__slot *slot, size_t *n) {
+    uint64_t at = ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * (uint64_t)c->store.entry_count;
+    unsigned char *head;
+    uint32_t i;
+    size_t k = 0, len = 0, hsize = 0;
+    int err = 0, stop = 0;
+    for (i = 0; i < c->store.entry_count && !err && !stop; i++) {
+        void *m = asmstore_cache__pack_source(c, old, i, &slot[k], &len);
+        if (m == MAP_FAILED) continue;
+        slot[k].offset = at = (at + c->page - 1) & ~(uint64_t)(c->page - 1);
+        if (asmstore_cache__pwrite_all(fd, (const unsigned char *)m, (size_t)slot[k].size, at) != 0) err = errno;
+        munmap(m, len);
+        at += slot[k++].size;
+        ASMSTORE_CACHE__LOCKED(c, stop = c->stop);
+    }
+    *n = k;
+    if (err == EFBIG) asmstore_cache__drain_sigxfsz();
+    if (err) return err;
+    if (stop || k == 0) return -1;
+    head = asmstore_cache__pack_encode(&c->opt.allocator, c->store_id, c->use_source_hash, c->page, slot, k, &hsize);
+    if (!head) return -1;
+    if (asmstore_cache__pwrite_all(fd, head, hsize, 0) != 0) err = errno;
+    asmstore_free(&c->opt.allocator, head, hsize);
+    return err;
+}
+
+/* Writes the new pack from old (may be NULL) and the files: temp file, pack_fill, fsync, rename, and an fsync of
+   the directory (the pack's name must be durable before the files it holds go). *ino: the new pack's inode.
+   Returns 0, an errno of a storage failure, or -1 when nothing was written. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_write(asmstore_cache *c, const asmstore_cache__pack *old,
+                                                       uint64_t nonce, uint64_t *ino) {
+    const asmstore_allocator *a = &c->opt.allocator;
+    asmstore_cache__slot *slot;
+    struct stat st;
+    size_t n = 0, cap = c->store.entry_count ? c->store.entry_count : 1u;
+    char tmp[96];
+    int fd, err;
+    slot = (asmstore_cache__slot *)asmstore_alloc(a, cap * sizeof *slot);
+    if (!slot) return -1;
+    fd = asmstore_cache__open_temp(c->dirfd, ASMSTORE_CACHE__PACK_NAME, nonce, tmp, sizeof tmp);
+    if (fd < 0) { asmstore_free(a, slot, cap * sizeof *slot); return errno ? errno : EIO; }
+    err = asmstore_cache__pack_fill(c, old, fd, slot, &n);
+    asmstore_free(a, slot, cap * sizeof *slot);
+    if (!err && fsync(fd) != 0) err = errno;
+    if (!err) err = asmstore_cache__rename_into_place(c, tmp, ASMSTORE_CACHE__PACK_NAME);
+    if (!err && fstat(fd, &st) == 0) *ino = (uint64_t)st.st_ino;
+    if (close(fd) != 0 && !err) err = errno;
+    if (err) { (void)unlinkat(c->dirfd, tmp, 0); return err; }
+    (void)fsync(c->dirfd);
+    return 0;
+}
+
+/* Consolidates when due (pack_due): writes the new pack from the one on disk now (another process may have replaced
+   ours) and the files, records it, removes the files it holds, and serves from it. A pack another process renamed
+   over ours in between is served but neither recorded nor trusted to replace files. Returns 0, or the errno of a
+   storage failure. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__consolidate(asmstore_cache *c, uint64_t nonce) {
+    asmstore_cache__pack *old, *fresh, *prev;
+    asmstore_cache__ident id;
+    uint64_t ino = 0;
+    uint32_t rate;
+    size_t i;
+    int err;
+    if (!asmstore_cache__pack_due(c)) return 0;
+    old = asmstore_cache__pack_open(c);
+    err = asmstore_cache__pack_write(c, old, nonce, &ino);
+    if (old) asmstore_cache__pack_close(&c->opt.allocator, old);
+    if (err) return err > 0 ? err : 0;
+    fresh = asmstore_cache__pack_open(c);
+    if (!fresh) return 0;
+    if (fresh->id.ino == ino) {
+        ASMSTORE_CACHE__LOCKED(c, rate = c->n.direct_ns_per_mib);
+        id = fresh->id;
+        fresh->recorded = asmstore_cache__records_write(c, &id, 1, rate, nonce, fresh) == 1 &&
+                          c->opt.verify != ASMSTORE_CACHE_VERIFY_FULL;
+        for (i = 0; i < fresh->nslot; i++) {
+            char name[32];
+            asmstore_cache__file_name(name, sizeof name, fresh->slot[i].index);
+            (void)unlinkat(c->dirfd, name, 0);
+        }
+    }
+    fresh->refs = 1;
+    ASMSTORE_CACHE__LOCKED(c, prev = c->pack; c->pack = fresh; c->pack_bad = 0;
+                           c->n.packs_written += fresh->id.ino == ino; c->n.packed_entries = fresh->nslot);
+    asmstore_cache__pack_unref(c, prev);
+    return 0;
+}
+
+/* The writer at the end of a batch (lock held, released while it works): records what the batch wrote or
+   verified, with the store's decompression rate learned from this run's misses. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__writer_record(asmstore_cache *c) {
+    asmstore_cache__ident *pend = c->pend;
+    size_t npend = c->npend, cap = c->cappend, done;
+    uint32_t rate;
+    uint64_t nonce;
+    if (c->miss_bytes) c->n.direct_ns_per_mib = asmstore_cache__ns_per_mib(c->miss_ns, c->miss_bytes);
+    rate = c->n.direct_ns_per_mib;
+    c->pend = NULL;
+    c->npend = c->cappend = 0;
+    c->writer_busy = 1;
+    nonce = ++c->tmp_counter;
+    pthread_mutex_unlock(&c->lock);
+    done = asmstore_cache__records_write(c, pend, npend, rate, nonce, NULL);
+    asmstore_free(&c->opt.allocator, pend, cap * sizeof *pend);
+    pthread_mutex_lock(&c->lock);
+    c->writer_busy = 0;
+    c->n.records_written += done;
+}
+
+/* The writer with nothing queued (lock held, released while it works): consolidates if due. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__writer_consolidate(asmstore_cache *c) {
+    uint64_t nonce;
+    int err;
+    c->pack_check = 0;
+    if (!c->writes_on) return;
+    c->writer_busy = 1;
+    nonce = ++c->tmp_counter;
+    pthread_mutex_unlock(&c->lock);
+    err = asmstore_cache__consolidate(c, nonce);
+    pthread_mutex_lock(&c->lock);
+    c->writer_busy = 0;
+    if (err) asmstore_cache__writes_failed(c, err);
+}
+
 ASMSTORE_CACHE__PRIVATE void *asmstore_cache__writer_main(void *arg) {
     asmstore_cache *c = (asmstore_cache *)arg;
-    uint64_t nonce;
     if (c->prefetch) asmstore_cache__prefetch(c);
     pthread_mutex_lock(&c->lock);
     for (;;) {
         asmstore_cache__job *j;
         asmstore_cache__ident id;
+        uint64_t nonce;
         int err;
         if (c->stop) break;
-        if (!c->head && c->npend > 0) { /* end of a batch: record what it wrote or verified */
-            asmstore_cache__ident *pend = c->pend;
-            size_t npend = c->npend, cap = c->cappend, done;
-            uint32_t rate;
-            if (c->miss_bytes) c->n.direct_ns_per_mib = asmstore_cache__ns_per_mib(c->miss_ns, c->miss_bytes);
-            rate = c->n.direct_ns_per_mib;
-            c->pend = NULL;
-            c->npend = c->cappend = 0;
-            c->writer_busy = 1;
-            nonce = ++c->tmp_counter;
-            pthread_mutex_unlock(&c->lock);
-            done = asmstore_cache__records_write(c, pend, npend, rate, nonce);
-            asmstore_free(&c->opt.allocator, pend, cap * sizeof *pend);
-            pthread_mutex_lock(&c->lock);
-            c->writer_busy = 0;
-            c->n.records_written += done;
-            continue;
-        }
+        if (!c->head && c->npend > 0) { asmstore_cache__writer_record(c); continue; }
+        if (!c->head && c->pack_check) { asmstore_cache__writer_consolidate(c); continue; }
         if (!c->head) {
             pthread_cond_broadcast(&c->drained);
             pthread_cond_wait(&c->wake, &c->lock);
@@ -921,16 +1358,13 @@ ASMSTORE_CACHE__PRIVATE void *asmstore_cache__writer_main(void *arg) {
         c->queued_bytes -= j->size + ASMSTORE_CACHE_FOOTER_SIZE;
         if (err) {
             c->state[j->index] = ASMSTORE_CACHE__IDLE;
-            c->n.write_failures++;
-            c->n.last_errno = err;
-            c->writes_on = 0;
-            c->n.writes_enabled = 0;
-            asmstore_cache__drop_queue(c, 1);
+            asmstore_cache__writes_failed(c, err);
         } else {
             c->state[j->index] = ASMSTORE_CACHE__WRITTEN;
             c->n.entries_written++;
             c->n.bytes_written += (uint64_t)j->size + ASMSTORE_CACHE_FOOTER_SIZE;
             if (id.size) asmstore_cache__add_pending(c, &id);
+            c->pack_check = c->opt.pack != ASMSTORE_CACHE_PACK_NEVER;
         }
         asmstore_cache__free_job(c, j);
     }
@@ -1022,7 +1456,8 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     if (opt) o = *opt;
     if (o.max_queue_bytes == 0) o.max_queue_bytes = ASMSTORE_CACHE_QUEUE_BYTES;
     if (o.min_alignment > 16384u || (o.min_alignment & (o.min_alignment - 1))) return ASMSTORE_ERR_INVALID_ARG;
-    if (o.policy < ASMSTORE_CACHE_POLICY_AUTO || o.policy > ASMSTORE_CACHE_POLICY_RESIDENT)
+    if (o.policy < ASMSTORE_CACHE_POLICY_AUTO || o.policy > ASMSTORE_CACHE_POLICY_RESIDENT ||
+        o.pack < ASMSTORE_CACHE_PACK_AUTO || o.pack > ASMSTORE_CACHE_PACK_NEVER)
         return ASMSTORE_ERR_INVALID_ARG;
     c = (asmstore_cache *)asmstore_alloc(&o.allocator, sizeof *c);
     if (!c) return ASMSTORE_ERR_OUT_OF_MEMORY;
@@ -1063,12 +1498,14 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     if (o.verify != ASMSTORE_CACHE_VERIFY_FULL)
         c->rec = asmstore_cache__records_read(&o.allocator, c->dirfd, c->store_id, store->entry_count, &c->nrec,
                                               &c->n.direct_ns_per_mib);
-    if (c->nrec > 0 && !o.no_prefetch && o.policy != ASMSTORE_CACHE_POLICY_RESIDENT) {
-        pthread_mutex_lock(&c->lock);
-        c->prefetch = 1;
-        if (asmstore_cache__start_writer(c) != 0) c->prefetch = 0;
-        pthread_mutex_unlock(&c->lock);
-    }
+    c->pack = asmstore_cache__pack_open(c);
+    if (c->pack) { c->pack->refs = 1; c->n.packed_entries = c->pack->nslot; }
+    /* the writer starts now to read ahead, and to look whether earlier runs left enough files to consolidate */
+    pthread_mutex_lock(&c->lock);
+    c->prefetch = (c->nrec > 0 || c->pack) && !o.no_prefetch && o.policy != ASMSTORE_CACHE_POLICY_RESIDENT;
+    c->pack_check = c->writes_on && o.pack != ASMSTORE_CACHE_PACK_NEVER;
+    if ((c->prefetch || c->pack_check) && asmstore_cache__start_writer(c) != 0) c->prefetch = c->pack_check = 0;
+    pthread_mutex_unlock(&c->lock);
     return ASMSTORE_OK;
 }
 
@@ -1124,13 +1561,66 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__serve(asmstore_cache *c, const unsig
     return 1;
 }
 
+/* A packed image failed a check: the writer consolidates again when its queue is empty. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__pack_failed(asmstore_cache *c) {
+    pthread_mutex_lock(&c->lock);
+    c->pack_bad = 1;
+    if (c->writes_on && !c->stop && c->opt.pack != ASMSTORE_CACHE_PACK_NEVER &&
+        (c->writer_started || asmstore_cache__start_writer(c) == 0)) {
+        c->pack_check = 1;
+        pthread_cond_signal(&c->wake);
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Fills a hit's image: the private mapping m of size bytes. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__hit_image(asmstore_cache_image *img, void *m, size_t size, size_t len) {
+    img->data = (const unsigned char *)m;
+    img->size = size;
+    img->source = ASMSTORE_CACHE_HIT;
+    img->alignment = asmstore_cache__alignment_of(m);
+    img->writable = 1;
+    img->base_ = m;
+    img->length_ = len;
+}
+
+/* Tries entry e's image in the pack, as try_hit below does its file (0: the pack does not hold it). The table's size
+   and source hash must be the store's; the image is hashed unless the pack is the recorded one. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_pack(asmstore_cache *c, const asmstore_entry *e,
+                                                     const uint64_t *src_hash, asmstore_cache_image *img,
+                                                     int *checksum, int *recorded) {
+    asmstore_cache__pack *p = asmstore_cache__pack_ref(c);
+    const asmstore_cache__slot *sl = asmstore_cache__pack_find(p, e->index);
+    size_t size = e->uncompressed_size;
+    void *m = MAP_FAILED;
+    int rc = -1;
+    *checksum = 0;
+    *recorded = 0;
+    if (!sl) { asmstore_cache__pack_unref(c, p); return 0; }
+    if (sl->size == (uint64_t)size && sl->source_hash == (src_hash ? *src_hash : 0u))
+        m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, p->fd, (off_t)sl->offset);
+    else
+        *checksum = sl->size == (uint64_t)size; /* v2/v3: the store's data changed */
+    if (m != MAP_FAILED) {
+        if (!asmstore_cache__serve(c, (const unsigned char *)m, size)) rc = 2;
+        else if (!p->recorded && asmstore_xxh3_64(m, size) != sl->hash) *checksum = 1;
+        else rc = 1;
+        if (rc != 1) munmap(m, size);
+    }
+    if (rc == 1) {
+        asmstore_cache__hit_image(img, m, size, size);
+        *recorded = p->recorded;
+    }
+    asmstore_cache__pack_unref(c, p);
+    return rc;
+}
+
 /* Tries the cache file of entry e. 1: hit (*img filled), 0: no file, -1: a file that failed a check,
    2: a file the policy steps aside from.
    *recorded: the file is the one the writer recorded, so its payload was not hashed. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asmstore_entry *e,
                                                     const uint64_t *src_hash, asmstore_cache_image *img,
                                                     int *checksum, int *recorded) {
-    char name[32];
     struct stat st;
     asmstore_cache__ident id, key;
     const asmstore_cache__ident *rec;
@@ -1141,15 +1631,8 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     asmstore_result res;
     *checksum = 0;
     *recorded = 0;
-    snprintf(name, sizeof name, "%u.bin", (unsigned)e->index);
-    fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    fd = asmstore_cache__open_file(c, e->index, size, &st);
     if (fd < 0) return errno == ENOENT ? 0 : -1;
-    if (fstat(fd, &st) != 0 || !asmstore_cache__is_ours(&st) ||
-        e->uncompressed_size > SIZE_MAX - ASMSTORE_CACHE_FOOTER_SIZE ||
-        (uint64_t)st.st_size != (uint64_t)e->uncompressed_size + ASMSTORE_CACHE_FOOTER_SIZE) {
-        close(fd);
-        return -1;
-    }
     len = e->uncompressed_size + ASMSTORE_CACHE_FOOTER_SIZE;
     asmstore_cache__ident_of(&id, e->index, &st);
     key.index = e->index;
@@ -1172,13 +1655,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
         return -1;
     }
     if (!*recorded && c->opt.verify != ASMSTORE_CACHE_VERIFY_FULL) asmstore_cache__record_later(c, &id);
-    img->data = (const unsigned char *)m;
-    img->size = e->uncompressed_size;
-    img->source = ASMSTORE_CACHE_HIT;
-    img->alignment = asmstore_cache__alignment_of(m);
-    img->writable = 1;
-    img->base_ = m;
-    img->length_ = len;
+    asmstore_cache__hit_image(img, m, e->uncompressed_size, len);
     return 1;
 }
 
@@ -1228,7 +1705,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     uint64_t src_hash = 0, t0;
     unsigned char *buf;
     asmstore_result res;
-    int enabled, hit = 0, checksum = 0, recorded = 0;
+    int enabled, hit = 0, checksum = 0, recorded = 0, packed = 0;
     if (out) memset(out, 0, sizeof *out);
     if (!c || !e || !out) return ASMSTORE_ERR_INVALID_ARG;
     if (e->ignored || !e->image) return ASMSTORE_ERR_IGNORED;
@@ -1242,9 +1719,19 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
         /* v2/v3: hash the stored bytes before anything else, so the footer we may write later
            describes the bytes the payload came from */
         if (c->use_source_hash) src_hash = asmstore_xxh3_64(e->image, e->image_size);
-        hit = asmstore_cache__try_hit(c, e, c->use_source_hash ? &src_hash : NULL, out, &checksum, &recorded);
+        /* the pack first, then the entry's own file (not packed yet, or the replacement of a bad packed image) */
+        packed = asmstore_cache__try_pack(c, e, c->use_source_hash ? &src_hash : NULL, out, &checksum, &recorded);
+        if (packed == -1) asmstore_cache__pack_failed(c);
+        hit = packed;
+        if (packed == 0 || packed == -1) {
+            int file_checksum;
+            hit = asmstore_cache__try_hit(c, e, c->use_source_hash ? &src_hash : NULL, out, &file_checksum, &recorded);
+            if (hit == 0 && packed == -1) hit = -1; /* the bad packed image is this miss's rejected file */
+            else checksum = file_checksum;
+        }
         if (hit == 1) {
-            ASMSTORE_CACHE__LOCKED(c, c->n.hits++; c->n.recorded_hits += (uint64_t)recorded);
+            ASMSTORE_CACHE__LOCKED(c, c->n.hits++; c->n.recorded_hits += (uint64_t)recorded;
+                                   c->n.pack_hits += (uint64_t)(packed == 1));
             return ASMSTORE_OK;
         }
     }
@@ -1296,7 +1783,7 @@ ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img) {
 ASMSTORE_CACHE_DEF void asmstore_cache_flush(asmstore_cache *c) {
     if (!c) return;
     pthread_mutex_lock(&c->lock);
-    while (c->writer_started && !c->stop && (c->head || c->writer_busy || c->npend))
+    while (c->writer_started && !c->stop && (c->head || c->writer_busy || c->npend || c->pack_check))
         pthread_cond_wait(&c->drained, &c->lock);
     pthread_mutex_unlock(&c->lock);
 }
@@ -1319,6 +1806,7 @@ ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c) {
     pthread_mutex_unlock(&c->lock);
     if (started) pthread_join(c->writer, NULL);
     ASMSTORE_CACHE__LOCKED(c, asmstore_cache__drop_queue(c, 0));
+    asmstore_cache__pack_unref(c, c->pack);
 #ifndef ASMSTORE_NO_ZSTD
     while (c->ndctx > 0) ZSTD_freeDCtx(c->dctx[--c->ndctx]);
 #endif
@@ -1348,13 +1836,6 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__pfile_cmp(const void *a, const void 
     return strcmp(x->name, y->name);
 }
 
-/* Is name "<digits>.bin"? */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__is_bin_name(const char *s) {
-    size_t i = 0;
-    while (s[i] >= '0' && s[i] <= '9') i++;
-    return i > 0 && i <= 10 && strcmp(s + i, ".bin") == 0;
-}
-
 /* The cache files prune may remove, from the default allocator (prune has no cache object). */
 typedef struct asmstore_cache__plist {
     asmstore_cache__pfile *v;
@@ -1377,7 +1858,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__plist_push(asmstore_cache__plist *l,
     }
     f = &l->v[l->n++];
     f->dir = dir;
-    memcpy(f->name, name, strlen(name) + 1); /* "<=10 digits>.bin" fits */
+    memcpy(f->name, name, strlen(name) + 1); /* "<=10 digits>.bin" or "pack" fits */
     f->size = S_ISREG(sb->st_mode) ? (uint64_t)sb->st_size : 0u;
     f->atime = (int64_t)sb->st_atime;
     f->mtime = (int64_t)sb->st_mtime;
@@ -1402,7 +1883,8 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__prune_scan(int sub, int 
             }
             continue;
         }
-        if (!asmstore_cache__is_bin_name(fe->d_name) || fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+        if ((asmstore_cache__bin_index(fe->d_name) < 0 && strcmp(fe->d_name, ASMSTORE_CACHE__PACK_NAME) != 0) ||
+            fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
         if (asmstore_cache__plist_push(l, dir, fe->d_name, &sb) != 0) {
             closedir(d);
