@@ -1109,6 +1109,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_due(asmstore_cache *c) {
     fd = dup(c->dirfd);
     d = fd >= 0 ? fdopendir(fd) : NULL;
     if (!d) { if (fd >= 0) close(fd); return 0; }
+    rewinddir(d); /* a dup shares the directory offset: an earlier listing left it at the end */
     while (outside < need && (de = readdir(d)) != NULL) {
         int64_t index = asmstore_cache__bin_index(de->d_name);
         if (index >= 0 && index < (int64_t)c->store.entry_count && !asmstore_cache__pack_find(c->pack, (uint32_t)index))
