@@ -1,4 +1,4 @@
-/* asmstore_cache.h - v0.3.0 - on-disk cache of decompressed assembly-store entries, single-header C library.
+/* asmstore_cache.h - v0.4.0 - on-disk cache of decompressed assembly-store entries, single-header C library.
    MIT licence: see the end of this file. Builds on asmstore.h (declarations only).
 
    Do this:
@@ -13,11 +13,15 @@
      (PROT_READ|PROT_WRITE, MAP_PRIVATE) of a file written by an earlier run, after every check below
      passed; on a miss the entry is decompressed into memory the caller owns, and a private snapshot
      is queued for ONE background writer thread, which writes a temp file in the same directory and
-     renames it into place. Uncompressed entries are served straight from the store (no file).
+     renames it into place. Once enough such files have gathered, the writer consolidates them into
+     the store's one pack file (PACK below), which hits are mapped from from then on. Uncompressed
+     entries are served straight from the store (no file).
 
    LAYOUT
      <root>/decompressed-assembly-cache-v1/<store id: 16 lowercase hex>/<descriptor index>.bin
-     Directories 0700, files 0600. Temp files: <index>.bin.tmp.<pid>.<16 hex random>.
+     <root>/decompressed-assembly-cache-v1/<store id>/pack                  (0.4.0: the consolidated images)
+     <root>/decompressed-assembly-cache-v1/<store id>/.verified             (the writer's record, 0.2.0)
+     Directories 0700, files 0600. Temp files: <index>.bin.tmp.<pid>.<16 hex random>, pack.tmp.<...>.
      Store id: the v4 header's content_id. v2/v3 stores have none: their id is XXH3-64 (seed 0) of the
      store's metadata, bytes [0, reader->data_offset) (header, index, descriptors, names), and every
      file also records XXH3-64 of the entry's stored (compressed) bytes, checked on each hit, so a
@@ -39,6 +43,30 @@
      its fstat identity equal to the writer's record (below) or the payload hash recomputed and
      equal. Anything else is a miss; the entry is decompressed and the bad file replaced.
 
+   PACK FORMAT (0.4.0)  header[64] || table[count * 40] || images, each at a multiple of `align`;
+   all fields little-endian; the bytes between images are zero (holes):
+       header: off size field                   table record: off size field
+                0    4  magic 0x50434158 "XACP"               0    4  descriptor index
+                4    4  version 1                             4    4  0
+                8    8  XXH3-64 of bytes [16, 64 + 40*count)  8    8  offset of the image in the pack
+               16    8  store_id                             16    8  size S (the entry's image size)
+               24    4  count (>= 1)                         24    8  XXH3-64 (seed 0) of the image
+               28    4  flags: bit 0 as in the footer        32    8  source hash (v2/v3), else 0
+               32    4  align: the writer's page size
+               36    4  0
+               40    8  the pack's size in bytes
+               48   16  0
+     The writer leaves room for a table of every descriptor, so the first image starts at the first
+     multiple of align after 64 + 40 * entry_count. A pack is used only when, read with one pread at
+     open: it is a regular file of ours; magic, version, store id, flags and zero fields are exact;
+     1 <= count <= entry_count; align is a power of two <= 64 KiB and a multiple of the page size;
+     the hash matches; each record's index is below entry_count and above the one before, its
+     offset a multiple of align at or after the end of the table and of the image before, its size
+     nonzero, inside the file, and the last image ends the file exactly (== st_size == the size
+     field). Anything else: no pack (its images are misses). A packed image is served only when its
+     size and source hash are the store's; the writer trusts nothing it copies into a pack either
+     (PACK below).
+
    VALIDATION (0.2.0)
      The writer fsyncs each file before its rename, then (at the end of each batch, once the file's
      ctime is ASMSTORE_CACHE_SETTLE_NS old) records its identity (inode, size, mtime, ctime) in
@@ -46,9 +74,28 @@
      leaves only temp files, and any later write, truncation or replacement changes the identity,
      so such a file is hashed in full (and recorded once it passes). options.verify =
      ASMSTORE_CACHE_VERIFY_FULL hashes every hit. At open, the writer thread first asks the kernel
-     to read every recorded file ahead (POSIX_FADV_WILLNEED; options.no_prefetch turns it off).
+     to read the pack and every recorded file ahead (POSIX_FADV_WILLNEED; options.no_prefetch turns
+     it off). The pack is recorded the same way (record index 0xFFFFFFFF): a hit in a recorded pack
+     reads no payload byte; in any other pack (planted, rewritten in place, left by a kill between
+     its rename and its record) each image is hashed against its table entry before it is served,
+     an image that fails is a miss (its file rewritten), and the writer consolidates again.
+
+   PACK (0.4.0; options.pack)
+     An evicted cold start pays per file, not per byte: here the corpus's 45.9 MB read in 32-53 ms as
+     one file and 118-132 ms as its 269 files. So the writer, when its queue is empty (and once at
+     open), consolidates: if at least ASMSTORE_CACHE_PACK_MIN_FILES (16; PACK_ALWAYS: 1) files lie
+     outside the pack, or the pack failed a check or is not the recorded one, it writes a new pack
+     from the current one's images and the files, each image hashed as it is copied (an image that
+     does not match its table, footer or the store is left out), to a temp file, fsyncs it, renames
+     it into place, fsyncs the directory, records it, then removes the files it now holds, and this
+     cache object serves from it. Each image starts on a page, so a hit is still a private mapping
+     of its range (no copy, no private dirty pages until written). Files stay the staging area: a
+     run that misses writes files, which fewer than 16 stay until more come. Two processes may
+     consolidate at once: each writes its own temp file, and the last rename wins whole. A storage
+     failure while consolidating turns writing off like any write failure. PACK_NEVER writes none.
 
    POLICY (0.3.0; options.policy)
+     (In a pack, "a file" below is an image's range: mincore looks at its first and last page.)
      A hit on a file in the page cache is 6-9x faster than decompressing; a file that must come from
      disk costs its image size in reads (45.9 MB for the Mono corpus, 2.8x the compressed store), and
      on a slow disk with a fast CPU that can lose to decompressing. AUTO (the default) serves every
@@ -66,6 +113,7 @@
      ASMSTORE_CACHE_DCTX_POOL     ZSTD_DCtx objects kept for reuse               [8]
      ASMSTORE_CACHE_STALE_SECONDS a temp file older than this is stale even if its pid lives [3600]
      ASMSTORE_CACHE_PROBE_BYTES   POLICY_AUTO: bytes read, timed, before it may step aside [1 MiB]
+     ASMSTORE_CACHE_PACK_MIN_FILES PACK_AUTO: files outside the pack before consolidating [16]
      ASMSTORE_NO_ZSTD             as in asmstore.h: no ZSTD_DCtx pool (the reader's callback decompresses)
      ASMSTORE_ZSTD_HEADER         how to include zstd                            [<zstd.h>]
    Environment: ASMSTORE_CACHE_DISABLE set to anything but "" or "0" turns the cache off at open.
@@ -83,8 +131,11 @@
    THREADS AND SAFETY
      asmstore_cache_get may be called from any number of threads at once. An entry is queued for
      writing at most once at a time per cache object; two threads that miss the same entry each
-     decompress it (identical bytes). The writer thread starts on the first queued snapshot and is
+     decompress it (identical bytes). The writer thread starts at open (to read ahead, and to look for
+     files to consolidate unless writing is off or PACK_NEVER) or on the first queued snapshot, and is
      joined by asmstore_cache_close: no thread outlives the cache. It runs with every signal blocked.
+     Gets map from the pack they find; a consolidation replaces it, and the old one is closed when
+     the last get using it is done (images already handed out are mappings of their own).
      Storage failures (ENOSPC, EDQUOT, EROFS, EACCES, EIO, EFBIG, a failed rename, any other write
      error) turn writing off for the rest of the cache object's life; hits and decompression go on.
      RLIMIT_FSIZE: a write past the limit raises SIGXFSZ, whose default action kills the process.
@@ -247,15 +298,16 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
 /* Unmaps (HIT) or frees (MISS, COPY) the image and clears *img; DIRECT images and NULL are fine. */
 ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img);
 
-/* Blocks until every queued snapshot is written (or dropped after a failure). For tools and tests. */
+/* Blocks until every queued snapshot is written (or dropped after a failure), recorded, and consolidated into
+   the pack when that is due. For tools and tests. */
 ASMSTORE_CACHE_DEF void asmstore_cache_flush(asmstore_cache *c);
 
 /* Copies the counters (a consistent snapshot). */
 ASMSTORE_CACHE_DEF void asmstore_cache_stats(asmstore_cache *c, asmstore_cache_counters *out);
 
-/* Stops the writer after the file it is writing (queued snapshots are dropped: flush first to keep
-   them), joins it, closes the directory and frees the cache. Images already handed out stay valid.
-   NULL is fine. */
+/* Stops the writer after the file it is writing, or between two images of a consolidation (whose temp
+   file it removes; queued snapshots are dropped: flush first to keep them), joins it, closes the
+   directory and the pack and frees the cache. Images already handed out stay valid. NULL is fine. */
 ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c);
 
 /* Removes, under <root>/decompressed-assembly-cache-v1/: every store-id directory except keep_id
@@ -418,6 +470,7 @@ typedef struct asmstore_cache__slot {
    replaces the cache's pack after a consolidation, and the last reference closes the old one. */
 typedef struct asmstore_cache__pack {
     int fd;
+    size_t len;                    /* its size */
     asmstore_cache__slot *slot;    /* sorted by index */
     size_t nslot;
     asmstore_cache__ident id;
@@ -449,6 +502,7 @@ struct asmstore_cache {
     size_t page;                   /* sysconf(_SC_PAGESIZE) */
     uint64_t miss_ns, miss_bytes;  /* this run's decompressions (read + zstd), timed: the learned rate */
     uint64_t probe_ns, probe_bytes; /* this run's reads of files not in the page cache, timed (POLICY_AUTO) */
+    uint64_t stream_ns;            /* when the writer began reading the pack ahead (now_ns), 0: it did not */
     asmstore_cache__pack *pack;    /* the pack served from, or NULL; replaced only by the writer (lock held) */
     int pack_check;                /* the writer looks whether a consolidation is due when its queue is empty */
     int pack_bad;                  /* a packed image failed a check this run: consolidate again */
@@ -972,6 +1026,7 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_open(asmstore
         memset(p, 0, sizeof *p);
         p->slot = (asmstore_cache__slot *)asmstore_alloc(a, count * sizeof *p->slot);
         p->nslot = count;
+        p->len = (size_t)st.st_size; /* pack_parse checks that every image fits in a size_t */
         if (!p->slot || asmstore_cache__pack_parse(buf, len, (uint64_t)st.st_size, c->store_id, c->use_source_hash,
                                                    c->store.entry_count, c->page, p->slot, count) != count) {
             asmstore_free(a, p->slot, count * sizeof *p->slot);
@@ -1069,14 +1124,22 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__writes_failed(asmstore_cache *c, in
     asmstore_cache__drop_queue(c, 1);
 }
 
-/* Asks the kernel to read every recorded file and the pack ahead (POSIX_FADV_WILLNEED starts the
+/* Asks the kernel to read the pack and every recorded file ahead (POSIX_FADV_WILLNEED starts the
    reads and does not wait): after a reboot the hits then find their pages arriving at the device's
-   full queue depth instead of faulting them in one 128 KiB read-around at a time. The recorded
-   files and the pack hold what earlier runs of this app loaded. A few microseconds a file when
-   they are resident. */
+   full queue depth instead of faulting them in one 128 KiB read-around at a time. The pack and the
+   recorded files hold what earlier runs of this app loaded. Linux reads at most its read-ahead
+   limit (here 1 MiB) per call: the pack is asked for 1 MiB at a time (measured on the corpus's
+   45.9 MB pack: one call read 1 MiB of it, 1 MiB calls had it all in 50-85 ms). A few
+   microseconds a file when they are resident. */
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__prefetch(asmstore_cache *c) {
-    size_t i;
-    if (c->pack) (void)posix_fadvise(c->pack->fd, 0, 0, POSIX_FADV_WILLNEED);
+    size_t i, off;
+    if (c->pack) ASMSTORE_CACHE__LOCKED(c, c->stream_ns = asmstore_cache__now_ns());
+    for (off = 0; c->pack && off < c->pack->len; off += (size_t)1 << 20) {
+        int stop;
+        ASMSTORE_CACHE__LOCKED(c, stop = c->stop);
+        if (stop) return;
+        (void)posix_fadvise(c->pack->fd, (off_t)off, (off_t)1 << 20, POSIX_FADV_WILLNEED);
+    }
     for (i = 0; i < c->nrec; i++) {
         char name[32];
         int fd, stop;
@@ -1540,21 +1603,32 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__resident(const asmstore_cache *c, vo
 /* The policy: 1 = serve the file mapped at m, 0 = step aside (decompress). A file in the page cache is always
    served. POLICY_AUTO with a learned decompression rate reads the first files that are not in, timed (read
    faults: the pages stay clean and shared), until ASMSTORE_CACHE_PROBE_BYTES; from then on it serves such a
-   file only if reading is not slower than decompressing. Without a learned rate there is nothing to compare. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__serve(asmstore_cache *c, const unsigned char *m, size_t len) {
+   file only if reading is not slower than decompressing. Without a learned rate there is nothing to compare.
+   A packed image (p: its pack, end: where the image ends in it) is part of one stream read ahead in order since
+   c->stream_ns: the rate is the stream's, the time it took to deliver bytes [0, end), measured once end is a
+   quarter of the pack or more (its first megabytes measure the disk's latency, paid once, not its rate). */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__serve(asmstore_cache *c, const unsigned char *m, size_t len,
+                                                  const asmstore_cache__pack *p, uint64_t end) {
     volatile unsigned char sink;
     uint32_t direct = 0, readr = 0;
-    uint64_t t0;
+    uint64_t t0, stream = 0, probe;
     size_t i;
     if (c->opt.policy == ASMSTORE_CACHE_POLICY_ALWAYS || asmstore_cache__resident(c, (void *)(uintptr_t)m, len))
         return 1;
     if (c->opt.policy != ASMSTORE_CACHE_POLICY_AUTO) return 0;
-    ASMSTORE_CACHE__LOCKED(c, direct = c->n.direct_ns_per_mib; readr = c->n.read_ns_per_mib);
+    ASMSTORE_CACHE__LOCKED(c, direct = c->n.direct_ns_per_mib; readr = c->n.read_ns_per_mib; stream = c->stream_ns);
     if (direct == 0) return 1;
     if (readr != 0) return readr <= direct;
     t0 = asmstore_cache__now_ns();
     for (i = 0; i < len; i += c->page) sink = m[i];
     (void)sink;
+    if (p && stream) {
+        probe = p->len / 4 > ASMSTORE_CACHE_PROBE_BYTES ? p->len / 4 : ASMSTORE_CACHE_PROBE_BYTES;
+        t0 = asmstore_cache__now_ns() - stream;
+        ASMSTORE_CACHE__LOCKED(c, c->n.probed++;
+                               if (end >= probe) c->n.read_ns_per_mib = asmstore_cache__ns_per_mib(t0, end));
+        return 1;
+    }
     t0 = asmstore_cache__now_ns() - t0;
     ASMSTORE_CACHE__LOCKED(c, c->n.probed++; c->probe_ns += t0; c->probe_bytes += len;
                            if (c->probe_bytes >= ASMSTORE_CACHE_PROBE_BYTES)
@@ -1603,7 +1677,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_pack(asmstore_cache *c, const as
     else
         *checksum = sl->size == (uint64_t)size; /* v2/v3: the store's data changed */
     if (m != MAP_FAILED) {
-        if (!asmstore_cache__serve(c, (const unsigned char *)m, size)) rc = 2;
+        if (!asmstore_cache__serve(c, (const unsigned char *)m, size, p, sl->offset + sl->size)) rc = 2;
         else if (!p->recorded && asmstore_xxh3_64(m, size) != sl->hash) *checksum = 1;
         else rc = 1;
         if (rc != 1) munmap(m, size);
@@ -1646,7 +1720,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     close(fd);
     if (m == MAP_FAILED) return -1;
-    if (!asmstore_cache__serve(c, (const unsigned char *)m, len)) { munmap(m, len); return 2; }
+    if (!asmstore_cache__serve(c, (const unsigned char *)m, len, NULL, 0)) { munmap(m, len); return 2; }
     /* the footer's last page only, or every page when the file is not the recorded one */
     res = *recorded ? asmstore_cache__check_footer(m, len, c->store_id, e->index, size, src_hash)
                     : asmstore_cache_validate_file(m, len, c->store_id, e->index, size, src_hash);
@@ -1965,6 +2039,9 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
 
 /*
    REVISION HISTORY
+     0.4.0  one pack file per store (options.pack: AUTO, ALWAYS, NEVER): the writer consolidates the valid
+            files into page-aligned images of <store dir>/pack, recorded like a file, and removes them;
+            hits map their image's range from it; counters pack_hits, packs_written, packed_entries.
      0.3.0  options.policy (AUTO, ALWAYS, RESIDENT): files in the page cache always served; AUTO steps
             aside from evicted files only where its measured read rate loses to the learned decompression
             rate (kept in the record file); counters aside, probed, direct_ns_per_mib, read_ns_per_mib.
