@@ -1320,7 +1320,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_write(asmstore_cache *c, const 
 }
 
 /* Consolidates when due (pack_due): writes the new pack from the one on disk now (another process may have replaced
-   ours) and the files, records it, removes the files it holds, and serves from it. A pack another process renamed
+   ours) and the files, records it, serves from it, and removes the files it holds. A pack another process renamed
    over ours in between is served but neither recorded nor trusted to replace files. Returns 0, or the errno of a
    storage failure. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__consolidate(asmstore_cache *c, uint64_t nonce) {
@@ -1329,7 +1329,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__consolidate(asmstore_cache *c, uint6
     uint64_t ino = 0;
     uint32_t rate;
     size_t i;
-    int err;
+    int err, ours;
     if (!asmstore_cache__pack_due(c)) return 0;
     old = asmstore_cache__pack_open(c);
     err = asmstore_cache__pack_write(c, old, nonce, &ino);
@@ -1337,21 +1337,22 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__consolidate(asmstore_cache *c, uint6
     if (err) return err > 0 ? err : 0;
     fresh = asmstore_cache__pack_open(c);
     if (!fresh) return 0;
-    if (fresh->id.ino == ino) {
+    ours = fresh->id.ino == ino;
+    if (ours) {
         ASMSTORE_CACHE__LOCKED(c, rate = c->n.direct_ns_per_mib);
         id = fresh->id;
         fresh->recorded = asmstore_cache__records_write(c, &id, 1, rate, nonce, fresh) == 1 &&
                           c->opt.verify != ASMSTORE_CACHE_VERIFY_FULL;
-        for (i = 0; i < fresh->nslot; i++) {
-            char name[32];
-            asmstore_cache__file_name(name, sizeof name, fresh->slot[i].index);
-            (void)unlinkat(c->dirfd, name, 0);
-        }
     }
     fresh->refs = 1;
     ASMSTORE_CACHE__LOCKED(c, prev = c->pack; c->pack = fresh; c->pack_bad = 0;
-                           c->n.packs_written += fresh->id.ino == ino; c->n.packed_entries = fresh->nslot);
+                           c->n.packs_written += (uint64_t)ours; c->n.packed_entries = fresh->nslot);
     asmstore_cache__pack_unref(c, prev);
+    for (i = 0; ours && i < fresh->nslot; i++) { /* gets look in the pack first from now on */
+        char name[32];
+        asmstore_cache__file_name(name, sizeof name, fresh->slot[i].index);
+        (void)unlinkat(c->dirfd, name, 0);
+    }
     return 0;
 }
 

@@ -1148,7 +1148,8 @@ static int load_first(const char *root, const cu_store *s, size_t n, int pack, a
 }
 
 /* AUTO consolidates once 16 files lie outside the pack: the files go, every image is a recorded hit mapped from the
-   pack at a page boundary, private; fewer new files stay files until ALWAYS (or more of them) consolidates again. */
+   pack at a page boundary, private; fewer new files stay files until ALWAYS (or more of them) consolidates again.
+   (The files are written by a NEVER run first: a writer that empties its queue mid-run may consolidate early.) */
 static void test_pack_consolidates(void) {
     cu_store s;
     char *root = cu_tmpdir(), dir[4096], pk[4096], real[4096];
@@ -1159,8 +1160,10 @@ static void test_pack_consolidates(void) {
     CHECK(cu_synthetic(&s, 4, 20, pack_sizes, 7, 606) == 0);
     cu_store_dir(dir, sizeof dir, root, s.r.content_id);
     pack_path(pk, sizeof pk, root, s.r.content_id);
-    CHECK_EQ_INT(load_first(root, &s, 17, ASMSTORE_CACHE_PACK_AUTO, &n), 0);
+    CHECK_EQ_INT(load_first(root, &s, 17, ASMSTORE_CACHE_PACK_NEVER, &n), 0);
     CHECK_EQ_INT(n.entries_written, 17);
+    CHECK_EQ_INT(n.packs_written, 0);
+    CHECK_EQ_INT(load_first(root, &s, 0, ASMSTORE_CACHE_PACK_AUTO, &n), 0); /* the writer looks at open */
     CHECK_EQ_INT(n.packs_written, 1);
     CHECK_EQ_INT(n.packed_entries, 17);
     CHECK_EQ_INT(cu_count_names(dir, ".bin"), 0);
@@ -1196,7 +1199,7 @@ static void test_pack_consolidates(void) {
     asmstore_cache_close(c);
     /* ALWAYS: the old pack and the 3 files become one pack */
     CHECK_EQ_INT(load_first(root, &s, 20, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0);
-    CHECK(n.hits == 20 && n.packs_written == 1 && n.packed_entries == 20);
+    CHECK(n.packs_written >= 1 && n.packed_entries == 20);
     CHECK_EQ_INT(cu_count_names(dir, ".bin"), 0);
     CHECK_EQ_INT(cu_count_names(dir, ".tmp."), 0);
     CHECK_EQ_INT(load_first(root, &s, 20, ASMSTORE_CACHE_PACK_NEVER, &n), 0);
@@ -1207,7 +1210,8 @@ static void test_pack_consolidates(void) {
 }
 
 /* A byte changed inside a packed image (in place: the pack is no longer the recorded one): that image is never
-   served (a miss, rejected), the others are hashed before they are served, and the pack is consolidated again. */
+   served (a miss, rejected; NEVER keeps the writer from consolidating meanwhile), the others are hashed before they
+   are served, and the next consolidation takes the rewritten image. */
 static void test_pack_corrupt_image(void) {
     cu_store s;
     char *root = cu_tmpdir(), pk[4096];
@@ -1219,7 +1223,7 @@ static void test_pack_corrupt_image(void) {
     CHECK(cu_synthetic(&s, 3, 7, pack_sizes, 7, 707) == 0);
     pack_path(pk, sizeof pk, root, asmstore_cache_store_id(&s.r));
     CHECK_EQ_INT(load_first(root, &s, 7, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0);
-    CHECK(n.packs_written == 1 && n.packed_entries == 7);
+    CHECK(n.packs_written >= 1 && n.packed_entries == 7);
     f = cu_slurp(pk, &fs);
     CHECK(f != NULL && fs > 64 + 3 * 40);
     if (!f) { cu_free(&s); cu_rmrf(root); free(root); return; }
@@ -1229,10 +1233,11 @@ static void test_pack_corrupt_image(void) {
     fd = open(pk, O_WRONLY);
     CHECK(fd >= 0 && pwrite(fd, "\x5a", 1, (off_t)(off + 777)) == 1);
     if (fd >= 0) close(fd);
-    CHECK_EQ_INT(load_first(root, &s, 7, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0);
+    CHECK_EQ_INT(load_first(root, &s, 7, ASMSTORE_CACHE_PACK_NEVER, &n), 0);
     CHECK(n.misses == 1 && n.hits == 6 && n.pack_hits == 6 && n.recorded_hits == 0);
-    CHECK(n.rejected == 1 && n.checksum_failures == 1);
-    CHECK(n.packs_written == 1 && n.packed_entries == 7); /* consolidated again, with the rewritten image */
+    CHECK(n.rejected == 1 && n.checksum_failures == 1 && n.entries_written == 1 && n.packs_written == 0);
+    CHECK_EQ_INT(load_first(root, &s, 7, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0);
+    CHECK(n.packs_written >= 1 && n.packed_entries == 7); /* consolidated again, with the rewritten image */
     CHECK_EQ_INT(load_first(root, &s, 7, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0);
     CHECK(n.pack_hits == 7 && n.recorded_hits == 7 && n.rejected == 0 && n.packs_written == 0);
     cu_free(&s);
