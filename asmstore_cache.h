@@ -74,11 +74,13 @@
      leaves only temp files, and any later write, truncation or replacement changes the identity,
      so such a file is hashed in full (and recorded once it passes). options.verify =
      ASMSTORE_CACHE_VERIFY_FULL hashes every hit. At open, the writer thread first asks the kernel
-     to read the pack and every recorded file ahead (POSIX_FADV_WILLNEED; options.no_prefetch turns
-     it off). The pack is recorded the same way (record index 0xFFFFFFFF): a hit in a recorded pack
-     reads no payload byte; in any other pack (planted, rewritten in place, left by a kill between
-     its rename and its record) each image is hashed against its table entry before it is served,
-     an image that fails is a miss (its file rewritten), and the writer consolidates again.
+     to read every recorded file and the pack's first MiB ahead (POSIX_FADV_WILLNEED; the pack is
+     also marked POSIX_FADV_SEQUENTIAL, so that the hits' faults read it on as one stream;
+     options.no_prefetch turns the WILLNEED off). The pack is recorded the same way (record index
+     0xFFFFFFFF): a hit in a recorded pack reads no payload byte; in any other pack (planted,
+     rewritten in place, left by a kill between its rename and its record) each image is hashed
+     against its table entry before it is served, an image that fails is a miss (its file
+     rewritten), and the writer consolidates again.
 
    PACK (0.4.0; options.pack)
      An evicted cold start pays per file, not per byte: here the corpus's 45.9 MB read in 32-53 ms as
@@ -87,15 +89,17 @@
      outside the pack, or the pack failed a check or is not the recorded one, it writes a new pack
      from the current one's images and the files, each image hashed as it is copied (an image that
      does not match its table, footer or the store is left out), to a temp file, fsyncs it, renames
-     it into place, fsyncs the directory, records it, then removes the files it now holds, and this
-     cache object serves from it. Each image starts on a page, so a hit is still a private mapping
-     of its range (no copy, no private dirty pages until written). Files stay the staging area: a
-     run that misses writes files, which fewer than 16 stay until more come. Two processes may
+     it into place, fsyncs the directory, records it, serves from it, then removes the files it
+     holds. Each image starts on a page, so a hit is still a private mapping of its range (no copy,
+     no private dirty pages until written). Files stay the staging area: a run that misses writes
+     files, and fewer than 16 (at ~0.33 ms each evicted, under 6 ms) stay files until more come
+     rather than the whole pack being rewritten for each. Two processes may
      consolidate at once: each writes its own temp file, and the last rename wins whole. A storage
      failure while consolidating turns writing off like any write failure. PACK_NEVER writes none.
 
    POLICY (0.3.0; options.policy)
-     (In a pack, "a file" below is an image's range: mincore looks at its first and last page.)
+     (In a pack, "a file" below is an image's range: mincore looks at its first and last page; the
+     read rate is the pack's as a stream since open, measured once a quarter of it is in.)
      A hit on a file in the page cache is 6-9x faster than decompressing; a file that must come from
      disk costs its image size in reads (45.9 MB for the Mono corpus, 2.8x the compressed store), and
      on a slow disk with a fast CPU that can lose to decompressing. AUTO (the default) serves every
@@ -502,7 +506,7 @@ struct asmstore_cache {
     size_t page;                   /* sysconf(_SC_PAGESIZE) */
     uint64_t miss_ns, miss_bytes;  /* this run's decompressions (read + zstd), timed: the learned rate */
     uint64_t probe_ns, probe_bytes; /* this run's reads of files not in the page cache, timed (POLICY_AUTO) */
-    uint64_t stream_ns;            /* when the writer began reading the pack ahead (now_ns), 0: it did not */
+    uint64_t stream_ns;            /* when the pack was opened (now_ns): its stream's read rate is timed from here */
     asmstore_cache__pack *pack;    /* the pack served from, or NULL; replaced only by the writer (lock held) */
     int pack_check;                /* the writer looks whether a consolidation is due when its queue is empty */
     int pack_bad;                  /* a packed image failed a check this run: consolidate again */
@@ -1037,6 +1041,7 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_open(asmstore
     asmstore_free(a, buf, len);
     if (!p) { close(fd); return NULL; }
     p->fd = fd;
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL); /* the hits' faults read it as one stream (prefetch) */
     asmstore_cache__ident_of(&p->id, ASMSTORE_CACHE__PACK_INDEX, &st);
     if (c->nrec > 0 && c->rec[c->nrec - 1].index == ASMSTORE_CACHE__PACK_INDEX) rec = &c->rec[c->nrec - 1];
     p->recorded = rec && asmstore_cache__ident_eq(rec, &p->id);
@@ -1124,22 +1129,18 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__writes_failed(asmstore_cache *c, in
     asmstore_cache__drop_queue(c, 1);
 }
 
-/* Asks the kernel to read the pack and every recorded file ahead (POSIX_FADV_WILLNEED starts the
-   reads and does not wait): after a reboot the hits then find their pages arriving at the device's
-   full queue depth instead of faulting them in one 128 KiB read-around at a time. The pack and the
-   recorded files hold what earlier runs of this app loaded. Linux reads at most its read-ahead
-   limit (here 1 MiB) per call: the pack is asked for 1 MiB at a time (measured on the corpus's
-   45.9 MB pack: one call read 1 MiB of it, 1 MiB calls had it all in 50-85 ms). A few
-   microseconds a file when they are resident. */
+/* Asks the kernel to read every recorded file and the start of the pack ahead (POSIX_FADV_WILLNEED
+   starts the reads and does not wait): after a reboot the hits then find their pages arriving at the
+   device's full queue depth instead of faulting them in one read-around at a time. They hold what
+   earlier runs of this app loaded. The pack is one stream that the hits' faults carry on (its file
+   is marked POSIX_FADV_SEQUENTIAL: twice the read-ahead window): measured on the corpus's evicted
+   45.9 MB pack, loading every image in order took 22-39 ms with its first MiB asked for, 63-96 ms
+   with all of it asked for 1 MiB a call (Linux reads at most its read-ahead window per call; those
+   reads compete with the faults), 74-111 vs 70-91 ms in a shuffled order. A few microseconds a file
+   when they are resident. */
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__prefetch(asmstore_cache *c) {
-    size_t i, off;
-    if (c->pack) ASMSTORE_CACHE__LOCKED(c, c->stream_ns = asmstore_cache__now_ns());
-    for (off = 0; c->pack && off < c->pack->len; off += (size_t)1 << 20) {
-        int stop;
-        ASMSTORE_CACHE__LOCKED(c, stop = c->stop);
-        if (stop) return;
-        (void)posix_fadvise(c->pack->fd, (off_t)off, (off_t)1 << 20, POSIX_FADV_WILLNEED);
-    }
+    size_t i;
+    if (c->pack) (void)posix_fadvise(c->pack->fd, 0, (off_t)1 << 20, POSIX_FADV_WILLNEED);
     for (i = 0; i < c->nrec; i++) {
         char name[32];
         int fd, stop;
@@ -1564,7 +1565,11 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
         c->rec = asmstore_cache__records_read(&o.allocator, c->dirfd, c->store_id, store->entry_count, &c->nrec,
                                               &c->n.direct_ns_per_mib);
     c->pack = asmstore_cache__pack_open(c);
-    if (c->pack) { c->pack->refs = 1; c->n.packed_entries = c->pack->nslot; }
+    if (c->pack) {
+        c->pack->refs = 1;
+        c->n.packed_entries = c->pack->nslot;
+        c->stream_ns = asmstore_cache__now_ns(); /* where the pack's read rate is measured from (serve) */
+    }
     /* the writer starts now to read ahead, and to look whether earlier runs left enough files to consolidate */
     pthread_mutex_lock(&c->lock);
     c->prefetch = (c->nrec > 0 || c->pack) && !o.no_prefetch && o.policy != ASMSTORE_CACHE_POLICY_RESIDENT;
@@ -1605,9 +1610,10 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__resident(const asmstore_cache *c, vo
    served. POLICY_AUTO with a learned decompression rate reads the first files that are not in, timed (read
    faults: the pages stay clean and shared), until ASMSTORE_CACHE_PROBE_BYTES; from then on it serves such a
    file only if reading is not slower than decompressing. Without a learned rate there is nothing to compare.
-   A packed image (p: its pack, end: where the image ends in it) is part of one stream read ahead in order since
-   c->stream_ns: the rate is the stream's, the time it took to deliver bytes [0, end), measured once end is a
-   quarter of the pack or more (its first megabytes measure the disk's latency, paid once, not its rate). */
+   A packed image (p: its pack, end: where the image ends in it) is part of one stream, read in order from the
+   open at c->stream_ns on: the rate is the stream's, the time it took to deliver bytes [0, end), measured once
+   end is a quarter of the pack or more (its first megabytes measure the disk's latency, paid once, not its rate;
+   loads out of the pack's order make it optimistic). */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__serve(asmstore_cache *c, const unsigned char *m, size_t len,
                                                   const asmstore_cache__pack *p, uint64_t end) {
     volatile unsigned char sink;
