@@ -61,11 +61,12 @@
      open: it is a regular file of ours; magic, version, store id, flags and zero fields are exact;
      1 <= count <= entry_count; align is a power of two <= 64 KiB and a multiple of the page size;
      the hash matches; each record's index is below entry_count and above the one before, its
-     offset a multiple of align at or after the end of the table and of the image before, its size
-     nonzero, inside the file, and the last image ends the file exactly (== st_size == the size
+     offset a multiple of align at or after the end of the table, its size nonzero and inside the
+     file; no two images overlap, and the last one ends the file exactly (== st_size == the size
      field). Anything else: no pack (its images are misses). A packed image is served only when its
      size and source hash are the store's; the writer trusts nothing it copies into a pack either
-     (PACK below).
+     (PACK below). Images lie in the order the writer met them (the app's load order), not the
+     index's.
 
    VALIDATION (0.2.0)
      The writer fsyncs each file before its rename, then (at the end of each batch, once the file's
@@ -87,7 +88,8 @@
      one file and 118-132 ms as its 269 files. So the writer, when its queue is empty (and once at
      open), consolidates: if at least ASMSTORE_CACHE_PACK_MIN_FILES (16; PACK_ALWAYS: 1) files lie
      outside the pack, or the pack failed a check or is not the recorded one, it writes a new pack
-     from the current one's images and the files, each image hashed as it is copied (an image that
+     from the current one's images (in its order) and the files (in the order they were written,
+     the misses', so the app's load order), each image hashed as it is copied (an image that
      does not match its table, footer or the store is left out), to a temp file, fsyncs it, renames
      it into place, fsyncs the directory, records it, serves from it, then removes the files it
      holds. Each image starts on a page, so a hit is still a private mapping of its range (no copy,
@@ -519,6 +521,12 @@ struct asmstore_cache {
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__slot_cmp(const void *a, const void *b) {
     uint32_t x = ((const asmstore_cache__slot *)a)->index, y = ((const asmstore_cache__slot *)b)->index;
     return x < y ? -1 : x > y;
+}
+/* Orders slots by offset (then index): the pack's layout. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__slot_offset_cmp(const void *a, const void *b) {
+    const asmstore_cache__slot *x = (const asmstore_cache__slot *)a, *y = (const asmstore_cache__slot *)b;
+    if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
 }
 /* The image of entry `index` in pack p (may be NULL), or NULL. */
 ASMSTORE_CACHE__PRIVATE const asmstore_cache__slot *asmstore_cache__pack_find(const asmstore_cache__pack *p,
@@ -962,9 +970,10 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__add_pending(asmstore_cache *c, cons
 #define ASMSTORE_CACHE__PACK_ALIGN_MAX 65536u
 
 /* Checks a pack's header and table, buf[0..len) being its first bytes, against the store and file_size (its st_size):
-   magic, version, store id, flags, alignment (a power of two, a multiple of page), the table's hash, and each image
-   aligned, after the table and the one before, inside the file, in increasing index order below entry_count, the last
-   one ending the file. Fills slot[0..cap); returns the image count, 0 when anything is off. */
+   magic, version, store id, flags, alignment (a power of two, a multiple of page), the table's hash, the records in
+   increasing index order below entry_count, and the images aligned, after the table, inside the file, apart from
+   each other, the last one ending the file. Fills slot[0..cap) (sorted by index); returns the image count, 0 when
+   anything is off. */
 ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_parse(const unsigned char *buf, size_t len, uint64_t file_size,
                                                           uint64_t store_id, int has_source, uint32_t entry_count,
                                                           size_t page, asmstore_cache__slot *slot, size_t cap) {
@@ -983,7 +992,7 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_parse(const unsigned char *b
         align > ASMSTORE_CACHE__PACK_ALIGN_MAX || (align & (align - 1)) != 0 ||
         asmstore__rd64(buf + 8) != asmstore_xxh3_64(buf + 16, (size_t)table_end - 16u))
         return 0;
-    for (i = 0, end = table_end; i < count; i++) {
+    for (i = 0; i < count; i++) {
         const unsigned char *r = buf + ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * i;
         asmstore_cache__slot *sl = &slot[i];
         sl->index = asmstore__rd32(r);
@@ -992,13 +1001,16 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_parse(const unsigned char *b
         sl->hash = asmstore__rd64(r + 24);
         sl->source_hash = asmstore__rd64(r + 32);
         if (sl->index >= entry_count || (i > 0 && sl->index <= slot[i - 1].index) || asmstore__rd32(r + 4) != 0u ||
-            (sl->offset & (align - 1)) != 0 || sl->offset < end || sl->offset > file_size || sl->size == 0 ||
+            (sl->offset & (align - 1)) != 0 || sl->offset < table_end || sl->offset > file_size || sl->size == 0 ||
             sl->size > file_size - sl->offset || (uint64_t)(size_t)sl->size != sl->size ||
             (!has_source && sl->source_hash != 0u))
             return 0;
-        end = sl->offset + sl->size;
     }
-    return end == file_size ? (size_t)count : 0;
+    /* the images apart, in the order they lie in the file (the writer's order, not the index's) */
+    qsort(slot, (size_t)count, sizeof *slot, asmstore_cache__slot_offset_cmp);
+    for (i = 0, end = table_end; i < count && slot[i].offset >= end; i++) end = slot[i].offset + slot[i].size;
+    qsort(slot, (size_t)count, sizeof *slot, asmstore_cache__slot_cmp);
+    return i == count && end == file_size ? (size_t)count : 0;
 }
 
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__pack_close(const asmstore_allocator *a, asmstore_cache__pack *p) {
@@ -1233,10 +1245,10 @@ ASMSTORE_CACHE__PRIVATE void *asmstore_cache__pack_source(asmstore_cache *c, con
     return m;
 }
 
-/* The pack's header and table for slot[0..n), images aligned to align: ASMSTORE_CACHE__PACK_HEAD + n table records
-   (from allocator a; NULL when out of memory). */
+/* The pack's header and table for slot[0..n) (sorted by index), images aligned to align, file_size bytes in all:
+   ASMSTORE_CACHE__PACK_HEAD + n table records (from allocator a; NULL when out of memory). */
 ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__pack_encode(const asmstore_allocator *a, uint64_t store_id,
-                                                                   int has_source, size_t align,
+                                                                   int has_source, size_t align, uint64_t file_size,
                                                                    const asmstore_cache__slot *slot, size_t n,
                                                                    size_t *size) {
     unsigned char *buf;
@@ -1259,23 +1271,53 @@ ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__pack_encode(const asmstor
     asmstore__wr32(buf + 24, (uint32_t)n);
     asmstore__wr32(buf + 28, has_source ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u);
     asmstore__wr32(buf + 32, (uint32_t)align);
-    asmstore__wr64(buf + 40, slot[n - 1].offset + slot[n - 1].size);
+    asmstore__wr64(buf + 40, file_size);
     asmstore__wr64(buf + 8, asmstore_xxh3_64(buf + 16, *size - 16u));
     return buf;
 }
 
-/* Copies every valid image (pack_source) into temp file fd, each at the next page boundary after room for a whole
-   table, then writes the header and table. Fills slot[0..*n). Returns 0, an errno, or -1 when close() asked the
-   writer to stop or there was nothing to pack. */
+/* The order the pack is written in, into order[0..return) (entry index, and the sort key in .offset): the old pack's
+   images as they lie in it, then the files in the order they were written (mtime), which is the order of the misses
+   that made them, the order the app loaded them in: the next start's faults then read the pack front to back. */
+ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_order(asmstore_cache *c, const asmstore_cache__pack *old,
+                                                          asmstore_cache__slot *order) {
+    struct dirent *de;
+    struct stat st;
+    size_t n = 0, i;
+    int fd = dup(c->dirfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d && fd >= 0) close(fd);
+    for (i = 0; old && i < old->nslot; i++) {
+        order[n].index = old->slot[i].index;
+        order[n++].offset = old->slot[i].offset;
+    }
+    if (d) rewinddir(d); /* a dup shares the directory offset */
+    while (d && (de = readdir(d)) != NULL) {
+        int64_t index = asmstore_cache__bin_index(de->d_name);
+        if (index < 0 || index >= (int64_t)c->store.entry_count || asmstore_cache__pack_find(old, (uint32_t)index) ||
+            fstatat(c->dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        order[n].index = (uint32_t)index;
+        order[n++].offset = (uint64_t)1 << 63 | ((uint64_t)st.st_mtim.tv_sec * 1000000000u +
+                                                 (uint64_t)st.st_mtim.tv_nsec) >> 1; /* after every old image */
+    }
+    if (d) closedir(d);
+    qsort(order, n, sizeof *order, asmstore_cache__slot_offset_cmp);
+    return n;
+}
+
+/* Copies every valid image (pack_source) of order[0..norder) into temp file fd, each at the next page boundary after
+   room for a whole table, then writes the header and table. Fills slot[0..*n). Returns 0, an errno, or -1 when
+   close() asked the writer to stop or there was nothing to pack. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_fill(asmstore_cache *c, const asmstore_cache__pack *old, int fd,
+                                                      const asmstore_cache__slot *order, size_t norder,
                                                       asmstore_cache__slot *slot, size_t *n) {
     uint64_t at = ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * (uint64_t)c->store.entry_count;
     unsigned char *head;
-    uint32_t i;
-    size_t k = 0, len = 0, hsize = 0;
+    size_t i, k = 0, len = 0, hsize = 0;
     int err = 0, stop = 0;
-    for (i = 0; i < c->store.entry_count && !err && !stop; i++) {
-        void *m = asmstore_cache__pack_source(c, old, i, &slot[k], &len);
+    for (i = 0; i < norder && !err && !stop; i++) {
+        void *m = asmstore_cache__pack_source(c, old, order[i].index, &slot[k], &len);
         if (m == MAP_FAILED) continue;
         slot[k].offset = at = (at + c->page - 1) & ~(uint64_t)(c->page - 1);
         if (asmstore_cache__pwrite_all(fd, (const unsigned char *)m, (size_t)slot[k].size, at) != 0) err = errno;
@@ -1287,7 +1329,9 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_fill(asmstore_cache *c, const a
     if (err == EFBIG) asmstore_cache__drain_sigxfsz();
     if (err) return err;
     if (stop || k == 0) return -1;
-    head = asmstore_cache__pack_encode(&c->opt.allocator, c->store_id, c->use_source_hash, c->page, slot, k, &hsize);
+    qsort(slot, k, sizeof *slot, asmstore_cache__slot_cmp); /* the table is sorted by index */
+    head = asmstore_cache__pack_encode(&c->opt.allocator, c->store_id, c->use_source_hash, c->page, at, slot, k,
+                                       &hsize);
     if (!head) return -1;
     if (asmstore_cache__pwrite_all(fd, head, hsize, 0) != 0) err = errno;
     asmstore_free(&c->opt.allocator, head, hsize);
@@ -1300,17 +1344,19 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_fill(asmstore_cache *c, const a
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_write(asmstore_cache *c, const asmstore_cache__pack *old,
                                                        uint64_t nonce, uint64_t *ino) {
     const asmstore_allocator *a = &c->opt.allocator;
-    asmstore_cache__slot *slot;
+    asmstore_cache__slot *slot, *order;
     struct stat st;
-    size_t n = 0, cap = c->store.entry_count ? c->store.entry_count : 1u;
+    size_t n = 0, norder = 0, cap = c->store.entry_count ? c->store.entry_count : 1u;
     char tmp[96];
-    int fd, err;
-    slot = (asmstore_cache__slot *)asmstore_alloc(a, cap * sizeof *slot);
-    if (!slot) return -1;
-    fd = asmstore_cache__open_temp(c->dirfd, ASMSTORE_CACHE__PACK_NAME, nonce, tmp, sizeof tmp);
-    if (fd < 0) { asmstore_free(a, slot, cap * sizeof *slot); return errno ? errno : EIO; }
-    err = asmstore_cache__pack_fill(c, old, fd, slot, &n);
-    asmstore_free(a, slot, cap * sizeof *slot);
+    int fd = -1, err = -1;
+    slot = (asmstore_cache__slot *)asmstore_alloc(a, 2 * cap * sizeof *slot); /* the table, then the order */
+    order = slot ? slot + cap : NULL;
+    if (slot) fd = asmstore_cache__open_temp(c->dirfd, ASMSTORE_CACHE__PACK_NAME, nonce, tmp, sizeof tmp);
+    if (slot && fd < 0) err = errno ? errno : EIO;
+    if (fd >= 0) norder = asmstore_cache__pack_order(c, old, order);
+    if (fd >= 0) err = asmstore_cache__pack_fill(c, old, fd, order, norder, slot, &n);
+    asmstore_free(a, slot, 2 * cap * sizeof *slot);
+    if (fd < 0) return err;
     if (!err && fsync(fd) != 0) err = errno;
     if (!err) err = asmstore_cache__rename_into_place(c, tmp, ASMSTORE_CACHE__PACK_NAME);
     if (!err && fstat(fd, &st) == 0) *ino = (uint64_t)st.st_ino;
