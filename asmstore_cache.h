@@ -101,7 +101,7 @@
 
    POLICY (0.3.0; options.policy)
      (In a pack, "a file" below is an image's range: mincore looks at its first and last page; the
-     read rate is the pack's as a stream since open, measured once a quarter of it is in.)
+     probe runs until a quarter of the pack has been waited for, not 1 MiB.)
      A hit on a file in the page cache is 6-9x faster than decompressing; a file that must come from
      disk costs its image size in reads (45.9 MB for the Mono corpus, 2.8x the compressed store), and
      on a slow disk with a fast CPU that can lose to decompressing. AUTO (the default) serves every
@@ -498,6 +498,8 @@ struct asmstore_cache {
     int writer_started, writer_busy, stop, writes_on;
     pthread_t writer;
     unsigned char *state;          /* per descriptor: IDLE, QUEUED, WRITTEN */
+    uint32_t *write_seq;           /* per descriptor: its file was this object's n-th written (1, 2, ...), or 0 */
+    uint32_t writes;               /* files written so far (the last write_seq) */
     uint64_t tmp_counter;
     asmstore_cache_counters n;
     asmstore_cache__ident *rec;    /* the ".verified" file read at open, sorted by index; read-only after open */
@@ -508,7 +510,6 @@ struct asmstore_cache {
     size_t page;                   /* sysconf(_SC_PAGESIZE) */
     uint64_t miss_ns, miss_bytes;  /* this run's decompressions (read + zstd), timed: the learned rate */
     uint64_t probe_ns, probe_bytes; /* this run's reads of files not in the page cache, timed (POLICY_AUTO) */
-    uint64_t stream_ns;            /* when the pack was opened (now_ns): its stream's read rate is timed from here */
     asmstore_cache__pack *pack;    /* the pack served from, or NULL; replaced only by the writer (lock held) */
     int pack_check;                /* the writer looks whether a consolidation is due when its queue is empty */
     int pack_bad;                  /* a packed image failed a check this run: consolidate again */
@@ -1276,7 +1277,16 @@ ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__pack_encode(const asmstor
     return buf;
 }
 
-/* The order the pack is written in, into order[0..return) (entry index, and the sort key in .offset): the old pack's
+/* Orders the pack_order records: by .offset (the old offset, or the file's mtime after them), then .size (this
+   object's write sequence), then index. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__order_cmp(const void *a, const void *b) {
+    const asmstore_cache__slot *x = (const asmstore_cache__slot *)a, *y = (const asmstore_cache__slot *)b;
+    if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
+    if (x->size != y->size) return x->size < y->size ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The order the pack is written in, into order[0..return) (entry index, and the sort keys): the old pack's
    images as they lie in it, then the files in the order they were written (mtime), which is the order of the misses
    that made them, the order the app loaded them in: the next start's faults then read the pack front to back. */
 ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_order(asmstore_cache *c, const asmstore_cache__pack *old,
@@ -1289,6 +1299,7 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_order(asmstore_cache *c, con
     if (!d && fd >= 0) close(fd);
     for (i = 0; old && i < old->nslot; i++) {
         order[n].index = old->slot[i].index;
+        order[n].size = 0;
         order[n++].offset = old->slot[i].offset;
     }
     if (d) rewinddir(d); /* a dup shares the directory offset */
@@ -1298,11 +1309,12 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_order(asmstore_cache *c, con
             fstatat(c->dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
         order[n].index = (uint32_t)index;
-        order[n++].offset = (uint64_t)1 << 63 | ((uint64_t)st.st_mtim.tv_sec * 1000000000u +
-                                                 (uint64_t)st.st_mtim.tv_nsec) >> 1; /* after every old image */
+        order[n].offset = (uint64_t)1 << 63 | ((uint64_t)st.st_mtim.tv_sec * 1000000000u +
+                                               (uint64_t)st.st_mtim.tv_nsec) >> 1; /* after every old image */
+        order[n++].size = c->write_seq[index]; /* within one mtime tick (coarse): the order this object wrote */
     }
     if (d) closedir(d);
-    qsort(order, n, sizeof *order, asmstore_cache__slot_offset_cmp);
+    qsort(order, n, sizeof *order, asmstore_cache__order_cmp);
     return n;
 }
 
@@ -1473,6 +1485,7 @@ ASMSTORE_CACHE__PRIVATE void *asmstore_cache__writer_main(void *arg) {
             asmstore_cache__writes_failed(c, err);
         } else {
             c->state[j->index] = ASMSTORE_CACHE__WRITTEN;
+            c->write_seq[j->index] = ++c->writes;
             c->n.entries_written++;
             c->n.bytes_written += (uint64_t)j->size + ASMSTORE_CACHE_FOOTER_SIZE;
             if (id.size) asmstore_cache__add_pending(c, &id);
@@ -1560,6 +1573,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     asmstore_cache_options o;
     const char *env;
     char idhex[17];
+    size_t nstate = store && store->entry_count ? store->entry_count : 1u; /* per-descriptor arrays */
     int top;
     if (!out) return ASMSTORE_ERR_INVALID_ARG;
     *out = NULL;
@@ -1582,14 +1596,16 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     c->store_id = asmstore_cache_store_id(store);
     c->use_source_hash = !store->has_content_id;
     c->n.store_id = c->store_id;
-    c->state = (unsigned char *)asmstore_alloc(&o.allocator, store->entry_count ? store->entry_count : 1u);
-    if (!c->state) { asmstore_free(&o.allocator, c, sizeof *c); return ASMSTORE_ERR_OUT_OF_MEMORY; }
-    memset(c->state, 0, store->entry_count ? store->entry_count : 1u);
-    if (pthread_mutex_init(&c->lock, NULL) != 0) {
-        asmstore_free(&o.allocator, c->state, store->entry_count ? store->entry_count : 1u);
+    c->state = (unsigned char *)asmstore_alloc(&o.allocator, nstate);
+    c->write_seq = (uint32_t *)asmstore_alloc(&o.allocator, nstate * sizeof *c->write_seq);
+    if (!c->state || !c->write_seq || pthread_mutex_init(&c->lock, NULL) != 0) {
+        asmstore_free(&o.allocator, c->state, nstate);
+        asmstore_free(&o.allocator, c->write_seq, nstate * sizeof *c->write_seq);
         asmstore_free(&o.allocator, c, sizeof *c);
         return ASMSTORE_ERR_OUT_OF_MEMORY;
     }
+    memset(c->state, 0, nstate);
+    memset(c->write_seq, 0, nstate * sizeof *c->write_seq);
     pthread_cond_init(&c->wake, NULL);
     pthread_cond_init(&c->drained, NULL);
     *out = c;
@@ -1611,11 +1627,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
         c->rec = asmstore_cache__records_read(&o.allocator, c->dirfd, c->store_id, store->entry_count, &c->nrec,
                                               &c->n.direct_ns_per_mib);
     c->pack = asmstore_cache__pack_open(c);
-    if (c->pack) {
-        c->pack->refs = 1;
-        c->n.packed_entries = c->pack->nslot;
-        c->stream_ns = asmstore_cache__now_ns(); /* where the pack's read rate is measured from (serve) */
-    }
+    if (c->pack) { c->pack->refs = 1; c->n.packed_entries = c->pack->nslot; }
     /* the writer starts now to read ahead, and to look whether earlier runs left enough files to consolidate */
     pthread_mutex_lock(&c->lock);
     c->prefetch = (c->nrec > 0 || c->pack) && !o.no_prefetch && o.policy != ASMSTORE_CACHE_POLICY_RESIDENT;
@@ -1656,35 +1668,28 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__resident(const asmstore_cache *c, vo
    served. POLICY_AUTO with a learned decompression rate reads the first files that are not in, timed (read
    faults: the pages stay clean and shared), until ASMSTORE_CACHE_PROBE_BYTES; from then on it serves such a
    file only if reading is not slower than decompressing. Without a learned rate there is nothing to compare.
-   A packed image (p: its pack, end: where the image ends in it) is part of one stream, read in order from the
-   open at c->stream_ns on: the rate is the stream's, the time it took to deliver bytes [0, end), measured once
-   end is a quarter of the pack or more (its first megabytes measure the disk's latency, paid once, not its rate;
-   loads out of the pack's order make it optimistic). */
+   A packed image (of pack p) is part of one stream that the faults carry on: the rate is decided only once a
+   quarter of the pack (at least ASMSTORE_CACHE_PROBE_BYTES) has been waited for, so that the first wait, the
+   disk's latency paid once per start, is spread over what the stream then delivers. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__serve(asmstore_cache *c, const unsigned char *m, size_t len,
-                                                  const asmstore_cache__pack *p, uint64_t end) {
+                                                  const asmstore_cache__pack *p) {
     volatile unsigned char sink;
     uint32_t direct = 0, readr = 0;
-    uint64_t t0, stream = 0, probe;
+    uint64_t t0, probe = ASMSTORE_CACHE_PROBE_BYTES;
     size_t i;
     if (c->opt.policy == ASMSTORE_CACHE_POLICY_ALWAYS || asmstore_cache__resident(c, (void *)(uintptr_t)m, len))
         return 1;
     if (c->opt.policy != ASMSTORE_CACHE_POLICY_AUTO) return 0;
-    ASMSTORE_CACHE__LOCKED(c, direct = c->n.direct_ns_per_mib; readr = c->n.read_ns_per_mib; stream = c->stream_ns);
+    ASMSTORE_CACHE__LOCKED(c, direct = c->n.direct_ns_per_mib; readr = c->n.read_ns_per_mib);
     if (direct == 0) return 1;
     if (readr != 0) return readr <= direct;
+    if (p && p->len / 4 > probe) probe = p->len / 4;
     t0 = asmstore_cache__now_ns();
     for (i = 0; i < len; i += c->page) sink = m[i];
     (void)sink;
-    if (p && stream) {
-        probe = p->len / 4 > ASMSTORE_CACHE_PROBE_BYTES ? p->len / 4 : ASMSTORE_CACHE_PROBE_BYTES;
-        t0 = asmstore_cache__now_ns() - stream;
-        ASMSTORE_CACHE__LOCKED(c, c->n.probed++;
-                               if (end >= probe) c->n.read_ns_per_mib = asmstore_cache__ns_per_mib(t0, end));
-        return 1;
-    }
     t0 = asmstore_cache__now_ns() - t0;
     ASMSTORE_CACHE__LOCKED(c, c->n.probed++; c->probe_ns += t0; c->probe_bytes += len;
-                           if (c->probe_bytes >= ASMSTORE_CACHE_PROBE_BYTES)
+                           if (c->probe_bytes >= probe)
                                c->n.read_ns_per_mib = asmstore_cache__ns_per_mib(c->probe_ns, c->probe_bytes));
     return 1;
 }
@@ -1730,7 +1735,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_pack(asmstore_cache *c, const as
     else
         *checksum = sl->size == (uint64_t)size; /* v2/v3: the store's data changed */
     if (m != MAP_FAILED) {
-        if (!asmstore_cache__serve(c, (const unsigned char *)m, size, p, sl->offset + sl->size)) rc = 2;
+        if (!asmstore_cache__serve(c, (const unsigned char *)m, size, p)) rc = 2;
         else if (!p->recorded && asmstore_xxh3_64(m, size) != sl->hash) *checksum = 1;
         else rc = 1;
         if (rc != 1) munmap(m, size);
@@ -1773,7 +1778,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     close(fd);
     if (m == MAP_FAILED) return -1;
-    if (!asmstore_cache__serve(c, (const unsigned char *)m, len, NULL, 0)) { munmap(m, len); return 2; }
+    if (!asmstore_cache__serve(c, (const unsigned char *)m, len, NULL)) { munmap(m, len); return 2; }
     /* the footer's last page only, or every page when the file is not the recorded one */
     res = *recorded ? asmstore_cache__check_footer(m, len, c->store_id, e->index, size, src_hash)
                     : asmstore_cache_validate_file(m, len, c->store_id, e->index, size, src_hash);
@@ -1946,6 +1951,7 @@ ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c) {
     asmstore_free(&c->opt.allocator, c->pend, c->cappend * sizeof *c->pend);
     a = c->opt.allocator;
     asmstore_free(&a, c->state, c->store.entry_count ? c->store.entry_count : 1u);
+    asmstore_free(&a, c->write_seq, (c->store.entry_count ? c->store.entry_count : 1u) * sizeof *c->write_seq);
     asmstore_free(&a, c, sizeof *c);
 }
 

@@ -1209,6 +1209,48 @@ static void test_pack_consolidates(void) {
     free(root);
 }
 
+/* The pack lies in load order: entries loaded last to first (their files written in that order) are packed last to
+   first; a later consolidation keeps the old images' order and puts the new files after them. */
+static void test_pack_load_order(void) {
+    cu_store s;
+    char *root = cu_tmpdir(), pk[4096];
+    asmstore_cache_counters n;
+    asmstore_cache *c = NULL;
+    unsigned char *f;
+    size_t fs = 0, k;
+    uint64_t off[7];
+    int i;
+    CHECK(cu_synthetic(&s, 4, 7, pack_sizes, 7, 505) == 0);
+    pack_path(pk, sizeof pk, root, s.r.content_id);
+    CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
+    for (i = 5; i >= 1; i--) { /* entries 5, 4, 3, 2, 1, each written before the next is loaded */
+        asmstore_entry e;
+        asmstore_cache_image img;
+        asmstore_reader_entry(&s.r, (uint32_t)i, &e, NULL);
+        CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK);
+        asmstore_cache_release(&img);
+        asmstore_cache_flush(c);
+    }
+    asmstore_cache_close(c);
+    CHECK_EQ_INT(load_first(root, &s, 0, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0); /* packs 5..1 */
+    CHECK_EQ_INT(load_first(root, &s, 7, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0); /* adds 0 and 6 after them */
+    CHECK(n.packed_entries == 7);
+    f = cu_slurp(pk, &fs);
+    CHECK(f != NULL && fs > 64 + 7 * 40 && asmstore__rd32(f + 24) == 7);
+    for (k = 0; f && k < 7; k++) {
+        CHECK(asmstore__rd32(f + 64 + 40 * k) == (uint32_t)k); /* the table is sorted by index */
+        off[k] = asmstore__rd64(f + 64 + 40 * k + 8);
+    }
+    if (f) {
+        CHECK(off[5] < off[4] && off[4] < off[3] && off[3] < off[2] && off[2] < off[1]);
+        CHECK(off[1] < off[0] && off[1] < off[6]);
+    }
+    free(f);
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
 /* A byte changed inside a packed image (in place: the pack is no longer the recorded one): that image is never
    served (a miss, rejected; NEVER keeps the writer from consolidating meanwhile), the others are hashed before they
    are served, and the next consolidation takes the rewritten image. */
@@ -1518,6 +1560,7 @@ int main(void) {
     RUN(test_policy_page_cache);
     RUN(test_race_8_processes);
     RUN(test_pack_consolidates);
+    RUN(test_pack_load_order);
     RUN(test_pack_corrupt_image);
     RUN(test_pack_bad_tables);
     RUN(test_pack_readonly_fs);
