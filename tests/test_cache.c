@@ -927,13 +927,18 @@ static void test_allocator_gets_everything(void) {
 }
 
 /* SIGKILL of a writing process at any point (mid-write, between fsync and rename, while the record
-   file is written, after): the next run serves only right bytes, and a torn temp file planted under
-   the final name (what a filesystem without atomic rename could leave) is never a hit. */
+   file is written, while the pack is consolidated, renamed, recorded or the files it holds removed,
+   after): the next run serves only right bytes, and a torn temp file planted under the final name
+   (what a filesystem without atomic rename could leave) is never a hit. */
+static void kill_options(asmstore_cache_options *o) {
+    memset(o, 0, sizeof *o);
+    o->max_queue_bytes = (size_t)256 << 20;
+    o->pack = ASMSTORE_CACHE_PACK_ALWAYS; /* every run that writes a file consolidates */
+}
 static int kill_child(void *p) {
     const cu_store *s = (const cu_store *)((void **)p)[0];
     asmstore_cache_options o;
-    memset(&o, 0, sizeof o);
-    o.max_queue_bytes = (size_t)256 << 20;
+    kill_options(&o);
     return run_once((const char *)((void **)p)[1], s, &o, NULL, NULL, NULL) ? 1 : 0;
 }
 
@@ -942,16 +947,18 @@ static void test_sigkill_any_point_recorded(void) {
     cu_store s;
     char *root = cu_tmpdir(), dir[4096];
     int it, torn_planted = 0, wrong = 0;
-    uint64_t recorded = 0;
+    uint64_t recorded = 0, from_pack = 0;
     struct timeval t0, t1;
     double span_us;
+    asmstore_cache_options ko;
+    kill_options(&ko);
     CHECK(cu_synthetic(&s, 4, 8, sizes, 4, 999) == 0);
     cu_store_dir(dir, sizeof dir, root, s.r.content_id);
     /* a complete run first: every file written and recorded, so the rounds below always start from
        recorded files, however slowly the killed writers get (TSan, a loaded machine); its duration is the span
        the kills below are spread over ("any point" on this machine, whatever its speed), plus a quarter */
     gettimeofday(&t0, NULL);
-    CHECK_EQ_INT(run_once(root, &s, NULL, NULL, NULL, NULL), 0);
+    CHECK_EQ_INT(run_once(root, &s, &ko, NULL, NULL, NULL), 0);
     gettimeofday(&t1, NULL);
     span_us = 1.25 * ((double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_usec - t0.tv_usec));
     for (it = 0; it < 24; it++) {
@@ -961,12 +968,14 @@ static void test_sigkill_any_point_recorded(void) {
         uint32_t k;
         args[0] = &s;
         args[1] = root;
-        /* half of the files gone (alternating halves), and every third round the record too */
+        /* half of the files gone (alternating halves), every other round the pack (all is written and packed
+           again), and every third round the record too (a pack that is not the recorded one is packed again) */
         for (k = (uint32_t)(it % 2); k < s.n; k += 2) {
             char path[4200];
             cu_entry_path(path, sizeof path, root, s.r.content_id, k);
             unlink(path);
         }
+        if (it % 2 == 0) { char pk[4200]; snprintf(pk, sizeof pk, "%s/pack", dir); unlink(pk); }
         if (it % 3 == 2) { char rec[4200]; snprintf(rec, sizeof rec, "%s/.verified", dir); unlink(rec); }
         fflush(stdout);
         p = fork();
@@ -975,7 +984,7 @@ static void test_sigkill_any_point_recorded(void) {
         usleep((useconds_t)(span_us * (double)it / 23.0));
         kill(p, SIGKILL);
         waitpid(p, &status, 0);
-        {   /* plant the first torn temp file under its final name */
+        {   /* plant the first torn temp file under its final name (a pack's temp: whatever it holds) */
             DIR *d = opendir(dir);
             struct dirent *de;
             while (d && (de = readdir(d)) != NULL) {
@@ -983,11 +992,16 @@ static void test_sigkill_any_point_recorded(void) {
                 unsigned idx;
                 size_t ts = 0;
                 unsigned char *t;
-                if (sscanf(de->d_name, "%u.bin.tmp.", &idx) != 1 || idx >= s.n) continue;
+                int is_pack = !strncmp(de->d_name, "pack.tmp.", 9);
+                if (!is_pack && (sscanf(de->d_name, "%u.bin.tmp.", &idx) != 1 || idx >= s.n)) continue;
                 snprintf(tp, sizeof tp, "%s/%s", dir, de->d_name);
-                snprintf(fp, sizeof fp, "%s/%u.bin", dir, idx);
+                if (is_pack) snprintf(fp, sizeof fp, "%s/pack", dir);
+                else snprintf(fp, sizeof fp, "%s/%u.bin", dir, idx);
                 t = cu_slurp(tp, &ts);
-                if (t && ts < s.src_size[idx] + ASMSTORE_CACHE_FOOTER_SIZE) { CHECK(cu_spit(fp, t, ts) == 0); torn_planted++; }
+                if (t && (is_pack || ts < s.src_size[idx] + ASMSTORE_CACHE_FOOTER_SIZE)) {
+                    CHECK(cu_spit(fp, t, ts) == 0);
+                    torn_planted++;
+                }
                 free(t);
                 break;
             }
@@ -1000,11 +1014,13 @@ static void test_sigkill_any_point_recorded(void) {
             ro.read_only = 1;
             wrong += run_once(root, &s, &ro, &n, NULL, NULL);
             recorded += n.recorded_hits;
+            from_pack += n.pack_hits;
         }
     }
     CHECK_EQ_INT(wrong, 0);
     CHECK(recorded > 0); /* the rule was exercised, not only the full hash */
-    printf("  %d torn files planted, %llu recorded hits checked\n", torn_planted, (unsigned long long)recorded);
+    printf("  %d torn files planted, %llu recorded hits checked, %llu hits from a pack\n", torn_planted,
+           (unsigned long long)recorded, (unsigned long long)from_pack);
     cu_free(&s);
     cu_rmrf(root);
     free(root);
@@ -1095,6 +1111,338 @@ static void test_policy_page_cache(void) {
         printf("  evicted, AUTO: read %u ns/MiB vs decompress %u ns/MiB: %d hits, %llu aside\n", n.read_ns_per_mib,
                n.direct_ns_per_mib, hits, (unsigned long long)n.aside);
     }
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
+/* ---- the pack: one file per store ------------------------------------------------------------ */
+static const size_t pack_sizes[] = {5000, 70000, 300, 150000, 24000, 9000, 41000};
+
+/* Path of the store's pack under root. */
+static void pack_path(char *out, size_t cap, const char *root, uint64_t id) {
+    snprintf(out, cap, "%s/" ASMSTORE_CACHE_DIR_NAME "/%016llx/pack", root, (unsigned long long)id);
+}
+
+/* Loads the first n entries through a cache opened with pack mode `pack`; returns wrong entries. */
+static int load_first(const char *root, const cu_store *s, size_t n, int pack, asmstore_cache_counters *cnt) {
+    asmstore_cache *c = NULL;
+    asmstore_cache_options o;
+    size_t i;
+    int bad = 0;
+    memset(&o, 0, sizeof o);
+    o.pack = pack;
+    if (asmstore_cache_open(&c, root, &s->r, &o) != ASMSTORE_OK) return 1000;
+    for (i = 0; i < n; i++) {
+        asmstore_entry e;
+        asmstore_cache_image img;
+        asmstore_reader_entry(&s->r, (uint32_t)i, &e, NULL);
+        if (asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) { bad++; continue; }
+        if (img.size != s->src_size[i] || memcmp(img.data, s->src[i], img.size) != 0) bad++;
+        asmstore_cache_release(&img);
+    }
+    asmstore_cache_flush(c);
+    asmstore_cache_stats(c, cnt);
+    asmstore_cache_close(c);
+    return bad;
+}
+
+/* AUTO consolidates once 16 files lie outside the pack: the files go, every image is a recorded hit mapped from the
+   pack at a page boundary, private; fewer new files stay files until ALWAYS (or more of them) consolidates again.
+   (The files are written by a NEVER run first: a writer that empties its queue mid-run may consolidate early.) */
+static void test_pack_consolidates(void) {
+    cu_store s;
+    char *root = cu_tmpdir(), dir[4096], pk[4096], real[4096];
+    asmstore_cache_counters n;
+    asmstore_cache *c = NULL;
+    struct stat st;
+    uint32_t i;
+    CHECK(cu_synthetic(&s, 4, 20, pack_sizes, 7, 606) == 0);
+    cu_store_dir(dir, sizeof dir, root, s.r.content_id);
+    pack_path(pk, sizeof pk, root, s.r.content_id);
+    CHECK_EQ_INT(load_first(root, &s, 17, ASMSTORE_CACHE_PACK_NEVER, &n), 0);
+    CHECK_EQ_INT(n.entries_written, 17);
+    CHECK_EQ_INT(n.packs_written, 0);
+    CHECK_EQ_INT(load_first(root, &s, 0, ASMSTORE_CACHE_PACK_AUTO, &n), 0); /* the writer looks at open */
+    CHECK_EQ_INT(n.packs_written, 1);
+    CHECK_EQ_INT(n.packed_entries, 17);
+    CHECK_EQ_INT(cu_count_names(dir, ".bin"), 0);
+    CHECK(stat(pk, &st) == 0 && (st.st_mode & 0777) == 0600);
+    CHECK_EQ_INT(load_first(root, &s, 20, ASMSTORE_CACHE_PACK_AUTO, &n), 0);
+    CHECK(n.hits == 17 && n.pack_hits == 17 && n.recorded_hits == 17 && n.misses == 3);
+    CHECK_EQ_INT(n.packs_written, 0); /* 3 files: below ASMSTORE_CACHE_PACK_MIN_FILES */
+    CHECK_EQ_INT(cu_count_names(dir, ".bin"), 3);
+    CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
+    for (i = 0; i < 20; i++) {
+        asmstore_entry e;
+        asmstore_cache_image img, again;
+        asmstore_reader_entry(&s.r, i, &e, NULL);
+        CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK && img.source == ASMSTORE_CACHE_HIT && img.writable);
+        CHECK(img.alignment >= 4096);
+        if (i == 5 && realpath(pk, real)) { /* file-backed: /proc/self/maps names the pack at img.data */
+            FILE *f = fopen("/proc/self/maps", "r");
+            char line[8192];
+            int found = 0;
+            while (f && fgets(line, sizeof line, f)) {
+                unsigned long lo, hi;
+                if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && (unsigned long)(uintptr_t)img.data == lo && strstr(line, real))
+                    found = 1;
+            }
+            if (f) fclose(f);
+            CHECK(found);
+        }
+        ((unsigned char *)(uintptr_t)img.data)[0] ^= 0xFF; /* MAP_PRIVATE: neither the pack nor a second hit sees it */
+        CHECK(asmstore_cache_get(c, &e, &again) == ASMSTORE_OK && memcmp(again.data, s.src[i], again.size) == 0);
+        asmstore_cache_release(&again);
+        asmstore_cache_release(&img);
+    }
+    asmstore_cache_close(c);
+    /* ALWAYS: the old pack and the 3 files become one pack */
+    CHECK_EQ_INT(load_first(root, &s, 20, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0);
+    CHECK(n.packs_written >= 1 && n.packed_entries == 20);
+    CHECK_EQ_INT(cu_count_names(dir, ".bin"), 0);
+    CHECK_EQ_INT(cu_count_names(dir, ".tmp."), 0);
+    CHECK_EQ_INT(load_first(root, &s, 20, ASMSTORE_CACHE_PACK_NEVER, &n), 0);
+    CHECK(n.pack_hits == 20 && n.recorded_hits == 20);
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
+/* The pack lies in load order: entries loaded last to first (their files written in that order) are packed last to
+   first; a later consolidation keeps the old images' order and puts the new files after them. */
+static void test_pack_load_order(void) {
+    cu_store s;
+    char *root = cu_tmpdir(), pk[4096];
+    asmstore_cache_counters n;
+    asmstore_cache *c = NULL;
+    unsigned char *f;
+    size_t fs = 0, k;
+    uint64_t off[7];
+    int i;
+    CHECK(cu_synthetic(&s, 4, 7, pack_sizes, 7, 505) == 0);
+    pack_path(pk, sizeof pk, root, s.r.content_id);
+    CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
+    for (i = 5; i >= 1; i--) { /* entries 5, 4, 3, 2, 1, each written before the next is loaded */
+        asmstore_entry e;
+        asmstore_cache_image img;
+        asmstore_reader_entry(&s.r, (uint32_t)i, &e, NULL);
+        CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK);
+        asmstore_cache_release(&img);
+        asmstore_cache_flush(c);
+    }
+    asmstore_cache_close(c);
+    CHECK_EQ_INT(load_first(root, &s, 0, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0); /* packs 5..1 */
+    CHECK_EQ_INT(load_first(root, &s, 7, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0); /* adds 0 and 6 after them */
+    CHECK(n.packed_entries == 7);
+    f = cu_slurp(pk, &fs);
+    CHECK(f != NULL && fs > 64 + 7 * 40 && asmstore__rd32(f + 24) == 7);
+    for (k = 0; f && k < 7; k++) {
+        CHECK(asmstore__rd32(f + 64 + 40 * k) == (uint32_t)k); /* the table is sorted by index */
+        off[k] = asmstore__rd64(f + 64 + 40 * k + 8);
+    }
+    if (f) {
+        CHECK(off[5] < off[4] && off[4] < off[3] && off[3] < off[2] && off[2] < off[1]);
+        CHECK(off[1] < off[0] && off[1] < off[6]);
+    }
+    free(f);
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
+/* A byte changed inside a packed image (in place: the pack is no longer the recorded one): that image is never
+   served (a miss, rejected; NEVER keeps the writer from consolidating meanwhile), the others are hashed before they
+   are served, and the next consolidation takes the rewritten image. */
+static void test_pack_corrupt_image(void) {
+    cu_store s;
+    char *root = cu_tmpdir(), pk[4096];
+    asmstore_cache_counters n;
+    unsigned char *f;
+    size_t fs = 0;
+    uint64_t off;
+    int fd;
+    CHECK(cu_synthetic(&s, 3, 7, pack_sizes, 7, 707) == 0);
+    pack_path(pk, sizeof pk, root, asmstore_cache_store_id(&s.r));
+    CHECK_EQ_INT(load_first(root, &s, 7, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0);
+    CHECK(n.packs_written >= 1 && n.packed_entries == 7);
+    f = cu_slurp(pk, &fs);
+    CHECK(f != NULL && fs > 64 + 3 * 40);
+    if (!f) { cu_free(&s); cu_rmrf(root); free(root); return; }
+    off = asmstore__rd64(f + 64 + 3 * 40 + 8); /* entry 3's image (the table's fourth record) */
+    CHECK(asmstore__rd32(f + 64 + 3 * 40) == 3);
+    free(f);
+    fd = open(pk, O_WRONLY);
+    CHECK(fd >= 0 && pwrite(fd, "\x5a", 1, (off_t)(off + 777)) == 1);
+    if (fd >= 0) close(fd);
+    CHECK_EQ_INT(load_first(root, &s, 7, ASMSTORE_CACHE_PACK_NEVER, &n), 0);
+    CHECK(n.misses == 1 && n.hits == 6 && n.pack_hits == 6 && n.recorded_hits == 0);
+    CHECK(n.rejected == 1 && n.checksum_failures == 1 && n.entries_written == 1 && n.packs_written == 0);
+    CHECK_EQ_INT(load_first(root, &s, 7, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0);
+    CHECK(n.packs_written >= 1 && n.packed_entries == 7); /* consolidated again, with the rewritten image */
+    CHECK_EQ_INT(load_first(root, &s, 7, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0);
+    CHECK(n.pack_hits == 7 && n.recorded_hits == 7 && n.rejected == 0 && n.packs_written == 0);
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
+/* A damaged pack is no pack: truncated anywhere, a byte of its header or table flipped, or a table that is consistent
+   (its hash fixed up) but out of bounds, unaligned, overlapping or out of order. Each gives right bytes (misses:
+   read-only, nothing rewritten) and never a crash; an image whose size is not the store's is never served. */
+static void test_pack_bad_tables(void) {
+    cu_store s;
+    char *root = cu_tmpdir(), pk[4096];
+    asmstore_cache_counters n;
+    asmstore_cache_options ro;
+    unsigned char *good, *b;
+    size_t gs = 0, table_end, k;
+    int cases = 0, wrong = 0, served = 0, expect;
+    CHECK(cu_synthetic(&s, 4, 7, pack_sizes, 7, 808) == 0);
+    pack_path(pk, sizeof pk, root, s.r.content_id);
+    CHECK_EQ_INT(load_first(root, &s, 7, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0);
+    good = cu_slurp(pk, &gs);
+    CHECK(good != NULL && gs > 64);
+    if (!good) { cu_free(&s); cu_rmrf(root); free(root); return; }
+    table_end = 64 + 40 * (size_t)asmstore__rd32(good + 24);
+    b = (unsigned char *)malloc(gs + 8192);
+    memset(&ro, 0, sizeof ro);
+    ro.read_only = 1;
+    for (k = 0; k < 3 * table_end + 60; k++) {
+        size_t len = gs;
+        expect = 0;
+        memcpy(b, good, gs);
+        if (k < table_end) b[k] ^= (unsigned char)(1u << (k % 8));            /* any header or table byte */
+        else if (k < 2 * table_end) len = k - table_end;                      /* truncated there */
+        else if (k < 3 * table_end) len = gs - 1 - (k - 2 * table_end) * 97;  /* truncated inside the images */
+        else {                                                                /* consistent but wrong */
+            size_t r = 64 + 40 * ((k - 3 * table_end) % 7), what = (k - 3 * table_end) / 7;
+            if (what == 0) asmstore__wr64(b + r + 8, asmstore__rd64(b + r + 8) + 4096);  /* shifted by a page */
+            if (what == 1) asmstore__wr64(b + r + 8, asmstore__rd64(b + r + 8) + 1);     /* unaligned */
+            if (what == 2) asmstore__wr64(b + r + 16, asmstore__rd64(b + r + 16) + 1);   /* one byte longer: */
+            if (what == 2 && r < 64 + 6 * 40) expect = 6; /* it fits before the next image, only that one is off */
+            if (what == 3) asmstore__wr64(b + r + 16, UINT64_MAX - 100);                  /* huge */
+            if (what == 4) asmstore__wr64(b + r + 8, 0);                                  /* over the header */
+            if (what == 5) asmstore__wr32(b + r, 1000);                                   /* no such entry */
+            if (what == 6) asmstore__wr32(b + r, asmstore__rd32(b + r) ^ 1);              /* out of order */
+            if (what == 7) asmstore__wr32(b + 24, asmstore__rd32(b + 24) + 1);            /* count */
+            if (what == 8) asmstore__wr32(b + 32, 1024);                                  /* below the page size */
+            asmstore__wr64(b + 8, asmstore_xxh3_64(b + 16, table_end - 16));
+        }
+        if (len > gs) continue;
+        CHECK(cu_spit(pk, b, len) == 0);
+        wrong += run_once(root, &s, &ro, &n, NULL, NULL);
+        served += (int)n.pack_hits - expect;
+        cases++;
+    }
+    CHECK_EQ_INT(wrong, 0);
+    CHECK_EQ_INT(served, 0);
+    CHECK(cases > 500);
+    CHECK(cu_spit(pk, good, gs) == 0); /* and the intact bytes (unrecorded now) are served, each image hashed */
+    CHECK_EQ_INT(run_once(root, &s, &ro, &n, NULL, NULL), 0);
+    CHECK(n.pack_hits == 7 && n.recorded_hits == 0);
+    free(b);
+    free(good);
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
+/* In a child with its own tmpfs at root (mode 0: remounted read-only once the files are there; 1: too small for the
+   pack as well as the files): the consolidation fails once, writing stays off, every byte is right, no temp file is
+   left and the files keep serving. 0 all good, 77 skip, else a failure code. */
+static int pack_fault_child(void *p) {
+    fault_arg *a = (fault_arg *)p;
+    asmstore_cache_counters n;
+    char dir[4096];
+    if (unshare(CLONE_NEWNS) != 0 || mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return 77;
+    if (mount("tmpfs", a->root, "tmpfs", 0, a->mode == 1 ? "size=400k,mode=0700" : "size=8m,mode=0700") != 0) return 77;
+    if (load_first(a->root, a->s, a->s->n, ASMSTORE_CACHE_PACK_NEVER, &n) != 0 || n.entries_written != a->s->n) return 10;
+    if (a->mode == 0 && mount("tmpfs", a->root, "tmpfs", MS_REMOUNT | MS_RDONLY, NULL) != 0) return 77;
+    if (load_first(a->root, a->s, a->s->n, ASMSTORE_CACHE_PACK_ALWAYS, &n) != 0) return 11;
+    if (n.hits != a->s->n || n.packs_written != 0 || n.write_failures != 1 || n.writes_enabled) return 12;
+    if (n.last_errno != (a->mode == 0 ? EROFS : ENOSPC)) { fprintf(stderr, "  errno %d\n", n.last_errno); return 13; }
+    cu_store_dir(dir, sizeof dir, a->root, a->s->r.content_id);
+    if (cu_count_names(dir, ".tmp.") != 0 || cu_count_names(dir, "pack") != 0) return 14;
+    if (load_first(a->root, a->s, a->s->n, ASMSTORE_CACHE_PACK_ALWAYS, &n) != 0 || n.hits != a->s->n) return 15;
+    return 0;
+}
+
+static void pack_fault_case(int mode) {
+    static const size_t sizes[] = {90000, 60000, 70000, 40000};
+    cu_store s;
+    char *root = cu_tmpdir();
+    fault_arg a;
+    int rc, sig = 0;
+    CHECK(cu_synthetic(&s, 4, 4, sizes, 4, 2000 + (uint32_t)mode) == 0); /* 260 KB of images */
+    a.s = &s;
+    a.root = root;
+    a.mode = mode;
+    rc = in_child(pack_fault_child, &a, &sig);
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+    if (rc == 77) SKIP("no private mount namespace (unshare/mount not permitted)");
+    if (rc == -1) fprintf(stderr, "  child killed by signal %d\n", sig);
+    CHECK_EQ_INT(rc, 0);
+}
+static void test_pack_readonly_fs(void) { pack_fault_case(0); }
+static void test_pack_full_fs(void) { pack_fault_case(1); }
+
+/* Two processes consolidate the same store at once (released together from a pipe): each gives right bytes, the
+   directory ends with one valid pack and no temp file, and the next runs hit everything. */
+static int pack_race_child(void *p) {
+    const cu_store *s = (const cu_store *)((void **)p)[0];
+    const char *root = (const char *)((void **)p)[1];
+    int go = *(const int *)((void **)p)[2];
+    asmstore_cache_counters n;
+    char x;
+    if (read(go, &x, 1) != 1) return 90;
+    if (load_first(root, s, s->n, ASMSTORE_CACHE_PACK_ALWAYS, &n) != 0) return 91;
+    if (load_first(root, s, s->n, ASMSTORE_CACHE_PACK_ALWAYS, &n) != 0) return 92;
+    return 0;
+}
+
+static void test_pack_two_processes(void) {
+    static const size_t sizes[] = {300000, 150000, 70000, 500000};
+    cu_store s;
+    char *root = cu_tmpdir(), dir[4096], pk[4096];
+    asmstore_cache_counters n;
+    int round, failed = 0;
+    CHECK(cu_synthetic(&s, 4, 24, sizes, 4, 909) == 0);
+    cu_store_dir(dir, sizeof dir, root, s.r.content_id);
+    pack_path(pk, sizeof pk, root, s.r.content_id);
+    for (round = 0; round < 4; round++) {
+        pid_t kids[2];
+        int go[2], i;
+        void *args[3];
+        /* even rounds: the files are there and both consolidate them; odd ones: nothing, both write and pack */
+        if (round % 2 == 0) CHECK_EQ_INT(load_first(root, &s, s.n, ASMSTORE_CACHE_PACK_NEVER, &n), 0);
+        CHECK(pipe(go) == 0);
+        args[0] = &s;
+        args[1] = root;
+        args[2] = &go[0];
+        fflush(stdout);
+        for (i = 0; i < 2; i++) {
+            kids[i] = fork();
+            if (kids[i] == 0) _exit(pack_race_child(args));
+        }
+        CHECK(write(go[1], "gg", 2) == 2);
+        for (i = 0; i < 2; i++) {
+            int st = 0;
+            waitpid(kids[i], &st, 0);
+            if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) { failed++; fprintf(stderr, "  child: status 0x%x\n", st); }
+        }
+        close(go[0]);
+        close(go[1]);
+        CHECK_EQ_INT(cu_count_names(dir, ".tmp."), 0);
+        CHECK_EQ_INT(cu_count_names(dir, "pack"), 1);
+        CHECK_EQ_INT(load_first(root, &s, s.n, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0); /* fills what a race lost */
+        CHECK_EQ_INT(load_first(root, &s, s.n, ASMSTORE_CACHE_PACK_ALWAYS, &n), 0);
+        CHECK(n.hits == s.n && n.pack_hits == s.n && n.recorded_hits == s.n);
+        unlink(pk);
+    }
+    CHECK_EQ_INT(failed, 0);
     cu_free(&s);
     cu_rmrf(root);
     free(root);
@@ -1211,5 +1559,12 @@ int main(void) {
     RUN(test_sigkill_any_point_recorded);
     RUN(test_policy_page_cache);
     RUN(test_race_8_processes);
+    RUN(test_pack_consolidates);
+    RUN(test_pack_load_order);
+    RUN(test_pack_corrupt_image);
+    RUN(test_pack_bad_tables);
+    RUN(test_pack_readonly_fs);
+    RUN(test_pack_full_fs);
+    RUN(test_pack_two_processes);
     return TEST_DONE();
 }

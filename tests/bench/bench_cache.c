@@ -278,7 +278,8 @@ static void flist_add_tree(flist *l, const char *dir) {
     if (d) closedir(d);
 }
 
-/* Evicts (DONTNEED) or loads (reads) every file; returns the resident fraction afterwards (mincore). */
+/* Evicts (DONTNEED) or loads (reads) every file (the store, our packs and files, the replica's files); returns the
+   resident fraction afterwards (mincore). */
 static double page_cache(const flist *l, int evict) {
     static unsigned char buf[1 << 16];
     size_t i, pages = 0, resident = 0, pg = (size_t)sysconf(_SC_PAGESIZE);
@@ -383,7 +384,7 @@ static int matrix_main(const char *self, const cu_store *s, const char *tmp, int
     char store[4096], ours[NWORK][4096], up[NWORK][4096];
     flist files;
     int w, t, st, p, r, bad = 0;
-    size_t i;
+    size_t i, packs;
     memset(&files, 0, sizeof files);
     snprintf(store, sizeof store, "%s/store.bin", tmp);
     if (cu_spit(store, s->bytes, s->size) != 0) return 1;
@@ -397,8 +398,9 @@ static int matrix_main(const char *self, const cu_store *s, const char *tmp, int
     sync(); /* written back: DONTNEED cannot drop dirty pages */
     if (files.n == files.cap) files.paths = (char **)realloc(files.paths, (files.cap + 1) * sizeof *files.paths);
     files.paths[files.n++] = strdup(store);
-    printf("matrix: %zu entries (app subset: %zu names), %zu files in the page-cache set, %d fresh processes per cell, interleaved\n",
-           s->n, sizeof app_names / sizeof app_names[0], files.n, reps);
+    for (i = 0, packs = 0; i < files.n; i++) packs += cu_has_suffix(files.paths[i], "/pack") ? 1u : 0u;
+    printf("matrix: %zu entries (app subset: %zu names), %zu files in the page-cache set (%zu packs), %d fresh processes per cell, interleaved\n",
+           s->n, sizeof app_names / sizeof app_names[0], files.n, packs, reps);
     for (r = 0; r < reps; r++)
         for (st = 0; st < NSTATE; st++)
             for (w = 0; w < NWORK; w++)
