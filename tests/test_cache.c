@@ -670,23 +670,28 @@ static int fault_child(void *p) {
     return 0;
 }
 
-static void fault_case(int mode) {
-    static const size_t sizes[] = {150000, 5000, 150000, 60000};
+/* Runs child(mode) in a private mount namespace over a synthetic store of `entries` images cycling
+   through sizes[4] (the seed makes it distinct), and requires it to exit 0. */
+static void run_fault_child(int (*child)(void *), int mode, uint32_t entries, const size_t *sizes, uint32_t seed) {
     cu_store s;
     char *root = cu_tmpdir();
     fault_arg a;
     int rc, sig = 0;
-    CHECK(cu_synthetic(&s, 4, 12, sizes, 4, 1000 + (uint32_t)mode) == 0);
+    CHECK(cu_synthetic(&s, 4, entries, sizes, 4, seed + (uint32_t)mode) == 0);
     a.s = &s;
     a.root = root;
     a.mode = mode;
-    rc = in_child(fault_child, &a, &sig);
+    rc = in_child(child, &a, &sig);
     cu_free(&s);
     cu_rmrf(root);
     free(root);
     if (rc == 77) SKIP("no private mount namespace (unshare/mount not permitted)");
     if (rc == -1) fprintf(stderr, "  child killed by signal %d\n", sig);
     CHECK_EQ_INT(rc, 0);
+}
+static void fault_case(int mode) {
+    static const size_t sizes[] = {150000, 5000, 150000, 60000};
+    run_fault_child(fault_child, mode, 12, sizes, 1000);
 }
 static void test_fault_readonly_fs(void) {
     if (geteuid() != 0) {
@@ -1369,22 +1374,8 @@ static int pack_fault_child(void *p) {
 }
 
 static void pack_fault_case(int mode) {
-    static const size_t sizes[] = {90000, 60000, 70000, 40000};
-    cu_store s;
-    char *root = cu_tmpdir();
-    fault_arg a;
-    int rc, sig = 0;
-    CHECK(cu_synthetic(&s, 4, 4, sizes, 4, 2000 + (uint32_t)mode) == 0); /* 260 KB of images */
-    a.s = &s;
-    a.root = root;
-    a.mode = mode;
-    rc = in_child(pack_fault_child, &a, &sig);
-    cu_free(&s);
-    cu_rmrf(root);
-    free(root);
-    if (rc == 77) SKIP("no private mount namespace (unshare/mount not permitted)");
-    if (rc == -1) fprintf(stderr, "  child killed by signal %d\n", sig);
-    CHECK_EQ_INT(rc, 0);
+    static const size_t sizes[] = {90000, 60000, 70000, 40000}; /* 260 KB of images */
+    run_fault_child(pack_fault_child, mode, 4, sizes, 2000);
 }
 static void test_pack_readonly_fs(void) { pack_fault_case(0); }
 static void test_pack_full_fs(void) { pack_fault_case(1); }
