@@ -66,6 +66,18 @@ kept=$(awk '/^total/{print $7}' stats3)
 if [ -n "$kept" ] && [ "$kept" -le 200000 ] && grep -q 'kept' prune2; then t_ok "cache prune --max-bytes"
 else t_fail "cache prune --max-bytes" "$(cat prune2 stats3)"; fi
 
+# past 16 staged files the writer consolidates them into one pack, which the next run's hits come from
+mkdir -p many
+for i in $(seq 1 20); do seq 1 $((i * 3000)) >"many/M$i.dll"; done
+"$ASMSTORE" pack -o many.xaba --raw --target net11-preview --runtime monovm many/*.dll 2>/dev/null
+"$ASMSTORE" load --cache cp many.xaba --all >/dev/null 2>pk1
+"$ASMSTORE" load --cache cp many.xaba --all >pk2run 2>pk2
+"$ASMSTORE" cache stats cp >pkstats
+if grep -q '20 misses.*1 packs written (20 images packed)' pk1 && grep -q '20 hits (20 from the pack)' pk2 &&
+   [ "$(awk '{print $3}' pk2run | sort -u)" = hit ] && grep -q '^total: 1 store ids, 1 files' pkstats; then
+  t_ok "load: 20 misses are packed into one file, the next run hits them all from it"
+else t_fail "load: the pack" "$(cat pk1 pk2 pkstats)"; fi
+
 if ! "$ASMSTORE" load --cache c s.xaba NoSuch.dll >/dev/null 2>&1 && ! "$ASMSTORE" load s.xaba >/dev/null 2>&1 &&
    ! "$ASMSTORE" cache prune "$T_TMP/none" >/dev/null 2>&1; then
   t_ok "unknown names, missing arguments and missing cache dirs fail"

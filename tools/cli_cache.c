@@ -167,11 +167,14 @@ int cli_cmd_load(int argc, char **argv) {
                (unsigned long long)out[k].hash);
         asmstore_cache_release(&out[k].img);
     }
-    fprintf(stderr, "%zu entries in %.1f ms (writer done at %.1f ms): %llu hits, %llu misses, %llu direct; cache %s%s, "
-                    "%llu files written (%llu bytes), %llu rejected, %llu skipped, %llu write failures\n",
-            n, t1 - t0, cli_now_ms() - t0, (unsigned long long)cnt.hits, (unsigned long long)cnt.misses,
-            (unsigned long long)cnt.direct, cnt.enabled ? "on" : "off", cnt.enabled && !cnt.writes_enabled ? " (writes off)" : "",
-            (unsigned long long)cnt.entries_written, (unsigned long long)cnt.bytes_written, (unsigned long long)cnt.rejected,
+    fprintf(stderr, "%zu entries in %.1f ms (writer done at %.1f ms): %llu hits (%llu from the pack), %llu misses, "
+                    "%llu direct; cache %s%s, %llu files written (%llu bytes), %llu packs written (%llu images packed), "
+                    "%llu rejected, %llu skipped, %llu write failures\n",
+            n, t1 - t0, cli_now_ms() - t0, (unsigned long long)cnt.hits, (unsigned long long)cnt.pack_hits,
+            (unsigned long long)cnt.misses, (unsigned long long)cnt.direct, cnt.enabled ? "on" : "off",
+            cnt.enabled && !cnt.writes_enabled ? " (writes off)" : "", (unsigned long long)cnt.entries_written,
+            (unsigned long long)cnt.bytes_written, (unsigned long long)cnt.packs_written,
+            (unsigned long long)cnt.packed_entries, (unsigned long long)cnt.rejected,
             (unsigned long long)cnt.entries_skipped, (unsigned long long)cnt.write_failures);
     asmstore_cache_close(c);
     free(out);
