@@ -109,8 +109,10 @@
      not, it needs the store's decompression rate (ns per MiB, read + zstd, timed on the misses and
      kept in the record file): without one it serves; with one, it reads the first such files in at
      once, timed, until ASMSTORE_CACHE_PROBE_BYTES (1 MiB), and from then on steps aside (decompresses;
-     the file stays, counted in `aside`) only if reading was slower. ALWAYS serves every valid file;
-     RESIDENT serves only files in the page cache (and does not read the recorded files ahead).
+     the file stays, counted in `aside`) only if reading was slower than decompressing plus reading the
+     entry's compressed bytes, where those are not in the page cache either (the last page of the entry
+     in the store's mapping, by mincore). ALWAYS serves every valid file; RESIDENT serves only files in
+     the page cache (and does not read the recorded files ahead).
 
    CONFIGURATION (define before the implementation include; defaults in brackets)
      ASMSTORE_CACHE_STATIC        every function static to the including file    [extern; also ASMSTORE_STATIC]
@@ -1664,15 +1666,29 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__resident(const asmstore_cache *c, vo
     return (first & last & 1u) != 0;
 }
 
-/* The policy: 1 = serve the file mapped at m, 0 = step aside (decompress). A file in the page cache is always
-   served. POLICY_AUTO with a learned decompression rate reads the first files that are not in, timed (read
-   faults: the pages stay clean and shared), until ASMSTORE_CACHE_PROBE_BYTES; from then on it serves such a
-   file only if reading is not slower than decompressing. Without a learned rate there is nothing to compare.
+/* What reading entry e's compressed bytes adds per MiB of its image when they are not in the page cache
+   (read at readr ns per MiB), else 0. Describing the entry read its first page, so its last page tells. The
+   store's mapping is the host's: mincore answers where it maps a file; a copy in memory counts as resident. */
+ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__store_read_ns_per_mib(const asmstore_cache *c, const asmstore_entry *e,
+                                                                      uint32_t readr) {
+    unsigned char in = 1;
+    uintptr_t last = ((uintptr_t)e->image + e->image_size - 1u) & ~(uintptr_t)(c->page - 1);
+    if (e->image_size == 0 || e->uncompressed_size == 0 || mincore((void *)last, 1, &in) != 0 || (in & 1u))
+        return 0;
+    return (uint64_t)readr * e->image_size / e->uncompressed_size;
+}
+
+/* The policy: 1 = serve the file mapped at m (entry e's image), 0 = step aside (decompress). A file in the page
+   cache is always served. POLICY_AUTO with a learned decompression rate reads the first files that are not in,
+   timed (read faults: the pages stay clean and shared), until ASMSTORE_CACHE_PROBE_BYTES; from then on it serves
+   such a file only if reading it is not slower than decompressing, which also reads the entry's compressed bytes
+   from the store at the same rate when they are not in the page cache either (an evicted start: the learned rate
+   is of misses whose store was read already). Without a learned rate there is nothing to compare.
    A packed image (of pack p) is part of one stream that the faults carry on: the rate is decided only once a
    quarter of the pack (at least ASMSTORE_CACHE_PROBE_BYTES) has been waited for, so that the first wait, the
    disk's latency paid once per start, is spread over what the stream then delivers. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__serve(asmstore_cache *c, const unsigned char *m, size_t len,
-                                                  const asmstore_cache__pack *p) {
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__serve(asmstore_cache *c, const asmstore_entry *e, const unsigned char *m,
+                                                  size_t len, const asmstore_cache__pack *p) {
     volatile unsigned char sink;
     uint32_t direct = 0, readr = 0;
     uint64_t t0, probe = ASMSTORE_CACHE_PROBE_BYTES;
@@ -1682,7 +1698,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__serve(asmstore_cache *c, const unsig
     if (c->opt.policy != ASMSTORE_CACHE_POLICY_AUTO) return 0;
     ASMSTORE_CACHE__LOCKED(c, direct = c->n.direct_ns_per_mib; readr = c->n.read_ns_per_mib);
     if (direct == 0) return 1;
-    if (readr != 0) return readr <= direct;
+    if (readr != 0) return readr <= direct + asmstore_cache__store_read_ns_per_mib(c, e, readr);
     if (p && p->len / 4 > probe) probe = p->len / 4;
     t0 = asmstore_cache__now_ns();
     for (i = 0; i < len; i += c->page) sink = m[i];
@@ -1735,7 +1751,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_pack(asmstore_cache *c, const as
     else
         *checksum = sl->size == (uint64_t)size; /* v2/v3: the store's data changed */
     if (m != MAP_FAILED) {
-        if (!asmstore_cache__serve(c, (const unsigned char *)m, size, p)) rc = 2;
+        if (!asmstore_cache__serve(c, e, (const unsigned char *)m, size, p)) rc = 2;
         else if (!p->recorded && asmstore_xxh3_64(m, size) != sl->hash) *checksum = 1;
         else rc = 1;
         if (rc != 1) munmap(m, size);
@@ -1778,7 +1794,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     close(fd);
     if (m == MAP_FAILED) return -1;
-    if (!asmstore_cache__serve(c, (const unsigned char *)m, len, NULL)) { munmap(m, len); return 2; }
+    if (!asmstore_cache__serve(c, e, (const unsigned char *)m, len, NULL)) { munmap(m, len); return 2; }
     /* the footer's last page only, or every page when the file is not the recorded one */
     res = *recorded ? asmstore_cache__check_footer(m, len, c->store_id, e->index, size, src_hash)
                     : asmstore_cache_validate_file(m, len, c->store_id, e->index, size, src_hash);
