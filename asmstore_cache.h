@@ -536,6 +536,7 @@ ASMSTORE_CACHE__PRIVATE const asmstore_cache__slot *asmstore_cache__pack_find(co
                                                                                uint32_t index) {
     asmstore_cache__slot key;
     if (!p) return NULL;
+    memset(&key, 0, sizeof key);
     key.index = index;
     return (const asmstore_cache__slot *)bsearch(&key, p->slot, p->nslot, sizeof *p->slot, asmstore_cache__slot_cmp);
 }
@@ -1784,6 +1785,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     if (fd < 0) return errno == ENOENT ? 0 : -1;
     len = e->uncompressed_size + ASMSTORE_CACHE_FOOTER_SIZE;
     asmstore_cache__ident_of(&id, e->index, &st);
+    memset(&key, 0, sizeof key);
     key.index = e->index;
     rec = c->nrec ? (const asmstore_cache__ident *)bsearch(&key, c->rec, c->nrec, sizeof *c->rec,
                                                            asmstore_cache__ident_cmp)
