@@ -456,8 +456,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
 ASMSTORE_DEF size_t asmstore_reader_name_table_size(const asmstore_reader *r);
 /* Optional: fills caller memory with the offset and extension of every name and the index's buckets,
    so a lookup searches about one index entry and compares one name (asmstore_reader_entry: O(1))
-   instead of bisecting the index and walking the names table. The memory (4-byte aligned) must outlive the reader; the
-   reader only reads it. */
+   instead of bisecting the index and walking the names table. The memory (4-byte aligned) must
+   outlive the reader; the reader only reads it. */
 ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *r, uint32_t *table, size_t bytes,
                                                                asmstore_error *err);
 

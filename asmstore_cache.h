@@ -673,14 +673,15 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__is_id_name(const char *s) {
     return s[16] == 0;
 }
 
-/* write() all of buf, retrying EINTR; 0 or -1 with errno. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__write_all(int fd, const unsigned char *buf, size_t len) {
+/* pwrite() all of buf at offset at, retrying EINTR; 0 or -1 with errno. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__pwrite_all(int fd, const unsigned char *buf, size_t len, uint64_t at) {
     while (len > 0) {
-        ssize_t n = write(fd, buf, len);
+        ssize_t n = pwrite(fd, buf, len, (off_t)at);
         if (n < 0) { if (errno == EINTR) continue; return -1; }
         if (n == 0) { errno = EIO; return -1; }
         buf += n;
         len -= (size_t)n;
+        at += (uint64_t)n;
     }
     return 0;
 }
@@ -937,7 +938,7 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, 
     asmstore_free(al, all, (nold + k) * sizeof *all);
     if (!buf) return 0;
     fd = asmstore_cache__open_temp(c->dirfd, ASMSTORE_CACHE__REC_NAME, nonce, tmp, sizeof tmp);
-    ok = fd >= 0 && asmstore_cache__write_all(fd, buf, size) == 0 && fsync(fd) == 0;
+    ok = fd >= 0 && asmstore_cache__pwrite_all(fd, buf, size, 0) == 0 && fsync(fd) == 0;
     if (fd >= 0 && close(fd) != 0) ok = 0;
     asmstore_free(al, buf, size);
     if (fd < 0) return 0;
@@ -1104,7 +1105,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__write_job(asmstore_cache *c, asmstor
     asmstore_cache__file_name(final_name, sizeof final_name, j->index);
     fd = asmstore_cache__open_temp(c->dirfd, final_name, nonce, tmp, sizeof tmp);
     if (fd < 0) return errno ? errno : EIO;
-    if (asmstore_cache__write_all(fd, j->bytes, j->size + ASMSTORE_CACHE_FOOTER_SIZE) != 0) err = errno;
+    if (asmstore_cache__pwrite_all(fd, j->bytes, j->size + ASMSTORE_CACHE_FOOTER_SIZE, 0) != 0) err = errno;
     if (err == EFBIG) asmstore_cache__drain_sigxfsz();
     if (!err && fsync(fd) != 0) err = errno;
     if (!err) err = asmstore_cache__rename_into_place(c, tmp, final_name);
@@ -1197,19 +1198,6 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_due(asmstore_cache *c) {
     }
     closedir(d);
     return outside >= need;
-}
-
-/* pwrite() all of buf at offset at, retrying EINTR; 0 or -1 with errno. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__pwrite_all(int fd, const unsigned char *buf, size_t len, uint64_t at) {
-    while (len > 0) {
-        ssize_t n = pwrite(fd, buf, len, (off_t)at);
-        if (n < 0) { if (errno == EINTR) continue; return -1; }
-        if (n == 0) { errno = EIO; return -1; }
-        buf += n;
-        len -= (size_t)n;
-        at += (uint64_t)n;
-    }
-    return 0;
 }
 
 /* Maps entry index's image read-only from the old pack (may be NULL) when it is there and hashes as its table says,
