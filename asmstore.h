@@ -1227,11 +1227,12 @@ ASMSTORE__PRIVATE int asmstore__index_ignored(const asmstore_reader *r, uint32_t
     return r->index_entry_size == r->hash_size + 5u &&
            r->data[r->index_offset + (size_t)i * r->index_entry_size + r->hash_size + 4u] != 0;
 }
-/* First index position whose hash is >= h. With a name table attached, its buckets narrow the range to
-   the positions sharing h's top bits (about one: hashes are uniform); otherwise the range is the whole
-   index. A bisection takes a wide range (a store made to crowd one bucket stays O(log n)) down to a
-   few positions, which are walked. The index order was checked at init. */
-ASMSTORE__PRIVATE inline uint32_t asmstore__lower_bound(const asmstore_reader *r, uint64_t h) {
+/* Where a search for hash h starts: a position at most 8 before the first whose hash is >= h. With a
+   name table attached, its buckets narrow the range to the positions sharing h's top bits (about one:
+   hashes are uniform); otherwise the range is the whole index. A bisection takes a wide range (a store
+   made to crowd one bucket stays O(log n)) down to a few positions, which the caller walks. The index
+   order was checked at init. */
+ASMSTORE__PRIVATE inline uint32_t asmstore__search_start(const asmstore_reader *r, uint64_t h) {
     uint32_t lo = 0, hi = r->index_entry_count;
     if (r->buckets) {
         size_t b = (size_t)(h >> r->bucket_shift);
@@ -1243,8 +1244,13 @@ ASMSTORE__PRIVATE inline uint32_t asmstore__lower_bound(const asmstore_reader *r
         if (asmstore__index_hash(r, mid) < h) lo = mid + 1;
         else hi = mid;
     }
-    while (lo < hi && asmstore__index_hash(r, lo) < h) lo++;
     return lo;
+}
+/* First index position whose hash is >= h. */
+ASMSTORE__PRIVATE uint32_t asmstore__lower_bound(const asmstore_reader *r, uint64_t h) {
+    uint32_t i = asmstore__search_start(r, h);
+    while (i < r->index_entry_count && asmstore__index_hash(r, i) < h) i++;
+    return i;
 }
 /* How many top bits of a hash pick its bucket: 2^bits is the largest power of two <= the index entries
    (at least 2, at most 2^20), so a bucket holds about one entry. */
@@ -1287,20 +1293,30 @@ typedef struct asmstore__hit {
     size_t name_off;                 /* format 2+: its name record */
 } asmstore__hit;
 
-/* The index position naming `name` (hash h), or UINT32_MAX. Among the entries with this hash an exact
-   name wins over a name minus its extension ("A" must not resolve to "A.dll" when "A" exists), else
-   the first such match. Names are compared, so a hash collision never answers with another entry. */
-ASMSTORE__PRIVATE uint32_t asmstore__index_of(const asmstore_reader *r, uint64_t h, const char *name, size_t len,
-                                              size_t *name_off) {
-    uint32_t i, pick = UINT32_MAX;
-    for (i = asmstore__lower_bound(r, h); i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++) {
-        uint32_t d = asmstore__index_descriptor(r, i);
-        size_t off = asmstore__name_record(r, d), stored = asmstore__rd32(r->data + off);
+/* The index entry naming `name` (hash h), or NULL. Among the entries with this hash an exact name wins
+   over a name minus its extension ("A" must not resolve to "A.dll" when "A" exists), else the first
+   such match. Names are compared, so a hash collision never answers with another entry. The walk steps
+   a pointer: this is the lookup's hot loop. */
+ASMSTORE__PRIVATE const unsigned char *asmstore__index_of(const asmstore_reader *r, uint64_t h, const char *name,
+                                                          size_t len, size_t *name_off) {
+    const unsigned char *index = r->data + r->index_offset, *pick = NULL;
+    const unsigned char *p = index + (size_t)asmstore__search_start(r, h) * r->index_entry_size;
+    const unsigned char *end = index + (size_t)r->index_entry_count * r->index_entry_size;
+    for (; p < end; p += r->index_entry_size) {
+        uint64_t v = asmstore__rd64(p) & r->hash_mask;
+        uint32_t d;
+        size_t off, stored;
+        if (v != h) {
+            if (v < h) continue;
+            break;
+        }
+        d = asmstore__rd32(p + r->hash_size);
+        off = asmstore__name_record(r, d);
+        stored = asmstore__rd32(r->data + off);
         if (stored == len) {
-            if (memcmp(name, r->data + off + 4, len) == 0) { *name_off = off; return i; }
-        } else if (pick == UINT32_MAX && asmstore__name_base(r, d, off) == len &&
-                   memcmp(name, r->data + off + 4, len) == 0) {
-            pick = i;
+            if (memcmp(name, r->data + off + 4, len) == 0) { *name_off = off; return p; }
+        } else if (!pick && asmstore__name_base(r, d, off) == len && memcmp(name, r->data + off + 4, len) == 0) {
+            pick = p;
             *name_off = off;
         }
     }
@@ -1836,16 +1852,16 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
 /* The lookup both finds share: hash once, search, compare names; the index entry's ignore byte last. */
 ASMSTORE__PRIVATE asmstore_result asmstore__find(const asmstore_reader *r, const char *name, size_t name_len,
                                                  asmstore__hit *hit, asmstore_error *err) {
-    uint32_t at;
+    const unsigned char *at;
     if (!r || !r->data || (!name && name_len))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or name");
     if (name_len == 0) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "empty name");
     if (r->format == 1) return asmstore__v1_find(r, name, name_len, hit, err);
     at = asmstore__index_of(r, asmstore__name_hash(r->hash_kind, name, name_len), name, name_len, &hit->name_off);
-    if (at == UINT32_MAX)
+    if (!at)
         return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "no index entry with this name's hash and name");
-    hit->index = asmstore__index_descriptor(r, at);
-    if (asmstore__index_ignored(r, at))
+    hit->index = asmstore__rd32(at + r->hash_size);
+    if (r->index_entry_size == r->hash_size + 5u && at[r->hash_size + 4u])
         return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)hit->index, 0,
                               "the name is an ignored placeholder");
     return ASMSTORE_OK;
