@@ -65,12 +65,13 @@ TEST_SH  = $(sort $(wildcard tests/t_*.sh))
 #   mk/fuzz.mk      FUZZ_TESTS (fuzz/regress.sh, fuzz/smoke.sh) and FUZZ_TEST_NEEDS (the replay and
 #                   libFuzzer builds and seeds they run); make corpus, fuzz, fuzz-regress, afl-reader
 #   mk/install.mk   make install, make uninstall (headers, CLI, asmstore.pc, CMake package config)
-#   mk/bench.mk     make bench-report (what `make bench` runs), bench-publish
+#   mk/bench.mk     make bench-report (what `make bench` runs), bench-publish; BENCH_TEST_NEEDS (the bench
+#                   programs, compiled before `make test`)
 include mk/hosts.mk mk/elf.mk mk/cache.mk mk/sanitize.mk mk/fuzz.mk mk/install.mk mk/bench.mk
 
 # what `make test` runs besides tests/test_*.c and tests/t_*.sh, and what it builds first
 TEST_EXTRA = $(CACHE_TESTS) $(FUZZ_TESTS) $(SANITIZE_TESTS)
-TEST_NEEDS = elf-hosts mono-host coreclr-host $(FUZZ_TEST_NEEDS)
+TEST_NEEDS = elf-hosts mono-host coreclr-host $(FUZZ_TEST_NEEDS) $(BENCH_TEST_NEEDS)
 
 # ---- tests ----
 

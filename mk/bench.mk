@@ -6,6 +6,9 @@
 #   make bench-report   the report alone (make bench = all + this)
 #   make bench-report BENCH_ONLY=ttm   section 7 alone (time to Main + memory, CoreCLR and Mono)
 #   make bench-publish  copy the last report to BENCHMARKS.md + docs/bench.png (what is committed)
+# built before `make test` too, so that a header change that breaks a bench program fails CI, not the next bench
+BENCH_TEST_NEEDS = $(B)/bench/bench_tool $(B)/bench_cache
+
 $(B)/bench/bench_tool: tests/bench/bench_tool.c asmstore.h | $(B)
 	@mkdir -p $(B)/bench
 	$(CC) $(STD) $(WARN) -O2 -g -D_GNU_SOURCE -o $@ $< $(LIBS) -ldl

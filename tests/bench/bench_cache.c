@@ -138,7 +138,7 @@ static int up_write(const char *root, uint32_t index, uint64_t store_id, const u
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) return -1;
-    ok = asmstore_cache__write_all(fd, p, n) == 0 && asmstore_cache__write_all(fd, f, sizeof f) == 0;
+    ok = asmstore_cache__pwrite_all(fd, p, n, 0) == 0 && asmstore_cache__pwrite_all(fd, f, sizeof f, n) == 0;
     close(fd);
     return ok && rename(tmp, path) == 0 ? 0 : -1;
 }
