@@ -1,4 +1,4 @@
-/* asmstore_cache.h - v0.4.0 - on-disk cache of decompressed assembly-store entries, single-header C library.
+/* asmstore_cache.h - v0.4.1 - on-disk cache of decompressed assembly-store entries, single-header C library.
    MIT licence: see the end of this file. Builds on asmstore.h (declarations only).
 
    Do this:
@@ -2142,6 +2142,9 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
 
 /*
    REVISION HISTORY
+     0.4.1  POLICY_AUTO weighs a step aside with the cost of new memory for the image (timed once per process;
+            counters.new_memory_ns_per_mib); the learned rate is decompression alone; the store's compressed
+            bytes count where they are evicted too.
      0.4.0  one pack file per store (options.pack: AUTO, ALWAYS, NEVER): the writer consolidates the valid
             files into page-aligned images of <store dir>/pack, recorded like a file, and removes them;
             hits map their image's range from it; counters pack_hits, packs_written, packed_entries.
