@@ -401,6 +401,7 @@ typedef struct asmstore_reader {
     uint32_t index_entry_size;       /* 8, 9, 12 or 13; format 1: 20 */
     uint32_t hash_size;              /* 4 or 8 */
     uint64_t hash_mask;              /* the hash's width: an index entry's 8 bytes & hash_mask */
+    uint32_t ignore_offset;          /* where in an index entry its ignore byte is (9 and 13 bytes), else 0 */
     uint32_t store_id;               /* format 1: 0 = assemblies.blob (holds the hash tables), 1 = per ABI */
     uint32_t global_entry_count;     /* format 1 store 0: rows in each hash table */
     int has_content_id;              /* format 4 */
@@ -1224,8 +1225,7 @@ ASMSTORE__PRIVATE uint32_t asmstore__index_descriptor(const asmstore_reader *r, 
     return asmstore__rd32(r->data + r->index_offset + (size_t)i * r->index_entry_size + r->hash_size);
 }
 ASMSTORE__PRIVATE int asmstore__index_ignored(const asmstore_reader *r, uint32_t i) {
-    return r->index_entry_size == r->hash_size + 5u &&
-           r->data[r->index_offset + (size_t)i * r->index_entry_size + r->hash_size + 4u] != 0;
+    return r->ignore_offset && r->data[r->index_offset + (size_t)i * r->index_entry_size + r->ignore_offset] != 0;
 }
 /* Where a search for hash h starts: a position at most 8 before the first whose hash is >= h. With a
    name table attached, its buckets narrow the range to the positions sharing h's top bits (about one:
@@ -1458,6 +1458,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__index_width(asmstore_reader *r, uint
     r->index_entry_size = es;
     r->hash_size = (es == 12 || es == 13) ? 8u : 4u;
     r->hash_mask = UINT64_MAX >> (64u - 8u * r->hash_size);
+    r->ignore_offset = (es == 9 || es == 13) ? r->hash_size + 4u : 0u;
     if (r->hash_size == 8 && !r->is_64bit) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0,
                                                                  "64-bit hashes in a 32-bit ABI's store");
     return ASMSTORE_OK;
@@ -1841,7 +1842,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
        point here, so look one up by hash */
     noff = asmstore__name_record(r, index);
     nlen = asmstore__rd32(r->data + noff);
-    if (r->index_entry_size == r->hash_size + 5u) {
+    if (r->ignore_offset) {
         i = asmstore__index_entry_for(r, asmstore_name_hash(r->hash_kind, r->data + noff + 4, nlen), index);
         ignored = i != UINT32_MAX && asmstore__index_ignored(r, i);
     }
@@ -1861,7 +1862,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__find(const asmstore_reader *r, const
     if (!at)
         return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "no index entry with this name's hash and name");
     hit->index = asmstore__rd32(at + r->hash_size);
-    if (r->index_entry_size == r->hash_size + 5u && at[r->hash_size + 4u])
+    if (r->ignore_offset && at[r->ignore_offset])
         return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)hit->index, 0,
                               "the name is an ignored placeholder");
     return ASMSTORE_OK;
