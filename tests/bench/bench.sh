@@ -374,7 +374,7 @@ echo "  cache startup matrix ..." >&2
 say "### 5b. Startup matrix: cache hit vs direct zstd vs upstream's removed design"
 say ""
 "$C" --matrix --reps "$MATRIX_REPS" $CORPUS_DIRS >"$W/matrix" 2>&1
-say "$(sed -n 's/^matrix: //p' "$W/matrix"). Each run is a fresh \`fork\`+\`exec\` of bench_cache: map the store file,"
+say "$(sed -n 's/^matrix: //p' "$W/matrix"). Each run is a fresh process (\`posix_spawn\` of bench_cache; a \`fork\` of the harness, which holds the corpus, added ~5 ms a start that is no part of an app's): map the store file,"
 say "validate it (reader), open the cache, get + touch every image of the workload (app = 30 assemblies, corpus = every"
 say "entry; whole = every page, sparse = PE headers + CLI metadata + every 4th page). Page cache: *resident* = every file"
 say "read first; *evicted* = \`posix_fadvise(DONTNEED)\` on the store and every cache file before the run, residency checked"

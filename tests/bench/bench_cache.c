@@ -13,6 +13,7 @@
 #include "../../asmstore_cache.h"
 #include "../cache_util.h"
 
+#include <spawn.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -97,11 +98,13 @@ static void mem_child(const char *what, const char *root, const cu_store *s, int
 }
 
 /* ---- the startup matrix: fresh processes, page cache resident or evicted ------------------------
-   Each run is a fork + exec of this program ("--child"), timed from fork to wait (whole process) and
+   Each run is a posix_spawn of this program ("--child"), timed from the spawn to wait (whole process) and
    inside (open = map the store file + reader + cache open; load = get + touch every image of the
    workload). Paths: direct zstd (cache off), our cache hit, and a replica of upstream's removed
    design (#11967, store-format.md §8: <N>.bin = payload || 32-byte footer, CRC-32 of the whole
-   payload checked on every hit, mmap). Cells run interleaved, rep by rep. */
+   payload checked on every hit, mmap). Cells run interleaved, rep by rep. Not fork + exec: copying the page tables of
+   this harness (it holds the corpus and the store) added ~5 ms to every start on a Firecracker VM, a cost of the
+   harness that no app start pays and that shrank every path's lead over another. */
 enum { P_DIRECT, P_HIT, P_UPSTREAM, NPATHS };
 enum { W_APP, W_ALL, NWORK };
 enum { T_WHOLE, T_SPARSE, NTOUCH };
@@ -314,6 +317,8 @@ static int run_child(const char *self, int path, int touch, const char *store, c
     double t0;
     unsigned hits = 0, misses = 0;
     double open_us = 0, load_us = 0;
+    char *args[] = {(char *)self, (char *)"--child", a0, a1, (char *)store, (char *)root, a4, NULL};
+    posix_spawn_file_actions_t fa;
     pid_t p;
     snprintf(a0, sizeof a0, "%d", path);
     snprintf(a1, sizeof a1, "%d", touch);
@@ -321,15 +326,13 @@ static int run_child(const char *self, int path, int touch, const char *store, c
     if (pipe(pipefd) != 0) return -1;
     fflush(stdout);
     t0 = now_ms();
-    p = fork();
-    if (p == 0) {
-        char *args[] = {(char *)self, (char *)"--child", a0, a1, (char *)store, (char *)root, a4, NULL};
-        dup2(pipefd[1], 1);
-        close(pipefd[0]);
-        execv(self, args);
-        _exit(127);
-    }
+    if (posix_spawn_file_actions_init(&fa) != 0) { close(pipefd[0]); close(pipefd[1]); return -1; }
+    posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+    posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+    if (posix_spawn(&p, self, &fa, NULL, args, environ) != 0) p = -1;
+    posix_spawn_file_actions_destroy(&fa);
     close(pipefd[1]);
+    if (p < 0) { close(pipefd[0]); return -1; }
     got = read(pipefd[0], out, sizeof out - 1);
     waitpid(p, &status, 0);
     c->wall[c->n] = now_ms() - t0;
