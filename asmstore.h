@@ -1224,8 +1224,9 @@ ASMSTORE__PRIVATE uint64_t asmstore__index_hash(const asmstore_reader *r, uint32
 ASMSTORE__PRIVATE uint32_t asmstore__index_descriptor(const asmstore_reader *r, uint32_t i) {
     return asmstore__rd32(r->data + r->index_offset + (size_t)i * r->index_entry_size + r->hash_size);
 }
-ASMSTORE__PRIVATE int asmstore__index_ignored(const asmstore_reader *r, uint32_t i) {
-    return r->ignore_offset && r->data[r->index_offset + (size_t)i * r->index_entry_size + r->ignore_offset] != 0;
+/* Does the index entry at `entry` mark its name an ignored placeholder (9- and 13-byte entries only)? */
+ASMSTORE__PRIVATE int asmstore__index_ignored(const asmstore_reader *r, const unsigned char *entry) {
+    return r->ignore_offset && entry[r->ignore_offset] != 0;
 }
 /* Where a search for hash h starts: a position at most 8 before the first whose hash is >= h. With a
    name table attached, its buckets narrow the range to the positions sharing h's top bits (about one:
@@ -1844,7 +1845,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
     nlen = asmstore__rd32(r->data + noff);
     if (r->ignore_offset) {
         i = asmstore__index_entry_for(r, asmstore_name_hash(r->hash_kind, r->data + noff + 4, nlen), index);
-        ignored = i != UINT32_MAX && asmstore__index_ignored(r, i);
+        ignored = i != UINT32_MAX &&
+                  asmstore__index_ignored(r, r->data + r->index_offset + (size_t)i * r->index_entry_size);
     }
     asmstore__describe(r, index, noff, ignored, out);
     return ASMSTORE_OK;
@@ -1862,7 +1864,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__find(const asmstore_reader *r, const
     if (!at)
         return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "no index entry with this name's hash and name");
     hit->index = asmstore__rd32(at + r->hash_size);
-    if (r->ignore_offset && at[r->ignore_offset])
+    if (asmstore__index_ignored(r, at))
         return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)hit->index, 0,
                               "the name is an ignored placeholder");
     return ASMSTORE_OK;

@@ -112,8 +112,8 @@
      the file stays, counted in `aside`) only if reading was slower than decompressing, plus writing the
      image into memory the process never had (timed once on 256 KiB: the learned rate is decompression
      alone), plus reading the entry's compressed bytes where those are not in the page cache either (the
-     last page of the entry in the store's mapping, by mincore). ALWAYS serves every valid file; RESIDENT serves only files in
-     the page cache (and does not read the recorded files ahead).
+     last page of the entry in the store's mapping, by mincore). ALWAYS serves every valid file; RESIDENT
+     serves only files in the page cache (and does not read the recorded files ahead).
 
    CONFIGURATION (define before the implementation include; defaults in brackets)
      ASMSTORE_CACHE_STATIC        every function static to the including file    [extern; also ASMSTORE_STATIC]
@@ -1669,6 +1669,12 @@ ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__store_read_ns_per_mib(const asm
     return (uint64_t)readr * e->image_size / e->uncompressed_size;
 }
 
+/* Writes a byte on every page of [p, p + len): the first writes to new memory, done here and not later. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__write_pages(unsigned char *p, size_t len, size_t page) {
+    size_t i;
+    for (i = 0; i < len; i += page) ((volatile unsigned char *)p)[i] = 0;
+}
+
 /* What stepping aside adds per MiB for the buffer it decompresses into: the first writes to memory the process
    never had (page faults, and under a hypervisor its own faults too), timed once on 256 KiB of new anonymous
    memory. A start's buffers are new, while the learned rate is decompression alone (misses write their buffer
@@ -1678,7 +1684,7 @@ ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__store_read_ns_per_mib(const asm
 ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__new_memory_ns_per_mib(asmstore_cache *c) {
     uint32_t rate = 0;
 #ifdef MAP_ANONYMOUS
-    size_t len = (size_t)1 << 18, i;
+    size_t len = (size_t)1 << 18;
     uint64_t t0;
     unsigned char *m;
     ASMSTORE_CACHE__LOCKED(c, rate = c->n.new_memory_ns_per_mib);
@@ -1686,7 +1692,7 @@ ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__new_memory_ns_per_mib(asmstore_
     t0 = asmstore_cache__now_ns();
     m = (unsigned char *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) return 0;
-    for (i = 0; i < len; i += c->page) ((volatile unsigned char *)m)[i] = 1;
+    asmstore_cache__write_pages(m, len, c->page);
     t0 = asmstore_cache__now_ns() - t0;
     munmap(m, len);
     rate = asmstore_cache__ns_per_mib(t0, len);
@@ -1875,7 +1881,6 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c
 ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e,
                                                       asmstore_cache_image *out) {
     uint64_t src_hash = 0, t0;
-    size_t i;
     unsigned char *buf;
     asmstore_result res;
     int enabled, hit = 0, checksum = 0, recorded = 0, packed = 0;
@@ -1913,7 +1918,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     /* read + decompress, timed: the rate the policy weighs hits against. The buffer's pages are written first,
        outside the timing: whether they are new depends on the allocator, and the policy adds what new memory
        costs where a start pays it (asmstore_cache__new_memory_ns_per_mib). */
-    for (i = 0; i < e->uncompressed_size; i += c->page) buf[i] = 0;
+    asmstore_cache__write_pages(buf, e->uncompressed_size, c->page);
     t0 = asmstore_cache__now_ns();
     {
 #ifndef ASMSTORE_NO_ZSTD
