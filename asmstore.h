@@ -2535,6 +2535,30 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
 #endif /* ASMSTORE_NO_DLOPEN */
 
 #ifndef ASMSTORE_NO_STDIO
+/* Flags for opening a file to read: a FIFO or a terminal given as a path never blocks the open (fstat then
+   refuses anything that is not a regular file); O_NONBLOCK changes nothing for regular files. */
+#define ASMSTORE__O_READ (O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+
+/* Opens path to read; -1 (err and errno set; *res the result) when it is not there, cannot be opened or is
+   not a regular file (errno EISDIR or EINVAL, *res not_regular). */
+ASMSTORE__PRIVATE int asmstore__open_regular(const char *path, asmstore_result not_regular, struct stat *st,
+                                             asmstore_result *res, asmstore_error *err) {
+    int fd = open(path, ASMSTORE__O_READ), e;
+    if (fd < 0) {
+        e = errno;
+        *res = asmstore__fail(err, e == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, e, "opening the file");
+        errno = e;
+        return -1;
+    }
+    if (fstat(fd, st) != 0) e = errno;
+    else if (!S_ISREG(st->st_mode)) e = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
+    else return fd;
+    close(fd);
+    *res = asmstore__fail(err, not_regular, 0, -1, e, "not a regular file (or fstat failed)");
+    errno = e;
+    return -1;
+}
+
 /* Opens path and maps all of it read-only, once (the descriptor is closed again). not_regular / empty:
    the results for something that is not a regular file / an empty one. */
 ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_result not_regular,
@@ -2542,13 +2566,11 @@ ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_
                                                      asmstore_error *err) {
     struct stat st;
     void *m;
-    int fd = open(path, O_RDONLY | O_CLOEXEC), e;
-    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno,
-                                      "opening the file");
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return asmstore__fail(err, not_regular, 0, -1, 0, "not a regular file");
-    }
+    asmstore_result res = ASMSTORE_OK;
+    int fd, e;
+    *map = NULL;
+    *size = 0;
+    if ((fd = asmstore__open_regular(path, not_regular, &st, &res, err)) < 0) return res;
     if (st.st_size <= 0) { close(fd); return asmstore__fail(err, empty, 0, -1, 0, "empty file"); }
     if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
         close(fd);
@@ -2735,15 +2757,10 @@ ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore
     int fd;
     void *buf;
     long long n;
+    asmstore_result res = ASMSTORE_OK;
     if (!path || !data || !size) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL path or output");
     *data = NULL; *size = 0;
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return asmstore__fail(err, errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, errno,
-                                      "opening the file");
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, 0, "not a regular file");
-    }
+    if ((fd = asmstore__open_regular(path, ASMSTORE_ERR_IO, &st, &res, err)) < 0) return res;
     if ((unsigned long long)st.st_size > (unsigned long long)(SIZE_MAX / 2)) {
         close(fd);
         return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "file larger than half the address space");
@@ -2769,7 +2786,7 @@ ASMSTORE__PRIVATE int asmstore__file_equals(const char *path, const void *const 
     size_t total = 0, i, off;
     int fd, same = 1;
     for (i = 0; i < n; i++) total += sizes[i];
-    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    fd = open(path, ASMSTORE__O_READ | O_NOFOLLOW);
     if (fd < 0) return 0;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (unsigned long long)st.st_size != (unsigned long long)total) {
         close(fd);

@@ -5,7 +5,11 @@
 #include "../asmstore.h"
 #include "test.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -818,6 +822,36 @@ static void test_write_file(void) {
     CHECK(rmdir(dir) == 0); /* no temp files left behind */
 }
 
+/* A FIFO given as a file is refused at once, never waited on (the open would block for a writer). */
+static int fifo_child(const char *fifo) {
+    asmstore_locator l;
+    void *data;
+    size_t n;
+    int ok = asmstore_read_file(fifo, NULL, &data, &n, NULL) == ASMSTORE_ERR_IO && errno == EINVAL;
+    ok &= asmstore_locate_file(&l, fifo, NULL, NULL) == ASMSTORE_ERR_IO;
+#ifndef ASMSTORE_NO_ZIP
+    ok &= asmstore_locate_apk(&l, fifo, ASMSTORE_ABI_UNKNOWN, NULL, NULL) == ASMSTORE_ERR_BAD_ZIP;
+#endif
+    return ok ? 0 : 1;
+}
+
+static void test_fifo_refused(void) {
+    char dir[] = "/tmp/asmstore-fifo-XXXXXX", fifo[64];
+    int st = 0, waited = 0;
+    pid_t p;
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(fifo, sizeof fifo, "%s/store.so", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    fflush(stdout);
+    if ((p = fork()) == 0) _exit(fifo_child(fifo));
+    /* a blocked open never returns: give it 30 s (not a timing test), then fail instead of hanging */
+    while (waitpid(p, &st, WNOHANG) == 0 && waited++ < 3000) usleep(10000);
+    if (waited > 3000) { kill(p, SIGKILL); waitpid(p, &st, 0); }
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    unlink(fifo);
+    rmdir(dir);
+}
+
 /* ---- hardening: what a hostile store or a caller-edited entry can make the reader do ---- */
 
 /* read() takes only the index from the entry: widened sizes or moved pointers change nothing. */
@@ -919,6 +953,7 @@ int main(void) {
     RUN(test_every_truncation);
     RUN(test_hash_collision_never_wrong_image);
     RUN(test_read_errors);
+    RUN(test_fifo_refused);
     RUN(test_hash_detection_32bit_v4);
     RUN(test_name_base_len);
     RUN(test_exact_name_wins);
