@@ -51,6 +51,19 @@ if [ -d "$MONO45" ] && [ -d "$MONO45/Facades" ]; then
   "$ASMSTORE" pack --raw -o "$T_TMP/j1" "$T_TMP/src/Facades" "$T_TMP/does-not-exist.dll" 2>/dev/null
   rc=$?
   if [ "$rc" -ne 0 ] && cmp -s "$T_TMP/j1" "$T_TMP/j1.orig"; then t_ok "failed pack exits $rc and keeps the old file"; else t_fail "failed pack" "rc=$rc"; fi
+  # inputs are mapped, not read: a .pdb and a .dll.config beside an assembly come back byte for byte,
+  # and an input that cannot be mapped (a FIFO) is refused with a reason, the old output intact
+  mkdir -p "$T_TMP/comp"; cp "$T_TMP/src/Facades/System.Runtime.dll" "$T_TMP/comp/"
+  head -c 3000 /dev/urandom >"$T_TMP/comp/System.Runtime.pdb"; echo '<configuration/>' >"$T_TMP/comp/System.Runtime.dll.config"
+  "$ASMSTORE" pack --raw --runtime monovm --format 3 --pdb -o "$T_TMP/comp.store" "$T_TMP/comp" 2>/dev/null &&
+    "$ASMSTORE" extract "$T_TMP/comp.store" -C "$T_TMP/comp.out" >/dev/null 2>&1
+  t_check "pack --pdb: the image, .pdb and .dll.config extract byte for byte" \
+    sh -c "cd '$T_TMP/comp' && for f in *; do cmp \"\$f\" '$T_TMP/comp.out/'\"\$f\" || exit 1; done"
+  mkfifo "$T_TMP/Pipe.dll"
+  "$ASMSTORE" pack --raw -o "$T_TMP/j1" "$T_TMP/src/Facades" "$T_TMP/Pipe.dll" 2>"$T_TMP/err"; rc=$?
+  if [ "$rc" = 2 ] && grep -q "Pipe.dll: cannot read it: .*pipe, socket or device" "$T_TMP/err" && cmp -s "$T_TMP/j1" "$T_TMP/j1.orig"
+  then t_ok "pack of a FIFO exits 2, says it is not a regular file, keeps the old output"
+  else t_fail "pack of a FIFO" "rc=$rc: $(cat "$T_TMP/err")"; fi
   # duplicate names are refused
   if "$ASMSTORE" pack --raw -o "$T_TMP/dup" "$T_TMP/src/Facades" "$T_TMP/src/Facades/System.Runtime.dll" 2>"$T_TMP/err"; then
     t_fail "duplicate name refused"; else grep -q "duplicate" "$T_TMP/err" && t_ok "duplicate name refused with a clear message" || t_fail "duplicate message" "$(cat "$T_TMP/err")"; fi

@@ -114,9 +114,12 @@ int cli_no_store(const char *path, asmstore_abi only) {
 
 int cli_fail_errno(const char *path, const char *doing) {
     int e = errno;
+    struct stat st;
+    int special = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode); /* cli_map_file's EINVAL */
     const char *hint = e == ENOENT ? "check the path" : e == EACCES || e == EPERM ? "check its permissions"
                      : e == ENOSPC || e == EDQUOT ? "free some disk space" : e == EISDIR ? "give a file, not a directory"
-                     : e == ENOTDIR ? "a part of the path is not a directory" : "";
+                     : e == ENOTDIR ? "a part of the path is not a directory"
+                     : e == EINVAL && special ? "it is a pipe, socket or device: give a regular file" : "";
     fprintf(stderr, "asmstore: %s: cannot %s: %s%s%s\n", path, doing, e ? strerror(e) : "unknown error", *hint ? "; " : "",
             hint);
     return 2;
@@ -150,12 +153,13 @@ uint32_t *cli_attach_name_table(asmstore_reader *r) {
 /* For an APK: the ABIs whose store entry exists (usable or not), in arm64, arm, x86_64, x86 order.
    Returns their count, 0 when path is not a ZIP. */
 static int cli_apk_abis(const char *path, asmstore_abi *out) {
-    unsigned char magic[4] = {0, 0, 0, 0};
-    FILE *f = fopen(path, "rb");
-    int n = 0, a;
-    if (!f) return 0;
-    if (fread(magic, 1, 4, f) != 4 || magic[0] != 'P' || magic[1] != 'K' || magic[2] != 3 || magic[3] != 4) { fclose(f); return 0; }
-    fclose(f);
+    const unsigned char *p;
+    size_t size;
+    int n = 0, a, zip;
+    if (cli_map_file(path, &p, &size) != 0) return 0;
+    zip = size >= 4 && p[0] == 'P' && p[1] == 'K' && p[2] == 3 && p[3] == 4;
+    cli_unmap_file(p, size);
+    if (!zip) return 0;
     for (a = 1; a <= 4; a++) {
         asmstore_locator l;
         asmstore_result r = asmstore_locate_apk(&l, path, (asmstore_abi)a, NULL, NULL);
@@ -624,7 +628,13 @@ static int cmd_extract(int argc, char **argv) {
 
 /* ---- pack ---- */
 /* abi: UNKNOWN for ordinary inputs; format 1's arch entries (--arch ABI PATH) carry their ABI */
-typedef struct pack_item { char *name; char *path; asmstore_abi abi; } pack_item;
+/* one input: its name in the store, its path, and its image, pdb and config once mapped (pack_map_item) */
+typedef struct pack_item {
+    char *name, *path;
+    asmstore_abi abi;
+    const unsigned char *bytes[3];
+    size_t sizes[3];
+} pack_item;
 typedef struct pack_list { pack_item *items; size_t n, cap; asmstore_abi abi; /* of the items pushed now */ } pack_list;
 
 static int has_suffix(const char *s, const char *suf) {
@@ -640,6 +650,7 @@ static int pack_push(pack_list *l, const char *name, const char *path) {
         l->items = ni;
         l->cap = nc;
     }
+    memset(&l->items[l->n], 0, sizeof l->items[l->n]);
     l->items[l->n].name = strdup(name);
     l->items[l->n].path = strdup(path);
     l->items[l->n].abi = l->abi;
@@ -936,24 +947,50 @@ static int pack_write_set(const asmstore_writer *w, const char *dir) {
     return 0;
 }
 
-/* Adds every input; returns 0 or an exit code. */
-static int pack_add_all(asmstore_writer *w, const pack_list *l, int with_pdb) {
+/* Maps an input's image and the companions found beside it; returns 0 or an exit code. Mapped, not
+   read: the writer borrows the page cache's bytes (no copy, no new memory) until it is freed. */
+static int pack_map_item(pack_item *it, int with_pdb) {
+    char *paths[3];
+    int k, rc = 0;
+    paths[0] = it->path;
+    paths[1] = with_pdb ? companion(it->path, 1) : NULL;
+    paths[2] = companion(it->path, 0);
+    for (k = 0; k < 3 && rc == 0; k++) {
+        if (!paths[k]) continue;
+        rc = cli_map_file(paths[k], &it->bytes[k], &it->sizes[k]);
+        if (rc) cli_fail_errno(paths[k], "read it"); /* 1: gone since pack_input saw it (errno ENOENT) */
+    }
+    free(paths[1]);
+    free(paths[2]);
+    return rc ? 2 : 0;
+}
+
+static void pack_unmap_all(pack_list *l) {
     size_t i;
+    int k;
+    for (i = 0; i < l->n; i++)
+        for (k = 0; k < 3; k++) cli_unmap_file(l->items[i].bytes[k], l->items[i].sizes[k]);
+}
+
+/* Adds every input; returns 0 or an exit code. */
+static int pack_add_all(asmstore_writer *w, pack_list *l, int with_pdb) {
+    size_t i;
+    int rc;
     for (i = 0; i < l->n; i++) {
-        char *pdb = with_pdb ? companion(l->items[i].path, 1) : NULL, *cfg = companion(l->items[i].path, 0);
+        pack_item *it = &l->items[i];
         asmstore_add_options ao;
         asmstore_result res;
+        if ((rc = pack_map_item(it, with_pdb)) != 0) return rc;
         memset(&ao, 0, sizeof ao);
-        ao.abi = l->items[i].abi;
-        res = asmstore_writer_add_file_ex(w, l->items[i].name, l->items[i].path, pdb, cfg, &ao, NULL);
-        free(pdb);
-        free(cfg);
+        ao.abi = it->abi;
+        ao.flags = ASMSTORE_ADD_BORROW;
+        res = asmstore_writer_add_ex(w, it->name, strlen(it->name), it->bytes[0], it->sizes[0], it->bytes[1],
+                                     it->sizes[1], it->bytes[2], it->sizes[2], &ao, NULL);
         if (res != ASMSTORE_OK) {
-            fprintf(stderr, "asmstore: %s (%s): %s; %s\n", l->items[i].name, l->items[i].path, asmstore_result_string(res),
+            fprintf(stderr, "asmstore: %s (%s): %s; %s\n", it->name, it->path, asmstore_result_string(res),
                     res == ASMSTORE_ERR_INVALID_ARG && ao.abi ? "--arch needs --target net8 or --format 1"
-                    : res == ASMSTORE_ERR_IO || res == ASMSTORE_ERR_NOT_FOUND ? "check the path and its permissions"
                     : *cli_result_hint(res) ? cli_result_hint(res) : "give .NET assemblies (.dll) only");
-            return res == ASMSTORE_ERR_IO || res == ASMSTORE_ERR_NOT_FOUND ? 2 : 1;
+            return 1;
         }
     }
     return 0;
@@ -1006,6 +1043,7 @@ static int cmd_pack(int argc, char **argv) {
     }
     free(tpl.data);
     asmstore_writer_free(w);
+    pack_unmap_all(&l);
     for (i = 0; i < l.n; i++) { free(l.items[i].name); free(l.items[i].path); }
     free(l.items);
     return rc;
@@ -1015,11 +1053,10 @@ static int cmd_pack(int argc, char **argv) {
 static int cmd_wrap(int argc, char **argv) {
     asmstore_elf_options eo;
     const char *out = NULL, *in = NULL;
-    void *data = NULL;
+    const unsigned char *data = NULL;
     wrap_template tpl = {NULL, NULL};
     size_t size = 0;
     int k, raw = 0, eor, rc;
-    asmstore_result res;
     memset(&eo, 0, sizeof eo);
     for (k = 0; k < argc; k++) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
@@ -1031,10 +1068,9 @@ static int cmd_wrap(int argc, char **argv) {
         else { free(tpl.data); return usage(); }
     }
     if (!out || !in || raw || (!eo.abi && eo.mode != ASMSTORE_ELF_MODE_TEMPLATE)) { free(tpl.data); return usage(); }
-    res = asmstore_read_file(in, NULL, &data, &size, NULL);
-    if (res != ASMSTORE_OK) { free(tpl.data); return cli_fail_read(in, res); }
+    if (cli_map_file(in, &data, &size) != 0) { free(tpl.data); return cli_fail_errno(in, "read it"); }
     rc = write_output(out, &eo, tpl.path, 0, data, size);
-    free(data);
+    cli_unmap_file(data, size);
     free(tpl.data);
     return rc;
 }

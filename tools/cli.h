@@ -62,7 +62,7 @@ typedef struct cli_input {
     int archive;
     cli_unit units[CLI_MAX_UNITS];
     int n;
-    struct { void *p; size_t n; } maps[CLI_MAX_MAPS];
+    struct { const unsigned char *p; size_t n; } maps[CLI_MAX_MAPS];
     int nmaps;
     void *owned[CLI_MAX_UNITS * 2]; /* inflated archive entries */
     int nowned;
@@ -83,7 +83,12 @@ int cli_entry_filename(const cli_unit *u, const asmstore_entry *e, char *buf, si
    for the caller to free after the reader's last use; NULL when out of memory. (asmstore.c) */
 uint32_t *cli_attach_name_table(asmstore_reader *r);
 
-/* Writing under a directory without ever following a symlink (cli_fs.c). */
+/* Reading and writing files (cli_fs.c). */
+/* Maps a whole regular file read-only (an empty one gives NULL, 0): 0 mapped; 1 not there; 2 anything
+   else, errno says why (EISDIR, EINVAL for a device or pipe). Undo with cli_unmap_file. */
+int cli_map_file(const char *path, const unsigned char **data, size_t *size);
+void cli_unmap_file(const unsigned char *data, size_t size);
+/* Writing under a directory without ever following a symlink. */
 /* Opens DIR (creating it, not its parents, when create) as a directory fd; DIR itself must not be a
    symlink. -1 with errno on failure. */
 int cli_dir_open(const char *dir, int create);

@@ -7,12 +7,10 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef ASMSTORE_CLI_ZLIB /* set by the Makefile when zlib.h is there */
@@ -23,21 +21,11 @@
 
 /* ---- files: every input file is mapped once and unmapped by cli_input_close ---- */
 static int map_file(cli_input *in, const char *path, const unsigned char **data, size_t *size) {
-    struct stat st;
-    void *m;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return errno == ENOENT ? 1 : 2;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > SIZE_MAX || in->nmaps >= CLI_MAX_MAPS) {
-        close(fd);
-        return 2;
-    }
-    m = st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
-    close(fd);
-    if (m == MAP_FAILED) return 2;
-    in->maps[in->nmaps].p = m;
-    in->maps[in->nmaps++].n = (size_t)st.st_size;
-    *data = (const unsigned char *)m;
-    *size = (size_t)st.st_size;
+    int rc;
+    if (in->nmaps >= CLI_MAX_MAPS) return 2;
+    if ((rc = cli_map_file(path, data, size)) != 0) return rc;
+    in->maps[in->nmaps].p = *data;
+    in->maps[in->nmaps++].n = *size;
     return 0;
 }
 
@@ -322,7 +310,7 @@ void cli_input_close(cli_input *in) {
     int i;
     for (i = 0; i < in->n; i++) free(in->units[i].names);
     for (i = 0; i < in->nowned; i++) free(in->owned[i]);
-    for (i = 0; i < in->nmaps; i++) if (in->maps[i].p) munmap(in->maps[i].p, in->maps[i].n);
+    for (i = 0; i < in->nmaps; i++) cli_unmap_file(in->maps[i].p, in->maps[i].n);
     memset(in, 0, sizeof *in);
 }
 
