@@ -1214,15 +1214,24 @@ ASMSTORE__PRIVATE inline void asmstore__describe_image(const asmstore_reader *r,
 }
 
 /* >>reader: index ----------------------------------------------------------------------- */
+/* The index entry at position i: its hash, then a 4-byte descriptor index (then the ignore byte). */
+ASMSTORE__PRIVATE const unsigned char *asmstore__index_entry(const asmstore_reader *r, uint32_t i) {
+    return r->data + r->index_offset + (size_t)i * r->index_entry_size;
+}
 /* One 8-byte read masked to the hash's width (every index entry is at least 8 bytes): no branch on the
    width in the search loops. */
-ASMSTORE__PRIVATE uint64_t asmstore__index_hash(const asmstore_reader *r, uint32_t i) {
-    return asmstore__rd64(r->data + r->index_offset + (size_t)i * r->index_entry_size) &
-           r->hash_mask;
+ASMSTORE__PRIVATE uint64_t asmstore__entry_hash(const asmstore_reader *r, const unsigned char *entry) {
+    return asmstore__rd64(entry) & r->hash_mask;
 }
 /* v2+: the descriptor an index entry points at; format 1: the mapping index of a hash row. */
+ASMSTORE__PRIVATE uint32_t asmstore__entry_descriptor(const asmstore_reader *r, const unsigned char *entry) {
+    return asmstore__rd32(entry + r->hash_size);
+}
+ASMSTORE__PRIVATE uint64_t asmstore__index_hash(const asmstore_reader *r, uint32_t i) {
+    return asmstore__entry_hash(r, asmstore__index_entry(r, i));
+}
 ASMSTORE__PRIVATE uint32_t asmstore__index_descriptor(const asmstore_reader *r, uint32_t i) {
-    return asmstore__rd32(r->data + r->index_offset + (size_t)i * r->index_entry_size + r->hash_size);
+    return asmstore__entry_descriptor(r, asmstore__index_entry(r, i));
 }
 /* Does the index entry at `entry` mark its name an ignored placeholder (9- and 13-byte entries only)? */
 ASMSTORE__PRIVATE int asmstore__index_ignored(const asmstore_reader *r, const unsigned char *entry) {
@@ -1300,18 +1309,18 @@ typedef struct asmstore__hit {
    a pointer: this is the lookup's hot loop. */
 ASMSTORE__PRIVATE const unsigned char *asmstore__index_of(const asmstore_reader *r, uint64_t h, const char *name,
                                                           size_t len, size_t *name_off) {
-    const unsigned char *index = r->data + r->index_offset, *pick = NULL;
+    const unsigned char *index = asmstore__index_entry(r, 0), *pick = NULL;
     const unsigned char *p = index + (size_t)asmstore__search_start(r, h) * r->index_entry_size;
     const unsigned char *end = index + (size_t)r->index_entry_count * r->index_entry_size;
     for (; p < end; p += r->index_entry_size) {
-        uint64_t v = asmstore__rd64(p) & r->hash_mask;
+        uint64_t v = asmstore__entry_hash(r, p);
         uint32_t d;
         size_t off, stored;
         if (v != h) {
             if (v < h) continue;
             break;
         }
-        d = asmstore__rd32(p + r->hash_size);
+        d = asmstore__entry_descriptor(r, p);
         off = asmstore__name_record(r, d);
         stored = asmstore__rd32(r->data + off);
         if (stored == len) {
@@ -1845,8 +1854,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
     nlen = asmstore__rd32(r->data + noff);
     if (r->ignore_offset) {
         i = asmstore__index_entry_for(r, asmstore_name_hash(r->hash_kind, r->data + noff + 4, nlen), index);
-        ignored = i != UINT32_MAX &&
-                  asmstore__index_ignored(r, r->data + r->index_offset + (size_t)i * r->index_entry_size);
+        ignored = i != UINT32_MAX && asmstore__index_ignored(r, asmstore__index_entry(r, i));
     }
     asmstore__describe(r, index, noff, ignored, out);
     return ASMSTORE_OK;
@@ -1863,7 +1871,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__find(const asmstore_reader *r, const
     at = asmstore__index_of(r, asmstore__name_hash(r->hash_kind, name, name_len), name, name_len, &hit->name_off);
     if (!at)
         return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "no index entry with this name's hash and name");
-    hit->index = asmstore__rd32(at + r->hash_size);
+    hit->index = asmstore__entry_descriptor(r, at);
     if (asmstore__index_ignored(r, at))
         return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)hit->index, 0,
                               "the name is an ignored placeholder");
@@ -2560,7 +2568,7 @@ ASMSTORE__PRIVATE int asmstore__open_regular(const char *path, asmstore_result n
 }
 
 /* Opens path and maps all of it read-only, once (the descriptor is closed again). not_regular / empty:
-   the results for something that is not a regular file / an empty one. */
+   the results for something that is not a regular file / an empty one. On failure errno says why. */
 ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_result not_regular,
                                                      asmstore_result empty, unsigned char **map, size_t *size,
                                                      asmstore_error *err) {
@@ -2574,11 +2582,13 @@ ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_
     if (st.st_size <= 0) { close(fd); return asmstore__fail(err, empty, 0, -1, 0, "empty file"); }
     if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
         close(fd);
-        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "file larger than the address space");
+        errno = EFBIG;
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, EFBIG, "file larger than the address space");
     }
     m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     e = errno;
     close(fd);
+    errno = e;
     if (m == MAP_FAILED) return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, e, "mapping the file");
     *map = (unsigned char *)m;
     *size = (size_t)st.st_size;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -123,6 +124,20 @@ int cli_fail_errno(const char *path, const char *doing) {
     fprintf(stderr, "asmstore: %s: cannot %s: %s%s%s\n", path, doing, e ? strerror(e) : "unknown error", *hint ? "; " : "",
             hint);
     return 2;
+}
+
+/* The header's mapping (asmstore__map_file: a FIFO never blocks the open), with an empty file mapped as
+   NULL, 0 rather than refused. */
+int cli_map_file(const char *path, const unsigned char **data, size_t *size) {
+    unsigned char *m;
+    asmstore_result r = asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, size, NULL);
+    *data = m;
+    if (r == ASMSTORE_ERR_TRUNCATED) return 0; /* empty: the only way map_file says TRUNCATED */
+    return r == ASMSTORE_OK ? 0 : r == ASMSTORE_ERR_NOT_FOUND ? 1 : 2;
+}
+
+void cli_unmap_file(const unsigned char *data, size_t size) {
+    if (data) munmap((void *)(uintptr_t)data, size);
 }
 
 /* ---- decompressor callback for XALZ (LZ4 block) images ---- */

@@ -83,12 +83,12 @@ int cli_entry_filename(const cli_unit *u, const asmstore_entry *e, char *buf, si
    for the caller to free after the reader's last use; NULL when out of memory. (asmstore.c) */
 uint32_t *cli_attach_name_table(asmstore_reader *r);
 
-/* Reading and writing files (cli_fs.c). */
 /* Maps a whole regular file read-only (an empty one gives NULL, 0): 0 mapped; 1 not there; 2 anything
-   else, errno says why (EISDIR, EINVAL for a device or pipe). Undo with cli_unmap_file. */
+   else, errno says why (EISDIR, EINVAL for a device or pipe). Undo with cli_unmap_file. (asmstore.c) */
 int cli_map_file(const char *path, const unsigned char **data, size_t *size);
 void cli_unmap_file(const unsigned char *data, size_t size);
-/* Writing under a directory without ever following a symlink. */
+
+/* Writing under a directory without ever following a symlink (cli_fs.c). */
 /* Opens DIR (creating it, not its parents, when create) as a directory fd; DIR itself must not be a
    symlink. -1 with errno on failure. */
 int cli_dir_open(const char *dir, int create);

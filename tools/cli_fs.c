@@ -1,6 +1,5 @@
-/* cli_fs.c - how the asmstore CLI touches files: input files are mapped read-only (no copy, no new
-   memory for bytes the page cache holds already); files under a directory it was given (extract -C
-   DIR) are written through directory file descriptors, from DIR's down, opened with O_NOFOLLOW |
+/* cli_fs.c - how the asmstore CLI writes files under a directory it was given (extract -C DIR).
+   Every step goes through a directory file descriptor, from DIR's down, opened with O_NOFOLLOW |
    O_DIRECTORY: no path is resolved twice, so a directory swapped for a symlink while we work is
    refused (if swapped before we open it) or does not matter (we hold the real directory). */
 #include "cli.h"
@@ -10,32 +9,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-int cli_map_file(const char *path, const unsigned char **data, size_t *size) {
-    struct stat st;
-    void *m = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), e; /* a FIFO never blocks the open */
-    *data = NULL;
-    *size = 0;
-    if (fd < 0) return errno == ENOENT ? 1 : 2;
-    if (fstat(fd, &st) != 0) e = errno;
-    else if (!S_ISREG(st.st_mode)) e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-    else if ((uint64_t)st.st_size > SIZE_MAX / 2) e = EFBIG;
-    else if (st.st_size && (m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) e = errno;
-    else e = 0;
-    close(fd);
-    if (e) { errno = e; return 2; }
-    *data = (const unsigned char *)m;
-    *size = (size_t)st.st_size;
-    return 0;
-}
-
-void cli_unmap_file(const unsigned char *data, size_t size) {
-    if (data) munmap((void *)(uintptr_t)data, size);
-}
 
 #define CLI_DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
