@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # tests/t_mono.sh - build/mono_host runs examples/hello (a C# program using System.Core, System.Xml
 # and System.Xml.Linq) with every assembly, mscorlib included, out of a store .so: cold (cache
-# misses), warm (hits), under strace (no .dll/.exe opened from the filesystem), and without the
-# assemblies it needs in the store (it must fail, not fall back to /usr/lib/mono).
+# misses), warm (hits), under strace (no .dll/.exe opened from the filesystem; Mono's AOT .so files
+# may be), and without the assemblies it needs in the store (it must fail, not fall back to
+# /usr/lib/mono). Mono keeps its AOT code: as many methods from AOT as started from files (--files,
+# the anchor), through the private AOT-only framework dir (created 0700, its symlink re-validated).
 . "$(dirname "$0")/lib.sh"
 MONO_HOST=$BUILD/mono_host
 HELLO=$BUILD/hello
@@ -13,9 +15,12 @@ fi
 if [ ! -x "$MONO_HOST" ] || [ ! -f "$HELLO/hello.exe" ] || [ ! -f "$HELLO/Greeting.dll" ]; then
   t_fail "mono host" "$MONO_HOST or $HELLO/hello.exe not built (run make)"; t_done; exit
 fi
-case $(uname -m) in
-  x86_64) abi=x86_64 ;; aarch64) abi=arm64 ;; armv7l|armv8l) abi=arm ;; i?86) abi=x86 ;; *) abi= ;;
+case $(uname -m) in # store ABI, and Mono's architecture name (its aot-cache subdirectory)
+  x86_64) abi=x86_64 march=amd64 ;; aarch64) abi=arm64 march=arm64 ;; armv7l|armv8l) abi=arm march=arm ;;
+  i?86) abi=x86 march=x86 ;; *) abi= march= ;;
 esac
+AOT_DIR=$(dirname "$MONO45")/aot-cache/$march # Debian: /usr/lib/mono/aot-cache/amd64/mscorlib.dll.so
+have_aot=; [ -n "$march" ] && [ -f "$AOT_DIR/mscorlib.dll.so" ] && have_aot=1
 if [ -z "$abi" ]; then t_skip "mono host" "no store ABI for $(uname -m)"; t_done; exit; fi
 cd "$T_TMP" || exit 1
 
@@ -51,6 +56,57 @@ if [ "$nbin" -eq 7 ]; then t_ok "cold run left 7 cache files"; else t_fail "cach
 run warm 'all 7 assemblies served from the store \(7 hits, 0 misses, 0 direct'
 run disabled 'all 7 assemblies served from the store \(0 hits, 7 misses, 0 direct' ASMSTORE_CACHE_DISABLE=1
 
+# files mode (the benchmark's anchor): the same host and runtime, assemblies from $MONO45 and beside hello.exe
+"$MONO_HOST" --files "$MONO45" "$HELLO/hello.exe" store >files.out 2>files.err; rc=$?
+if [ $rc -eq 0 ] && diff want files.out >files.diff && grep -q "^mono_host: started from files (7 assemblies, mscorlib $MONO45/mscorlib.dll)" files.err; then
+  t_ok "files mode: program output exact; $(grep -o 'started from files ([^)]*)' files.err)"
+else t_fail "files mode (exit $rc)" "$(cat files.diff files.err | head -10)"; fi
+"$MONO_HOST" --cache cache --files "$MONO45/" "$HELLO/hello.exe" --time-to-main >ttm.out 2>ttm.err; rc=$?
+if [ $rc -eq 0 ] && grep -Eqx 'main-at [0-9]+' ttm.out && grep -q '^mono_host: started from files' ttm.err; then
+  t_ok "files mode passes --time-to-main to Main: $(cat ttm.out)"
+else t_fail "files mode --time-to-main (exit $rc)" "$(cat ttm.out ttm.err | head -5)"; fi
+if "$MONO_HOST" --files "$HELLO" "$HELLO/hello.exe" >bad.out 2>bad.err; then t_fail "--files on a non-framework dir must fail"
+elif grep -q 'not a Mono framework directory' bad.err; then t_ok "--files on a non-framework dir: refused"
+else t_fail "--files on a non-framework dir" "$(head -3 bad.err)"; fi
+
+# AOT: Mono's AOT code for mscorlib (the install's aot-cache) is used from the store as from files. Counted
+# two ways: the host's summary (Mono's "Methods from AOT" counter, AOT images mapped) and Mono's own log.
+# aotn FILE FIELD: a number from a summary line ("AOT images", "methods from AOT", "JIT-compiled")
+aotn() { sed -n "s/.*; AOT images: \([0-9]*\), methods from AOT: \([0-9-]*\), JIT-compiled: \([0-9-]*\)$/\1 \2 \3/p" "$1" | tail -1 | cut -d' ' -f"$2"; }
+if [ -n "$have_aot" ]; then
+  sa=$(aotn warm.err 2); fa=$(aotn files.err 2); si=$(aotn warm.err 1)
+  if [ "${sa:-0}" -gt 0 ] && [ "${si:-0}" -ge 1 ] && [ $((sa * 10)) -ge $((fa * 9)) ] && [ $((sa * 10)) -le $((fa * 11)) ]; then
+    t_ok "AOT from the store (warm): $si AOT image(s), $sa methods from AOT, $(aotn warm.err 3) JIT-compiled (files: $fa, $(aotn files.err 3))"
+  else t_fail "AOT from the store" "store: images $si methods $sa; files: $fa; $(tail -2 warm.err)"; fi
+  for mode in store files; do
+    if [ $mode = store ]; then set -- "$MONO_HOST" --cache cache "$T_TMP/app.so" hello.exe --time-to-main
+    else set -- "$MONO_HOST" --files "$MONO45" "$HELLO/hello.exe" --time-to-main; fi
+    MONO_LOG_MASK=aot MONO_LOG_LEVEL=debug "$@" >"log.$mode.out" 2>"log.$mode.err"
+    eval "found_$mode=$(cat "log.$mode.out" "log.$mode.err" | grep -c 'AOT: FOUND')" # Mono logs to stdout
+  done
+  if [ "$found_store" -gt 0 ] && [ $((found_store * 10)) -ge $((found_files * 9)) ] && [ $((found_store * 10)) -le $((found_files * 11)) ]; then
+    t_ok "MONO_LOG_MASK=aot, --time-to-main: $found_store \"AOT: FOUND\" from the store, $found_files from files"
+  else t_fail "AOT: FOUND from the store" "store $found_store, files $found_files; $(grep -m3 'AOT' log.store.err)"; fi
+  link=cache/mono-aot-framework-v1/mono/aot-cache/$march
+  modes=$(stat -c %a cache/mono-aot-framework-v1 cache/mono-aot-framework-v1/mono cache/mono-aot-framework-v1/mono/aot-cache | tr '\n' ' ')
+  others=$(find cache/mono-aot-framework-v1 -mindepth 1 ! -path "$link" ! -name aot-cache ! -name mono | head -3)
+  if [ "$(readlink "$link")" = "$AOT_DIR" ] && [ "$modes" = "700 700 700 " ] && [ -z "$others" ]; then
+    t_ok "AOT-only framework dir: 0700 directories, $march -> $AOT_DIR, nothing else"
+  else t_fail "AOT-only framework dir" "modes $modes link $(readlink "$link") others $others"; fi
+  # a planted symlink (ours, pointing elsewhere) is replaced; an unusable cache root falls back, loudly, to all-JIT
+  mkdir -p aotdecoy cache-plant/mono-aot-framework-v1/mono/aot-cache && ln -s "$T_TMP/aotdecoy" "cache-plant/mono-aot-framework-v1/mono/aot-cache/$march"
+  "$MONO_HOST" --cache cache-plant "$T_TMP/app.so" hello.exe store >plant.out 2>plant.err; rc=$?
+  if [ $rc -eq 0 ] && diff -q want plant.out >/dev/null && [ "$(readlink "cache-plant/mono-aot-framework-v1/mono/aot-cache/$march")" = "$AOT_DIR" ] &&
+     [ "$(aotn plant.err 1)" -ge 1 ]; then t_ok "a symlink pointing elsewhere is replaced (AOT images: $(aotn plant.err 1))"
+  else t_fail "planted symlink (exit $rc)" "$(readlink "cache-plant/mono-aot-framework-v1/mono/aot-cache/$march") $(tail -2 plant.err)"; fi
+  : >notadir
+  "$MONO_HOST" --cache notadir "$T_TMP/app.so" hello.exe store >nd.out 2>nd.err; rc=$?
+  if [ $rc -eq 0 ] && diff -q want nd.out >/dev/null && grep -q '^mono_host: no AOT code: .*every method is JIT-compiled' nd.err &&
+     [ "$(aotn nd.err 1)" = 0 ] && [ "$(aotn nd.err 2)" = 0 ]; then
+    t_ok "cache root unusable: runs all-JIT with a note ($(grep -o 'no AOT code: [^;]*' nd.err | cut -c1-90)...)"
+  else t_fail "cache root unusable (exit $rc)" "$(tail -3 nd.err)"; fi
+else t_skip "AOT" "no $AOT_DIR/mscorlib.dll.so (Mono's AOT cache for $(uname -m))"; fi
+
 # zero-copy: uncompressed stores. Images aligned to 16 (pack's default without --target) or 16 KiB are
 # used in place; packed back to back (--align-images 1, upstream's layout) the misaligned ones are
 # copied before Mono sees them (at an odd address Mono dies in CultureInfo), and the program still runs.
@@ -82,14 +138,17 @@ if command -v strace >/dev/null 2>&1; then
       >"st.$kind.out" 2>"st.$kind.err"
     rc=$?
     cat "st.$kind".[0-9]* >"st.$kind"
-    opened=$(grep -E '\.(dll|exe)([."]|$)' "st.$kind" | grep -Ev '= -1 E' || true)
+    # Mono's AOT code (X.dll.so, native code, no assembly) may come from the private framework dir's aot-cache
+    aot_re="/mono-aot-framework-v1/mono/aot-cache/$march/[^/\"]+\\.(dll|exe)\\.so\""
+    opened=$(grep -E '\.(dll|exe)([."]|$)' "st.$kind" | grep -Ev '= -1 E' | grep -Ev "$aot_re" || true)
+    aot=$(grep -E "$aot_re" "st.$kind" | grep -vc '= -1 E')
     framework=$(grep -E '/usr/lib/mono|/mono/4\.5' "st.$kind" || true)
     store=$(grep -F "\"$T_TMP/app.so\"" "st.$kind" | grep -Ev '= -1 E' | head -1)
     bins=$(grep -E '"[0-9]+\.bin"' "st.$kind" | grep -vc '= -1 E')
     probes=$(grep -cE '\.(dll|exe)([."]|$)' "st.$kind")
     if [ $rc -eq 0 ] && diff -q want "st.$kind.out" >/dev/null && [ -z "$opened" ] && [ -z "$framework" ] && [ -n "$store" ] &&
-       { [ $kind = cold ] || [ "$bins" -ge 7 ]; }; then
-      t_ok "strace ($kind): no .dll/.exe opened from the filesystem (store .so opened, $bins cache files opened, $probes failed probes of in-store names)"
+       { [ $kind = cold ] || [ "$bins" -ge 7 ]; } && { [ -z "$have_aot" ] || [ "$aot" -ge 1 ]; }; then
+      t_ok "strace ($kind): no .dll/.exe opened from the filesystem (store .so opened, $bins cache files opened, $aot AOT .so opened, $probes failed probes)"
     else t_fail "strace ($kind, exit $rc)" "$(printf '%s\n' "$opened" "$framework" | head -10; tail -3 "st.$kind.err")"; fi
   done
 else t_skip "strace" "strace not installed"; fi
