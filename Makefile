@@ -67,7 +67,8 @@ TEST_SH  = $(sort $(wildcard tests/t_*.sh))
 #   mk/install.mk   make install, make uninstall (headers, CLI, asmstore.pc, CMake package config)
 #   mk/bench.mk     make bench-report (what `make bench` runs), bench-publish; BENCH_TEST_NEEDS (the bench
 #                   programs, compiled before `make test`)
-include mk/hosts.mk mk/elf.mk mk/cache.mk mk/sanitize.mk mk/fuzz.mk mk/install.mk mk/bench.mk
+#   mk/dotnet.mk    make runtime-net11, composite-net10 (NuGet packages into build/); DOTNET_TEST_NEEDS
+include mk/hosts.mk mk/elf.mk mk/cache.mk mk/sanitize.mk mk/fuzz.mk mk/install.mk mk/bench.mk mk/dotnet.mk
 
 # what `make test` runs besides tests/test_*.c and tests/t_*.sh, and what it builds first
 TEST_EXTRA = $(CACHE_TESTS) $(FUZZ_TESTS) $(SANITIZE_TESTS)
