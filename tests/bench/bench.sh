@@ -430,25 +430,33 @@ fi # sections 1-6
 . "$(dirname "$0")/bench_ttm.sh"
 
 # ---------------------------------------------------------------- plot
+# row 1 (not under BENCH_ONLY=ttm): scale, cache time, cache memory; row 2: section 7's startup matrix, each start's
+# CPU, minor faults and time to Main ÷ the same runtime's start from files (bench_ttm.sh's $W/ttm_*.dat), per runtime
 PNG=""
-if have gnuplot && [ "$ONLY" != ttm ]; then
-  sort -n "$W/scale.dat" >"$W/scale.sorted"
-  printf 'cold %s\ndecompress-only %s\nwarm %s\n' "$cold" "$plain" "$warm" >"$W/cache.dat"
-  printf 'cold %s\nwarm %s\n' "$dcold" "$dwarm" >"$W/mem.dat"
-  gnuplot <<EOF 2>"$W/gnuplot.err" && PNG=$OUT/bench.png
-set terminal pngcairo size 1500,480 font ",10"
+TTM_PLOT=0; [ -s "$W/ttm_cpu.dat" ] && [ "$(wc -l <"$W/ttm_cpu.dat")" -gt 1 ] && TTM_PLOT=1
+PLOT_MAIN=0; [ "$ONLY" != ttm ] && PLOT_MAIN=1
+if have gnuplot && [ $((PLOT_MAIN + TTM_PLOT)) -gt 0 ]; then
+  {
+    cat <<EOF
+set terminal pngcairo size 1500,$((480 * (PLOT_MAIN + TTM_PLOT))) font ",10"
 set output "$OUT/bench.png"
-set multiplot layout 1,3 title "asmstore make bench ($(date -u +%Y-%m-%d), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1) x $NCPU)"
+set multiplot layout $((PLOT_MAIN + TTM_PLOT)),3 title "asmstore make bench$([ "$ONLY" = ttm ] && echo ', section 7 alone') ($(date -u +%Y-%m-%d), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1) x $NCPU)"
+EOF
+    if [ $PLOT_MAIN = 1 ]; then
+      sort -n "$W/scale.dat" >"$W/scale.sorted"
+      printf 'cold %s\ndecompress-only %s\nwarm %s\n' "$cold" "$plain" "$warm" >"$W/cache.dat"
+      printf 'cold %s\nwarm %s\n' "$dcold" "$dwarm" >"$W/mem.dat"
+      cat <<EOF
 set title "scale: cost vs entries (log-log)"
 set logscale xy
 set xlabel "entries"
 set ylabel "time"
 set key top left
 set grid
-plot "$W/scale.sorted" using 1:2 with linespoints title "locate (us)", \
-     "" using 1:3 with linespoints title "open (us)", \
-     "" using 1:4 with linespoints title "lookup (ns/name)", \
-     "" using 1:6 with linespoints title "load all (ms)", \
+plot "$W/scale.sorted" using 1:2 with linespoints title "locate (us)", \\
+     "" using 1:3 with linespoints title "open (us)", \\
+     "" using 1:4 with linespoints title "lookup (ns/name)", \\
+     "" using 1:6 with linespoints title "load all (ms)", \\
      "" using 1:5 with linespoints title "lookup (instructions/name)"
 unset logscale
 set title "cache: load every entry (ms)"
@@ -462,8 +470,35 @@ plot "$W/cache.dat" using 0:2:xtic(1) with boxes, "" using 0:2:(sprintf("%.1f", 
 set title "cache: private dirty after loading all (kB)"
 set ylabel "kB"
 plot "$W/mem.dat" using 0:2:xtic(1) with boxes, "" using 0:2:(sprintf("%d", \$2)) with labels offset 0,1
-unset multiplot
 EOF
+    fi
+    if [ $TTM_PLOT = 1 ]; then
+      ncol=$(head -n 1 "$W/ttm_cpu.dat" | awk -F'"' '{ print int(NF / 2) }')
+      cat <<EOF
+unset logscale
+unset grid
+set xlabel ""
+set ylabel "÷ files"
+set datafile missing "?"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.7 border -1
+set boxwidth 0.9
+set grid ytics
+set key top left
+set xtics rotate by -30 scale 0
+set yrange [0:*]
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lw 2 dt 2 lc rgb "black" front
+EOF
+      for fig in "cpu:CPU (user + sys) ÷ files:1.05" "faults:minor faults ÷ files:1.15" "ttm:time to Main ÷ files:1.05"; do
+        IFS=: read -r f title goal <<<"$fig"
+        echo "set title \"startup: $title\\n(dashed: files = 1; CoreCLR target for in place and warm: ≤ $goal)\" noenhanced"
+        printf 'plot for [i=2:%d] "%s" using i:xtic(1) title columnheader(i)\n' "$((ncol + 1))" "$W/ttm_$f.dat"
+      done
+    fi
+    echo "unset multiplot"
+  } >"$W/plot.gp"
+  gnuplot "$W/plot.gp" 2>"$W/gnuplot.err" && PNG=$OUT/bench.png
 fi
 
 # ---------------------------------------------------------------- targets + footer

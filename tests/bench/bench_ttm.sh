@@ -1,126 +1,315 @@
-# tests/bench/bench_ttm.sh - section 7 of tests/bench/bench.sh (sourced: its helpers, $W, $A, $TTM_SAMPLES):
-# time to Main and memory of a real runtime started from a store, per runtime (CoreCLR: build/coreclr_host
-# + build/hello_clr on the installed shared framework; Mono: build/mono_host + build/hello on /usr/lib/mono/4.5),
-# each store variant in fresh processes spawned by tests/bench/time_to_main.py:
-#   compressed store, cache warm / cold / off;  uncompressed, images 16-byte aligned (used in place);
-#   uncompressed, 16 KiB aligned (in place);  uncompressed back to back (--align-images 1: copied);
-#   CoreCLR only: the TPA anchor (the same runtime from the files on disk).
+# tests/bench/bench_ttm.sh - section 7 of tests/bench/bench.sh (sourced: its helpers, $W, $A, $OUT, $FULL,
+# $TTM_SAMPLES): the startup matrix. Per runtime (CoreCLR 10 installed; CoreCLR 11 from build/runtime-net11/,
+# a flat runtime dir, when there is one; CoreCLR 10 with the composite build/composite/ when there is one; Mono),
+# each start a fresh process of build/coreclr_host or build/mono_host running the program with --time-to-main,
+# spawned by tests/bench/time_to_main.py, every start of every runtime interleaved (the order rotated each round):
+#   files (the anchor)     coreclr_host [--runtime DIR] --tpa DIR PROGRAM.dll / mono_host --files DIR PROGRAM.exe
+#   store in place         an uncompressed store (16-byte aligned images, used where they lie), each door
+#   warm cache             the compressed store, cache filled by an earlier run, each door
+#   cold cache             the compressed store, cache directory removed before every run, each door
+#   cache off              the compressed store, ASMSTORE_CACHE_DISABLE=1
+#   misaligned             uncompressed, --align-images 1 (upstream's layout; CoreCLR 10 and Mono only)
+# Doors (CoreCLR): the default (the bundle door where the runtime has one) and --external-only (the external
+# assembly probe alone). Figures: time to Main, CPU (user + sys of the child), minor faults, private dirty and
+# clean file-backed memory at Main (the host's ASMSTORE_HOST_MEMORY=1 line), the host's image and door counts.
+# Writes $W/ttm_{cpu,faults,ttm}.dat (÷ files per start and runtime) for bench.sh's plot.
+# Environment: BENCH_TTM_SAMPLES=N (rounds; default $TTM_SAMPLES), BENCH_TTM_PASSES=N (default 1, BENCH_FULL: 2).
 
-# ttm_pack OUT FLAGS... -- FILES...: the four stores of one runtime, same files and format flags:
-# OUT.z.so (compressed, default level), OUT.16.so, OUT.16384.so, OUT.1.so (uncompressed, --align-images N)
-ttm_pack() {
-  local out=$1 flags=() al; shift
-  while [ "$1" != -- ]; do flags+=("$1"); shift; done; shift
-  "$A" pack --abi x86_64 "${flags[@]}" -o "$out.z.so" "$@" >/dev/null 2>&1 || return 1
-  for al in 16 16384 1; do
-    "$A" pack --abi x86_64 "${flags[@]}" --no-compress --align-images $al -o "$out.$al.so" "$@" >/dev/null 2>&1 || return 1
-  done
-}
-
-# ttm_table FILE ANCHOR(tpa|""): the table of one runtime's time_to_main.py output
-ttm_table() {
-  local f=$1 anchor=$2 tw ta="" v k t tl th w wl wh size
-  tw=$(get1 "$f" ttm_warm_ms); [ -n "$anchor" ] && ta=$(get1 "$f" ttm_tpa_ms)
-  say "| start | store, MiB | time to Main, ms | ÷ warm |$([ -n "$anchor" ] && echo ' ÷ files (TPA) |') wall, ms | minor faults | private dirty, MiB | clean file-backed, MiB | images: hits/misses/in place/copied |"
-  say "|---|---|---|---|$([ -n "$anchor" ] && echo '---|')---|---|---|---|---|"
-  for v in ${anchor:+"tpa:anchor: files on disk (TPA)"} \
-           "warm:(a) compressed, cache warm (each image a validated cache file, mmap'd)" \
-           "cold:(a) compressed, cache cold (each image decompressed, cache files written)" \
-           "nocache:compressed, cache off (each image decompressed, nothing written)" \
-           "16:(b) uncompressed, 16-byte aligned: used in place" \
-           "16384:(c) uncompressed, 16 KiB aligned: used in place" \
-           "1:uncompressed, back to back (\`--align-images 1\`, upstream's layout): misaligned images copied"; do
-    k=${v%%:*}
-    read -r t tl th < <(get "$f" "ttm_${k}_ms"); read -r w wl wh < <(get "$f" "wall_${k}_ms")
-    size=$(get1 "$f" "size_$k")
-    say "| ${v#*:} | $([ "$size" = nan ] && echo — || calc "$size / 1048576" | xargs printf %.1f) | $(cell "$t" "$tl" "$th" 1) | $(ratio "$t" "$tw") |$([ -n "$anchor" ] && echo " $(ratio "$t" "$ta") |") $(cell "$w" "$wl" "$wh" 1) | $(get1 "$f" "faults_$k") | $(calc "$(get1 "$f" "dirty_${k}_kb") / 1024" | xargs printf %.1f) | $(calc "$(get1 "$f" "clean_${k}_kb") / 1024" | xargs printf %.1f) | $(awk -v k="served_$k" '$1 == k { print $2 == "files" ? "— (files)" : $2 "/" $4 "/" $6 "/" $8 }' "$f") |"
-  done
-  say ""
-}
-
-# ttm_diff FILE FIELD A B: FIELD (dirty, clean) of variant A minus that of B, MiB, signed
-ttm_diff() { calc "($(get1 "$1" "${2}_${3}_kb") - $(get1 "$1" "${2}_${4}_kb")) / 1024" | xargs printf %+.1f | sed 's/^[-+]0\.0$/±0.0/'; }
-
-# ttm_meaning FILE: what the memory columns say, from FILE's medians
-ttm_meaning() {
-  local f=$1
-  say "Memory, in place vs decompressed: the 16-byte-aligned store holds $(ttm_diff "$f" dirty 16 cold) MiB private dirty vs a cold"
-  say "cache ($(ttm_diff "$f" dirty 16 nocache) MiB vs the cache off) and $(ttm_diff "$f" dirty 16 warm) MiB vs a warm cache, with $(ttm_diff "$f" clean 16 warm) MiB clean file-backed"
-  say "vs the warm cache; 16 KiB alignment: $(ttm_diff "$f" clean 16384 16) MiB clean vs 16 bytes; back to back (misaligned images"
-  say "copied): $(ttm_diff "$f" dirty 1 16) MiB private dirty and $(ttm_diff "$f" clean 1 16) MiB clean vs in place (the copies, plus the store"
-  say "pages they were read from)."
-  say ""
-}
-
+TTM_SAMPLES=${BENCH_TTM_SAMPLES:-$TTM_SAMPLES}
+TTM_PASSES=${BENCH_TTM_PASSES:-$([ "$FULL" = 1 ] && echo 2 || echo 1)}
+TTM_T0=$(date +%s)
 BUILD_DIR=$(dirname "$A")
 CLR_HOST=$BUILD_DIR/coreclr_host; CLR_APP=$BUILD_DIR/hello_clr
-MONO_HOST=$BUILD_DIR/mono_host; MONO_APP=$BUILD_DIR/hello
-say "## 7. Time to Main and memory (CoreCLR, Mono)"
+MONO_HOST=$BUILD_DIR/mono_host; MONO_APP=$BUILD_DIR/hello; MONO_FILES=/usr/lib/mono/4.5
+NET11_DIR=$BUILD_DIR/runtime-net11; COMPOSITE_DIR=$BUILD_DIR/composite
+TTM_SPEC=$W/ttm.spec; : >"$TTM_SPEC"
+TTM_STORES=$(realpath -m "$OUT/ttm-stores") # compressed stores kept between runs (level 22 takes a minute): reused while the inputs are unchanged
+declare -A TT_TITLE=() TT_ROWS=() TT_SKIP=() TT_NOTE=()
+TT_ORDER=()
+# the rows: key, label
+declare -A TT_LABEL=(
+  [files]="files (anchor)"
+  [inplace]="store in place, default door"
+  [inplace_ext]="store in place, \`--external-only\`"
+  [warm]="warm cache, default door"
+  [warm_ext]="warm cache, \`--external-only\`"
+  [cold]="cold cache, default door"
+  [cold_ext]="cold cache, \`--external-only\`"
+  [off]="cache off, default door"
+  [mis]="misaligned (\`--align-images 1\`): copied"
+)
+TT_PLOT_ROWS="inplace inplace_ext warm warm_ext cold cold_ext off mis"
+declare -A TT_SHORT=([inplace]=in-place [inplace_ext]=in-place/ext [warm]=warm [warm_ext]=warm/ext [cold]=cold
+                     [cold_ext]=cold/ext [off]=off [mis]=misaligned)
+
+# ttm_pack OUT KIND FLAGS... -- FILES...: OUT (KIND z: compressed, default level, reused from $TTM_STORES while
+# FLAGS, FILES and the asmstore binary are unchanged; u: --no-compress --align-images 16; 1: --align-images 1)
+ttm_pack() {
+  local out=$1 kind=$2 flags=() key kept; shift 2
+  while [ "$1" != -- ]; do flags+=("$1"); shift; done; shift
+  case $kind in
+    z) key=$( { echo "${flags[*]}"; stat -L -c '%n %s %Y' "$A" "$@"; } | sha1sum | cut -c1-16)
+       kept=$TTM_STORES/$(basename "$out").$key
+       if [ ! -f "$kept" ]; then
+         mkdir -p "$TTM_STORES"; rm -f "$TTM_STORES/$(basename "$out")".*
+         "$A" pack --abi x86_64 "${flags[@]}" --jobs "$NCPU" -o "$kept.tmp" "$@" >/dev/null 2>&1 && mv "$kept.tmp" "$kept" || return 1
+       fi
+       ln -sf "$kept" "$out" ;;
+    u) "$A" pack --abi x86_64 "${flags[@]}" --no-compress --align-images 16 -o "$out" "$@" >/dev/null 2>&1 ;;
+    1) "$A" pack --abi x86_64 "${flags[@]}" --no-compress --align-images 1 -o "$out" "$@" >/dev/null 2>&1 ;;
+  esac
+}
+
+# ttm_add TABLE ROW MODE STORE COMMAND...: one start (MODE: files, store, cold, nocache; time_to_main.py's spec)
+ttm_add() {
+  local t=$1 r=$2 mode=$3 store=$4 cache=-; shift 4
+  [ "$mode" != files ] && cache=$W/ttm-cache/${t}_$r
+  TT_ROWS[$t]="${TT_ROWS[$t]:-} $r"
+  (IFS=$'\t'; printf '%s\n' "${t}_$r"$'\t'"$mode"$'\t'"$cache"$'\t'"$store"$'\t'"$*") >>"$TTM_SPEC"
+}
+ttm_skip() { TT_ROWS[$1]="${TT_ROWS[$1]:-} $2"; TT_SKIP[${1}_$2]=$3; } # TABLE ROW REASON
+ttm_table_new() { TT_ORDER+=("$1"); TT_TITLE[$1]=$2; TT_ROWS[$1]=""; } # TABLE TITLE
+
+# what the hosts can do (their usage lines)
+CLR_USAGE=$([ -x "$CLR_HOST" ] && "$CLR_HOST" 2>&1 | head -n 20)
+MONO_USAGE=$([ -x "$MONO_HOST" ] && "$MONO_HOST" 2>&1 | head -n 20)
+clr_can() { grep -q -- "$1" <<<"$CLR_USAGE"; }
+
+# ttm_clr TABLE TITLE RUNTIME_DIR("": the installed one) TPA_DIR PROGRAM ROWS -- PACK_FILES...: one CoreCLR table
+ttm_clr() {
+  local t=$1 title=$2 rt=$3 tpa=$4 prog=$5 rows=$6 r store mode ext rtf=(); shift 6; shift
+  ttm_table_new "$t" "$title"
+  [ -n "$rt" ] && rtf=(--runtime "$rt")
+  if ! ttm_pack "$W/$t.z.so" z $PACK_CORECLR_FLAGS -- "$@" || ! ttm_pack "$W/$t.u.so" u $PACK_CORECLR_FLAGS -- "$@" ||
+     { [[ " $rows " == *" mis "* ]] && ! ttm_pack "$W/$t.1.so" 1 $PACK_CORECLR_FLAGS -- "$@"; }; then
+    TT_NOTE[$t]="Skipped: \`asmstore pack\` failed."; return
+  fi
+  for r in $rows; do
+    ext=(); [[ $r == *_ext ]] && ext=(--external-only)
+    if [ ${#ext[@]} -gt 0 ] && ! clr_can --external-only; then ttm_skip "$t" "$r" "skipped: $CLR_HOST has no \`--external-only\` yet"; continue; fi
+    case $r in
+      files) ttm_add "$t" "$r" files - "$CLR_HOST" "${rtf[@]}" --tpa "$tpa" "$prog" --time-to-main; continue ;;
+      inplace*) store=$W/$t.u.so; mode=store ;;
+      mis) store=$W/$t.1.so; mode=store ;;
+      warm*) store=$W/$t.z.so; mode=store ;;
+      cold*) store=$W/$t.z.so; mode=cold ;;
+      off) store=$W/$t.z.so; mode=nocache ;;
+    esac
+    ttm_add "$t" "$r" "$mode" "$store" "$CLR_HOST" "${rtf[@]}" --cache "$W/ttm-cache/${t}_$r" "${ext[@]}" "$store" "$(basename "$prog")" --time-to-main
+  done
+}
+
+# ---------------------------------------------------------------- the starts
+TT_CLR_ROWS="files inplace inplace_ext warm warm_ext cold cold_ext off"
+if [ ${#bcl[@]} -eq 0 ]; then CLR_SKIP="Skipped: $CLR_WHY."
+elif [ ! -x "$CLR_HOST" ] || [ ! -f "$CLR_APP/hello.dll" ]; then CLR_SKIP="Skipped: $CLR_HOST or $CLR_APP/hello.dll not built (make coreclr-host)."
+else CLR_SKIP=""; fi
+echo "  startup matrix: packing the stores ..." >&2
+if [ -z "$CLR_SKIP" ]; then
+  ttm_clr c10 "CoreCLR $CLR_VERSION (installed)" "" "$CLR_DIR" "$CLR_APP/hello.dll" "$TT_CLR_ROWS mis" -- \
+    "$CLR_DIR"/*.dll "$CLR_APP/hello.dll" "$CLR_APP/Greeting.dll"
+  if [ ! -f "$NET11_DIR/libcoreclr.so" ]; then NET11_SKIP="CoreCLR 11: skipped, no $NET11_DIR/libcoreclr.so (a flat .NET 11 runtime directory)."
+  elif ! clr_can --runtime; then NET11_SKIP="CoreCLR 11: skipped, $CLR_HOST has no \`--runtime DIR\` yet."
+  else
+    NET11_SKIP=""
+    v11=$(ls "$NET11_DIR"/Microsoft.NETCore.App.deps.json >/dev/null 2>&1 && sed -n 's/.*"Microsoft.NETCore.App.Runtime[^/]*\/\([0-9][^"]*\)".*/\1/p' "$NET11_DIR"/Microsoft.NETCore.App.deps.json | head -n 1)
+    ttm_clr c11 "CoreCLR ${v11:-11} ($NET11_DIR)" "$NET11_DIR" "$NET11_DIR" "$CLR_APP/hello.dll" "$TT_CLR_ROWS" -- \
+      "$NET11_DIR"/*.dll "$CLR_APP/hello.dll" "$CLR_APP/Greeting.dll"
+  fi
+  if [ ! -f "$COMPOSITE_DIR/hello.r2r.dll" ]; then COMPOSITE_SKIP="CoreCLR $CLR_VERSION composite: skipped, no $COMPOSITE_DIR/hello.r2r.dll (make composite-net10)."
+  else
+    COMPOSITE_SKIP=""
+    ttm_clr c10c "CoreCLR $CLR_VERSION, composite ($COMPOSITE_DIR: one R2R image + stubs)" "" "$COMPOSITE_DIR" "$COMPOSITE_DIR/hello.dll" \
+      "files inplace inplace_ext warm warm_ext" -- "$COMPOSITE_DIR"/*.dll
+  fi
+fi
+if [ ! -x "$MONO_HOST" ] || [ ! -f "$MONO_APP/hello.exe" ]; then MONO_SKIP="Skipped: $MONO_HOST or $MONO_APP/hello.exe not built (make mono-host)."
+elif ! ttm_pack "$W/mono.z.so" z $PACK_AS -- $CORPUS_DIRS "$MONO_APP/hello.exe" "$MONO_APP/Greeting.dll" ||
+     ! ttm_pack "$W/mono.u.so" u $PACK_AS -- $CORPUS_DIRS "$MONO_APP/hello.exe" "$MONO_APP/Greeting.dll" ||
+     ! ttm_pack "$W/mono.1.so" 1 $PACK_AS -- $CORPUS_DIRS "$MONO_APP/hello.exe" "$MONO_APP/Greeting.dll"; then MONO_SKIP="Skipped: \`asmstore pack\` failed."
+else
+  MONO_SKIP=""
+  ttm_table_new mono "Mono $(mono --version 2>/dev/null | grep -o 'version [0-9.]*' | head -n 1 | cut -d' ' -f2)"
+  if grep -q -- --files <<<"$MONO_USAGE"; then
+    ttm_add mono files files - "$MONO_HOST" --files "$MONO_FILES" "$MONO_APP/hello.exe" --time-to-main
+  else TT_NOTE[mono]="No files row: $MONO_HOST has no \`--files DIR\` yet, so the ÷ files columns and Mono's targets are n/a."; fi
+  for r in inplace warm cold off mis; do
+    case $r in inplace) s=$W/mono.u.so m=store ;; mis) s=$W/mono.1.so m=store ;; warm) s=$W/mono.z.so m=store ;;
+               cold) s=$W/mono.z.so m=cold ;; off) s=$W/mono.z.so m=nocache ;; esac
+    ttm_add mono "$r" "$m" "$s" "$MONO_HOST" --cache "$W/ttm-cache/mono_$r" "$s" hello.exe --time-to-main
+  done
+fi
+
+# ---------------------------------------------------------------- the runs
+for ((pass = 1; pass <= TTM_PASSES; pass++)); do
+  echo "  startup matrix: pass $pass of $TTM_PASSES, $(grep -c . "$TTM_SPEC") starts × $TTM_SAMPLES rounds ..." >&2
+  rm -rf "$W/ttm-cache"
+  python3 "$(dirname "$0")/time_to_main.py" --samples "$TTM_SAMPLES" "$TTM_SPEC" >"$W/ttm.$pass" 2>&1
+done
+TTM_F=$W/ttm.1
+TTM_SECS=$(( $(date +%s) - TTM_T0 ))
+
+# ---------------------------------------------------------------- the tables
+mib() { [ "$1" = nan ] && echo — || calc "$1 / 1024" | xargs printf %.1f; } # kB -> MiB
+# ttm_val TABLE ROW FIGURE -> the median (nan: not measured)
+ttm_val() { get1 "$TTM_F" "${1}_$2.$3"; }
+ttm_ok() { [ "$(get1 "$TTM_F" "${1}_$2.ttm")" != nan ]; }
+
+ttm_table() {
+  local t=$1 r k fk t0 tl th c cl ch f served doors fail
+  fk=${t}_files
+  local dh="" dl="" de="" label
+  [ "$t" != mono ] && { dh=" doors: bundle/external |"; dl="---|"; de=" |"; } # Mono: one door (the preload hook)
+  say "| start | time to Main, ms | ÷ files | CPU (user + sys), ms | ÷ files | minor faults | ÷ files | private dirty, MiB | clean file-backed, MiB | images: hits/misses/in place/copied |$dh"
+  say "|---|---|---|---|---|---|---|---|---|---|$dl"
+  for r in ${TT_ROWS[$t]}; do
+    k=${t}_$r; label=${TT_LABEL[$r]}; [ "$t" = mono ] && label=${label%, default door}
+    if [ -n "${TT_SKIP[$k]:-}" ]; then say "| $label | ${TT_SKIP[$k]} | | | | | | | | |$de"; continue; fi
+    fail=$(awk -v k="$k.failed" '$1 == k { $1 = ""; print substr($0, 2) }' "$TTM_F")
+    if [ -n "$fail" ]; then say "| $label | failed: $(printf %s "$fail" | tr '|' '/' | cut -c1-240) | | | | | | | | |$de"; continue; fi
+    read -r t0 tl th < <(get "$TTM_F" "$k.ttm"); read -r c cl ch < <(get "$TTM_F" "$k.cpu")
+    f=$(get1 "$TTM_F" "$k.faults")
+    served=$(awk -v k="$k.served" '$1 == k { print $2 == "files" ? "— (files)" : $2 "/" $3 "/" $4 "/" $5 }' "$TTM_F")
+    doors=$(awk -v k="$k.doors" '$1 == k { print $2 == "-" ? "—" : $2 "/" $3 }' "$TTM_F")
+    [ "$r" = files ] && doors="— (files)"
+    say "| $label | $(cell "$t0" "$tl" "$th" 1) | $(ratio "$t0" "$(get1 "$TTM_F" "$fk.ttm")") | $(cell "$c" "$cl" "$ch" 0) | $(ratio "$c" "$(get1 "$TTM_F" "$fk.cpu")") | $f | $(ratio "$f" "$(get1 "$TTM_F" "$fk.faults")") | $(mib "$(get1 "$TTM_F" "$k.dirty")") | $(mib "$(get1 "$TTM_F" "$k.clean")") | $served |${dh:+ $doors |}"
+  done
+  say ""
+}
+
+# ttm_passes TABLE: how the second pass's medians differed from the first's (per start, pass 2 ÷ pass 1)
+ttm_passes() {
+  local t=$1
+  [ "$TTM_PASSES" -ge 2 ] || return 0
+  say "Second pass (the same $TTM_SAMPLES rounds again, after the first): $(awk -v t="${t}_" '
+    FNR == 1 { p++ } index($1, t) == 1 && $1 ~ /\.(ttm|cpu|faults|dirty)$/ && NF == 4 { v[p, $1] = $2; keys[$1] = 1 }
+    END { split("ttm cpu faults dirty", fs, " "); split("time to Main,CPU,faults,private dirty", ns, ",")
+      for (i = 1; i <= 4; i++) { lo = 1e9; hi = -1e9; n = 0
+        for (k in keys) if (k ~ ("\\." fs[i] "$") && v[1, k] > 0 && v[2, k] != "") { r = v[2, k] / v[1, k]; n++; if (r < lo) lo = r; if (r > hi) hi = r }
+        printf "%s%s %s", i > 1 ? "; " : "", ns[i], n ? sprintf("%.2f–%.2f×", lo, hi) : "n/a" }
+      print " of the first (the range over the starts of this table)." }' "$W/ttm.1" "$W/ttm.2")"
+  say ""
+}
+
+# ttm_targets_clr TABLE NAME: the CoreCLR targets of one table (in place and warm, default door, vs files)
+ttm_targets_clr() {
+  local t=$1 n=$2 r what fv v
+  ttm_ok "$t" files || { target "startup ($n): vs files" "—" "no files row" "n/a"; return; }
+  for r in inplace warm; do
+    what=$([ $r = inplace ] && echo "store in place" || echo "warm cache")
+    if ! ttm_ok "$t" "$r"; then target "startup ($n): $what, default door, vs files" "—" "not measured" "n/a"; continue; fi
+    v=$(ttm_val "$t" $r cpu); fv=$(ttm_val "$t" files cpu)
+    target "startup ($n): $what, default door: CPU vs files" "≤ 1.05×" "$(ratio "$v" "$fv")" "$(status "$(calc "$v <= 1.05 * $fv")")"
+    v=$(ttm_val "$t" $r faults); fv=$(ttm_val "$t" files faults)
+    target "startup ($n): $what, default door: minor faults vs files" "≤ 1.15×" "$(ratio "$v" "$fv")" "$(status "$(calc "$v <= 1.15 * $fv")")"
+    v=$(ttm_val "$t" $r dirty); fv=$(ttm_val "$t" files dirty)
+    target "startup ($n): $what, default door: private dirty vs files" "≤ files + 1 MiB" "$(calc "($v - $fv) / 1024" | xargs printf '%+.1f MiB')" "$(status "$(calc "$v <= $fv + 1024")")"
+    v=$(ttm_val "$t" $r ttm); fv=$(ttm_val "$t" files ttm)
+    target "startup ($n): $what, default door: time to Main vs files" "≤ 1.05×" "$(ratio "$v" "$fv")" "$(status "$(calc "$v <= 1.05 * $fv")")"
+  done
+}
+
+say "## 7. Startup matrix: time to Main, CPU, faults, memory (CoreCLR, Mono)"
 say ""
 say "Each host starts its program with \`--time-to-main\` (Main's first statement prints \`Stopwatch.GetTimestamp()\`,"
-say "CLOCK_MONOTONIC on both runtimes, and returns), each sample a fresh process spawned by tests/bench/time_to_main.py,"
-say "the starts rotated every round; $TTM_SAMPLES samples each. Time to Main: from just before the spawn to Main's timestamp, ms."
-say "Wall: spawn to exit (+ shutdown; the cold start also waits for its cache writer). Memory: the host's"
-say "\`ASMSTORE_HOST_MEMORY=1\` line, /proc/self/smaps_rollup right after Main returns (examples/host_memory.h), medians:"
-say "private dirty (what this process alone holds: heap, decompressed images, copies) and clean file-backed"
-say "(Private_Clean + Shared_Clean: the store .so or cache files mapped and only read; reclaimable). Each runtime's four"
-say "stores hold the same files in the same format; the uncompressed ones differ only in \`--align-images\`. Images"
-say "column: the host's own count of the last sample (in place = pointer into the mapped store, no copy)."
+say "CLOCK_MONOTONIC on both runtimes, and returns), each sample a fresh process spawned by tests/bench/time_to_main.py;"
+say "all $(grep -c . "$TTM_SPEC") starts of all the tables below are interleaved, the order rotated every round, $TTM_SAMPLES rounds"
+say "($TTM_PASSES pass$([ "$TTM_PASSES" -gt 1 ] && echo es), $TTM_SECS s for the section). Time to Main: ms from just before the spawn to Main's timestamp, median (min–max)."
+say "CPU: the child's user + system time (RUSAGE_CHILDREN deltas of ru_utime + ru_stime, every thread: the JIT, the"
+say "cache writer), median (min–max). Minor faults: RUSAGE_CHILDREN delta of ru_minflt, median. Memory: the host's"
+say "\`ASMSTORE_HOST_MEMORY=1\` line (/proc/self/smaps_rollup right after Main returns, examples/host_memory.h), medians:"
+say "private dirty (what this process alone holds: heap, decompressed images, copies) and clean file-backed (Private_Clean"
+say "+ Shared_Clean: store, cache files or assembly files mapped and only read; reclaimable). Ratios: ÷ the same"
+say "runtime's start from files. Starts: *files* = no store (CoreCLR: \`--tpa DIR\`, corerun's TRUSTED_PLATFORM_ASSEMBLIES;"
+say "Mono: \`--files DIR\`); *store in place* = an uncompressed store (\`pack $PACK_CORECLR_FLAGS --no-compress --align-images 16\`;"
+say "Mono: \`pack $PACK_AS ...\`), every image used where it lies in the mapped store; *warm cache* = the compressed store"
+say "(default level), every image a validated cache file of an earlier run; *cold cache* = the same, cache directory"
+say "removed before every run (each image decompressed, cache files written); *cache off* = \`ASMSTORE_CACHE_DISABLE=1\`"
+say "(decompressed, nothing written). Doors (CoreCLR): *default* = the host's choice, the bundle door where the runtime"
+say "has one; \`--external-only\` = the external assembly probe alone (the path before the bundle door). Images and doors:"
+say "the host's own counts of the last sample."
 say ""
+
+ttm_section_table() { # TABLE SUBTITLE
+  local t=$1
+  say "### $2"
+  say ""
+  [ -n "${TT_NOTE[$t]:-}" ] && { say "${TT_NOTE[$t]}"; say ""; }
+  [ -n "${TT_ROWS[$t]// /}" ] || return 0
+  ttm_table "$t"
+  ttm_passes "$t"
+}
+ttm_sizes() { # TABLE -> "compressed X MiB, uncompressed Y MiB"
+  printf 'compressed %s MiB, uncompressed %s MiB' "$(calc "$(stat -L -c %s "$W/$1.z.so") / 1048576" | xargs printf %.1f)" \
+    "$(calc "$(stat -L -c %s "$W/$1.u.so") / 1048576" | xargs printf %.1f)"
+}
 
 say "### 7a. CoreCLR"
 say ""
-if [ ${#bcl[@]} -eq 0 ]; then say "Skipped: $CLR_WHY."
-elif [ ! -x "$CLR_HOST" ] || [ ! -f "$CLR_APP/hello.dll" ]; then say "Skipped: $CLR_HOST or $CLR_APP/hello.dll not built (make coreclr-host)."
-elif ! ttm_pack "$W/clr" $PACK_CORECLR_FLAGS -- "$CLR_DIR" "$CLR_APP/hello.dll" "$CLR_APP/Greeting.dll"; then say "Skipped: pack failed."
+if [ -n "$CLR_SKIP" ]; then say "$CLR_SKIP"; say ""
 else
-  echo "  time to Main (CoreCLR) ..." >&2
-  python3 "$(dirname "$0")/time_to_main.py" --host "$CLR_HOST" --program "$CLR_APP/hello.dll" --cache "$W/clr-cache" \
-    --samples "$TTM_SAMPLES" --tpa "$CLR_DIR" --nocache --compressed "$W/clr.z.so" \
-    16="$W/clr.16.so" 16384="$W/clr.16384.so" 1="$W/clr.1.so" >"$W/ttm" 2>&1
-  say "\`build/coreclr_host\` running examples/hello_clr on the installed .NET $CLR_VERSION runtime. The anchor: the same host and"
-  say "runtime started the usual way (corerun's), TRUSTED_PLATFORM_ASSEMBLIES of the shared framework's ${#bcl[@]} files + the"
-  say "program's, no store. The stores: those files + hello.dll + Greeting.dll (\`pack $PACK_CORECLR_FLAGS\`); every assembly the"
-  say "runtime loads, System.Private.CoreLib included, comes through host_runtime_contract.external_assembly_probe."
+  say "\`build/coreclr_host\` running examples/hello_clr. Stores: the runtime's framework *.dll + hello.dll + Greeting.dll"
+  say "(the composite: build/composite/*.dll, the composite R2R image + its component stubs); every assembly the runtime"
+  say "loads, System.Private.CoreLib included, comes from the store."
   say ""
-  if grep -q FAILED "$W/ttm"; then sed 's/^/    /' "$W/ttm" | tee -a "$MD"
-  else
-    ttm_table "$W/ttm" tpa
-    tw=$(get1 "$W/ttm" ttm_warm_ms); tc=$(get1 "$W/ttm" ttm_cold_ms); td=$(get1 "$W/ttm" ttm_16_ms); ta=$(get1 "$W/ttm" ttm_tpa_ms)
-    fdiff=$(calc "$(get1 "$W/ttm" faults_16) - $(get1 "$W/ttm" faults_tpa)")
-    ttm_meaning "$W/ttm"
-    say "CoreCLR copies every image it is handed as bytes into a loaded layout of its own (where from a file it maps the"
-    say "sections), so in place saves the decompression, not that copy: private dirty stays"
-    say "$(ttm_diff "$W/ttm" dirty 16 tpa) MiB above the start from files, and the in-place start is $(ratio "$td" "$ta") the start from"
-    say "files with $fdiff more page faults. What a warm cache adds to in place: $(calc "$tw - $td" | xargs printf %.1f) ms; what a cold"
-    say "cache adds to a warm one (decompressing all the program loads + queueing the cache files): $(calc "$tc - $tw" | xargs printf %.1f) ms."
-    say ""
-    target "time to Main, store with a warm cache, within 10% of the uncompressed store used in place (CoreCLR)" "≤ 1.10×" "$(ratio "$tw" "$td")" "$(status "$(calc "$tw <= 1.1 * $td")")"
-    target "time to Main: a warm cache at least 1.5× faster than a cold one (CoreCLR)" "≥ 1.50×" "$(ratio "$tc" "$tw")" "$(status "$(calc "$tc >= 1.5 * $tw")")"
-  fi
+  for t in "${TT_ORDER[@]}"; do
+    [ "$t" = mono ] && continue
+    ttm_section_table "$t" "${TT_TITLE[$t]}"
+    [ -n "${TT_NOTE[$t]:-}" ] || { say "Stores: $(ttm_sizes "$t")."; say ""; }
+  done
+  [ -n "$NET11_SKIP" ] && { say "$NET11_SKIP"; say ""; }
+  [ -n "$COMPOSITE_SKIP" ] && { say "$COMPOSITE_SKIP"; say ""; }
+  for t in "${TT_ORDER[@]}"; do
+    [ "$t" = mono ] && continue
+    n=${TT_TITLE[$t]%% (*}; n=${n%%,*}$([ "$t" = c10c ] && echo ", composite")
+    ttm_targets_clr "$t" "$n"
+    if [ "$t" != c10c ]; then
+      if ttm_ok "$t" cold && ttm_ok "$t" cold_ext; then
+        v=$(ttm_val "$t" cold ttm); fv=$(ttm_val "$t" cold_ext ttm)
+        target "startup ($n): cold cache, default door, no slower than \`--external-only\` (time to Main)" "≤ 1.00×" "$(ratio "$v" "$fv")" "$(status "$(calc "$v <= $fv")")"
+      else target "startup ($n): cold cache, default door, no slower than \`--external-only\`" "≤ 1.00×" "not measured" "n/a"; fi
+    fi
+  done
 fi
-say ""
 
 say "### 7b. Mono"
 say ""
-if [ ! -x "$MONO_HOST" ] || [ ! -f "$MONO_APP/hello.exe" ]; then say "Skipped: $MONO_HOST or $MONO_APP/hello.exe not built (make mono-host)."
-elif ! ttm_pack "$W/mono" $PACK_AS -- $CORPUS_DIRS "$MONO_APP/hello.exe" "$MONO_APP/Greeting.dll"; then say "Skipped: pack failed."
+if [ -n "$MONO_SKIP" ]; then say "$MONO_SKIP"; say ""
 else
-  echo "  time to Main (Mono) ..." >&2
-  python3 "$(dirname "$0")/time_to_main.py" --host "$MONO_HOST" --program "$MONO_APP/hello.exe" --cache "$W/mono-cache" \
-    --samples "$TTM_SAMPLES" --nocache --compressed "$W/mono.z.so" \
-    16="$W/mono.16.so" 16384="$W/mono.16384.so" 1="$W/mono.1.so" >"$W/ttm-mono" 2>&1
-  say "\`build/mono_host\` running examples/hello on the system's Mono ($(mono --version 2>/dev/null | grep -o 'version [0-9.]*' | head -n 1 || echo '?'))."
-  say "The stores: the corpus ($CORPUS_DIRS) + hello.exe + Greeting.dll (\`pack $PACK_AS\`); every assembly, mscorlib"
-  say "included, comes through the preload hook. No file anchor here: Mono's own launcher is a different program."
+  say "\`build/mono_host\` running examples/hello on the system's Mono. Stores: the corpus ($CORPUS_DIRS) + hello.exe +"
+  say "Greeting.dll (\`pack $PACK_AS\`); every assembly, mscorlib included, comes through the preload hook; files: $MONO_FILES."
   say ""
-  if grep -q FAILED "$W/ttm-mono"; then sed 's/^/    /' "$W/ttm-mono" | tee -a "$MD"
-  else
-    ttm_table "$W/ttm-mono" ""
-    ttm_meaning "$W/ttm-mono"
-    say "Mono reads the image where it is handed (need_copy 0): used in place, an image costs no private memory at all,"
-    say "like a warm cache's mmap'd file, only clean pages of the store; decompressed or copied, it is private dirty."
-    say ""
-  fi
+  ttm_section_table mono "${TT_TITLE[mono]}"
+  say "Stores: $(ttm_sizes mono)."
+  say ""
+  for r in inplace warm; do
+    what=$([ $r = inplace ] && echo "store in place" || echo "warm cache")
+    if ttm_ok mono files && ttm_ok mono $r; then
+      v=$(ttm_val mono $r ttm); fv=$(ttm_val mono files ttm)
+      target "startup (Mono): $what: time to Main vs files" "≤ 0.90×" "$(ratio "$v" "$fv")" "$(status "$(calc "$v <= 0.9 * $fv")")"
+      v=$(ttm_val mono $r cpu); fv=$(ttm_val mono files cpu)
+      target "startup (Mono): $what: CPU vs files" "≤ 1.00×" "$(ratio "$v" "$fv")" "$(status "$(calc "$v <= $fv")")"
+    else target "startup (Mono): $what vs files (time ≤ 0.90×, CPU ≤ 1.00×)" "—" "$(ttm_ok mono files && echo "not measured" || echo "no files row")" "n/a"; fi
+  done
 fi
-say ""
+
+# ---------------------------------------------------------------- the plot's data: ÷ files per start (rows) and table (columns)
+: >"$W/ttm_cpu.dat"; : >"$W/ttm_faults.dat"; : >"$W/ttm_ttm.dat"
+TT_PLOT_TABLES=()
+for t in "${TT_ORDER[@]}"; do ttm_ok "$t" files && TT_PLOT_TABLES+=("$t"); done
+if [ ${#TT_PLOT_TABLES[@]} -gt 0 ]; then
+  for fig in cpu faults ttm; do
+    {
+      printf 'start'; for t in "${TT_PLOT_TABLES[@]}"; do n=${TT_TITLE[$t]%% (*}; printf ' "%s"' "${n%%,*}$([ "$t" = c10c ] && echo ' composite')"; done; echo
+      for r in $TT_PLOT_ROWS; do
+        line=${TT_SHORT[$r]}; any=0
+        for t in "${TT_PLOT_TABLES[@]}"; do
+          v=$(ttm_val "$t" "$r" "$fig")
+          if [ "$v" = nan ]; then line="$line ?"; else line="$line $(calc "$v / $(ttm_val "$t" files "$fig")")"; any=1; fi
+        done
+        [ $any = 1 ] && echo "$line"
+      done
+    } >"$W/ttm_$fig.dat"
+  done
+fi
+echo "  startup matrix: $TTM_SECS s" >&2

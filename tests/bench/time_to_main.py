@@ -1,28 +1,30 @@
 #!/usr/bin/env python3
-"""tests/bench/time_to_main.py - make bench's time to Main and memory: a host (build/coreclr_host or
-build/mono_host) started in a fresh process per sample, the variants interleaved (rotated each round,
-so none always runs first).
+"""tests/bench/time_to_main.py - make bench's startup matrix (section 7): hosts (build/coreclr_host,
+build/mono_host) started in a fresh process per sample, every variant of the spec interleaved (the
+order rotated each round, so none always runs first).
 
-  time_to_main.py --host HOST --program PROGRAM --cache DIR --samples N --compressed STORE.so
-                  [--tpa DIR] [--nocache] [NAME=STORE.so ...]
+  time_to_main.py --samples N SPEC
 
-Variants: warm (the compressed store, every entry a cache hit), cold (the same, cache directory
-deleted first: every entry decompressed, cache files written), nocache (--nocache: the same with
-ASMSTORE_CACHE_DISABLE=1: decompressed, nothing written), tpa (--tpa DIR, coreclr_host only: the
-anchor, the same runtime from the files on disk, TRUSTED_PLATFORM_ASSEMBLIES of DIR + PROGRAM's
-directory), and one per NAME=STORE.so (an uncompressed store: images used in place where aligned
-enough for the host, else copied; each with a cache directory of its own). PROGRAM is a path: the
-store variants run its file name, an entry in the store; the hosts run it with --time-to-main.
+SPEC: one variant a line, fields separated by tabs:
+  NAME  MODE  CACHE  STORE  COMMAND  ARG...
+MODE: files (no store), store (cache warm or in place: CACHE is filled by the untimed first run),
+cold (CACHE is removed before every run: each image decompressed, cache files written), nocache
+(ASMSTORE_CACHE_DISABLE=1). CACHE: the cache directory of the variant or "-"; STORE: the store's
+path ("-": none), for its size. COMMAND ARG...: what to run; it must print "main-at <Stopwatch
+timestamp>" (the program's --time-to-main) on stdout.
 
-Time to Main: from just before the spawn to the program's first statement, which prints
-Stopwatch.GetTimestamp() (CLOCK_MONOTONIC on Linux for CoreCLR and Mono, the clock of
-time.monotonic_ns). Wall: spawn to exit. Faults: minor page faults of the process. Memory: the
-host's "memory: ..." line (ASMSTORE_HOST_MEMORY=1, /proc/self/smaps_rollup right after Main
-returns): private dirty, clean file-backed (private + shared clean) and RSS, kB. Prints
-"ttm_<variant>_ms MEDIAN MIN MAX", "wall_<variant>_ms ...", "faults_<variant> ...",
-"dirty_<variant>_kb ...", "clean_<variant>_kb ...", "rss_<variant>_kb ...", "size_<variant> BYTES"
-(the store's file size) and "served_<variant> ..." (the host's hits/misses/direct/copied counts of
-the last run); "FAILED ..." when a run misbehaves.
+Figures of one sample: time to Main (from just before the spawn to Main's Stopwatch.GetTimestamp(),
+CLOCK_MONOTONIC on Linux for CoreCLR and Mono, the clock of time.monotonic_ns), wall (spawn to
+exit), CPU (RUSAGE_CHILDREN deltas of ru_utime + ru_stime: the child's user + system time, every
+thread), minor page faults (RUSAGE_CHILDREN delta of ru_minflt), and the host's "memory: ..." line
+(ASMSTORE_HOST_MEMORY=1: /proc/self/smaps_rollup right after Main returns): private dirty, clean
+file-backed (private + shared clean), RSS, kB.
+
+Prints, per variant that ran: "NAME.ttm MEDIAN MIN MAX" (ms), "NAME.wall", "NAME.cpu" (ms),
+"NAME.faults", "NAME.dirty", "NAME.clean", "NAME.rss" (kB), "NAME.size BYTES" (the store's file
+size), "NAME.served H M D C" (the host's hits/misses/direct (in place)/copied of the last sample, or
+"files"), "NAME.doors B E" (its bundle/external door counts, "- -" when the host prints none); and
+"NAME.failed REASON" for a variant that misbehaved (it is dropped, the others go on).
 """
 import argparse
 import os
@@ -35,25 +37,33 @@ import time
 
 MEMORY = re.compile(r"^memory: private_dirty_kb=(\d+) private_clean_kb=(\d+) shared_clean_kb=(\d+) rss_kb=(\d+)$", re.M)
 SERVED = re.compile(r"\((\d+) hits, (\d+) misses, (\d+) direct \(used in place\), (\d+) copied")
+DOORS = re.compile(r"doors: (\d+) bundle, (\d+) external")
+FIGURES = ("ttm", "wall", "cpu", "faults", "dirty", "clean", "rss")
+
+
+def cpu_faults():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime, r.ru_minflt
 
 
 def run(cmd, env):
-    """-> dict of one fresh process's figures (time to Main ms, wall ms, faults, memory kB, served counts)"""
-    faults = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
+    """-> dict of one fresh process's figures"""
+    cpu0, faults0 = cpu_faults()
     t0 = time.monotonic_ns()
     out = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     t1 = time.monotonic_ns()
-    faults = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - faults
+    cpu1, faults1 = cpu_faults()
     words = out.stdout.split()
     mem = MEMORY.search(out.stderr)
     if out.returncode != 0 or len(words) != 2 or words[0] != "main-at" or not mem:
-        raise RuntimeError("%s: exit %d: %s %s" % (" ".join(cmd), out.returncode, out.stdout.strip()[:200],
-                                                   out.stderr.strip()[-400:]))
+        last = " | ".join(out.stderr.strip().splitlines()[-3:])[-300:]
+        raise RuntimeError("exit %d: %s %s" % (out.returncode, out.stdout.strip()[:100], last))
     dirty, pclean, sclean, rss = (int(v) for v in mem.groups())
-    served = SERVED.search(out.stderr)
-    return {"ttm_ms": (int(words[1]) - t0) / 1e6, "wall_ms": (t1 - t0) / 1e6, "faults": faults,
-            "dirty_kb": dirty, "clean_kb": pclean + sclean, "rss_kb": rss,
-            "served": "%s hits, %s misses, %s direct, %s copied" % served.groups() if served else "files"}
+    served, doors = SERVED.search(out.stderr), DOORS.search(out.stderr)
+    return {"ttm": (int(words[1]) - t0) / 1e6, "wall": (t1 - t0) / 1e6, "cpu": (cpu1 - cpu0) * 1e3,
+            "faults": faults1 - faults0, "dirty": dirty, "clean": pclean + sclean, "rss": rss,
+            "served": " ".join(served.groups()) if served else "files",
+            "doors": " ".join(doors.groups()) if doors else "- -"}
 
 
 def stats(values):
@@ -61,71 +71,87 @@ def stats(values):
     return v[(len(v) - 1) // 2], v[0], v[-1]
 
 
-def variants(a):
-    """-> {name: (command, env, fresh cache dir or None, store path or None)}"""
+def read_spec(path):
+    """-> {name: (command, env, mode, cache, store)} in the spec's order"""
     env = dict(os.environ, ASMSTORE_HOST_MEMORY="1")
     env.pop("ASMSTORE_CACHE_DISABLE", None)
-    name = os.path.basename(a.program)
-    store = lambda path, cache: [a.host, "--cache", cache, path, name, "--time-to-main"]
-    warm_cache = os.path.join(a.cache, "compressed")
     v = {}
-    if a.tpa:
-        v["tpa"] = ([a.host, "--tpa", a.tpa, a.program, "--time-to-main"], env, None, None)
-    v["warm"] = (store(a.compressed, warm_cache), env, None, a.compressed)
-    v["cold"] = (store(a.compressed, warm_cache), env, warm_cache, a.compressed)
-    if a.nocache:
-        v["nocache"] = (store(a.compressed, warm_cache), dict(env, ASMSTORE_CACHE_DISABLE="1"), None, a.compressed)
-    for spec in a.stores:
-        k, path = spec.split("=", 1)
-        v[k] = (store(path, os.path.join(a.cache, k)), env, None, path)
+    with open(path) as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            name, mode, cache, store, *cmd = line.rstrip("\n").split("\t")
+            e = dict(env, ASMSTORE_CACHE_DISABLE="1") if mode == "nocache" else env
+            v[name] = (cmd, e, mode, None if cache == "-" else cache, None if store == "-" else store)
     return v
 
 
-def refill(v):
-    """a full cache for the warm variant, written back: freshly written page-cache pages would count as dirty"""
-    run(v["warm"][0], v["warm"][1])
-    os.sync()
+def sample(v, k):
+    cmd, env, mode, cache, _ = v[k]
+    if mode == "cold" and cache:
+        shutil.rmtree(cache, ignore_errors=True)
+    r = run(cmd, env)
+    if mode == "cold" and cache:
+        flush(cache)
+    return r
+
+
+def flush(tree):
+    """the files under tree written back (the cache files a cold start wrote: before the next start, not
+    during it); fsync of those files alone, not os.sync(), which waits for every other writer's pages"""
+    for d, _, files in os.walk(tree):
+        for n in files:
+            try:
+                fd = os.open(os.path.join(d, n), os.O_RDONLY)
+            except OSError:
+                continue
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--host", required=True)
-    p.add_argument("--program", required=True)
-    p.add_argument("--cache", required=True)
     p.add_argument("--samples", type=int, required=True)
-    p.add_argument("--compressed", required=True)
-    p.add_argument("--tpa")
-    p.add_argument("--nocache", action="store_true")
-    p.add_argument("stores", nargs="*", metavar="NAME=STORE.so")
+    p.add_argument("spec")
     a = p.parse_args()
-    os.makedirs(a.cache, exist_ok=True)  # the cache creates its own directory, not the parents
-    v = variants(a)
-    order = list(v)
+    v = read_spec(a.spec)
+    for _, _, _, cache, _ in v.values():  # the caches create their own directory, not the parents
+        if cache:
+            os.makedirs(os.path.dirname(cache), exist_ok=True)
+    failed = {}
+    for k in list(v):  # untimed: the page cache, and every warm variant's cache files
+        try:
+            sample(v, k)
+        except RuntimeError as err:
+            failed[k] = str(err)
+    for _, _, _, cache, _ in v.values():
+        if cache:
+            flush(cache)
+    order = [k for k in v if k not in failed]
     got = {k: [] for k in order}
-    try:
-        for cmd, e, _, _ in v.values():  # untimed: page cache, and the warm variant's cache files
-            run(cmd, e)
-        os.sync()
-        for i in range(a.samples):
-            for k in order[i % len(order):] + order[:i % len(order)]:
-                cmd, e, fresh_cache, _ = v[k]
-                if fresh_cache:
-                    shutil.rmtree(fresh_cache, ignore_errors=True)
-                got[k].append(run(cmd, e))
-                if fresh_cache:
-                    refill(v)
-    except RuntimeError as err:
-        print("FAILED %s" % err)
-        return 1
+    for i in range(a.samples):
+        n = len(order)
+        for k in (order[i % n:] + order[:i % n]) if n else []:
+            if k in failed:
+                continue
+            try:
+                got[k].append(sample(v, k))
+            except RuntimeError as err:
+                failed[k] = "sample %d: %s" % (i + 1, err)
     print("samples %d" % a.samples)
-    for k in order:
-        for m in ("ttm_ms", "wall_ms", "faults", "dirty_kb", "clean_kb", "rss_kb"):
-            key = m.replace("_", "_%s_" % k, 1) if "_" in m else "%s_%s" % (m, k)  # ttm_<k>_ms, faults_<k>
-            fmt = "%s %.3f %.3f %.3f" if m.endswith("_ms") else "%s %d %d %d"
-            print(fmt % ((key,) + stats([r[m] for r in got[k]])))
-        if v[k][3]:
-            print("size_%s %d" % (k, os.path.getsize(v[k][3])))
-        print("served_%s %s" % (k, got[k][-1]["served"]))
+    for k in v:
+        if k in failed:
+            print("%s.failed %s" % (k, failed[k]))
+            continue
+        for m in FIGURES:
+            fmt = "%s.%s %.3f %.3f %.3f" if m in ("ttm", "wall", "cpu") else "%s.%s %d %d %d"
+            print(fmt % ((k, m) + stats([r[m] for r in got[k]])))
+        if v[k][4]:
+            print("%s.size %d" % (k, os.path.getsize(v[k][4])))
+        print("%s.served %s" % (k, got[k][-1]["served"]))
+        print("%s.doors %s" % (k, got[k][-1]["doors"]))
     return 0
 
 
