@@ -591,6 +591,9 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t siz
 #endif /* ASMSTORE_NO_ZIP */
 
 /* ---- locators: where a host gets (data, size) for asmstore_reader_init ---- */
+#ifndef ASMSTORE_LOCATOR_PATH_MAX
+#define ASMSTORE_LOCATOR_PATH_MAX 4096
+#endif
 typedef enum asmstore_locate_via {
     ASMSTORE_VIA_NONE = 0,
     ASMSTORE_VIA_DLOPEN = 1,
@@ -606,7 +609,7 @@ typedef struct asmstore_locator {
     asmstore_locate_via via;
     asmstore_elf_kind wrapper;    /* how the payload sat in the file (NONE: raw store) */
     asmstore_abi abi;             /* APK: the lib/<abi> dir; ELF: e_machine */
-    uint64_t file_offset;         /* payload offset in the file opened (APK: in the archive) */
+    uint64_t file_offset;         /* payload offset in the file `path` (APK: in the archive; dlopen: in the .so) */
     asmstore_zip_entry entry;     /* APK: the libassembly-store.so entry */
     const void *entry_data;       /* the file's bytes the payload was found in: the APK's store entry, or the
                                      whole file (raw store or .so); NULL for dlopen (the loader's mapping) */
@@ -616,6 +619,9 @@ typedef struct asmstore_locator {
     void *map;                    /* mmap'd range (unmapped by asmstore_locator_close) */
     size_t map_size;
     char error[192];              /* dlerror() text when dlopen/dlsym failed */
+    char path[ASMSTORE_LOCATOR_PATH_MAX]; /* the file file_offset counts in, as it was opened (APK: the split
+                                     holding the store; dlopen: the loader's name for the object); "" when
+                                     unknown (a longer path, or dlopen without dl_iterate_phdr) */
 } asmstore_locator;
 
 #ifndef ASMSTORE_NO_DLOPEN
@@ -644,6 +650,16 @@ ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char
 #endif
 /* Unmaps / dlcloses what l holds and zeroes it. */
 ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l);
+
+/* Where entry e's image lies in the file l->path, for a runtime that maps images from a file itself (CoreCLR's
+   bundle_probe: an offset inside the file passed as exe_path; the image is used like a .dll on disk, nothing
+   copied). r must read l's payload and e describe one of its entries. *offset = l->file_offset + the image's
+   place in the payload. ASMSTORE_ERR_UNSUPPORTED when the image is compressed (it has no bytes to map) or l knows
+   no file (l->path ""); ASMSTORE_ERR_MISALIGNED (err->offset: the image's offset) when min_alignment (0 or a
+   power of two) does not divide it: CoreCLR crashed on an image at an odd offset, 16 is enough. */
+ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locator *l, const asmstore_reader *r,
+                                                           const asmstore_entry *e, size_t min_alignment,
+                                                           uint64_t *offset, asmstore_error *err);
 
 /* ====================================================================================== */
 /* ==  BUILD: files -> writer -> presets -> ELF generator -> bionic checker            == */
@@ -2461,10 +2477,50 @@ ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l) {
     memset(l, 0, sizeof *l);
 }
 
+/* Names the file l's file_offset counts in; a path that does not fit leaves l->path "" (no file known). */
+ASMSTORE__PRIVATE void asmstore__keep_path(asmstore_locator *l, const char *path) {
+    size_t n = strlen(path);
+    if (n >= sizeof l->path) n = 0;
+    memcpy(l->path, path, n);
+    l->path[n] = 0;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locator *l, const asmstore_reader *r,
+                                                           const asmstore_entry *e, size_t min_alignment,
+                                                           uint64_t *offset, asmstore_error *err) {
+    uintptr_t payload, image;
+    uint64_t at;
+    asmstore_result res;
+    if (!l || !r || !e || !offset || !l->data || (min_alignment & (min_alignment - 1)))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL argument, or min_alignment not a power of two");
+    payload = (uintptr_t)l->data;
+    if ((uintptr_t)r->data < payload || r->size > l->size || (uintptr_t)r->data - payload > l->size - r->size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "the reader does not read this locator's payload");
+    if ((res = asmstore_reader_entry_check(r, e, err)) != ASMSTORE_OK) return res;
+    if (e->compression != ASMSTORE_COMPRESSION_NONE)
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, (int64_t)e->index, 0,
+                              "the image is compressed: the file holds no bytes of it to map");
+    if (!l->path[0])
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, (int64_t)e->index, 0,
+                              "the locator knows no file for its payload (path too long, or no dl_iterate_phdr)");
+    image = (uintptr_t)e->image;
+    at = l->file_offset + (uint64_t)(image - payload);
+    if (min_alignment > 1 && at % min_alignment != 0)
+        return asmstore__fail(err, ASMSTORE_ERR_MISALIGNED, at, (int64_t)e->index, 0,
+                              "the image's offset in its file is not a multiple of the alignment asked for");
+    *offset = at;
+    return ASMSTORE_OK;
+}
+
 #ifndef ASMSTORE_NO_DLOPEN
 #if defined(__BIONIC__) || (defined(__GLIBC__) && defined(__USE_GNU))
 #define ASMSTORE__HAVE_PHDR_ITER 1
-typedef struct asmstore__phdr_find { uintptr_t addr, end; int found; } asmstore__phdr_find;
+typedef struct asmstore__phdr_find {
+    uintptr_t addr, end;
+    uint64_t file_offset;          /* of addr in the object's file */
+    const char *name;              /* the loader's name for the object */
+    int found;
+} asmstore__phdr_find;
 static int asmstore__phdr_cb(struct dl_phdr_info *info, size_t size, void *data) {
     asmstore__phdr_find *f = (asmstore__phdr_find *)data;
     int i;
@@ -2475,7 +2531,12 @@ static int asmstore__phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
         if (ph->p_type != PT_LOAD) continue;
         start = (uintptr_t)info->dlpi_addr + (uintptr_t)ph->p_vaddr;
         end = start + (uintptr_t)ph->p_filesz;
-        if (f->addr >= start && f->addr < end) { f->end = end; f->found = 1; return 1; }
+        if (f->addr < start || f->addr >= end) continue;
+        f->end = end;
+        f->file_offset = (uint64_t)ph->p_offset + (uint64_t)(f->addr - start);
+        f->name = info->dlpi_name;
+        f->found = 1;
+        return 1;
     }
     return 0;
 }
@@ -2510,9 +2571,14 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
 #ifdef ASMSTORE__HAVE_PHDR_ITER
     {
         asmstore__phdr_find f;
-        f.addr = (uintptr_t)p; f.end = 0; f.found = 0;
+        memset(&f, 0, sizeof f);
+        f.addr = (uintptr_t)p;
         dl_iterate_phdr(asmstore__phdr_cb, &f);
-        if (f.found) extent = (size_t)(f.end - f.addr);
+        if (f.found) {
+            extent = (size_t)(f.end - f.addr);
+            l->file_offset = f.file_offset;
+            if (f.name) asmstore__keep_path(l, f.name);
+        }
     }
 #endif
     if (extent == 0) { dlclose(h); return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
@@ -2527,6 +2593,7 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
             const ElfW(Sym) *sym = (const ElfW(Sym) *)symp;
             if ((uint64_t)sym->st_size > (uint64_t)extent) {
                 dlclose(h);
+                memset(l, 0, sizeof *l);
                 return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0, "symbol size past its PT_LOAD");
             }
             if (sym->st_size) size = (size_t)sym->st_size;
@@ -2661,7 +2728,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, 
     size_t n;
     asmstore_result res = asmstore__map_file(path, ASMSTORE_ERR_BAD_ZIP, ASMSTORE_ERR_BAD_ZIP, &m, &n, err);
     if (res != ASMSTORE_OK) return res;
-    return asmstore__locate_in_zip(l, m, n, abi, symbol, err);
+    res = asmstore__locate_in_zip(l, m, n, abi, symbol, err);
+    if (res == ASMSTORE_OK) asmstore__keep_path(l, path);
+    return res;
 }
 
 /* Split APKs: when path's basename is base.apk, the store from <dir>/split_config.<abi_underscored>.apk
@@ -2716,7 +2785,9 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
             munmap(m, n); /* a split holds the store: base.apk's mapping goes */
             return ASMSTORE_OK;
         }
-        return asmstore__locate_in_zip(l, m, n, ASMSTORE_ABI_UNKNOWN, symbol, err);
+        res = asmstore__locate_in_zip(l, m, n, ASMSTORE_ABI_UNKNOWN, symbol, err);
+        if (res == ASMSTORE_OK) asmstore__keep_path(l, path);
+        return res;
 #else
         munmap(m, n);
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0, "a ZIP archive, and ASMSTORE_NO_ZIP is set");
@@ -2730,6 +2801,7 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
         asmstore_locator_close(l);
         return asmstore__fail(err, res, 0, -1, 0, "ELF file malformed, or no payload symbol or section in it");
     }
+    asmstore__keep_path(l, path);
     return ASMSTORE_OK;
 }
 #endif /* ASMSTORE_NO_STDIO */

@@ -1,4 +1,4 @@
-/* asmstore_cache.h - v0.4.1 - on-disk cache of decompressed assembly-store entries, single-header C library.
+/* asmstore_cache.h - v0.5.0 - on-disk cache of decompressed assembly-store entries, single-header C library.
    MIT licence: see the end of this file. Builds on asmstore.h (declarations only).
 
    Do this:
@@ -74,8 +74,8 @@
      <store dir>/.verified. A hit on the recorded file reads no payload byte: a kill at any point
      leaves only temp files, and any later write, truncation or replacement changes the identity,
      so such a file is hashed in full (and recorded once it passes). options.verify =
-     ASMSTORE_CACHE_VERIFY_FULL hashes every hit. At open, the writer thread first asks the kernel
-     to read every recorded file and the pack's first MiB ahead (POSIX_FADV_WILLNEED; the pack is
+     ASMSTORE_CACHE_VERIFY_FULL hashes every hit. At open (the calling thread, a few microseconds a
+     file) the cache asks the kernel to read every recorded file and the pack's first MiB ahead (POSIX_FADV_WILLNEED; the pack is
      also marked POSIX_FADV_SEQUENTIAL, so that the hits' faults read it on as one stream;
      options.no_prefetch turns the WILLNEED off). The pack is recorded the same way (record index
      0xFFFFFFFF): a hit in a recorded pack reads no payload byte; in any other pack (planted,
@@ -140,9 +140,11 @@
    THREADS AND SAFETY
      asmstore_cache_get may be called from any number of threads at once. An entry is queued for
      writing at most once at a time per cache object; two threads that miss the same entry each
-     decompress it (identical bytes). The writer thread starts at open (to read ahead, and to look for
-     files to consolidate unless writing is off or PACK_NEVER) or on the first queued snapshot, and is
-     joined by asmstore_cache_close: no thread outlives the cache. It runs with every signal blocked.
+     decompress it (identical bytes). Open starts no thread (a runtime initialised after it may pay for
+     one: CoreCLR's membarrier registration waits 9-20 ms in a process that has a second thread). The
+     writer thread starts on the first queued snapshot, a hit on a file to record, or at flush when it
+     must look for files to consolidate (unless writing is off or PACK_NEVER), and is joined by
+     asmstore_cache_close: no thread outlives the cache. It runs with every signal blocked.
      Gets map from the pack they find; a consolidation replaces it, and the old one is closed when
      the last get using it is done (images already handed out are mappings of their own).
      Storage failures (ENOSPC, EDQUOT, EROFS, EACCES, EIO, EFBIG, a failed rename, any other write
@@ -195,7 +197,8 @@ typedef struct asmstore_cache_options {
     int disable;                   /* nonzero: cache off (every compressed entry decompressed, nothing written) */
     int read_only;                 /* nonzero: use hits, never write */
     int fsync;                     /* nonzero: also fsync the directory after each rename (files are always fsync'd) */
-    size_t max_queue_bytes;        /* 0: ASMSTORE_CACHE_QUEUE_BYTES; snapshots (payload + footer) queued to write */
+    size_t max_queue_bytes;        /* 0: ASMSTORE_CACHE_QUEUE_BYTES; snapshots (payload + footer) queued to write;
+                                      one larger image at a time is queued beside them */
     size_t min_alignment;          /* 0 or 1: any. A power of two (<= 16384): uncompressed images whose address
                                       is not a multiple of it are copied into a block that is (COPY) */
     asmstore_allocator allocator;  /* all the cache allocates: images, snapshots, records. NULL members: malloc/free */
@@ -243,6 +246,8 @@ typedef struct asmstore_cache_image {
     asmstore_cache_source source;
     int writable;                  /* data may be cast to non-const and written (private copy): HIT, MISS, COPY */
     size_t alignment;              /* largest power of two (up to 16384) that divides data's address */
+    uint64_t pack_id;              /* HIT from the pack: which pack (asmstore_cache_pack_file), else 0 */
+    uint64_t pack_offset;          /* HIT from the pack: the image's offset in that pack file */
     void *base_;                   /* private: mapping or heap block */
     size_t length_;                /* private: its length */
     asmstore_allocator allocator_; /* private: for a MISS block */
@@ -304,6 +309,14 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
    The image belongs to the caller until asmstore_cache_release, and may outlive the cache. */
 ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e,
                                                       asmstore_cache_image *out);
+
+/* The pack file hits are served from now: a new descriptor of it (O_CLOEXEC; the caller closes it) and its
+   identity, the pack_id of the images it serves (never 0). -1 when there is no pack (cache off, none written yet,
+   or it failed its checks at open). For a runtime that maps images from a file itself (CoreCLR's bundle_probe:
+   offsets inside the file passed as exe_path): open "/proc/self/fd/<fd>" keeps naming this very file even after
+   a consolidation (of this process or another) renames a new pack into its place; from then on hits carry the
+   new pack's id, and an image whose pack_id is not the one taken here must be handed over by address instead. */
+ASMSTORE_CACHE_DEF int asmstore_cache_pack_file(asmstore_cache *c, uint64_t *pack_id);
 
 /* Unmaps (HIT) or frees (MISS, COPY) the image and clears *img; DIRECT images and NULL are fine. */
 ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img);
@@ -456,6 +469,7 @@ typedef struct asmstore_cache__job {
     unsigned char *bytes;          /* payload || footer space */
     size_t size;                   /* payload size */
     int has_source;
+    int big;                       /* larger than the queue's bound: queued alone, outside queued_bytes */
     uint64_t source_hash;
 } asmstore_cache__job;
 
@@ -485,6 +499,7 @@ typedef struct asmstore_cache__pack {
     size_t nslot;
     asmstore_cache__ident id;
     int recorded;                  /* its identity is the recorded one: images are not hashed */
+    uint64_t serial;               /* the images' pack_id: 1, 2, ... in the order this cache object opened packs */
     size_t refs;                   /* the cache's own + gets in flight (c->lock) */
 } asmstore_cache__pack;
 
@@ -499,6 +514,7 @@ struct asmstore_cache {
     pthread_cond_t drained;        /* flush: queue empty and writer idle */
     asmstore_cache__job *head, *tail;
     size_t queued_bytes;
+    int big_queued;                /* a job larger than the bound is queued (one at a time) */
     int writer_started, writer_busy, stop, writes_on;
     pthread_t writer;
     unsigned char *state;          /* per descriptor: IDLE, QUEUED, WRITTEN */
@@ -510,11 +526,11 @@ struct asmstore_cache {
     size_t nrec;
     asmstore_cache__ident *pend;   /* files to record at the end of the writer's batch (lock held) */
     size_t npend, cappend;
-    int prefetch;                  /* the writer thread reads the recorded files ahead first */
     size_t page;                   /* sysconf(_SC_PAGESIZE) */
     uint64_t miss_ns, miss_bytes;  /* this run's decompressions (read + zstd), timed: the learned rate */
     uint64_t probe_ns, probe_bytes; /* this run's reads of files not in the page cache, timed (POLICY_AUTO) */
     asmstore_cache__pack *pack;    /* the pack served from, or NULL; replaced only by the writer (lock held) */
+    uint64_t packs_opened;         /* the last pack's serial */
     int pack_check;                /* the writer looks whether a consolidation is due when its queue is empty */
     int pack_bad;                  /* a packed image failed a check this run: consolidate again */
 #ifndef ASMSTORE_NO_ZSTD
@@ -1125,12 +1141,18 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__free_job(asmstore_cache *c, asmstor
     asmstore_free(&c->opt.allocator, j, sizeof *j);
 }
 
+/* Gives back what a job reserved of the queue (lock held): its bytes, or the one place for an image over the bound. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__unreserve(asmstore_cache *c, size_t size, int big) {
+    if (big) c->big_queued = 0;
+    else c->queued_bytes -= size + ASMSTORE_CACHE_FOOTER_SIZE;
+}
+
 /* Drops every queued job (lock held). */
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__drop_queue(asmstore_cache *c, int count_skipped) {
     while (c->head) {
         asmstore_cache__job *j = c->head;
         c->head = j->next;
-        c->queued_bytes -= j->size + ASMSTORE_CACHE_FOOTER_SIZE;
+        asmstore_cache__unreserve(c, j->size, j->big);
         c->state[j->index] = ASMSTORE_CACHE__IDLE;
         if (count_skipped) c->n.entries_skipped++;
         asmstore_cache__free_job(c, j);
@@ -1397,7 +1419,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__consolidate(asmstore_cache *c, uint6
                           c->opt.verify != ASMSTORE_CACHE_VERIFY_FULL;
     }
     fresh->refs = 1;
-    ASMSTORE_CACHE__LOCKED(c, prev = c->pack; c->pack = fresh; c->pack_bad = 0;
+    ASMSTORE_CACHE__LOCKED(c, prev = c->pack; c->pack = fresh; fresh->serial = ++c->packs_opened; c->pack_bad = 0;
                            c->n.packs_written += (uint64_t)ours; c->n.packed_entries = fresh->nslot);
     asmstore_cache__pack_unref(c, prev);
     for (i = 0; ours && i < fresh->nslot; i++) { /* gets look in the pack first from now on */
@@ -1446,7 +1468,6 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__writer_consolidate(asmstore_cache *
 
 ASMSTORE_CACHE__PRIVATE void *asmstore_cache__writer_main(void *arg) {
     asmstore_cache *c = (asmstore_cache *)arg;
-    if (c->prefetch) asmstore_cache__prefetch(c);
     pthread_mutex_lock(&c->lock);
     for (;;) {
         asmstore_cache__job *j;
@@ -1472,7 +1493,7 @@ ASMSTORE_CACHE__PRIVATE void *asmstore_cache__writer_main(void *arg) {
 
         pthread_mutex_lock(&c->lock);
         c->writer_busy = 0;
-        c->queued_bytes -= j->size + ASMSTORE_CACHE_FOOTER_SIZE;
+        asmstore_cache__unreserve(c, j->size, j->big);
         if (err) {
             c->state[j->index] = ASMSTORE_CACHE__IDLE;
             asmstore_cache__writes_failed(c, err);
@@ -1509,18 +1530,23 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
                                                      size_t size, int has_source, uint64_t source_hash) {
     asmstore_cache__job *j;
     size_t need = size + ASMSTORE_CACHE_FOOTER_SIZE;
-    int rc;
+    int rc, fits, big;
     pthread_mutex_lock(&c->lock);
     if (!c->writes_on || c->stop || c->state[index] == ASMSTORE_CACHE__QUEUED) {
         pthread_mutex_unlock(&c->lock);
         return;
     }
-    if (need < size || c->queued_bytes > c->opt.max_queue_bytes || need > c->opt.max_queue_bytes - c->queued_bytes) {
+    /* an image over the whole bound is still queued, one at a time beside the others: a 47 MB composite R2R
+       image would otherwise be decompressed on every start */
+    big = need >= size && need > c->opt.max_queue_bytes;
+    fits = need >= size && c->queued_bytes <= c->opt.max_queue_bytes && need <= c->opt.max_queue_bytes - c->queued_bytes;
+    if (big ? c->big_queued : !fits) {
         c->n.entries_skipped++;
         pthread_mutex_unlock(&c->lock);
         return;
     }
-    c->queued_bytes += need; /* reserve, then copy outside the lock */
+    if (big) c->big_queued = 1; /* reserve, then copy outside the lock */
+    else c->queued_bytes += need;
     c->state[index] = ASMSTORE_CACHE__QUEUED;
     pthread_mutex_unlock(&c->lock);
 
@@ -1535,6 +1561,7 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
         j->index = index;
         j->size = size;
         j->has_source = has_source;
+        j->big = big;
         j->source_hash = source_hash;
     }
 
@@ -1546,7 +1573,7 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
         if (rc) { c->writes_on = 0; c->n.writes_enabled = 0; c->n.last_errno = rc; }
     }
     if (rc) {
-        c->queued_bytes -= need;
+        asmstore_cache__unreserve(c, size, big);
         c->state[index] = ASMSTORE_CACHE__IDLE;
         c->n.entries_skipped++;
         if (j) asmstore_cache__free_job(c, j);
@@ -1620,13 +1647,17 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
         c->rec = asmstore_cache__records_read(&o.allocator, c->dirfd, c->store_id, store->entry_count, &c->nrec,
                                               &c->n.direct_ns_per_mib);
     c->pack = asmstore_cache__pack_open(c);
-    if (c->pack) { c->pack->refs = 1; c->n.packed_entries = c->pack->nslot; }
-    /* the writer starts now to read ahead, and to look whether earlier runs left enough files to consolidate */
-    pthread_mutex_lock(&c->lock);
-    c->prefetch = (c->nrec > 0 || c->pack) && !o.no_prefetch && o.policy != ASMSTORE_CACHE_POLICY_RESIDENT;
+    if (c->pack) {
+        c->pack->refs = 1;
+        c->pack->serial = ++c->packs_opened;
+        c->n.packed_entries = c->pack->nslot;
+    }
+    /* No thread yet: a runtime started next may wait for one (CoreCLR's membarrier registration waits an RCU grace
+       period, 9-20 ms, in a process with a second thread). The read-ahead advice costs microseconds from here; the
+       writer starts on the first miss, or at flush to look whether earlier runs left files to consolidate. */
+    if ((c->nrec > 0 || c->pack) && !o.no_prefetch && o.policy != ASMSTORE_CACHE_POLICY_RESIDENT)
+        asmstore_cache__prefetch(c);
     c->pack_check = c->writes_on && o.pack != ASMSTORE_CACHE_PACK_NEVER;
-    if ((c->prefetch || c->pack_check) && asmstore_cache__start_writer(c) != 0) c->prefetch = c->pack_check = 0;
-    pthread_mutex_unlock(&c->lock);
     return ASMSTORE_OK;
 }
 
@@ -1786,6 +1817,8 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_pack(asmstore_cache *c, const as
     }
     if (rc == 1) {
         asmstore_cache__hit_image(img, m, size, size);
+        img->pack_id = p->serial;
+        img->pack_offset = sl->offset;
         *recorded = p->recorded;
     }
     asmstore_cache__pack_unref(c, p);
@@ -1954,6 +1987,14 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     return ASMSTORE_OK;
 }
 
+ASMSTORE_CACHE_DEF int asmstore_cache_pack_file(asmstore_cache *c, uint64_t *pack_id) {
+    asmstore_cache__pack *p = c ? asmstore_cache__pack_ref(c) : NULL;
+    int fd = p ? fcntl(p->fd, F_DUPFD_CLOEXEC, 0) : -1;
+    if (fd >= 0 && pack_id) *pack_id = p->serial;
+    asmstore_cache__pack_unref(c, p);
+    return fd;
+}
+
 ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img) {
     if (!img) return;
     if (img->source == ASMSTORE_CACHE_HIT && img->base_) munmap(img->base_, img->length_);
@@ -1965,6 +2006,7 @@ ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img) {
 ASMSTORE_CACHE_DEF void asmstore_cache_flush(asmstore_cache *c) {
     if (!c) return;
     pthread_mutex_lock(&c->lock);
+    if (!c->writer_started && c->pack_check && !c->stop && asmstore_cache__start_writer(c) != 0) c->pack_check = 0;
     while (c->writer_started && !c->stop && (c->head || c->writer_busy || c->npend || c->pack_check))
         pthread_cond_wait(&c->drained, &c->lock);
     pthread_mutex_unlock(&c->lock);
@@ -2147,6 +2189,10 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
 
 /*
    REVISION HISTORY
+     0.5.0  open starts no thread (read-ahead advice from the caller; the writer on the first miss or at flush);
+            a hit from the pack says where its image lies (image.pack_id, pack_offset) and
+            asmstore_cache_pack_file gives the pack's descriptor, for runtimes that map images from a file;
+            an image larger than the queue bound is queued alone instead of never.
      0.4.1  POLICY_AUTO weighs a step aside with the cost of new memory for the image (timed once per process;
             counters.new_memory_ns_per_mib); the learned rate is decompression alone; the store's compressed
             bytes count where they are evicted too.
