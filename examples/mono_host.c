@@ -13,13 +13,16 @@
    ARGS go to Main unchanged (examples/hello: `--time-to-main` prints Main's timestamp and returns).
    The program's output goes to stdout; one summary line goes to stderr:
      mono_host: all N assemblies served from the store (H hits, M misses, D direct (used in place),
-       C copied to 16-byte alignment): <timings>; AOT images: A, methods from AOT: F, JIT-compiled: J
-     mono_host: started from files (N assemblies, mscorlib FILE): <timings>; AOT images: A, ...
+       C copied to 16-byte alignment): <timings>; AOT images: A, methods from AOT: F, JIT-compiled: J;
+       CPU to Main's return T ms
+     mono_host: started from files (N assemblies, mscorlib FILE): <timings>; AOT images: A, ... (the same)
    AOT images: the dlopen'ed X.dll.so / X.exe.so objects after Main (dl_iterate_phdr); methods from AOT
-   and JIT-compiled: Mono's own counters "Methods from AOT" (the count of MONO_LOG_MASK=aot's
-   "AOT: FOUND" lines) and "Methods JITted using mono JIT". The exit status is the program's (1 when
-   an assembly came from elsewhere or failed to load). ASMSTORE_HOST_MEMORY=1 adds a "memory: ..."
-   line after Main returns (examples/host_memory.h), in both modes.
+   and JIT-compiled: Mono's own counters "Methods from AOT" (counted where MONO_LOG_MASK=aot logs
+   "AOT: FOUND"; the log has a few more, from shutdown) and "Methods JITted using mono JIT". CPU:
+   getrusage(RUSAGE_SELF) user + sys of every thread when Main has returned (less sensitive to a loaded
+   machine than the time to Main). The exit status is the program's (1 when an assembly came from
+   elsewhere or failed to load). ASMSTORE_HOST_MEMORY=1 adds a "memory: ..." line after Main returns
+   (examples/host_memory.h), in both modes.
 
    How mscorlib gets loaded from the store: Mono 6.8's mono_assembly_load_corlib() asks the
    assembly preload hooks for "mscorlib" before it searches any directory, and every later load by
@@ -69,6 +72,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -285,7 +289,7 @@ fail:
 
 /* AOT use after Main: the AOT images loaded (X.dll.so / X.exe.so objects mapped by dlopen; Mono closes
    an unusable one) and Mono's own method counters. */
-typedef struct aot_use { unsigned images; int from_aot, jitted; } aot_use;
+typedef struct aot_use { unsigned images; int from_aot, jitted; double cpu_ms; } aot_use;
 static int host_count_aot_image(struct dl_phdr_info *info, size_t size, void *user) {
     const char *n = info->dlpi_name;
     size_t len = n ? strlen(n) : 0;
@@ -302,7 +306,10 @@ static mono_bool host_count_methods(MonoCounter *c, void *user) {
 }
 static aot_use host_aot_use(void) {
     aot_use u;
-    u.images = 0; u.from_aot = -1; u.jitted = -1;
+    struct rusage ru;
+    u.images = 0; u.from_aot = -1; u.jitted = -1; u.cpu_ms = -1;
+    if (getrusage(RUSAGE_SELF, &ru) == 0) /* the process's CPU so far: every thread, start to Main's return */
+        u.cpu_ms = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
     dl_iterate_phdr(host_count_aot_image, &u);
     mono_counters_foreach(host_count_methods, &u);
     return u;
@@ -358,8 +365,8 @@ static int host_run_files(const char *fwdir, const char *program, int argc, char
     mono_assembly_foreach(host_count_one, &total);
     corlib_file = mono_image_get_filename(mono_get_corlib());
     fprintf(stderr, "mono_host: started from files (%u assemblies, mscorlib %s): runtime + mscorlib + program %.0f us, "
-                    "run %.0f us; AOT images: %u, methods from AOT: %d, JIT-compiled: %d\n",
-            total, corlib_file ? corlib_file : "?", t_runtime - t0, t_end - t_runtime, u.images, u.from_aot, u.jitted);
+                    "run %.0f us; AOT images: %u, methods from AOT: %d, JIT-compiled: %d; CPU to Main's return %.1f ms\n",
+            total, corlib_file ? corlib_file : "?", t_runtime - t0, t_end - t_runtime, u.images, u.from_aot, u.jitted, u.cpu_ms);
     mono_jit_cleanup(domain);
     return rc;
 }
@@ -464,9 +471,9 @@ int main(int argc, char **argv) {
                         "%u copied to %u-byte alignment): "
                         "store open %.0f us, runtime + mscorlib %.0f us, run %.0f us; "
                         "cache get %.0f us, Mono image load %.0f us; "
-                        "AOT images: %u, methods from AOT: %d, JIT-compiled: %d\n",
+                        "AOT images: %u, methods from AOT: %d, JIT-compiled: %d; CPU to Main's return %.1f ms\n",
                 au.total, h.hits, h.misses, h.direct, h.copied, MONO_HOST_MIN_ALIGNMENT, t_store - t0, t_runtime - t_store, t_end - t_runtime, h.get_us,
-                h.mono_us, u.images, u.from_aot, u.jitted);
+                h.mono_us, u.images, u.from_aot, u.jitted, u.cpu_ms);
     else {
         fprintf(stderr, "mono_host: %u of %u assemblies NOT from the store, %u load failures\n", au.foreign, au.total,
                 h.failures);

@@ -72,7 +72,7 @@ else t_fail "--files on a non-framework dir" "$(head -3 bad.err)"; fi
 # AOT: Mono's AOT code for mscorlib (the install's aot-cache) is used from the store as from files. Counted
 # two ways: the host's summary (Mono's "Methods from AOT" counter, AOT images mapped) and Mono's own log.
 # aotn FILE FIELD: a number from a summary line ("AOT images", "methods from AOT", "JIT-compiled")
-aotn() { sed -n "s/.*; AOT images: \([0-9]*\), methods from AOT: \([0-9-]*\), JIT-compiled: \([0-9-]*\)$/\1 \2 \3/p" "$1" | tail -1 | cut -d' ' -f"$2"; }
+aotn() { sed -n "s/.*; AOT images: \([0-9]*\), methods from AOT: \([0-9-]*\), JIT-compiled: \([0-9-]*\);.*/\1 \2 \3/p" "$1" | tail -1 | cut -d' ' -f"$2"; }
 if [ -n "$have_aot" ]; then
   sa=$(aotn warm.err 2); fa=$(aotn files.err 2); si=$(aotn warm.err 1)
   if [ "${sa:-0}" -gt 0 ] && [ "${si:-0}" -ge 1 ] && [ $((sa * 10)) -ge $((fa * 9)) ] && [ $((sa * 10)) -le $((fa * 11)) ]; then
