@@ -247,6 +247,7 @@ static int host_aot_root(const char *cache_root, const char *mono_root, char *ou
     struct stat st;
     int fd, next, ok = 0;
     size_t k;
+    if (!mono_root) { snprintf(why, whysz, "Mono names no install root (mono_assembly_getrootdir)"); return 0; }
     snprintf(real, sizeof real, "%s/mono/aot-cache/" HOST_MONO_ARCH, mono_root);
     errno = 0;
     if (stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
