@@ -21,7 +21,8 @@ TTM_T0=$(date +%s)
 BUILD_DIR=$(dirname "$A")
 CLR_HOST=$BUILD_DIR/coreclr_host; CLR_APP=$BUILD_DIR/hello_clr
 MONO_HOST=$BUILD_DIR/mono_host; MONO_APP=$BUILD_DIR/hello; MONO_FILES=/usr/lib/mono/4.5
-NET11_DIR=$BUILD_DIR/runtime-net11; COMPOSITE_DIR=$BUILD_DIR/composite
+# absolute: TRUSTED_PLATFORM_ASSEMBLIES takes absolute paths (a relative --tpa DIR: coreclr_initialize 0x80070057)
+NET11_DIR=$(realpath -m "$BUILD_DIR/runtime-net11"); COMPOSITE_DIR=$(realpath -m "$BUILD_DIR/composite")
 TTM_SPEC=$W/ttm.spec; : >"$TTM_SPEC"
 TTM_STORES=$(realpath -m "$OUT/ttm-stores") # compressed stores kept between runs (level 22 takes a minute): reused while the inputs are unchanged
 declare -A TT_TITLE=() TT_ROWS=() TT_SKIP=() TT_NOTE=()
@@ -108,18 +109,18 @@ echo "  startup matrix: packing the stores ..." >&2
 if [ -z "$CLR_SKIP" ]; then
   ttm_clr c10 "CoreCLR $CLR_VERSION (installed)" "" "$CLR_DIR" "$CLR_APP/hello.dll" "$TT_CLR_ROWS mis" -- \
     "$CLR_DIR"/*.dll "$CLR_APP/hello.dll" "$CLR_APP/Greeting.dll"
-  if [ ! -f "$NET11_DIR/libcoreclr.so" ]; then NET11_SKIP="CoreCLR 11: skipped, no $NET11_DIR/libcoreclr.so (a flat .NET 11 runtime directory)."
+  if [ ! -f "$NET11_DIR/libcoreclr.so" ]; then NET11_SKIP="CoreCLR 11: skipped, no $BUILD_DIR/runtime-net11/libcoreclr.so (a flat .NET 11 runtime directory)."
   elif ! clr_can --runtime; then NET11_SKIP="CoreCLR 11: skipped, $CLR_HOST has no \`--runtime DIR\` yet."
   else
     NET11_SKIP=""
-    v11=$(ls "$NET11_DIR"/Microsoft.NETCore.App.deps.json >/dev/null 2>&1 && sed -n 's/.*"Microsoft.NETCore.App.Runtime[^/]*\/\([0-9][^"]*\)".*/\1/p' "$NET11_DIR"/Microsoft.NETCore.App.deps.json | head -n 1)
-    ttm_clr c11 "CoreCLR ${v11:-11} ($NET11_DIR)" "$NET11_DIR" "$NET11_DIR" "$CLR_APP/hello.dll" "$TT_CLR_ROWS" -- \
+    v11=$(readlink -f "$NET11_DIR/libcoreclr.so" | sed -n 's|.*/microsoft\.netcore\.app\.runtime\.[^/]*/\([0-9][^/]*\)/.*|\1|p')
+    ttm_clr c11 "CoreCLR ${v11:-11} ($BUILD_DIR/runtime-net11)" "$NET11_DIR" "$NET11_DIR" "$CLR_APP/hello.dll" "$TT_CLR_ROWS" -- \
       "$NET11_DIR"/*.dll "$CLR_APP/hello.dll" "$CLR_APP/Greeting.dll"
   fi
-  if [ ! -f "$COMPOSITE_DIR/hello.r2r.dll" ]; then COMPOSITE_SKIP="CoreCLR $CLR_VERSION composite: skipped, no $COMPOSITE_DIR/hello.r2r.dll (make composite-net10)."
+  if [ ! -f "$COMPOSITE_DIR/hello.r2r.dll" ]; then COMPOSITE_SKIP="CoreCLR $CLR_VERSION composite: skipped, no $BUILD_DIR/composite/hello.r2r.dll (make composite-net10)."
   else
     COMPOSITE_SKIP=""
-    ttm_clr c10c "CoreCLR $CLR_VERSION, composite ($COMPOSITE_DIR: one R2R image + stubs)" "" "$COMPOSITE_DIR" "$COMPOSITE_DIR/hello.dll" \
+    ttm_clr c10c "CoreCLR $CLR_VERSION, composite ($BUILD_DIR/composite: one R2R image + stubs)" "" "$COMPOSITE_DIR" "$COMPOSITE_DIR/hello.dll" \
       "files inplace inplace_ext warm warm_ext" -- "$COMPOSITE_DIR"/*.dll
   fi
 fi
@@ -186,7 +187,7 @@ ttm_passes() {
     END { split("ttm cpu faults dirty", fs, " "); split("time to Main,CPU,faults,private dirty", ns, ",")
       for (i = 1; i <= 4; i++) { lo = 1e9; hi = -1e9; n = 0
         for (k in keys) if (k ~ ("\\." fs[i] "$") && v[1, k] > 0 && v[2, k] != "") { r = v[2, k] / v[1, k]; n++; if (r < lo) lo = r; if (r > hi) hi = r }
-        printf "%s%s %s", i > 1 ? "; " : "", ns[i], n ? sprintf("%.2f–%.2f×", lo, hi) : "n/a" }
+        printf "%s%s %s", (i > 1 ? "; " : ""), ns[i], n ? sprintf("%.2f–%.2f×", lo, hi) : "n/a" }
       print " of the first (the range over the starts of this table)." }' "$W/ttm.1" "$W/ttm.2")"
   say ""
 }

@@ -97,9 +97,13 @@ def sample(v, k):
 
 
 def flush(tree):
-    """the files under tree written back (the cache files a cold start wrote: before the next start, not
+    """the file tree, or the files under it, written back (the cache files a cold start wrote: before the next start, not
     during it); fsync of those files alone, not os.sync(), which waits for every other writer's pages"""
-    for d, _, files in os.walk(tree):
+    if os.path.isfile(tree):
+        tree_files = [("", [], [tree])]
+    else:
+        tree_files = os.walk(tree)
+    for d, _, files in tree_files:
         for n in files:
             try:
                 fd = os.open(os.path.join(d, n), os.O_RDONLY)
@@ -126,9 +130,10 @@ def main():
             sample(v, k)
         except RuntimeError as err:
             failed[k] = str(err)
-    for _, _, _, cache, _ in v.values():
-        if cache:
-            flush(cache)
+    for _, _, _, cache, store in v.values():  # written back: a freshly written page mapped counts as dirty
+        for path in (cache, store):
+            if path:
+                flush(path)
     order = [k for k in v if k not in failed]
     got = {k: [] for k in order}
     for i in range(a.samples):
