@@ -4,7 +4,7 @@
 # runtime directory laid out like an installed shared/Microsoft.NETCore.App/<version>/: every file of
 # the package's runtimes/linux-x64/native/ (libcoreclr.so, libclrjit.so, libSystem.*.so, createdump)
 # and runtimes/linux-x64/lib/TFM/ (every framework .dll, System.Private.CoreLib.dll included, and
-# Microsoft.NETCore.App.deps.json), as relative symlinks into the package (CoreCLR takes its
+# Microsoft.NETCore.App.deps.json) and .version, as relative symlinks into the package (CoreCLR takes its
 # directory from the path libcoreclr.so was loaded by, not the link's target, so CoreLib is found
 # beside the link; checked by tests/t_composite.sh). libhostfxr.so is left out: an installed runtime
 # keeps it in host/fxr/, not here.
@@ -13,7 +13,7 @@
 set -u
 out=$1 ver=$2 tfm=$3
 pkg=Microsoft.NETCore.App.Runtime.linux-x64
-want="$pkg $ver runtimes/linux-x64/native runtimes/linux-x64/lib/$tfm"
+want="$pkg $ver runtimes/linux-x64/native runtimes/linux-x64/lib/$tfm .version"
 name=$(basename "$out")
 if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$want" ] && [ -z "$(find "$out" -xtype l)" ]; then
   echo "$name: up to date ($pkg $ver, $(ls "$out"/*.dll | wc -l) assemblies)"; exit 0
@@ -34,6 +34,8 @@ for f in "$native"/* "$lib"/*; do
   [ -e "$tmp/${f##*/}" ] && { echo "$name: ${f##*/} is in both native/ and lib/$tfm/" >&2; exit 1; }
   ln -sr "$f" "$tmp/" || exit 1
 done
+# .version as an installed runtime has it (the source commit, then the version): the package's versions.txt
+[ -f "$dir/Microsoft.NETCore.App.versions.txt" ] && ln -sr "$dir/Microsoft.NETCore.App.versions.txt" "$tmp/.version"
 echo "$want" >"$tmp/.stamp"
 rm -rf "$out" && mv "$tmp" "$out" || exit 1
 trap - EXIT
