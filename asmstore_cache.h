@@ -85,8 +85,9 @@
 
    PACK (0.4.0; options.pack)
      An evicted cold start pays per file, not per byte: here the corpus's 45.9 MB read in 32-53 ms as
-     one file and 118-132 ms as its 269 files. So the writer, when its queue is empty (and once at
-     open), consolidates: if at least ASMSTORE_CACHE_PACK_MIN_FILES (16; PACK_ALWAYS: 1) files lie
+     one file and 118-132 ms as its 269 files. So the writer, when its queue is empty (and at a flush
+     that starts it), consolidates: if at least ASMSTORE_CACHE_PACK_MIN_FILES (16; PACK_ALWAYS and
+     PACK_AT_FLUSH: 1; PACK_AT_FLUSH only while asmstore_cache_flush waits) files lie
      outside the pack, or the pack failed a check or is not the recorded one, it writes a new pack
      from the current one's images (in its order) and the files (in the order they were written,
      the misses', so the app's load order), each image hashed as it is copied (an image that
@@ -213,7 +214,10 @@ enum asmstore_cache_pack {
     ASMSTORE_CACHE_PACK_AUTO = 0,       /* once ASMSTORE_CACHE_PACK_MIN_FILES (16) files are outside the pack, or the
                                            pack failed a check or is not the recorded one */
     ASMSTORE_CACHE_PACK_ALWAYS = 1,     /* as AUTO, from one file outside the pack */
-    ASMSTORE_CACHE_PACK_NEVER = 2       /* never write a pack (one that is there is still served) */
+    ASMSTORE_CACHE_PACK_NEVER = 2,      /* never write a pack (one that is there is still served) */
+    ASMSTORE_CACHE_PACK_AT_FLUSH = 3    /* every file outside the pack, but only in asmstore_cache_flush: for a host
+                                           that maps images from the pack by offset (asmstore_cache_pack_file) and
+                                           flushes after its start, so the next start finds them all there */
 };
 
 /* Whether a compressed entry whose cache file exists is served from it (see POLICY above). */
@@ -533,6 +537,7 @@ struct asmstore_cache {
     uint64_t packs_opened;         /* the last pack's serial */
     int pack_check;                /* the writer looks whether a consolidation is due when its queue is empty */
     int pack_bad;                  /* a packed image failed a check this run: consolidate again */
+    int flushing;                  /* a flush waits (PACK_AT_FLUSH consolidates only then) */
 #ifndef ASMSTORE_NO_ZSTD
     ZSTD_DCtx *dctx[ASMSTORE_CACHE_DCTX_POOL];
     int ndctx;
@@ -1205,7 +1210,7 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__prefetch(asmstore_cache *c) {
 /* Is a consolidation due: a packed image failed a check, the pack is not the recorded one, or enough files
    "<N>.bin" lie outside the pack (PACK_AUTO: ASMSTORE_CACHE_PACK_MIN_FILES, PACK_ALWAYS: one)? */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_due(asmstore_cache *c) {
-    size_t outside = 0, need = c->opt.pack == ASMSTORE_CACHE_PACK_ALWAYS ? 1u : ASMSTORE_CACHE_PACK_MIN_FILES;
+    size_t outside = 0, need = c->opt.pack == ASMSTORE_CACHE_PACK_AUTO ? ASMSTORE_CACHE_PACK_MIN_FILES : 1u;
     struct dirent *de;
     DIR *d;
     int bad, fd;
@@ -1476,7 +1481,10 @@ ASMSTORE_CACHE__PRIVATE void *asmstore_cache__writer_main(void *arg) {
         int err;
         if (c->stop) break;
         if (!c->head && c->npend > 0) { asmstore_cache__writer_record(c); continue; }
-        if (!c->head && c->pack_check) { asmstore_cache__writer_consolidate(c); continue; }
+        if (!c->head && c->pack_check && (c->opt.pack != ASMSTORE_CACHE_PACK_AT_FLUSH || c->flushing)) {
+            asmstore_cache__writer_consolidate(c);
+            continue;
+        }
         if (!c->head) {
             pthread_cond_broadcast(&c->drained);
             pthread_cond_wait(&c->wake, &c->lock);
@@ -1603,7 +1611,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     if (o.max_queue_bytes == 0) o.max_queue_bytes = ASMSTORE_CACHE_QUEUE_BYTES;
     if (o.min_alignment > 16384u || (o.min_alignment & (o.min_alignment - 1))) return ASMSTORE_ERR_INVALID_ARG;
     if (o.policy < ASMSTORE_CACHE_POLICY_AUTO || o.policy > ASMSTORE_CACHE_POLICY_RESIDENT ||
-        o.pack < ASMSTORE_CACHE_PACK_AUTO || o.pack > ASMSTORE_CACHE_PACK_NEVER)
+        o.pack < ASMSTORE_CACHE_PACK_AUTO || o.pack > ASMSTORE_CACHE_PACK_AT_FLUSH)
         return ASMSTORE_ERR_INVALID_ARG;
     c = (asmstore_cache *)asmstore_alloc(&o.allocator, sizeof *c);
     if (!c) return ASMSTORE_ERR_OUT_OF_MEMORY;
@@ -2007,8 +2015,11 @@ ASMSTORE_CACHE_DEF void asmstore_cache_flush(asmstore_cache *c) {
     if (!c) return;
     pthread_mutex_lock(&c->lock);
     if (!c->writer_started && c->pack_check && !c->stop && asmstore_cache__start_writer(c) != 0) c->pack_check = 0;
+    c->flushing++;
+    pthread_cond_signal(&c->wake);
     while (c->writer_started && !c->stop && (c->head || c->writer_busy || c->npend || c->pack_check))
         pthread_cond_wait(&c->drained, &c->lock);
+    c->flushing--;
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -2192,6 +2203,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
      0.5.0  open starts no thread (read-ahead advice from the caller; the writer on the first miss or at flush);
             a hit from the pack says where its image lies (image.pack_id, pack_offset) and
             asmstore_cache_pack_file gives the pack's descriptor, for runtimes that map images from a file;
+            options.pack = PACK_AT_FLUSH packs every file, at flush only;
             an image larger than the queue bound is queued alone instead of never.
      0.4.1  POLICY_AUTO weighs a step aside with the cost of new memory for the image (timed once per process;
             counters.new_memory_ns_per_mib); the learned rate is decompression alone; the store's compressed

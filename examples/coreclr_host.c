@@ -1,43 +1,68 @@
-/* coreclr_host.c - runs a C# program on .NET's own runtime (the installed shared framework's
-   libcoreclr.so) with every assembly, System.Private.CoreLib included, served out of an assembly
-   store .so through the runtime's external assembly probe: what .NET for Android's CoreCLR host does
-   (dotnet/android src/native/clr/host/host.cc), on a desktop runtime.
+/* coreclr_host.c - runs a C# program on .NET's own runtime (libcoreclr.so) with every assembly,
+   System.Private.CoreLib included, served out of an assembly store .so: what .NET for Android's CoreCLR
+   host does (dotnet/android src/native/clr/host/host.cc), on a desktop runtime, at the cost of a start
+   from files.
 
-     coreclr_host [-v] [--cache DIR] STORE.so PROGRAM.dll [ARGS...]
-     coreclr_host [-v] --tpa DIR PROGRAM.dll [ARGS...]
+     coreclr_host [-v] [--runtime DIR] [--cache DIR] [--external-only] STORE.so PROGRAM.dll [ARGS...]
+     coreclr_host [-v] [--runtime DIR] --tpa DIR PROGRAM.dll [ARGS...]
 
-   The first form: PROGRAM.dll is an entry name in the store, not a file; Main gets ARGS and the
-   host exits with Main's exit code. The runtime is found through DOTNET_ROOT (its
-   shared/Microsoft.NETCore.App/<highest version>/), else `dotnet --list-runtimes`. The cache
-   defaults to $XDG_CACHE_HOME/asmstore, else /tmp/asmstore-<uid>; ASMSTORE_CACHE_DISABLE=1 turns
-   it off. One summary line goes to stderr, -v adds a line per probe:
-     coreclr_host: 26 assemblies served from the store, System.Private.CoreLib included (...)
+   The first form: PROGRAM.dll is an entry name in the store, not a file; Main gets ARGS and the host
+   exits with Main's exit code. The runtime: --runtime DIR (a directory holding libcoreclr.so and the
+   framework, e.g. an installed shared/Microsoft.NETCore.App/<version> or `make runtime-net11`'s),
+   else DOTNET_ROOT's shared/Microsoft.NETCore.App/<highest version>/, else `dotnet --list-runtimes`.
+   The cache defaults to $XDG_CACHE_HOME/asmstore, else /tmp/asmstore-<uid>; ASMSTORE_CACHE_DISABLE=1
+   turns it off. One summary line goes to stderr, -v adds a line per probe:
+     coreclr_host: 26 assemblies served from the store, ... doors: 26 bundle, 0 external; ...
    ASMSTORE_HOST_MEMORY=1 adds a "memory: ..." line after Main returns (examples/host_memory.h).
-   The second form is the anchor `make bench` compares with: the same runtime started the usual
-   way (corerun's), from files: every .dll in DIR and in PROGRAM's directory listed in
+   The second form is the anchor `make bench` compares with: the same runtime started the usual way
+   (corerun's), from files: every .dll in DIR and in PROGRAM's directory listed in
    TRUSTED_PLATFORM_ASSEMBLIES, no store, no probe.
+
+   Two doors (host_runtime_contract; the runtime asks bundle_probe, then external_assembly_probe):
+   - bundle_probe answers with an offset and size inside ONE file, the "bundle": the file passed to
+     coreclr_initialize as exe_path. The runtime maps the image's sections from that file itself,
+     MAP_PRIVATE, exactly as for a .dll on disk: no copy, the same page faults and memory as files.
+     Only an image stored uncompressed at that offset can go this way. The bundle is the store's own
+     file when CoreLib or the composite (<PROGRAM>.r2r.dll) is stored uncompressed in it, else the
+     cache's pack (asmstore_cache_pack_file), named "/proc/self/fd/N" so that the runtime, which opens
+     it anew for every image, keeps reading the very file the cache checked even if a consolidation
+     renames a new pack into place. Images at offsets not a multiple of 16 (an odd one crashed the
+     runtime) and pack hits from another pack than that one go through the other door.
+   - external_assembly_probe answers with a pointer to the image's bytes: a cache hit's mapping, a
+     freshly decompressed image, or the store's bytes. The runtime copies every ReadyToRun image it gets
+     this way into memory of its own (its ConvertedImageLayout: +15 MiB private dirty for the framework,
+     1.4x the CPU of files); IL-only images (composite component stubs) are used in place.
+   --external-only uses the second door alone (how this host worked before; kept for comparison).
+   What exe_path changes for the program: Environment.GetCommandLineArgs()[0] is the bundle's path (the
+   runtime puts Bundle::Path() there whenever a probe is set; with --external-only it is this host's
+   executable), and PAL initialisation records it as the process's executable. Main's args, AppContext.
+   BaseDirectory (APP_CONTEXT_BASE_DIRECTORY: the store's directory) and Environment.ProcessPath (the
+   real executable) do not change; Assembly.Location is "" either way, as for any image not read from a
+   path of its own.
 
    How nothing comes from the disk:
    - TRUSTED_PLATFORM_ASSEMBLIES is empty and APP_PATHS unset: the binder knows no file, so every
      load by name ("System.Runtime" -> "System.Runtime.ni.dll", then "System.Runtime.dll") asks the
-     probe and nothing else. "X.ni.dll" names hit the store's ignored placeholders: declined.
-   - CoreLib: the runtime asks the probe for "System.Private.CoreLib.dll" first, then falls back to
-     the directory libcoreclr.so was loaded from, which in the shared framework holds that file. So
+     probes and nothing else. "X.ni.dll" names hit the store's ignored placeholders: declined.
+   - CoreLib: the runtime asks the probes for "System.Private.CoreLib.dll" first, then falls back to
+     the directory libcoreclr.so was loaded from, which in a runtime directory holds that file. So
      libcoreclr.so and libclrjit.so are dlopen'ed through symlinks in a fresh private directory that
-     is deleted before coreclr_initialize: the runtime's own directory is empty, and a store
-     without CoreLib fails with the runtime's own "Failed to load System.Private.CoreLib.dll".
-     (The JIT, which the runtime loads later from that directory, is already loaded under that
-     path, so the dynamic linker hands it back without opening anything.)
-   - PROGRAM.dll is executed as "<store>/<PROGRAM.dll>": only the probe can serve that path (a .so
-     is not a directory), never a file of that name in the current directory.
+     holds nothing else: a store without CoreLib fails with the runtime's own "Failed to load
+     System.Private.CoreLib.dll". It is removed after Main (removing it before coreclr_initialize
+     cost up to 8 ms of the start).
+   - PROGRAM.dll is executed as "<store>/<PROGRAM.dll>" (a .so is not a directory, so only a probe can
+     serve that path, never a file of that name), or "/proc/self/fd/<PROGRAM.dll>" when the bundle is
+     the pack (the bundle door is asked for paths under the bundle's directory).
+   - No thread exists before coreclr_initialize returns: the cache starts its writer on the first miss
+     (a second thread makes the runtime's membarrier registration wait 9-20 ms).
    Native libraries (libSystem.Native.so, ...) still come from the runtime's directory
    (NATIVE_DLL_SEARCH_DIRECTORIES), as on Android they come from the app's lib directory.
 
-   The contract: .NET 10's host_runtime_contract (dotnet/runtime src/native/corehost/
-   host_runtime_contract.h) has external_assembly_probe after pinvoke_override, as dotnet/android's
-   host fills it; the runtime takes the contract from the HOST_RUNTIME_CONTRACT property (the
-   pointer as a number) and uses the probe when `size` covers it. Runtimes before .NET 10 have no
-   probe: the host then says so next to the runtime's message.
+   The contract: host_runtime_contract as .NET 10 and 11 lay it out (dotnet/runtime src/native/corehost/
+   host_runtime_contract.h): size, context, get_runtime_property, bundle_probe, pinvoke_override,
+   external_assembly_probe. The runtime reads a member only when `size` covers it, so `size` is the
+   size of this struct. Runtimes before .NET 10 have no external probe: the host then says so next to
+   the runtime's message.
 
    Build: cc -std=c99 -D_GNU_SOURCE examples/coreclr_host.c -lzstd -lpthread -ldl */
 #ifndef _GNU_SOURCE
@@ -65,8 +90,10 @@
 
 #define CORELIB "System.Private.CoreLib.dll"
 /* Uncompressed images below this alignment are copied before the runtime sees them (PE/metadata readers
-   use aligned loads; .NET 10+ Android copies every uncompressed image, store-releases.md §3.3). */
+   use aligned loads; .NET 10+ Android copies every uncompressed image), and never handed over by file
+   offset (an image at an odd offset crashed the runtime; 16 works). */
 #define CLR_MIN_ALIGNMENT 16u
+#define PROC_FD_DIR "/proc/self/fd"
 
 /* .NET 10's layout of the contract (see the top of this file). */
 typedef struct host_runtime_contract {
@@ -89,15 +116,30 @@ typedef struct clr_api {
 } clr_api;
 
 typedef struct runtime {
-    char dir[PATH_MAX];            /* .../shared/Microsoft.NETCore.App/<version> */
+    char dir[PATH_MAX];            /* .../shared/Microsoft.NETCore.App/<version>, or --runtime DIR */
     char version[64];
+    char private_dir[PATH_MAX];    /* store mode: the symlinks libcoreclr.so was loaded through, "" once removed */
     clr_api api;
 } runtime;
 
+typedef enum door { DOOR_NONE = 0, DOOR_BUNDLE = 1, DOOR_EXTERNAL = 2 } door;
+
 typedef struct served {
-    asmstore_cache_image image;    /* kept for the process's life: the runtime reads it in place */
+    asmstore_cache_image image;    /* kept for the process's life when served by address: the runtime reads it */
     int state;                     /* 0 not asked, 1 served, -1 failed */
+    door door;                     /* BUNDLE: at `offset` in the bundle file */
+    uint64_t offset;
+    size_t size;                   /* the image's size and source: a pack hit's mapping is released once the */
+    asmstore_cache_source source;  /* runtime maps the pack itself */
 } served;
+
+/* The file bundle_probe's offsets count in (exe_path): the store's, or the cache's pack. */
+typedef struct bundle_file {
+    char path[PATH_MAX];           /* "" when no image can be handed over by offset */
+    int is_pack;
+    int pack_fd;                   /* the pack, open for the process's life: path is /proc/self/fd/<pack_fd> */
+    uint64_t pack_id;
+} bundle_file;
 
 typedef struct host {
     asmstore_locator loc;
@@ -107,8 +149,11 @@ typedef struct host {
     served *by_index;              /* one per store descriptor */
     pthread_mutex_t lock;          /* the runtime may probe from several threads */
     char store_path[PATH_MAX];     /* absolute: the prefix of the program's path */
-    int verbose;
+    const char *store_base;        /* its last component: the bundle door strips the directory */
+    bundle_file bundle;
+    int verbose, external_only;
     unsigned served_count, hits, misses, direct, copied, placeholders, not_found, failures, probes;
+    unsigned via_bundle, via_external;
     int corelib;                   /* 0 never asked, 1 served, -1 asked and not served */
     double get_us;                 /* time in asmstore_cache_get */
 } host;
@@ -164,8 +209,30 @@ static int runtime_from_dotnet(runtime *rt) {
     return found;
 }
 
-static int runtime_find(runtime *rt) {
+/* The version in a runtime library's real path: its last directory whose name starts with a digit
+   (.../Microsoft.NETCore.App/10.0.12/libcoreclr.so, or a NuGet package's .../11.0.0/runtimes/linux-x64/native/). */
+static void runtime_version_of(runtime *rt, const char *lib) {
+    char real[PATH_MAX];
+    char *part, *next;
+    snprintf(rt->version, sizeof rt->version, "(unknown version)");
+    if (!realpath(lib, real)) return;
+    for (part = strtok_r(real, "/", &next); part; part = strtok_r(NULL, "/", &next))
+        if (part[0] >= '0' && part[0] <= '9' && next && *next) snprintf(rt->version, sizeof rt->version, "%.63s", part);
+}
+
+/* --runtime DIR: a directory with libcoreclr.so and the framework. */
+static int runtime_from_dir(runtime *rt, const char *dir) {
+    char lib[PATH_MAX + 64];
+    if (!realpath(dir, rt->dir)) { perror(dir); return 0; }
+    join_path(lib, sizeof lib, rt->dir, "libcoreclr.so");
+    if (access(lib, R_OK) != 0) { fprintf(stderr, "coreclr_host: --runtime %s: no libcoreclr.so in it\n", dir); return 0; }
+    runtime_version_of(rt, lib);
+    return 1;
+}
+
+static int runtime_find(runtime *rt, const char *dir) {
     const char *root = getenv("DOTNET_ROOT");
+    if (dir) return runtime_from_dir(rt, dir);
     if (root && *root) {
         if (runtime_from_root(rt, root)) return 1;
         fprintf(stderr, "coreclr_host: DOTNET_ROOT=%s has no shared/Microsoft.NETCore.App/*/libcoreclr.so\n", root);
@@ -196,32 +263,40 @@ static int clr_bind(runtime *rt, void *lib) {
     return 1;
 }
 
-/* Store mode: libcoreclr.so and libclrjit.so loaded through symlinks in a private directory that is
-   gone again before the runtime starts, so the runtime's directory holds no assembly. */
+/* Store mode: libcoreclr.so and libclrjit.so loaded through symlinks in a private directory that holds
+   nothing else, so the runtime's own directory holds no assembly. It stays until runtime_remove_private. */
+static const char *const runtime_libs[] = {"libcoreclr.so", "libclrjit.so"};
+
 static int runtime_load_bare(runtime *rt) {
-    static const char *const libs[] = {"libcoreclr.so", "libclrjit.so"};
     const char *tmp = getenv("TMPDIR");
-    char dir[PATH_MAX], target[PATH_MAX + 64], link[PATH_MAX + 64];
+    char target[PATH_MAX + 64], link[PATH_MAX + 64];
     void *handles[2] = {NULL, NULL};
     size_t i;
-    int ok = 1;
-    snprintf(dir, sizeof dir, "%s/coreclr_host.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) { perror("coreclr_host: mkdtemp"); return 0; }
-    for (i = 0; i < 2 && ok; i++) {
-        join_path(target, sizeof target, rt->dir, libs[i]);
-        join_path(link, sizeof link, dir, libs[i]);
-        if (symlink(target, link) != 0) { perror("coreclr_host: symlink"); ok = 0; break; }
+    snprintf(rt->private_dir, sizeof rt->private_dir, "%s/coreclr_host.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(rt->private_dir)) { perror("coreclr_host: mkdtemp"); rt->private_dir[0] = 0; return 0; }
+    for (i = 0; i < 2; i++) {
+        join_path(target, sizeof target, rt->dir, runtime_libs[i]);
+        join_path(link, sizeof link, rt->private_dir, runtime_libs[i]);
+        if (symlink(target, link) != 0) { perror("coreclr_host: symlink"); return 0; }
         if (!(handles[i] = dlopen(link, RTLD_NOW | RTLD_LOCAL))) {
             fprintf(stderr, "coreclr_host: %s\n", dlerror());
-            ok = 0;
+            return 0;
         }
     }
+    return clr_bind(rt, handles[0]); /* both stay loaded for the process's life */
+}
+
+/* Removes the private directory (after Main: its unlinks and rmdir cost up to 8 ms before the start). */
+static void runtime_remove_private(runtime *rt) {
+    char link[PATH_MAX + 64];
+    size_t i;
+    if (!rt->private_dir[0]) return;
     for (i = 0; i < 2; i++) {
-        join_path(link, sizeof link, dir, libs[i]);
+        join_path(link, sizeof link, rt->private_dir, runtime_libs[i]);
         unlink(link);
     }
-    rmdir(dir);
-    return ok && clr_bind(rt, handles[0]); /* both stay loaded for the process's life */
+    rmdir(rt->private_dir);
+    rt->private_dir[0] = 0;
 }
 
 /* Anchor mode: the runtime's own directory, as every other host loads it. */
@@ -235,14 +310,17 @@ static int runtime_load_installed(runtime *rt) {
 
 static void runtime_error_writer(const char *message) { fprintf(stderr, "%s\n", message); }
 
-/* ---------------------------------------------------------------- the store and the probe */
+/* ---------------------------------------------------------------- the store */
 
 static int store_open(host *h, const char *path, const char *cache_dir) {
     asmstore_cache_options co;
     asmstore_error err;
     asmstore_result res;
     size_t table;
+    const char *slash;
     if (!realpath(path, h->store_path)) { perror(path); return 0; }
+    slash = strrchr(h->store_path, '/');
+    h->store_base = slash ? slash + 1 : h->store_path;
     if ((res = asmstore_locate_dlopen(&h->loc, h->store_path, NULL, &err)) != ASMSTORE_OK) {
         fprintf(stderr, "coreclr_host: %s: %s%s%s\n", path, asmstore_result_string(res), h->loc.error[0] ? ": " : "",
                 h->loc.error);
@@ -261,11 +339,13 @@ static int store_open(host *h, const char *path, const char *cache_dir) {
     }
     memset(&co, 0, sizeof co);
     co.min_alignment = CLR_MIN_ALIGNMENT; /* uncompressed images: in place when aligned, else copied */
+    co.pack = ASMSTORE_CACHE_PACK_AT_FLUSH; /* every image in the pack after a start: the next one maps them all */
     if ((res = asmstore_cache_open(&h->cache, cache_dir, &h->reader, &co)) != ASMSTORE_OK) {
         fprintf(stderr, "coreclr_host: cache: %s\n", asmstore_result_string(res));
         return 0;
     }
     pthread_mutex_init(&h->lock, NULL);
+    h->bundle.pack_fd = -1;
     return 1;
 }
 
@@ -277,14 +357,59 @@ static void store_close(host *h) {
     asmstore_cache_close(h->cache);
     free(h->name_table);
     asmstore_locator_close(&h->loc);
+    if (h->bundle.pack_fd >= 0) close(h->bundle.pack_fd);
 }
+
+/* Is `name` in the store, stored uncompressed at an offset the bundle door can take? */
+static int store_holds_mappable(host *h, const char *name) {
+    asmstore_entry e;
+    uint64_t offset;
+    return asmstore_reader_find(&h->reader, name, strlen(name), &e, NULL) == ASMSTORE_OK &&
+           asmstore_locator_image_offset(&h->loc, &h->reader, &e, CLR_MIN_ALIGNMENT, &offset, NULL) == ASMSTORE_OK;
+}
+
+/* Chooses the bundle file (exe_path) before the runtime starts: the store's file when the images that cost most
+   to copy, CoreLib and the composite (<PROGRAM>.r2r.dll, what a Release build ships), are mappable in it; else
+   the cache's pack, whose hits are; else the store's file (a cold start: its uncompressed images, if any). */
+static void bundle_choose(host *h, const char *program) {
+    char composite[PATH_MAX];
+    size_t n = strlen(program);
+    bundle_file *b = &h->bundle;
+    if (h->external_only) return;
+    snprintf(composite, sizeof composite, "%.*s.r2r.dll", (int)(n > 4 && !strcmp(program + n - 4, ".dll") ? n - 4 : n),
+             program);
+    if (!store_holds_mappable(h, CORELIB) && !store_holds_mappable(h, composite) &&
+        (b->pack_fd = asmstore_cache_pack_file(h->cache, &b->pack_id)) >= 0) {
+        b->is_pack = 1;
+        snprintf(b->path, sizeof b->path, PROC_FD_DIR "/%d", b->pack_fd);
+        return;
+    }
+    snprintf(b->path, sizeof b->path, "%s", h->loc.path);
+}
+
+/* ---------------------------------------------------------------- the two doors */
 
 static const char *source_name(asmstore_cache_source s) {
     return s == ASMSTORE_CACHE_HIT ? "hit" : s == ASMSTORE_CACHE_MISS ? "miss" : s == ASMSTORE_CACHE_COPY ? "copied" : "direct";
 }
 
-/* The entry's image through the cache, once per entry; later probes get the same bytes.
-   Called with h->lock held. */
+/* Which door serves the image just got: BUNDLE when it lies in the bundle file at an offset the door takes
+   (s->offset), else EXTERNAL (by address). */
+static door door_for(host *h, const asmstore_entry *e, served *s) {
+    const bundle_file *b = &h->bundle;
+    if (!b->path[0]) return DOOR_EXTERNAL;
+    if (b->is_pack && s->image.source == ASMSTORE_CACHE_HIT && s->image.pack_id == b->pack_id) {
+        s->offset = s->image.pack_offset;
+        return DOOR_BUNDLE;
+    }
+    if (!b->is_pack && s->image.source == ASMSTORE_CACHE_DIRECT &&
+        asmstore_locator_image_offset(&h->loc, &h->reader, e, CLR_MIN_ALIGNMENT, &s->offset, NULL) == ASMSTORE_OK)
+        return DOOR_BUNDLE;
+    return DOOR_EXTERNAL;
+}
+
+/* The entry's image through the cache, once per entry, and the door it goes through; later probes get the
+   same answer. Called with h->lock held. */
 static served *serve(host *h, const asmstore_entry *e) {
     served *s = &h->by_index[e->index];
     asmstore_result res;
@@ -307,33 +432,70 @@ static served *serve(host *h, const asmstore_entry *e) {
     case ASMSTORE_CACHE_COPY: h->copied++; break;
     default: h->direct++; break;
     }
+    s->size = s->image.size;
+    s->source = s->image.source;
+    s->door = door_for(h, e, s);
+    if (s->door == DOOR_BUNDLE) h->via_bundle++;
+    else h->via_external++;
     return s;
 }
 
-/* host_runtime_contract.external_assembly_probe: `path` is a name the binder made up
-   ("System.Runtime.dll", "System.Runtime.ni.dll", "fr/App.resources.dll", "System.Private.CoreLib.dll")
-   or the program's "<store>/PROGRAM.dll". */
-static bool store_probe(const char *path, void **data_start, int64_t *size) {
-    host *h = the_host;
-    size_t prefix = strlen(h->store_path);
-    const char *name = path;
+/* The store entry a probed path names: "System.Runtime.dll", "fr/App.resources.dll", "<store>/PROGRAM.dll",
+   or, relative to the bundle's directory, "<store file name>/PROGRAM.dll". */
+static const char *probe_name(const host *h, const char *path) {
+    size_t full = strlen(h->store_path), base = strlen(h->store_base);
+    if (!strncmp(path, h->store_path, full) && path[full] == '/') return path + full + 1;
+    if (!strncmp(path, h->store_base, base) && path[base] == '/') return path + base + 1;
+    return path;
+}
+
+/* Looks the path up and serves it (h->lock taken here); counts what both doors decline. */
+static served *probe_lookup(host *h, const char *name, int count_declined, asmstore_result *found) {
     asmstore_entry e;
-    asmstore_result res;
     served *s = NULL;
-    if (!strncmp(path, h->store_path, prefix) && path[prefix] == '/') name = path + prefix + 1;
-    res = asmstore_reader_find(&h->reader, name, strlen(name), &e, NULL);
+    *found = asmstore_reader_find(&h->reader, name, strlen(name), &e, NULL);
     pthread_mutex_lock(&h->lock);
     h->probes++;
-    if (res == ASMSTORE_OK) s = serve(h, &e);
-    else if (res == ASMSTORE_ERR_IGNORED) h->placeholders++;
-    else h->not_found++;
-    if (!strcmp(name, CORELIB)) h->corelib = s ? 1 : -1;
+    if (*found == ASMSTORE_OK) s = serve(h, &e);
+    else if (count_declined && *found == ASMSTORE_ERR_IGNORED) h->placeholders++;
+    else if (count_declined) h->not_found++;
+    if (!strcmp(name, CORELIB) && (s || count_declined)) h->corelib = s ? 1 : -1;
     pthread_mutex_unlock(&h->lock);
-    if (h->verbose) {
-        if (s) fprintf(stderr, "coreclr_host: probe %s: store, %s, %zu bytes\n", name, source_name(s->image.source), s->image.size);
-        else fprintf(stderr, "coreclr_host: probe %s: declined (%s)\n", name,
-                     res == ASMSTORE_ERR_IGNORED ? "placeholder" : res == ASMSTORE_OK ? "unreadable" : "not in the store");
-    }
+    return s;
+}
+
+static void probe_log(const host *h, const char *door_name, const char *name, const served *s, asmstore_result found) {
+    if (!h->verbose) return;
+    if (s) fprintf(stderr, "coreclr_host: probe %s: store, %s, %zu bytes, %s\n", name, source_name(s->source), s->size,
+                   door_name);
+    else fprintf(stderr, "coreclr_host: probe %s: declined (%s)\n", name,
+                 found == ASMSTORE_ERR_IGNORED ? "placeholder" : found == ASMSTORE_OK ? "unreadable" : "not in the store");
+}
+
+/* host_runtime_contract.bundle_probe: the image's offset and size in the bundle file, for images stored there
+   uncompressed; everything else is declined here and asked of the external probe next. */
+static bool bundle_probe(const char *path, int64_t *offset, int64_t *size, int64_t *compressed_size) {
+    host *h = the_host;
+    const char *name = probe_name(h, path);
+    asmstore_result found;
+    served *s = probe_lookup(h, name, 0, &found);
+    if (!s || s->door != DOOR_BUNDLE) return false;
+    probe_log(h, "bundle door", name, s, found);
+    *offset = (int64_t)s->offset;
+    *size = (int64_t)s->size;
+    *compressed_size = 0;
+    if (s->image.source == ASMSTORE_CACHE_HIT) asmstore_cache_release(&s->image); /* the runtime maps the pack itself */
+    return true;
+}
+
+/* host_runtime_contract.external_assembly_probe: the image's bytes, in place. */
+static bool store_probe(const char *path, void **data_start, int64_t *size) {
+    host *h = the_host;
+    const char *name = probe_name(h, path);
+    asmstore_result found;
+    served *s = probe_lookup(h, name, 1, &found);
+    if (s && s->door == DOOR_BUNDLE) s = NULL; /* already mapped through the bundle door: not asked again */
+    probe_log(h, "external door", name, s, found);
     if (!s) return false;
     *data_start = (void *)(uintptr_t)s->image.data;
     *size = (int64_t)s->image.size;
@@ -363,10 +525,10 @@ static int tpa_add_dir(char **list, size_t *len, const char *dir) {
 
 typedef struct run_times { double start, loaded, initialized, ended; } run_times;
 
-/* coreclr_initialize with the given properties, then Main(ARGS) of `entry`. Returns the exit code
-   (Main's, or 1 when the runtime failed). */
-static int run_program(const runtime *rt, const char **keys, const char **values, int n, const char *entry, int argc,
-                       const char **argv, run_times *t) {
+/* coreclr_initialize with the given properties and exe_path (NULL: this executable), then Main(ARGS) of
+   `entry`; the private directory goes after Main. Returns the exit code (Main's, or 1 when the runtime failed). */
+static int run_program(runtime *rt, const char *exe_path, const char **keys, const char **values, int n,
+                       const char *entry, int argc, const char **argv, run_times *t) {
     char exe[PATH_MAX];
     void *handle = NULL;
     unsigned domain = 0, exit_code = 1;
@@ -374,17 +536,19 @@ static int run_program(const runtime *rt, const char **keys, const char **values
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[len > 0 ? len : 0] = 0;
     if (rt->api.set_error_writer) rt->api.set_error_writer(runtime_error_writer);
-    hr = rt->api.initialize(exe, "coreclr_host", n, keys, values, &handle, &domain);
+    hr = rt->api.initialize(exe_path ? exe_path : exe, "coreclr_host", n, keys, values, &handle, &domain);
     t->initialized = now_us();
     if (hr < 0) {
         fprintf(stderr, "coreclr_host: coreclr_initialize failed: 0x%08x\n", (unsigned)hr);
         t->ended = t->initialized;
+        runtime_remove_private(rt);
         return 1;
     }
     hr = rt->api.execute_assembly(handle, domain, argc, argv, entry, &exit_code);
     fflush(stdout);
     host_memory_report(); /* ASMSTORE_HOST_MEMORY=1: make bench's memory after Main */
     t->ended = now_us();
+    runtime_remove_private(rt);
     if (hr < 0) {
         fprintf(stderr, "coreclr_host: coreclr_execute_assembly(%s) failed: 0x%08x\n", entry, (unsigned)hr);
         exit_code = 1;
@@ -393,7 +557,9 @@ static int run_program(const runtime *rt, const char **keys, const char **values
     return (int)exit_code;
 }
 
-static int run_from_store(host *h, const runtime *rt, const char *program, int argc, const char **argv, double t0) {
+/* What the runtime is told about the store: the contract (both doors, or the external one alone), no trusted
+   file, the runtime's native libraries, the store's directory as the app's. */
+static int run_from_store(host *h, runtime *rt, const char *program, int argc, const char **argv, double t0) {
     host_runtime_contract contract;
     char contract_ptr[32], native_dirs[PATH_MAX + 2], base_dir[PATH_MAX + 2], entry[2 * PATH_MAX];
     const char *keys[] = {"HOST_RUNTIME_CONTRACT", "TRUSTED_PLATFORM_ASSEMBLIES", "NATIVE_DLL_SEARCH_DIRECTORIES",
@@ -403,23 +569,25 @@ static int run_from_store(host *h, const runtime *rt, const char *program, int a
     run_times t;
     int rc;
 
+    bundle_choose(h, program);
     memset(&contract, 0, sizeof contract);
     contract.size = sizeof contract;
+    contract.bundle_probe = h->bundle.path[0] ? bundle_probe : NULL;
     contract.external_assembly_probe = store_probe;
     the_host = h;
     snprintf(contract_ptr, sizeof contract_ptr, "0x%zx", (size_t)(uintptr_t)&contract);
     snprintf(native_dirs, sizeof native_dirs, "%s/", rt->dir);
     snprintf(base_dir, sizeof base_dir, "%s", h->store_path);
     if ((slash = strrchr(base_dir, '/')) != NULL) slash[1] = 0;
-    join_path(entry, sizeof entry, h->store_path, program);
+    join_path(entry, sizeof entry, h->bundle.is_pack ? PROC_FD_DIR : h->store_path, program);
     values[0] = contract_ptr;
-    values[1] = ""; /* no file is trusted: every assembly comes through the probe */
+    values[1] = ""; /* no file is trusted: every assembly comes through a probe */
     values[2] = native_dirs;
     values[3] = base_dir;
 
     t.start = t0;
     t.loaded = now_us();
-    rc = run_program(rt, keys, values, 4, entry, argc, argv, &t);
+    rc = run_program(rt, h->bundle.path[0] ? h->bundle.path : NULL, keys, values, 4, entry, argc, argv, &t);
     asmstore_cache_flush(h->cache); /* a short-lived process waits for the writer, so the next run hits */
 
     if (h->corelib != 1) {
@@ -427,20 +595,21 @@ static int run_from_store(host *h, const runtime *rt, const char *program, int a
                 h->corelib < 0 ? "the store lacks it or it could not be read (the runtime's message is above)"
                 : strverscmp(rt->version, "10") < 0
                     ? "this runtime never asked the external assembly probe (host_runtime_contract has it from .NET 10 on)"
-                    : "the runtime never asked the external assembly probe for it");
+                    : "the runtime never asked the probes for it");
         return rc ? rc : 1;
     }
     fprintf(stderr, "coreclr_host: %u assemblies served from the store, %s included (%u hits, %u misses, %u direct (used in place), "
-                    "%u copied to %u-byte alignment); "
+                    "%u copied to %u-byte alignment); doors: %u bundle, %u external (bundle file: %s); "
                     "%u probes declined (%u .ni.dll placeholders, %u not in the store, %u unreadable); runtime %s: "
                     "store + runtime load %.0f us, coreclr_initialize %.0f us, run %.0f us; cache get %.0f us\n",
-            h->served_count, CORELIB, h->hits, h->misses, h->direct, h->copied, CLR_MIN_ALIGNMENT, h->placeholders + h->not_found + h->failures,
-            h->placeholders, h->not_found, h->failures, rt->version, t.loaded - t.start, t.initialized - t.loaded,
-            t.ended - t.initialized, h->get_us);
+            h->served_count, CORELIB, h->hits, h->misses, h->direct, h->copied, CLR_MIN_ALIGNMENT, h->via_bundle,
+            h->via_external, h->external_only ? "none, --external-only" : h->bundle.is_pack ? "the cache's pack" : "the store",
+            h->placeholders + h->not_found + h->failures, h->placeholders, h->not_found, h->failures, rt->version,
+            t.loaded - t.start, t.initialized - t.loaded, t.ended - t.initialized, h->get_us);
     return rc;
 }
 
-static int run_from_files(const runtime *rt, const char *tpa_dir, const char *program, int argc, const char **argv,
+static int run_from_files(runtime *rt, const char *tpa_dir, const char *program, int argc, const char **argv,
                           double t0) {
     char path[PATH_MAX], app_dir[PATH_MAX + 2], native_dirs[PATH_MAX + 2], *slash, *tpa = NULL;
     const char *keys[] = {"TRUSTED_PLATFORM_ASSEMBLIES", "NATIVE_DLL_SEARCH_DIRECTORIES", "APP_CONTEXT_BASE_DIRECTORY"};
@@ -459,7 +628,7 @@ static int run_from_files(const runtime *rt, const char *tpa_dir, const char *pr
     values[2] = app_dir;
     t.start = t0;
     t.loaded = now_us();
-    rc = run_program(rt, keys, values, 3, path, argc, argv, &t);
+    rc = run_program(rt, NULL, keys, values, 3, path, argc, argv, &t);
     fprintf(stderr, "coreclr_host: started from files (TPA: %s/*.dll + %s*.dll); runtime %s: runtime load %.0f us, "
                     "coreclr_initialize %.0f us, run %.0f us\n",
             tpa_dir, app_dir, rt->version, t.loaded - t.start, t.initialized - t.loaded, t.ended - t.initialized);
@@ -473,10 +642,14 @@ static void default_cache_dir(char *out, size_t cap) {
     else snprintf(out, cap, "/tmp/asmstore-%lu", (unsigned long)getuid());
 }
 
+static const char usage[] =
+    "usage: coreclr_host [-v] [--runtime DIR] [--cache DIR] [--external-only] STORE.so PROGRAM.dll [ARGS...]\n"
+    "       coreclr_host [-v] [--runtime DIR] --tpa DIR PROGRAM.dll [ARGS...]\n";
+
 int main(int argc, char **argv) {
     static host h; /* static: the probe reaches it for the process's life */
     runtime rt;
-    const char *cache_dir = NULL, *tpa_dir = NULL;
+    const char *cache_dir = NULL, *tpa_dir = NULL, *runtime_dir = NULL;
     char default_dir[PATH_MAX];
     int argi = 1, rc;
     double t0 = now_us();
@@ -484,24 +657,30 @@ int main(int argc, char **argv) {
     memset(&rt, 0, sizeof rt);
     for (; argi < argc && argv[argi][0] == '-'; argi++) {
         if (!strcmp(argv[argi], "-v")) h.verbose = 1;
+        else if (!strcmp(argv[argi], "--external-only")) h.external_only = 1;
+        else if (!strcmp(argv[argi], "--help")) { fputs(usage, stdout); return 0; }
         else if (!strcmp(argv[argi], "--cache") && argi + 1 < argc) cache_dir = argv[++argi];
         else if (!strcmp(argv[argi], "--tpa") && argi + 1 < argc) tpa_dir = argv[++argi];
+        else if (!strcmp(argv[argi], "--runtime") && argi + 1 < argc) runtime_dir = argv[++argi];
         else break;
     }
     if (argc - argi < (tpa_dir ? 1 : 2)) {
-        fprintf(stderr, "usage: coreclr_host [-v] [--cache DIR] STORE.so PROGRAM.dll [ARGS...]\n"
-                        "       coreclr_host [-v] --tpa DIR PROGRAM.dll [ARGS...]\n");
+        fputs(usage, stderr);
         return 2;
     }
     signal(SIGXFSZ, SIG_IGN);
-    if (!runtime_find(&rt)) return 1;
+    if (!runtime_find(&rt, runtime_dir)) return 1;
 
     if (tpa_dir) {
         if (!runtime_load_installed(&rt)) return 1;
         return run_from_files(&rt, tpa_dir, argv[argi], argc - argi - 1, (const char **)argv + argi + 1, t0);
     }
     if (!cache_dir) { default_cache_dir(default_dir, sizeof default_dir); cache_dir = default_dir; }
-    if (!store_open(&h, argv[argi], cache_dir) || !runtime_load_bare(&rt)) { store_close(&h); return 1; }
+    if (!store_open(&h, argv[argi], cache_dir) || !runtime_load_bare(&rt)) {
+        runtime_remove_private(&rt);
+        store_close(&h);
+        return 1;
+    }
     rc = run_from_store(&h, &rt, argv[argi + 1], argc - argi - 2, (const char **)argv + argi + 2, t0);
     store_close(&h);
     return rc;
