@@ -438,7 +438,7 @@ PLOT_MAIN=0; [ "$ONLY" != ttm ] && PLOT_MAIN=1
 if have gnuplot && [ $((PLOT_MAIN + TTM_PLOT)) -gt 0 ]; then
   {
     cat <<EOF
-set terminal pngcairo size 1500,$((480 * (PLOT_MAIN + TTM_PLOT))) font ",10"
+set terminal pngcairo size 1500,$((480 * PLOT_MAIN + 540 * TTM_PLOT)) font ",10"
 set output "$OUT/bench.png"
 set multiplot layout $((PLOT_MAIN + TTM_PLOT)),3 title "asmstore make bench$([ "$ONLY" = ttm ] && echo ', section 7 alone') ($(date -u +%Y-%m-%d), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1) x $NCPU)"
 EOF
@@ -485,14 +485,16 @@ set style histogram clustered gap 1
 set style fill solid 0.7 border -1
 set boxwidth 0.9
 set grid ytics
-set key top left
-set xtics rotate by -30 scale 0
-set yrange [0:*]
+set key below horizontal maxcols 2
+set xtics rotate by 30 right scale 0
+set logscale y
+set yrange [0.5:*]
+set ytics (0.5, 0.75, 1, 1.5, 2, 3, 4, 6, 8, 12, 16)
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lw 2 dt 2 lc rgb "black" front
 EOF
       for fig in "cpu:CPU (user + sys) ÷ files:1.05" "faults:minor faults ÷ files:1.15" "ttm:time to Main ÷ files:1.05"; do
         IFS=: read -r f title goal <<<"$fig"
-        echo "set title \"startup: $title\\n(dashed: files = 1; CoreCLR target for in place and warm: ≤ $goal)\" noenhanced"
+        echo "set title \"startup matrix: $title (log scale)\\ndashed: files = 1; CoreCLR target, in place and warm: ≤ $goal\" noenhanced"
         printf 'plot for [i=2:%d] "%s" using i:xtic(1) title columnheader(i)\n' "$((ncol + 1))" "$W/ttm_$f.dat"
       done
     fi

@@ -142,6 +142,7 @@ else
 fi
 
 # ---------------------------------------------------------------- the runs
+TTM_PACK_SECS=$(( $(date +%s) - TTM_T0 ))
 for ((pass = 1; pass <= TTM_PASSES; pass++)); do
   echo "  startup matrix: pass $pass of $TTM_PASSES, $(grep -c . "$TTM_SPEC") starts × $TTM_SAMPLES rounds ..." >&2
   rm -rf "$W/ttm-cache"
@@ -215,7 +216,7 @@ say ""
 say "Each host starts its program with \`--time-to-main\` (Main's first statement prints \`Stopwatch.GetTimestamp()\`,"
 say "CLOCK_MONOTONIC on both runtimes, and returns), each sample a fresh process spawned by tests/bench/time_to_main.py;"
 say "all $(grep -c . "$TTM_SPEC") starts of all the tables below are interleaved, the order rotated every round, $TTM_SAMPLES rounds"
-say "($TTM_PASSES pass$([ "$TTM_PASSES" -gt 1 ] && echo es), $TTM_SECS s for the section). Time to Main: ms from just before the spawn to Main's timestamp, median (min–max)."
+say "($TTM_PASSES pass$([ "$TTM_PASSES" -gt 1 ] && echo es); the section took $TTM_SECS s, $TTM_PACK_SECS s of it packing the stores, the compressed ones kept in $OUT/ttm-stores). Time to Main: ms from just before the spawn to Main's timestamp, median (min–max)."
 say "CPU: the child's user + system time (RUSAGE_CHILDREN deltas of ru_utime + ru_stime, every thread: the JIT, the"
 say "cache writer), median (min–max). Minor faults: RUSAGE_CHILDREN delta of ru_minflt, median. Memory: the host's"
 say "\`ASMSTORE_HOST_MEMORY=1\` line (/proc/self/smaps_rollup right after Main returns, examples/host_memory.h), medians:"
@@ -313,4 +314,4 @@ if [ ${#TT_PLOT_TABLES[@]} -gt 0 ]; then
     } >"$W/ttm_$fig.dat"
   done
 fi
-echo "  startup matrix: $TTM_SECS s" >&2
+echo "  startup matrix: $TTM_SECS s ($TTM_PACK_SECS s packing)" >&2
