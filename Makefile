@@ -48,7 +48,7 @@ examples: all
 $(B):
 	mkdir -p $(B)
 
-CLI_SRC = tools/asmstore.c tools/cli_cache.c tools/cli_input.c tools/cli_fs.c $(CLI_REPACK)
+CLI_SRC = tools/asmstore.c tools/cli_cache.c tools/cli_input.c tools/cli_fs.c tools/cli_r2r.c $(CLI_REPACK)
 $(B)/asmstore: $(CLI_SRC) tools/cli.h $(HEADERS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ $(CLI_SRC) $(LIBS) $(CLI_LIBS)
 

@@ -206,10 +206,13 @@ else
   check_flags "--format 4" 4 crc32 XAZS 1 1 -- --format 4
   check_flags "--hash xxhash" 3 xxh3 XAZS 1 1 -- --hash xxhash
   check_flags "--compression lz4" 3 crc32 XALZ 1 1 -- --compression lz4
-  # uncompressed without --target: images 16-byte aligned (usable in place); with --target: the release's layout
-  check_flags "--no-compress" 3 crc32 none 1 16 -- --no-compress
+  # uncompressed without --target: images 16-byte aligned (usable in place), 4096 for CoreCLR (which maps
+  # them in place and crashes on odd offsets) even with --target; --align-images 1: the release's layout
+  check_flags "--no-compress" 3 crc32 none 1 4096 -- --no-compress
   check_flags "--runtime monovm --format 2 --compression none" 2 xxh3 none 0 16 -- --runtime monovm --format 2 --compression none
-  check_flags "--target net11 --no-compress" 3 crc32 none 1 1 -- --target net11 --no-compress
+  check_flags "--target net11 --no-compress" 3 crc32 none 1 4096 -- --target net11 --no-compress
+  check_flags "--target net11 --no-compress --align-images 1" 3 crc32 none 1 1 -- --target net11 --no-compress --align-images 1
+  check_flags "--target net10 --runtime monovm --no-compress" 3 xxh3 none 0 1 -- --target net10 --runtime monovm --no-compress
   check_flags "--target net10 --compression zstd --level 5" 3 xxh3 XAZS 0 1 -- --target net10 --compression zstd --level 5
   check_flags "--align-images 4096 --no-compress" 3 crc32 none 1 4096 -- --align-images 4096 --no-compress
   check_flags "--target net9 --align-images 16" 2 xxh3 XALZ 0 16 -- --target net9 --align-images 16

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -458,6 +459,18 @@ static int verify_lookup(const cli_unit *u, const asmstore_entry *e, const char 
     return 1;
 }
 
+/* A ReadyToRun component stub's composite image must be in the store: CoreCLR aborts without a word otherwise. */
+static int verify_composite(const cli_unit *u, const asmstore_entry *e, const char *fname, const unsigned char *image) {
+    const char *owner;
+    size_t len;
+    if (!e->name || !cli_r2r_composite_owner(image, e->uncompressed_size, &owner, &len)) return 0;
+    if (asmstore_reader_find(&u->r, owner, len, NULL, NULL) == ASMSTORE_OK) return 0;
+    printf("%s (%s): entry %u %s: a ReadyToRun component stub whose code is in the composite image %.*s, which the "
+           "store does not hold (CoreCLR aborts without a message); pack %.*s into the store too\n",
+           u->label, abi_or_set(u), e->index, fname, (int)len, owner, (int)len, owner);
+    return 1;
+}
+
 static int verify_unit(const cli_unit *u, ZSTD_DCtx *dctx) {
     int problems = 0;
     uint32_t k;
@@ -478,6 +491,7 @@ static int verify_unit(const cli_unit *u, ZSTD_DCtx *dctx) {
         problems += verify_lookup(u, &e, fname);
         if (e.ignored) continue;
         if (!(buf = cli_read_entry(u, &e, dctx, fname))) { problems++; continue; }
+        problems += verify_composite(u, &e, fname, buf);
         free(buf);
     }
     return problems;
@@ -647,6 +661,7 @@ static int cmd_extract(int argc, char **argv) {
 typedef struct pack_item {
     char *name, *path;
     asmstore_abi abi;
+    int uncompressed; /* --keep-uncompressed named it */
     const unsigned char *bytes[3];
     size_t sizes[3];
 } pack_item;
@@ -838,6 +853,8 @@ typedef struct pack_args {
     const char *hash, *compression;
     int level, jobs, with_pdb, raw, wrap_set;
     size_t align_images;
+    const char **keep;            /* --keep-uncompressed NAMEs (argv's strings) */
+    size_t nkeep;
 } pack_args;
 
 /* Parses pack's command line into a, eo (wrapper flags) and l (inputs). Returns 0 or an exit code. */
@@ -878,6 +895,11 @@ static int pack_parse(int argc, char **argv, pack_args *a, asmstore_elf_options 
             if (*end || n < 1 || n > 16384 || (n & (n - 1))) { fprintf(stderr, "asmstore: --align-images takes a power of two, 1 .. 16384\n"); return 2; }
             a->align_images = (size_t)n;
         }
+        else if (!strcmp(o, "--keep-uncompressed") && v) {
+            k++;
+            if (!a->keep && !(a->keep = (const char **)malloc((size_t)argc * sizeof *a->keep))) { fprintf(stderr, "asmstore: out of memory\n"); return 2; }
+            a->keep[a->nkeep++] = v;
+        }
         else if (!strcmp(o, "--pdb")) a->with_pdb = 1;
         else if (!strcmp(o, "--arch") && v && k + 2 < argc) {
             /* format 1: PATH goes into that ABI's arch store */
@@ -892,6 +914,25 @@ static int pack_parse(int argc, char **argv, pack_args *a, asmstore_elf_options 
         else if (pack_input(l, o)) return 2;
     }
     return a->out && l->n ? 0 : usage();
+}
+
+#define PACK_CORECLR_ALIGNMENT 4096u /* the image base page-aligned, as a file's is on 4 KiB kernels */
+
+/* Where images start. CoreCLR maps an uncompressed image in place through its bundle_probe door and
+   crashes on one at an odd offset, so those get PACK_CORECLR_ALIGNMENT unless --align-images says
+   otherwise (1 still reproduces a release's back-to-back layout, with a warning). */
+static void pack_alignment(const pack_args *a, asmstore_write_options *o) {
+    int clr_in_place = o->runtime == ASMSTORE_RUNTIME_CORECLR && (o->no_compress || a->nkeep);
+    if (a->align_images) o->image_alignment = a->align_images;
+    else if (clr_in_place) o->image_alignment = PACK_CORECLR_ALIGNMENT;
+    /* uncompressed without an explicit --target: no release's bytes to match, so images get the
+       writer's default alignment (16), which runtimes can use in place */
+    else if (o->no_compress && !a->target) o->image_alignment = 0;
+    if (clr_in_place && o->image_alignment == 1)
+        fprintf(stderr, "asmstore: warning: --align-images 1 lets uncompressed images start at odd offsets, which "
+                        "CoreCLR's bundle_probe door cannot map (the runtime crashes); leave --align-images out "
+                        "(%u) or give 16 or more, unless you need a release's back-to-back layout\n",
+                PACK_CORECLR_ALIGNMENT);
 }
 
 /* The write options: the preset for --target/--runtime/--abi (default net11 coreclr arm64), then
@@ -925,11 +966,27 @@ static int pack_options(const pack_args *a, asmstore_write_options *o, asmstore_
     if (a->level > max_level) { fprintf(stderr, "asmstore: level must be 1..%d for %s\n", max_level, max_level == 12 ? "LZ4 HC" : "zstd"); return 2; }
     if (a->level) o->level = a->level;
     if (a->jobs) o->jobs = a->jobs;
-    if (a->align_images) o->image_alignment = a->align_images;
-    /* uncompressed without an explicit --target: no release's bytes to match, so images get the
-       writer's default alignment (16), which runtimes can use in place */
-    else if (o->no_compress && !a->target) o->image_alignment = 0;
+    pack_alignment(a, o);
     o->compress = cli_compress;
+    return 0;
+}
+
+/* Marks the inputs each --keep-uncompressed NAME (a name or an fnmatch pattern) matches; a NAME that
+   matches none is a usage error (exit 2). */
+static int pack_mark_kept(pack_list *l, const pack_args *a) {
+    size_t k, i;
+    for (k = 0; k < a->nkeep; k++) {
+        size_t matched = 0;
+        for (i = 0; i < l->n; i++) {
+            if (fnmatch(a->keep[k], l->items[i].name, 0) != 0) continue;
+            l->items[i].uncompressed = 1;
+            matched++;
+        }
+        if (matched) continue;
+        fprintf(stderr, "asmstore: --keep-uncompressed %s: no input is stored under that name; give an entry name as "
+                        "the store lists it (e.g. %s) or a pattern such as '*.r2r.dll'\n", a->keep[k], l->items[0].name);
+        return 2;
+    }
     return 0;
 }
 
@@ -998,7 +1055,7 @@ static int pack_add_all(asmstore_writer *w, pack_list *l, int with_pdb) {
         if ((rc = pack_map_item(it, with_pdb)) != 0) return rc;
         memset(&ao, 0, sizeof ao);
         ao.abi = it->abi;
-        ao.flags = ASMSTORE_ADD_BORROW;
+        ao.flags = ASMSTORE_ADD_BORROW | (it->uncompressed ? ASMSTORE_ADD_UNCOMPRESSED : 0u);
         res = asmstore_writer_add_ex(w, it->name, strlen(it->name), it->bytes[0], it->sizes[0], it->bytes[1],
                                      it->sizes[1], it->bytes[2], it->sizes[2], &ao, NULL);
         if (res != ASMSTORE_OK) {
@@ -1009,6 +1066,33 @@ static int pack_add_all(asmstore_writer *w, pack_list *l, int with_pdb) {
         }
     }
     return 0;
+}
+
+/* Is one of the inputs stored under name? */
+static int pack_has_name(const pack_list *l, const char *name, size_t len) {
+    size_t i;
+    for (i = 0; i < l->n; i++)
+        if (strlen(l->items[i].name) == len && !memcmp(l->items[i].name, name, len)) return 1;
+    return 0;
+}
+
+/* Refuses ReadyToRun component stubs whose composite image is not among the (mapped) inputs: CoreCLR
+   aborts without a word on loading one. Returns 0 or 2. */
+static int pack_check_composites(const pack_list *l) {
+    size_t i, missing = 0;
+    for (i = 0; i < l->n; i++) {
+        const pack_item *it = &l->items[i];
+        const char *owner;
+        size_t len;
+        if (!cli_r2r_composite_owner(it->bytes[0], it->sizes[0], &owner, &len) || pack_has_name(l, owner, len)) continue;
+        if (missing++) continue;
+        fprintf(stderr, "asmstore: %s (%s) is a ReadyToRun component stub whose code is in the composite image %.*s, "
+                        "which is not among the inputs (CoreCLR would abort without a message); add %.*s (crossgen2 "
+                        "writes it beside the stubs), or pack the IL assemblies instead of the stubs\n",
+                it->name, it->path, (int)len, owner, (int)len, owner);
+    }
+    if (missing > 1) fprintf(stderr, "asmstore: %zu component stubs in all name a composite image the inputs lack\n", missing);
+    return missing ? 2 : 0;
 }
 
 static int cmd_pack(int argc, char **argv) {
@@ -1030,6 +1114,7 @@ static int cmd_pack(int argc, char **argv) {
     memset(&a, 0, sizeof a);
     a.runtime = -1;
     rc = pack_parse(argc, argv, &a, &eo, &tpl, &l);
+    if (rc == 0) rc = pack_mark_kept(&l, &a);
     if (rc == 0) rc = pack_options(&a, &o, &info);
     if (rc == 0 && o.format == 1 && (a.wrap_set || a.raw)) { fprintf(stderr, "asmstore: format 1 stores are raw files (no --raw, --wrap or --template)\n"); rc = 2; }
     if (rc == 0) {
@@ -1038,6 +1123,7 @@ static int cmd_pack(int argc, char **argv) {
         if (res != ASMSTORE_OK) { cli_fail("the pack options", res, &err); rc = 2; }
     }
     if (rc == 0) rc = pack_add_all(w, &l, a.with_pdb);
+    if (rc == 0) rc = pack_check_composites(&l);
     if (rc == 0) {
         res = asmstore_writer_finish(w, &data, &size, &err);
         if (res == ASMSTORE_ERR_UNSUPPORTED_COMPRESSION && o.compression == ASMSTORE_COMPRESSION_LZ4)
@@ -1057,6 +1143,7 @@ static int cmd_pack(int argc, char **argv) {
                                   : eo.mode == ASMSTORE_ELF_MODE_TEMPLATE ? " added to the template .so" : " in a dlopen-kind .so");
     }
     free(tpl.data);
+    free(a.keep);
     asmstore_writer_free(w);
     pack_unmap_all(&l);
     for (i = 0; i < l.n; i++) { free(l.items[i].name); free(l.items[i].path); }
@@ -1151,13 +1238,18 @@ static const cli_command cli_commands[] = {
      "pack -o OUT [--target net8|net9|net10|net11|net11-preview] [--runtime coreclr|monovm]\n"
      "                [--abi arm64|arm|x86_64|x86] [--format 1|2|3|4] [--hash crc32|xxhash]\n"
      "                [--compression zstd|lz4|none | --no-compress] [--level N] [--align-images N] [--jobs N]\n"
-     "                [--pdb] [--raw | --wrap dlopen|section | --template STUB.so] [--symbol NAME] [--soname NAME]\n"
-     "                [--align N] [--arch ABI FILE|DIR]... FILE|DIR...\n"
+     "                [--keep-uncompressed NAME]... [--pdb] [--raw | --wrap dlopen|section | --template STUB.so]\n"
+     "                [--symbol NAME] [--soname NAME] [--align N] [--arch ABI FILE|DIR]... FILE|DIR...\n"
      "Writes what a release writes: by default --target net11 --runtime coreclr (format 3,\n"
      "CRC-32, zstd 22, dlopen-kind .so); --runtime defaults to monovm for net8..net10. Each other flag\n"
      "overrides its part. -o DIR/ writes DIR/<the release's file name>. --target net8 writes the\n"
      ".NET 6-8 set into the directory OUT: assemblies.blob, one assemblies.<abi>.blob per --arch ABI,\n"
-     "assemblies.manifest. Uncompressed stores without --target get 16-byte aligned images.\n"},
+     "assemblies.manifest. Uncompressed images are 16-byte aligned without --target, and at multiples\n"
+     "of 4096 for CoreCLR (page-aligned: it maps them in place and crashes on an odd offset; every image\n"
+     "of such a store is then). --align-images N overrides: 16 is enough, 16384 suits 16 KiB-page\n"
+     "devices, 1 is a release's back-to-back layout (a warning for CoreCLR). --keep-uncompressed NAME\n"
+     "(an entry name or a pattern such as '*.r2r.dll'; repeatable) stores those entries as they are in\n"
+     "a compressed store. ReadyToRun component stubs are refused unless their composite image is an input.\n"},
     {"wrap", cmd_wrap,
      "wrap -o OUT.so --abi A [--mode dlopen|section] [--template STUB.so] [--symbol NAME]\n"
      "                [--soname NAME] [--align N] PAYLOAD\n"

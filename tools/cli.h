@@ -1,6 +1,6 @@
 /* cli.h - what the asmstore CLI's translation units share: asmstore.c (core commands, the
-   asmstore.h implementation), cli_cache.c (cache commands, the asmstore_cache.h implementation)
-   and cli_fs.c (writing files under a directory). */
+   asmstore.h implementation), cli_cache.c (cache commands, the asmstore_cache.h implementation),
+   cli_fs.c (writing files under a directory) and cli_r2r.c (ReadyToRun component stubs). */
 #ifndef ASMSTORE_CLI_H
 #define ASMSTORE_CLI_H
 /* Every CLI source includes this first, before any system header. */
@@ -101,6 +101,13 @@ int cli_write_under(int rootfd, const char *relpath, const void *data, size_t si
 /* Compressor callback for XALZ: LZ4 HC into a raw block, as K4os LZ4Codec.Encode did (asmstore.c). */
 asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst, size_t cap,
                              const void *src, size_t src_size, size_t *written);
+
+/* ---- cli_r2r.c: ReadyToRun component stubs ---- */
+/* When image (any bytes, read only inside [image, image + size)) is a PE file whose ReadyToRun header
+   marks it a component stub (READYTORUN_FLAG_COMPONENT) and names its composite image (the
+   OWNER_COMPOSITE_EXECUTABLE section), points *name at that file name inside image (name_len bytes,
+   no NUL) and returns 1; else 0. CoreCLR aborts without a message when a stub's composite is missing. */
+int cli_r2r_composite_owner(const void *image, size_t size, const char **name, size_t *name_len);
 
 /* asmstore repack IN -o OUT ... (cli_repack.c): exit 0 written, 1 invalid input or refused change, 2 usage or I/O. */
 int cli_cmd_repack(int argc, char **argv);

@@ -1,0 +1,15 @@
+/* fuzz_r2r.c - the CLI's ReadyToRun header reader (tools/cli_r2r.c) over arbitrary bytes: never a
+   read outside the input, and a composite name only from inside it. Seeds: fuzz/corpus/r2r/ (a
+   component stub, its composite, damaged stubs). */
+#include "../tools/cli_r2r.c"
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    const char *name = NULL;
+    size_t len = 0;
+    if (!cli_r2r_composite_owner(data, size, &name, &len)) return 0;
+    if (!len || (const uint8_t *)name < data || len > size || (size_t)((const uint8_t *)name - data) > size - len) abort();
+    if (memchr(name, 0, len)) abort(); /* a name ends at its NUL */
+    return 0;
+}
