@@ -489,7 +489,7 @@ set key below horizontal maxcols 2
 set xtics rotate by 30 right scale 0
 set logscale y
 set yrange [0.5:*]
-set ytics (0.5, 0.75, 1, 1.5, 2, 3, 4, 6, 8, 12, 16)
+set ytics (0.5, 0.75, 1, 1.5, 2, 3, 4, 6, 8, 12, 16, 24, 32)
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lw 2 dt 2 lc rgb "black" front
 EOF
       for fig in "cpu:CPU (user + sys) ÷ files:1.05" "faults:minor faults ÷ files:1.15" "ttm:time to Main ÷ files:1.05"; do
