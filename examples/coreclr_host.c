@@ -611,13 +611,15 @@ static int run_from_store(host *h, runtime *rt, const char *program, int argc, c
 
 static int run_from_files(runtime *rt, const char *tpa_dir, const char *program, int argc, const char **argv,
                           double t0) {
-    char path[PATH_MAX], app_dir[PATH_MAX + 2], native_dirs[PATH_MAX + 2], *slash, *tpa = NULL;
+    char path[PATH_MAX], tpa_real[PATH_MAX], app_dir[PATH_MAX + 2], native_dirs[PATH_MAX + 2], *slash, *tpa = NULL;
     const char *keys[] = {"TRUSTED_PLATFORM_ASSEMBLIES", "NATIVE_DLL_SEARCH_DIRECTORIES", "APP_CONTEXT_BASE_DIRECTORY"};
     const char *values[3];
     size_t len = 0;
     run_times t;
     int rc;
     if (!realpath(program, path)) { perror(program); return 1; }
+    if (!realpath(tpa_dir, tpa_real)) { perror(tpa_dir); return 1; }
+    tpa_dir = tpa_real; /* the runtime takes absolute paths only */
     snprintf(app_dir, sizeof app_dir, "%s", path);
     if ((slash = strrchr(app_dir, '/')) != NULL) *slash = 0;
     if (!tpa_add_dir(&tpa, &len, tpa_dir) || !tpa_add_dir(&tpa, &len, app_dir)) { free(tpa); return 1; }

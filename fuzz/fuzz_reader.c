@@ -1,5 +1,6 @@
 /* fuzz_reader.c - the store reader over arbitrary bytes: open, look up every name (both spellings)
-   and some garbage names, read every entry with capacities taken from the input, decompress.
+   and some garbage names, read every entry with capacities taken from the input, decompress; the file offset
+   of every image (asmstore_locator_image_offset).
    No allocation beyond the configured maximum entry size, whatever the input claims. */
 #define ASMSTORE_IMPLEMENTATION
 #define ASMSTORE_NO_STDIO
@@ -58,6 +59,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         /* the entry must lie inside the input */
         if (e.image && (e.image < data || e.image + e.image_size > data + size)) abort();
         if (e.name && (e.name < (const char *)data || (const unsigned char *)e.name + e.name_len > data + size)) abort();
+        /* the file offset of an image: only for uncompressed ones, and then exactly where the image lies */
+        {
+            asmstore_locator l;
+            uint64_t off = 0;
+            memset(&l, 0, sizeof l);
+            l.data = data;
+            l.size = size;
+            l.file_offset = 100;
+            l.path[0] = 'x';
+            res = asmstore_locator_image_offset(&l, &r, &e, (size_t)1 << (size & 7), &off, NULL);
+            if (res == ASMSTORE_OK && (e.compression != ASMSTORE_COMPRESSION_NONE || off != 100 + (uint64_t)(e.image - data)))
+                abort();
+        }
         /* the reader's own entries always pass its entry check */
         if (!e.ignored && asmstore_reader_entry_check(&r, &e, NULL) != ASMSTORE_OK) abort();
         res = e.name ? asmstore_reader_find(&r, e.name, e.name_len, &f, NULL) : ASMSTORE_ERR_NOT_FOUND;

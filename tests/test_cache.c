@@ -9,6 +9,8 @@
 #include "test.h"
 #include "cache_util.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -1210,6 +1212,111 @@ static int load_first(const char *root, const cu_store *s, size_t n, int pack, a
 /* AUTO consolidates once 16 files lie outside the pack: the files go, every image is a recorded hit mapped from the
    pack at a page boundary, private; fewer new files stay files until ALWAYS (or more of them) consolidates again.
    (The files are written by a NEVER run first: a writer that empties its queue mid-run may consolidate early.) */
+/* Threads of this process (/proc/self/task), or -1. */
+static int thread_count(void) {
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *de;
+    int n = 0;
+    if (!d) return -1;
+    while ((de = readdir(d)) != NULL) n += de->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* Open starts no thread, hit or not (a runtime initialised next would wait for it: CoreCLR's membarrier
+   registration); the first miss starts the writer. With PACK_AT_FLUSH no pack is written before the flush. */
+static void test_open_starts_no_thread(void) {
+    cu_store s;
+    char *root = cu_tmpdir(), pk[4096];
+    asmstore_cache *c = NULL;
+    asmstore_cache_options o;
+    asmstore_entry e;
+    asmstore_cache_image img;
+    struct stat st;
+    int before;
+    CHECK(cu_synthetic(&s, 4, 20, pack_sizes, 7, 707) == 0);
+    pack_path(pk, sizeof pk, root, s.r.content_id);
+    CHECK_EQ_INT(load_first(root, &s, 20, ASMSTORE_CACHE_PACK_NEVER, NULL), 0); /* 20 recorded files to read ahead */
+    memset(&o, 0, sizeof o);
+    o.pack = ASMSTORE_CACHE_PACK_AT_FLUSH;
+    before = thread_count();
+    CHECK(before > 0 && asmstore_cache_open(&c, root, &s.r, &o) == ASMSTORE_OK);
+    CHECK_EQ_INT(thread_count(), before);
+    asmstore_reader_entry(&s.r, 0, &e, NULL);
+    CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK && img.source == ASMSTORE_CACHE_HIT);
+    asmstore_cache_release(&img);
+    CHECK_EQ_INT(thread_count(), before); /* a recorded hit needs no writer */
+    CHECK(stat(pk, &st) != 0);            /* AT_FLUSH: 20 files outside the pack, none packed yet */
+    asmstore_cache_flush(c);
+    CHECK(stat(pk, &st) == 0);
+    asmstore_cache_close(c);
+    CHECK_EQ_INT(thread_count(), before);
+    cu_rmrf(root);
+    CHECK(asmstore_cache_open(&c, root, &s.r, &o) == ASMSTORE_OK);
+    CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK && img.source == ASMSTORE_CACHE_MISS);
+    asmstore_cache_release(&img);
+    CHECK_EQ_INT(thread_count(), before + 1); /* the miss queued a file: the writer runs */
+    asmstore_cache_close(c);
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
+/* A pack hit says where its image lies: the descriptor asmstore_cache_pack_file gives holds the image at
+   pack_offset, and "/proc/self/fd/N" keeps naming that file after another pack is renamed into its place (what a
+   runtime mapping images from the pack by offset relies on); hits from the new pack carry another pack_id. */
+static void test_pack_file_and_offsets(void) {
+    cu_store s;
+    char *root = cu_tmpdir(), pk[4096], planted[4200], byfd[64];
+    asmstore_cache *c = NULL;
+    asmstore_cache_options o;
+    uint64_t id = 0, id2 = 0;
+    unsigned char *buf;
+    int fd, fd2, again;
+    uint32_t i;
+    CHECK(cu_synthetic(&s, 4, 20, pack_sizes, 7, 808) == 0);
+    pack_path(pk, sizeof pk, root, s.r.content_id);
+    memset(&o, 0, sizeof o);
+    o.pack = ASMSTORE_CACHE_PACK_AT_FLUSH;
+    CHECK(asmstore_cache_open(&c, root, &s.r, &o) == ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_cache_pack_file(c, &id), -1); /* no pack yet */
+    asmstore_cache_close(c);
+    CHECK_EQ_INT(load_first(root, &s, 20, ASMSTORE_CACHE_PACK_AT_FLUSH, NULL), 0);
+    CHECK(asmstore_cache_open(&c, root, &s.r, &o) == ASMSTORE_OK);
+    fd = asmstore_cache_pack_file(c, &id);
+    CHECK(fd >= 0 && id != 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC));
+    snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
+    snprintf(planted, sizeof planted, "%s.planted", pk);
+    CHECK(cu_spit(planted, "not a pack", 10) == 0 && rename(planted, pk) == 0); /* replaced while we hold it */
+    for (i = 0; i < 20; i++) {
+        asmstore_entry e;
+        asmstore_cache_image img;
+        asmstore_reader_entry(&s.r, i, &e, NULL);
+        CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK && img.source == ASMSTORE_CACHE_HIT);
+        CHECK(img.pack_id == id && img.pack_offset % 4096 == 0);
+        buf = (unsigned char *)malloc(img.size);
+        fd2 = open(byfd, O_RDONLY | O_CLOEXEC); /* as the runtime opens exe_path: by name, for each image */
+        CHECK(buf && fd2 >= 0 && pread(fd2, buf, img.size, (off_t)img.pack_offset) == (ssize_t)img.size);
+        CHECK(buf && memcmp(buf, s.src[i], img.size) == 0);
+        if (fd2 >= 0) close(fd2);
+        free(buf);
+        asmstore_cache_release(&img);
+    }
+    close(fd);
+    asmstore_cache_close(c);
+    /* the planted file fails the checks: misses, and the flush packs them again under a new identity */
+    CHECK_EQ_INT(load_first(root, &s, 20, ASMSTORE_CACHE_PACK_AT_FLUSH, NULL), 0);
+    CHECK(asmstore_cache_open(&c, root, &s.r, &o) == ASMSTORE_OK);
+    fd = asmstore_cache_pack_file(c, &id2);
+    again = fd >= 0;
+    CHECK(again && id2 != 0);
+    if (fd >= 0) close(fd);
+    asmstore_cache_close(c);
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
 static void test_pack_consolidates(void) {
     cu_store s;
     char *root = cu_tmpdir(), dir[4096], pk[4096], real[4096];
@@ -1608,6 +1715,8 @@ int main(void) {
     RUN(test_policy_page_cache);
     RUN(test_policy_counts_store_reads);
     RUN(test_race_8_processes);
+    RUN(test_open_starts_no_thread);
+    RUN(test_pack_file_and_offsets);
     RUN(test_pack_consolidates);
     RUN(test_pack_load_order);
     RUN(test_pack_corrupt_image);

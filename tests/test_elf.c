@@ -10,6 +10,7 @@
 #include "../asmstore.h"
 #include "test.h"
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -613,6 +614,107 @@ static void test_locate_apk_and_split(void) {
     asmstore_writer_free(wa); asmstore_writer_free(wx);
 }
 
+/* ---- where an image lies in its file (asmstore_locator_image_offset) ---- */
+/* The file at path holds n bytes equal to p at off. */
+static int file_holds(const char *path, uint64_t off, const void *p, size_t n) {
+    unsigned char *buf = (unsigned char *)malloc(n ? n : 1);
+    int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+    ok = buf && fd >= 0 && pread(fd, buf, n, (off_t)off) == (ssize_t)n && memcmp(buf, p, n) == 0;
+    if (fd >= 0) close(fd);
+    free(buf);
+    return ok;
+}
+
+/* Every entry of l's store: its offset (any alignment) names its bytes in l->path; with 16, exactly the entries
+   at multiples of 16 are OK and the others MISALIGNED at their offset. Returns how many were misaligned. */
+static int check_image_offsets(const asmstore_locator *l, const char *path) {
+    asmstore_reader r;
+    asmstore_error err;
+    uint32_t i;
+    int misaligned = 0;
+    CHECK(strcmp(l->path, path) == 0);
+    CHECK_EQ_INT(asmstore_reader_init(&r, l->data, l->size, NULL, NULL), ASMSTORE_OK);
+    for (i = 0; i < r.entry_count; i++) {
+        asmstore_entry e;
+        uint64_t off = 0, off16 = 0;
+        asmstore_result res;
+        CHECK_EQ_INT(asmstore_reader_entry(&r, i, &e, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_locator_image_offset(l, &r, &e, 1, &off, NULL), ASMSTORE_OK);
+        CHECK(file_holds(path, off, e.image, e.image_size));
+        res = asmstore_locator_image_offset(l, &r, &e, 16, &off16, &err);
+        CHECK_EQ_INT(res, off % 16 ? ASMSTORE_ERR_MISALIGNED : ASMSTORE_OK);
+        if (res == ASMSTORE_ERR_MISALIGNED) CHECK(err.offset == off && err.entry == (int64_t)i);
+        misaligned += res == ASMSTORE_ERR_MISALIGNED;
+    }
+    return misaligned;
+}
+
+static void test_image_offsets(void) {
+    const void *store, *packed;
+    size_t store_size, packed_size, n, nz;
+    asmstore_writer *w = make_store(ASMSTORE_ABI_X86_64, &store, &store_size), *wz = NULL;
+    unsigned char *so = wrap(ASMSTORE_ABI_X86_64, ASMSTORE_ELF_MODE_DLOPEN, store, store_size, &n), *z, big[5000];
+    char p_raw[512], p_so[512], p_apk[512], p_z[512];
+    asmstore_write_options o;
+    asmstore_locator l, other;
+    asmstore_reader r;
+    asmstore_entry e;
+    uint64_t off;
+    zent ze[2];
+    if (!w || !so) { CHECK(0); return; }
+    CHECK(write_tmp("offsets.store", store, store_size, p_raw, sizeof p_raw));
+    CHECK(write_tmp("liboffsets.so", so, n, p_so, sizeof p_so));
+    /* the raw store, its .so by mapping and by dlopen: the back-to-back layout has a misaligned image */
+    CHECK_EQ_INT(asmstore_locate_file(&l, p_raw, NULL, NULL), ASMSTORE_OK);
+    CHECK(check_image_offsets(&l, p_raw) >= 1);
+    /* a reader over other bytes, a bad alignment: refused */
+    CHECK_EQ_INT(asmstore_reader_init(&r, store, store_size, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_entry(&r, 0, &e, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_locator_image_offset(&l, &r, &e, 1, &off, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_locator_image_offset(&l, &r, &e, 3, &off, NULL), ASMSTORE_ERR_INVALID_ARG);
+    asmstore_locator_close(&l);
+    CHECK_EQ_INT(asmstore_locate_file(&l, p_so, NULL, NULL), ASMSTORE_OK);
+    CHECK(check_image_offsets(&l, p_so) >= 1);
+    asmstore_locator_close(&l);
+#if defined(__x86_64__) && !defined(ASMSTORE_NO_LOCATOR)
+    CHECK_EQ_INT(asmstore_locate_dlopen(&l, p_so, NULL, NULL), ASMSTORE_OK);
+    CHECK(l.file_offset == 16384);
+    CHECK(check_image_offsets(&l, p_so) >= 1);
+    asmstore_locator_close(&l);
+#endif
+    /* inside an APK entry: offsets count in the archive */
+    memset(ze, 0, sizeof ze);
+    ze[0].name = "classes.dex"; ze[0].data = "dex\n035"; ze[0].size = 7;
+    ze[1].name = "lib/x86_64/libassembly-store.so"; ze[1].data = so; ze[1].size = n; ze[1].align = 16384;
+    z = zip_build(ze, 2, NULL, &nz);
+    CHECK(write_tmp("offsets.apk", z, nz, p_apk, sizeof p_apk));
+    free(z);
+    CHECK_EQ_INT(asmstore_locate_apk(&l, p_apk, ASMSTORE_ABI_X86_64, NULL, NULL), ASMSTORE_OK);
+    CHECK(check_image_offsets(&l, p_apk) >= 1);
+    asmstore_locator_close(&l);
+    /* a compressed image has no bytes to map */
+    memset(&o, 0, sizeof o);
+    o.abi = ASMSTORE_ABI_X86_64; o.jobs = 1;
+    memset(big, 'x', sizeof big);
+    CHECK(asmstore_writer_create(&wz, &o, NULL) == ASMSTORE_OK);
+    CHECK(wz && asmstore_writer_add(wz, "Z.dll", 5, big, sizeof big, NULL, 0, NULL, 0, 0, NULL) == ASMSTORE_OK);
+    CHECK(wz && asmstore_writer_finish(wz, &packed, &packed_size, NULL) == ASMSTORE_OK);
+    CHECK(wz && write_tmp("offsets-z.store", packed, packed_size, p_z, sizeof p_z));
+    CHECK_EQ_INT(asmstore_locate_file(&l, p_z, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_init(&r, l.data, l.size, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Z.dll", 5, &e, NULL), ASMSTORE_OK);
+    CHECK(e.compression == ASMSTORE_COMPRESSION_ZSTD);
+    CHECK_EQ_INT(asmstore_locator_image_offset(&l, &r, &e, 1, &off, NULL), ASMSTORE_ERR_UNSUPPORTED);
+    /* a locator that knows no file (a zeroed one has no payload either) */
+    memset(&other, 0, sizeof other);
+    CHECK_EQ_INT(asmstore_locator_image_offset(&other, &r, &e, 1, &off, NULL), ASMSTORE_ERR_INVALID_ARG);
+    asmstore_locator_close(&l);
+    unlink(p_raw); unlink(p_so); unlink(p_apk); unlink(p_z);
+    free(so);
+    asmstore_writer_free(w);
+    asmstore_writer_free(wz);
+}
+
 /* ---- deterministic mutation run over every parser ---- */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(void) { rng_state ^= rng_state << 13; rng_state ^= rng_state >> 7; rng_state ^= rng_state << 17; return (uint32_t)(rng_state >> 11); }
@@ -692,6 +794,7 @@ int main(void) {
     RUN(test_zip_scan);
     RUN(test_locate_file_and_dlopen);
     RUN(test_locate_apk_and_split);
+    RUN(test_image_offsets);
     RUN(test_mutations);
     rmdir(tmpdir);
     return TEST_DONE();
