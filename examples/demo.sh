@@ -106,8 +106,32 @@ else
     echo "      the filesystem (strace -f): $(grep -v 'execve(' "$cdir/strace" | grep -c '\.dll"') paths ending in .dll touched; opened from the runtime:"
     echo "         $(grep -E '^[0-9]+ +openat\(' "$cdir/strace" | grep -v ' = -1 ' | grep -oE "\"($CLR_DIR|/tmp/coreclr_host\.[^/\"]*)/[^\"]*\"" |
                   sed 's|.*/||; s|"||' | sort -u | paste -sd' ')"
-    echo "         (libcoreclr.so and libclrjit.so through a private symlink directory, deleted before the runtime starts)"
+    echo "         (libcoreclr.so and libclrjit.so through a private symlink directory, removed after Main)"
   fi
+  # the doors' cost against the start from files: fresh processes, interleaved, CPU time and page faults
+  # (what repeats on a busy machine; wall time spreads 2-3x), 7 rounds each
+  echo "   the doors against the files (7 interleaved starts each, medians; CPU = user+sys):"
+  python3 - "$B/coreclr_host" "$CLR_DIR" "$cdir" "$(realpath "$cstore")" <<'PY' | sed 's/^/      /'
+import os, resource, subprocess, sys
+host, fw, d, store = sys.argv[1:5]
+starts = [("files (--tpa)", [host, "--tpa", fw, d + "/hello.dll", "--time-to-main"]),
+          ("store, warm, bundle door", [host, "--cache", d + "/cache", store, "hello.dll", "--time-to-main"]),
+          ("store, warm, --external-only", [host, "--external-only", "--cache", d + "/cache", store, "hello.dll", "--time-to-main"])]
+got = {name: [] for name, _ in starts}
+for i in range(7):
+    for name, cmd in starts[i % 3:] + starts[:i % 3]:
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        doors = [w for w in out.stderr.split(";") if "doors:" in w]
+        got[name].append(((r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime) * 1000, r1.ru_minflt - r0.ru_minflt,
+                          doors[0].strip() if doors else ""))
+med = lambda v: sorted(v)[len(v) // 2]
+cpu0, flt0 = med([g[0] for g in got["files (--tpa)"]]), med([g[1] for g in got["files (--tpa)"]])
+for name, _ in starts:
+    cpu, flt = med([g[0] for g in got[name]]), med([g[1] for g in got[name]])
+    print("%-29s CPU %5.1f ms (%.2fx files), %5d minor faults (%.2fx)  %s" % (name, cpu, cpu / cpu0, flt, flt / flt0, got[name][-1][2]))
+PY
   "$B/coreclr_host" --tpa "$CLR_DIR" "$cdir/hello.dll" demo "from a store" >"$cdir/tpa.out" 2>"$cdir/tpa.err"
   cmp -s "$cdir/tpa.out" "$cdir/warm.out" && same="the same output" || same="DIFFERENT output"
   echo "   the same runtime from the files on disk (--tpa, the anchor of make bench's time to Main): $same"
