@@ -113,6 +113,33 @@ else
   else t_fail "stubs without the composite: exit $(cat stubs.rc) (recorded: 134, silent)" "$(head -3 stubs.out stubs.err; grep -F r2r stubs.st | head -2)"; fi
 fi
 
+# ---- the composite from a store: the runtime asks the probes for hello.r2r.dll by its bare name after CoreLib;
+# served through the bundle door it is mapped from the store's file (in place) or the cache's pack (warm) ----
+if [ -f "$COMP/hello.r2r.dll" ] && [ -f "$COMP/.stamp" ]; then
+  # (zstd level 3: the preset's level 22 takes minutes on a 49 MB image; the store's bytes are not under test)
+  t_check "pack the composite + its $nstub stubs: uncompressed, compressed, compressed with the composite kept uncompressed" \
+    sh -c "'$ASMSTORE' pack --abi x86_64 --target net11 --runtime coreclr --no-compress -o comp-flat.so '$COMP' &&
+           '$ASMSTORE' pack --abi x86_64 --target net11 --runtime coreclr --level 3 -o comp-z.so '$COMP' &&
+           '$ASMSTORE' pack --abi x86_64 --target net11 --runtime coreclr --level 3 --keep-uncompressed '*.r2r.dll' -o comp-keep.so '$COMP'"
+  # storerun NAME STORE EXPECT-REGEX: -v, exact output, the composite served through the bundle door, the JIT count
+  storerun() {
+    local name=$1 store=$2 re=$3 n
+    "$HOST" -v --cache cache "$store" hello.dll store "two words" >"$name.out" 2>"$name.err"; echo $? >"$name.rc"
+    n=$(jitcount "$name.j" -- --cache cache "$store" hello.dll store "two words")
+    if [ "$(cat "$name.rc")" = 0 ] && out_ok "$name.out" && grep -Eq "$re" "$name.err" &&
+       grep -q '^coreclr_host: probe hello.r2r.dll: store, .*, bundle door$' "$name.err" && [ "$n" -ge 0 ] && [ $((n * 10)) -lt "$n_off" ]; then
+      t_ok "$name: output exact, hello.r2r.dll through the bundle door, $n methods JIT'd: $(grep -o 'doors: [^)]*)' "$name.err")"
+    else t_fail "$name (exit $(cat "$name.rc"), $n JIT'd)" "$(grep -E 'r2r|doors' "$name.err" | cut -c1-200 | head -4)"; fi
+  }
+  storerun comp-in-place comp-flat.so "doors: [0-9]+ bundle, 0 external \(bundle file: the store\)"
+  storerun comp-keep comp-keep.so "doors: 1 bundle, [0-9]+ external \(bundle file: the store\)"
+  rm -rf cache
+  "$HOST" --cache cache comp-z.so hello.dll store "two words" >comp-cold.out 2>comp-cold.err
+  if out_ok comp-cold.out && grep -q "doors: 0 bundle" comp-cold.err; then t_ok "comp-cold: output exact, every image decompressed (external probe), the 49 MB composite queued for the cache"
+  else t_fail "comp-cold" "$(tail -2 comp-cold.err | cut -c1-300)"; fi
+  storerun comp-warm comp-z.so "\([0-9]+ hits, 0 misses.*doors: [0-9]+ bundle, 0 external \(bundle file: the cache's pack\)"
+fi
+
 # ---- runtime 11 from the NuGet package ----
 if [ ! -f "$R11/.stamp" ]; then
   t_skip "runtime-net11" "$R11 not made (make runtime-net11: offline or no dotnet?)"
