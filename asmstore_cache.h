@@ -55,7 +55,8 @@
                32    4  align: the writer's page size
                36    4  0
                40    8  the pack's size in bytes
-               48   16  0
+               48    8  the store file it was written against (options.store_file's identity), or 0
+               56    8  0
      The writer leaves room for a table of every descriptor, so the first image starts at the first
      multiple of align after 64 + 40 * entry_count. A pack is used only when, read with one pread at
      open: it is a regular file of ours; magic, version, store id, flags and zero fields are exact;
@@ -207,6 +208,10 @@ typedef struct asmstore_cache_options {
     int no_prefetch;               /* nonzero: do not read the recorded files ahead in the background at open */
     int policy;                    /* when a valid file is served: ASMSTORE_CACHE_POLICY_AUTO (0, the default), ... */
     int pack;                      /* when files are consolidated into the pack: ASMSTORE_CACHE_PACK_AUTO (0), ... */
+    const char *store_file;        /* the file the store's bytes are mapped from (a locator's path), or NULL: a pack
+                                      written now names it (inode, size, times), and a v2/v3 pack hit from that
+                                      unchanged file is served on the source hashes the pack was written with,
+                                      instead of hashing the entry's stored bytes again */
 } asmstore_cache_options;
 
 /* When the writer consolidates the store's valid files into its one pack file (see PACK above). */
@@ -280,6 +285,8 @@ typedef struct asmstore_cache_counters {
     uint64_t pack_hits;            /* hits served from the pack (also hits) */
     uint64_t packs_written;        /* packs this cache object consolidated and renamed into place */
     uint64_t packed_entries;       /* images in the pack the cache object serves from now */
+    uint64_t source_hashed;        /* v2/v3 gets that hashed the entry's stored bytes (none for a hit in a pack written
+                                      against the unchanged options.store_file) */
 } asmstore_cache_counters;
 
 typedef struct asmstore_cache_prune_stats {
@@ -504,6 +511,7 @@ typedef struct asmstore_cache__pack {
     asmstore_cache__ident id;
     int recorded;                  /* its identity is the recorded one: images are not hashed */
     uint64_t serial;               /* the images' pack_id: 1, 2, ... in the order this cache object opened packs */
+    int same_store;                /* written against the very store file this cache object reads (store_file) */
     size_t refs;                   /* the cache's own + gets in flight (c->lock) */
 } asmstore_cache__pack;
 
@@ -535,6 +543,7 @@ struct asmstore_cache {
     uint64_t probe_ns, probe_bytes; /* this run's reads of files not in the page cache, timed (POLICY_AUTO) */
     asmstore_cache__pack *pack;    /* the pack served from, or NULL; replaced only by the writer (lock held) */
     uint64_t packs_opened;         /* the last pack's serial */
+    uint64_t store_file_id;        /* XXH3 of opt.store_file's identity at open, 0 when not given or not there */
     int pack_check;                /* the writer looks whether a consolidation is due when its queue is empty */
     int pack_bad;                  /* a packed image failed a check this run: consolidate again */
     int flushing;                  /* a flush waits (PACK_AT_FLUSH consolidates only then) */
@@ -1004,15 +1013,16 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__add_pending(asmstore_cache *c, cons
    anything is off. */
 ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_parse(const unsigned char *buf, size_t len, uint64_t file_size,
                                                           uint64_t store_id, int has_source, uint32_t entry_count,
-                                                          size_t page, asmstore_cache__slot *slot, size_t cap) {
+                                                          size_t page, asmstore_cache__slot *slot, size_t cap,
+                                                          uint64_t *store_file) {
     uint64_t count, align, table_end, end;
     size_t i;
     if (len < ASMSTORE_CACHE__PACK_HEAD || asmstore__rd32(buf) != ASMSTORE_CACHE__PACK_MAGIC ||
         asmstore__rd32(buf + 4) != 1u || asmstore__rd64(buf + 16) != store_id ||
         asmstore__rd32(buf + 28) != (has_source ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u) ||
-        asmstore__rd32(buf + 36) != 0u || asmstore__rd64(buf + 40) != file_size || asmstore__rd64(buf + 48) != 0u ||
-        asmstore__rd64(buf + 56) != 0u)
+        asmstore__rd32(buf + 36) != 0u || asmstore__rd64(buf + 40) != file_size || asmstore__rd64(buf + 56) != 0u)
         return 0;
+    *store_file = asmstore__rd64(buf + 48);
     count = asmstore__rd32(buf + 24);
     align = asmstore__rd32(buf + 32);
     table_end = ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * count;
@@ -1055,7 +1065,7 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_open(asmstore
     asmstore_cache__pack *p = NULL;
     unsigned char *buf = NULL;
     struct stat st;
-    uint64_t want = ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * (uint64_t)c->store.entry_count;
+    uint64_t want = ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * (uint64_t)c->store.entry_count, written_for = 0;
     size_t len = 0, count = 0;
     int fd = openat(c->dirfd, ASMSTORE_CACHE__PACK_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return NULL;
@@ -1072,7 +1082,7 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_open(asmstore
         p->nslot = count;
         p->len = (size_t)st.st_size; /* pack_parse checks that every image fits in a size_t */
         if (!p->slot || asmstore_cache__pack_parse(buf, len, (uint64_t)st.st_size, c->store_id, c->use_source_hash,
-                                                   c->store.entry_count, c->page, p->slot, count) != count) {
+                                                   c->store.entry_count, c->page, p->slot, count, &written_for) != count) {
             asmstore_free(a, p->slot, count * sizeof *p->slot);
             asmstore_free(a, p, sizeof *p);
             p = NULL;
@@ -1081,6 +1091,7 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_open(asmstore
     asmstore_free(a, buf, len);
     if (!p) { close(fd); return NULL; }
     p->fd = fd;
+    p->same_store = c->store_file_id != 0 && written_for == c->store_file_id;
     (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL); /* the hits' faults read it as one stream (prefetch) */
     asmstore_cache__ident_of(&p->id, ASMSTORE_CACHE__PACK_INDEX, &st);
     if (c->nrec > 0 && c->rec[c->nrec - 1].index == ASMSTORE_CACHE__PACK_INDEX) rec = &c->rec[c->nrec - 1];
@@ -1269,9 +1280,9 @@ ASMSTORE_CACHE__PRIVATE void *asmstore_cache__pack_source(asmstore_cache *c, con
 /* The pack's header and table for slot[0..n) (sorted by index), images aligned to align, file_size bytes in all:
    ASMSTORE_CACHE__PACK_HEAD + n table records (from allocator a; NULL when out of memory). */
 ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__pack_encode(const asmstore_allocator *a, uint64_t store_id,
-                                                                   int has_source, size_t align, uint64_t file_size,
-                                                                   const asmstore_cache__slot *slot, size_t n,
-                                                                   size_t *size) {
+                                                                   uint64_t store_file, int has_source, size_t align,
+                                                                   uint64_t file_size, const asmstore_cache__slot *slot,
+                                                                   size_t n, size_t *size) {
     unsigned char *buf;
     size_t i;
     *size = ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * n;
@@ -1293,6 +1304,7 @@ ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__pack_encode(const asmstor
     asmstore__wr32(buf + 28, has_source ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u);
     asmstore__wr32(buf + 32, (uint32_t)align);
     asmstore__wr64(buf + 40, file_size);
+    asmstore__wr64(buf + 48, store_file);
     asmstore__wr64(buf + 8, asmstore_xxh3_64(buf + 16, *size - 16u));
     return buf;
 }
@@ -1362,8 +1374,8 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_fill(asmstore_cache *c, const a
     if (err) return err;
     if (stop || k == 0) return -1;
     qsort(slot, k, sizeof *slot, asmstore_cache__slot_cmp); /* the table is sorted by index */
-    head = asmstore_cache__pack_encode(&c->opt.allocator, c->store_id, c->use_source_hash, c->page, at, slot, k,
-                                       &hsize);
+    head = asmstore_cache__pack_encode(&c->opt.allocator, c->store_id, c->store_file_id, c->use_source_hash, c->page, at,
+                                       slot, k, &hsize);
     if (!head) return -1;
     if (asmstore_cache__pwrite_all(fd, head, hsize, 0) != 0) err = errno;
     asmstore_free(&c->opt.allocator, head, hsize);
@@ -1593,6 +1605,21 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
     pthread_mutex_unlock(&c->lock);
 }
 
+/* The identity of the file holding the store's bytes (path NULL: none), as a pack records it: XXH3-64 of its device,
+   inode, size, mtime and ctime (any write or replacement changes one), never 0; 0 when it cannot be stat'ed. */
+ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__store_file_id(const char *path) {
+    struct stat st;
+    uint64_t f[5], id;
+    if (!path || stat(path, &st) != 0) return 0;
+    f[0] = (uint64_t)st.st_dev;
+    f[1] = (uint64_t)st.st_ino;
+    f[2] = (uint64_t)st.st_size;
+    f[3] = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+    f[4] = (uint64_t)st.st_ctim.tv_sec * 1000000000u + (uint64_t)st.st_ctim.tv_nsec;
+    id = asmstore_xxh3_64(f, sizeof f);
+    return id ? id : 1u;
+}
+
 /* >>cache-public ------------------------------------------------------------------------ */
 ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, const char *root,
                                                        const asmstore_reader *store,
@@ -1651,6 +1678,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     c->writes_on = !o.read_only;
     c->n.writes_enabled = c->writes_on;
     c->n.stale_removed = asmstore_cache__remove_stale(c->dirfd);
+    c->store_file_id = asmstore_cache__store_file_id(o.store_file);
     if (o.verify != ASMSTORE_CACHE_VERIFY_FULL)
         c->rec = asmstore_cache__records_read(&o.allocator, c->dirfd, c->store_id, store->entry_count, &c->nrec,
                                               &c->n.direct_ns_per_mib);
@@ -1800,20 +1828,34 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__hit_image(asmstore_cache_image *img
     img->length_ = len;
 }
 
+/* Entry e's source hash (XXH3-64 of its stored bytes: v2/v3) in *hash, computed at most once a get (*known). */
+ASMSTORE_CACHE__PRIVATE const uint64_t *asmstore_cache__source_hash(asmstore_cache *c, const asmstore_entry *e,
+                                                                    uint64_t *hash, int *known) {
+    if (*known) return hash;
+    *hash = asmstore_xxh3_64(e->image, e->image_size);
+    *known = 1;
+    ASMSTORE_CACHE__LOCKED(c, c->n.source_hashed++);
+    return hash;
+}
+
 /* Tries entry e's image in the pack, as try_hit below does its file (0: the pack does not hold it). The table's size
-   and source hash must be the store's; the image is hashed unless the pack is the recorded one. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_pack(asmstore_cache *c, const asmstore_entry *e,
-                                                     const uint64_t *src_hash, asmstore_cache_image *img,
-                                                     int *checksum, int *recorded) {
+   and source hash must be the store's (src_hash NULL: the store has none; a pack written against this very store
+   file is taken at its word, else the stored bytes are hashed); the image is hashed unless the pack is the
+   recorded one. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_pack(asmstore_cache *c, const asmstore_entry *e, uint64_t *src_hash,
+                                                     int *src_known, asmstore_cache_image *img, int *checksum,
+                                                     int *recorded) {
     asmstore_cache__pack *p = asmstore_cache__pack_ref(c);
     const asmstore_cache__slot *sl = asmstore_cache__pack_find(p, e->index);
     size_t size = e->uncompressed_size;
+    uint64_t want = 0;
     void *m = MAP_FAILED;
     int rc = -1;
     *checksum = 0;
     *recorded = 0;
     if (!sl) { asmstore_cache__pack_unref(c, p); return 0; }
-    if (sl->size == (uint64_t)size && sl->source_hash == (src_hash ? *src_hash : 0u))
+    if (src_hash) want = p->same_store ? sl->source_hash : *asmstore_cache__source_hash(c, e, src_hash, src_known);
+    if (sl->size == (uint64_t)size && sl->source_hash == want)
         m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, p->fd, (off_t)sl->offset);
     else
         *checksum = sl->size == (uint64_t)size; /* v2/v3: the store's data changed */
@@ -1924,7 +1966,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     uint64_t src_hash = 0, t0;
     unsigned char *buf;
     asmstore_result res;
-    int enabled, hit = 0, checksum = 0, recorded = 0, packed = 0;
+    int enabled, hit = 0, checksum = 0, recorded = 0, packed = 0, src_known = 0;
     if (out) memset(out, 0, sizeof *out);
     if (!c || !e || !out) return ASMSTORE_ERR_INVALID_ARG;
     if (e->ignored || !e->image) return ASMSTORE_ERR_IGNORED;
@@ -1935,16 +1977,17 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     if (e->uncompressed_size > asmstore_reader_max_entry_size(&c->store)) return ASMSTORE_ERR_TOO_LARGE;
     enabled = c->dirfd >= 0;
     if (enabled) {
-        /* v2/v3: hash the stored bytes before anything else, so the footer we may write later
+        /* the pack first, then the entry's own file (not packed yet, or the replacement of a bad packed image);
+           v2/v3: the stored bytes are hashed before a file is checked or written, so the footer we may write
            describes the bytes the payload came from */
-        if (c->use_source_hash) src_hash = asmstore_xxh3_64(e->image, e->image_size);
-        /* the pack first, then the entry's own file (not packed yet, or the replacement of a bad packed image) */
-        packed = asmstore_cache__try_pack(c, e, c->use_source_hash ? &src_hash : NULL, out, &checksum, &recorded);
+        packed = asmstore_cache__try_pack(c, e, c->use_source_hash ? &src_hash : NULL, &src_known, out, &checksum,
+                                          &recorded);
         if (packed == -1) asmstore_cache__pack_failed(c);
         hit = packed;
         if (packed == 0 || packed == -1) {
+            const uint64_t *src = c->use_source_hash ? asmstore_cache__source_hash(c, e, &src_hash, &src_known) : NULL;
             int file_checksum;
-            hit = asmstore_cache__try_hit(c, e, c->use_source_hash ? &src_hash : NULL, out, &file_checksum, &recorded);
+            hit = asmstore_cache__try_hit(c, e, src, out, &file_checksum, &recorded);
             if (hit == 0 && packed == -1) hit = -1; /* the bad packed image is this miss's rejected file */
             else checksum = file_checksum;
         }
@@ -1983,7 +2026,8 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
                                c->state[e->index] = ASMSTORE_CACHE__IDLE);
     /* write it (again), unless the policy stepped aside from a file that is there */
     if (enabled && hit != 2)
-        asmstore_cache__enqueue(c, e->index, buf, e->uncompressed_size, c->use_source_hash, src_hash);
+        asmstore_cache__enqueue(c, e->index, buf, e->uncompressed_size, c->use_source_hash,
+                                c->use_source_hash ? *asmstore_cache__source_hash(c, e, &src_hash, &src_known) : 0u);
     out->data = buf;
     out->size = e->uncompressed_size;
     out->source = ASMSTORE_CACHE_MISS;
@@ -2203,7 +2247,9 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
      0.5.0  open starts no thread (read-ahead advice from the caller; the writer on the first miss or at flush);
             a hit from the pack says where its image lies (image.pack_id, pack_offset) and
             asmstore_cache_pack_file gives the pack's descriptor, for runtimes that map images from a file;
-            options.pack = PACK_AT_FLUSH packs every file, at flush only;
+            options.pack = PACK_AT_FLUSH packs every file, at flush only; options.store_file: a pack names the
+            store file it was written against, and v2/v3 hits from it skip hashing the stored bytes while that file
+            is unchanged;
             an image larger than the queue bound is queued alone instead of never.
      0.4.1  POLICY_AUTO weighs a step aside with the cost of new memory for the image (timed once per process;
             counters.new_memory_ns_per_mib); the learned rate is decompression alone; the store's compressed

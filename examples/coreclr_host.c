@@ -74,6 +74,7 @@
 #include "../asmstore.h"
 #include "../asmstore_cache.h"
 #include "host_memory.h"
+#include "host_private_dir.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -118,7 +119,8 @@ typedef struct clr_api {
 typedef struct runtime {
     char dir[PATH_MAX];            /* .../shared/Microsoft.NETCore.App/<version>, or --runtime DIR */
     char version[64];
-    char private_dir[PATH_MAX];    /* store mode: the symlinks libcoreclr.so was loaded through, "" once removed */
+    char private_dir[PATH_MAX];    /* store mode: the directory of links libcoreclr.so was loaded through */
+    int private_is_temp;           /* it is a fresh one, to remove after Main */
     clr_api api;
 } runtime;
 
@@ -186,7 +188,7 @@ static int runtime_from_root(runtime *rt, const char *root) {
         if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof rt->version) continue;
         snprintf(lib, sizeof lib, "%s/%s/libcoreclr.so", base, de->d_name);
         if (access(lib, R_OK) != 0 || (found && strverscmp(de->d_name, rt->version) <= 0)) continue;
-        snprintf(rt->version, sizeof rt->version, "%s", de->d_name);
+        snprintf(rt->version, sizeof rt->version, "%.63s", de->d_name);
         found = join_path(rt->dir, sizeof rt->dir, base, de->d_name);
     }
     closedir(d);
@@ -263,21 +265,77 @@ static int clr_bind(runtime *rt, void *lib) {
     return 1;
 }
 
-/* Store mode: libcoreclr.so and libclrjit.so loaded through symlinks in a private directory that holds
-   nothing else, so the runtime's own directory holds no assembly. It stays until runtime_remove_private. */
+/* Store mode: libcoreclr.so and libclrjit.so are loaded through symlinks in a directory that holds nothing else,
+   so the runtime's own directory holds no assembly: <cache root>/coreclr-runtime-v1/<XXH3 of the runtime's
+   directory, hex>, made once and checked at every start (a dozen syscalls, nothing written: creating and removing
+   a directory per start cost up to 8 ms); where the cache root is unusable, a fresh mkdtemp directory removed
+   after Main (runtime_remove_private). */
+#define RUNTIME_LINKS_DIR "coreclr-runtime-v1"
 static const char *const runtime_libs[] = {"libcoreclr.so", "libclrjit.so"};
 
-static int runtime_load_bare(runtime *rt) {
+/* Removes every entry of dirfd but the runtime's two links (none is ours to keep); 0 when one cannot go. */
+static int runtime_links_only(int dirfd) {
+    int fd = dup(dirfd), ok = 1;
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    struct dirent *de;
+    if (!d) { if (fd >= 0) close(fd); return 0; }
+    while ((de = readdir(d)) != NULL) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || !strcmp(de->d_name, runtime_libs[0]) ||
+            !strcmp(de->d_name, runtime_libs[1]))
+            continue;
+        if (unlinkat(dirfd, de->d_name, 0) != 0) ok = 0;
+    }
+    closedir(d);
+    return ok;
+}
+
+/* The persistent link directory under cache_root into rt->private_dir; 0 when it cannot be used. */
+static int runtime_links_persistent(runtime *rt, const char *cache_root) {
+    char root[PATH_MAX], key[17], target[PATH_MAX + 64];
+    int fd, next, ok = 1;
+    size_t i;
+    if ((mkdir(cache_root, 0700) != 0 && errno != EEXIST) || !realpath(cache_root, root)) return 0;
+    snprintf(key, sizeof key, "%016llx", (unsigned long long)asmstore_xxh3_64(rt->dir, strlen(rt->dir)));
+    if ((fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) return 0;
+    next = host_open_private_dir(fd, RUNTIME_LINKS_DIR);
+    close(fd);
+    if ((fd = next) < 0) return 0;
+    next = host_open_private_dir(fd, key);
+    close(fd);
+    if ((fd = next) < 0) return 0;
+    for (i = 0; i < 2 && ok; i++) {
+        join_path(target, sizeof target, rt->dir, runtime_libs[i]);
+        ok = host_place_link(fd, runtime_libs[i], target);
+    }
+    ok = ok && runtime_links_only(fd);
+    close(fd);
+    return ok && snprintf(rt->private_dir, sizeof rt->private_dir, "%s/" RUNTIME_LINKS_DIR "/%s", root, key) <
+                     (int)sizeof rt->private_dir;
+}
+
+/* A fresh directory of links in TMPDIR (rt->private_is_temp: removed after Main). */
+static int runtime_links_temp(runtime *rt) {
     const char *tmp = getenv("TMPDIR");
     char target[PATH_MAX + 64], link[PATH_MAX + 64];
-    void *handles[2] = {NULL, NULL};
     size_t i;
     snprintf(rt->private_dir, sizeof rt->private_dir, "%s/coreclr_host.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(rt->private_dir)) { perror("coreclr_host: mkdtemp"); rt->private_dir[0] = 0; return 0; }
+    rt->private_is_temp = 1;
     for (i = 0; i < 2; i++) {
         join_path(target, sizeof target, rt->dir, runtime_libs[i]);
         join_path(link, sizeof link, rt->private_dir, runtime_libs[i]);
         if (symlink(target, link) != 0) { perror("coreclr_host: symlink"); return 0; }
+    }
+    return 1;
+}
+
+static int runtime_load_bare(runtime *rt, const char *cache_root) {
+    char link[PATH_MAX + 64];
+    void *handles[2] = {NULL, NULL};
+    size_t i;
+    if (!runtime_links_persistent(rt, cache_root) && !runtime_links_temp(rt)) return 0;
+    for (i = 0; i < 2; i++) {
+        join_path(link, sizeof link, rt->private_dir, runtime_libs[i]);
         if (!(handles[i] = dlopen(link, RTLD_NOW | RTLD_LOCAL))) {
             fprintf(stderr, "coreclr_host: %s\n", dlerror());
             return 0;
@@ -286,17 +344,17 @@ static int runtime_load_bare(runtime *rt) {
     return clr_bind(rt, handles[0]); /* both stay loaded for the process's life */
 }
 
-/* Removes the private directory (after Main: its unlinks and rmdir cost up to 8 ms before the start). */
+/* Removes a temporary link directory (after Main: its unlinks and rmdir cost up to 8 ms before the start). */
 static void runtime_remove_private(runtime *rt) {
     char link[PATH_MAX + 64];
     size_t i;
-    if (!rt->private_dir[0]) return;
+    if (!rt->private_is_temp) return;
     for (i = 0; i < 2; i++) {
         join_path(link, sizeof link, rt->private_dir, runtime_libs[i]);
         unlink(link);
     }
     rmdir(rt->private_dir);
-    rt->private_dir[0] = 0;
+    rt->private_is_temp = 0;
 }
 
 /* Anchor mode: the runtime's own directory, as every other host loads it. */
@@ -340,6 +398,7 @@ static int store_open(host *h, const char *path, const char *cache_dir) {
     memset(&co, 0, sizeof co);
     co.min_alignment = CLR_MIN_ALIGNMENT; /* uncompressed images: in place when aligned, else copied */
     co.pack = ASMSTORE_CACHE_PACK_AT_FLUSH; /* every image in the pack after a start: the next one maps them all */
+    co.store_file = h->loc.path;            /* its unchanged file: pack hits need not hash the stored bytes again */
     if ((res = asmstore_cache_open(&h->cache, cache_dir, &h->reader, &co)) != ASMSTORE_OK) {
         fprintf(stderr, "coreclr_host: cache: %s\n", asmstore_result_string(res));
         return 0;
@@ -678,7 +737,7 @@ int main(int argc, char **argv) {
         return run_from_files(&rt, tpa_dir, argv[argi], argc - argi - 1, (const char **)argv + argi + 1, t0);
     }
     if (!cache_dir) { default_cache_dir(default_dir, sizeof default_dir); cache_dir = default_dir; }
-    if (!store_open(&h, argv[argi], cache_dir) || !runtime_load_bare(&rt)) {
+    if (!store_open(&h, argv[argi], cache_dir) || !runtime_load_bare(&rt, cache_dir)) {
         runtime_remove_private(&rt);
         store_close(&h);
         return 1;

@@ -104,9 +104,9 @@ else
   if command -v strace >/dev/null 2>&1; then
     strace -f -qq -e trace=%file -o "$cdir/strace" "$B/coreclr_host" --cache "$cache" "$(realpath "$cstore")" hello.dll >/dev/null 2>&1
     echo "      the filesystem (strace -f): $(grep -v 'execve(' "$cdir/strace" | grep -c '\.dll"') paths ending in .dll touched; opened from the runtime:"
-    echo "         $(grep -E '^[0-9]+ +openat\(' "$cdir/strace" | grep -v ' = -1 ' | grep -oE "\"($CLR_DIR|/tmp/coreclr_host\.[^/\"]*)/[^\"]*\"" |
+    echo "         $(grep -E '^[0-9]+ +openat\(' "$cdir/strace" | grep -v ' = -1 ' | grep -oE "\"($CLR_DIR|[^\"]*/coreclr-runtime-v1/[0-9a-f]*)/[^\"]*\"" |
                   sed 's|.*/||; s|"||' | sort -u | paste -sd' ')"
-    echo "         (libcoreclr.so and libclrjit.so through a private symlink directory, removed after Main)"
+    echo "         (libcoreclr.so and libclrjit.so through <cache>/coreclr-runtime-v1/<key>, a private directory of two symlinks)"
   fi
   # the doors' cost against the start from files: fresh processes, interleaved, CPU time and page faults
   # (what repeats on a busy machine; wall time spreads 2-3x), 7 rounds each

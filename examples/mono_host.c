@@ -56,6 +56,7 @@
 #include "../asmstore.h"
 #include "../asmstore_cache.h"
 #include "host_memory.h"
+#include "host_private_dir.h"
 
 #include <mono/jit/jit.h>
 #include <mono/metadata/assembly.h>
@@ -210,40 +211,12 @@ static void host_audit_one(void *assembly, void *user) {
             mono_image_get_name(mono_assembly_get_image((MonoAssembly *)assembly)));
 }
 
-/* Opens (creating it 0700 if missing) the directory `name` in parentfd without following a symlink;
-   it must be ours and is made private if it is not (the cache's rule for its own directories). */
-static int host_open_private_dir(int parentfd, const char *name) {
-    struct stat st;
-    int fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT) {
-        if (mkdirat(parentfd, name, 0700) != 0 && errno != EEXIST) return -1;
-        fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    }
-    if (fd < 0) return -1;
-    if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
-        close(fd);
-        errno = EPERM;
-        return -1;
-    }
-    if ((st.st_mode & 077) != 0 && fchmod(fd, 0700) != 0) { close(fd); return -1; }
-    return fd;
-}
-
-/* 1 when `name` in dirfd is a symlink of ours whose target is exactly `target`. */
-static int host_link_ok(int dirfd, const char *name, const char *target) {
-    char buf[4096];
-    struct stat st;
-    ssize_t n = readlinkat(dirfd, name, buf, sizeof buf);
-    if (n < 0 || (size_t)n != strlen(target) || memcmp(buf, target, (size_t)n) != 0) return 0;
-    return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) && st.st_uid == geteuid();
-}
-
 /* The AOT-only framework root (the header comment): fills out with <cache_root>/mono-aot-framework-v1
    and returns 1, or returns 0 with *why saying what is missing. mono_root is Mono's own root (/usr/lib). */
 static int host_aot_root(const char *cache_root, const char *mono_root, char *out, size_t outsz, char *why, size_t whysz) {
 #ifdef HOST_MONO_ARCH
     static const char *const dirs[] = {HOST_AOT_DIR_NAME, "mono", "aot-cache"};
-    char real[4096], tmp[64], tmp2[4096];
+    char real[4096], tmp2[4096];
     struct stat st;
     int fd, next, ok = 0;
     size_t k;
@@ -261,16 +234,7 @@ static int host_aot_root(const char *cache_root, const char *mono_root, char *ou
         close(fd);
         if ((fd = next) < 0) goto fail;
     }
-    if (!(ok = host_link_ok(fd, HOST_MONO_ARCH, real))) { /* first start, or Mono moved: (re)place it atomically */
-        snprintf(tmp, sizeof tmp, "." HOST_MONO_ARCH ".tmp.%ld", (long)getpid());
-        (void)unlinkat(fd, tmp, 0);
-        errno = 0;
-        if (symlinkat(real, fd, tmp) == 0) {
-            if (renameat(fd, tmp, fd, HOST_MONO_ARCH) == 0) ok = host_link_ok(fd, HOST_MONO_ARCH, real);
-            else (void)unlinkat(fd, tmp, 0);
-        }
-        if (!ok && !errno) errno = EEXIST;
-    }
+    ok = host_place_link(fd, HOST_MONO_ARCH, real); /* first start, or Mono moved: (re)placed atomically */
     close(fd);
     /* absolute, so that Mono's later probes do not depend on the program's working directory */
     if (ok && cache_root[0] != '/' && getcwd(tmp2, sizeof tmp2) &&

@@ -18,11 +18,11 @@ static uint64_t rd64(const uint8_t *p) { uint64_t v = 0; int i; for (i = 7; i >=
 static void fuzz_pack(uint8_t mode, const uint8_t *p, size_t n) {
     static asmstore_cache__slot slot[300];
     unsigned char *b = (unsigned char *)malloc(n ? n : 1);
-    uint64_t file_size = n + (mode & 8 ? 4096u : 0u), id = n >= 24 ? rd64(p + 16) : 0;
+    uint64_t file_size = n + (mode & 8 ? 4096u : 0u), id = n >= 24 ? rd64(p + 16) : 0, written_for = 0;
     size_t count, i, j, table_end = n >= 28 ? 64u + 40u * (size_t)(p[24] | (uint32_t)p[25] << 8) : 0;
     if (n) memcpy(b, p, n);
     if (table_end > 16 && table_end <= n) asmstore__wr64(b + 8, asmstore_xxh3_64(b + 16, table_end - 16));
-    count = asmstore_cache__pack_parse(b, n, file_size, id, mode & 2, 300, 4096, slot, 300);
+    count = asmstore_cache__pack_parse(b, n, file_size, id, mode & 2, 300, 4096, slot, 300, &written_for);
     for (i = 0; i < count; i++) {
         if (slot[i].offset % 4096 || slot[i].size == 0 || slot[i].offset + slot[i].size > file_size ||
             slot[i].index >= 300 || slot[i].offset < 64u + 40u * count || (i > 0 && slot[i].index <= slot[i - 1].index))

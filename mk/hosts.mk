@@ -5,6 +5,7 @@
 #   build/mono_host         Mono embedding host, built by `make` when pkg-config finds mono-2 and mcs exists
 #   build/hello/hello.exe   the C# program it runs (+ Greeting.dll, its own library), compiled with mcs
 #   build/coreclr_host      CoreCLR host (dlopens the installed libcoreclr.so at run time), built by `make`
+#   build/asan/coreclr_host the same under ASan + UBSan (tests/t_coreclr.sh), with coreclr-host
 #   build/hello_clr/hello.dll  the .NET program it runs (+ Greeting.dll), built offline by `dotnet build`
 #                           for make test / demo / bench when `dotnet` is on PATH (the SDK is not a Debian
 #                           package: https://learn.microsoft.com/dotnet/core/install/linux)
@@ -19,7 +20,7 @@ MONO_CFLAGS = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags mono-2 2>/de
 MONO_LIBS   = $(shell pkg-config --libs mono-2 2>/dev/null)
 HELLO_SRC   = examples/hello/Program.cs examples/hello/Greeting.cs
 
-$(B)/mono_host: examples/mono_host.c examples/host_memory.h $(HOST_HDRS) | $(B)
+$(B)/mono_host: examples/mono_host.c examples/host_memory.h examples/host_private_dir.h $(HOST_HDRS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(MONO_CFLAGS) -o $@ examples/mono_host.c $(MONO_LIBS) $(LIBS) -ldl
 
 $(B)/hello/Greeting.dll: examples/hello/Greeting.cs | $(B)
@@ -40,8 +41,14 @@ endif
 # ---- CoreCLR: the host needs no .NET to build; the program needs the SDK (offline: no package
 # references, restore sees no feed but the project's own directory). ----
 
-$(B)/coreclr_host: examples/coreclr_host.c examples/host_memory.h $(HOST_HDRS) | $(B)
+$(B)/coreclr_host: examples/coreclr_host.c examples/host_memory.h examples/host_private_dir.h $(HOST_HDRS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ examples/coreclr_host.c $(LIBS) -ldl
+
+# the same under ASan + UBSan, for tests/t_coreclr.sh's door cases (misaligned images, a truncated pack)
+$(B)/asan/coreclr_host: examples/coreclr_host.c examples/host_memory.h examples/host_private_dir.h $(HOST_HDRS) | $(B)
+	@mkdir -p $(B)/asan
+	$(CC) $(STD) $(WARN) -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -D_GNU_SOURCE -o $@ examples/coreclr_host.c $(LIBS) -ldl
 
 HAVE_DOTNET   := $(shell command -v dotnet >/dev/null 2>&1 && echo 1)
 HELLO_CLR_SRC  = examples/hello_clr/hello.csproj examples/hello_clr/Program.cs \
@@ -55,8 +62,8 @@ $(B)/hello_clr/hello.dll: $(HELLO_CLR_SRC) | $(B)
 
 .PHONY: coreclr-host
 ifeq ($(HAVE_DOTNET),1)
-coreclr-host: $(B)/coreclr_host $(B)/hello_clr/hello.dll
+coreclr-host: $(B)/coreclr_host $(B)/asan/coreclr_host $(B)/hello_clr/hello.dll
 else
-coreclr-host: $(B)/coreclr_host
+coreclr-host: $(B)/coreclr_host $(B)/asan/coreclr_host
 	@echo "  SKIP hello_clr: no dotnet on PATH (the .NET SDK: https://learn.microsoft.com/dotnet/core/install/linux)"
 endif

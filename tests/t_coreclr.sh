@@ -106,16 +106,17 @@ strace_run() { # NAME STORE PROGRAM [ARGS...] -> NAME.st (every thread's file sy
   cat "$name.st".[0-9]* >"$name.st"; rm -f "$name.st".[0-9]*
 }
 dll_paths() { grep -v '^execve(' "$1" | grep -E '\.dll"' || true; }
-# the same, less failed lookups in the host's private runtime directory (0700, made by mkdtemp, holding only the
-# libcoreclr.so and libclrjit.so symlinks until Main returns): where a store without CoreLib sends the runtime
-dll_paths_public() { dll_paths "$1" | grep -vE '"[^"]*/coreclr_host\.[^/"]*/[^/"]*\.dll".* = -1 ENOENT' || true; }
+# the same, less failed lookups in the host's private runtime directory (<cache>/coreclr-runtime-v1/<key>, 0700,
+# holding only the libcoreclr.so and libclrjit.so symlinks): where a store without CoreLib sends the runtime
+PRIVATE_RE='/coreclr-runtime-v1/[0-9a-f]{16}'
+dll_paths_public() { dll_paths "$1" | grep -vE "\"[^\"]*$PRIVATE_RE/[^/\"]*\\.dll\".* = -1 ENOENT" || true; }
 if command -v strace >/dev/null 2>&1; then
   for kind in cold warm; do
     [ $kind = cold ] && rm -rf cache
     strace_run "st.$kind" app.so hello.dll store "two words"
     dlls=$(dll_paths "st.$kind.st")
-    core=$(grep -E '^openat\(AT_FDCWD, "[^"]*/coreclr_host\.[^/"]*/libcoreclr\.so", .*\) = [0-9]+$' "st.$kind.st" | head -1)
-    linked=$(grep -F "symlink(\"$CLR_DIR/libcoreclr.so\"" "st.$kind.st" | grep -c ' = 0$')
+    core=$(grep -E "^openat\\(AT_FDCWD, \"[^\"]*$PRIVATE_RE/libcoreclr\\.so\", .*\\) = [0-9]+\$" "st.$kind.st" | head -1)
+    linked=$(readlink cache/coreclr-runtime-v1/*/libcoreclr.so | grep -cxF "$CLR_DIR/libcoreclr.so")
     fw=$(grep -F "\"$CLR_DIR/" "st.$kind.st" | grep -v '= -1 E' | grep -vE "\"$CLR_DIR/lib[^/\"]*\.so\"" | grep -v '^symlink(' || true)
     if [ "$(cat "st.$kind.rc")" = 0 ] && diff -q want "st.$kind.out" >/dev/null && [ -z "$dlls" ] && [ -n "$core" ] && [ "$linked" = 1 ] && [ -z "$fw" ]; then
       t_ok "strace -f ($kind): exit 0, output exact, no .dll opened (or even looked up) on the filesystem, $CLR_DIR/libcoreclr.so loaded"
@@ -200,6 +201,28 @@ else t_fail "a program not in the store (exit $(cat noprogram.rc))" "$(printf '%
 rc=$?
 if [ $rc -eq 0 ] && diff -q want tpa.out >/dev/null && grep -q "started from files" tpa.err; then t_ok "--tpa (files on disk, the bench's anchor): same output"
 else t_fail "--tpa (exit $rc)" "$(diff want tpa.out | head -5; tail -3 tpa.err)"; fi
+
+# ---- the doors' code under ASan + UBSan (build/asan/coreclr_host): in place, misaligned, warm, a truncated pack ----
+ASAN_HOST=$BUILD/asan/coreclr_host
+if [ ! -x "$ASAN_HOST" ]; then t_skip "ASan host" "$ASAN_HOST not built (make coreclr-host)"
+else
+  asan_run() { # NAME STORE EXPECT-REGEX [host flags]
+    local name=$1 store=$2 re=$3; shift 3
+    ASAN_OPTIONS=detect_leaks=0 "$ASAN_HOST" "$@" --cache cache-asan "$store" hello.dll store "two words" >"$name.out" 2>"$name.err"
+    local rc=$?
+    if [ $rc -eq 0 ] && diff -q want "$name.out" >/dev/null && grep -Eq "$re" "$name.err" && ! grep -q 'Sanitizer' "$name.err"; then
+      t_ok "ASan+UBSan $name: output exact, no report: $(grep -o 'doors: [^)]*)' "$name.err")"
+    else t_fail "ASan+UBSan $name (exit $rc)" "$(grep -A3 -m1 Sanitizer "$name.err"; tail -2 "$name.err" | cut -c1-200)"; fi
+  }
+  asan_run asan-in-place flat16.so "doors: $nloaded bundle, 0 external"
+  asan_run asan-misaligned flat1.so "doors: [1-9][0-9]* bundle, [1-9][0-9]* external"
+  asan_run asan-cold app.so "doors: 0 bundle, $nloaded external"
+  asan_run asan-warm app.so "doors: $nloaded bundle, 0 external \(bundle file: the cache's pack\)"
+  pack=$(echo cache-asan/decompressed-assembly-cache-v1/*/pack)
+  [ -f "$pack" ] && truncate -s 70000 "$pack"
+  asan_run asan-truncated-pack app.so "\(0 hits, $nloaded misses.*doors: 0 bundle, $nloaded external"
+  asan_run asan-external app.so "doors: 0 bundle, $nloaded external" --external-only
+fi
 
 # ---- the same doors on .NET 11.0.0 (make runtime-net11: the NuGet runtime pack as a runtime directory), with a
 # store of that runtime's own framework ----

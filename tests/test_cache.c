@@ -1317,6 +1317,41 @@ static void test_pack_file_and_offsets(void) {
     free(root);
 }
 
+/* v2/v3: a pack written with options.store_file names that file; while it is unchanged, hits from the pack take the
+   pack's source hashes at their word (no stored byte hashed), and once it changes (a new mtime) or another file is
+   named, every hit hashes the stored bytes again. */
+static void test_pack_store_file(void) {
+    cu_store s;
+    char *root = cu_tmpdir(), file[4200];
+    asmstore_cache_options o;
+    asmstore_cache_counters n;
+    int hits;
+    CHECK(cu_synthetic(&s, 3, 20, pack_sizes, 7, 909) == 0);
+    snprintf(file, sizeof file, "%s/store.bin", root);
+    CHECK(cu_spit(file, s.r.data, s.r.size) == 0);
+    memset(&o, 0, sizeof o);
+    o.pack = ASMSTORE_CACHE_PACK_AT_FLUSH;
+    o.store_file = file;
+    CHECK_EQ_INT(run_once(root, &s, &o, &n, NULL, NULL), 0); /* misses: every entry hashed, then packed */
+    CHECK(n.source_hashed == 20 && n.misses == 20);
+    hits = 0;
+    CHECK_EQ_INT(run_once(root, &s, &o, &n, &hits, NULL), 0);
+    CHECK(hits == 20 && n.pack_hits == 20 && n.source_hashed == 0);
+    o.store_file = NULL; /* not named: hashed as before */
+    hits = 0;
+    CHECK_EQ_INT(run_once(root, &s, &o, &n, &hits, NULL), 0);
+    CHECK(hits == 20 && n.source_hashed == 20);
+    o.store_file = file;
+    usleep(20000);
+    CHECK(utimensat(AT_FDCWD, file, NULL, 0) == 0); /* now: a new mtime and ctime */
+    hits = 0;
+    CHECK_EQ_INT(run_once(root, &s, &o, &n, &hits, NULL), 0);
+    CHECK(hits == 20 && n.source_hashed == 20);
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
 static void test_pack_consolidates(void) {
     cu_store s;
     char *root = cu_tmpdir(), dir[4096], pk[4096], real[4096];
@@ -1717,6 +1752,7 @@ int main(void) {
     RUN(test_race_8_processes);
     RUN(test_open_starts_no_thread);
     RUN(test_pack_file_and_offsets);
+    RUN(test_pack_store_file);
     RUN(test_pack_consolidates);
     RUN(test_pack_load_order);
     RUN(test_pack_corrupt_image);
