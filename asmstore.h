@@ -30,7 +30,10 @@
               libassemblies.<abi>.blob.so, assemblies/assemblies.<abi_>.blob, base/...; comment,
               ZIP64, signing block).
      locator  where a host gets the store at run time: dlopen + dlsym, mmap of a file, APK scan
-              (split APKs too); each gives (data, size) for the reader and closes with one call.
+              (split APKs too); each gives (data, size) for the reader and closes with one call, and
+              names the file it found them in, so that an uncompressed image's offset in that file
+              (asmstore_locator_image_offset) can go to a runtime that maps images from a file itself
+              (CoreCLR's bundle_probe: no copy, the cost of a .dll on disk).
    BUILD
      files    atomic output (temp file + rename; identical targets left untouched).
      writer   add named images (memory or files, with optional pdb/config), compress them with zstd
