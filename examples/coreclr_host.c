@@ -46,10 +46,11 @@
      probes and nothing else. "X.ni.dll" names hit the store's ignored placeholders: declined.
    - CoreLib: the runtime asks the probes for "System.Private.CoreLib.dll" first, then falls back to
      the directory libcoreclr.so was loaded from, which in a runtime directory holds that file. So
-     libcoreclr.so and libclrjit.so are dlopen'ed through symlinks in a fresh private directory that
-     holds nothing else: a store without CoreLib fails with the runtime's own "Failed to load
-     System.Private.CoreLib.dll". It is removed after Main (removing it before coreclr_initialize
-     cost up to 8 ms of the start).
+     libcoreclr.so and libclrjit.so are dlopen'ed through symlinks in a private directory that holds
+     nothing else, <cache root>/coreclr-runtime-v1/<key>, made once and checked at every start
+     without writing (a directory made and removed around every start cost 0.4-2.8 ms of time to
+     Main; a fresh one in TMPDIR, removed after Main, where the cache root is unusable): a store
+     without CoreLib fails with the runtime's own "Failed to load System.Private.CoreLib.dll".
    - PROGRAM.dll is executed as "<store>/<PROGRAM.dll>" (a .so is not a directory, so only a probe can
      serve that path, never a file of that name), or "/proc/self/fd/<PROGRAM.dll>" when the bundle is
      the pack (the bundle door is asked for paths under the bundle's directory).
@@ -297,10 +298,10 @@ static int runtime_links_persistent(runtime *rt, const char *cache_root) {
     if ((mkdir(cache_root, 0700) != 0 && errno != EEXIST) || !realpath(cache_root, root)) return 0;
     snprintf(key, sizeof key, "%016llx", (unsigned long long)asmstore_xxh3_64(rt->dir, strlen(rt->dir)));
     if ((fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) return 0;
-    next = host_open_private_dir(fd, RUNTIME_LINKS_DIR);
+    next = asmstore_cache__open_dir(fd, RUNTIME_LINKS_DIR);
     close(fd);
     if ((fd = next) < 0) return 0;
-    next = host_open_private_dir(fd, key);
+    next = asmstore_cache__open_dir(fd, key);
     close(fd);
     if ((fd = next) < 0) return 0;
     for (i = 0; i < 2 && ok; i++) {

@@ -1,6 +1,8 @@
 /* host_private_dir.h - the hosts' (mono_host, coreclr_host) private directories under the cache root: made
    once, 0700, ours, checked at every start without writing anything, so that what they hold (symlinks to the
-   runtime's own files, nothing else) costs a few syscalls and no directory writes on the start's path. */
+   runtime's own files, nothing else) costs a few syscalls and no directory writes on the start's path.
+   The directories themselves are opened with the cache's own rule (asmstore_cache__open_dir: created 0700,
+   never through a symlink, ours, made private), so include this after asmstore_cache.h's implementation. */
 #ifndef HOST_PRIVATE_DIR_H
 #define HOST_PRIVATE_DIR_H
 
@@ -10,25 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Opens (creating it 0700 if missing) the directory `name` in parentfd without following a symlink;
-   it must be ours and is made private if it is not (the cache's rule for its own directories). */
-static int host_open_private_dir(int parentfd, const char *name) {
-    struct stat st;
-    int fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT) {
-        if (mkdirat(parentfd, name, 0700) != 0 && errno != EEXIST) return -1;
-        fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    }
-    if (fd < 0) return -1;
-    if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
-        close(fd);
-        errno = EPERM;
-        return -1;
-    }
-    if ((st.st_mode & 077) != 0 && fchmod(fd, 0700) != 0) { close(fd); return -1; }
-    return fd;
-}
 
 /* 1 when `name` in dirfd is a symlink of ours whose target is exactly `target`. */
 static int host_link_ok(int dirfd, const char *name, const char *target) {

@@ -230,7 +230,7 @@ static int host_aot_root(const char *cache_root, const char *mono_root, char *ou
     if (mkdir(cache_root, 0700) != 0 && errno != EEXIST) goto fail;
     if ((fd = open(cache_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) goto fail;
     for (k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
-        next = host_open_private_dir(fd, dirs[k]);
+        next = asmstore_cache__open_dir(fd, dirs[k]);
         close(fd);
         if ((fd = next) < 0) goto fail;
     }

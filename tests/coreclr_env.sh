@@ -1,5 +1,5 @@
-# tests/coreclr_env.sh - sourced by tests/t_coreclr.sh, examples/demo.sh and tests/bench/time_to_main.sh:
-# how a CoreCLR store is packed, and which .NET runtime build/coreclr_host will run.
+# tests/coreclr_env.sh - sourced by tests/t_coreclr.sh, tests/t_composite.sh, examples/demo.sh and the bench:
+# how a CoreCLR store is packed, which .NET runtime build/coreclr_host will run, and what the program prints.
 
 # The pack flags for a CoreCLR store (one place to change them).
 PACK_CORECLR_FLAGS=${PACK_CORECLR_FLAGS:---target net11 --runtime coreclr}
@@ -27,4 +27,20 @@ clr_find_runtime() {
   export DOTNET_ROOT
   CLR_VERSION=$v
   CLR_DIR=$DOTNET_ROOT/shared/Microsoft.NETCore.App/$v
+}
+
+# clr_want_fixed: the first 9 lines examples/hello_clr prints for `hello.dll store "two words"` (the work it does;
+# its 10th, "loaded: ...", depends on the runtime and layout)
+clr_want_fixed() {
+  cat <<'EOF'
+args: 2 [0]=store [1]=two words
+hello, store, from an assembly store
+primes: 2 3 5 7 11 13 17 19 23 29 31 37
+sum of squares: 4727
+json: {"1":[11,31],"2":[2],"3":[3,13,23],"5":[5],"7":[7,17,37],"9":[19,29]}
+json parsed back: 6 groups, sum 197
+regex: 5 pairs, runtime=coreclr, numbers 86 64 3 346
+xml: 263 chars, 12 <p> elements, busiest last digit 3
+fnv1a: 17a337d2
+EOF
 }

@@ -20,17 +20,7 @@ if [ ! -x "$HOST" ] || [ ! -f "$APP/hello.dll" ]; then t_skip "composite" "$HOST
 if ! command -v strace >/dev/null 2>&1; then t_skip "composite" "strace not installed (make deps): the checks read what the runtime opened"; t_done; exit; fi
 cd "$T_TMP" || exit 1
 
-cat >want.fixed <<'EOF'
-args: 2 [0]=store [1]=two words
-hello, store, from an assembly store
-primes: 2 3 5 7 11 13 17 19 23 29 31 37
-sum of squares: 4727
-json: {"1":[11,31],"2":[2],"3":[3,13,23],"5":[5],"7":[7,17,37],"9":[19,29]}
-json parsed back: 6 groups, sum 197
-regex: 5 pairs, runtime=coreclr, numbers 86 64 3 346
-xml: 263 chars, 12 <p> elements, busiest last digit 3
-fnv1a: 17a337d2
-EOF
+clr_want_fixed >want.fixed
 # out_ok FILE: the 9 fixed lines exactly, then one "loaded:" line naming CoreLib, hello and Greeting
 out_ok() {
   [ "$(wc -l <"$1")" = 10 ] && head -n 9 "$1" | diff -q want.fixed - >/dev/null &&

@@ -20,17 +20,7 @@ echo "  runtime: $CLR_DIR; pack flags: $PACK_CORECLR_FLAGS"
 
 # The expectation: fixed lines (the work the program does), then its "loaded:" line from the stock
 # launcher (`dotnet hello.dll`: the same runtime reading the same files from disk).
-cat >want.fixed <<'EOF'
-args: 2 [0]=store [1]=two words
-hello, store, from an assembly store
-primes: 2 3 5 7 11 13 17 19 23 29 31 37
-sum of squares: 4727
-json: {"1":[11,31],"2":[2],"3":[3,13,23],"5":[5],"7":[7,17,37],"9":[19,29]}
-json parsed back: 6 groups, sum 197
-regex: 5 pairs, runtime=coreclr, numbers 86 64 3 346
-xml: 263 chars, 12 <p> elements, busiest last digit 3
-fnv1a: 17a337d2
-EOF
+clr_want_fixed >want.fixed
 if DOTNET_ROLL_FORWARD=LatestMajor dotnet "$APP/hello.dll" store "two words" >stock.out 2>stock.err &&
    head -n 9 stock.out | diff want.fixed - >stock.diff && grep -q '^loaded: .*System.Private.CoreLib' stock.out; then
   cp stock.out want
