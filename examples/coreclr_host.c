@@ -34,11 +34,12 @@
      1.4x the CPU of files); IL-only images (composite component stubs) are used in place.
    --external-only uses the second door alone (how this host worked before; kept for comparison).
    What exe_path changes for the program: Environment.GetCommandLineArgs()[0] is the bundle's path (the
-   runtime puts Bundle::Path() there whenever a probe is set; with --external-only it is this host's
-   executable), and PAL initialisation records it as the process's executable. Main's args, AppContext.
-   BaseDirectory (APP_CONTEXT_BASE_DIRECTORY: the store's directory) and Environment.ProcessPath (the
-   real executable) do not change; Assembly.Location is "" either way, as for any image not read from a
-   path of its own.
+   runtime puts Bundle::Path() there whenever bundle_probe is set, as for a single-file app's executable):
+   the store's path in place, /proc/self/fd/N from the pack; with --external-only it is the entry path
+   "<store>/PROGRAM.dll" (from files: the .dll's path). PAL initialisation records it as the process's
+   executable. Main's args, AppContext.BaseDirectory (APP_CONTEXT_BASE_DIRECTORY: the store's directory)
+   and Environment.ProcessPath (the real executable) do not change; Assembly.Location is "" either way, as
+   for any image not read from a path of its own. (hello.dll --argv0 prints the first two.)
 
    How nothing comes from the disk:
    - TRUSTED_PLATFORM_ASSEMBLIES is empty and APP_PATHS unset: the binder knows no file, so every

@@ -69,6 +69,18 @@ else t_fail "the warm run's pack" "no $pack after a cold and a warm run"; fi
 run flat16 flat16.so "\(0 hits, 0 misses, $nloaded direct \(used in place\), 0 copied.*doors: $nloaded bundle, 0 external \(bundle file: the store\)"
 run flat1 flat1.so "\(0 hits, 0 misses, [0-9]+ direct \(used in place\), [1-9][0-9]* copied.*doors: [1-9][0-9]* bundle, [1-9][0-9]* external"
 RUN_FLAGS=--external-only run flat16-external flat16.so "\(0 hits, 0 misses, $nloaded direct.*doors: 0 bundle, $nloaded external"
+# what exe_path changes for the program: GetCommandLineArgs()[0] is the bundle (the store in place, the pack as
+# /proc/self/fd/N), the entry path with --external-only, the .dll's path from files; AppContext.BaseDirectory is the
+# store's directory in every store mode
+argv0() { "$HOST" "$@" hello.dll --argv0 2>/dev/null | sed -n 's/^argv0 //p;s/^base /base=/p' | paste -sd' '; }
+a_place=$(argv0 --cache cache flat16.so); a_pack=$(argv0 --cache cache app.so); a_ext=$(argv0 --external-only --cache cache app.so)
+a_files=$("$HOST" --tpa "$CLR_DIR" "$APP/hello.dll" --argv0 2>/dev/null | sed -n 's/^argv0 //p')
+tt=$(realpath "$T_TMP")
+if [ "$a_place" = "$tt/flat16.so base=$tt/" ] && echo "$a_pack" | grep -Eqx "/proc/self/fd/[0-9]+ base=$tt/" &&
+   [ "$a_ext" = "$tt/app.so/hello.dll base=$tt/" ] && [ "$a_files" = "$(realpath "$APP/hello.dll")" ]; then
+  t_ok "GetCommandLineArgs()[0]: the store in place, /proc/self/fd/N from the pack, <store>/hello.dll by address, the .dll from files"
+else t_fail "GetCommandLineArgs()[0] by mode" "in place: $a_place; pack: $a_pack; external: $a_ext; files: $a_files"; fi
+
 # what the door changes: mapped from the file, the images cost no private memory; by address the runtime copies
 # each (+15 MiB private dirty for this program); the margin is 8 MiB, a fact of the layout, not of timing
 dirty() { ASMSTORE_HOST_MEMORY=1 "$HOST" "$@" --cache cache-mem flat16.so hello.dll store x 2>&1 >/dev/null | sed -n 's/^memory: private_dirty_kb=\([0-9]*\).*/\1/p'; }

@@ -6,6 +6,8 @@
 //   hello [--exit N] [ARGS...]   exits with N (default 0)
 //   hello --time-to-main         prints "main-at NS" (CLOCK_MONOTONIC, what Stopwatch reads on Linux)
 //                                and returns at once: make bench's time to Main
+//   hello --argv0                prints "argv0 " + Environment.GetCommandLineArgs()[0] and "base " +
+//                                AppContext.BaseDirectory: what the host's exe_path changes
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -26,6 +28,13 @@ static class Program
         {
             long ns = (long)(Stopwatch.GetTimestamp() * (1e9 / Stopwatch.Frequency));
             Console.WriteLine("main-at " + ns.ToString(CultureInfo.InvariantCulture));
+            return 0;
+        }
+        if (args.Length == 1 && args[0] == "--argv0")
+        {
+            // what the host's exe_path makes of the program's own name (tests/t_coreclr.sh)
+            Console.WriteLine("argv0 " + Environment.GetCommandLineArgs()[0]);
+            Console.WriteLine("base " + AppContext.BaseDirectory);
             return 0;
         }
         return Run(args);
