@@ -198,7 +198,7 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
         } else if (img_size > e->uncompressed_size) {
             ao.flags |= ASMSTORE_ADD_UNCOMPRESSED;
             fprintf(stderr, "%s (%s): replaced, stored UNCOMPRESSED: %zu bytes is more than the %zu the app's libxamarin-app.so "
-                            "reserved for it, and a compressed image that grew would abort the app (store-releases.md §3.4)\n",
+                            "reserved for it, and a compressed image that grew would abort the app\n",
                     fname, abi, img_size, e->uncompressed_size);
         } else {
             ao.flags |= ASMSTORE_ADD_DESCRIPTOR_INDEX;
@@ -625,7 +625,7 @@ static int refuse_add(const repack_args *a) {
     if (!a->nadd) return 0;
     fprintf(stderr, "asmstore: --add %s refused: a new assembly needs a fresh mapping index and a slot in the app's "
                     "libxamarin-app.so (assembly_store_bundled_assemblies[], sized at build time; formats 2-4 do not even "
-                    "bounds-check it), so the app would have to be relinked (store-releases.md §3.4). Rebuild the app with the "
+                    "bounds-check it), so the app would have to be relinked. Rebuild the app with the "
                     "assembly, or --replace an assembly it already has.\n", a->add[0]);
     return 1;
 }
@@ -658,7 +658,7 @@ static int refuse_v1_remove(const repack_job *j) {
     for (i = 0; i < j->a->n && v1; i++)
         if (!j->a->ch[i].file) {
             fprintf(stderr, "asmstore: --remove %s refused: a .NET 6-8 app (format 1) aborts unless its stores hold exactly "
-                            "the number of assemblies libxamarin-app.so was built with (store-releases.md §3.4). Rebuild the app "
+                            "the number of assemblies libxamarin-app.so was built with. Rebuild the app "
                             "without it, or --replace it instead.\n", j->a->ch[i].arg);
             return 1;
         }
