@@ -692,7 +692,8 @@ static void test_image_offsets(void) {
     CHECK_EQ_INT(asmstore_locate_apk(&l, p_apk, ASMSTORE_ABI_X86_64, NULL, NULL), ASMSTORE_OK);
     CHECK(check_image_offsets(&l, p_apk) >= 1);
     asmstore_locator_close(&l);
-    /* a compressed image has no bytes to map */
+    /* a compressed image has no bytes to map (the writer compresses with zstd: not in ASMSTORE_NO_ZSTD builds) */
+#ifndef ASMSTORE_NO_ZSTD
     memset(&o, 0, sizeof o);
     o.abi = ASMSTORE_ABI_X86_64; o.jobs = 1;
     memset(big, 'x', sizeof big);
@@ -709,7 +710,12 @@ static void test_image_offsets(void) {
     memset(&other, 0, sizeof other);
     CHECK_EQ_INT(asmstore_locator_image_offset(&other, &r, &e, 1, &off, NULL), ASMSTORE_ERR_INVALID_ARG);
     asmstore_locator_close(&l);
-    unlink(p_raw); unlink(p_so); unlink(p_apk); unlink(p_z);
+    unlink(p_z);
+#else
+    (void)o; (void)other; (void)packed; (void)packed_size; (void)big; (void)p_z;
+    printf("  SKIP compressed image: an ASMSTORE_NO_ZSTD build writes none\n");
+#endif
+    unlink(p_raw); unlink(p_so); unlink(p_apk);
     free(so);
     asmstore_writer_free(w);
     asmstore_writer_free(wz);
