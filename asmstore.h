@@ -2495,10 +2495,12 @@ ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locato
     uint64_t at;
     asmstore_result res;
     if (!l || !r || !e || !offset || !l->data || (min_alignment & (min_alignment - 1)))
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL argument, or min_alignment not a power of two");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL argument, or min_alignment not a power of two");
     payload = (uintptr_t)l->data;
     if ((uintptr_t)r->data < payload || r->size > l->size || (uintptr_t)r->data - payload > l->size - r->size)
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "the reader does not read this locator's payload");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "the reader does not read this locator's payload");
     if ((res = asmstore_reader_entry_check(r, e, err)) != ASMSTORE_OK) return res;
     if (e->compression != ASMSTORE_COMPRESSION_NONE)
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, (int64_t)e->index, 0,

@@ -76,9 +76,9 @@
      leaves only temp files, and any later write, truncation or replacement changes the identity,
      so such a file is hashed in full (and recorded once it passes). options.verify =
      ASMSTORE_CACHE_VERIFY_FULL hashes every hit. At open (the calling thread, a few microseconds a
-     file) the cache asks the kernel to read every recorded file and the pack's first MiB ahead (POSIX_FADV_WILLNEED; the pack is
-     also marked POSIX_FADV_SEQUENTIAL, so that the hits' faults read it on as one stream;
-     options.no_prefetch turns the WILLNEED off). The pack is recorded the same way (record index
+     file) the cache asks the kernel to read every recorded file and the pack's first MiB ahead
+     (POSIX_FADV_WILLNEED; the pack is also marked POSIX_FADV_SEQUENTIAL, so that the hits' faults
+     read it on as one stream; options.no_prefetch turns the WILLNEED off). The pack is recorded the same way (record index
      0xFFFFFFFF): a hit in a recorded pack reads no payload byte; in any other pack (planted,
      rewritten in place, left by a kill between its rename and its record) each image is hashed
      against its table entry before it is served, an image that fails is a miss (its file
@@ -1065,7 +1065,8 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_open(asmstore
     asmstore_cache__pack *p = NULL;
     unsigned char *buf = NULL;
     struct stat st;
-    uint64_t want = ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * (uint64_t)c->store.entry_count, written_for = 0;
+    uint64_t want = ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * (uint64_t)c->store.entry_count;
+    uint64_t written_for = 0;
     size_t len = 0, count = 0;
     int fd = openat(c->dirfd, ASMSTORE_CACHE__PACK_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return NULL;
@@ -1082,7 +1083,8 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_open(asmstore
         p->nslot = count;
         p->len = (size_t)st.st_size; /* pack_parse checks that every image fits in a size_t */
         if (!p->slot || asmstore_cache__pack_parse(buf, len, (uint64_t)st.st_size, c->store_id, c->use_source_hash,
-                                                   c->store.entry_count, c->page, p->slot, count, &written_for) != count) {
+                                                   c->store.entry_count, c->page, p->slot, count,
+                                                   &written_for) != count) {
             asmstore_free(a, p->slot, count * sizeof *p->slot);
             asmstore_free(a, p, sizeof *p);
             p = NULL;
@@ -1374,8 +1376,8 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_fill(asmstore_cache *c, const a
     if (err) return err;
     if (stop || k == 0) return -1;
     qsort(slot, k, sizeof *slot, asmstore_cache__slot_cmp); /* the table is sorted by index */
-    head = asmstore_cache__pack_encode(&c->opt.allocator, c->store_id, c->store_file_id, c->use_source_hash, c->page, at,
-                                       slot, k, &hsize);
+    head = asmstore_cache__pack_encode(&c->opt.allocator, c->store_id, c->store_file_id, c->use_source_hash, c->page,
+                                       at, slot, k, &hsize);
     if (!head) return -1;
     if (asmstore_cache__pwrite_all(fd, head, hsize, 0) != 0) err = errno;
     asmstore_free(&c->opt.allocator, head, hsize);
@@ -1559,7 +1561,8 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
     /* an image over the whole bound is still queued, one at a time beside the others: a 47 MB composite R2R
        image would otherwise be decompressed on every start */
     big = need >= size && need > c->opt.max_queue_bytes;
-    fits = need >= size && c->queued_bytes <= c->opt.max_queue_bytes && need <= c->opt.max_queue_bytes - c->queued_bytes;
+    fits = need >= size && c->queued_bytes <= c->opt.max_queue_bytes &&
+           need <= c->opt.max_queue_bytes - c->queued_bytes;
     if (big ? c->big_queued : !fits) {
         c->n.entries_skipped++;
         pthread_mutex_unlock(&c->lock);

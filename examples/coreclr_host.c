@@ -229,7 +229,10 @@ static int runtime_from_dir(runtime *rt, const char *dir) {
     char lib[PATH_MAX + 64];
     if (!realpath(dir, rt->dir)) { perror(dir); return 0; }
     join_path(lib, sizeof lib, rt->dir, "libcoreclr.so");
-    if (access(lib, R_OK) != 0) { fprintf(stderr, "coreclr_host: --runtime %s: no libcoreclr.so in it\n", dir); return 0; }
+    if (access(lib, R_OK) != 0) {
+        fprintf(stderr, "coreclr_host: --runtime %s: no libcoreclr.so in it\n", dir);
+        return 0;
+    }
     runtime_version_of(rt, lib);
     return 1;
 }
@@ -275,7 +278,8 @@ static int clr_bind(runtime *rt, void *lib) {
 #define RUNTIME_LINKS_DIR "coreclr-runtime-v1"
 static const char *const runtime_libs[] = {"libcoreclr.so", "libclrjit.so"};
 
-/* Removes every entry of dirfd but the runtime's two links (none is ours to keep); 0 when one cannot go. */
+/* Removes every entry of dirfd but the runtime's two links (this host puts nothing else there); 0 when one cannot go
+   (a directory, say): the caller then uses a fresh directory instead. */
 static int runtime_links_only(int dirfd) {
     int fd = dup(dirfd), ok = 1;
     DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -530,7 +534,9 @@ static void probe_log(const host *h, const char *door_name, const char *name, co
     if (s) fprintf(stderr, "coreclr_host: probe %s: store, %s, %zu bytes, %s\n", name, source_name(s->source), s->size,
                    door_name);
     else fprintf(stderr, "coreclr_host: probe %s: declined (%s)\n", name,
-                 found == ASMSTORE_ERR_IGNORED ? "placeholder" : found == ASMSTORE_OK ? "unreadable" : "not in the store");
+                 found == ASMSTORE_ERR_IGNORED ? "placeholder"
+                 : found == ASMSTORE_OK        ? "unreadable"
+                                               : "not in the store");
 }
 
 /* host_runtime_contract.bundle_probe: the image's offset and size in the bundle file, for images stored there
@@ -664,7 +670,8 @@ static int run_from_store(host *h, runtime *rt, const char *program, int argc, c
                     "%u probes declined (%u .ni.dll placeholders, %u not in the store, %u unreadable); runtime %s: "
                     "store + runtime load %.0f us, coreclr_initialize %.0f us, run %.0f us; cache get %.0f us\n",
             h->served_count, CORELIB, h->hits, h->misses, h->direct, h->copied, CLR_MIN_ALIGNMENT, h->via_bundle,
-            h->via_external, h->external_only ? "none, --external-only" : h->bundle.is_pack ? "the cache's pack" : "the store",
+            h->via_external,
+            h->external_only ? "none, --external-only" : h->bundle.is_pack ? "the cache's pack" : "the store",
             h->placeholders + h->not_found + h->failures, h->placeholders, h->not_found, h->failures, rt->version,
             t.loaded - t.start, t.initialized - t.loaded, t.ended - t.initialized, h->get_us);
     return rc;
