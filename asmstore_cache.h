@@ -1612,13 +1612,15 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
    inode, size, mtime and ctime (any write or replacement changes one), never 0; 0 when it cannot be stat'ed. */
 ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__store_file_id(const char *path) {
     struct stat st;
+    asmstore_cache__ident ident;
     uint64_t f[5], id;
     if (!path || stat(path, &st) != 0) return 0;
+    asmstore_cache__ident_of(&ident, 0, &st);
     f[0] = (uint64_t)st.st_dev;
-    f[1] = (uint64_t)st.st_ino;
-    f[2] = (uint64_t)st.st_size;
-    f[3] = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
-    f[4] = (uint64_t)st.st_ctim.tv_sec * 1000000000u + (uint64_t)st.st_ctim.tv_nsec;
+    f[1] = ident.ino;
+    f[2] = ident.size;
+    f[3] = ident.mtime_ns;
+    f[4] = ident.ctime_ns;
     id = asmstore_xxh3_64(f, sizeof f);
     return id ? id : 1u;
 }

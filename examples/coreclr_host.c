@@ -153,7 +153,9 @@ typedef struct host {
     served *by_index;              /* one per store descriptor */
     pthread_mutex_t lock;          /* the runtime may probe from several threads */
     char store_path[PATH_MAX];     /* absolute: the prefix of the program's path */
+    size_t store_path_len;
     const char *store_base;        /* its last component: the bundle door strips the directory */
+    size_t store_base_len;
     bundle_file bundle;
     int verbose, external_only;
     unsigned served_count, hits, misses, direct, copied, placeholders, not_found, failures, probes;
@@ -385,6 +387,8 @@ static int store_open(host *h, const char *path, const char *cache_dir) {
     if (!realpath(path, h->store_path)) { perror(path); return 0; }
     slash = strrchr(h->store_path, '/');
     h->store_base = slash ? slash + 1 : h->store_path;
+    h->store_path_len = strlen(h->store_path);
+    h->store_base_len = strlen(h->store_base);
     if ((res = asmstore_locate_dlopen(&h->loc, h->store_path, NULL, &err)) != ASMSTORE_OK) {
         fprintf(stderr, "coreclr_host: %s: %s%s%s\n", path, asmstore_result_string(res), h->loc.error[0] ? ": " : "",
                 h->loc.error);
@@ -508,7 +512,7 @@ static served *serve(host *h, const asmstore_entry *e) {
 /* The store entry a probed path names: "System.Runtime.dll", "fr/App.resources.dll", "<store>/PROGRAM.dll",
    or, relative to the bundle's directory, "<store file name>/PROGRAM.dll". */
 static const char *probe_name(const host *h, const char *path) {
-    size_t full = strlen(h->store_path), base = strlen(h->store_base);
+    size_t full = h->store_path_len, base = h->store_base_len;
     if (!strncmp(path, h->store_path, full) && path[full] == '/') return path + full + 1;
     if (!strncmp(path, h->store_base, base) && path[base] == '/') return path + base + 1;
     return path;
