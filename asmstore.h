@@ -721,67 +721,75 @@ typedef struct asmstore_write_options {
                                         in place), else 1. Releases use 1 (no padding) */
 } asmstore_write_options;
 
-/* Per-entry flags for asmstore_writer_add* (asmstore_add_options.flags). */
-#define ASMSTORE_ADD_UNCOMPRESSED 1u  /* store this image as is (unless it begins with "XAZS" or "XALZ",
-                                         which the format would read as compressed: those are compressed) */
-#define ASMSTORE_ADD_BORROW       2u  /* use image/pdb/config in place instead of copying them: the caller
-                                         keeps them alive and unchanged until the writer is freed */
-#define ASMSTORE_ADD_DESCRIPTOR_INDEX 4u /* add_ex: compressed image header gets descriptor_index */
-#define ASMSTORE_ADD_MAPPING_INDEX 8u /* add_ex: the descriptor gets mapping_index (formats 2-4) */
-#define ASMSTORE_ADD_IGNORED     16u  /* an ignored placeholder (formats 3-4): no image, pdb or config,
-                                         all-zero descriptor, index entries marked ignore */
-#define ASMSTORE_ADD_NO_COMPANION 32u /* coreclr: do not add the ignored "X.ni.dll" companion */
-#define ASMSTORE_ADD_VERBATIM    64u  /* image is already in stored form (a plain image, or a 12-byte
-                                         header + payload with the store's compression magic) and goes
-                                         in byte for byte; its header's descriptor index is kept */
+/* Per-entry flags (asmstore_add.flags). */
+#define ASMSTORE_ADD_UNCOMPRESSED 1u     /* store this image as is (unless it begins with "XAZS" or
+                                            "XALZ", which the format would read as compressed: those
+                                            are compressed) */
+#define ASMSTORE_ADD_BORROW 2u           /* use image/pdb/config in place instead of copying them: the
+                                            caller keeps them alive and unchanged until the writer is
+                                            freed */
+#define ASMSTORE_ADD_DESCRIPTOR_INDEX 4u /* the compressed image header gets descriptor_index */
+#define ASMSTORE_ADD_MAPPING_INDEX 8u    /* the descriptor gets mapping_index (formats 2-4) */
+#define ASMSTORE_ADD_IGNORED 16u         /* an ignored placeholder (formats 3-4): no image, pdb or
+                                            config, all-zero descriptor, index entries marked ignore */
+#define ASMSTORE_ADD_NO_COMPANION 32u    /* coreclr: do not add the ignored "X.ni.dll" companion */
+#define ASMSTORE_ADD_VERBATIM 64u        /* image is already in stored form (a plain image, or a
+                                            12-byte header + payload with the store's compression
+                                            magic) and goes in byte for byte; its header's descriptor
+                                            index is kept */
 
-/* Everything about one entry a repack needs to keep (asmstore_writer_add_ex). Zero = defaults. */
-typedef struct asmstore_add_options {
-    unsigned flags;                  /* ASMSTORE_ADD_* */
+/* One entry for asmstore_writer_add and asmstore_writer_add_file. Zero-initialised fields mean the
+   defaults, so `asmstore_add e = {0}; e.name = "Foo.dll"; e.image = p; e.image_size = n;` is a
+   whole entry. Repacking a store keeps its entry order, descriptor and mapping indices, ignored
+   entries (ADD_IGNORED, with ADD_NO_COMPANION on the real ones) and compressed images
+   (ADD_VERBATIM). */
+typedef struct asmstore_add {
+    const char *name;                /* "Foo.dll", "fr/Foo.resources.dll": UTF-8, no NUL */
+    size_t name_len;                 /* 0: strlen(name) */
+    const void *image;               /* the assembly's bytes (add_file: NULL, read from the path) */
+    size_t image_size;
+    const void *pdb;                 /* optional: NULL/0 for none */
+    size_t pdb_size;
+    const void *config;              /* optional: NULL/0 for none */
+    size_t config_size;
+    unsigned flags;                  /* ASMSTORE_ADD_*; 0: copied, compressed as the store says */
     int level;                       /* 0: the store's level; else this entry's (same range) */
-    uint32_t descriptor_index;       /* with ASMSTORE_ADD_DESCRIPTOR_INDEX. Default: formats 2-4 number
-                                        the compressed entries 0, 1, 2 ... in add order (entries with
-                                        an explicit index keep their place in the count); format 1 sorts
-                                        every compressed entry's destination path ordinally ("Foo.dll",
-                                        "fr/Foo.resources.dll", "arm64-v8a/X.dll" for arch entries when
-                                        several ABIs have them), as .NET 6-8 did */
-    uint32_t mapping_index;          /* with ASMSTORE_ADD_MAPPING_INDEX (formats 2-4). Default: 0, 1, 2 ...
-                                        over the non-ignored entries in add order (format 1: common
-                                        then arch) */
-    asmstore_abi abi;                /* format 1 only: UNKNOWN = the common store (assemblies.blob); an
-                                        ABI = that ABI's arch store. Every ABI must get the same names in
-                                        the same order (finish: ASMSTORE_ERR_BAD_COUNTS) */
-} asmstore_add_options;
+    uint32_t descriptor_index;       /* with ASMSTORE_ADD_DESCRIPTOR_INDEX. Default: formats 2-4
+                                        number the compressed entries 0, 1, 2 ... in add order
+                                        (entries with an explicit index keep their place in the
+                                        count); format 1 sorts every compressed entry's destination
+                                        path ordinally ("Foo.dll", "fr/Foo.resources.dll",
+                                        "arm64-v8a/X.dll" for arch entries when several ABIs have
+                                        them), as .NET 6-8 did */
+    uint32_t mapping_index;          /* with ASMSTORE_ADD_MAPPING_INDEX (formats 2-4). Default: 0, 1,
+                                        2 ... over the non-ignored entries in add order (format 1:
+                                        common then arch) */
+    asmstore_abi abi;                /* format 1 only: UNKNOWN (0) = the common store
+                                        (assemblies.blob); an ABI = that ABI's arch store. Every ABI
+                                        must get the same names in the same order (finish:
+                                        ASMSTORE_ERR_BAD_COUNTS). Formats 2-4: leave 0 */
+} asmstore_add;
 
 /* Creates a writer. Checks the options: coreclr with format 1 or 2 gives ASMSTORE_ERR_PROFILE;
    LZ4 without a compress callback gives ASMSTORE_ERR_UNSUPPORTED_COMPRESSION. */
 ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const asmstore_write_options *opt,
                                                     asmstore_error *err);
-/* Adds a copy of image (and of the optional pdb/config) under `name` (e.g. "Foo.dll",
-   "fr/Foo.resources.dll"); with ASMSTORE_ADD_BORROW the bytes are used in place. Rejects empty
-   names, NUL bytes, invalid UTF-8, names over the limit and duplicates with their own codes. Under
-   the coreclr profile an ignored "Foo.ni.dll" companion is added too. flags: ASMSTORE_ADD_*. */
-ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char *name, size_t name_len,
-                                                 const void *image, size_t image_size,
-                                                 const void *pdb, size_t pdb_size,
-                                                 const void *config, size_t config_size, unsigned flags,
+
+/* Adds a copy of entry->image (and of the optional pdb/config) under entry->name; with
+   ASMSTORE_ADD_BORROW the bytes are used in place. Rejects empty names, NUL bytes, invalid UTF-8,
+   names over the limit (ASMSTORE_ERR_BAD_NAME) and duplicates (ASMSTORE_ERR_DUPLICATE_NAME); a
+   NULL entry, bytes NULL with a size, unknown flags or options the format lacks give
+   ASMSTORE_ERR_INVALID_ARG. Under the coreclr profile an ignored "Foo.ni.dll" companion is added
+   too (unless ASMSTORE_ADD_NO_COMPANION). */
+ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const asmstore_add *entry,
                                                  asmstore_error *err);
-/* asmstore_writer_add with every per-entry choice explicit (ao may be NULL: defaults). Repacking a
-   store keeps its entry order, descriptor and mapping indices, ignored entries (ADD_IGNORED, with
-   ADD_NO_COMPANION on the real ones) and compressed images (ADD_VERBATIM). */
-ASMSTORE_DEF asmstore_result asmstore_writer_add_ex(asmstore_writer *w, const char *name, size_t name_len,
-                                                    const void *image, size_t image_size,
-                                                    const void *pdb, size_t pdb_size,
-                                                    const void *config, size_t config_size,
-                                                    const asmstore_add_options *ao, asmstore_error *err);
 #ifndef ASMSTORE_NO_STDIO
-/* As asmstore_writer_add_ex with the bytes read from files; pdb_path/config_path may be NULL. */
-ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const char *name, const char *image_path,
-                                                      const char *pdb_path, const char *config_path, unsigned flags,
-                                                      asmstore_error *err);
-ASMSTORE_DEF asmstore_result asmstore_writer_add_file_ex(asmstore_writer *w, const char *name, const char *image_path,
-                                                         const char *pdb_path, const char *config_path,
-                                                         const asmstore_add_options *ao, asmstore_error *err);
+/* As asmstore_writer_add with the bytes read from files: entry gives the name and options, its
+   image/pdb/config must be NULL/0. pdb_path and config_path may be NULL. The writer keeps the
+   buffers it read (no second copy; ASMSTORE_ADD_BORROW does not apply). */
+ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const asmstore_add *entry,
+                                                      const char *image_path, const char *pdb_path,
+                                                      const char *config_path, asmstore_error *err);
 #endif
 /* Compresses (on opt->jobs threads) and lays out the store. *data stays owned by the writer and
    valid until asmstore_writer_free. Output bytes depend only on the entries and options, never on
@@ -833,7 +841,7 @@ typedef struct asmstore_preset {
    image_alignment = 1: no padding, as releases write) and leaves the others (jobs, allocator,
    progress, compress callback, max_name_len) alone. abi 0 means arm64. info may be NULL.
    Combinations no release shipped (net8 or net9 with coreclr) give ASMSTORE_ERR_PROFILE. The
-   descriptor indices follow the release's rule by default (asmstore_add_options), and coreclr
+   descriptor indices follow the release's rule by default (asmstore_add), and coreclr
    stores get their ignored ".ni.dll" companions. LZ4 presets still need o->compress. */
 ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_options *o, asmstore_target target,
                                                            asmstore_runtime runtime, asmstore_abi abi,
@@ -3107,56 +3115,74 @@ ASMSTORE__PRIVATE int asmstore__stores_compressed(const asmstore_writer *w, cons
     return magic || !(w->opt.no_compress || (flags & ASMSTORE_ADD_UNCOMPRESSED));
 }
 
-/* Appends one entry (checks done by the caller). Ignored entries come with ASMSTORE_ADD_IGNORED. */
-ASMSTORE__PRIVATE asmstore_result asmstore__push(asmstore_writer *w, const char *name, size_t name_len,
-                                                const void *image, size_t image_size, const void *pdb, size_t pdb_size,
-                                                const void *config, size_t config_size,
-                                                const asmstore_add_options *ao) {
-    asmstore__wentry e;
-    unsigned flags = ao->flags;
-    int ok = 1;
-    if (w->count == w->cap) {
-        size_t ncap = w->cap ? w->cap * 2 : 64;
-        asmstore__wentry *n = (asmstore__wentry *)asmstore_alloc(&w->opt.allocator, ncap * sizeof *n);
-        if (!n) return ASMSTORE_ERR_OUT_OF_MEMORY;
-        if (w->count) memcpy(n, w->entries, w->count * sizeof *n);
-        asmstore_free(&w->opt.allocator, w->entries, w->cap * sizeof *n);
-        w->entries = n;
-        w->cap = ncap;
-    }
-    memset(&e, 0, sizeof e);
-    e.name = (char *)asmstore__dup(w, name, name_len, &ok);
-    e.name_len = name_len;
-    if (flags & (ASMSTORE_ADD_BORROW | ASMSTORE__ADD_TAKE)) {
-        e.image = (const unsigned char *)image;
-        e.pdb = (const unsigned char *)pdb;
-        e.config = (const unsigned char *)config;
-        if (flags & ASMSTORE__ADD_TAKE) e.owns = ASMSTORE__OWNS_IMAGE | ASMSTORE__OWNS_PDB | ASMSTORE__OWNS_CONFIG;
+/* Room for one more entry in w->entries. */
+ASMSTORE__PRIVATE asmstore_result asmstore__grow_entries(asmstore_writer *w) {
+    size_t ncap;
+    asmstore__wentry *n;
+
+    if (w->count < w->cap) return ASMSTORE_OK;
+    ncap = w->cap ? w->cap * 2 : 64;
+    n = (asmstore__wentry *)asmstore_alloc(&w->opt.allocator, ncap * sizeof *n);
+    if (!n) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    if (w->count) memcpy(n, w->entries, w->count * sizeof *n);
+    asmstore_free(&w->opt.allocator, w->entries, w->cap * sizeof *n);
+    w->entries = n;
+    w->cap = ncap;
+    return ASMSTORE_OK;
+}
+
+/* e's name, image, pdb and config: the caller's bytes (BORROW, TAKE) or copies. ok: 0 when a copy
+   failed. */
+ASMSTORE__PRIVATE void asmstore__hold_bytes(asmstore_writer *w, asmstore__wentry *e, const asmstore_add *a,
+                                            int *ok) {
+    e->name = (char *)asmstore__dup(w, a->name, a->name_len, ok);
+    e->name_len = a->name_len;
+    if (a->flags & (ASMSTORE_ADD_BORROW | ASMSTORE__ADD_TAKE)) {
+        e->image = (const unsigned char *)a->image;
+        e->pdb = (const unsigned char *)a->pdb;
+        e->config = (const unsigned char *)a->config;
+        if (a->flags & ASMSTORE__ADD_TAKE) e->owns = ASMSTORE__OWNS_IMAGE | ASMSTORE__OWNS_PDB | ASMSTORE__OWNS_CONFIG;
     } else {
-        e.image = asmstore__dup(w, image, image_size, &ok);
-        e.pdb = asmstore__dup(w, pdb, pdb_size, &ok);
-        e.config = asmstore__dup(w, config, config_size, &ok);
-        e.owns = ASMSTORE__OWNS_IMAGE | ASMSTORE__OWNS_PDB | ASMSTORE__OWNS_CONFIG;
+        e->image = asmstore__dup(w, a->image, a->image_size, ok);
+        e->pdb = asmstore__dup(w, a->pdb, a->pdb_size, ok);
+        e->config = asmstore__dup(w, a->config, a->config_size, ok);
+        e->owns = ASMSTORE__OWNS_IMAGE | ASMSTORE__OWNS_PDB | ASMSTORE__OWNS_CONFIG;
     }
-    e.image_size = image_size;
-    e.pdb_size = pdb_size;
-    e.config_size = config_size;
+    e->image_size = a->image_size;
+    e->pdb_size = a->pdb_size;
+    e->config_size = a->config_size;
+}
+
+/* Appends one entry (checks done by the caller). Ignored entries come with ASMSTORE_ADD_IGNORED. */
+ASMSTORE__PRIVATE asmstore_result asmstore__push(asmstore_writer *w, const asmstore_add *a) {
+    asmstore__wentry e;
+    unsigned flags = a->flags;
+    int ok = 1;
+
+    if (asmstore__grow_entries(w) != ASMSTORE_OK) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    memset(&e, 0, sizeof e);
+    asmstore__hold_bytes(w, &e, a, &ok);
     e.flags = flags;
-    e.abi = ao->abi;
-    e.level = ao->level;
+    e.abi = a->abi;
+    e.level = a->level;
     e.ignored = (flags & ASMSTORE_ADD_IGNORED) != 0;
-    e.compressed = !e.ignored && asmstore__stores_compressed(w, (const unsigned char *)image, image_size, flags);
+    e.compressed = !e.ignored &&
+                   asmstore__stores_compressed(w, (const unsigned char *)a->image, a->image_size, flags);
     if (!ok) {
         if (flags & ASMSTORE__ADD_TAKE) e.owns = 0; /* on failure the caller keeps its buffers */
         asmstore__wentry_free(w, &e);
         return ASMSTORE_ERR_OUT_OF_MEMORY;
     }
-    if (!e.ignored) e.mapping = (flags & ASMSTORE_ADD_MAPPING_INDEX) ? ao->mapping_index : w->real_count;
+
+    if (!e.ignored) e.mapping = (flags & ASMSTORE_ADD_MAPPING_INDEX) ? a->mapping_index : w->real_count;
     w->real_count += !e.ignored;
     if (e.compressed) {
-        if (flags & ASMSTORE_ADD_DESCRIPTOR_INDEX) e.descriptor_index = ao->descriptor_index;
-        else if (flags & ASMSTORE_ADD_VERBATIM) e.descriptor_index = asmstore__rd32(e.image + 4);
-        else e.descriptor_index = w->compressed_count;
+        if (flags & ASMSTORE_ADD_DESCRIPTOR_INDEX)
+            e.descriptor_index = a->descriptor_index;
+        else if (flags & ASMSTORE_ADD_VERBATIM)
+            e.descriptor_index = asmstore__rd32(e.image + 4);
+        else
+            e.descriptor_index = w->compressed_count;
         w->compressed_count++;
     }
     w->entries[w->count++] = e;
@@ -3208,22 +3234,24 @@ ASMSTORE__PRIVATE void asmstore__remember_name(asmstore_writer *w, size_t index)
 }
 
 /* The per-entry options against the store's. */
-ASMSTORE__PRIVATE asmstore_result asmstore__check_add(const asmstore_writer *w, const asmstore_add_options *a,
-                                                      const unsigned char *image, size_t image_size, size_t pdb_size,
-                                                      size_t config_size, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__check_add(const asmstore_writer *w, const asmstore_add *a,
+                                                      asmstore_error *err) {
+    const unsigned char *image = (const unsigned char *)a->image;
     unsigned f = a->flags;
+    uint32_t config_max = UINT32_MAX - (w->opt.format == 1 ? 1u : 0u);
+
     if ((a->level && !asmstore__level_ok(w->opt.compression, a->level)) || !asmstore__abi_in_range(a->abi) ||
         (a->abi != ASMSTORE_ABI_UNKNOWN && w->opt.format != 1) ||
         (w->opt.format == 1 && (f & (ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_IGNORED))))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "add options: level, abi (format 1 only) or flags for this format");
     if ((f & ASMSTORE_ADD_IGNORED) &&
-        (w->opt.format < 3 || image_size || pdb_size || config_size ||
+        (w->opt.format < 3 || a->image_size || a->pdb_size || a->config_size ||
          (f & (ASMSTORE_ADD_DESCRIPTOR_INDEX | ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_VERBATIM))))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "ignored entry: formats 3-4, no bytes, no indices");
-    if ((f & ASMSTORE_ADD_VERBATIM) && asmstore__has_compression_magic(image, image_size)) {
-        if (image_size < ASMSTORE_IMAGE_HEADER_SIZE)
+    if ((f & ASMSTORE_ADD_VERBATIM) && asmstore__has_compression_magic(image, a->image_size)) {
+        if (a->image_size < ASMSTORE_IMAGE_HEADER_SIZE)
             return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0,
                                   "verbatim image shorter than its 12-byte header");
         if (asmstore__rd32(image) != w->magic) /* a store never mixes magics */
@@ -3233,113 +3261,132 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_add(const asmstore_writer *w, 
             return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 4, -1, 0,
                                   "verbatim image header's descriptor index differs");
     }
+
     /* format 1 appends a NUL to config data, and its size counts it */
-    if (image_size > UINT32_MAX || pdb_size > UINT32_MAX || config_size > UINT32_MAX - (w->opt.format == 1 ? 1u : 0u))
+    if (a->image_size > UINT32_MAX || a->pdb_size > UINT32_MAX || a->config_size > config_max)
         return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "image, pdb or config of 4 GiB or more");
     return ASMSTORE_OK;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_writer_add_ex(asmstore_writer *w, const char *name, size_t name_len,
-                                                    const void *image, size_t image_size,
-                                                    const void *pdb, size_t pdb_size,
-                                                    const void *config, size_t config_size,
-                                                    const asmstore_add_options *ao, asmstore_error *err) {
-    char ni[ASMSTORE_MAX_NAME_LEN + 8];
-    size_t ni_len = 0;
-    asmstore_add_options a, ign;
-    asmstore_result res;
-    if (ao) a = *ao; else memset(&a, 0, sizeof a);
-    if (!w || (!name && name_len) || (!image && image_size) || (!pdb && pdb_size) || (!config && config_size) ||
-        w->nouts || (a.flags & ~(ASMSTORE__ADD_PUBLIC | ASMSTORE__ADD_TAKE)))
+/* The entry's arguments and name, then its options against the store's. */
+ASMSTORE__PRIVATE asmstore_result asmstore__check_entry(const asmstore_writer *w, const asmstore_add *a,
+                                                        asmstore_error *err) {
+    if (!w || (!a->name && a->name_len) || (!a->image && a->image_size) || (!a->pdb && a->pdb_size) ||
+        (!a->config && a->config_size) || w->nouts || (a->flags & ~(ASMSTORE__ADD_PUBLIC | ASMSTORE__ADD_TAKE)))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "NULL writer or bytes with a size, unknown flags, or after finish");
-    if (name_len == 0 || name_len > w->opt.max_name_len || !asmstore__name_valid((const unsigned char *)name, name_len))
+    if (a->name_len == 0 || a->name_len > w->opt.max_name_len ||
+        !asmstore__name_valid((const unsigned char *)a->name, a->name_len))
         return asmstore__fail(err, ASMSTORE_ERR_BAD_NAME, 0, -1, 0,
                               "name empty, over max_name_len, or not UTF-8 without NUL");
-    res = asmstore__check_add(w, &a, (const unsigned char *)image, image_size, pdb_size, config_size, err);
-    if (res != ASMSTORE_OK) return res;
-    if (w->opt.runtime == ASMSTORE_RUNTIME_CORECLR && !(a.flags & (ASMSTORE_ADD_IGNORED | ASMSTORE_ADD_NO_COMPANION))) {
-        /* the ignored companion: ChangeExtension(name, ".ni.dll") */
-        size_t base = asmstore_name_base_len(name, name_len);
-        if (base + 7 > w->opt.max_name_len)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_NAME, 0, -1, 0,
-                                  "the coreclr \".ni.dll\" companion's name over max_name_len");
-        memcpy(ni, name, base);
-        memcpy(ni + base, ".ni.dll", 7);
-        ni_len = base + 7;
-        if (asmstore__has_name(w, ni, ni_len, a.abi))
-            return asmstore__fail(err, ASMSTORE_ERR_DUPLICATE_NAME, 0, -1, 0,
-                                  "the coreclr \".ni.dll\" companion's name was added already");
-    }
-    if (asmstore__has_name(w, name, name_len, a.abi) || (ni_len == name_len && memcmp(ni, name, ni_len) == 0))
+    return asmstore__check_add(w, a, err);
+}
+
+/* The coreclr profile's ignored companion of a: ChangeExtension(name, ".ni.dll") into ni
+   (ASMSTORE_MAX_NAME_LEN + 8 bytes); *ni_len 0 when a gets none. */
+ASMSTORE__PRIVATE asmstore_result asmstore__companion_name(const asmstore_writer *w, const asmstore_add *a,
+                                                           char *ni, size_t *ni_len, asmstore_error *err) {
+    size_t base;
+
+    *ni_len = 0;
+    if (w->opt.runtime != ASMSTORE_RUNTIME_CORECLR || (a->flags & (ASMSTORE_ADD_IGNORED | ASMSTORE_ADD_NO_COMPANION)))
+        return ASMSTORE_OK;
+    base = asmstore_name_base_len(a->name, a->name_len);
+    if (base + 7 > w->opt.max_name_len)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_NAME, 0, -1, 0,
+                              "the coreclr \".ni.dll\" companion's name over max_name_len");
+    memcpy(ni, a->name, base);
+    memcpy(ni + base, ".ni.dll", 7);
+    *ni_len = base + 7;
+    if (asmstore__has_name(w, ni, *ni_len, a->abi))
+        return asmstore__fail(err, ASMSTORE_ERR_DUPLICATE_NAME, 0, -1, 0,
+                              "the coreclr \".ni.dll\" companion's name was added already");
+    return ASMSTORE_OK;
+}
+
+/* Pushes a and, when ni_len, its ignored companion ni; all or nothing. */
+ASMSTORE__PRIVATE asmstore_result asmstore__push_pair(asmstore_writer *w, const asmstore_add *a, const char *ni,
+                                                      size_t ni_len) {
+    asmstore_add ign;
+    asmstore__wentry *e;
+    asmstore_result res = asmstore__push(w, a);
+
+    if (res != ASMSTORE_OK || !ni_len) return res;
+    memset(&ign, 0, sizeof ign);
+    ign.name = ni;
+    ign.name_len = ni_len;
+    ign.flags = ASMSTORE_ADD_IGNORED;
+    res = asmstore__push(w, &ign);
+    if (res == ASMSTORE_OK) return res;
+
+    e = &w->entries[--w->count];
+    if (a->flags & ASMSTORE__ADD_TAKE) e->owns = 0; /* on failure the caller keeps its buffers */
+    w->real_count--;
+    w->compressed_count -= e->compressed ? 1u : 0u;
+    asmstore__wentry_free(w, e);
+    return res;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const asmstore_add *entry,
+                                                 asmstore_error *err) {
+    char ni[ASMSTORE_MAX_NAME_LEN + 8];
+    size_t ni_len = 0;
+    asmstore_add a;
+    asmstore_result res;
+
+    if (!entry) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL entry");
+    a = *entry;
+    if (a.name && !a.name_len) a.name_len = strlen(a.name);
+    if ((res = asmstore__check_entry(w, &a, err)) != ASMSTORE_OK) return res;
+    if ((res = asmstore__companion_name(w, &a, ni, &ni_len, err)) != ASMSTORE_OK) return res;
+    if (asmstore__has_name(w, a.name, a.name_len, a.abi) || (ni_len == a.name_len && memcmp(ni, a.name, ni_len) == 0))
         return asmstore__fail(err, ASMSTORE_ERR_DUPLICATE_NAME, 0, -1, 0, "name added already");
-    if (w->count + 2 > ASMSTORE_MAX_ENTRIES) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
-                                                                   "entries over ASMSTORE_MAX_ENTRIES");
+    if (w->count + 2 > ASMSTORE_MAX_ENTRIES)
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "entries over ASMSTORE_MAX_ENTRIES");
     if ((res = asmstore__reserve_names(w, w->count + 2)) != ASMSTORE_OK)
         return asmstore__fail(err, res, 0, -1, 0, "growing the name set");
-    res = asmstore__push(w, name, name_len, image, image_size, pdb, pdb_size, config, config_size, &a);
-    if (res == ASMSTORE_OK && ni_len) {
-        memset(&ign, 0, sizeof ign);
-        ign.flags = ASMSTORE_ADD_IGNORED;
-        res = asmstore__push(w, ni, ni_len, NULL, 0, NULL, 0, NULL, 0, &ign);
-        if (res != ASMSTORE_OK) {
-            asmstore__wentry *e = &w->entries[--w->count];
-            if (a.flags & ASMSTORE__ADD_TAKE) e->owns = 0; /* on failure the caller keeps its buffers */
-            w->real_count--;
-            w->compressed_count -= e->compressed ? 1u : 0u;
-            asmstore__wentry_free(w, e);
-        }
-    }
-    if (res != ASMSTORE_OK) return asmstore__fail(err, res, 0, -1, 0, "copying the entry");
+
+    if ((res = asmstore__push_pair(w, &a, ni, ni_len)) != ASMSTORE_OK)
+        return asmstore__fail(err, res, 0, -1, 0, "copying the entry");
     asmstore__remember_name(w, w->count - 1 - (ni_len ? 1u : 0u));
     if (ni_len) asmstore__remember_name(w, w->count - 1);
     return ASMSTORE_OK;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const char *name, size_t name_len,
-                                                 const void *image, size_t image_size,
-                                                 const void *pdb, size_t pdb_size,
-                                                 const void *config, size_t config_size, unsigned flags,
-                                                 asmstore_error *err) {
-    asmstore_add_options a;
-    memset(&a, 0, sizeof a);
-    a.flags = flags;
-    return asmstore_writer_add_ex(w, name, name_len, image, image_size, pdb, pdb_size, config, config_size, &a, err);
-}
-
 #ifndef ASMSTORE_NO_STDIO
-ASMSTORE_DEF asmstore_result asmstore_writer_add_file_ex(asmstore_writer *w, const char *name, const char *image_path,
-                                                         const char *pdb_path, const char *config_path,
-                                                         const asmstore_add_options *ao, asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const asmstore_add *entry,
+                                                      const char *image_path, const char *pdb_path,
+                                                      const char *config_path, asmstore_error *err) {
     void *bufs[3] = {NULL, NULL, NULL};
     size_t sizes[3] = {0, 0, 0};
     const char *paths[3];
-    asmstore_add_options a;
+    asmstore_add a;
     asmstore_result res = ASMSTORE_OK;
     int i;
-    if (!w || !name || !image_path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                                                          "NULL writer, name or image path");
-    if (ao) a = *ao; else memset(&a, 0, sizeof a);
-    paths[0] = image_path; paths[1] = pdb_path; paths[2] = config_path;
+
+    if (!w || !entry || !entry->name || !image_path || entry->image || entry->image_size || entry->pdb ||
+        entry->pdb_size || entry->config || entry->config_size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL writer, entry, name or image path, or bytes beside the paths");
+    paths[0] = image_path;
+    paths[1] = pdb_path;
+    paths[2] = config_path;
     for (i = 0; i < 3 && res == ASMSTORE_OK; i++)
         if (paths[i]) res = asmstore_read_file(paths[i], &w->opt.allocator, &bufs[i], &sizes[i], err);
+
     /* the writer takes the buffers just read (no second copy); on failure they are still ours */
+    a = *entry;
+    a.image = bufs[0];
+    a.image_size = sizes[0];
+    a.pdb = bufs[1];
+    a.pdb_size = sizes[1];
+    a.config = bufs[2];
+    a.config_size = sizes[2];
     a.flags = (a.flags & ~ASMSTORE_ADD_BORROW) | ASMSTORE__ADD_TAKE;
-    if (res == ASMSTORE_OK)
-        res = asmstore_writer_add_ex(w, name, strlen(name), bufs[0], sizes[0], bufs[1], sizes[1], bufs[2], sizes[2],
-                                     &a, err);
+    if (res == ASMSTORE_OK) res = asmstore_writer_add(w, &a, err);
     if (res != ASMSTORE_OK)
         for (i = 0; i < 3; i++) asmstore_free(&w->opt.allocator, bufs[i], sizes[i]);
     return res;
-}
-
-ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const char *name, const char *image_path,
-                                                      const char *pdb_path, const char *config_path, unsigned flags,
-                                                      asmstore_error *err) {
-    asmstore_add_options a;
-    memset(&a, 0, sizeof a);
-    a.flags = flags;
-    return asmstore_writer_add_file_ex(w, name, image_path, pdb_path, config_path, &a, err);
 }
 #endif
 

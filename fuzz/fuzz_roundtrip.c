@@ -31,14 +31,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return 0; /* coreclr + format 2: refused */
     while (pos < size && n < 64) {
         item it;
+        asmstore_add e;
         it.name_len = data[pos++];
         if (size - pos < it.name_len + 2) break;
         it.name = data + pos; pos += it.name_len;
         it.size = (size_t)(data[pos] | (data[pos + 1] << 8)); pos += 2;
         if (it.size > size - pos) it.size = size - pos;
         it.data = data + pos; pos += it.size;
-        if (asmstore_writer_add(w, (const char *)it.name, it.name_len, it.data, it.size, NULL, 0, NULL, 0,
-                                (it.size & 1) ? ASMSTORE_ADD_UNCOMPRESSED : 0, NULL) == ASMSTORE_OK)
+        memset(&e, 0, sizeof e);
+        e.name = it.name_len ? (const char *)it.name : ""; /* name_len 0 would mean strlen */
+        e.name_len = it.name_len;
+        e.image = it.data;
+        e.image_size = it.size;
+        e.flags = (it.size & 1) ? ASMSTORE_ADD_UNCOMPRESSED : 0;
+        if (asmstore_writer_add(w, &e, NULL) == ASMSTORE_OK)
             items[n++] = it;
     }
     if (asmstore_writer_finish(w, &out, &out_size, NULL) != ASMSTORE_OK) abort();

@@ -96,8 +96,13 @@ static asmstore_writer *cu_writer(uint32_t format, int no_compress) {
 }
 
 CU_UNUSED static int cu_add(asmstore_writer *w, cu_store *s, const char *name, const unsigned char *img, size_t size) {
+    asmstore_add e = {0};
+
     if (s->n >= CU_MAX) return -1;
-    if (asmstore_writer_add(w, name, strlen(name), img, size, NULL, 0, NULL, 0, 0, NULL) != ASMSTORE_OK) return -1;
+    e.name = name;
+    e.image = img;
+    e.image_size = size;
+    if (asmstore_writer_add(w, &e, NULL) != ASMSTORE_OK) return -1;
     s->names[s->n] = strdup(name);
     s->src[s->n] = (unsigned char *)malloc(size ? size : 1);
     if (size) memcpy(s->src[s->n], img, size);

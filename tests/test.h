@@ -30,6 +30,33 @@ static inline unsigned char *make_bytes(size_t n, unsigned seed) {
     return p;
 }
 
+#if defined(ASMSTORE_H_INCLUDED) && !defined(ASMSTORE_NO_WRITER)
+/* asmstore_writer_add of image under name (strlen), no pdb or config, the other fields from opt
+   (NULL: defaults). */
+static inline asmstore_result test_add_opt(asmstore_writer *w, const char *name, const void *image, size_t size,
+                                           const asmstore_add *opt) {
+    asmstore_add e;
+    if (opt)
+        e = *opt;
+    else
+        memset(&e, 0, sizeof e);
+    e.name = name;
+    e.name_len = 0;
+    e.image = image;
+    e.image_size = size;
+    return asmstore_writer_add(w, &e, NULL);
+}
+
+/* The common case: image under name with flags. */
+static inline asmstore_result test_add(asmstore_writer *w, const char *name, const void *image, size_t size,
+                                       unsigned flags) {
+    asmstore_add opt;
+    memset(&opt, 0, sizeof opt);
+    opt.flags = flags;
+    return test_add_opt(w, name, image, size, &opt);
+}
+#endif
+
 #define TEST_DONE() (printf("%d passed, %d failed\n", test__passed, test__failed), test__failed ? 1 : 0)
 
 #endif

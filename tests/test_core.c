@@ -44,9 +44,17 @@ static built build_store(uint32_t format, asmstore_abi abi, asmstore_runtime rt,
         const fixture_entry *f = &fixture[i];
         unsigned char *img = make_bytes(f->size, (unsigned)i), *pdb = make_bytes(321, (unsigned)i + 100),
                       *cfg = make_bytes(77, (unsigned)i + 200);
-        asmstore_result r = asmstore_writer_add(w, f->name, strlen(f->name), img, f->size, f->pdb ? pdb : NULL,
-                                                f->pdb ? 321 : 0, f->config ? cfg : NULL, f->config ? 77 : 0,
-                                                f->uncompressed ? ASMSTORE_ADD_UNCOMPRESSED : 0, NULL);
+        asmstore_add e = {0};
+        asmstore_result r;
+        e.name = f->name;
+        e.image = img;
+        e.image_size = f->size;
+        e.pdb = f->pdb ? pdb : NULL;
+        e.pdb_size = f->pdb ? 321 : 0;
+        e.config = f->config ? cfg : NULL;
+        e.config_size = f->config ? 77 : 0;
+        e.flags = f->uncompressed ? ASMSTORE_ADD_UNCOMPRESSED : 0;
+        r = asmstore_writer_add(w, &e, NULL);
         free(img); free(pdb); free(cfg);
         if (r != ASMSTORE_OK) { asmstore_writer_free(w); return b; }
     }
@@ -224,7 +232,7 @@ static void test_upstream_worked_example(void) {
     o.runtime = ASMSTORE_RUNTIME_CORECLR; o.abi = ASMSTORE_ABI_ARM64; o.no_compress = 1;
     o.image_alignment = 1; /* upstream's layout: data right after the names */
     CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Foo.dll", 7, img, sizeof img, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "Foo.dll", img, sizeof img, 0), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_writer_finish(w, &dv, &n, NULL), ASMSTORE_OK);
     d = (const unsigned char *)dv;
     CHECK_EQ_INT(n, 145 + sizeof img);
@@ -251,26 +259,26 @@ static void test_writer_rejects_names(void) {
     char big[ASMSTORE_MAX_NAME_LEN + 2];
     memset(&o, 0, sizeof o);
     CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "", 0, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_BAD_NAME);
-    CHECK_EQ_INT(asmstore_writer_add(w, "a\0b.dll", 7, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_BAD_NAME);
-    CHECK_EQ_INT(asmstore_writer_add(w, "\xc0\xaf.dll", 6, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_BAD_NAME);     /* overlong */
-    CHECK_EQ_INT(asmstore_writer_add(w, "\xed\xa0\x80.dll", 7, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_BAD_NAME); /* surrogate */
-    CHECK_EQ_INT(asmstore_writer_add(w, "abc\xe2\x82", 5, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_BAD_NAME);      /* cut short */
-    CHECK_EQ_INT(asmstore_writer_add(w, "\xf4\x90\x80\x80", 4, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_BAD_NAME); /* > U+10FFFF */
+    CHECK_EQ_INT(test_add(w, "", "x", 1, 0), ASMSTORE_ERR_BAD_NAME);
+    CHECK_EQ_INT(asmstore_writer_add(w, &(asmstore_add){.name = "a\0b.dll", .name_len = 7, .image = "x", .image_size = 1}, NULL), ASMSTORE_ERR_BAD_NAME);
+    CHECK_EQ_INT(test_add(w, "\xc0\xaf.dll", "x", 1, 0), ASMSTORE_ERR_BAD_NAME);     /* overlong */
+    CHECK_EQ_INT(test_add(w, "\xed\xa0\x80.dll", "x", 1, 0), ASMSTORE_ERR_BAD_NAME); /* surrogate */
+    CHECK_EQ_INT(test_add(w, "abc\xe2\x82", "x", 1, 0), ASMSTORE_ERR_BAD_NAME);      /* cut short */
+    CHECK_EQ_INT(test_add(w, "\xf4\x90\x80\x80", "x", 1, 0), ASMSTORE_ERR_BAD_NAME); /* > U+10FFFF */
     memset(big, 'a', sizeof big);
-    CHECK_EQ_INT(asmstore_writer_add(w, big, ASMSTORE_MAX_NAME_LEN + 1, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_BAD_NAME);
-    CHECK_EQ_INT(asmstore_writer_add(w, big, ASMSTORE_MAX_NAME_LEN, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Ünïcødé.dll", strlen("Ünïcødé.dll"), "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "A.dll", 5, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "A.dll", 5, "y", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(asmstore_writer_add(w, &(asmstore_add){.name = big, .name_len = ASMSTORE_MAX_NAME_LEN + 1, .image = "x", .image_size = 1}, NULL), ASMSTORE_ERR_BAD_NAME);
+    CHECK_EQ_INT(asmstore_writer_add(w, &(asmstore_add){.name = big, .name_len = ASMSTORE_MAX_NAME_LEN, .image = "x", .image_size = 1}, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "Ünïcødé.dll", "x", 1, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "A.dll", "x", 1, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "A.dll", "y", 1, 0), ASMSTORE_ERR_DUPLICATE_NAME);
     CHECK_EQ_INT(asmstore_writer_count(w), 3);
     asmstore_writer_free(w);
     asmstore_writer_free(NULL);
     /* coreclr: a real entry may not collide with another's ignored companion */
     o.runtime = ASMSTORE_RUNTIME_CORECLR;
     CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "A.dll", 5, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "A.ni.dll", 8, "x", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(test_add(w, "A.dll", "x", 1, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "A.ni.dll", "x", 1, 0), ASMSTORE_ERR_DUPLICATE_NAME);
     CHECK_EQ_INT(asmstore_writer_count(w), 2);
     asmstore_writer_free(w);
 }
@@ -496,8 +504,8 @@ static void test_exact_name_wins(void) {
         const void *d;
         size_t n;
         CHECK_EQ_INT(asmstore_writer_create(&w, NULL, NULL), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_writer_add(w, orders[k][0], strlen(orders[k][0]), "first", 5, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_writer_add(w, orders[k][1], strlen(orders[k][1]), "second!", 7, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(test_add(w, orders[k][0], "first", 5, 0), ASMSTORE_OK);
+        CHECK_EQ_INT(test_add(w, orders[k][1], "second!", 7, 0), ASMSTORE_OK);
         CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
         CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
         CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, &e, NULL), ASMSTORE_OK);
@@ -523,7 +531,7 @@ static void test_empty_image_roundtrip(void) {
         o.runtime = ASMSTORE_RUNTIME_CORECLR;
         o.no_compress = k;
         CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_writer_add(w, "Empty.dll", 9, NULL, 0, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(test_add(w, "Empty.dll", NULL, 0, 0), ASMSTORE_OK);
         CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
         CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
         CHECK_EQ_INT(asmstore_reader_find(&r, "Empty", 5, &e, NULL), ASMSTORE_OK);
@@ -551,9 +559,9 @@ static void test_magic_prefixed_image(void) {
     o.no_compress = 1;
     o.image_alignment = 1; /* back to back, as upstream */
     CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "P", 1, blob, sizeof blob, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Q", 1, blob2, sizeof blob2, NULL, 0, NULL, 0, ASMSTORE_ADD_UNCOMPRESSED, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "R", 1, "XAL", 3, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "P", blob, sizeof blob, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "Q", blob2, sizeof blob2, ASMSTORE_ADD_UNCOMPRESSED), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "R", "XAL", 3, 0), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_find(&r, "P", 1, &e, NULL), ASMSTORE_OK);
@@ -588,7 +596,7 @@ static void test_over_4gib_refused(void) {
     CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     for (k = 0; k < 4; k++) {
         snprintf(name, sizeof name, "Big%d.dll", k);
-        CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), p, big, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(test_add(w, name, p, big, ASMSTORE_ADD_BORROW), ASMSTORE_OK);
     }
     CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_ERR_TOO_LARGE);
     CHECK(d == NULL && n == 0);
@@ -606,9 +614,9 @@ static void test_borrowed_images(void) {
     size_t n;
     unsigned char got[5000];
     CHECK_EQ_INT(asmstore_writer_create(&w, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "B.dll", 5, img, 5000, img, 100, NULL, 0, ASMSTORE_ADD_BORROW, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "C.dll", 5, img, 5000, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW | ASMSTORE_ADD_UNCOMPRESSED, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "D.dll", 5, img, 5000, NULL, 0, NULL, 0, 0x80, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_writer_add(w, &(asmstore_add){.name = "B.dll", .image = img, .image_size = 5000, .pdb = img, .pdb_size = 100, .flags = ASMSTORE_ADD_BORROW}, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "C.dll", img, 5000, ASMSTORE_ADD_BORROW | ASMSTORE_ADD_UNCOMPRESSED), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "D.dll", img, 5000, 0x80), ASMSTORE_ERR_INVALID_ARG);
     CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_find(&r, "B", 1, &e, NULL), ASMSTORE_OK);
@@ -636,7 +644,7 @@ static void test_decompression_bomb(void) {
     CHECK(zeros && buf);
     if (!zeros || !buf) { free(zeros); free(buf); return; }
     CHECK_EQ_INT(asmstore_writer_create(&w, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Bomb.dll", 8, zeros, big, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "Bomb.dll", zeros, big, ASMSTORE_ADD_BORROW), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
     CHECK(n < 64 * 1024); /* the whole store is tiny */
     copy = (unsigned char *)malloc(n);
@@ -669,14 +677,14 @@ static void test_many_names_duplicates(void) {
     CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     for (i = 0; i < 50000 && !bad; i++) {
         snprintf(name, sizeof name, "Lib%d.dll", i);
-        bad = asmstore_writer_add(w, name, strlen(name), "x", 1, NULL, 0, NULL, 0, ASMSTORE_ADD_BORROW, NULL) != ASMSTORE_OK;
+        bad = test_add(w, name, "x", 1, ASMSTORE_ADD_BORROW) != ASMSTORE_OK;
     }
     CHECK_EQ_INT(bad, 0);
     CHECK_EQ_INT(asmstore_writer_count(w), 100000);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Lib777.dll", 10, "y", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_DUPLICATE_NAME);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Lib49999.ni.dll", 15, "y", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_DUPLICATE_NAME);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Lib0.exe", 8, "y", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_ERR_DUPLICATE_NAME); /* Lib0.ni.dll */
-    CHECK_EQ_INT(asmstore_writer_add(w, "Lib50000.dll", 12, "y", 1, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "Lib777.dll", "y", 1, 0), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(test_add(w, "Lib49999.ni.dll", "y", 1, 0), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(test_add(w, "Lib0.exe", "y", 1, 0), ASMSTORE_ERR_DUPLICATE_NAME); /* Lib0.ni.dll */
+    CHECK_EQ_INT(test_add(w, "Lib50000.dll", "y", 1, 0), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_writer_count(w), 100002);
     asmstore_writer_free(w);
 }
@@ -899,7 +907,7 @@ static void test_amplification_refused(void) {
     for (i = 0; i < N; i++) {
         char name[32];
         snprintf(name, sizeof name, "A%04u.dll", (unsigned)i);
-        CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), img, 4096, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(test_add(w, name, img, 4096, 0), ASMSTORE_OK);
     }
     CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
     p = (unsigned char *)malloc(n);

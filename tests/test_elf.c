@@ -37,8 +37,8 @@ static asmstore_writer *make_store(asmstore_abi abi, const void **data, size_t *
     for (i = 0; i < sizeof a; i++) a[i] = (unsigned char)(i * 7 + 1);
     for (i = 0; i < sizeof b; i++) b[i] = (unsigned char)(i ^ 0x5a);
     if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return NULL;
-    if (asmstore_writer_add(w, "A.dll", 5, a, sizeof a, NULL, 0, NULL, 0, 0, NULL) != ASMSTORE_OK ||
-        asmstore_writer_add(w, "B.dll", 5, b, sizeof b, NULL, 0, NULL, 0, 0, NULL) != ASMSTORE_OK ||
+    if (test_add(w, "A.dll", a, sizeof a, 0) != ASMSTORE_OK ||
+        test_add(w, "B.dll", b, sizeof b, 0) != ASMSTORE_OK ||
         asmstore_writer_finish(w, data, size, NULL) != ASMSTORE_OK) { asmstore_writer_free(w); return NULL; }
     return w;
 }
@@ -698,7 +698,7 @@ static void test_image_offsets(void) {
     o.abi = ASMSTORE_ABI_X86_64; o.jobs = 1;
     memset(big, 'x', sizeof big);
     CHECK(asmstore_writer_create(&wz, &o, NULL) == ASMSTORE_OK);
-    CHECK(wz && asmstore_writer_add(wz, "Z.dll", 5, big, sizeof big, NULL, 0, NULL, 0, 0, NULL) == ASMSTORE_OK);
+    CHECK(wz && test_add(wz, "Z.dll", big, sizeof big, 0) == ASMSTORE_OK);
     CHECK(wz && asmstore_writer_finish(wz, &packed, &packed_size, NULL) == ASMSTORE_OK);
     CHECK(wz && write_tmp("offsets-z.store", packed, packed_size, p_z, sizeof p_z));
     CHECK_EQ_INT(asmstore_locate_file(&l, p_z, NULL, NULL), ASMSTORE_OK);

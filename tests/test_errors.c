@@ -89,15 +89,19 @@ static int retry_run(uint32_t format, int jobs, long fail_at) {
         CHECK_EQ_INT(res, ASMSTORE_OK);
     }
     for (i = 0; i < N_IMAGES && w; i++) {
-        res = asmstore_writer_add(w, names[i], strlen(names[i]), images[i], sizes[i], i == 0 ? images[2] : NULL,
-                                  i == 0 ? 100u : 0u, NULL, 0, 0, &err);
+        asmstore_add e = {0};
+        e.name = names[i];
+        e.image = images[i];
+        e.image_size = sizes[i];
+        e.pdb = i == 0 ? images[2] : NULL;
+        e.pdb_size = i == 0 ? 100u : 0u;
+        res = asmstore_writer_add(w, &e, &err);
         if (res != ASMSTORE_OK) {
             CHECK_EQ_INT(res, ASMSTORE_ERR_OUT_OF_MEMORY);
             CHECK(err.result == res && err.message != NULL);
             CHECK_EQ_INT(asmstore_writer_count(w), (size_t)i); /* the failed add left nothing behind */
             fa.fail_at = 0;
-            res = asmstore_writer_add(w, names[i], strlen(names[i]), images[i], sizes[i], i == 0 ? images[2] : NULL,
-                                      i == 0 ? 100u : 0u, NULL, 0, 0, NULL);
+            res = asmstore_writer_add(w, &e, NULL);
             CHECK_EQ_INT(res, ASMSTORE_OK);
         }
     }
@@ -176,7 +180,7 @@ static void test_compress_callback_failure_then_retry(void) {
         if (!w) return;
         for (i = 0; i < N_IMAGES; i++) {
             images[i] = make_bytes(sizes[i], (unsigned)i + 7u);
-            CHECK_EQ_INT(asmstore_writer_add(w, names[i], strlen(names[i]), images[i], sizes[i], NULL, 0, NULL, 0, 0, NULL),
+            CHECK_EQ_INT(test_add(w, names[i], images[i], sizes[i], 0),
                          ASMSTORE_OK);
         }
         lz4_mode = mode; lz4_calls = 0;
@@ -225,8 +229,8 @@ static asmstore_writer *stored_store(const void **store, size_t *size) {
     o.no_compress = 1;
     o.jobs = 1;
     if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK ||
-        asmstore_writer_add(w, "A.dll", 5, a, 1000, NULL, 0, NULL, 0, 0, NULL) != ASMSTORE_OK ||
-        asmstore_writer_add(w, "B.dll", 5, b, 2000, NULL, 0, NULL, 0, 0, NULL) != ASMSTORE_OK ||
+        test_add(w, "A.dll", a, 1000, 0) != ASMSTORE_OK ||
+        test_add(w, "B.dll", b, 2000, 0) != ASMSTORE_OK ||
         asmstore_writer_finish(w, store, size, NULL) != ASMSTORE_OK) {
         asmstore_writer_free(w);
         w = NULL;

@@ -89,8 +89,7 @@ static const unsigned char *three(asmstore_writer **w, const asmstore_write_opti
     if (asmstore_writer_create(w, o, NULL) != ASMSTORE_OK) return NULL;
     for (i = 0; i < 3; i++) {
         unsigned char *img = make_bytes(3000u + 1000u * (unsigned)i, (unsigned)i);
-        asmstore_result r = asmstore_writer_add(*w, names[i], strlen(names[i]), img, 3000u + 1000u * (unsigned)i, NULL, 0, NULL, 0,
-                                                i == 1 ? ASMSTORE_ADD_UNCOMPRESSED : 0, NULL);
+        asmstore_result r = test_add(*w, names[i], img, 3000u + 1000u * (unsigned)i, i == 1 ? ASMSTORE_ADD_UNCOMPRESSED : 0);
         free(img);
         if (r != ASMSTORE_OK) return NULL;
     }
@@ -309,9 +308,16 @@ static void test_image_alignment(void) {
             for (i = 0; i < 5; i++) {
                 char name[32];
                 unsigned char *img = make_bytes(1000 + 37 * i, (unsigned)i);
+                asmstore_add e = {0};
                 snprintf(name, sizeof name, "Lib%zu.dll", i);
-                CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), img, 1000 + 37 * i, i == 2 ? img : NULL, i == 2 ? 33 : 0,
-                                                 i == 3 ? img : NULL, i == 3 ? 5 : 0, 0, NULL), ASMSTORE_OK);
+                e.name = name;
+                e.image = img;
+                e.image_size = 1000 + 37 * i;
+                e.pdb = i == 2 ? img : NULL;
+                e.pdb_size = i == 2 ? 33 : 0;
+                e.config = i == 3 ? img : NULL;
+                e.config_size = i == 3 ? 5 : 0;
+                CHECK_EQ_INT(asmstore_writer_add(w, &e, NULL), ASMSTORE_OK);
                 free(img);
             }
             CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
@@ -349,7 +355,7 @@ static void test_default_alignment(void) {
 static void test_descriptor_indices(void) {
     asmstore_write_options o;
     asmstore_writer *w = NULL;
-    asmstore_add_options ao;
+    asmstore_add ao;
     asmstore_reader r;
     asmstore_entry e;
     const void *d;
@@ -366,7 +372,7 @@ static void test_descriptor_indices(void) {
         if (i == 1) ao.flags = ASMSTORE_ADD_UNCOMPRESSED;
         if (i == 3) { ao.flags = ASMSTORE_ADD_DESCRIPTOR_INDEX; ao.descriptor_index = 7; ao.level = 19; }
         if (i == 4) ao.flags = ASMSTORE_ADD_NO_COMPANION;
-        CHECK_EQ_INT(asmstore_writer_add_ex(w, names[i], 5, img, 4000, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(test_add_opt(w, names[i], img, 4000, &ao), ASMSTORE_OK);
     }
     /* a verbatim XAZS image (say, from an existing store) keeps its header and bytes */
     memcpy(frame, "XAZS", 4); frame[4] = 42; frame[5] = frame[6] = frame[7] = 0;
@@ -376,11 +382,11 @@ static void test_descriptor_indices(void) {
         CHECK(!ZSTD_isError(z));
         memset(&ao, 0, sizeof ao);
         ao.flags = ASMSTORE_ADD_VERBATIM | ASMSTORE_ADD_NO_COMPANION;
-        CHECK_EQ_INT(asmstore_writer_add_ex(w, "V.dll", 5, frame, 12 + z, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(test_add_opt(w, "V.dll", frame, 12 + z, &ao), ASMSTORE_OK);
         memset(&ao, 0, sizeof ao);
         ao.flags = ASMSTORE_ADD_IGNORED;
-        CHECK_EQ_INT(asmstore_writer_add_ex(w, "V.ni.dll", 8, NULL, 0, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_writer_add_ex(w, "W.ni.dll", 8, img, 1, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_ERR_INVALID_ARG);
+        CHECK_EQ_INT(test_add_opt(w, "V.ni.dll", NULL, 0, &ao), ASMSTORE_OK);
+        CHECK_EQ_INT(test_add_opt(w, "W.ni.dll", img, 1, &ao), ASMSTORE_ERR_INVALID_ARG);
         CHECK_EQ_INT(asmstore_writer_count(w), 4 * 2 + 1 + 1 + 1);
         CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
         CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
@@ -403,23 +409,23 @@ static void test_descriptor_indices(void) {
     CHECK_EQ_INT(asmstore_writer_create(&w, NULL, NULL), ASMSTORE_OK);
     memset(&ao, 0, sizeof ao);
     ao.flags = ASMSTORE_ADD_DESCRIPTOR_INDEX; ao.descriptor_index = 1;
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, img, 100, NULL, 0, NULL, 0, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, img, 100, NULL, 0, NULL, 0, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "C.dll", 5, img, 100, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add_opt(w, "A.dll", img, 100, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add_opt(w, "B.dll", img, 100, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add_opt(w, "C.dll", img, 100, &ao), ASMSTORE_OK);
     memcpy(frame, "XALZ", 4);
     ao.flags = ASMSTORE_ADD_VERBATIM;
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "D.dll", 5, frame, 20, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_ERR_UNSUPPORTED_COMPRESSION);
+    CHECK_EQ_INT(test_add_opt(w, "D.dll", frame, 20, &ao), ASMSTORE_ERR_UNSUPPORTED_COMPRESSION);
     ao.flags = ASMSTORE_ADD_IGNORED; /* format 4 monovm may hold ignored entries; format 2 may not */
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "E.ni.dll", 8, NULL, 0, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add_opt(w, "E.ni.dll", NULL, 0, &ao), ASMSTORE_OK);
     ao.flags = 0; ao.abi = ASMSTORE_ABI_X86; /* only format 1 has arch stores */
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "F.dll", 5, img, 100, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(test_add_opt(w, "F.dll", img, 100, &ao), ASMSTORE_ERR_INVALID_ARG);
     CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_ERR_INVALID_ARG);
     asmstore_writer_free(w);
     memset(&o, 0, sizeof o);
     o.format = 2;
     CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     ao.flags = ASMSTORE_ADD_IGNORED; ao.abi = ASMSTORE_ABI_UNKNOWN;
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "E.ni.dll", 8, NULL, 0, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(test_add_opt(w, "E.ni.dll", NULL, 0, &ao), ASMSTORE_ERR_INVALID_ARG);
     asmstore_writer_free(w);
     free(img);
 }
@@ -427,7 +433,7 @@ static void test_descriptor_indices(void) {
 /* Explicit mapping indices land in the descriptors; the others keep their position. */
 static void test_mapping_index(void) {
     asmstore_writer *w = NULL;
-    asmstore_add_options ao;
+    asmstore_add ao;
     asmstore_reader r;
     asmstore_entry e;
     const void *d;
@@ -435,8 +441,8 @@ static void test_mapping_index(void) {
     memset(&ao, 0, sizeof ao);
     ao.flags = ASMSTORE_ADD_MAPPING_INDEX; ao.mapping_index = 12;
     CHECK_EQ_INT(asmstore_writer_create(&w, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, "MZa", 3, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, "MZb", 3, NULL, 0, NULL, 0, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add_opt(w, "A.dll", "MZa", 3, &ao), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add_opt(w, "B.dll", "MZb", 3, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, &e, NULL), ASMSTORE_OK);
@@ -462,7 +468,7 @@ static unsigned char *lz4_store(int jobs, size_t *size) {
         char name[32];
         unsigned char *img = make_bytes(500 + 997 * i, (unsigned)i);
         snprintf(name, sizeof name, "Asm%zu.dll", i);
-        asmstore_writer_add(w, name, strlen(name), img, 500 + 997 * i, NULL, 0, NULL, 0, 0, NULL);
+        test_add(w, name, img, 500 + 997 * i, 0);
         free(img);
     }
     if (asmstore_writer_finish(w, &d, size, NULL) == ASMSTORE_OK) { copy = (unsigned char *)malloc(*size); memcpy(copy, d, *size); }
@@ -517,7 +523,7 @@ static void test_reproduces_net10_store(void) {
         CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
         for (k = 0; k < r.entry_count; k++) {
             asmstore_entry e;
-            asmstore_add_options ao;
+            asmstore_add ao;
             unsigned char *img;
             size_t len = 0;
             asmstore_reader_entry(&r, k, &e, NULL);
@@ -525,7 +531,15 @@ static void test_reproduces_net10_store(void) {
             img = lz4_image(e.image, e.image_size, &len);
             memset(&ao, 0, sizeof ao);
             ao.flags = ASMSTORE_ADD_DESCRIPTOR_INDEX; ao.descriptor_index = rd32(e.image + 4);
-            CHECK_EQ_INT(asmstore_writer_add_ex(w, e.name, e.name_len, img, len, e.pdb, e.pdb_size, e.config, e.config_size, &ao, NULL), ASMSTORE_OK);
+            ao.name = e.name;
+            ao.name_len = e.name_len;
+            ao.image = img;
+            ao.image_size = len;
+            ao.pdb = e.pdb;
+            ao.pdb_size = e.pdb_size;
+            ao.config = e.config;
+            ao.config_size = e.config_size;
+            CHECK_EQ_INT(asmstore_writer_add(w, &ao, NULL), ASMSTORE_OK);
             free(img);
         }
         CHECK_EQ_INT(asmstore_writer_finish(w, &out, &out_size, NULL), ASMSTORE_OK);
@@ -567,7 +581,7 @@ static void add_v1_store(asmstore_writer *w, const unsigned char *b, const mrow 
         const unsigned char *img = b + rd32(dsc);
         size_t isize = rd32(dsc + 4), len = 0, r;
         char name[300] = "";
-        asmstore_add_options ao;
+        asmstore_add ao;
         unsigned char *raw;
         for (r = 0; r < nrows; r++) if (rows[r].store == store_id && rows[r].local == k) snprintf(name, sizeof name, "%.255s.dll", rows[r].name);
         memset(&ao, 0, sizeof ao);
@@ -575,7 +589,7 @@ static void add_v1_store(asmstore_writer *w, const unsigned char *b, const mrow 
         raw = rd32(img) == ASMSTORE_LZ4_MAGIC ? lz4_image(img, isize, &len) : NULL;
         if (!raw) ao.flags = ASMSTORE_ADD_UNCOMPRESSED;
         CHECK(rd32(dsc + 8) == 0 && rd32(dsc + 16) == 0); /* no pdb or config in these samples */
-        CHECK_EQ_INT(asmstore_writer_add_ex(w, name, strlen(name), raw ? raw : img, raw ? len : isize, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(test_add_opt(w, name, raw ? raw : img, raw ? len : isize, &ao), ASMSTORE_OK);
         free(raw);
     }
 }
@@ -698,19 +712,19 @@ static void test_reproduces_net8_expandroid_arch(void) {
     for (r = 0; r < nrows; r++) {
         char name[300];
         snprintf(name, sizeof name, "%.255s.dll", rows[r].name);
-        if (rows[r].store == 0) CHECK_EQ_INT(asmstore_writer_add(w, name, strlen(name), stand_in, 300, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+        if (rows[r].store == 0) CHECK_EQ_INT(test_add(w, name, stand_in, 300, 0), ASMSTORE_OK);
     }
     add_v1_store(w, arm64, rows, nrows, 1, ASMSTORE_ABI_ARM64);
     add_v1_store(w, armv7, rows, nrows, 1, ASMSTORE_ABI_ARM);
     for (k = 0; k < 2; k++)
         for (r = 0; r < nrows; r++) {
-            asmstore_add_options ao;
+            asmstore_add ao;
             char name[300];
             if (rows[r].store != 1) continue;
             snprintf(name, sizeof name, "%.255s.dll", rows[r].name);
             memset(&ao, 0, sizeof ao);
             ao.abi = others[k];
-            CHECK_EQ_INT(asmstore_writer_add_ex(w, name, strlen(name), stand_in, 300, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+            CHECK_EQ_INT(test_add_opt(w, name, stand_in, 300, &ao), ASMSTORE_OK);
         }
     CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
     CHECK(same_v1_store(w, "assemblies.arm64_v8a.blob", arm64, na));
@@ -727,7 +741,7 @@ static void test_reproduces_net8_expandroid_arch(void) {
 static void test_v1_layout(void) {
     asmstore_write_options o;
     asmstore_writer *w = NULL;
-    asmstore_add_options ao;
+    asmstore_add ao;
     const char *name = NULL;
     const void *dv;
     const unsigned char *d;
@@ -736,16 +750,24 @@ static void test_v1_layout(void) {
     memset(&o, 0, sizeof o);
     o.format = 1; o.no_compress = 1; o.image_alignment = 1;
     CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
-    for (i = 0; i < 3; i++)
-        CHECK_EQ_INT(asmstore_writer_add(w, common[i], strlen(common[i]), "MZ-common", 9, i == 2 ? "PDB" : NULL, i == 2 ? 3 : 0,
-                                         i == 0 ? "<cfg/>" : NULL, i == 0 ? 6 : 0, 0, NULL), ASMSTORE_OK);
+    for (i = 0; i < 3; i++) {
+        memset(&ao, 0, sizeof ao);
+        ao.name = common[i];
+        ao.image = "MZ-common";
+        ao.image_size = 9;
+        ao.pdb = i == 2 ? "PDB" : NULL;
+        ao.pdb_size = i == 2 ? 3 : 0;
+        ao.config = i == 0 ? "<cfg/>" : NULL;
+        ao.config_size = i == 0 ? 6 : 0;
+        CHECK_EQ_INT(asmstore_writer_add(w, &ao, NULL), ASMSTORE_OK);
+    }
     memset(&ao, 0, sizeof ao);
     for (i = 0; i < 2; i++) {
         ao.abi = i ? ASMSTORE_ABI_ARM64 : ASMSTORE_ABI_X86; /* written in ABI order whatever the add order */
-        CHECK_EQ_INT(asmstore_writer_add_ex(w, "System.Private.CoreLib.dll", 26, "MZ-corelib", 10, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
-        CHECK_EQ_INT(asmstore_writer_add_ex(w, "System.Runtime.dll", 18, "MZ-runtime", 10, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(test_add_opt(w, "System.Private.CoreLib.dll", "MZ-corelib", 10, &ao), ASMSTORE_OK);
+        CHECK_EQ_INT(test_add_opt(w, "System.Runtime.dll", "MZ-runtime", 10, &ao), ASMSTORE_OK);
     }
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "System.Runtime.dll", 18, "x", 1, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_ERR_DUPLICATE_NAME);
+    CHECK_EQ_INT(test_add_opt(w, "System.Runtime.dll", "x", 1, &ao), ASMSTORE_ERR_DUPLICATE_NAME);
     CHECK_EQ_INT(asmstore_writer_finish(w, &dv, &n, NULL), ASMSTORE_OK);
     d = (const unsigned char *)dv;
     /* store 0: header, 3 descriptors, 5 + 5 rows, data */
@@ -805,7 +827,7 @@ static void test_v1_layout(void) {
 static void test_v1_refusals(void) {
     asmstore_write_options o;
     asmstore_writer *w = NULL;
-    asmstore_add_options ao;
+    asmstore_add ao;
     const void *d;
     size_t n;
     memset(&o, 0, sizeof o);
@@ -813,16 +835,16 @@ static void test_v1_refusals(void) {
     memset(&ao, 0, sizeof ao);
     CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
     ao.abi = ASMSTORE_ABI_ARM64;
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add_opt(w, "A.dll", "MZ", 2, &ao), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add_opt(w, "B.dll", "MZ", 2, &ao), ASMSTORE_OK);
     ao.abi = ASMSTORE_ABI_ARM;
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "B.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add_ex(w, "A.dll", 5, "MZ", 2, NULL, 0, NULL, 0, &ao, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add_opt(w, "B.dll", "MZ", 2, &ao), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add_opt(w, "A.dll", "MZ", 2, &ao), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_ERR_BAD_COUNTS);
     asmstore_writer_free(w);
     CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Foo.dll", 7, "MZ", 2, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, "Foo", 3, "MZ", 2, NULL, 0, NULL, 0, 0, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "Foo.dll", "MZ", 2, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "Foo", "MZ", 2, 0), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_ERR_DUPLICATE_NAME);
     asmstore_writer_free(w);
 }

@@ -56,6 +56,7 @@ static volatile uint64_t sink;
 /* ---------------------------------------------------------------- mkstore */
 static int cmd_mkstore(int argc, char **argv) {
     asmstore_write_options o;
+    asmstore_add entry;
     asmstore_writer *w;
     const void *data;
     size_t size;
@@ -63,6 +64,7 @@ static int cmd_mkstore(int argc, char **argv) {
     asmstore_result res;
     if (argc < 7) return 2;
     memset(&o, 0, sizeof o);
+    memset(&entry, 0, sizeof entry);
     o.abi = ASMSTORE_ABI_X86_64;
     o.level = atoi(argv[3]);
     o.jobs = atoi(argv[4]);
@@ -79,7 +81,8 @@ static int cmd_mkstore(int argc, char **argv) {
         base = base ? base + 1 : f;
         if (k) snprintf(name, sizeof name, "p%ld/%s", k, base);
         else snprintf(name, sizeof name, "%s", base);
-        if ((res = asmstore_writer_add_file(w, name, f, NULL, NULL, 0, NULL)) != ASMSTORE_OK) {
+        entry.name = name;
+        if ((res = asmstore_writer_add_file(w, &entry, f, NULL, NULL, NULL)) != ASMSTORE_OK) {
             fprintf(stderr, "add %s: %s\n", name, asmstore_result_string(res));
             return 1;
         }

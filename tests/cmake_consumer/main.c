@@ -12,6 +12,7 @@ int consumer_lookup(const asmstore_reader *r, const char *name, size_t *size);
 int main(int argc, char **argv) {
     static unsigned char img[100000];
     asmstore_write_options o;
+    asmstore_add add;
     asmstore_writer *w;
     asmstore_reader r;
     asmstore_entry e;
@@ -25,7 +26,11 @@ int main(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     o.level = 9;
     if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return 1;
-    if (asmstore_writer_add(w, "Consumer.dll", 12, img, sizeof img, NULL, 0, NULL, 0, 0, NULL) != ASMSTORE_OK) return 1;
+    memset(&add, 0, sizeof add);
+    add.name = "Consumer.dll";
+    add.image = img;
+    add.image_size = sizeof img;
+    if (asmstore_writer_add(w, &add, NULL) != ASMSTORE_OK) return 1;
     if (asmstore_writer_finish(w, &store, &size, NULL) != ASMSTORE_OK) return 1;
     if (asmstore_reader_init(&r, store, size, NULL, NULL) != ASMSTORE_OK) return 1;
     if (!consumer_lookup(&r, "Consumer", &n) || n != sizeof img) return 1;
