@@ -1,176 +1,93 @@
-/* asmstore_cache.h - v0.5.0 - on-disk cache of decompressed assembly-store entries, single-header C library.
-   MIT licence: see the end of this file. Builds on asmstore.h (declarations only).
+/* asmstore_cache.h - v0.6.0 - on-disk cache of decompressed assembly-store entries, single header.
+   MIT licence at the end of this file. Builds on asmstore.h (its declarations only).
 
-   Do this:
+   WHAT IT IS
+     A host asks for an entry's decompressed image. A hit is a private, writable mapping of a file
+     an earlier run wrote, served only after it passed every check against the store. A miss is
+     decompressed into memory the caller owns, and a snapshot of it is queued for ONE background
+     writer thread, which writes a temp file and renames it into place. Once enough files have
+     gathered, the writer consolidates them into the store's one pack file (each image on a page),
+     which hits then map from. Uncompressed entries are served straight from the store.
+
+   DO THIS
        #define ASMSTORE_CACHE_IMPLEMENTATION
-   before you include this file in *one* C or C++ file to create the implementation. That file does
-   not need ASMSTORE_IMPLEMENTATION (it may have it too): the cache only calls asmstore.h's public
-   functions (asmstore_reader_read, asmstore_xxh3_64) and its static inline byte readers. Compile it with _GNU_SOURCE or
-   _POSIX_C_SOURCE >= 200809L defined (openat, fdopendir, O_CLOEXEC, sigtimedwait).
+     before you include this file in *one* C or C++ file. That file needs only asmstore.h's
+     declarations (the cache calls its public functions and its byte readers), and _GNU_SOURCE or
+     _POSIX_C_SOURCE >= 200809L (openat, fdopendir, sigtimedwait). Link -lpthread, and -lzstd
+     unless ASMSTORE_NO_ZSTD.
 
-   WHAT IT DOES
-     A host asks for an entry's decompressed image. On a hit the image is a private, writable mapping
-     (PROT_READ|PROT_WRITE, MAP_PRIVATE) of a file written by an earlier run, after every check below
-     passed; on a miss the entry is decompressed into memory the caller owns, and a private snapshot
-     is queued for ONE background writer thread, which writes a temp file in the same directory and
-     renames it into place. Once enough such files have gathered, the writer consolidates them into
-     the store's one pack file (PACK below), which hits are mapped from from then on. Uncompressed
-     entries are served straight from the store (no file).
+   EXAMPLE (checks shortened)
+       asmstore_cache *c;
+       asmstore_cache_image img;
+       asmstore_error err;
+       asmstore_cache_open(&c, code_cache_dir, &reader, NULL, &err); // an unusable cache: no error
+       if (asmstore_cache_get(c, &entry, &img, &err) == ASMSTORE_OK) {
+           use(img.data, img.size);                      // img.source: HIT, MISS, DIRECT or COPY
+           asmstore_cache_release(&img);                 // images may outlive the cache
+       } else {
+           fprintf(stderr, "%s\n", err.message);
+       }
+       asmstore_cache_close(c);                          // joins the writer thread
+
+   ERRORS
+     As in asmstore.h: every function that returns an asmstore_result takes `asmstore_error *err`
+     last (may be NULL) and fills it when it fails: the result, a static message saying what was
+     checked or looked for, the byte offset in the cache file, the entry, errno. A cache directory
+     that cannot be used (read-only disk, another owner, a symlink in the way) is not a failure:
+     open gives an object that only decompresses (counters.enabled 0, counters.last_errno why).
 
    LAYOUT
-     <root>/decompressed-assembly-cache-v1/<store id: 16 lowercase hex>/<descriptor index>.bin
-     <root>/decompressed-assembly-cache-v1/<store id>/pack                  (0.4.0: the consolidated images)
-     <root>/decompressed-assembly-cache-v1/<store id>/.verified             (the writer's record, 0.2.0)
-     Directories 0700, files 0600. Temp files: <index>.bin.tmp.<pid>.<16 hex random>, pack.tmp.<...>.
-     Store id: the v4 header's content_id. v2/v3 stores have none: their id is XXH3-64 (seed 0) of the
-     store's metadata, bytes [0, reader->data_offset) (header, index, descriptors, names), and every
-     file also records XXH3-64 of the entry's stored (compressed) bytes, checked on each hit, so a
-     store whose data changed under the same metadata never gets a stale image. The whole store is
-     never hashed at open.
+     <root>/decompressed-assembly-cache-v1/<store id: 16 hex>/{<index>.bin, pack, .verified}
+     Directories 0700, files 0600. The directory must be private to the app: a hit is a MAP_PRIVATE
+     mapping, and another writer truncating its file could raise SIGBUS (our writers never modify a
+     file in place; a file of another uid, or writable by others, is a miss and replaced). Store id:
+     the v4 header's content_id; v2/v3 stores have none, so it is XXH3-64 of the store's metadata,
+     and every file also checks a hash of the entry's stored bytes. The file formats are at their
+     banners below: >>cache-footer, >>cache-records, >>cache-pack.
 
-   FILE FORMAT  payload[S] || footer[48], all footer fields little-endian, at offsets from S:
-       off size field
-        0    4  magic            0x43434158 ("XACC")
-        4    4  version          2 (1 is upstream's 32-byte CRC-32 footer, store-format.md §8)
-        8    8  store_id         the key above
-       16    8  payload_hash     XXH3-64 (seed 0) of payload[0..S)
-       24    4  descriptor_index the store's descriptor index (the file name's N)
-       28    4  flags            bit 0: source_hash is set and checked (v2/v3); other bits must be 0
-       32    8  payload_size     S
-       40    8  source_hash      XXH3-64 of the entry's stored bytes (v2/v3), else 0
-     A hit needs: a regular file (opened O_NOFOLLOW|O_NONBLOCK) of ours, st_size == S + 48 exactly,
-     every footer field equal to what the store says (v2/v3: source hash recomputed), and either
-     its fstat identity equal to the writer's record (below) or the payload hash recomputed and
-     equal. Anything else is a miss; the entry is decompressed and the bad file replaced.
+   THREADS
+     asmstore_cache_get may be called from any number of threads at once. Open starts no thread; the
+     writer starts on the first miss (or at flush), runs with every signal blocked, and is joined by
+     close. Storage failures (ENOSPC, EROFS, EACCES, EIO, EFBIG, ...) turn writing off for the
+     object's life; hits and decompression go on. A host should ignore SIGXFSZ: the writer survives
+     EFBIG either way, but the default action of a SIGXFSZ raised elsewhere kills the process.
 
-   PACK FORMAT (0.4.0)  header[64] || table[count * 40] || images, each at a multiple of `align`;
-   all fields little-endian; the bytes between images are zero (holes):
-       header: off size field                   table record: off size field
-                0    4  magic 0x50434158 "XACP"               0    4  descriptor index
-                4    4  version 1                             4    4  0
-                8    8  XXH3-64 of bytes [16, 64 + 40*count)  8    8  offset of the image in the pack
-               16    8  store_id                             16    8  size S (the entry's image size)
-               24    4  count (>= 1)                         24    8  XXH3-64 (seed 0) of the image
-               28    4  flags: bit 0 as in the footer        32    8  source hash (v2/v3), else 0
-               32    4  align: the writer's page size
-               36    4  0
-               40    8  the pack's size in bytes
-               48    8  the store file it was written against (options.store_file's identity), or 0
-               56    8  0
-     The writer leaves room for a table of every descriptor, so the first image starts at the first
-     multiple of align after 64 + 40 * entry_count. A pack is used only when, read with one pread at
-     open: it is a regular file of ours; magic, version, store id, flags and zero fields are exact;
-     1 <= count <= entry_count; align is a power of two <= 64 KiB and a multiple of the page size;
-     the hash matches; each record's index is below entry_count and above the one before, its
-     offset a multiple of align at or after the end of the table, its size nonzero and inside the
-     file; no two images overlap, and the last one ends the file exactly (== st_size == the size
-     field). Anything else: no pack (its images are misses). A packed image is served only when its
-     size and source hash are the store's; the writer trusts nothing it copies into a pack either
-     (PACK below). Images lie in the order the writer met them (the app's load order), not the
-     index's.
-
-   VALIDATION (0.2.0)
-     The writer fsyncs each file before its rename, then (at the end of each batch, once the file's
-     ctime is ASMSTORE_CACHE_SETTLE_NS old) records its identity (inode, size, mtime, ctime) in
-     <store dir>/.verified. A hit on the recorded file reads no payload byte: a kill at any point
-     leaves only temp files, and any later write, truncation or replacement changes the identity,
-     so such a file is hashed in full (and recorded once it passes). options.verify =
-     ASMSTORE_CACHE_VERIFY_FULL hashes every hit. At open (the calling thread, a few microseconds a
-     file) the cache asks the kernel to read every recorded file and the pack's first MiB ahead
-     (POSIX_FADV_WILLNEED; the pack is also marked POSIX_FADV_SEQUENTIAL, so that the hits' faults
-     read it on as one stream; options.no_prefetch turns the WILLNEED off). The pack is recorded the same way (record index
-     0xFFFFFFFF): a hit in a recorded pack reads no payload byte; in any other pack (planted,
-     rewritten in place, left by a kill between its rename and its record) each image is hashed
-     against its table entry before it is served, an image that fails is a miss (its file
-     rewritten), and the writer consolidates again.
-
-   PACK (0.4.0; options.pack)
-     An evicted cold start pays per file, not per byte: here the corpus's 45.9 MB read in 32-53 ms as
-     one file and 118-132 ms as its 269 files. So the writer, when its queue is empty (and at a flush
-     that starts it), consolidates: if at least ASMSTORE_CACHE_PACK_MIN_FILES (16; PACK_ALWAYS and
-     PACK_AT_FLUSH: 1; PACK_AT_FLUSH only while asmstore_cache_flush waits) files lie
-     outside the pack, or the pack failed a check or is not the recorded one, it writes a new pack
-     from the current one's images (in its order) and the files (in the order they were written,
-     the misses', so the app's load order), each image hashed as it is copied (an image that
-     does not match its table, footer or the store is left out), to a temp file, fsyncs it, renames
-     it into place, fsyncs the directory, records it, serves from it, then removes the files it
-     holds. Each image starts on a page, so a hit is still a private mapping of its range (no copy,
-     no private dirty pages until written). Files stay the staging area: a run that misses writes
-     files, and fewer than 16 (at ~0.33 ms each evicted, under 6 ms) stay files until more come
-     rather than the whole pack being rewritten for each. Two processes may
-     consolidate at once: each writes its own temp file, and the last rename wins whole. A storage
-     failure while consolidating turns writing off like any write failure. PACK_NEVER writes none.
-
-   POLICY (0.3.0; options.policy)
-     (In a pack, "a file" below is an image's range: mincore looks at its first and last page; the
-     probe runs until a quarter of the pack has been waited for, not 1 MiB.)
-     A hit on a file in the page cache is 6-9x faster than decompressing; a file that must come from
-     disk costs its image size in reads (45.9 MB for the Mono corpus, 2.8x the compressed store), and
-     on a slow disk with a fast CPU that can lose to decompressing. AUTO (the default) serves every
-     file whose first and last pages are in the page cache (mincore: two syscalls). For a file that is
-     not, it needs the store's decompression rate (ns per MiB, read + zstd, timed on the misses and
-     kept in the record file): without one it serves; with one, it reads the first such files in at
-     once, timed, until ASMSTORE_CACHE_PROBE_BYTES (1 MiB), and from then on steps aside (decompresses;
-     the file stays, counted in `aside`) only if reading was slower than decompressing, plus writing the
-     image into memory the process never had (timed once on 256 KiB: the learned rate is decompression
-     alone), plus reading the entry's compressed bytes where those are not in the page cache either (the
-     last page of the entry in the store's mapping, by mincore). ALWAYS serves every valid file; RESIDENT
-     serves only files in the page cache (and does not read the recorded files ahead).
+   OPTIONS (asmstore_cache_options; zero means the default)
+     verify   RECORDED: a hit on the file the writer recorded reads no payload byte; FULL: every hit
+              hashes its payload.
+     policy   AUTO: files in the page cache are served; an evicted file is served unless the
+              store's learned decompression rate beats the read rate measured this run.
+              ALWAYS, RESIDENT.
+     pack     AUTO: consolidate once ASMSTORE_CACHE_PACK_MIN_FILES files lie outside the pack.
+              ALWAYS, NEVER, AT_FLUSH (for hosts that map images from the pack by offset).
 
    CONFIGURATION (define before the implementation include; defaults in brackets)
-     ASMSTORE_CACHE_STATIC        every function static to the including file    [extern; also ASMSTORE_STATIC]
-     ASMSTORE_CACHE_DEF           storage/visibility of public functions         [extern / static]
-     ASMSTORE_CACHE_QUEUE_BYTES   default bound of queued snapshots              [32 MiB]
-     ASMSTORE_CACHE_DCTX_POOL     ZSTD_DCtx objects kept for reuse               [8]
-     ASMSTORE_CACHE_STALE_SECONDS a temp file older than this is stale even if its pid lives [3600]
-     ASMSTORE_CACHE_PROBE_BYTES   POLICY_AUTO: bytes read, timed, before it may step aside [1 MiB]
-     ASMSTORE_CACHE_PACK_MIN_FILES PACK_AUTO: files outside the pack before consolidating [16]
-     ASMSTORE_NO_ZSTD             as in asmstore.h: no ZSTD_DCtx pool (the reader's callback decompresses)
-     ASMSTORE_ZSTD_HEADER         how to include zstd                            [<zstd.h>]
-   Environment: ASMSTORE_CACHE_DISABLE set to anything but "" or "0" turns the cache off at open.
+     ASMSTORE_CACHE_STATIC          every function static to the including file  [ASMSTORE_STATIC]
+     ASMSTORE_CACHE_DEF             storage/visibility of public functions       [extern / static]
+     ASMSTORE_CACHE_QUEUE_BYTES     default bound of queued snapshots            [32 MiB]
+     ASMSTORE_CACHE_DCTX_POOL       ZSTD_DCtx objects kept for reuse             [8]
+     ASMSTORE_CACHE_STALE_SECONDS   a temp file this old is stale even if its pid lives [3600]
+     ASMSTORE_CACHE_PROBE_BYTES     POLICY_AUTO: bytes read, timed, before stepping aside [1 MiB]
+     ASMSTORE_CACHE_PACK_MIN_FILES  PACK_AUTO: files outside the pack before consolidating [16]
+     ASMSTORE_NO_ZSTD               as in asmstore.h: no ZSTD_DCtx pool
+     ASMSTORE_ZSTD_HEADER           how to include zstd                          [<zstd.h>]
+     Environment: ASMSTORE_CACHE_DISABLE set to anything but "" or "0" turns the cache off at open.
+     FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION changes nothing: every check stays on (fuzzers feed
+     asmstore_cache_validate_file, the pure function every hit goes through).
 
-   EXAMPLE (error handling shortened)
-       asmstore_cache *c;
-       asmstore_cache_open(&c, code_cache_dir, &reader, NULL);    // never fails for "cache off"
-       asmstore_cache_image img;
-       if (asmstore_cache_get(c, &entry, &img) == ASMSTORE_OK) {
-           use(img.data, img.size);                                // img.source: HIT, MISS or DIRECT
-           asmstore_cache_release(&img);
-       }
-       asmstore_cache_close(c);                                    // joins the writer thread
-
-   THREADS AND SAFETY
-     asmstore_cache_get may be called from any number of threads at once. An entry is queued for
-     writing at most once at a time per cache object; two threads that miss the same entry each
-     decompress it (identical bytes). Open starts no thread (a runtime initialised after it may pay for
-     one: CoreCLR's membarrier registration waits 9-20 ms in a process that has a second thread). The
-     writer thread starts on the first queued snapshot, a hit on a file to record, or at flush when it
-     must look for files to consolidate (unless writing is off or PACK_NEVER), and is joined by
-     asmstore_cache_close: no thread outlives the cache. It runs with every signal blocked.
-     Gets map from the pack they find; a consolidation replaces it, and the old one is closed when
-     the last get using it is done (images already handed out are mappings of their own).
-     Storage failures (ENOSPC, EDQUOT, EROFS, EACCES, EIO, EFBIG, a failed rename, any other write
-     error) turn writing off for the rest of the cache object's life; hits and decompression go on.
-     RLIMIT_FSIZE: a write past the limit raises SIGXFSZ, whose default action kills the process.
-     The writer blocks SIGXFSZ and drains it after EFBIG, so the process survives either way, but a
-     host should still ignore SIGXFSZ (signal(SIGXFSZ, SIG_IGN)); the tests run both ways.
-     The cache directory must be private to the app (it is created 0700 and must be owned by the
-     effective uid): a hit is a MAP_PRIVATE mapping of a file, so another writer truncating that file
-     in place later could raise SIGBUS. Our own writers never modify a file in place. A cache file
-     owned by another uid, or writable by group or others, is rejected (a miss, counted in
-     `rejected`) and replaced by a fresh 0600 file.
-     FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION changes nothing here: every check stays on. Fuzzers feed
-     bytes to asmstore_cache_validate_file, the pure function every hit goes through.
+   The version is asmstore.h's (ASMSTORE_VERSION_*): one version for the project.
+   HISTORY and LICENCE are at the end of this file.
 */
 #ifndef ASMSTORE_CACHE_H_INCLUDED
 #define ASMSTORE_CACHE_H_INCLUDED
 
 #include "asmstore.h"
 
+/* >>cache-api --------------------------------------------------------------------------------- */
 #ifndef ASMSTORE_CACHE_DEF
 #if defined(ASMSTORE_CACHE_STATIC) || defined(ASMSTORE_STATIC)
 #if defined(__GNUC__) || defined(__clang__)
-#define ASMSTORE_CACHE_DEF static __attribute__((unused)) /* a static copy need not use every function */
+#define ASMSTORE_CACHE_DEF static __attribute__((unused)) /* a static copy need not use them all */
 #else
 #define ASMSTORE_CACHE_DEF static
 #endif
@@ -187,111 +104,118 @@
 extern "C" {
 #endif
 
-#define ASMSTORE_CACHE_MAGIC           0x43434158u /* "XACC" */
-#define ASMSTORE_CACHE_FOOTER_VERSION  2u
-#define ASMSTORE_CACHE_FOOTER_SIZE     48u
+#define ASMSTORE_CACHE_MAGIC            0x43434158u /* "XACC" */
+#define ASMSTORE_CACHE_FOOTER_VERSION   2u
+#define ASMSTORE_CACHE_FOOTER_SIZE      48u
 #define ASMSTORE_CACHE_FLAG_SOURCE_HASH 1u
-#define ASMSTORE_CACHE_DIR_NAME        "decompressed-assembly-cache-v1"
+#define ASMSTORE_CACHE_DIR_NAME         "decompressed-assembly-cache-v1"
 
 typedef struct asmstore_cache asmstore_cache;
 
 typedef struct asmstore_cache_options {
-    int disable;                   /* nonzero: cache off (every compressed entry decompressed, nothing written) */
-    int read_only;                 /* nonzero: use hits, never write */
-    int fsync;                     /* nonzero: also fsync the directory after each rename (files are always fsync'd) */
-    size_t max_queue_bytes;        /* 0: ASMSTORE_CACHE_QUEUE_BYTES; snapshots (payload + footer) queued to write;
-                                      one larger image at a time is queued beside them */
-    size_t min_alignment;          /* 0 or 1: any. A power of two (<= 16384): uncompressed images whose address
-                                      is not a multiple of it are copied into a block that is (COPY) */
-    asmstore_allocator allocator;  /* all the cache allocates: images, snapshots, records. NULL members: malloc/free */
-    int verify;                    /* ASMSTORE_CACHE_VERIFY_RECORDED (0, the default) or ASMSTORE_CACHE_VERIFY_FULL */
-    int no_prefetch;               /* nonzero: do not read the recorded files ahead in the background at open */
-    int policy;                    /* when a valid file is served: ASMSTORE_CACHE_POLICY_AUTO (0, the default), ... */
-    int pack;                      /* when files are consolidated into the pack: ASMSTORE_CACHE_PACK_AUTO (0), ... */
-    const char *store_file;        /* the file the store's bytes are mapped from (a locator's path), or NULL: a pack
-                                      written now names it (inode, size, times), and a v2/v3 pack hit from that
-                                      unchanged file is served on the source hashes the pack was written with,
-                                      instead of hashing the entry's stored bytes again */
+    int disable;                  /* nonzero: cache off (decompress every entry, write nothing) */
+    int read_only;                /* nonzero: use hits, never write */
+    int fsync;                    /* nonzero: fsync the directory after each rename too */
+    /* 0: ASMSTORE_CACHE_QUEUE_BYTES. Snapshots (payload + footer) queued to write; one larger
+       image at a time is queued beside them */
+    size_t max_queue_bytes;
+    /* 0 or 1: any. A power of two (<= 16384): an uncompressed image whose address is not a
+       multiple of it is copied into a block that is (COPY) */
+    size_t min_alignment;
+    asmstore_allocator allocator; /* images, snapshots, records; NULL members: malloc/free */
+    int verify;                   /* ASMSTORE_CACHE_VERIFY_RECORDED (0) or _FULL */
+    int no_prefetch;              /* nonzero: do not ask for the recorded files ahead at open */
+    int policy;                   /* when a valid file is served: ASMSTORE_CACHE_POLICY_AUTO (0) */
+    int pack;                     /* when files are consolidated: ASMSTORE_CACHE_PACK_AUTO (0) */
+    /* The file the store's bytes are mapped from (a locator's path), or NULL. A pack written now
+       names it (inode, size, times); a v2/v3 hit in a pack written against that unchanged file is
+       served on the pack's source hashes instead of hashing the entry's stored bytes again. */
+    const char *store_file;
 } asmstore_cache_options;
 
-/* When the writer consolidates the store's valid files into its one pack file (see PACK above). */
+/* When the writer consolidates the store's valid files into its one pack file. */
 enum asmstore_cache_pack {
-    ASMSTORE_CACHE_PACK_AUTO = 0,       /* once ASMSTORE_CACHE_PACK_MIN_FILES (16) files are outside the pack, or the
-                                           pack failed a check or is not the recorded one */
-    ASMSTORE_CACHE_PACK_ALWAYS = 1,     /* as AUTO, from one file outside the pack */
-    ASMSTORE_CACHE_PACK_NEVER = 2,      /* never write a pack (one that is there is still served) */
-    ASMSTORE_CACHE_PACK_AT_FLUSH = 3    /* every file outside the pack, but only in asmstore_cache_flush: for a host
-                                           that maps images from the pack by offset (asmstore_cache_pack_file) and
-                                           flushes after its start, so the next start finds them all there */
+    /* once ASMSTORE_CACHE_PACK_MIN_FILES files lie outside the pack, or the pack failed a check
+       or is not the recorded one */
+    ASMSTORE_CACHE_PACK_AUTO = 0,
+    ASMSTORE_CACHE_PACK_ALWAYS = 1, /* as AUTO, from one file outside the pack */
+    ASMSTORE_CACHE_PACK_NEVER = 2,  /* never write a pack (one that is there is still served) */
+    /* every file outside the pack, but only in asmstore_cache_flush: for a host that maps images
+       from the pack by offset (asmstore_cache_pack_file) and flushes after its start */
+    ASMSTORE_CACHE_PACK_AT_FLUSH = 3
 };
 
-/* Whether a compressed entry whose cache file exists is served from it (see POLICY above). */
+/* Whether a compressed entry whose cache file exists is served from it. */
 enum asmstore_cache_policy {
-    ASMSTORE_CACHE_POLICY_AUTO = 0,     /* in the page cache: served; else served unless this store's learned
-                                           decompression rate beats the read rate measured on this run's first
-                                           files not in the page cache */
-    ASMSTORE_CACHE_POLICY_ALWAYS = 1,   /* every valid file is served */
-    ASMSTORE_CACHE_POLICY_RESIDENT = 2  /* only files whose first and last pages are in the page cache */
+    /* in the page cache: served; else served unless this store's learned decompression rate
+       beats the read rate measured on this run's first files not in the page cache */
+    ASMSTORE_CACHE_POLICY_AUTO = 0,
+    ASMSTORE_CACHE_POLICY_ALWAYS = 1,  /* every valid file is served */
+    ASMSTORE_CACHE_POLICY_RESIDENT = 2 /* only files whose first and last pages are resident */
 };
 
-/* What a hit checks beyond the file's type, owner, mode, size and footer (see VALIDATION above). */
+/* What a hit checks beyond the file's type, owner, mode, size and footer. */
 enum asmstore_cache_verify {
-    ASMSTORE_CACHE_VERIFY_RECORDED = 0, /* payload hashed only when the file is not the one the writer recorded */
-    ASMSTORE_CACHE_VERIFY_FULL = 1      /* payload hashed on every hit (0.1.0's rule) */
+    ASMSTORE_CACHE_VERIFY_RECORDED = 0, /* payload hashed unless the file is the recorded one */
+    ASMSTORE_CACHE_VERIFY_FULL = 1      /* payload hashed on every hit */
 };
 
 typedef enum asmstore_cache_source {
-    ASMSTORE_CACHE_NONE = 0,       /* no image (after release or a failed get) */
-    ASMSTORE_CACHE_HIT = 1,        /* private mapping of a validated cache file */
-    ASMSTORE_CACHE_MISS = 2,       /* decompressed now into caller-owned memory */
-    ASMSTORE_CACHE_DIRECT = 3,     /* uncompressed entry: points into the store, read-only */
-    ASMSTORE_CACHE_COPY = 4        /* uncompressed entry below opt.min_alignment: an aligned heap copy */
+    ASMSTORE_CACHE_NONE = 0,   /* no image (after release or a failed get) */
+    ASMSTORE_CACHE_HIT = 1,    /* private mapping of a validated cache file */
+    ASMSTORE_CACHE_MISS = 2,   /* decompressed now into caller-owned memory */
+    ASMSTORE_CACHE_DIRECT = 3, /* uncompressed entry: points into the store, read-only */
+    ASMSTORE_CACHE_COPY = 4    /* uncompressed entry below opt.min_alignment: an aligned copy */
 } asmstore_cache_source;
 
 /* An image handed out by asmstore_cache_get; give it back with asmstore_cache_release. */
 typedef struct asmstore_cache_image {
-    const unsigned char *data;     /* size bytes */
+    /* the caller's (read them) */
+    const unsigned char *data;    /* size bytes */
     size_t size;
     asmstore_cache_source source;
-    int writable;                  /* data may be cast to non-const and written (private copy): HIT, MISS, COPY */
-    size_t alignment;              /* largest power of two (up to 16384) that divides data's address */
-    uint64_t pack_id;              /* HIT from the pack: which pack (asmstore_cache_pack_file), else 0 */
-    uint64_t pack_offset;          /* HIT from the pack: the image's offset in that pack file */
-    void *base_;                   /* private: mapping or heap block */
-    size_t length_;                /* private: its length */
-    asmstore_allocator allocator_; /* private: for a MISS block */
+    int writable;                 /* data may be cast to non-const and written: HIT, MISS, COPY */
+    size_t alignment;             /* largest power of two (up to 16384) dividing data's address */
+    uint64_t pack_id;             /* HIT from the pack: the pack (asmstore_cache_pack_file), or 0 */
+    uint64_t pack_offset;         /* HIT from the pack: the image's offset in that pack file */
+    /* private: for asmstore_cache_release only */
+    void *base;                   /* the mapping or heap block */
+    size_t length;                /* its length */
+    asmstore_allocator allocator; /* for a MISS or COPY block */
 } asmstore_cache_image;
 
+/* What a cache object did, for tools, tests and hosts (asmstore_cache_stats). */
 typedef struct asmstore_cache_counters {
     uint64_t hits, misses, direct;
-    uint64_t copied;               /* uncompressed images copied because they were below min_alignment */
-    uint64_t rejected;             /* files present but failing a check (each is also a miss) */
-    uint64_t checksum_failures;    /* of those: payload or source hash mismatch */
+    uint64_t copied;            /* uncompressed images copied: below min_alignment */
+    uint64_t rejected;          /* files present but failing a check (each also a miss) */
+    uint64_t checksum_failures; /* of those: payload or source hash mismatch */
     uint64_t entries_written, bytes_written;
-    uint64_t entries_skipped;      /* snapshots not queued or dropped: queue full, writes off, no memory */
-    uint64_t write_failures;       /* at most 1 unless writes are re-enabled by a new cache object */
-    uint64_t stale_removed;        /* stale temp files removed at open */
-    int enabled;                   /* the cache directory is in use */
-    int writes_enabled;            /* new files may still be written */
-    int last_errno;                /* errno of the write failure, or of the failure that turned the cache off */
+    uint64_t entries_skipped;   /* snapshots not queued or dropped: queue full, writes off, OOM */
+    uint64_t write_failures;    /* at most 1: writing stays off after one */
+    uint64_t stale_removed;     /* stale temp files removed at open */
+    int enabled;                /* the cache directory is in use */
+    int writes_enabled;         /* new files may still be written */
+    int last_errno;             /* of the write failure, or of what turned the cache off */
     uint64_t store_id;
-    uint64_t recorded_hits;        /* hits whose file matched the writer's record: payload not hashed */
-    uint64_t records_written;      /* files recorded as durable and verified (in the ".verified" file) */
-    uint64_t aside;                /* files present but not served by the policy: decompressed (also misses) */
-    uint64_t probed;               /* files not in the page cache read in to learn the read rate (also hits) */
-    uint32_t direct_ns_per_mib;    /* learned: decompressing (read + zstd) per MiB of image, 0 = unknown */
-    uint32_t read_ns_per_mib;      /* measured this run: reading a file not in the page cache, 0 = not yet */
-    uint32_t new_memory_ns_per_mib; /* measured this run: first writes to memory the process never had, 0 = not yet */
-    uint64_t pack_hits;            /* hits served from the pack (also hits) */
-    uint64_t packs_written;        /* packs this cache object consolidated and renamed into place */
-    uint64_t packed_entries;       /* images in the pack the cache object serves from now */
-    uint64_t source_hashed;        /* v2/v3 gets that hashed the entry's stored bytes (none for a hit in a pack written
-                                      against the unchanged options.store_file) */
+    uint64_t recorded_hits;     /* hits on the file the writer recorded: payload not hashed */
+    uint64_t records_written;   /* files recorded as durable and verified (".verified") */
+    uint64_t aside;             /* files present but not served by the policy (also misses) */
+    uint64_t probed;            /* evicted files read in to learn the read rate (also hits) */
+    uint32_t direct_ns_per_mib; /* learned: decompressing (read + zstd) per MiB, 0 = unknown */
+    uint32_t read_ns_per_mib;   /* this run: reading a file not in the page cache, 0 = not yet */
+    uint32_t new_memory_ns_per_mib; /* this run: first writes to new memory, 0 = not yet */
+    uint64_t pack_hits;         /* hits served from the pack (also hits) */
+    uint64_t packs_written;     /* packs this object consolidated and renamed into place */
+    uint64_t packed_entries;    /* images in the pack the object serves from now */
+    /* v2/v3 gets that hashed the entry's stored bytes (none for a hit in a pack written against
+       the unchanged options.store_file) */
+    uint64_t source_hashed;
 } asmstore_cache_counters;
 
 typedef struct asmstore_cache_prune_stats {
-    uint64_t dirs_removed;         /* store-id directories removed (other ids) */
-    uint64_t files_removed;        /* files removed: in those directories, over the budget, stale temps */
+    uint64_t dirs_removed;  /* store-id directories removed (other ids) */
+    uint64_t files_removed; /* in those directories, over the budget, stale temps */
     uint64_t bytes_removed;
     uint64_t files_kept, bytes_kept;
 } asmstore_cache_prune_stats;
@@ -299,79 +223,85 @@ typedef struct asmstore_cache_prune_stats {
 /* The cache key of a store: content_id for v4, XXH3-64 of bytes [0, data_offset) for v2/v3. */
 ASMSTORE_CACHE_DEF uint64_t asmstore_cache_store_id(const asmstore_reader *store);
 
-/* Opens the cache of one store under root (created 0700 if missing; its two subdirectories too;
-   root is the host's own path and may itself be reached through symlinks, the two below never).
-   The store's reader is copied, its bytes must outlive the cache. Never fails because the cache
-   is unusable: env ASMSTORE_CACHE_DISABLE, opt->disable, a symlink or non-directory in the way, a
-   directory owned by another uid, or mkdir/open failures give a working cache object that only
-   decompresses (counters.enabled == 0). Removes stale temp files (their pid is gone, or they are
-   older than ASMSTORE_CACHE_STALE_SECONDS). Returns ASMSTORE_ERR_INVALID_ARG or _OUT_OF_MEMORY
-   otherwise. *out is freed by asmstore_cache_close. opt may be NULL. */
+/* Opens the cache of one store under root (created 0700 if missing, its two subdirectories too;
+   root may be reached through symlinks, the two below never). The reader is copied; its bytes
+   must outlive the cache. An unusable cache is no failure (env ASMSTORE_CACHE_DISABLE,
+   opt->disable, a symlink or non-directory in the way, another uid's directory, mkdir or open
+   failing): *out then only decompresses (counters.enabled 0). Removes stale temp files (their
+   pid is gone, or older than ASMSTORE_CACHE_STALE_SECONDS). Fails with ASMSTORE_ERR_INVALID_ARG
+   or _OUT_OF_MEMORY. opt may be NULL. asmstore_cache_close frees *out. */
 ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, const char *root,
                                                        const asmstore_reader *store,
-                                                       const asmstore_cache_options *opt);
+                                                       const asmstore_cache_options *opt,
+                                                       asmstore_error *err);
 
-/* Gives the decompressed image of entry e (from asmstore_reader_find/_entry on the same store; its
-   index, image pointer and size are checked against the store's descriptor). Compressed: a HIT
-   (validated mapping) or a MISS (decompressed into memory from the cache's allocator, a snapshot
-   queued for the writer unless the queue is full). Uncompressed: DIRECT, pointing into the store,
-   or COPY when its address is below opt->min_alignment. out->alignment says what the image got.
-   On failure (ASMSTORE_ERR_IGNORED, _INVALID_ARG, _DECOMPRESS, _OUT_OF_MEMORY, ...) *out is empty.
-   The image belongs to the caller until asmstore_cache_release, and may outlive the cache. */
+/* Gives the decompressed image of entry e (from asmstore_reader_find/_entry on the same store;
+   its index, image and sizes are checked against the store's descriptor). Compressed: a HIT or
+   a MISS (memory from the cache's allocator; a snapshot queued for the writer unless the queue
+   is full). Uncompressed: DIRECT into the store, or COPY when its address is below
+   opt->min_alignment. On failure (ASMSTORE_ERR_IGNORED, _INVALID_ARG, _TOO_LARGE, _DECOMPRESS,
+   _OUT_OF_MEMORY, ...) *out is empty. The image is the caller's until asmstore_cache_release,
+   and may outlive the cache. */
 ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e,
-                                                      asmstore_cache_image *out);
+                                                      asmstore_cache_image *out,
+                                                      asmstore_error *err);
 
-/* The pack file hits are served from now: a new descriptor of it (O_CLOEXEC; the caller closes it) and its
-   identity, the pack_id of the images it serves (never 0). -1 when there is no pack (cache off, none written yet,
-   or it failed its checks at open). For a runtime that maps images from a file itself (CoreCLR's bundle_probe:
-   offsets inside the file passed as exe_path): open "/proc/self/fd/<fd>" keeps naming this very file even after
-   a consolidation (of this process or another) renames a new pack into its place; from then on hits carry the
-   new pack's id, and an image whose pack_id is not the one taken here must be handed over by address instead. */
+/* The pack file hits are served from now: a new descriptor of it (O_CLOEXEC; the caller closes
+   it), and in *pack_id the pack_id of the images it serves (never 0). -1 when there is no pack.
+   For a runtime that maps images from a file itself (CoreCLR's bundle_probe): "/proc/self/fd/N"
+   keeps naming this very file after a consolidation renames a new pack into its place; hits
+   then carry the new pack's id, and an image with another pack_id must be handed over by
+   address. */
 ASMSTORE_CACHE_DEF int asmstore_cache_pack_file(asmstore_cache *c, uint64_t *pack_id);
 
 /* Unmaps (HIT) or frees (MISS, COPY) the image and clears *img; DIRECT images and NULL are fine. */
 ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img);
 
-/* Blocks until every queued snapshot is written (or dropped after a failure), recorded, and consolidated into
-   the pack when that is due. For tools and tests. */
+/* Blocks until every queued snapshot is written (or dropped after a failure), recorded, and
+   consolidated into the pack when that is due. For tools, tests and hosts after their start. */
 ASMSTORE_CACHE_DEF void asmstore_cache_flush(asmstore_cache *c);
 
 /* Copies the counters (a consistent snapshot). */
 ASMSTORE_CACHE_DEF void asmstore_cache_stats(asmstore_cache *c, asmstore_cache_counters *out);
 
-/* Stops the writer after the file it is writing, or between two images of a consolidation (whose temp
-   file it removes; queued snapshots are dropped: flush first to keep them), joins it, closes the
-   directory and the pack and frees the cache. Images already handed out stay valid. NULL is fine. */
+/* Stops the writer after the file it is writing, or between two images of a consolidation
+   (whose temp file it removes; queued snapshots are dropped: flush first to keep them), joins
+   it, closes the directory and the pack and frees the cache. Images handed out stay valid. NULL
+   is fine. */
 ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c);
 
-/* Removes, under <root>/decompressed-assembly-cache-v1/: every store-id directory except keep_id
-   (keep_id NULL: keep them all), stale temp files, and then, if max_bytes > 0, the least recently
-   used files (atime, then mtime) until the kept files total at most max_bytes. Never follows a
-   symlink; never touches a name that is not a 16-hex store id or one of our file names. stats may
-   be NULL. ASMSTORE_ERR_NOT_FOUND when there is no cache directory. */
-ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const uint64_t *keep_id, uint64_t max_bytes,
-                                                        asmstore_cache_prune_stats *stats);
+/* Removes, under <root>/decompressed-assembly-cache-v1/: every store-id directory but keep_id
+   (NULL: keep them all), stale temp files, then, if max_bytes > 0, the least recently used files
+   (atime, then mtime) until the kept ones total at most max_bytes. Never follows a symlink, never
+   touches a name that is not a store id or one of our files. stats may be NULL.
+   ASMSTORE_ERR_NOT_FOUND when there is no cache directory, _IO when it cannot be read. */
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const uint64_t *keep_id,
+                                                        uint64_t max_bytes,
+                                                        asmstore_cache_prune_stats *stats,
+                                                        asmstore_error *err);
 
-/* Pure check of a whole cache file in memory (what a hit runs): size == expected_size + 48, then
-   magic (ASMSTORE_ERR_BAD_MAGIC), version (_BAD_VERSION), store id, index, size and flags
-   (_CORRUPT), source hash (_CHECKSUM; source_hash NULL means the file must carry none), payload
-   hash (_CHECKSUM). ASMSTORE_ERR_TRUNCATED/_SIZE_MISMATCH when the size is wrong. No allocation. */
-ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_validate_file(const void *bytes, size_t size, uint64_t store_id,
-                                                                uint32_t index, uint64_t expected_size,
-                                                                const uint64_t *source_hash);
+/* Pure check of a whole cache file in memory (what a hit runs): size == expected_size + 48
+   (ASMSTORE_ERR_TRUNCATED, _SIZE_MISMATCH), magic (_BAD_MAGIC), version (_BAD_VERSION), store
+   id, index, size and flags (_CORRUPT), source hash (_CHECKSUM; source_hash NULL: the file must
+   carry none), payload hash (_CHECKSUM). err->offset: the footer field that differs. No
+   allocation. */
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_validate_file(const void *bytes, size_t size,
+                                                                uint64_t store_id, uint32_t index,
+                                                                uint64_t expected_size,
+                                                                const uint64_t *source_hash,
+                                                                asmstore_error *err);
 
 /* Writes the footer for payload[0..size) into out[0..48). source_hash NULL: none (flags 0). */
-ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_t store_id, uint32_t index,
-                                                     const void *payload, uint64_t size, const uint64_t *source_hash);
+ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_t store_id,
+                                                     uint32_t index, const void *payload,
+                                                     uint64_t size, const uint64_t *source_hash);
 
 #ifdef __cplusplus
 }
 #endif
 #endif /* ASMSTORE_CACHE_H_INCLUDED */
 
-/* ######################################################################################## */
-/* #                                   IMPLEMENTATION                                     # */
-/* ######################################################################################## */
+/* >>cache-implementation ---------------------------------------------------------------------- */
 #ifdef ASMSTORE_CACHE_IMPLEMENTATION
 #ifndef ASMSTORE_CACHE_IMPLEMENTATION_INCLUDED
 #define ASMSTORE_CACHE_IMPLEMENTATION_INCLUDED
@@ -427,9 +357,40 @@ ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_
 extern "C" {
 #endif
 
-/* >>cache-footer ------------------------------------------------------------------------ */
-ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_t store_id, uint32_t index,
-                                                     const void *payload, uint64_t size, const uint64_t *source_hash) {
+/* >>cache-errors ------------------------------------------------------------------------------ */
+/* Fills the caller's asmstore_error (may be NULL) the way asmstore.h does, and returns r. The
+   cache cannot call asmstore.h's own helper: it needs only that header's declarations. */
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__fail(asmstore_error *err, asmstore_result r,
+                                                           uint64_t offset, int64_t entry,
+                                                           int64_t backend, const char *message) {
+    if (!err) return r;
+    err->result = r;
+    err->offset = offset;
+    err->entry = entry;
+    err->backend_code = backend;
+    err->message = message;
+    err->rule = 0;
+    return r;
+}
+
+/* >>cache-footer ------------------------------------------------------------------------------ */
+/* A cache file is payload[S] || footer[48], the footer's fields little-endian at offsets from S:
+       off size field
+        0    4  magic            0x43434158 ("XACC")
+        4    4  version          2 (1 is upstream's 32-byte CRC-32 footer, docs/store-format.md §8)
+        8    8  store_id         the store's cache key (asmstore_cache_store_id)
+       16    8  payload_hash     XXH3-64 (seed 0) of payload[0..S)
+       24    4  descriptor_index the store's descriptor index (the file name's N)
+       28    4  flags            bit 0: source_hash is set and checked (v2/v3); other bits 0
+       32    8  payload_size     S
+       40    8  source_hash      XXH3-64 of the entry's stored (compressed) bytes (v2/v3), else 0
+   A hit needs a regular file of ours (opened O_NOFOLLOW | O_NONBLOCK) of exactly S + 48 bytes,
+   every footer field equal to what the store says (v2/v3: the source hash recomputed), and either
+   its fstat identity equal to the writer's record (>>cache-records) or the payload hash
+   recomputed and equal. Anything else is a miss, and the file is replaced. */
+ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_t store_id,
+                                                     uint32_t index, const void *payload,
+                                                     uint64_t size, const uint64_t *source_hash) {
     asmstore__wr32(out, ASMSTORE_CACHE_MAGIC);
     asmstore__wr32(out + 4, ASMSTORE_CACHE_FOOTER_VERSION);
     asmstore__wr64(out + 8, store_id);
@@ -441,35 +402,68 @@ ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_
 }
 
 /* Every check of asmstore_cache_validate_file but the payload hash. */
-ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__check_footer(const void *bytes, size_t size, uint64_t store_id,
-                                                                     uint32_t index, uint64_t expected_size,
-                                                                     const uint64_t *source_hash) {
-    const unsigned char *p = (const unsigned char *)bytes, *f;
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__check_footer(const void *bytes, size_t size,
+                                                                   uint64_t store_id,
+                                                                   uint32_t index,
+                                                                   uint64_t expected_size,
+                                                                   const uint64_t *source_hash,
+                                                                   asmstore_error *err) {
+    const unsigned char *f = (const unsigned char *)bytes;
+    uint32_t flags = source_hash ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u;
+    int64_t entry = (int64_t)index;
     size_t s;
-    if (!bytes && size) return ASMSTORE_ERR_INVALID_ARG;
-    if (size < ASMSTORE_CACHE_FOOTER_SIZE) return ASMSTORE_ERR_TRUNCATED;
+
+    if (!bytes && size)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, entry, 0,
+                                    "cache file: NULL bytes with a nonzero size");
+    if (size < ASMSTORE_CACHE_FOOTER_SIZE)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_TRUNCATED, 0, entry, 0,
+                                    "cache file shorter than its 48-byte footer");
     s = size - ASMSTORE_CACHE_FOOTER_SIZE;
-    if ((uint64_t)s != expected_size) return ASMSTORE_ERR_SIZE_MISMATCH;
-    f = p + s;
-    if (asmstore__rd32(f) != ASMSTORE_CACHE_MAGIC) return ASMSTORE_ERR_BAD_MAGIC;
-    if (asmstore__rd32(f + 4) != ASMSTORE_CACHE_FOOTER_VERSION) return ASMSTORE_ERR_BAD_VERSION;
-    if (asmstore__rd64(f + 8) != store_id || asmstore__rd32(f + 24) != index ||
-        asmstore__rd64(f + 32) != expected_size ||
-        asmstore__rd32(f + 28) != (source_hash ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u))
-        return ASMSTORE_ERR_CORRUPT;
-    if (source_hash ? asmstore__rd64(f + 40) != *source_hash : asmstore__rd64(f + 40) != 0u)
-        return source_hash ? ASMSTORE_ERR_CHECKSUM : ASMSTORE_ERR_CORRUPT;
+    if ((uint64_t)s != expected_size)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_SIZE_MISMATCH, 0, entry, 0,
+                                    "cache file size is not the entry's image size + 48");
+    f += s;
+    if (asmstore__rd32(f) != ASMSTORE_CACHE_MAGIC)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_BAD_MAGIC, s, entry, 0,
+                                    "cache footer magic is not \"XACC\"");
+    if (asmstore__rd32(f + 4) != ASMSTORE_CACHE_FOOTER_VERSION)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_BAD_VERSION, s + 4, entry, 0,
+                                    "cache footer version is not 2");
+    if (asmstore__rd64(f + 8) != store_id)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_CORRUPT, s + 8, entry, 0,
+                                    "cache footer's store id is not the store's");
+    if (asmstore__rd32(f + 24) != index)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_CORRUPT, s + 24, entry, 0,
+                                    "cache footer's descriptor index is not the entry's");
+    if (asmstore__rd32(f + 28) != flags)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_CORRUPT, s + 28, entry, 0,
+                                    "cache footer's flags are not the store's (source hash iff v2/v3)");
+    if (asmstore__rd64(f + 32) != expected_size)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_CORRUPT, s + 32, entry, 0,
+                                    "cache footer's payload size is not the entry's image size");
+    if (source_hash && asmstore__rd64(f + 40) != *source_hash)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_CHECKSUM, s + 40, entry, 0,
+                                    "cache footer's source hash is not that of the stored bytes");
+    if (!source_hash && asmstore__rd64(f + 40) != 0u)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_CORRUPT, s + 40, entry, 0,
+                                    "cache footer has a source hash where the store has none");
     return ASMSTORE_OK;
 }
 
-ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_validate_file(const void *bytes, size_t size, uint64_t store_id,
-                                                                uint32_t index, uint64_t expected_size,
-                                                                const uint64_t *source_hash) {
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_validate_file(const void *bytes, size_t size,
+                                                                uint64_t store_id, uint32_t index,
+                                                                uint64_t expected_size,
+                                                                const uint64_t *source_hash,
+                                                                asmstore_error *err) {
     const unsigned char *p = (const unsigned char *)bytes;
-    asmstore_result res = asmstore_cache__check_footer(bytes, size, store_id, index, expected_size, source_hash);
+    asmstore_result res = asmstore_cache__check_footer(bytes, size, store_id, index, expected_size,
+                                                       source_hash, err);
     if (res != ASMSTORE_OK) return res;
     size -= ASMSTORE_CACHE_FOOTER_SIZE;
-    if (asmstore_xxh3_64(p, size) != asmstore__rd64(p + size + 16)) return ASMSTORE_ERR_CHECKSUM;
+    if (asmstore_xxh3_64(p, size) != asmstore__rd64(p + size + 16))
+        return asmstore_cache__fail(err, ASMSTORE_ERR_CHECKSUM, size + 16, (int64_t)index, 0,
+                                    "cache file's payload hash is not the footer's");
     return ASMSTORE_OK;
 }
 
@@ -1271,7 +1265,8 @@ ASMSTORE_CACHE__PRIVATE void *asmstore_cache__pack_source(asmstore_cache *c, con
     close(fd);
     if (m == MAP_FAILED) return MAP_FAILED;
     if (asmstore_cache_validate_file(m, *len, c->store_id, index, sl->size,
-                                     c->use_source_hash ? &sl->source_hash : NULL) != ASMSTORE_OK) {
+                                     c->use_source_hash ? &sl->source_hash : NULL,
+                                     NULL) != ASMSTORE_OK) {
         munmap(m, *len);
         return MAP_FAILED;
     }
@@ -1626,66 +1621,82 @@ ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__store_file_id(const char *path)
 }
 
 /* >>cache-public ------------------------------------------------------------------------ */
-ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, const char *root,
-                                                       const asmstore_reader *store,
-                                                       const asmstore_cache_options *opt) {
-    asmstore_cache *c;
-    asmstore_cache_options o;
-    const char *env;
-    char idhex[17];
-    size_t nstate = store && store->entry_count ? store->entry_count : 1u; /* per-descriptor arrays */
-    int top;
-    if (!out) return ASMSTORE_ERR_INVALID_ARG;
-    *out = NULL;
-    if (!root || !*root || !store || !store->data) return ASMSTORE_ERR_INVALID_ARG;
-    memset(&o, 0, sizeof o);
-    if (opt) o = *opt;
-    if (o.max_queue_bytes == 0) o.max_queue_bytes = ASMSTORE_CACHE_QUEUE_BYTES;
-    if (o.min_alignment > 16384u || (o.min_alignment & (o.min_alignment - 1))) return ASMSTORE_ERR_INVALID_ARG;
-    if (o.policy < ASMSTORE_CACHE_POLICY_AUTO || o.policy > ASMSTORE_CACHE_POLICY_RESIDENT ||
-        o.pack < ASMSTORE_CACHE_PACK_AUTO || o.pack > ASMSTORE_CACHE_PACK_AT_FLUSH)
-        return ASMSTORE_ERR_INVALID_ARG;
-    c = (asmstore_cache *)asmstore_alloc(&o.allocator, sizeof *c);
-    if (!c) return ASMSTORE_ERR_OUT_OF_MEMORY;
+/* The options in effect, *o: opt's (may be NULL) with the defaults filled in, checked. */
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__options(asmstore_cache_options *o,
+                                                              const asmstore_cache_options *opt,
+                                                              asmstore_error *err) {
+    memset(o, 0, sizeof *o);
+    if (opt) *o = *opt;
+    if (o->max_queue_bytes == 0) o->max_queue_bytes = ASMSTORE_CACHE_QUEUE_BYTES;
+    if (o->min_alignment > 16384u || (o->min_alignment & (o->min_alignment - 1)))
+        return asmstore_cache__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                    "options.min_alignment is not 0 or a power of two <= 16384");
+    if (o->policy < ASMSTORE_CACHE_POLICY_AUTO || o->policy > ASMSTORE_CACHE_POLICY_RESIDENT)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                    "options.policy is not an asmstore_cache_policy");
+    if (o->pack < ASMSTORE_CACHE_PACK_AUTO || o->pack > ASMSTORE_CACHE_PACK_AT_FLUSH)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                    "options.pack is not an asmstore_cache_pack");
+    return ASMSTORE_OK;
+}
+
+/* A new cache object for store with options o, still off (no directory); NULL when out of
+   memory. */
+ASMSTORE_CACHE__PRIVATE asmstore_cache *asmstore_cache__create(const asmstore_reader *store,
+                                                             const asmstore_cache_options *o) {
+    const asmstore_allocator *a = &o->allocator;
+    size_t nstate = store->entry_count ? store->entry_count : 1u; /* per-descriptor arrays */
+    asmstore_cache *c = (asmstore_cache *)asmstore_alloc(a, sizeof *c);
+    if (!c) return NULL;
     memset(c, 0, sizeof *c);
+    c->state = (unsigned char *)asmstore_alloc(a, nstate);
+    c->write_seq = (uint32_t *)asmstore_alloc(a, nstate * sizeof *c->write_seq);
+    if (!c->state || !c->write_seq || pthread_mutex_init(&c->lock, NULL) != 0) {
+        asmstore_free(a, c->state, nstate);
+        asmstore_free(a, c->write_seq, nstate * sizeof *c->write_seq);
+        asmstore_free(a, c, sizeof *c);
+        return NULL;
+    }
+    memset(c->state, 0, nstate);
+    memset(c->write_seq, 0, nstate * sizeof *c->write_seq);
+    pthread_cond_init(&c->wake, NULL);
+    pthread_cond_init(&c->drained, NULL);
+
     c->store = *store;
-    c->opt = o;
+    c->opt = *o;
     c->dirfd = -1;
     c->page = (size_t)sysconf(_SC_PAGESIZE);
     if (c->page == 0 || (c->page & (c->page - 1))) c->page = 4096;
     c->store_id = asmstore_cache_store_id(store);
     c->use_source_hash = !store->has_content_id;
     c->n.store_id = c->store_id;
-    c->state = (unsigned char *)asmstore_alloc(&o.allocator, nstate);
-    c->write_seq = (uint32_t *)asmstore_alloc(&o.allocator, nstate * sizeof *c->write_seq);
-    if (!c->state || !c->write_seq || pthread_mutex_init(&c->lock, NULL) != 0) {
-        asmstore_free(&o.allocator, c->state, nstate);
-        asmstore_free(&o.allocator, c->write_seq, nstate * sizeof *c->write_seq);
-        asmstore_free(&o.allocator, c, sizeof *c);
-        return ASMSTORE_ERR_OUT_OF_MEMORY;
-    }
-    memset(c->state, 0, nstate);
-    memset(c->write_seq, 0, nstate * sizeof *c->write_seq);
-    pthread_cond_init(&c->wake, NULL);
-    pthread_cond_init(&c->drained, NULL);
-    *out = c;
+    return c;
+}
 
-    env = getenv("ASMSTORE_CACHE_DISABLE");
-    if (o.disable || (env && *env && strcmp(env, "0") != 0)) return ASMSTORE_OK;
-    top = asmstore_cache__open_top(root, 1);
-    if (top < 0) { c->n.last_errno = errno; return ASMSTORE_OK; }
+/* Turns the cache on when its directory under root can be used: removes stale temp files,
+   reads the records and the pack, and asks for them ahead. Else it stays off, errno kept. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__attach(asmstore_cache *c, const char *root) {
+    const asmstore_cache_options *o = &c->opt;
+    char idhex[17];
+    int top = asmstore_cache__open_top(root, 1);
+    if (top < 0) {
+        c->n.last_errno = errno;
+        return;
+    }
     asmstore_cache__id_hex(idhex, c->store_id);
     c->dirfd = asmstore_cache__open_dir(top, idhex);
     if (c->dirfd < 0) c->n.last_errno = errno;
     close(top);
-    if (c->dirfd < 0) return ASMSTORE_OK;
+    if (c->dirfd < 0) return;
+
     c->n.enabled = 1;
-    c->writes_on = !o.read_only;
+    c->writes_on = !o->read_only;
     c->n.writes_enabled = c->writes_on;
     c->n.stale_removed = asmstore_cache__remove_stale(c->dirfd);
-    c->store_file_id = asmstore_cache__store_file_id(o.store_file);
-    if (o.verify != ASMSTORE_CACHE_VERIFY_FULL)
-        c->rec = asmstore_cache__records_read(&o.allocator, c->dirfd, c->store_id, store->entry_count, &c->nrec,
+    c->store_file_id = asmstore_cache__store_file_id(o->store_file);
+    if (o->verify != ASMSTORE_CACHE_VERIFY_FULL)
+        c->rec = asmstore_cache__records_read(&o->allocator, c->dirfd, c->store_id,
+                                              c->store.entry_count, &c->nrec,
                                               &c->n.direct_ns_per_mib);
     c->pack = asmstore_cache__pack_open(c);
     if (c->pack) {
@@ -1693,12 +1704,42 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
         c->pack->serial = ++c->packs_opened;
         c->n.packed_entries = c->pack->nslot;
     }
-    /* No thread yet: a runtime started next may wait for one (CoreCLR's membarrier registration waits an RCU grace
-       period, 9-20 ms, in a process with a second thread). The read-ahead advice costs microseconds from here; the
-       writer starts on the first miss, or at flush to look whether earlier runs left files to consolidate. */
-    if ((c->nrec > 0 || c->pack) && !o.no_prefetch && o.policy != ASMSTORE_CACHE_POLICY_RESIDENT)
+
+    /* No thread yet: a runtime started next may wait for one (CoreCLR's membarrier registration
+       waits an RCU grace period in a process with a second thread). The read-ahead advice costs
+       microseconds from here; the writer starts on the first miss, or at flush to look whether
+       earlier runs left files to consolidate. */
+    if ((c->nrec > 0 || c->pack) && !o->no_prefetch && o->policy != ASMSTORE_CACHE_POLICY_RESIDENT)
         asmstore_cache__prefetch(c);
-    c->pack_check = c->writes_on && o.pack != ASMSTORE_CACHE_PACK_NEVER;
+    c->pack_check = c->writes_on && o->pack != ASMSTORE_CACHE_PACK_NEVER;
+}
+
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, const char *root,
+                                                       const asmstore_reader *store,
+                                                       const asmstore_cache_options *opt,
+                                                       asmstore_error *err) {
+    asmstore_cache_options o;
+    asmstore_result res;
+    const char *env;
+    if (!out)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                    "cache open: out is NULL");
+    *out = NULL;
+    if (!root || !*root)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                    "cache open: root directory is NULL or empty");
+    if (!store || !store->data)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                    "cache open: store is NULL or not initialised");
+    res = asmstore_cache__options(&o, opt, err);
+    if (res != ASMSTORE_OK) return res;
+    *out = asmstore_cache__create(store, &o);
+    if (!*out)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0,
+                                    "no memory for the cache object");
+
+    env = getenv("ASMSTORE_CACHE_DISABLE");
+    if (!o.disable && !(env && *env && strcmp(env, "0") != 0)) asmstore_cache__attach(*out, root);
     return ASMSTORE_OK;
 }
 
@@ -1829,8 +1870,8 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__hit_image(asmstore_cache_image *img
     img->source = ASMSTORE_CACHE_HIT;
     img->alignment = asmstore_cache__alignment_of(m);
     img->writable = 1;
-    img->base_ = m;
-    img->length_ = len;
+    img->base = m;
+    img->length = len;
 }
 
 /* Entry e's source hash (XXH3-64 of its stored bytes: v2/v3) in *hash, computed at most once a get (*known). */
@@ -1913,8 +1954,10 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     if (m == MAP_FAILED) return -1;
     if (!asmstore_cache__serve(c, e, (const unsigned char *)m, len, NULL)) { munmap(m, len); return 2; }
     /* the footer's last page only, or every page when the file is not the recorded one */
-    res = *recorded ? asmstore_cache__check_footer(m, len, c->store_id, e->index, size, src_hash)
-                    : asmstore_cache_validate_file(m, len, c->store_id, e->index, size, src_hash);
+    if (*recorded)
+        res = asmstore_cache__check_footer(m, len, c->store_id, e->index, size, src_hash, NULL);
+    else
+        res = asmstore_cache_validate_file(m, len, c->store_id, e->index, size, src_hash, NULL);
     if (res != ASMSTORE_OK) {
         *checksum = res == ASMSTORE_ERR_CHECKSUM;
         munmap(m, len);
@@ -1938,110 +1981,169 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__put_dctx(asmstore_cache *c, ZSTD_DC
 }
 #endif
 
-/* An uncompressed image: in place when aligned enough, else copied into an aligned block (runtimes
-   read metadata with aligned loads: Mono fails on an image at an odd address). */
-ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c, const asmstore_entry *e,
-                                                              asmstore_cache_image *out) {
+/* An uncompressed image: in place when aligned enough, else copied into an aligned block
+   (runtimes read metadata with aligned loads: Mono fails on an image at an odd address). */
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c,
+                                                             const asmstore_entry *e,
+                                                             asmstore_cache_image *out,
+                                                             asmstore_error *err) {
     size_t want = c->opt.min_alignment > 1 ? c->opt.min_alignment : 1;
+    int64_t entry = (int64_t)e->index;
     out->source = ASMSTORE_CACHE_DIRECT;
     out->data = e->image;
     if (asmstore_cache__alignment_of(e->image) < want) {
         unsigned char *block;
         uintptr_t at;
-        if (e->image_size > SIZE_MAX - want) return ASMSTORE_ERR_TOO_LARGE;
+        if (e->image_size > SIZE_MAX - want)
+            return asmstore_cache__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, entry, 0,
+                                        "uncompressed image too large for an aligned copy");
         block = (unsigned char *)asmstore_alloc(&c->opt.allocator, e->image_size + want);
-        if (!block) return ASMSTORE_ERR_OUT_OF_MEMORY;
+        if (!block)
+            return asmstore_cache__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, entry, 0,
+                                        "no memory for the aligned copy of an image");
         at = ((uintptr_t)block + want - 1) & ~(uintptr_t)(want - 1);
         memcpy((void *)at, e->image, e->image_size);
         out->data = (const unsigned char *)at;
         out->source = ASMSTORE_CACHE_COPY;
         out->writable = 1;
-        out->base_ = block;
-        out->length_ = e->image_size + want;
-        out->allocator_ = c->opt.allocator;
+        out->base = block;
+        out->length = e->image_size + want;
+        out->allocator = c->opt.allocator;
     }
     out->size = e->image_size;
     out->alignment = asmstore_cache__alignment_of(out->data);
-    ASMSTORE_CACHE__LOCKED(c, if (out->source == ASMSTORE_CACHE_COPY) c->n.copied++; else c->n.direct++);
+    ASMSTORE_CACHE__LOCKED(c, if (out->source == ASMSTORE_CACHE_COPY) c->n.copied++;
+                           else c->n.direct++);
+    return ASMSTORE_OK;
+}
+
+/* Looks for entry e's image in the pack first, then in its own file (not packed yet, or the
+   replacement of a bad packed image). v2/v3: the stored bytes are hashed (*src_hash, once a
+   get) before a file is checked or written, so that the footer we may write describes the
+   bytes the payload came from. Returns what try_hit does (1 hit, counted; 0 none; -1 a file
+   that failed a check, *checksum says whether a hash did; 2 the policy stepped aside). */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__lookup(asmstore_cache *c, const asmstore_entry *e,
+                                                  uint64_t *src_hash, int *src_known,
+                                                  asmstore_cache_image *out, int *checksum) {
+    uint64_t *want = c->use_source_hash ? src_hash : NULL;
+    int recorded = 0, hit;
+    int packed = asmstore_cache__try_pack(c, e, want, src_known, out, checksum, &recorded);
+    if (packed == -1) asmstore_cache__pack_failed(c);
+    hit = packed;
+    if (packed == 0 || packed == -1) {
+        const uint64_t *src = want ? asmstore_cache__source_hash(c, e, src_hash, src_known) : NULL;
+        int file_checksum;
+        hit = asmstore_cache__try_hit(c, e, src, out, &file_checksum, &recorded);
+        if (hit == 0 && packed == -1)
+            hit = -1; /* the bad packed image is this miss's rejected file */
+        else
+            *checksum = file_checksum;
+    }
+    if (hit == 1)
+        ASMSTORE_CACHE__LOCKED(c, c->n.hits++; c->n.recorded_hits += (uint64_t)recorded;
+                               c->n.pack_hits += (uint64_t)(packed == 1));
+    return hit;
+}
+
+/* Decompresses entry e into a new block *buf, timed (*ns): the rate the policy weighs hits
+   against. The block's pages are written first, outside the timing: whether they are new
+   depends on the allocator, and the policy adds what new memory costs where a start pays it
+   (asmstore_cache__new_memory_ns_per_mib). */
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__decompress(asmstore_cache *c,
+                                                                 const asmstore_entry *e,
+                                                                 unsigned char **buf, uint64_t *ns,
+                                                                 asmstore_error *err) {
+    size_t size = e->uncompressed_size;
+    asmstore_result res;
+    uint64_t t0;
+    *buf = (unsigned char *)asmstore_alloc(&c->opt.allocator, size);
+    if (!*buf)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, (int64_t)e->index, 0,
+                                    "no memory for the decompressed image");
+    asmstore_cache__write_pages(*buf, size, c->page);
+    t0 = asmstore_cache__now_ns();
+#ifndef ASMSTORE_NO_ZSTD
+    {
+        int zstd = e->compression == ASMSTORE_COMPRESSION_ZSTD;
+        ZSTD_DCtx *d = zstd ? asmstore_cache__get_dctx(c) : NULL;
+        res = asmstore_reader_read(&c->store, e, *buf, size, d, err);
+        asmstore_cache__put_dctx(c, d);
+    }
+#else
+    res = asmstore_reader_read(&c->store, e, *buf, size, NULL, err);
+#endif
+    *ns = asmstore_cache__now_ns() - t0;
+    if (res != ASMSTORE_OK) {
+        asmstore_free(&c->opt.allocator, *buf, size);
+        *buf = NULL;
+    }
+    return res;
+}
+
+/* A miss: e decompressed into *out, counted (hit and checksum: what lookup found), and written
+   to the cache again unless the policy stepped aside from a file that is there. */
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__miss(asmstore_cache *c,
+                                                           const asmstore_entry *e, int hit,
+                                                           int checksum, uint64_t *src_hash,
+                                                           int *src_known,
+                                                           asmstore_cache_image *out,
+                                                           asmstore_error *err) {
+    size_t size = e->uncompressed_size;
+    uint64_t ns = 0;
+    unsigned char *buf = NULL;
+    asmstore_result res = asmstore_cache__decompress(c, e, &buf, &ns, err);
+    if (res != ASMSTORE_OK) return res;
+
+    ASMSTORE_CACHE__LOCKED(c, c->n.misses++; c->miss_ns += ns; c->miss_bytes += size;
+                           if (hit < 0) {
+                               c->n.rejected++;
+                               c->n.checksum_failures += (uint64_t)checksum;
+                           }
+                           if (hit == 2) c->n.aside++;
+                           /* a file this process wrote and now missed was damaged or removed */
+                           if (hit != 2 && c->state[e->index] == ASMSTORE_CACHE__WRITTEN)
+                               c->state[e->index] = ASMSTORE_CACHE__IDLE);
+    if (c->dirfd >= 0 && hit != 2) {
+        uint64_t src = 0;
+        if (c->use_source_hash) src = *asmstore_cache__source_hash(c, e, src_hash, src_known);
+        asmstore_cache__enqueue(c, e->index, buf, size, c->use_source_hash, src);
+    }
+
+    out->data = buf;
+    out->size = size;
+    out->source = ASMSTORE_CACHE_MISS;
+    out->alignment = asmstore_cache__alignment_of(buf);
+    out->writable = 1;
+    out->base = buf;
+    out->length = size;
+    out->allocator = c->opt.allocator;
     return ASMSTORE_OK;
 }
 
 ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e,
-                                                      asmstore_cache_image *out) {
-    uint64_t src_hash = 0, t0;
-    unsigned char *buf;
+                                                      asmstore_cache_image *out,
+                                                      asmstore_error *err) {
+    uint64_t src_hash = 0;
+    int hit = 0, checksum = 0, src_known = 0;
     asmstore_result res;
-    int enabled, hit = 0, checksum = 0, recorded = 0, packed = 0, src_known = 0;
     if (out) memset(out, 0, sizeof *out);
-    if (!c || !e || !out) return ASMSTORE_ERR_INVALID_ARG;
-    if (e->ignored || !e->image) return ASMSTORE_ERR_IGNORED;
+    if (!c || !e || !out)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                    "cache get: cache, entry or image is NULL");
+    if (e->ignored || !e->image)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)e->index, 0,
+                                    "cache get: the entry is an ignored placeholder");
     /* the store's own descriptor decides: a stray entry can neither read outside the store nor
        file one entry's bytes under another's index */
-    if (asmstore_reader_entry_check(&c->store, e, NULL) != ASMSTORE_OK) return ASMSTORE_ERR_INVALID_ARG;
-    if (e->compression == ASMSTORE_COMPRESSION_NONE) return asmstore_cache__direct(c, e, out);
-    if (e->uncompressed_size > asmstore_reader_max_entry_size(&c->store)) return ASMSTORE_ERR_TOO_LARGE;
-    enabled = c->dirfd >= 0;
-    if (enabled) {
-        /* the pack first, then the entry's own file (not packed yet, or the replacement of a bad packed image);
-           v2/v3: the stored bytes are hashed before a file is checked or written, so the footer we may write
-           describes the bytes the payload came from */
-        packed = asmstore_cache__try_pack(c, e, c->use_source_hash ? &src_hash : NULL, &src_known, out, &checksum,
-                                          &recorded);
-        if (packed == -1) asmstore_cache__pack_failed(c);
-        hit = packed;
-        if (packed == 0 || packed == -1) {
-            const uint64_t *src = c->use_source_hash ? asmstore_cache__source_hash(c, e, &src_hash, &src_known) : NULL;
-            int file_checksum;
-            hit = asmstore_cache__try_hit(c, e, src, out, &file_checksum, &recorded);
-            if (hit == 0 && packed == -1) hit = -1; /* the bad packed image is this miss's rejected file */
-            else checksum = file_checksum;
-        }
-        if (hit == 1) {
-            ASMSTORE_CACHE__LOCKED(c, c->n.hits++; c->n.recorded_hits += (uint64_t)recorded;
-                                   c->n.pack_hits += (uint64_t)(packed == 1));
-            return ASMSTORE_OK;
-        }
-    }
-    buf = (unsigned char *)asmstore_alloc(&c->opt.allocator, e->uncompressed_size);
-    if (!buf) return ASMSTORE_ERR_OUT_OF_MEMORY;
-    /* read + decompress, timed: the rate the policy weighs hits against. The buffer's pages are written first,
-       outside the timing: whether they are new depends on the allocator, and the policy adds what new memory
-       costs where a start pays it (asmstore_cache__new_memory_ns_per_mib). */
-    asmstore_cache__write_pages(buf, e->uncompressed_size, c->page);
-    t0 = asmstore_cache__now_ns();
-    {
-#ifndef ASMSTORE_NO_ZSTD
-        ZSTD_DCtx *d = e->compression == ASMSTORE_COMPRESSION_ZSTD ? asmstore_cache__get_dctx(c) : NULL;
-        res = asmstore_reader_read(&c->store, e, buf, e->uncompressed_size, d, NULL);
-        asmstore_cache__put_dctx(c, d);
-#else
-        res = asmstore_reader_read(&c->store, e, buf, e->uncompressed_size, NULL, NULL);
-#endif
-    }
-    if (res != ASMSTORE_OK) {
-        asmstore_free(&c->opt.allocator, buf, e->uncompressed_size);
-        return res;
-    }
-    t0 = asmstore_cache__now_ns() - t0;
-    ASMSTORE_CACHE__LOCKED(c, c->n.misses++; c->miss_ns += t0; c->miss_bytes += e->uncompressed_size;
-                           if (hit < 0) { c->n.rejected++; c->n.checksum_failures += (uint64_t)checksum; }
-                           if (hit == 2) c->n.aside++;
-                           /* a file we wrote earlier in this process and now missed was damaged or removed */
-                           if (hit != 2 && c->state[e->index] == ASMSTORE_CACHE__WRITTEN)
-                               c->state[e->index] = ASMSTORE_CACHE__IDLE);
-    /* write it (again), unless the policy stepped aside from a file that is there */
-    if (enabled && hit != 2)
-        asmstore_cache__enqueue(c, e->index, buf, e->uncompressed_size, c->use_source_hash,
-                                c->use_source_hash ? *asmstore_cache__source_hash(c, e, &src_hash, &src_known) : 0u);
-    out->data = buf;
-    out->size = e->uncompressed_size;
-    out->source = ASMSTORE_CACHE_MISS;
-    out->alignment = asmstore_cache__alignment_of(buf);
-    out->writable = 1;
-    out->base_ = buf;
-    out->length_ = e->uncompressed_size;
-    out->allocator_ = c->opt.allocator;
-    return ASMSTORE_OK;
+    res = asmstore_reader_entry_check(&c->store, e, err);
+    if (res != ASMSTORE_OK) return res;
+    if (e->compression == ASMSTORE_COMPRESSION_NONE) return asmstore_cache__direct(c, e, out, err);
+    if (e->uncompressed_size > asmstore_reader_max_entry_size(&c->store))
+        return asmstore_cache__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, (int64_t)e->index, 0,
+                                    "entry's image is larger than the reader's max_entry_size");
+    if (c->dirfd >= 0) hit = asmstore_cache__lookup(c, e, &src_hash, &src_known, out, &checksum);
+    if (hit == 1) return ASMSTORE_OK;
+    return asmstore_cache__miss(c, e, hit, checksum, &src_hash, &src_known, out, err);
 }
 
 ASMSTORE_CACHE_DEF int asmstore_cache_pack_file(asmstore_cache *c, uint64_t *pack_id) {
@@ -2054,9 +2156,9 @@ ASMSTORE_CACHE_DEF int asmstore_cache_pack_file(asmstore_cache *c, uint64_t *pac
 
 ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img) {
     if (!img) return;
-    if (img->source == ASMSTORE_CACHE_HIT && img->base_) munmap(img->base_, img->length_);
-    else if ((img->source == ASMSTORE_CACHE_MISS || img->source == ASMSTORE_CACHE_COPY) && img->base_)
-        asmstore_free(&img->allocator_, img->base_, img->length_);
+    if (img->source == ASMSTORE_CACHE_HIT && img->base) munmap(img->base, img->length);
+    else if ((img->source == ASMSTORE_CACHE_MISS || img->source == ASMSTORE_CACHE_COPY) && img->base)
+        asmstore_free(&img->allocator, img->base, img->length);
     memset(img, 0, sizeof *img);
 }
 
@@ -2106,7 +2208,9 @@ ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c) {
     asmstore_free(&a, c, sizeof *c);
 }
 
-/* >>cache-prune ------------------------------------------------------------------------- */
+/* >>cache-prune ------------------------------------------------------------------------------- */
+#define ASMSTORE_CACHE__PRUNE_DIRS 64 /* store-id directories prune looks into at once */
+
 typedef struct asmstore_cache__pfile {
     int dir;                       /* index into the kept directory fds */
     char name[40];
@@ -2198,47 +2302,84 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__prune_lru(const int *dirs, asmstore
         if (l->v[i].size != UINT64_MAX) { st->files_kept++; st->bytes_kept += l->v[i].size; }
 }
 
-ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const uint64_t *keep_id, uint64_t max_bytes,
-                                                        asmstore_cache_prune_stats *stats) {
+/* Walks the store-id directories of top: removes those that are not keep_hex (NULL: keep all),
+   lists the cache files of the others in l and keeps their fds in dirs[0..*ndirs). Closes top.
+   ASMSTORE_ERR_IO when top cannot be listed, _OUT_OF_MEMORY when the list cannot grow. */
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__prune_dirs(int top, const char *keep_hex,
+                                                                 int *dirs, int *ndirs,
+                                                                 asmstore_cache__plist *l,
+                                                                 asmstore_cache_prune_stats *st) {
+    asmstore_result res = ASMSTORE_OK;
+    struct dirent *de;
+    DIR *d = fdopendir(top);
+    if (!d) {
+        close(top);
+        return ASMSTORE_ERR_IO;
+    }
+    while (res == ASMSTORE_OK && (de = readdir(d)) != NULL) {
+        int sub;
+        if (!asmstore_cache__is_id_name(de->d_name)) continue;
+        if (keep_hex && strcmp(de->d_name, keep_hex) != 0) {
+            if (asmstore_cache__remove_tree(top, de->d_name, 0, &st->files_removed,
+                                            &st->bytes_removed) == 0)
+                st->dirs_removed++;
+            continue;
+        }
+        if (*ndirs >= ASMSTORE_CACHE__PRUNE_DIRS) continue;
+        sub = openat(top, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0) continue;
+        dirs[*ndirs] = sub;
+        res = asmstore_cache__prune_scan(sub, *ndirs, l, st);
+        if (res == ASMSTORE_ERR_IO) { /* unreadable: skipped */
+            close(sub);
+            res = ASMSTORE_OK;
+            continue;
+        }
+        (*ndirs)++;
+    }
+    closedir(d);
+    return res;
+}
+
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const uint64_t *keep_id,
+                                                        uint64_t max_bytes,
+                                                        asmstore_cache_prune_stats *stats,
+                                                        asmstore_error *err) {
     asmstore_cache_prune_stats st;
     asmstore_cache__plist list;
-    int dirs[64], ndirs = 0, top, k;
-    struct dirent *de;
-    DIR *d;
-    asmstore_result res = ASMSTORE_OK;
+    int dirs[ASMSTORE_CACHE__PRUNE_DIRS], ndirs = 0, top, k;
+    asmstore_result res;
     char keep_hex[17];
     memset(&st, 0, sizeof st);
     memset(&list, 0, sizeof list);
     if (stats) *stats = st;
-    if (!root) return ASMSTORE_ERR_INVALID_ARG;
+    if (!root)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                    "cache prune: root directory is NULL");
     top = asmstore_cache__open_top(root, 0);
-    if (top < 0) return errno == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO;
+    if (top < 0 && errno == ENOENT)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, ENOENT,
+                                    "no " ASMSTORE_CACHE_DIR_NAME " directory under root");
+    if (top < 0)
+        return asmstore_cache__fail(err, ASMSTORE_ERR_IO, 0, -1, errno,
+                                    "cannot open the " ASMSTORE_CACHE_DIR_NAME " directory");
     if (keep_id) asmstore_cache__id_hex(keep_hex, *keep_id);
-    d = fdopendir(top);
-    if (!d) { close(top); return ASMSTORE_ERR_IO; }
-    while (res == ASMSTORE_OK && (de = readdir(d)) != NULL) {
-        int sub;
-        if (!asmstore_cache__is_id_name(de->d_name)) continue;
-        if (keep_id && strcmp(de->d_name, keep_hex) != 0) {
-            if (asmstore_cache__remove_tree(top, de->d_name, 0, &st.files_removed, &st.bytes_removed) == 0)
-                st.dirs_removed++;
-            continue;
-        }
-        if (ndirs >= (int)(sizeof dirs / sizeof dirs[0])) continue;
-        sub = openat(top, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (sub < 0) continue;
-        dirs[ndirs] = sub;
-        res = asmstore_cache__prune_scan(sub, ndirs, &list, &st);
-        if (res == ASMSTORE_ERR_IO) { close(sub); res = ASMSTORE_OK; continue; } /* unreadable: skipped */
-        ndirs++;
-    }
-    closedir(d);
+    res = asmstore_cache__prune_dirs(top, keep_id ? keep_hex : NULL, dirs, &ndirs, &list, &st);
+    if (res == ASMSTORE_ERR_IO) /* before anything was listed */
+        return asmstore_cache__fail(err, res, 0, -1, errno,
+                                    "cannot list the " ASMSTORE_CACHE_DIR_NAME " directory");
+
     if (res == ASMSTORE_OK) asmstore_cache__prune_lru(dirs, &list, max_bytes, &st);
-    else for (k = 0; k < (int)list.n; k++) { st.files_kept++; st.bytes_kept += list.v[k].size; }
+    for (k = 0; res != ASMSTORE_OK && k < (int)list.n; k++) {
+        st.files_kept++;
+        st.bytes_kept += list.v[k].size;
+    }
     for (k = 0; k < ndirs; k++) close(dirs[k]);
     asmstore_free(&list.alloc, list.v, list.cap * sizeof *list.v);
     if (stats) *stats = st;
-    return res;
+    if (res != ASMSTORE_OK)
+        return asmstore_cache__fail(err, res, 0, -1, 0, "no memory for the list of cache files");
+    return ASMSTORE_OK;
 }
 
 #ifdef __cplusplus
@@ -2246,6 +2387,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
 #endif
 #endif /* ASMSTORE_CACHE_IMPLEMENTATION_INCLUDED */
 #endif /* ASMSTORE_CACHE_IMPLEMENTATION */
+
 
 /*
    REVISION HISTORY

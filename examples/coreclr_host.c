@@ -409,8 +409,9 @@ static int store_open(host *h, const char *path, const char *cache_dir) {
     co.min_alignment = CLR_MIN_ALIGNMENT; /* uncompressed images: in place when aligned, else copied */
     co.pack = ASMSTORE_CACHE_PACK_AT_FLUSH; /* every image in the pack after a start: the next one maps them all */
     co.store_file = h->loc.path;            /* its unchanged file: pack hits need not hash the stored bytes again */
-    if ((res = asmstore_cache_open(&h->cache, cache_dir, &h->reader, &co)) != ASMSTORE_OK) {
-        fprintf(stderr, "coreclr_host: cache: %s\n", asmstore_result_string(res));
+    if ((res = asmstore_cache_open(&h->cache, cache_dir, &h->reader, &co, &err)) != ASMSTORE_OK) {
+        fprintf(stderr, "coreclr_host: cache: %s: %s\n", asmstore_result_string(res),
+                err.message ? err.message : "");
         return 0;
     }
     pthread_mutex_init(&h->lock, NULL);
@@ -481,14 +482,17 @@ static door door_for(host *h, const asmstore_entry *e, served *s) {
    same answer. Called with h->lock held. */
 static served *serve(host *h, const asmstore_entry *e) {
     served *s = &h->by_index[e->index];
+    asmstore_error err;
     asmstore_result res;
     double t;
     if (s->state) return s->state > 0 ? s : NULL;
     t = now_us();
-    res = asmstore_cache_get(h->cache, e, &s->image);
+    memset(&err, 0, sizeof err);
+    res = asmstore_cache_get(h->cache, e, &s->image, &err);
     h->get_us += now_us() - t;
     if (res != ASMSTORE_OK || s->image.size > INT64_MAX) {
-        fprintf(stderr, "coreclr_host: %.*s: %s\n", (int)e->name_len, e->name, asmstore_result_string(res));
+        fprintf(stderr, "coreclr_host: %.*s: %s: %s\n", (int)e->name_len, e->name, asmstore_result_string(res),
+                err.message ? err.message : "");
         s->state = -1;
         h->failures++;
         return NULL;

@@ -105,8 +105,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     /* Never fails for "cache unusable" (read-only disk, ASMSTORE_CACHE_DISABLE=1 ...): it then only decompresses. */
-    if ((res = asmstore_cache_open(&cache, cache_dir, &r, NULL)) != ASMSTORE_OK) {
-        fprintf(stderr, "host: cache: %s\n", asmstore_result_string(res));
+    if ((res = asmstore_cache_open(&cache, cache_dir, &r, NULL, &err)) != ASMSTORE_OK) {
+        fprintf(stderr, "host: cache: %s: %s\n", asmstore_result_string(res), err.message ? err.message : "");
         free(name_table);
         asmstore_locator_close(&loc);
         return 1;
@@ -129,11 +129,12 @@ int main(int argc, char **argv) {
             continue; /* coreclr "X.ni.dll" placeholders own no bytes */
         }
         t = now_us();
-        res = asmstore_cache_get(cache, &e, &images[i]); /* thread-safe: a host may load in parallel */
+        res = asmstore_cache_get(cache, &e, &images[i], &err); /* thread-safe: hosts may load in parallel */
         if (res == ASMSTORE_OK) hand_to_runtime(images[i].data, images[i].size);
         t = now_us() - t;
         if (res != ASMSTORE_OK) {
-            fprintf(stderr, "host: %.*s: %s\n", (int)e.name_len, e.name, asmstore_result_string(res));
+            fprintf(stderr, "host: %.*s: %s: %s\n", (int)e.name_len, e.name, asmstore_result_string(res),
+                    err.message ? err.message : "");
             failed++;
             continue;
         }

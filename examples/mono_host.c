@@ -130,6 +130,7 @@ static MonoAssembly *host_load(host *h, const char *name) {
     MonoAssembly *a = NULL;
     char fname[4096];
     double t;
+    asmstore_error err;
     asmstore_result res = asmstore_reader_find(&h->reader, name, strlen(name), &e, NULL);
     if (res != ASMSTORE_OK) return NULL; /* not ours: Mono goes on (and finds nothing on disk) */
 
@@ -138,10 +139,12 @@ static MonoAssembly *host_load(host *h, const char *name) {
     if (l->assembly) { a = l->assembly; goto out; }
 
     t = now_us();
-    res = asmstore_cache_get(h->cache, &e, &l->image);
+    memset(&err, 0, sizeof err);
+    res = asmstore_cache_get(h->cache, &e, &l->image, &err);
     h->get_us += now_us() - t;
     if (res != ASMSTORE_OK || l->image.size > UINT32_MAX) {
-        fprintf(stderr, "mono_host: %s: %s\n", name, asmstore_result_string(res));
+        fprintf(stderr, "mono_host: %s: %s: %s\n", name, asmstore_result_string(res),
+                err.message ? err.message : "");
         h->failures++;
         goto out;
     }
@@ -384,12 +387,14 @@ int main(int argc, char **argv) {
                 h.loc.error);
         return 1;
     }
+    memset(&err, 0, sizeof err); /* the name table's failure fills none */
     if ((res = asmstore_reader_init(&h.reader, h.loc.data, h.loc.size, NULL, &err)) != ASMSTORE_OK ||
         (res = (h.name_table = (uint32_t *)malloc(asmstore_reader_name_table_size(&h.reader) + 4)) == NULL
                    ? ASMSTORE_ERR_OUT_OF_MEMORY
                    : asmstore_reader_attach_name_table(&h.reader, h.name_table, asmstore_reader_name_table_size(&h.reader) + 4, NULL)) != ASMSTORE_OK ||
-        (res = asmstore_cache_open(&h.cache, cache_dir, &h.reader, &co)) != ASMSTORE_OK) {
-        fprintf(stderr, "mono_host: %s: %s\n", h.store_path, asmstore_result_string(res));
+        (res = asmstore_cache_open(&h.cache, cache_dir, &h.reader, &co, &err)) != ASMSTORE_OK) {
+        fprintf(stderr, "mono_host: %s: %s: %s\n", h.store_path, asmstore_result_string(res),
+                err.message ? err.message : "");
         free(h.name_table);
         asmstore_locator_close(&h.loc);
         return 1;

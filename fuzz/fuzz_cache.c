@@ -46,8 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else if ((data[0] & 1) == 0) {
         /* raw: any bytes as a cache file, expected size from the input */
         uint64_t expected = size >= ASMSTORE_CACHE_FOOTER_SIZE ? size - ASMSTORE_CACHE_FOOTER_SIZE + (data[11] & 1) : data[11];
-        asmstore_cache_validate_file(data, size, id, index, expected, (data[0] & 2) ? &src : NULL);
-        asmstore_cache_validate_file(data + 16, size - 16, id, index, size - 16 >= ASMSTORE_CACHE_FOOTER_SIZE ? size - 16 - ASMSTORE_CACHE_FOOTER_SIZE : 0, NULL);
+        asmstore_cache_validate_file(data, size, id, index, expected, (data[0] & 2) ? &src : NULL, NULL);
+        asmstore_cache_validate_file(data + 16, size - 16, id, index, size - 16 >= ASMSTORE_CACHE_FOOTER_SIZE ? size - 16 - ASMSTORE_CACHE_FOOTER_SIZE : 0, NULL, NULL);
     } else {
         size_t psize = size - 16, pos;
         unsigned char *file = (unsigned char *)malloc(psize + ASMSTORE_CACHE_FOOTER_SIZE);
@@ -55,11 +55,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const uint64_t *sp = (data[0] & 2) ? &src : NULL;
         memcpy(file, data + 16, psize);
         asmstore_cache_footer_encode(file + psize, id, index, file, psize, sp);
-        if (asmstore_cache_validate_file(file, psize + ASMSTORE_CACHE_FOOTER_SIZE, id, index, psize, sp) != ASMSTORE_OK) abort();
+        if (asmstore_cache_validate_file(file, psize + ASMSTORE_CACHE_FOOTER_SIZE, id, index, psize, sp, NULL) != ASMSTORE_OK) abort();
         pos = (size_t)(rd64(data + 4) % (psize + ASMSTORE_CACHE_FOOTER_SIZE));
         old = file[pos];
         file[pos] = (unsigned char)(file[pos] ^ (data[12] | 1));
-        if (asmstore_cache_validate_file(file, psize + ASMSTORE_CACHE_FOOTER_SIZE, id, index, psize, sp) == ASMSTORE_OK && file[pos] != old) {
+        if (asmstore_cache_validate_file(file, psize + ASMSTORE_CACHE_FOOTER_SIZE, id, index, psize, sp, NULL) == ASMSTORE_OK && file[pos] != old) {
             /* XXH3-64 collisions on a one-byte change do not happen; a pass here is a bug */
             abort();
         }

@@ -59,8 +59,8 @@ int main(int argc, char **argv) {
         asmstore_writer_finish(w, &store, &size, NULL) != ASMSTORE_OK) return 1;
     if (asmstore_reader_init(&r, store, size, NULL, NULL) != ASMSTORE_OK) return 1;
     for (pass = 0; pass < 2; pass++) {
-        if (asmstore_cache_open(&c, argv[1], &r, NULL) != ASMSTORE_OK) return 1;
-        if (asmstore_reader_find(&r, "App", 3, &e, NULL) != ASMSTORE_OK || asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) return 1;
+        if (asmstore_cache_open(&c, argv[1], &r, NULL, NULL) != ASMSTORE_OK) return 1;
+        if (asmstore_reader_find(&r, "App", 3, &e, NULL) != ASMSTORE_OK || asmstore_cache_get(c, &e, &img, NULL) != ASMSTORE_OK) return 1;
         if (img.size != sizeof big || memcmp(img.data, big, sizeof big) != 0) return 1;
         printf("%s %s\n", pass ? "warm" : "cold", img.source == ASMSTORE_CACHE_HIT ? "hit" : img.source == ASMSTORE_CACHE_MISS ? "miss" : "direct");
         asmstore_cache_release(&img);

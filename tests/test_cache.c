@@ -31,7 +31,7 @@ static int load_all(asmstore_cache *c, const cu_store *s, int *hits, int *misses
         asmstore_cache_image img;
         asmstore_result res;
         if (asmstore_reader_entry(&s->r, (uint32_t)i, &e, NULL) != ASMSTORE_OK) { bad++; continue; }
-        res = asmstore_cache_get(c, &e, &img);
+        res = asmstore_cache_get(c, &e, &img, NULL);
         if (res != ASMSTORE_OK) { fprintf(stderr, "  get %zu: %s\n", i, asmstore_result_string(res)); bad++; continue; }
         if (img.size != s->src_size[i] || (img.size && memcmp(img.data, s->src[i], img.size) != 0)) {
             fprintf(stderr, "  entry %zu: wrong bytes (source %d)\n", i, (int)img.source);
@@ -50,7 +50,7 @@ static int run_once(const char *root, const cu_store *s, const asmstore_cache_op
                     int *hits, int *misses) {
     asmstore_cache *c = NULL;
     int bad;
-    if (asmstore_cache_open(&c, root, &s->r, o) != ASMSTORE_OK) return 1000;
+    if (asmstore_cache_open(&c, root, &s->r, o, NULL) != ASMSTORE_OK) return 1000;
     bad = load_all(c, s, hits, misses, NULL);
     asmstore_cache_flush(c);
     if (n) asmstore_cache_stats(c, n);
@@ -86,12 +86,12 @@ static void test_miss_persist_hit_mono(void) {
     CHECK(stat(dir, &st) == 0 && (st.st_mode & 0777) == 0700);
     CHECK_EQ_INT(cu_count_names(dir, ".tmp."), 0);
     /* second run: every compressed entry a hit, mapped from its file */
-    CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
+    CHECK(asmstore_cache_open(&c, root, &s.r, NULL, NULL) == ASMSTORE_OK);
     for (i = 0; i < s.n; i++) {
         asmstore_entry e;
         asmstore_cache_image img;
         asmstore_reader_entry(&s.r, (uint32_t)i, &e, NULL);
-        CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK);
+        CHECK(asmstore_cache_get(c, &e, &img, NULL) == ASMSTORE_OK);
         CHECK(img.size == s.src_size[i] && memcmp(img.data, s.src[i], img.size) == 0);
         if (e.compression == ASMSTORE_COMPRESSION_NONE) { CHECK(img.source == ASMSTORE_CACHE_DIRECT); asmstore_cache_release(&img); continue; }
         CHECK(img.source == ASMSTORE_CACHE_HIT);
@@ -114,7 +114,7 @@ static void test_miss_persist_hit_mono(void) {
         ((unsigned char *)(uintptr_t)img.data)[0] ^= 0xFF;
         {
             asmstore_cache_image again;
-            CHECK(asmstore_cache_get(c, &e, &again) == ASMSTORE_OK && again.source == ASMSTORE_CACHE_HIT);
+            CHECK(asmstore_cache_get(c, &e, &again, NULL) == ASMSTORE_OK && again.source == ASMSTORE_CACHE_HIT);
             CHECK(again.size == s.src_size[i] && memcmp(again.data, s.src[i], again.size) == 0);
             asmstore_cache_release(&again);
         }
@@ -142,14 +142,14 @@ static void test_direct_uncompressed(void) {
     cu_fill(buf, sizeof buf, 7, 1);
     CHECK(cu_add(w, &s, "Plain.dll", buf, sizeof buf) == 0);
     CHECK(cu_finish(w, &s) == 0);
-    CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
+    CHECK(asmstore_cache_open(&c, root, &s.r, NULL, NULL) == ASMSTORE_OK);
     CHECK_EQ_INT(load_all(c, &s, NULL, NULL, &direct), 0);
     CHECK_EQ_INT(direct, 1);
     {
         asmstore_entry e;
         asmstore_cache_image img;
         asmstore_reader_entry(&s.r, 0, &e, NULL);
-        CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK);
+        CHECK(asmstore_cache_get(c, &e, &img, NULL) == ASMSTORE_OK);
         CHECK(img.data == e.image && !img.writable);
         asmstore_cache_release(&img);
     }
@@ -166,21 +166,31 @@ static void test_direct_uncompressed(void) {
 static void test_entry_checked(void) {
     cu_store s;
     char *root = cu_tmpdir();
-    asmstore_cache *c = NULL;
+    asmstore_cache *c = NULL, *c2 = NULL;
     asmstore_entry e0, e1;
     asmstore_cache_image img;
+    asmstore_cache_options bad;
+    asmstore_error err;
+    memset(&bad, 0, sizeof bad);
+    bad.min_alignment = 3;
     CHECK(cu_synthetic(&s, 4, 2, small_sizes, 2, 11) == 0);
-    CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
+    CHECK(asmstore_cache_open(&c, root, &s.r, NULL, NULL) == ASMSTORE_OK);
     asmstore_reader_entry(&s.r, 0, &e0, NULL);
     asmstore_reader_entry(&s.r, 1, &e1, NULL);
     e0.image = e1.image;
-    CHECK(asmstore_cache_get(c, &e0, &img) == ASMSTORE_ERR_INVALID_ARG && img.data == NULL);
+    CHECK(asmstore_cache_get(c, &e0, &img, NULL) == ASMSTORE_ERR_INVALID_ARG && img.data == NULL);
     e1.index = 7;
-    CHECK(asmstore_cache_get(c, &e1, &img) == ASMSTORE_ERR_INVALID_ARG);
+    CHECK(asmstore_cache_get(c, &e1, &img, NULL) == ASMSTORE_ERR_INVALID_ARG);
     asmstore_reader_entry(&s.r, 1, &e1, NULL);
     e1.uncompressed_size += 1;
-    CHECK(asmstore_cache_get(c, &e1, &img) == ASMSTORE_ERR_INVALID_ARG);
-    CHECK(asmstore_cache_get(c, NULL, &img) == ASMSTORE_ERR_INVALID_ARG);
+    CHECK(asmstore_cache_get(c, &e1, &img, NULL) == ASMSTORE_ERR_INVALID_ARG);
+    CHECK(asmstore_cache_get(c, NULL, &img, NULL) == ASMSTORE_ERR_INVALID_ARG);
+    memset(&err, 0, sizeof err);
+    CHECK(asmstore_cache_get(c, &e1, &img, &err) == ASMSTORE_ERR_INVALID_ARG);
+    CHECK(err.result == ASMSTORE_ERR_INVALID_ARG && err.entry == 1 && err.message);
+    CHECK(asmstore_cache_prune(root, NULL, 0, NULL, &err) == ASMSTORE_OK);
+    CHECK(asmstore_cache_open(&c2, root, &s.r, &bad, &err) == ASMSTORE_ERR_INVALID_ARG && !c2);
+    CHECK(err.message && strstr(err.message, "min_alignment"));
     asmstore_cache_close(c);
     asmstore_cache_close(NULL);
     asmstore_cache_release(NULL);
@@ -278,7 +288,7 @@ static void corruption_case(int kind, uint32_t format) {
         g = cu_slurp(path, &gs);
         asmstore_reader_entry(&s.r, k, &e, NULL);
         src_hash = asmstore_xxh3_64(e.image, e.image_size);
-        CHECK(g && asmstore_cache_validate_file(g, gs, id, k, s.src_size[k], format < 4 ? &src_hash : NULL) == ASMSTORE_OK);
+        CHECK(g && asmstore_cache_validate_file(g, gs, id, k, s.src_size[k], format < 4 ? &src_hash : NULL, NULL) == ASMSTORE_OK);
         free(g);
     }
     if (kind == K_SYMLINK) {
@@ -321,25 +331,35 @@ static void test_reject_other_owner(void) { corruption_case(K_OTHER_OWNER, 4); }
 static void test_validate_file(void) {
     unsigned char b[100 + 48];
     uint64_t src = 0x1122334455667788ull, wrong = 1;
+    asmstore_error err;
     cu_fill(b, 100, 3, 0);
     asmstore_cache_footer_encode(b + 100, 42, 7, b, 100, NULL);
-    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, NULL) == ASMSTORE_OK);
+    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, NULL, NULL) == ASMSTORE_OK);
     CHECK(b[100] == 0x58 && b[101] == 0x41 && b[102] == 0x43 && b[103] == 0x43); /* "XACC" in file order */
     CHECK(b[100 + 8] == 42 && b[100 + 24] == 7 && b[100 + 32] == 100);         /* little-endian fields */
-    CHECK(asmstore_cache_validate_file(b, sizeof b, 43, 7, 100, NULL) == ASMSTORE_ERR_CORRUPT);
-    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 8, 100, NULL) == ASMSTORE_ERR_CORRUPT);
-    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 99, NULL) == ASMSTORE_ERR_SIZE_MISMATCH);
-    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, &src) == ASMSTORE_ERR_CORRUPT);
-    CHECK(asmstore_cache_validate_file(b, 47, 42, 7, 100, NULL) == ASMSTORE_ERR_TRUNCATED);
-    CHECK(asmstore_cache_validate_file(NULL, 0, 42, 7, 0, NULL) == ASMSTORE_ERR_TRUNCATED);
+    CHECK(asmstore_cache_validate_file(b, sizeof b, 43, 7, 100, NULL, NULL) == ASMSTORE_ERR_CORRUPT);
+    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 8, 100, NULL, NULL) == ASMSTORE_ERR_CORRUPT);
+    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 99, NULL, NULL) == ASMSTORE_ERR_SIZE_MISMATCH);
+    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, &src, NULL) == ASMSTORE_ERR_CORRUPT);
+    CHECK(asmstore_cache_validate_file(b, 47, 42, 7, 100, NULL, NULL) == ASMSTORE_ERR_TRUNCATED);
+    CHECK(asmstore_cache_validate_file(NULL, 0, 42, 7, 0, NULL, NULL) == ASMSTORE_ERR_TRUNCATED);
     asmstore_cache_footer_encode(b + 100, 42, 7, b, 100, &src);
-    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, &src) == ASMSTORE_OK);
-    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, &wrong) == ASMSTORE_ERR_CHECKSUM);
-    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, NULL) == ASMSTORE_ERR_CORRUPT);
+    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, &src, NULL) == ASMSTORE_OK);
+    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, &wrong, NULL) == ASMSTORE_ERR_CHECKSUM);
+    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, NULL, NULL) == ASMSTORE_ERR_CORRUPT);
     b[5] ^= 1;
-    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, &src) == ASMSTORE_ERR_CHECKSUM);
+    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, &src, NULL) == ASMSTORE_ERR_CHECKSUM);
     b[100] = 0;
-    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, &src) == ASMSTORE_ERR_BAD_MAGIC);
+    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, &src, NULL) == ASMSTORE_ERR_BAD_MAGIC);
+    /* the error detail: what was checked, and where in the file */
+    memset(&err, 0, sizeof err);
+    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, &src, &err) == ASMSTORE_ERR_BAD_MAGIC);
+    CHECK(err.result == ASMSTORE_ERR_BAD_MAGIC && err.offset == 100 && err.entry == 7 && err.message);
+    asmstore_cache_footer_encode(b + 100, 42, 7, b, 100, &src);
+    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 8, 100, &src, &err) == ASMSTORE_ERR_CORRUPT);
+    CHECK(err.offset == 100 + 24 && err.message && strstr(err.message, "index"));
+    CHECK(asmstore_cache_validate_file(b, sizeof b, 42, 7, 100, &wrong, &err) == ASMSTORE_ERR_CHECKSUM);
+    CHECK(err.offset == 100 + 40 && strstr(err.message, "source hash"));
 }
 
 /* ---- v2/v3: data changed under the same metadata ---------------------------------------- */
@@ -572,7 +592,7 @@ static void test_prune(void) {
     cu_store_dir(dir0, sizeof dir0, root, keep);
     snprintf(p, sizeof p, "%s/2.bin.tmp.999999.0000000000000003", dir0);
     CHECK(cu_spit(p, "junk", 4) == 0);
-    CHECK(asmstore_cache_prune(root, &keep, 0, &ps) == ASMSTORE_OK);
+    CHECK(asmstore_cache_prune(root, &keep, 0, &ps, NULL) == ASMSTORE_OK);
     CHECK_EQ_INT(ps.dirs_removed, 3);
     CHECK_EQ_INT(ps.files_kept, 6);
     CHECK_EQ_INT(cu_count_names(top, "0"), 1);                /* only the kept id dir has digits */
@@ -581,7 +601,7 @@ static void test_prune(void) {
     CHECK(access(p, F_OK) == 0);
     CHECK_EQ_INT(cu_count_names(dir0, ".tmp."), 0);
     /* byte budget: keep at most 200 KB of the ~560 KB */
-    CHECK(asmstore_cache_prune(root, NULL, 200000, &ps) == ASMSTORE_OK);
+    CHECK(asmstore_cache_prune(root, NULL, 200000, &ps, NULL) == ASMSTORE_OK);
     CHECK(ps.bytes_kept <= 200000 && ps.files_removed > 0 && ps.files_kept > 0);
     /* what is left still hits, the rest comes back as misses, all bytes right */
     {
@@ -590,10 +610,10 @@ static void test_prune(void) {
         CHECK_EQ_INT(hits, ps.files_kept);
         CHECK_EQ_INT(misses, 6 - (int)ps.files_kept);
     }
-    CHECK(asmstore_cache_prune(root, NULL, 1, &ps) == ASMSTORE_OK && ps.files_kept == 0);
+    CHECK(asmstore_cache_prune(root, NULL, 1, &ps, NULL) == ASMSTORE_OK && ps.files_kept == 0);
     {
         char *empty = cu_tmpdir();
-        CHECK(asmstore_cache_prune(empty, NULL, 0, NULL) == ASMSTORE_ERR_NOT_FOUND);
+        CHECK(asmstore_cache_prune(empty, NULL, 0, NULL, NULL) == ASMSTORE_ERR_NOT_FOUND);
         cu_rmrf(empty);
         free(empty);
     }
@@ -635,9 +655,9 @@ static int fault_child(void *p) {
             asmstore_cache *c = NULL;
             asmstore_entry e;
             asmstore_cache_image img;
-            if (asmstore_cache_open(&c, a->root, &a->s->r, NULL) != ASMSTORE_OK) return 10;
+            if (asmstore_cache_open(&c, a->root, &a->s->r, NULL, NULL) != ASMSTORE_OK) return 10;
             asmstore_reader_entry(&a->s->r, 0, &e, NULL);
-            if (asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) return 11;
+            if (asmstore_cache_get(c, &e, &img, NULL) != ASMSTORE_OK) return 11;
             asmstore_cache_release(&img);
             asmstore_cache_flush(c);
             asmstore_cache_close(c);
@@ -654,7 +674,7 @@ static int fault_child(void *p) {
        write nor fail again, and give right bytes */
     {
         asmstore_cache *c = NULL;
-        if (asmstore_cache_open(&c, a->root, &a->s->r, NULL) != ASMSTORE_OK) return 19;
+        if (asmstore_cache_open(&c, a->root, &a->s->r, NULL, NULL) != ASMSTORE_OK) return 19;
         bad = load_all(c, a->s, &hits, &misses, NULL);
         asmstore_cache_flush(c);
         bad += load_all(c, a->s, NULL, NULL, NULL);
@@ -919,10 +939,10 @@ static void test_allocator_gets_everything(void) {
     CHECK_EQ_INT(n.records_written, 4);
     CHECK(t.writer_allocs >= 3); /* the pending list, the merged records, the record file's bytes */
     CHECK_EQ_INT(t.live, 0);
-    CHECK(asmstore_cache_open(&c, root, &s.r, &full) == ASMSTORE_OK);
+    CHECK(asmstore_cache_open(&c, root, &s.r, &full, NULL) == ASMSTORE_OK);
     live_without_records = t.live;
     asmstore_cache_close(c);
-    CHECK(asmstore_cache_open(&c, root, &s.r, &o) == ASMSTORE_OK);
+    CHECK(asmstore_cache_open(&c, root, &s.r, &o, NULL) == ASMSTORE_OK);
     CHECK(t.live >= live_without_records + 4 * 36); /* four records of index, inode, size, mtime, ctime */
     asmstore_cache_close(c);
     CHECK(unlink(rec) == 0); /* hits hashed, queued to record from this thread, recorded by the writer */
@@ -1155,7 +1175,7 @@ static void test_policy_counts_store_reads(void) {
     (void)madvise(map, s.size, MADV_RANDOM); /* the reader's faults read their own pages, no more */
     (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     CHECK(asmstore_reader_init(&r, map, s.size, NULL, NULL) == ASMSTORE_OK);
-    CHECK(asmstore_cache_open(&c, root, &r, NULL) == ASMSTORE_OK && c);
+    CHECK(asmstore_cache_open(&c, root, &r, NULL, NULL) == ASMSTORE_OK && c);
     CHECK(asmstore_reader_entry(&r, 3, &e, NULL) == ASMSTORE_OK && e.image_size < e.uncompressed_size);
     (void)mincore((void *)(((uintptr_t)e.image + e.image_size - 1) & ~(uintptr_t)(c->page - 1)), 1, &last);
     if (last & 1u) {
@@ -1168,7 +1188,7 @@ static void test_policy_counts_store_reads(void) {
     CHECK(asmstore_cache__store_read_ns_per_mib(c, &e, 1000u) == 0);
     asmstore_cache_close(c);
     CHECK(asmstore_reader_entry(&s.r, 3, &e, NULL) == ASMSTORE_OK); /* the malloc'd copy */
-    CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
+    CHECK(asmstore_cache_open(&c, root, &s.r, NULL, NULL) == ASMSTORE_OK);
     CHECK(asmstore_cache__store_read_ns_per_mib(c, &e, 1000u) == 0);
     asmstore_cache_close(c);
     munmap(map, s.size);
@@ -1194,12 +1214,12 @@ static int load_first(const char *root, const cu_store *s, size_t n, int pack, a
     int bad = 0;
     memset(&o, 0, sizeof o);
     o.pack = pack;
-    if (asmstore_cache_open(&c, root, &s->r, &o) != ASMSTORE_OK) return 1000;
+    if (asmstore_cache_open(&c, root, &s->r, &o, NULL) != ASMSTORE_OK) return 1000;
     for (i = 0; i < n; i++) {
         asmstore_entry e;
         asmstore_cache_image img;
         asmstore_reader_entry(&s->r, (uint32_t)i, &e, NULL);
-        if (asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) { bad++; continue; }
+        if (asmstore_cache_get(c, &e, &img, NULL) != ASMSTORE_OK) { bad++; continue; }
         if (img.size != s->src_size[i] || memcmp(img.data, s->src[i], img.size) != 0) bad++;
         asmstore_cache_release(&img);
     }
@@ -1240,10 +1260,10 @@ static void test_open_starts_no_thread(void) {
     memset(&o, 0, sizeof o);
     o.pack = ASMSTORE_CACHE_PACK_AT_FLUSH;
     before = thread_count();
-    CHECK(before > 0 && asmstore_cache_open(&c, root, &s.r, &o) == ASMSTORE_OK);
+    CHECK(before > 0 && asmstore_cache_open(&c, root, &s.r, &o, NULL) == ASMSTORE_OK);
     CHECK_EQ_INT(thread_count(), before);
     asmstore_reader_entry(&s.r, 0, &e, NULL);
-    CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK && img.source == ASMSTORE_CACHE_HIT);
+    CHECK(asmstore_cache_get(c, &e, &img, NULL) == ASMSTORE_OK && img.source == ASMSTORE_CACHE_HIT);
     asmstore_cache_release(&img);
     CHECK_EQ_INT(thread_count(), before); /* a recorded hit needs no writer */
     CHECK(stat(pk, &st) != 0);            /* AT_FLUSH: 20 files outside the pack, none packed yet */
@@ -1252,8 +1272,8 @@ static void test_open_starts_no_thread(void) {
     asmstore_cache_close(c);
     CHECK_EQ_INT(thread_count(), before);
     cu_rmrf(root);
-    CHECK(asmstore_cache_open(&c, root, &s.r, &o) == ASMSTORE_OK);
-    CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK && img.source == ASMSTORE_CACHE_MISS);
+    CHECK(asmstore_cache_open(&c, root, &s.r, &o, NULL) == ASMSTORE_OK);
+    CHECK(asmstore_cache_get(c, &e, &img, NULL) == ASMSTORE_OK && img.source == ASMSTORE_CACHE_MISS);
     asmstore_cache_release(&img);
     CHECK_EQ_INT(thread_count(), before + 1); /* the miss queued a file: the writer runs */
     asmstore_cache_close(c);
@@ -1278,11 +1298,11 @@ static void test_pack_file_and_offsets(void) {
     pack_path(pk, sizeof pk, root, s.r.content_id);
     memset(&o, 0, sizeof o);
     o.pack = ASMSTORE_CACHE_PACK_AT_FLUSH;
-    CHECK(asmstore_cache_open(&c, root, &s.r, &o) == ASMSTORE_OK);
+    CHECK(asmstore_cache_open(&c, root, &s.r, &o, NULL) == ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_cache_pack_file(c, &id), -1); /* no pack yet */
     asmstore_cache_close(c);
     CHECK_EQ_INT(load_first(root, &s, 20, ASMSTORE_CACHE_PACK_AT_FLUSH, NULL), 0);
-    CHECK(asmstore_cache_open(&c, root, &s.r, &o) == ASMSTORE_OK);
+    CHECK(asmstore_cache_open(&c, root, &s.r, &o, NULL) == ASMSTORE_OK);
     fd = asmstore_cache_pack_file(c, &id);
     CHECK(fd >= 0 && id != 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC));
     snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
@@ -1292,7 +1312,7 @@ static void test_pack_file_and_offsets(void) {
         asmstore_entry e;
         asmstore_cache_image img;
         asmstore_reader_entry(&s.r, i, &e, NULL);
-        CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK && img.source == ASMSTORE_CACHE_HIT);
+        CHECK(asmstore_cache_get(c, &e, &img, NULL) == ASMSTORE_OK && img.source == ASMSTORE_CACHE_HIT);
         CHECK(img.pack_id == id && img.pack_offset % 4096 == 0);
         buf = (unsigned char *)malloc(img.size);
         fd2 = open(byfd, O_RDONLY | O_CLOEXEC); /* as the runtime opens exe_path: by name, for each image */
@@ -1306,7 +1326,7 @@ static void test_pack_file_and_offsets(void) {
     asmstore_cache_close(c);
     /* the planted file fails the checks: misses, and the flush packs them again under a new identity */
     CHECK_EQ_INT(load_first(root, &s, 20, ASMSTORE_CACHE_PACK_AT_FLUSH, NULL), 0);
-    CHECK(asmstore_cache_open(&c, root, &s.r, &o) == ASMSTORE_OK);
+    CHECK(asmstore_cache_open(&c, root, &s.r, &o, NULL) == ASMSTORE_OK);
     fd = asmstore_cache_pack_file(c, &id2);
     again = fd >= 0;
     CHECK(again && id2 != 0);
@@ -1374,12 +1394,12 @@ static void test_pack_consolidates(void) {
     CHECK(n.hits == 17 && n.pack_hits == 17 && n.recorded_hits == 17 && n.misses == 3);
     CHECK_EQ_INT(n.packs_written, 0); /* 3 files: below ASMSTORE_CACHE_PACK_MIN_FILES */
     CHECK_EQ_INT(cu_count_names(dir, ".bin"), 3);
-    CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
+    CHECK(asmstore_cache_open(&c, root, &s.r, NULL, NULL) == ASMSTORE_OK);
     for (i = 0; i < 20; i++) {
         asmstore_entry e;
         asmstore_cache_image img, again;
         asmstore_reader_entry(&s.r, i, &e, NULL);
-        CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK && img.source == ASMSTORE_CACHE_HIT && img.writable);
+        CHECK(asmstore_cache_get(c, &e, &img, NULL) == ASMSTORE_OK && img.source == ASMSTORE_CACHE_HIT && img.writable);
         CHECK(img.alignment >= 4096);
         if (i == 5 && realpath(pk, real)) { /* file-backed: /proc/self/maps names the pack at img.data */
             FILE *f = fopen("/proc/self/maps", "r");
@@ -1394,7 +1414,7 @@ static void test_pack_consolidates(void) {
             CHECK(found);
         }
         ((unsigned char *)(uintptr_t)img.data)[0] ^= 0xFF; /* MAP_PRIVATE: neither the pack nor a second hit sees it */
-        CHECK(asmstore_cache_get(c, &e, &again) == ASMSTORE_OK && memcmp(again.data, s.src[i], again.size) == 0);
+        CHECK(asmstore_cache_get(c, &e, &again, NULL) == ASMSTORE_OK && memcmp(again.data, s.src[i], again.size) == 0);
         asmstore_cache_release(&again);
         asmstore_cache_release(&img);
     }
@@ -1424,12 +1444,12 @@ static void test_pack_load_order(void) {
     int i;
     CHECK(cu_synthetic(&s, 4, 7, pack_sizes, 7, 505) == 0);
     pack_path(pk, sizeof pk, root, s.r.content_id);
-    CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
+    CHECK(asmstore_cache_open(&c, root, &s.r, NULL, NULL) == ASMSTORE_OK);
     for (i = 5; i >= 1; i--) { /* entries 5, 4, 3, 2, 1, each written before the next is loaded */
         asmstore_entry e;
         asmstore_cache_image img;
         asmstore_reader_entry(&s.r, (uint32_t)i, &e, NULL);
-        CHECK(asmstore_cache_get(c, &e, &img) == ASMSTORE_OK);
+        CHECK(asmstore_cache_get(c, &e, &img, NULL) == ASMSTORE_OK);
         asmstore_cache_release(&img);
         asmstore_cache_flush(c);
     }
@@ -1648,7 +1668,7 @@ static int race_child(void *p) {
     gettimeofday(&t0, NULL);
     do {
         asmstore_cache *c = NULL;
-        if (asmstore_cache_open(&c, root, &s->r, NULL) != ASMSTORE_OK) return 100;
+        if (asmstore_cache_open(&c, root, &s->r, NULL, NULL) != ASMSTORE_OK) return 100;
         bad += load_all(c, s, &hits, NULL, NULL);
         x = x * 1103515245u + 12345u;
         if ((x >> 16) % 3 == 0) {

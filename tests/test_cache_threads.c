@@ -28,7 +28,7 @@ static void *worker_main(void *p) {
             uint32_t i = w->only != UINT32_MAX ? w->only : (uint32_t)((k * 7 + (size_t)w->id * 5 + (size_t)r) % w->s->n);
             asmstore_entry e;
             asmstore_cache_image img;
-            if (asmstore_reader_entry(&w->s->r, i, &e, NULL) != ASMSTORE_OK || asmstore_cache_get(w->c, &e, &img) != ASMSTORE_OK) {
+            if (asmstore_reader_entry(&w->s->r, i, &e, NULL) != ASMSTORE_OK || asmstore_cache_get(w->c, &e, &img, NULL) != ASMSTORE_OK) {
                 w->wrong++;
                 continue;
             }
@@ -76,7 +76,7 @@ static void test_threads_share_one_cache(void) {
     asmstore_cache_counters n;
     int hits = 0, misses = 0, rounds = 6;
     CHECK(cu_synthetic(&s, 4, 20, sizes, 5, 31) == 0);
-    CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
+    CHECK(asmstore_cache_open(&c, root, &s.r, NULL, NULL) == ASMSTORE_OK);
     CHECK_EQ_INT(run_threads(c, &s, rounds, UINT32_MAX, &hits, &misses), 0);
     asmstore_cache_flush(c);
     asmstore_cache_stats(c, &n);
@@ -88,7 +88,7 @@ static void test_threads_share_one_cache(void) {
     asmstore_cache_close(c);
     /* a fresh cache object: everything hits */
     hits = misses = 0;
-    CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
+    CHECK(asmstore_cache_open(&c, root, &s.r, NULL, NULL) == ASMSTORE_OK);
     CHECK_EQ_INT(run_threads(c, &s, 2, UINT32_MAX, &hits, &misses), 0);
     CHECK_EQ_INT(misses, 0);
     asmstore_cache_close(c);
@@ -110,7 +110,7 @@ static void test_same_entry_at_once(void) {
         cu_rmrf(root);
         CHECK(mkdir(root, 0700) == 0);
         hits = misses = 0;
-        CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
+        CHECK(asmstore_cache_open(&c, root, &s.r, NULL, NULL) == ASMSTORE_OK);
         CHECK_EQ_INT(run_threads(c, &s, 1, 0, &hits, &misses), 0);
         asmstore_cache_flush(c);
         asmstore_cache_stats(c, &n);
@@ -125,7 +125,7 @@ static void test_same_entry_at_once(void) {
             uint64_t src;
             asmstore_reader_entry(&s.r, 0, &e, NULL);
             src = asmstore_xxh3_64(e.image, e.image_size);
-            CHECK(f && asmstore_cache_validate_file(f, fs, asmstore_cache_store_id(&s.r), 0, s.src_size[0], &src) == ASMSTORE_OK);
+            CHECK(f && asmstore_cache_validate_file(f, fs, asmstore_cache_store_id(&s.r), 0, s.src_size[0], &src, NULL) == ASMSTORE_OK);
             free(f);
         }
     }
@@ -144,11 +144,11 @@ static void test_close_with_queue_and_images_outlive(void) {
     int rep;
     CHECK(cu_synthetic(&s, 4, 20, sizes, 5, 51) == 0);
     for (rep = 0; rep < 4; rep++) {
-        CHECK(asmstore_cache_open(&c, root, &s.r, NULL) == ASMSTORE_OK);
+        CHECK(asmstore_cache_open(&c, root, &s.r, NULL, NULL) == ASMSTORE_OK);
         for (i = 0; i < s.n; i++) {
             asmstore_entry e;
             asmstore_reader_entry(&s.r, (uint32_t)i, &e, NULL);
-            CHECK(asmstore_cache_get(c, &e, &imgs[i]) == ASMSTORE_OK);
+            CHECK(asmstore_cache_get(c, &e, &imgs[i], NULL) == ASMSTORE_OK);
         }
         asmstore_cache_close(c);
         for (i = 0; i < s.n; i++) {

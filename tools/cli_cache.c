@@ -129,9 +129,11 @@ int cli_cmd_load(int argc, char **argv) {
     }
     memset(&co, 0, sizeof co);
     if (!dir) co.disable = 1; /* no cache: decompress every entry */
-    res = asmstore_cache_open(&c, dir ? dir : ".", &r, &co);
+    res = asmstore_cache_open(&c, dir ? dir : ".", &r, &co, &err);
     if (res != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: cache %s: %s; %s\n", dir ? dir : "(none)", asmstore_result_string(res),
+        char why[512];
+        fprintf(stderr, "asmstore: cache %s: %s; %s\n", dir ? dir : "(none)",
+                cli_failure(res, &err, why, sizeof why),
                 res == ASMSTORE_ERR_IO ? "give --cache a directory you can write" : cli_result_hint(res));
         free(name_table);
         asmstore_locator_close(&loc);
@@ -149,9 +151,11 @@ int cli_cmd_load(int argc, char **argv) {
             res = asmstore_reader_find(&r, names[k], strlen(names[k]), &e, &err);
             if (res != ASMSTORE_OK) { rc = cli_fail(names[k], res, &err); continue; }
         }
-        res = asmstore_cache_get(c, &e, &out[n].img);
+        res = asmstore_cache_get(c, &e, &out[n].img, &err);
         if (res != ASMSTORE_OK) {
-            fprintf(stderr, "asmstore: %.*s: %s; %s\n", (int)e.name_len, e.name, asmstore_result_string(res), cli_result_hint(res));
+            char why[512];
+            fprintf(stderr, "asmstore: %.*s: %s; %s\n", (int)e.name_len, e.name,
+                    cli_failure(res, &err, why, sizeof why), cli_result_hint(res));
             rc = 1;
             continue;
         }
@@ -237,6 +241,7 @@ int cli_cmd_cache(int argc, char **argv) {
         uint64_t keep = 0, max_bytes = 0;
         int has_keep = 0, i;
         asmstore_cache_prune_stats ps;
+        asmstore_error err;
         asmstore_result res;
         for (i = 2; i < argc; i++) {
             char *end = NULL;
@@ -251,12 +256,13 @@ int cli_cmd_cache(int argc, char **argv) {
                 return cli_cache_usage();
             }
         }
-        res = asmstore_cache_prune(root, has_keep ? &keep : NULL, max_bytes, &ps);
+        res = asmstore_cache_prune(root, has_keep ? &keep : NULL, max_bytes, &ps, &err);
         if (res == ASMSTORE_ERR_NOT_FOUND) {
             fprintf(stderr, "asmstore: %s: no cache there (looked for %s/" ASMSTORE_CACHE_DIR_NAME ")\n", root, root);
             return 1;
         }
-        if (res != ASMSTORE_OK) return res == ASMSTORE_ERR_IO ? cli_fail_errno(root, "prune the cache") : cli_fail(root, res, NULL);
+        if (res == ASMSTORE_ERR_IO) return cli_fail_errno(root, "prune the cache");
+        if (res != ASMSTORE_OK) return cli_fail(root, res, &err);
         printf("removed %llu store dirs, %llu files, %llu bytes; kept %llu files, %llu bytes\n",
                (unsigned long long)ps.dirs_removed, (unsigned long long)ps.files_removed, (unsigned long long)ps.bytes_removed,
                (unsigned long long)ps.files_kept, (unsigned long long)ps.bytes_kept);

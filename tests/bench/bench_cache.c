@@ -35,7 +35,7 @@ static int load_every(asmstore_cache *c, const cu_store *s, asmstore_cache_image
     for (i = 0; i < s->n; i++) {
         asmstore_entry e;
         asmstore_cache_image img;
-        if (asmstore_reader_entry(&s->r, (uint32_t)i, &e, NULL) != ASMSTORE_OK || asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) { bad++; continue; }
+        if (asmstore_reader_entry(&s->r, (uint32_t)i, &e, NULL) != ASMSTORE_OK || asmstore_cache_get(c, &e, &img, NULL) != ASMSTORE_OK) { bad++; continue; }
         if (img.size != s->src_size[i]) bad++;
         if (imgs) imgs[i] = img;
         else asmstore_cache_release(&img);
@@ -78,7 +78,7 @@ static void mem_child(const char *what, const char *root, const cu_store *s, int
         memset(&o, 0, sizeof o);
         o.disable = disable;
         o.read_only = 1; /* memory of the images only: no snapshots queued */
-        asmstore_cache_open(&c, root, &s->r, &o);
+        asmstore_cache_open(&c, root, &s->r, &o, NULL);
         before = read_mem();
         bad = load_every(c, s, imgs);
         after = read_mem();
@@ -232,7 +232,7 @@ static int child_main(char **argv) {
     memset(&o, 0, sizeof o);
     o.disable = path != P_HIT; /* direct zstd, and the replica's fallback on a miss */
     o.read_only = 1;           /* the runs measure hits; priming wrote every file */
-    if (asmstore_cache_open(&c, root, &r, &o) != ASMSTORE_OK) return 2;
+    if (asmstore_cache_open(&c, root, &r, &o, NULL) != ASMSTORE_OK) return 2;
     t_open = now_ms();
     n = work == W_APP ? (uint32_t)(sizeof app_names / sizeof app_names[0]) : r.entry_count;
     for (i = 0; i < n; i++) {
@@ -247,9 +247,9 @@ static int child_main(char **argv) {
         if (path == P_UPSTREAM) {
             d = up_hit(root, &e, r.content_id);
             if (d) hits++;
-            else if (asmstore_cache_get(c, &e, &img) == ASMSTORE_OK) { d = img.data; misses++; }
+            else if (asmstore_cache_get(c, &e, &img, NULL) == ASMSTORE_OK) { d = img.data; misses++; }
         } else {
-            if (asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) return 3;
+            if (asmstore_cache_get(c, &e, &img, NULL) != ASMSTORE_OK) return 3;
             d = img.data; /* kept for the process's life, as a runtime keeps its images */
         }
         if (d) sink += touch == T_WHOLE ? touch_whole(d, e.uncompressed_size) : touch_sparse(d, e.uncompressed_size);
@@ -365,14 +365,14 @@ static int prime(const cu_store *s, int w, const char *ours, const char *up) {
     uint32_t i, n = w == W_APP ? (uint32_t)(sizeof app_names / sizeof app_names[0]) : (uint32_t)s->n;
     memset(&o, 0, sizeof o);
     o.max_queue_bytes = (size_t)1 << 30;
-    if (mkdir(up, 0700) != 0 || asmstore_cache_open(&c, ours, &s->r, &o) != ASMSTORE_OK) return -1;
+    if (mkdir(up, 0700) != 0 || asmstore_cache_open(&c, ours, &s->r, &o, NULL) != ASMSTORE_OK) return -1;
     for (i = 0; i < n; i++) {
         asmstore_entry e;
         asmstore_cache_image img;
         if (w == W_APP ? asmstore_reader_find(&s->r, app_names[i], strlen(app_names[i]), &e, NULL) != ASMSTORE_OK
                        : asmstore_reader_entry(&s->r, i, &e, NULL) != ASMSTORE_OK)
             continue;
-        if (asmstore_cache_get(c, &e, &img) != ASMSTORE_OK) return -1;
+        if (asmstore_cache_get(c, &e, &img, NULL) != ASMSTORE_OK) return -1;
         if (img.source != ASMSTORE_CACHE_DIRECT && up_write(up, e.index, s->r.content_id, img.data, img.size) != 0) return -1;
         asmstore_cache_release(&img);
     }
@@ -499,7 +499,7 @@ int main(int argc, char **argv) {
         memset(&o, 0, sizeof o);
         o.max_queue_bytes = (size_t)1 << 30; /* the whole set: measure the writer, not the bound */
         t0 = now_ms();
-        asmstore_cache_open(&c, sub, &s.r, &o);
+        asmstore_cache_open(&c, sub, &s.r, &o, NULL);
         if (load_every(c, &s, NULL)) printf("  LOAD ERRORS (cold)\n");
         cold[r] = now_ms() - t0;
         asmstore_cache_flush(c);
@@ -509,13 +509,13 @@ int main(int argc, char **argv) {
         memset(&o, 0, sizeof o);
         o.disable = 1;
         t0 = now_ms();
-        asmstore_cache_open(&c, sub, &s.r, &o);
+        asmstore_cache_open(&c, sub, &s.r, &o, NULL);
         load_every(c, &s, NULL);
         plain[r] = now_ms() - t0;
         asmstore_cache_close(c);
         /* warm: every entry a hit */
         t0 = now_ms();
-        asmstore_cache_open(&c, sub, &s.r, NULL);
+        asmstore_cache_open(&c, sub, &s.r, NULL, NULL);
         if (load_every(c, &s, NULL)) printf("  LOAD ERRORS (warm)\n");
         warm[r] = now_ms() - t0;
         {

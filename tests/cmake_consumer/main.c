@@ -35,8 +35,8 @@ int main(int argc, char **argv) {
     if (asmstore_reader_init(&r, store, size, NULL, NULL) != ASMSTORE_OK) return 1;
     if (!consumer_lookup(&r, "Consumer", &n) || n != sizeof img) return 1;
     for (pass = 0; pass < 2; pass++) {
-        if (asmstore_cache_open(&c, argv[1], &r, NULL) != ASMSTORE_OK) return 1;
-        if (asmstore_reader_find(&r, "Consumer.dll", 12, &e, NULL) != ASMSTORE_OK || asmstore_cache_get(c, &e, &ci) != ASMSTORE_OK ||
+        if (asmstore_cache_open(&c, argv[1], &r, NULL, NULL) != ASMSTORE_OK) return 1;
+        if (asmstore_reader_find(&r, "Consumer.dll", 12, &e, NULL) != ASMSTORE_OK || asmstore_cache_get(c, &e, &ci, NULL) != ASMSTORE_OK ||
             ci.size != sizeof img || memcmp(ci.data, img, sizeof img) != 0)
             return 1;
         printf("%s\n", ci.source == ASMSTORE_CACHE_HIT ? "hit" : ci.source == ASMSTORE_CACHE_MISS ? "miss" : "direct");
