@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""An independent implementation of the assembly store format, written from the reference documents
-alone (../shared/reference/store-format.md for formats 2-4, store-releases.md §1-§5 for format 1,
+"""An independent implementation of the assembly store format, written from the format's description
+alone (docs/store-format.md for formats 2-4, docs/store-releases.md §1-§5 for format 1,
 hash detection and compression), with hashes from Debian's python3-xxhash and zlib, Zstd frames from
 python3-zstandard and LZ4 blocks from python3-lz4: nothing here shares code with asmstore.h.
 
@@ -8,9 +8,9 @@ Formats 2-4 (one store per ABI):
   indep_store.py check STORE [SRCDIR] [--hash xxh3|xxh32|crc32] [--align N] [--packed]
       parse a raw store byte by byte and check every rule (header, version word, index order and
       hashes, descriptors, names, content id, data ranges, XALZ/XAZS images); the name hash is found
-      from the bytes alone (store-releases.md §5.6). Each image must equal SRCDIR/<name>. --hash,
+      from the bytes alone (docs/store-releases.md §5.6). Each image must equal SRCDIR/<name>. --hash,
       --align and --packed add expectations (hash found, image alignment, no gaps). --repacked: a
-      store repacked for an existing app (store-releases.md §3.4), whose compressed images keep the
+      store repacked for an existing app (docs/store-releases.md §3.4), whose compressed images keep the
       app's descriptor indices: they must be distinct, and may have holes where an image was
       replaced uncompressed or removed.
   indep_store.py write OUT FORMAT ABI RUNTIME FILE... [--hash crc32|xxh] [--align-images N]
@@ -19,7 +19,7 @@ Formats 2-4 (one store per ABI):
       level 3). --hash crc32 gives 9-byte (v3/v4) or 8-byte (v2) CRC-32 entries on any ABI;
       --align-images N zero-pads so that each image starts at a multiple of N; --compression lz4
       writes XALZ (LZ4 HC level 12), descriptor indices 0..n-1.
-Format 1 (.NET 6-8 store sets, store-releases.md §2):
+Format 1 (.NET 6-8 store sets, docs/store-releases.md §2):
   indep_store.py write-v1 OUTDIR PREFIX ABI[,ABI...] SRCDIR [--no-manifest] [--compression lz4|none] [--pdb]
       SRCDIR/*.dll are the common assemblies, SRCDIR/<culture>/*.dll satellites, SRCDIR/<abi>/*.dll
       (abi = arm64-v8a, armeabi-v7a, x86_64, x86) the per-ABI ones (same names for every ABI);
@@ -103,7 +103,7 @@ def write_atomically(path, data):
     os.replace(tmp, path)
 
 
-# ---- compressed images (store-format.md §5.1, store-releases.md §3.1) ----
+# ---- compressed images (docs/store-format.md §5.1, docs/store-releases.md §3.1) ----
 
 def compress(kind, data, descriptor_index, lz4_level):
     """The 12-byte header {magic, descriptor_index, uncompressed_length} + one raw LZ4 block or Zstd frame."""
@@ -209,7 +209,7 @@ def parse_v2(b):
 
 
 def detect_hash(s):
-    """store-releases.md §5.6: 8-byte hashes are XXH3-64; 4-byte ones are CRC-32 on a 64-bit ABI and XXH32
+    """docs/store-releases.md §5.6: 8-byte hashes are XXH3-64; 4-byte ones are CRC-32 on a 64-bit ABI and XXH32
     or CRC-32 on a 32-bit one: keep the function whose values for the first names (with and without the
     last extension) are all in the index."""
     if s["hsize"] == 8:
@@ -370,7 +370,7 @@ def write(out, fmt, abi_name, runtime, files, hash_kind=None, align=1, compressi
     write_atomically(out, head + body)
 
 
-# ---- format 1 (store-releases.md §2) ----
+# ---- format 1 (docs/store-releases.md §2) ----
 
 MANIFEST_HEADER = "Hash 32     Hash 64             Blob ID  Blob idx  Name"
 MANIFEST_ROW = re.compile(r"0x([0-9a-f]{8})  0x([0-9a-f]{16})  (\d{3})      (\d{4,})      (\S.*)\Z")
@@ -500,7 +500,7 @@ def source_assemblies(srcdir, abis):
 
 
 def xalz_keys(common, arch_names, abis):
-    """store-releases.md §3.2, .NET 6-8: descriptor index = position in the ordinal sort of every
+    """docs/store-releases.md §3.2, .NET 6-8: descriptor index = position in the ordinal sort of every
     compressed assembly's destination sub-path over all ABIs ('<abi>/X.dll' in multi-ABI builds)."""
     keys = {(None, n): n + ".dll" for n in common}
     for abi in abis:
@@ -518,7 +518,7 @@ def write_v1(outdir, prefix, abis, srcdir, manifest=True, compression="lz4", pdb
     if set(common) & set(arch_names):
         raise SystemExit("assemblies both common and per ABI: %s" % sorted(set(common) & set(arch_names)))
     # entry order does not matter to the runtime; arch stores sort by file name, roughly as .NET's
-    # culture-aware compare does (store-releases.md §4)
+    # culture-aware compare does (docs/store-releases.md §4)
     arch_names.sort(key=lambda n: ((n + ".dll").lower(), n))
     common_names = sorted(common)
     keys = xalz_keys(common_names, arch_names, abis)
@@ -717,7 +717,7 @@ def compare_v1_entry(b, desc, img, srcdir, abi, name):
 
 
 def check_xalz_order(compressed, names, abis, partial):
-    """store-releases.md §3.2 (.NET 6-8): each XALZ descriptor index is the position of the entry's
+    """docs/store-releases.md §3.2 (.NET 6-8): each XALZ descriptor index is the position of the entry's
     destination sub-path in the ordinal sort over all ABIs of the set. Entries without compression get no
     descriptor, so a full set sorts its compressed entries only; a set without store 0 (real samples)
     takes every manifest name as compressed."""

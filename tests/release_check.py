@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Checks what `asmstore pack --target ...` wrote against the release rules of
-../shared/reference/store-releases.md (§1, §2, §3.2, §4) and store-format.md, byte by byte, with
+docs/store-releases.md (§1, §2, §3.2, §4) and docs/store-format.md, byte by byte, with
 hashes from python3-xxhash and zlib and images decoded by python3-lz4 (raw blocks) and
 python3-zstandard: nothing here shares code with asmstore.h.
 

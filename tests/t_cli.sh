@@ -134,7 +134,7 @@ rm "$T_TMP/out2/fr"
 t_check "satellite fr/X.resources.dll packs and extracts" test $? = 0
 
 # --- pack --target: what each release writes, checked by tests/release_check.py (an independent
-#     reading of store-releases.md: python3-xxhash, zlib, python3-lz4 raw blocks, python3-zstandard) ---
+#     reading of docs/store-releases.md: python3-xxhash, zlib, python3-lz4, python3-zstandard) ---
 PY=/usr/bin/python3
 CHK="$TOP/tests/release_check.py"
 rel="$T_TMP/rel"; mkdir -p "$rel/src/fr" "$rel/arch"

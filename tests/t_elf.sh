@@ -248,7 +248,7 @@ EOF
   [ $rc -lt 128 ] || bad="$bad seed$seed:rc=$rc"
 done
 t_check "garbled APKs (central directory, EOCD, local header) never crash${bad:+ ($bad)}" test -z "$bad"
-# upstream's own recipe (store-format.md §6.2): llvm-mc + ld.lld around a raw store with .incbin.
+# upstream's own recipe (docs/store-format.md §6.2): llvm-mc + ld.lld around a raw store (.incbin).
 # We did not write these files: the finder, elfcheck, verify and (x86_64) dlopen must all take them.
 if have llvm-mc && have ld.lld; then
   for spec in x86_64:x86_64-linux-android:elf_x86_64:16384 arm64:aarch64-linux-android:aarch64linux:16384 \
@@ -264,7 +264,7 @@ if have llvm-mc && have ld.lld; then
         t_ok "$abi: upstream llvm-mc + ld.lld wrapper (NOTYPE, size 0): found and verified, $nsrc entries"
       else t_fail "$abi: upstream lld wrapper" "$("$ASMSTORE" verify "$T_TMP/up-$abi.so" 2>&1 | tail -2)"; fi
       # lld adds PT_GNU_RELRO (for .dynamic, its end not 16 KiB-aligned) and a build-id PT_NOTE: what
-      # elf-so-requirements.md rule 8 keeps out of our layout. elfcheck must say exactly that, and only that.
+      # docs/elf-so.md §4 rule 8 keeps out of our layout. elfcheck must say exactly that, and only that.
       if [ "$page" = 16384 ]; then
         "$ASMSTORE" elfcheck --abi "$abi" "$T_TMP/up-$abi.so" >"$T_TMP/ec" 2>&1
         t_check "$abi: elfcheck on the upstream lld wrapper names rule 8 (PT_GNU_RELRO/PT_NOTE), nothing earlier" \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Our stores against an independent implementation of the format (tests/indep_store.py: written
-# from store-format.md, hashes by python3-xxhash and zlib, frames by python3-zstandard):
+# from docs/store-format.md, hashes by python3-xxhash and zlib, frames by python3-zstandard):
 #   every format x profile x ABI that asmstore packs passes its byte-level checks, images equal;
 #   every store it writes opens in asmstore (verify) and extracts byte-identical.
 . "$(dirname "$0")/lib.sh"

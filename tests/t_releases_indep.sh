@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every released store layout, written and checked by the independent implementation
-# (tests/indep_store.py, written from store-releases.md / store-format.md only; hashes by python3-xxhash
+# (tests/indep_store.py, from docs/store-releases.md / docs/store-format.md only; hashes by python3-xxhash
 # and zlib, LZ4 blocks by python3-lz4, frames by python3-zstandard), then read by asmstore.
 #   A. independent: the real samples reproduce EXPECTED.json; .NET 6-8 (format 1) sets for 1 and 4 ABIs
 #      with and without the manifest; CRC-32 format 2/3 stores on every ABI; 9-byte XXH32 vs CRC-32 on

@@ -93,7 +93,7 @@ static int xxhsum_of(const char *s, int k, unsigned long long *out) {
 }
 
 static void test_hash_vectors(void) {
-    /* CRC-32 reference values (zlib), store-format.md §2 */
+    /* CRC-32 reference values (zlib), docs/store-format.md §2 */
     CHECK(asmstore_crc32("123456789", 9) == 0xCBF43926u);
     CHECK(asmstore_crc32("System.Runtime", 14) == 0x5bf6a0a2u);
     CHECK(asmstore_crc32("System.Runtime.dll", 18) == 0x237e2f9cu);
@@ -217,7 +217,7 @@ static void test_coreclr_format2_refused(void) {
     CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_INVALID_ARG);
 }
 
-/* The upstream worked example (store-format.md §1.7): CoreCLR arm64 v4, one uncompressed Foo.dll. */
+/* Upstream's worked example (docs/store-format.md §1.7): CoreCLR arm64 v4, one stored Foo.dll. */
 static void test_upstream_worked_example(void) {
     asmstore_write_options o;
     asmstore_writer *w = NULL;

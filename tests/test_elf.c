@@ -167,7 +167,7 @@ static void test_options(void) {
     asmstore_writer_free(w);
 }
 
-/* Offsets inside a generated file (elf-so-requirements.md §3 layout). */
+/* Offsets inside a generated file (docs/elf-so.md §3 layout). */
 typedef struct gen_layout { size_t ehsz, phsz, shsz, wa, shoff; } gen_layout;
 static gen_layout layout_of(const unsigned char *f, int b64) {
     gen_layout g;

@@ -97,7 +97,7 @@ static const unsigned char *three(asmstore_writer **w, const asmstore_write_opti
     return (const unsigned char *)d;
 }
 
-/* ---- presets: every target x runtime x ABI, as store-releases.md §1 and §4 list them ---- */
+/* ---- presets: every target x runtime x ABI (docs/store-releases.md §1, §4) ---- */
 typedef struct want_preset {
     asmstore_target target;
     asmstore_runtime rt;
