@@ -2,7 +2,7 @@
    Byte 0 chooses the mode: validate the raw input against parameters taken from it, or build a
    correct file from the input, corrupt one byte (position and value from the input) and require
    that the check rejects it unless the byte did not change; with bit 2 set, the rest of the input is a
-   pack (0.4.0), its table hash fixed up so that every later check is reached, and every table the
+   cache pack, its table hash fixed up so that every later check is reached, and every table the
    parser accepts must list ascending indices of images inside the pack, aligned and apart. */
 #define ASMSTORE_IMPLEMENTATION
 #define ASMSTORE_CACHE_IMPLEMENTATION
