@@ -86,7 +86,8 @@
        asmstore_writer *w;  const void *store;  size_t n;  asmstore_error err;
        asmstore_write_options wo = {0};  wo.abi = ASMSTORE_ABI_ARM64;     // zero = defaults
        asmstore_writer_create(&w, &wo, &err);
-       asmstore_writer_add_file(w, "System.Runtime.dll", "bin/System.Runtime.dll", NULL, NULL, 0, &err);
+       asmstore_add add = {0};  add.name = "System.Runtime.dll";          // zero = defaults
+       asmstore_writer_add_file(w, &add, "bin/System.Runtime.dll", NULL, NULL, &err);
        if (asmstore_writer_finish(w, &store, &n, &err) != ASMSTORE_OK) puts(err.message);
        asmstore_elf_options eo = {0};  eo.abi = ASMSTORE_ABI_ARM64;       // dlopen mode, 16 KiB
        asmstore_elf_write_file("libassembly-store.so", &eo, store, n, 0644, &err);
@@ -664,25 +665,26 @@ ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locato
                                                            const asmstore_entry *e, size_t min_alignment,
                                                            uint64_t *offset, asmstore_error *err);
 
-/* ====================================================================================== */
-/* ==  BUILD: files -> writer -> presets -> ELF generator -> bionic checker            == */
-/* ====================================================================================== */
-/* ================================ files ================================ */
+/* The build side, in data-flow order: files, writer, presets, elf-writer, bionic-check (what
+   ASMSTORE_NO_BUILD leaves out). */
+
+/* >>files -------------------------------------------------------------------------------------- */
 #if !defined(ASMSTORE_NO_STDIO) && !defined(ASMSTORE_NO_BUILD)
 /* Reads a whole file into memory from the allocator (NULL: default). Free with asmstore_free. */
-ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a, void **data,
-                                                size_t *size, asmstore_error *err);
+ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a,
+                                                void **data, size_t *size, asmstore_error *err);
 /* Writes data to path atomically: temp file in the same directory, one write, explicit mode,
    rename. On failure the temp file is removed and the old file is untouched. If path already holds
    exactly these bytes it is left alone (mtime unchanged). */
-ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *data, size_t size, unsigned mode,
-                                                 asmstore_error *err);
+ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *data, size_t size,
+                                                 unsigned mode, asmstore_error *err);
 /* Gather variant: the file is the concatenation of n parts. */
-ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const void *const *parts, const size_t *sizes,
-                                                       size_t n, unsigned mode, asmstore_error *err);
+ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const void *const *parts,
+                                                       const size_t *sizes, size_t n, unsigned mode,
+                                                       asmstore_error *err);
 #endif
 
-/* ================================ writer ================================ */
+/* >>writer ------------------------------------------------------------------------------------- */
 #ifndef ASMSTORE_NO_WRITER
 
 typedef struct asmstore_writer asmstore_writer;
@@ -692,51 +694,60 @@ typedef struct asmstore_writer asmstore_writer;
    *written. Called from the writer's worker threads, several at once. dst_cap is at least the
    kind's worst-case bound (LZ4_COMPRESSBOUND, ZSTD_COMPRESSBOUND). Used for XALZ images; for XAZS
    images only in ASMSTORE_NO_ZSTD builds (libzstd serves them otherwise). */
-typedef asmstore_result (*asmstore_compress_fn)(void *user, asmstore_compression kind, int level, void *dst,
-                                                size_t dst_cap, const void *src, size_t src_size, size_t *written);
+typedef asmstore_result (*asmstore_compress_fn)(void *user, asmstore_compression kind, int level,
+                                                void *dst, size_t dst_cap, const void *src,
+                                                size_t src_size, size_t *written);
 
-/* Zero-initialised means: arm64, monovm, format 4, xxHash, zstd level 3, all CPUs. A release's exact
-   settings come from asmstore_write_options_preset (below the writer declarations). */
+/* Zero-initialised means: arm64, monovm, format 4, xxHash, zstd level 3, all CPUs. A release's
+   exact settings come from asmstore_write_options_preset (below the writer declarations). */
 typedef struct asmstore_write_options {
-    asmstore_abi abi;                /* 0: arm64 */
-    asmstore_runtime runtime;        /* 0: monovm */
-    uint32_t format;                 /* 0: 4; 1 (.NET 6-8 store set: see asmstore_writer_output), 2, 3 or 4 */
-    int level;                       /* 0: zstd 3, LZ4 HC 12; zstd 1..22, LZ4 HC 1..12 */
-    int jobs;                        /* compression threads; 0: online CPUs */
-    int no_compress;                 /* store every image uncompressed */
-    size_t max_name_len;             /* 0: ASMSTORE_MAX_NAME_LEN */
+    asmstore_abi abi;                  /* 0: arm64 */
+    asmstore_runtime runtime;          /* 0: monovm */
+    uint32_t format;                   /* 0: 4; 1 (.NET 6-8 store set: see asmstore_writer_output),
+                                          2, 3 or 4 */
+    int level;                         /* 0: zstd 3, LZ4 HC 12; zstd 1..22, LZ4 HC 1..12 */
+    int jobs;                          /* compression threads; 0: online CPUs */
+    int no_compress;                   /* store every image uncompressed */
+    size_t max_name_len;               /* 0: ASMSTORE_MAX_NAME_LEN */
     asmstore_allocator allocator;
-    void (*progress)(void *user, size_t done, size_t total); /* after each entry, from a worker, serialised */
+    /* after each entry, from a worker, serialised */
+    void (*progress)(void *user, size_t done, size_t total);
     void *progress_user;
-    asmstore_hash_kind hash;         /* 0: CRC-32 for coreclr format 4, else XXH3-64 (64-bit ABIs) / XXH32.
-                                        CRC-32 fits every ABI; XXH3-64 only 64-bit, XXH32 only 32-bit ABIs.
-                                        Format 1 always uses its own XXH32 + XXH64 tables: leave 0 */
-    asmstore_compression compression;/* ZSTD (XAZS) or LZ4 (XALZ, needs `compress`); NONE (0) means ZSTD:
-                                        no_compress is what stores images as they are */
-    asmstore_compress_fn compress;   /* see asmstore_compress_fn; may be NULL */
+    asmstore_hash_kind hash;           /* 0: CRC-32 for coreclr format 4, else XXH3-64 (64-bit
+                                          ABIs) / XXH32. CRC-32 fits every ABI; XXH3-64 only
+                                          64-bit, XXH32 only 32-bit ABIs. Format 1 always uses its
+                                          own XXH32 + XXH64 tables: leave 0 */
+    asmstore_compression compression;  /* ZSTD (XAZS) or LZ4 (XALZ, needs `compress`); NONE (0)
+                                          means ZSTD: no_compress is what stores images as they
+                                          are */
+    asmstore_compress_fn compress;     /* see asmstore_compress_fn; may be NULL */
     void *compress_user;
-    size_t image_alignment;          /* every image starts at a multiple of this in its store (zero padding
-                                        before it; pdb and config follow the image directly). Power of two,
-                                        1 .. 16384; 0: 16 for no_compress stores (runtimes map such images
-                                        in place), else 1. Releases use 1 (no padding) */
+    size_t image_alignment;            /* every image starts at a multiple of this in its store
+                                          (zero padding before it; pdb and config follow the image
+                                          directly). Power of two, 1 .. 16384; 0: 16 for
+                                          no_compress stores (runtimes map such images in place),
+                                          else 1. Releases use 1 (no padding) */
 } asmstore_write_options;
 
 /* Per-entry flags (asmstore_add.flags). */
-#define ASMSTORE_ADD_UNCOMPRESSED 1u     /* store this image as is (unless it begins with "XAZS" or
-                                            "XALZ", which the format would read as compressed: those
-                                            are compressed) */
-#define ASMSTORE_ADD_BORROW 2u           /* use image/pdb/config in place instead of copying them: the
-                                            caller keeps them alive and unchanged until the writer is
-                                            freed */
-#define ASMSTORE_ADD_DESCRIPTOR_INDEX 4u /* the compressed image header gets descriptor_index */
-#define ASMSTORE_ADD_MAPPING_INDEX 8u    /* the descriptor gets mapping_index (formats 2-4) */
-#define ASMSTORE_ADD_IGNORED 16u         /* an ignored placeholder (formats 3-4): no image, pdb or
-                                            config, all-zero descriptor, index entries marked ignore */
-#define ASMSTORE_ADD_NO_COMPANION 32u    /* coreclr: do not add the ignored "X.ni.dll" companion */
-#define ASMSTORE_ADD_VERBATIM 64u        /* image is already in stored form (a plain image, or a
-                                            12-byte header + payload with the store's compression
-                                            magic) and goes in byte for byte; its header's descriptor
-                                            index is kept */
+/* store this image as is (unless it begins with "XAZS" or "XALZ", which the format would read as
+   compressed: those are compressed) */
+#define ASMSTORE_ADD_UNCOMPRESSED 1u
+/* use image/pdb/config in place instead of copying them: the caller keeps them alive and unchanged
+   until the writer is freed */
+#define ASMSTORE_ADD_BORROW 2u
+/* the compressed image header gets descriptor_index */
+#define ASMSTORE_ADD_DESCRIPTOR_INDEX 4u
+/* the descriptor gets mapping_index (formats 2-4) */
+#define ASMSTORE_ADD_MAPPING_INDEX 8u
+/* an ignored placeholder (formats 3-4): no image, pdb or config, all-zero descriptor, index
+   entries marked ignore */
+#define ASMSTORE_ADD_IGNORED 16u
+/* coreclr: do not add the ignored "X.ni.dll" companion */
+#define ASMSTORE_ADD_NO_COMPANION 32u
+/* image is already in stored form (a plain image, or a 12-byte header + payload with the store's
+   compression magic) and goes in byte for byte; its header's descriptor index is kept */
+#define ASMSTORE_ADD_VERBATIM 64u
 
 /* One entry for asmstore_writer_add and asmstore_writer_add_file. Zero-initialised fields mean the
    defaults, so `asmstore_add e = {0}; e.name = "Foo.dll"; e.image = p; e.image_size = n;` is a
@@ -744,35 +755,36 @@ typedef struct asmstore_write_options {
    entries (ADD_IGNORED, with ADD_NO_COMPANION on the real ones) and compressed images
    (ADD_VERBATIM). */
 typedef struct asmstore_add {
-    const char *name;                /* "Foo.dll", "fr/Foo.resources.dll": UTF-8, no NUL */
-    size_t name_len;                 /* 0: strlen(name) */
-    const void *image;               /* the assembly's bytes (add_file: NULL, read from the path) */
+    const char *name;                  /* "Foo.dll", "fr/Foo.resources.dll": UTF-8, no NUL */
+    size_t name_len;                   /* 0: strlen(name) */
+    const void *image;                 /* the assembly (add_file: NULL, read from the path) */
     size_t image_size;
-    const void *pdb;                 /* optional: NULL/0 for none */
+    const void *pdb;                   /* optional: NULL/0 for none */
     size_t pdb_size;
-    const void *config;              /* optional: NULL/0 for none */
+    const void *config;                /* optional: NULL/0 for none */
     size_t config_size;
-    unsigned flags;                  /* ASMSTORE_ADD_*; 0: copied, compressed as the store says */
-    int level;                       /* 0: the store's level; else this entry's (same range) */
-    uint32_t descriptor_index;       /* with ASMSTORE_ADD_DESCRIPTOR_INDEX. Default: formats 2-4
-                                        number the compressed entries 0, 1, 2 ... in add order
-                                        (entries with an explicit index keep their place in the
-                                        count); format 1 sorts every compressed entry's destination
-                                        path ordinally ("Foo.dll", "fr/Foo.resources.dll",
-                                        "arm64-v8a/X.dll" for arch entries when several ABIs have
-                                        them), as .NET 6-8 did */
-    uint32_t mapping_index;          /* with ASMSTORE_ADD_MAPPING_INDEX (formats 2-4). Default: 0, 1,
-                                        2 ... over the non-ignored entries in add order (format 1:
-                                        common then arch) */
-    asmstore_abi abi;                /* format 1 only: UNKNOWN (0) = the common store
-                                        (assemblies.blob); an ABI = that ABI's arch store. Every ABI
-                                        must get the same names in the same order (finish:
-                                        ASMSTORE_ERR_BAD_COUNTS). Formats 2-4: leave 0 */
+    unsigned flags;                    /* ASMSTORE_ADD_*; 0: copied, compressed as the store says */
+    int level;                         /* 0: the store's level; else this entry's (same range) */
+    uint32_t descriptor_index;         /* with ASMSTORE_ADD_DESCRIPTOR_INDEX. Default: formats 2-4
+                                          number the compressed entries 0, 1, 2 ... in add order
+                                          (entries with an explicit index keep their place in the
+                                          count); format 1 sorts every compressed entry's
+                                          destination path ordinally ("Foo.dll",
+                                          "fr/Foo.resources.dll", "arm64-v8a/X.dll" for arch
+                                          entries when several ABIs have them), as .NET 6-8 did */
+    uint32_t mapping_index;            /* with ASMSTORE_ADD_MAPPING_INDEX (formats 2-4). Default:
+                                          0, 1, 2 ... over the non-ignored entries in add order
+                                          (format 1: common then arch) */
+    asmstore_abi abi;                  /* format 1 only: UNKNOWN (0) = the common store
+                                          (assemblies.blob); an ABI = that ABI's arch store. Every
+                                          ABI must get the same names in the same order (finish:
+                                          ASMSTORE_ERR_BAD_COUNTS). Formats 2-4: leave 0 */
 } asmstore_add;
 
 /* Creates a writer. Checks the options: coreclr with format 1 or 2 gives ASMSTORE_ERR_PROFILE;
    LZ4 without a compress callback gives ASMSTORE_ERR_UNSUPPORTED_COMPRESSION. */
-ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const asmstore_write_options *opt,
+ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out,
+                                                    const asmstore_write_options *opt,
                                                     asmstore_error *err);
 
 /* Adds a copy of entry->image (and of the optional pdb/config) under entry->name; with
@@ -795,15 +807,17 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const 
    valid until asmstore_writer_free. Output bytes depend only on the entries and options, never on
    the thread count. Stores over 4 GiB give ASMSTORE_ERR_TOO_LARGE; two compressed entries with one
    descriptor index ASMSTORE_ERR_INVALID_ARG; format 1 names whose XXH32 or XXH64 (of the name
-   without ".dll") collide ASMSTORE_ERR_DUPLICATE_NAME. Format 1: *data is store 0 (assemblies.blob). */
-ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const void **data, size_t *size,
-                                                    asmstore_error *err);
+   without ".dll") collide ASMSTORE_ERR_DUPLICATE_NAME. Format 1: *data is store 0
+   (assemblies.blob). */
+ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const void **data,
+                                                    size_t *size, asmstore_error *err);
 /* After finish: output file i of the store, 0 .. (ASMSTORE_ERR_NOT_FOUND past the last). Formats
    2-4: one, the store, *name NULL (asmstore_preset.file_name says what releases call it). Format 1:
    "assemblies.blob", then "assemblies.<abi_>.blob" per ABI with arch entries (arm64_v8a,
    armeabi_v7a, x86_64, x86 in that order), then "assemblies.manifest". Owned by the writer. */
-ASMSTORE_DEF asmstore_result asmstore_writer_output(const asmstore_writer *w, size_t i, const char **name,
-                                                    const void **data, size_t *size, asmstore_error *err);
+ASMSTORE_DEF asmstore_result asmstore_writer_output(const asmstore_writer *w, size_t i,
+                                                    const char **name, const void **data,
+                                                    size_t *size, asmstore_error *err);
 /* Number of descriptors added so far (coreclr companions and every ABI's arch entries included). */
 ASMSTORE_DEF size_t asmstore_writer_count(const asmstore_writer *w);
 /* Frees the writer and everything it owns; NULL is fine. */
@@ -811,29 +825,31 @@ ASMSTORE_DEF void asmstore_writer_free(asmstore_writer *w);
 
 #endif /* ASMSTORE_NO_WRITER */
 
-/* ============================ writer presets ============================ */
+/* >>presets ------------------------------------------------------------------------------------ */
 #ifndef ASMSTORE_NO_WRITER
-/* What each .NET for Android release ships (store-releases.md §1, §4). */
+/* What each .NET for Android release ships (docs/store-releases.md §1, §4). */
 typedef enum asmstore_target {
     ASMSTORE_TARGET_NONE = 0,
-    ASMSTORE_TARGET_NET8 = 1,          /* .NET 6-8: format 1 store set, XALZ (LZ4 HC 9); MonoVM only */
+    ASMSTORE_TARGET_NET8 = 1,          /* .NET 6-8: format 1 store set, XALZ (LZ4 HC 9); MonoVM
+                                          only */
     ASMSTORE_TARGET_NET9 = 2,          /* format 2, XALZ (LZ4 HC 12), stub wrapper; MonoVM only */
     ASMSTORE_TARGET_NET10 = 3,         /* format 3, xxHash, XALZ (LZ4 HC 12), stub wrapper */
-    ASMSTORE_TARGET_NET11 = 4,         /* GA: format 3, XAZS level 22; coreclr CRC-32 + dlopen wrapper,
-                                          monovm xxHash + stub wrapper */
-    ASMSTORE_TARGET_NET11_PREVIEW = 5  /* 11 p7/rc1: format 4 (content id), XAZS level 3; hashes and
-                                          wrappers as GA */
+    ASMSTORE_TARGET_NET11 = 4,         /* GA: format 3, XAZS level 22; coreclr CRC-32 + dlopen
+                                          wrapper, monovm xxHash + stub wrapper */
+    ASMSTORE_TARGET_NET11_PREVIEW = 5  /* 11 p7/rc1: format 4 (content id), XAZS level 3; hashes
+                                          and wrappers as GA */
 } asmstore_target;
 
-/* What a preset implies beyond the write options: the layout it gives and how releases package it. */
+/* What a preset implies beyond the write options: the layout it gives and how releases package
+   it. */
 typedef struct asmstore_preset {
     uint32_t version_word;             /* the header's version word for the ABI (1 for format 1) */
     uint32_t header_size;              /* 20 or 28 */
-    uint32_t index_entry_size;         /* 8, 9, 12 or 13; 0 for format 1 (20-byte global hash rows) */
-    asmstore_elf_kind wrapper;         /* SYMBOL: the dlopen wrapper; SECTION: MonoVM's stub wrapper;
-                                          NONE: raw files (format 1) */
+    uint32_t index_entry_size;         /* 8, 9, 12 or 13; 0 for format 1 (20-byte hash rows) */
+    asmstore_elf_kind wrapper;         /* SYMBOL: the dlopen wrapper; SECTION: MonoVM's stub
+                                          wrapper; NONE: raw files (format 1) */
     const char *file_name;             /* "libassembly-store.so" (.NET 10.0.102+, 11),
-                                          "libassemblies.<abi>.blob.so" (.NET 9; 10.0.100-101 too),
+                                          "libassemblies.<abi>.blob.so" (.NET 9; 10.0.100-101),
                                           "assemblies.blob" (.NET 6-8, store 0 of the set) */
 } asmstore_preset;
 
@@ -843,40 +859,43 @@ typedef struct asmstore_preset {
    Combinations no release shipped (net8 or net9 with coreclr) give ASMSTORE_ERR_PROFILE. The
    descriptor indices follow the release's rule by default (asmstore_add), and coreclr
    stores get their ignored ".ni.dll" companions. LZ4 presets still need o->compress. */
-ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_options *o, asmstore_target target,
-                                                           asmstore_runtime runtime, asmstore_abi abi,
-                                                           asmstore_preset *info, asmstore_error *err);
-/* "net8", "net9", "net10", "net11", "net11-preview"; parse returns ASMSTORE_TARGET_NONE for others. */
+ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_options *o,
+                                                           asmstore_target target,
+                                                           asmstore_runtime runtime,
+                                                           asmstore_abi abi, asmstore_preset *info,
+                                                           asmstore_error *err);
+/* "net8", "net9", "net10", "net11", "net11-preview"; parse: ASMSTORE_TARGET_NONE for others. */
 ASMSTORE_DEF const char *asmstore_target_name(asmstore_target target);
 ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name);
 #endif /* ASMSTORE_NO_WRITER */
 
-/* ============================ ELF generator, bionic checker ============================ */
+/* >>elf-writer --------------------------------------------------------------------------------- */
 #ifndef ASMSTORE_NO_ELF
-/* ---- generating the wrapper ---- */
 typedef enum asmstore_elf_mode {
-    ASMSTORE_ELF_MODE_DLOPEN = 0,   /* loadable payload + dynamic symbol (default) */
-    ASMSTORE_ELF_MODE_SECTION = 1,  /* MonoVM legacy: non-loadable "payload" section, last header */
-    ASMSTORE_ELF_MODE_TEMPLATE = 2  /* add the "payload" section to a caller stub .so; a stub that
-                                       already carries one (a "payload" section or the symbol) gets
-                                       it replaced, never a second one beside it */
+    ASMSTORE_ELF_MODE_DLOPEN = 0,      /* loadable payload + dynamic symbol (default) */
+    ASMSTORE_ELF_MODE_SECTION = 1,     /* MonoVM legacy: non-loadable "payload" section, the
+                                          last section header */
+    ASMSTORE_ELF_MODE_TEMPLATE = 2     /* add the "payload" section to a caller stub .so; a stub
+                                          that already carries one (a "payload" section or the
+                                          symbol) gets it replaced, never a second one beside it */
 } asmstore_elf_mode;
 
 /* Zero-initialised means: arm64, dlopen mode, "_assembly_store", "libassembly-store.so", 16 KiB. */
 typedef struct asmstore_elf_options {
-    asmstore_abi abi;            /* 0: arm64. Template mode: 0 = take the stub's, else must match it */
+    asmstore_abi abi;                  /* 0: arm64. Template mode: 0 = the stub's, else the same */
     asmstore_elf_mode mode;
-    const char *symbol;          /* dlopen mode: NULL = "_assembly_store" */
-    const char *soname;          /* dlopen/section mode: NULL = "libassembly-store.so" */
-    size_t alignment;            /* payload alignment: 0 = 16384; power of two, 4096 ..  1 GiB */
-    const void *stub;            /* template mode: the stub .so bytes (only read) */
+    const char *symbol;                /* dlopen mode: NULL = "_assembly_store" */
+    const char *soname;                /* dlopen/section mode: NULL = "libassembly-store.so" */
+    size_t alignment;                  /* payload: 0 = 16384; a power of two, 4096 .. 1 GiB */
+    const void *stub;                  /* template mode: the stub .so bytes (only read) */
     size_t stub_size;
     asmstore_allocator allocator;
 } asmstore_elf_options;
 
 /* A wrapper laid out around a payload that is NOT copied: the file is
    head[0..head_size) + payload[0..payload_size) + tail[0..tail_size). head ends with the zero
-   padding up to the payload, so head_size == payload_offset. Owned; free with asmstore_elf_image_free. */
+   padding up to the payload, so head_size == payload_offset. Owned; free with
+   asmstore_elf_image_free. */
 typedef struct asmstore_elf_image {
     unsigned char *head;
     size_t head_size;
@@ -901,32 +920,37 @@ typedef struct asmstore_elf_image {
    llvm-objcopy --add-section and this generator write): ASMSTORE_ERR_UNSUPPORTED otherwise (an
    lld-linked wrapper, whose .dynamic follows the payload: regenerate it in dlopen mode).
    ELF32 files over 4 GiB: ASMSTORE_ERR_TOO_LARGE. */
-ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img, const asmstore_elf_options *opt,
+ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img,
+                                                 const asmstore_elf_options *opt,
                                                  size_t payload_size, asmstore_error *err);
 /* Frees head and tail; NULL-safe, idempotent. */
 ASMSTORE_DEF void asmstore_elf_image_free(asmstore_elf_image *img);
 /* Convenience: the whole .so in one buffer from opt->allocator (free with
    asmstore_free(&opt->allocator, *out, *out_size)). */
 ASMSTORE_DEF asmstore_result asmstore_elf_wrap(const asmstore_elf_options *opt, const void *payload,
-                                               size_t payload_size, void **out, size_t *out_size, asmstore_error *err);
+                                               size_t payload_size, void **out, size_t *out_size,
+                                               asmstore_error *err);
 #ifndef ASMSTORE_NO_STDIO
-/* Writes the .so to path atomically (asmstore_write_file_parts: head, payload, tail; no payload copy). */
-ASMSTORE_DEF asmstore_result asmstore_elf_write_file(const char *path, const asmstore_elf_options *opt,
-                                                     const void *payload, size_t payload_size, unsigned mode,
-                                                     asmstore_error *err);
+/* Writes the .so to path atomically (asmstore_write_file_parts: head, payload, tail; no payload
+   copy). */
+ASMSTORE_DEF asmstore_result asmstore_elf_write_file(const char *path,
+                                                     const asmstore_elf_options *opt,
+                                                     const void *payload, size_t payload_size,
+                                                     unsigned mode, asmstore_error *err);
 #endif
 
-/* ---- validating against bionic's loader (elf-so-requirements.md §4) ---- */
-/* Applies the 12 bionic-only rules: section headers, SHT_DYNAMIC == PT_DYNAMIC, DT_HASH, DT_STRSZ
-   and string bounds, DT_SYMENT and tags, PT_PHDR inside a PT_LOAD, 16 KiB PT_LOADs, forbidden
-   segments, class/machine for `abi` (UNKNOWN: any of the four), the symbol `symbol` (NULL:
-   "_assembly_store") when present (rule 10), else the legacy "payload" section (rule 11; a
-   file with neither fails rule 10), and, when apk_entry is not NULL, rule 12 for the APK entry the
-   file came from. Returns ASMSTORE_OK, ASMSTORE_ERR_BAD_ELF (not parseable at all) or
-   ASMSTORE_ERR_ELF_RULE with err->rule (1..12 of §4), err->message naming the check and err->offset
-   the file offset involved, for the first violated rule. */
-ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t size, asmstore_abi abi,
-                                                       const char *symbol, const asmstore_zip_entry *apk_entry,
+/* >>bionic-check ------------------------------------------------------------------------------- */
+/* Applies the 12 bionic-only rules of docs/elf-so.md §4: section headers, SHT_DYNAMIC ==
+   PT_DYNAMIC, DT_HASH, DT_STRSZ and string bounds, DT_SYMENT and tags, PT_PHDR inside a PT_LOAD,
+   16 KiB PT_LOADs, forbidden segments, class/machine for `abi` (UNKNOWN: any of the four), the
+   symbol `symbol` (NULL: "_assembly_store") when present (rule 10), else the legacy "payload"
+   section (rule 11; a file with neither fails rule 10), and, when apk_entry is not NULL, rule 12
+   for the APK entry the file came from. Returns ASMSTORE_OK, ASMSTORE_ERR_BAD_ELF (not parseable
+   at all) or ASMSTORE_ERR_ELF_RULE with err->rule (1..12 of §4), err->message naming the check and
+   err->offset the file offset involved, for the first violated rule. */
+ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t size,
+                                                       asmstore_abi abi, const char *symbol,
+                                                       const asmstore_zip_entry *apk_entry,
                                                        asmstore_error *err);
 #endif /* ASMSTORE_NO_ELF */
 
@@ -2819,10 +2843,7 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
 }
 #endif /* ASMSTORE_NO_STDIO */
 
-/* ====================================================================================== */
-/* ==  BUILD: files -> writer -> presets -> ELF generator -> bionic checker            == */
-/* ====================================================================================== */
-/* >>files ------------------------------------------------------------------------------- */
+/* >>files -------------------------------------------------------------------------------------- */
 #if !defined(ASMSTORE_NO_STDIO) && !defined(ASMSTORE_NO_BUILD)
 
 /* read() until len bytes or EOF, retrying EINTR; returns bytes read or -1. */
@@ -2830,7 +2851,10 @@ ASMSTORE__PRIVATE long long asmstore__read_full(int fd, void *buf, size_t len) {
     size_t done = 0;
     while (done < len) {
         ssize_t n = read(fd, (char *)buf + done, len - done);
-        if (n < 0) { if (errno == EINTR) continue; return -1; }
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
         if (n == 0) break;
         done += (size_t)n;
     }
@@ -2840,28 +2864,37 @@ ASMSTORE__PRIVATE int asmstore__write_full(int fd, const void *buf, size_t len) 
     size_t done = 0;
     while (done < len) {
         ssize_t n = write(fd, (const char *)buf + done, len - done);
-        if (n < 0) { if (errno == EINTR) continue; return -1; }
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
         done += (size_t)n;
     }
     return 0;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a, void **data,
-                                                size_t *size, asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a,
+                                                void **data, size_t *size, asmstore_error *err) {
     struct stat st;
     int fd;
     void *buf;
     long long n;
     asmstore_result res = ASMSTORE_OK;
-    if (!path || !data || !size) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL path or output");
-    *data = NULL; *size = 0;
+    if (!path || !data || !size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL path or output");
+    *data = NULL;
+    *size = 0;
     if ((fd = asmstore__open_regular(path, ASMSTORE_ERR_IO, &st, &res, err)) < 0) return res;
     if ((unsigned long long)st.st_size > (unsigned long long)(SIZE_MAX / 2)) {
         close(fd);
-        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "file larger than half the address space");
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
+                              "file larger than half the address space");
     }
     buf = asmstore_alloc(a, (size_t)st.st_size);
-    if (!buf) { close(fd); return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0, "buffer for the file"); }
+    if (!buf) {
+        close(fd);
+        return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0, "buffer for the file");
+    }
     n = asmstore__read_full(fd, buf, (size_t)st.st_size);
     close(fd);
     if (n != (long long)st.st_size) {
@@ -2875,7 +2908,8 @@ ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore
 }
 
 /* Does the file at path hold exactly the concatenated parts? */
-ASMSTORE__PRIVATE int asmstore__file_equals(const char *path, const void *const *parts, const size_t *sizes, size_t n) {
+ASMSTORE__PRIVATE int asmstore__file_equals(const char *path, const void *const *parts,
+                                            const size_t *sizes, size_t n) {
     unsigned char buf[65536];
     struct stat st;
     size_t total = 0, i, off;
@@ -2883,7 +2917,8 @@ ASMSTORE__PRIVATE int asmstore__file_equals(const char *path, const void *const 
     for (i = 0; i < n; i++) total += sizes[i];
     fd = open(path, ASMSTORE__O_READ | O_NOFOLLOW);
     if (fd < 0) return 0;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (unsigned long long)st.st_size != (unsigned long long)total) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (unsigned long long)st.st_size != (unsigned long long)total) {
         close(fd);
         return 0;
     }
@@ -2900,14 +2935,16 @@ ASMSTORE__PRIVATE int asmstore__file_equals(const char *path, const void *const 
     return same;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const void *const *parts, const size_t *sizes,
-                                                       size_t n, unsigned mode, asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const void *const *parts,
+                                                       const size_t *sizes, size_t n, unsigned mode,
+                                                       asmstore_error *err) {
     size_t plen, i;
     char *tmp;
     int fd, saved = 0;
     const char *failed = NULL; /* the step that failed; errno of it in saved */
     if (!path || (!parts && n) || (!sizes && n) || !*path)
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL or empty path, or NULL parts");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL or empty path, or NULL parts");
     if (asmstore__file_equals(path, parts, sizes, n)) return ASMSTORE_OK;
     plen = strlen(path);
     tmp = (char *)asmstore_alloc(NULL, plen + 16);
@@ -2918,78 +2955,96 @@ ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const v
     if (fd < 0) {
         saved = errno;
         asmstore_free(NULL, tmp, plen + 16);
-        return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, saved, "creating the temp file beside the output");
+        return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, saved,
+                              "creating the temp file beside the output");
     }
     for (i = 0; i < n && !failed; i++)
         if (sizes[i] && asmstore__write_full(fd, parts[i], sizes[i]) != 0) {
             failed = "writing the temp file";
             saved = errno;
         }
-    if (!failed && fchmod(fd, (mode_t)mode) != 0) { failed = "setting the temp file's mode"; saved = errno; }
-    if (close(fd) != 0 && !failed) { failed = "closing the temp file"; saved = errno; }
-    if (!failed && rename(tmp, path) != 0) { failed = "renaming the temp file to the output"; saved = errno; }
+    if (!failed && fchmod(fd, (mode_t)mode) != 0) {
+        failed = "setting the temp file's mode";
+        saved = errno;
+    }
+    if (close(fd) != 0 && !failed) {
+        failed = "closing the temp file";
+        saved = errno;
+    }
+    if (!failed && rename(tmp, path) != 0) {
+        failed = "renaming the temp file to the output";
+        saved = errno;
+    }
     if (failed) unlink(tmp);
     asmstore_free(NULL, tmp, plen + 16);
     return failed ? asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, saved, failed) : ASMSTORE_OK;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *data, size_t size, unsigned mode,
-                                                 asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *data, size_t size,
+                                                 unsigned mode, asmstore_error *err) {
     const void *parts[1];
     size_t sizes[1];
-    parts[0] = data; sizes[0] = size;
+    parts[0] = data;
+    sizes[0] = size;
     return asmstore_write_file_parts(path, parts, sizes, 1, mode, err);
 }
 #endif /* files */
 
-/* >>writer ------------------------------------------------------------------------------ */
+/* >>writer: entries ---------------------------------------------------------------------------- */
 #ifndef ASMSTORE_NO_WRITER
 
-#define ASMSTORE__ADD_TAKE 0x100u    /* private: the writer takes the buffers (from its allocator) */
-#define ASMSTORE__ADD_PUBLIC (ASMSTORE_ADD_UNCOMPRESSED | ASMSTORE_ADD_BORROW | ASMSTORE_ADD_DESCRIPTOR_INDEX | \
-                              ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_IGNORED | ASMSTORE_ADD_NO_COMPANION | \
-                              ASMSTORE_ADD_VERBATIM)
-#define ASMSTORE__OWNS_IMAGE 1u
-#define ASMSTORE__OWNS_PDB 2u
-#define ASMSTORE__OWNS_CONFIG 4u
+#define ASMSTORE__ADD_TAKE 0x100u /* private: the writer takes the buffers (from its allocator) */
+#define ASMSTORE__ADD_PUBLIC                                                           \
+    (ASMSTORE_ADD_UNCOMPRESSED | ASMSTORE_ADD_BORROW | ASMSTORE_ADD_DESCRIPTOR_INDEX | \
+     ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_IGNORED | ASMSTORE_ADD_NO_COMPANION |   \
+     ASMSTORE_ADD_VERBATIM)
+#define ASMSTORE__OWNS_IMAGE          1u
+#define ASMSTORE__OWNS_PDB            2u
+#define ASMSTORE__OWNS_CONFIG         4u
 #define ASMSTORE__MAX_IMAGE_ALIGNMENT 16384u
-#define ASMSTORE__V1_HEADER_SIZE 20u
-#define ASMSTORE__MAX_OUTPUTS 6      /* format 1: store 0, four arch stores, the manifest */
+#define ASMSTORE__V1_HEADER_SIZE      20u
+#define ASMSTORE__MAX_OUTPUTS         6 /* format 1: store 0, four arch stores, the manifest */
 
 #define ASMSTORE__V1_MANIFEST "assemblies.manifest"
 
 typedef struct asmstore__wentry {
-    char *name;                  /* owned, not NUL-terminated */
+    char *name; /* owned, not NUL-terminated */
     size_t name_len;
-    const unsigned char *image;  /* NULL for ignored entries */
+    const unsigned char *image; /* NULL for ignored entries */
     size_t image_size;
     const unsigned char *pdb, *config;
     size_t pdb_size, config_size;
-    unsigned owns;               /* ASMSTORE__OWNS_*: which of image/pdb/config the writer frees */
-    unsigned flags;              /* ASMSTORE_ADD_* */
-    asmstore_abi abi;            /* format 1: the arch store it belongs to; UNKNOWN: common (and formats 2-4) */
+    unsigned owns;  /* ASMSTORE__OWNS_*: which of image/pdb/config the writer frees */
+    unsigned flags; /* ASMSTORE_ADD_* */
+    asmstore_abi
+        abi; /* format 1: the arch store it belongs to; UNKNOWN: common (and formats 2-4) */
     int ignored;
-    int compressed;              /* stored behind a compression header (known when added) */
-    int level;                   /* 0: the store's */
-    uint32_t mapping;            /* descriptor's mapping_index (formats 2-4) */
-    uint32_t descriptor_index;   /* in the compressed image header */
-    unsigned char *frame;        /* owned: compression header + payload, when compressed here */
+    int compressed;            /* stored behind a compression header (known when added) */
+    int level;                 /* 0: the store's */
+    uint32_t mapping;          /* descriptor's mapping_index (formats 2-4) */
+    uint32_t descriptor_index; /* in the compressed image header */
+    unsigned char *frame;      /* owned: compression header + payload, when compressed here */
     size_t frame_cap;
     const unsigned char *stored; /* what goes into the store: the image itself or frame */
     size_t stored_size;
     asmstore_result status;
 } asmstore__wentry;
 
-typedef struct asmstore__output { const char *name; unsigned char *data; size_t size, cap; } asmstore__output;
+typedef struct asmstore__output {
+    const char *name;
+    unsigned char *data;
+    size_t size, cap;
+} asmstore__output;
 
 struct asmstore_writer {
-    asmstore_write_options opt;  /* defaults filled in */
-    uint32_t magic;              /* ASMSTORE_ZSTD_MAGIC or ASMSTORE_LZ4_MAGIC */
+    asmstore_write_options opt; /* defaults filled in */
+    uint32_t magic;             /* ASMSTORE_ZSTD_MAGIC or ASMSTORE_LZ4_MAGIC */
     asmstore__wentry *entries;
     size_t count, cap;
-    uint32_t real_count, compressed_count; /* default mapping and descriptor indices of the next entry */
+    uint32_t real_count,
+        compressed_count; /* default mapping and descriptor indices of the next entry */
     asmstore__output outs[ASMSTORE__MAX_OUTPUTS];
-    size_t nouts;                /* set by finish */
+    size_t nouts; /* set by finish */
     /* compression work distribution: jobs[] lists entry indices, largest image first */
     size_t *jobs;
     size_t next_job, done_jobs;
@@ -3001,19 +3056,21 @@ struct asmstore_writer {
     pthread_mutex_t lock;
 #endif
 };
-/* The writer's one lock (job queue, progress count); nothing to take in ASMSTORE_NO_THREADS builds. */
+/* The writer's one lock (job queue, progress count); nothing to take in ASMSTORE_NO_THREADS
+   builds. */
 #ifndef ASMSTORE_NO_THREADS
-#define ASMSTORE__WRITER_LOCK(w) pthread_mutex_lock(&(w)->lock)
+#define ASMSTORE__WRITER_LOCK(w)   pthread_mutex_lock(&(w)->lock)
 #define ASMSTORE__WRITER_UNLOCK(w) pthread_mutex_unlock(&(w)->lock)
 #else
-#define ASMSTORE__WRITER_LOCK(w) ((void)0)
+#define ASMSTORE__WRITER_LOCK(w)   ((void)0)
 #define ASMSTORE__WRITER_UNLOCK(w) ((void)0)
 #endif
 
 /* The version word of a format 2-4 store (format 1 has none but its number). */
 ASMSTORE__PRIVATE uint32_t asmstore__version_word(uint32_t format, asmstore_abi abi) {
     if (format == 1) return 1;
-    return format | ((uint32_t)abi << 16) | (asmstore__abi(abi)->is_64bit ? ASMSTORE_FLAG_64BIT : 0u);
+    return format | ((uint32_t)abi << 16) |
+           (asmstore__abi(abi)->is_64bit ? ASMSTORE_FLAG_64BIT : 0u);
 }
 /* Bytes of one index entry: the hash, the descriptor index, from format 3 on the ignore byte. */
 ASMSTORE__PRIVATE uint32_t asmstore__index_entry_size(uint32_t format, asmstore_hash_kind hash) {
@@ -3023,11 +3080,13 @@ ASMSTORE__PRIVATE int asmstore__level_ok(asmstore_compression kind, int level) {
     return level >= 1 && level <= (kind == ASMSTORE_COMPRESSION_LZ4 ? 12 : 22);
 }
 ASMSTORE__PRIVATE int asmstore__has_compression_magic(const unsigned char *p, size_t n) {
-    return n >= 4 && (asmstore__rd32(p) == ASMSTORE_ZSTD_MAGIC || asmstore__rd32(p) == ASMSTORE_LZ4_MAGIC);
+    return n >= 4 &&
+           (asmstore__rd32(p) == ASMSTORE_ZSTD_MAGIC || asmstore__rd32(p) == ASMSTORE_LZ4_MAGIC);
 }
 
 /* Fills in the defaults of o and checks it. */
-ASMSTORE__PRIVATE asmstore_result asmstore__resolve_options(asmstore_write_options *o, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__resolve_options(asmstore_write_options *o,
+                                                            asmstore_error *err) {
     int is64;
     size_t al;
     if (o->abi == ASMSTORE_ABI_UNKNOWN) o->abi = ASMSTORE_ABI_ARM64;
@@ -3040,32 +3099,42 @@ ASMSTORE__PRIVATE asmstore_result asmstore__resolve_options(asmstore_write_optio
     if (!asmstore__abi_in_range(o->abi) || o->format < 1 || o->format > 4 || o->jobs < 0 ||
         (o->runtime != ASMSTORE_RUNTIME_MONOVM && o->runtime != ASMSTORE_RUNTIME_CORECLR) ||
         o->max_name_len > ASMSTORE_MAX_NAME_LEN ||
-        (o->compression != ASMSTORE_COMPRESSION_ZSTD && o->compression != ASMSTORE_COMPRESSION_LZ4) ||
-        !asmstore__level_ok(o->compression, o->level) || al > ASMSTORE__MAX_IMAGE_ALIGNMENT || (al & (al - 1)) != 0)
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                              "write options: abi, format, jobs, runtime, max_name_len, compression, level or "
-                              "image_alignment");
+        (o->compression != ASMSTORE_COMPRESSION_ZSTD &&
+         o->compression != ASMSTORE_COMPRESSION_LZ4) ||
+        !asmstore__level_ok(o->compression, o->level) || al > ASMSTORE__MAX_IMAGE_ALIGNMENT ||
+        (al & (al - 1)) != 0)
+        return asmstore__fail(
+            err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+            "write options: abi, format, jobs, runtime, max_name_len, compression, level or "
+            "image_alignment");
     if (o->runtime == ASMSTORE_RUNTIME_CORECLR && o->format <= 2)
-        return asmstore__fail(err, ASMSTORE_ERR_PROFILE, 0, -1, 0, "coreclr reads formats 3 and 4 only");
+        return asmstore__fail(err, ASMSTORE_ERR_PROFILE, 0, -1, 0,
+                              "coreclr reads formats 3 and 4 only");
     is64 = asmstore__abi(o->abi)->is_64bit;
     if (o->format == 1) {
         if (o->hash != ASMSTORE_HASH_UNKNOWN) /* its tables hold XXH32 and XXH64 */
-            return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "format 1 takes no hash option");
+            return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                  "format 1 takes no hash option");
     } else if (o->hash == ASMSTORE_HASH_UNKNOWN) {
-        o->hash = o->runtime == ASMSTORE_RUNTIME_CORECLR && o->format == 4 ? ASMSTORE_HASH_CRC32
-                  : is64 ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32;
+        if (o->runtime == ASMSTORE_RUNTIME_CORECLR && o->format == 4)
+            o->hash = ASMSTORE_HASH_CRC32;
+        else
+            o->hash = is64 ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32;
     } else if (!(o->hash == ASMSTORE_HASH_CRC32 || (o->hash == ASMSTORE_HASH_XXH3_64 && is64) ||
                  (o->hash == ASMSTORE_HASH_XXH32 && !is64))) {
-        /* 8-byte hashes only fit 64-bit stores; a 4-byte hash in a 64-bit store means CRC-32 to readers */
+        /* 8-byte hashes only fit 64-bit stores; a 4-byte hash in a 64-bit store means CRC-32 to
+           readers */
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "hash does not fit the ABI (XXH3-64: 64-bit, XXH32: 32-bit)");
     }
     if (o->compression == ASMSTORE_COMPRESSION_LZ4 && !o->compress && !o->no_compress)
-        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED_COMPRESSION, 0, -1, 0, "LZ4 needs a compress callback");
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED_COMPRESSION, 0, -1, 0,
+                              "LZ4 needs a compress callback");
     return ASMSTORE_OK;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const asmstore_write_options *opt,
+ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out,
+                                                    const asmstore_write_options *opt,
                                                     asmstore_error *err) {
     asmstore_writer *w;
     asmstore_write_options o;
@@ -3084,8 +3153,9 @@ ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out, const
     return ASMSTORE_OK;
 }
 
-ASMSTORE_DEF size_t asmstore_writer_count(const asmstore_writer *w) { return w ? w->count : 0; }
-
+ASMSTORE_DEF size_t asmstore_writer_count(const asmstore_writer *w) {
+    return w ? w->count : 0;
+}
 
 ASMSTORE__PRIVATE void asmstore__wentry_free(asmstore_writer *w, asmstore__wentry *e) {
     const asmstore_allocator *a = &w->opt.allocator;
@@ -3097,18 +3167,23 @@ ASMSTORE__PRIVATE void asmstore__wentry_free(asmstore_writer *w, asmstore__wentr
 }
 
 /* Owned copy of bytes (NULL for empty input); *ok cleared on allocation failure. */
-ASMSTORE__PRIVATE unsigned char *asmstore__dup(asmstore_writer *w, const void *p, size_t n, int *ok) {
+ASMSTORE__PRIVATE unsigned char *asmstore__dup(asmstore_writer *w, const void *p, size_t n,
+                                               int *ok) {
     unsigned char *c;
     if (!n) return NULL;
     c = (unsigned char *)asmstore_alloc(&w->opt.allocator, n);
-    if (!c) { *ok = 0; return NULL; }
+    if (!c) {
+        *ok = 0;
+        return NULL;
+    }
     memcpy(c, p, n);
     return c;
 }
 
 /* Will this image sit behind a compression header? One that begins with a compression magic must
    (the format would read it as compressed); a VERBATIM one is stored as it comes. */
-ASMSTORE__PRIVATE int asmstore__stores_compressed(const asmstore_writer *w, const unsigned char *img, size_t n,
+ASMSTORE__PRIVATE int asmstore__stores_compressed(const asmstore_writer *w,
+                                                  const unsigned char *img, size_t n,
                                                   unsigned flags) {
     int magic = asmstore__has_compression_magic(img, n);
     if (flags & ASMSTORE_ADD_VERBATIM) return magic;
@@ -3133,15 +3208,16 @@ ASMSTORE__PRIVATE asmstore_result asmstore__grow_entries(asmstore_writer *w) {
 
 /* e's name, image, pdb and config: the caller's bytes (BORROW, TAKE) or copies. ok: 0 when a copy
    failed. */
-ASMSTORE__PRIVATE void asmstore__hold_bytes(asmstore_writer *w, asmstore__wentry *e, const asmstore_add *a,
-                                            int *ok) {
+ASMSTORE__PRIVATE void asmstore__hold_bytes(asmstore_writer *w, asmstore__wentry *e,
+                                            const asmstore_add *a, int *ok) {
     e->name = (char *)asmstore__dup(w, a->name, a->name_len, ok);
     e->name_len = a->name_len;
     if (a->flags & (ASMSTORE_ADD_BORROW | ASMSTORE__ADD_TAKE)) {
         e->image = (const unsigned char *)a->image;
         e->pdb = (const unsigned char *)a->pdb;
         e->config = (const unsigned char *)a->config;
-        if (a->flags & ASMSTORE__ADD_TAKE) e->owns = ASMSTORE__OWNS_IMAGE | ASMSTORE__OWNS_PDB | ASMSTORE__OWNS_CONFIG;
+        if (a->flags & ASMSTORE__ADD_TAKE)
+            e->owns = ASMSTORE__OWNS_IMAGE | ASMSTORE__OWNS_PDB | ASMSTORE__OWNS_CONFIG;
     } else {
         e->image = asmstore__dup(w, a->image, a->image_size, ok);
         e->pdb = asmstore__dup(w, a->pdb, a->pdb_size, ok);
@@ -3166,15 +3242,16 @@ ASMSTORE__PRIVATE asmstore_result asmstore__push(asmstore_writer *w, const asmst
     e.abi = a->abi;
     e.level = a->level;
     e.ignored = (flags & ASMSTORE_ADD_IGNORED) != 0;
-    e.compressed = !e.ignored &&
-                   asmstore__stores_compressed(w, (const unsigned char *)a->image, a->image_size, flags);
+    e.compressed = !e.ignored && asmstore__stores_compressed(w, (const unsigned char *)a->image,
+                                                             a->image_size, flags);
     if (!ok) {
         if (flags & ASMSTORE__ADD_TAKE) e.owns = 0; /* on failure the caller keeps its buffers */
         asmstore__wentry_free(w, &e);
         return ASMSTORE_ERR_OUT_OF_MEMORY;
     }
 
-    if (!e.ignored) e.mapping = (flags & ASMSTORE_ADD_MAPPING_INDEX) ? a->mapping_index : w->real_count;
+    if (!e.ignored)
+        e.mapping = (flags & ASMSTORE_ADD_MAPPING_INDEX) ? a->mapping_index : w->real_count;
     w->real_count += !e.ignored;
     if (e.compressed) {
         if (flags & ASMSTORE_ADD_DESCRIPTOR_INDEX)
@@ -3190,8 +3267,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__push(asmstore_writer *w, const asmst
 }
 
 /* The name set's slot holding (abi, name), or the empty slot where it would go. */
-ASMSTORE__PRIVATE size_t asmstore__name_slot(const uint32_t *set, size_t cap, const asmstore__wentry *entries,
-                                            const char *name, size_t len, asmstore_abi abi) {
+ASMSTORE__PRIVATE size_t asmstore__name_slot(const uint32_t *set, size_t cap,
+                                             const asmstore__wentry *entries, const char *name,
+                                             size_t len, asmstore_abi abi) {
     size_t mask = cap - 1, i = (size_t)(asmstore_xxh3_64(name, len) + (uint64_t)abi) & mask;
     for (;; i = (i + 1) & mask) {
         const asmstore__wentry *e;
@@ -3202,9 +3280,11 @@ ASMSTORE__PRIVATE size_t asmstore__name_slot(const uint32_t *set, size_t cap, co
 }
 
 /* Is this exact name already in the writer (in the same store set part)? O(1) expected. */
-ASMSTORE__PRIVATE int asmstore__has_name(const asmstore_writer *w, const char *name, size_t len, asmstore_abi abi) {
+ASMSTORE__PRIVATE int asmstore__has_name(const asmstore_writer *w, const char *name, size_t len,
+                                         asmstore_abi abi) {
     if (!w->name_set_cap) return 0;
-    return w->name_set[asmstore__name_slot(w->name_set, w->name_set_cap, w->entries, name, len, abi)] != 0;
+    return w->name_set[asmstore__name_slot(w->name_set, w->name_set_cap, w->entries, name, len,
+                                           abi)] != 0;
 }
 
 /* Makes room in the name set for `total` names (rehashing every entry when it grows). */
@@ -3218,7 +3298,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__reserve_names(asmstore_writer *w, si
     memset(set, 0, cap * sizeof *set);
     for (i = 0; i < w->count; i++) {
         const asmstore__wentry *e = &w->entries[i];
-        set[asmstore__name_slot(set, cap, w->entries, e->name, e->name_len, e->abi)] = (uint32_t)(i + 1);
+        set[asmstore__name_slot(set, cap, w->entries, e->name, e->name_len, e->abi)] =
+            (uint32_t)(i + 1);
     }
     asmstore_free(&w->opt.allocator, w->name_set, w->name_set_cap * sizeof *set);
     w->name_set = set;
@@ -3229,25 +3310,27 @@ ASMSTORE__PRIVATE asmstore_result asmstore__reserve_names(asmstore_writer *w, si
 /* Records entry `index` (already in entries[], room reserved) in the name set. */
 ASMSTORE__PRIVATE void asmstore__remember_name(asmstore_writer *w, size_t index) {
     const asmstore__wentry *e = &w->entries[index];
-    size_t slot = asmstore__name_slot(w->name_set, w->name_set_cap, w->entries, e->name, e->name_len, e->abi);
+    size_t slot =
+        asmstore__name_slot(w->name_set, w->name_set_cap, w->entries, e->name, e->name_len, e->abi);
     w->name_set[slot] = (uint32_t)(index + 1);
 }
 
 /* The per-entry options against the store's. */
-ASMSTORE__PRIVATE asmstore_result asmstore__check_add(const asmstore_writer *w, const asmstore_add *a,
-                                                      asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__check_add(const asmstore_writer *w,
+                                                      const asmstore_add *a, asmstore_error *err) {
     const unsigned char *image = (const unsigned char *)a->image;
     unsigned f = a->flags;
     uint32_t config_max = UINT32_MAX - (w->opt.format == 1 ? 1u : 0u);
 
-    if ((a->level && !asmstore__level_ok(w->opt.compression, a->level)) || !asmstore__abi_in_range(a->abi) ||
-        (a->abi != ASMSTORE_ABI_UNKNOWN && w->opt.format != 1) ||
+    if ((a->level && !asmstore__level_ok(w->opt.compression, a->level)) ||
+        !asmstore__abi_in_range(a->abi) || (a->abi != ASMSTORE_ABI_UNKNOWN && w->opt.format != 1) ||
         (w->opt.format == 1 && (f & (ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_IGNORED))))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "add options: level, abi (format 1 only) or flags for this format");
     if ((f & ASMSTORE_ADD_IGNORED) &&
         (w->opt.format < 3 || a->image_size || a->pdb_size || a->config_size ||
-         (f & (ASMSTORE_ADD_DESCRIPTOR_INDEX | ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_VERBATIM))))
+         (f &
+          (ASMSTORE_ADD_DESCRIPTOR_INDEX | ASMSTORE_ADD_MAPPING_INDEX | ASMSTORE_ADD_VERBATIM))))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "ignored entry: formats 3-4, no bytes, no indices");
     if ((f & ASMSTORE_ADD_VERBATIM) && asmstore__has_compression_magic(image, a->image_size)) {
@@ -3264,15 +3347,18 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_add(const asmstore_writer *w, 
 
     /* format 1 appends a NUL to config data, and its size counts it */
     if (a->image_size > UINT32_MAX || a->pdb_size > UINT32_MAX || a->config_size > config_max)
-        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "image, pdb or config of 4 GiB or more");
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
+                              "image, pdb or config of 4 GiB or more");
     return ASMSTORE_OK;
 }
 
 /* The entry's arguments and name, then its options against the store's. */
-ASMSTORE__PRIVATE asmstore_result asmstore__check_entry(const asmstore_writer *w, const asmstore_add *a,
+ASMSTORE__PRIVATE asmstore_result asmstore__check_entry(const asmstore_writer *w,
+                                                        const asmstore_add *a,
                                                         asmstore_error *err) {
-    if (!w || (!a->name && a->name_len) || (!a->image && a->image_size) || (!a->pdb && a->pdb_size) ||
-        (!a->config && a->config_size) || w->nouts || (a->flags & ~(ASMSTORE__ADD_PUBLIC | ASMSTORE__ADD_TAKE)))
+    if (!w || (!a->name && a->name_len) || (!a->image && a->image_size) ||
+        (!a->pdb && a->pdb_size) || (!a->config && a->config_size) || w->nouts ||
+        (a->flags & ~(ASMSTORE__ADD_PUBLIC | ASMSTORE__ADD_TAKE)))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "NULL writer or bytes with a size, unknown flags, or after finish");
     if (a->name_len == 0 || a->name_len > w->opt.max_name_len ||
@@ -3284,12 +3370,14 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_entry(const asmstore_writer *w
 
 /* The coreclr profile's ignored companion of a: ChangeExtension(name, ".ni.dll") into ni
    (ASMSTORE_MAX_NAME_LEN + 8 bytes); *ni_len 0 when a gets none. */
-ASMSTORE__PRIVATE asmstore_result asmstore__companion_name(const asmstore_writer *w, const asmstore_add *a,
-                                                           char *ni, size_t *ni_len, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__companion_name(const asmstore_writer *w,
+                                                           const asmstore_add *a, char *ni,
+                                                           size_t *ni_len, asmstore_error *err) {
     size_t base;
 
     *ni_len = 0;
-    if (w->opt.runtime != ASMSTORE_RUNTIME_CORECLR || (a->flags & (ASMSTORE_ADD_IGNORED | ASMSTORE_ADD_NO_COMPANION)))
+    if (w->opt.runtime != ASMSTORE_RUNTIME_CORECLR ||
+        (a->flags & (ASMSTORE_ADD_IGNORED | ASMSTORE_ADD_NO_COMPANION)))
         return ASMSTORE_OK;
     base = asmstore_name_base_len(a->name, a->name_len);
     if (base + 7 > w->opt.max_name_len)
@@ -3305,8 +3393,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__companion_name(const asmstore_writer
 }
 
 /* Pushes a and, when ni_len, its ignored companion ni; all or nothing. */
-ASMSTORE__PRIVATE asmstore_result asmstore__push_pair(asmstore_writer *w, const asmstore_add *a, const char *ni,
-                                                      size_t ni_len) {
+ASMSTORE__PRIVATE asmstore_result asmstore__push_pair(asmstore_writer *w, const asmstore_add *a,
+                                                      const char *ni, size_t ni_len) {
     asmstore_add ign;
     asmstore__wentry *e;
     asmstore_result res = asmstore__push(w, a);
@@ -3339,10 +3427,12 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const asmst
     if (a.name && !a.name_len) a.name_len = strlen(a.name);
     if ((res = asmstore__check_entry(w, &a, err)) != ASMSTORE_OK) return res;
     if ((res = asmstore__companion_name(w, &a, ni, &ni_len, err)) != ASMSTORE_OK) return res;
-    if (asmstore__has_name(w, a.name, a.name_len, a.abi) || (ni_len == a.name_len && memcmp(ni, a.name, ni_len) == 0))
+    if (asmstore__has_name(w, a.name, a.name_len, a.abi) ||
+        (ni_len == a.name_len && memcmp(ni, a.name, ni_len) == 0))
         return asmstore__fail(err, ASMSTORE_ERR_DUPLICATE_NAME, 0, -1, 0, "name added already");
     if (w->count + 2 > ASMSTORE_MAX_ENTRIES)
-        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "entries over ASMSTORE_MAX_ENTRIES");
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
+                              "entries over ASMSTORE_MAX_ENTRIES");
     if ((res = asmstore__reserve_names(w, w->count + 2)) != ASMSTORE_OK)
         return asmstore__fail(err, res, 0, -1, 0, "growing the name set");
 
@@ -3356,7 +3446,8 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const asmst
 #ifndef ASMSTORE_NO_STDIO
 ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const asmstore_add *entry,
                                                       const char *image_path, const char *pdb_path,
-                                                      const char *config_path, asmstore_error *err) {
+                                                      const char *config_path,
+                                                      asmstore_error *err) {
     void *bufs[3] = {NULL, NULL, NULL};
     size_t sizes[3] = {0, 0, 0};
     const char *paths[3];
@@ -3364,15 +3455,16 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const 
     asmstore_result res = ASMSTORE_OK;
     int i;
 
-    if (!w || !entry || !entry->name || !image_path || entry->image || entry->image_size || entry->pdb ||
-        entry->pdb_size || entry->config || entry->config_size)
+    if (!w || !entry || !entry->name || !image_path || entry->image || entry->image_size ||
+        entry->pdb || entry->pdb_size || entry->config || entry->config_size)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "NULL writer, entry, name or image path, or bytes beside the paths");
     paths[0] = image_path;
     paths[1] = pdb_path;
     paths[2] = config_path;
     for (i = 0; i < 3 && res == ASMSTORE_OK; i++)
-        if (paths[i]) res = asmstore_read_file(paths[i], &w->opt.allocator, &bufs[i], &sizes[i], err);
+        if (paths[i])
+            res = asmstore_read_file(paths[i], &w->opt.allocator, &bufs[i], &sizes[i], err);
 
     /* the writer takes the buffers just read (no second copy); on failure they are still ours */
     a = *entry;
@@ -3390,6 +3482,7 @@ ASMSTORE_DEF asmstore_result asmstore_writer_add_file(asmstore_writer *w, const 
 }
 #endif
 
+/* >>writer: compression ------------------------------------------------------------------------ */
 /* Worst-case compressed size of n bytes: LZ4_COMPRESSBOUND / ZSTD_COMPRESSBOUND. */
 ASMSTORE__PRIVATE size_t asmstore__compress_bound(asmstore_compression kind, size_t n) {
     size_t k128 = (size_t)128 << 10;
@@ -3409,18 +3502,22 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, siz
         e->stored_size = e->image_size;
         return ASMSTORE_OK;
     }
-    if (bound < e->image_size || bound > SIZE_MAX - ASMSTORE_IMAGE_HEADER_SIZE) return ASMSTORE_ERR_TOO_LARGE;
+    if (bound < e->image_size || bound > SIZE_MAX - ASMSTORE_IMAGE_HEADER_SIZE)
+        return ASMSTORE_ERR_TOO_LARGE;
     asmstore_free(&w->opt.allocator, e->frame, e->frame_cap); /* from an earlier, failed finish */
     e->frame_cap = ASMSTORE_IMAGE_HEADER_SIZE + bound;
     e->frame = (unsigned char *)asmstore_alloc(&w->opt.allocator, e->frame_cap);
-    if (!e->frame) { e->frame_cap = 0; return ASMSTORE_ERR_OUT_OF_MEMORY; }
+    if (!e->frame) {
+        e->frame_cap = 0;
+        return ASMSTORE_ERR_OUT_OF_MEMORY;
+    }
     asmstore__wr32(e->frame, w->magic);
     asmstore__wr32(e->frame + 4, e->descriptor_index);
     asmstore__wr32(e->frame + 8, (uint32_t)e->image_size);
 #ifndef ASMSTORE_NO_ZSTD
     if (kind == ASMSTORE_COMPRESSION_ZSTD) {
-        z = ZSTD_compressCCtx((ZSTD_CCtx *)cctx, e->frame + ASMSTORE_IMAGE_HEADER_SIZE, bound, e->image, e->image_size,
-                              level);
+        z = ZSTD_compressCCtx((ZSTD_CCtx *)cctx, e->frame + ASMSTORE_IMAGE_HEADER_SIZE, bound,
+                              e->image, e->image_size, level);
         if (ZSTD_isError(z)) return ASMSTORE_ERR_COMPRESS;
     } else
 #endif
@@ -3428,8 +3525,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, siz
         asmstore_result res;
         (void)cctx;
         if (!w->opt.compress) return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
-        res = w->opt.compress(w->opt.compress_user, kind, level, e->frame + ASMSTORE_IMAGE_HEADER_SIZE, bound, e->image,
-                              e->image_size, &z);
+        res = w->opt.compress(w->opt.compress_user, kind, level,
+                              e->frame + ASMSTORE_IMAGE_HEADER_SIZE, bound, e->image, e->image_size,
+                              &z);
         if (res != ASMSTORE_OK) return res;
         if (z > bound) return ASMSTORE_ERR_COMPRESS; /* the callback says it wrote past dst_cap */
     }
@@ -3442,8 +3540,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, siz
 static void *asmstore__compress_worker(void *arg) {
     asmstore_writer *w = (asmstore_writer *)arg;
     void *cctx = NULL;
+    int need_cctx = 0;
+
 #ifndef ASMSTORE_NO_ZSTD
-    int need_cctx = w->opt.compression == ASMSTORE_COMPRESSION_ZSTD;
+    need_cctx = w->opt.compression == ASMSTORE_COMPRESSION_ZSTD;
     if (need_cctx) cctx = ZSTD_createCCtx();
 #endif
     for (;;) {
@@ -3453,10 +3553,7 @@ static void *asmstore__compress_worker(void *arg) {
         i = w->next_job < w->count ? w->jobs[w->next_job++] : w->count;
         ASMSTORE__WRITER_UNLOCK(w);
         if (i >= w->count) break;
-#ifndef ASMSTORE_NO_ZSTD
-        if (need_cctx && !cctx) res = ASMSTORE_ERR_OUT_OF_MEMORY; else
-#endif
-        res = asmstore__compress_one(w, i, cctx);
+        res = need_cctx && !cctx ? ASMSTORE_ERR_OUT_OF_MEMORY : asmstore__compress_one(w, i, cctx);
         w->entries[i].status = res;
         ASMSTORE__WRITER_LOCK(w);
         w->done_jobs++;
@@ -3469,8 +3566,11 @@ static void *asmstore__compress_worker(void *arg) {
     return NULL;
 }
 
-/* Job order: largest image first (ties by index), so one big entry does not finish alone at the end. */
-typedef struct asmstore__job { size_t size, index; } asmstore__job;
+/* Job order: largest image first (ties by index), so one big entry does not finish alone at the
+   end. */
+typedef struct asmstore__job {
+    size_t size, index;
+} asmstore__job;
 static int asmstore__job_cmp(const void *a, const void *b) {
     const asmstore__job *x = (const asmstore__job *)a, *y = (const asmstore__job *)b;
     if (x->size != y->size) return x->size > y->size ? -1 : 1;
@@ -3492,15 +3592,22 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_all(asmstore_writer *w) {
             w->jobs = NULL;
             return ASMSTORE_ERR_OUT_OF_MEMORY;
         }
-        for (i = 0; i < n; i++) { order[i].size = w->entries[i].image_size; order[i].index = i; }
+        for (i = 0; i < n; i++) {
+            order[i].size = w->entries[i].image_size;
+            order[i].index = i;
+        }
         if (n) qsort(order, n, sizeof *order, asmstore__job_cmp);
         for (i = 0; i < n; i++) w->jobs[i] = order[i].index;
         asmstore_free(a, order, n * sizeof *order);
     }
     jobs = w->opt.jobs;
-    w->next_job = 0; w->done_jobs = 0;
+    w->next_job = 0;
+    w->done_jobs = 0;
 #ifndef ASMSTORE_NO_THREADS
-    if (jobs == 0) { long c = sysconf(_SC_NPROCESSORS_ONLN); jobs = c > 0 ? (int)(c > 256 ? 256 : c) : 1; }
+    if (jobs == 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = c > 0 ? (int)(c > 256 ? 256 : c) : 1;
+    }
     if ((size_t)jobs > n) jobs = n ? (int)n : 1;
     if (pthread_mutex_init(&w->lock, NULL) != 0) {
         asmstore_free(a, w->jobs, n * sizeof *w->jobs);
@@ -3524,25 +3631,30 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_all(asmstore_writer *w) {
 #endif
     asmstore_free(a, w->jobs, n * sizeof *w->jobs);
     w->jobs = NULL;
-    for (i = 0; i < n; i++) if (w->entries[i].status != ASMSTORE_OK) return w->entries[i].status;
+    for (i = 0; i < n; i++)
+        if (w->entries[i].status != ASMSTORE_OK) return w->entries[i].status;
     return ASMSTORE_OK;
 }
 
+/* >>writer: layout ----------------------------------------------------------------------------- */
 static int asmstore__u32_cmp(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return x < y ? -1 : (x > y);
 }
 
-/* Two compressed entries with one descriptor index would load each other's bytes (§3.4): refused. */
+/* Two compressed entries with one descriptor index would load each other's bytes
+   (docs/store-releases.md §3.4): refused. */
 ASMSTORE__PRIVATE asmstore_result asmstore__check_descriptor_indices(asmstore_writer *w) {
     const asmstore_allocator *a = &w->opt.allocator;
     size_t i, k = 0;
     uint32_t *v = (uint32_t *)asmstore_alloc(a, w->count * sizeof *v);
     asmstore_result res = ASMSTORE_OK;
     if (!v) return ASMSTORE_ERR_OUT_OF_MEMORY;
-    for (i = 0; i < w->count; i++) if (w->entries[i].compressed) v[k++] = w->entries[i].descriptor_index;
+    for (i = 0; i < w->count; i++)
+        if (w->entries[i].compressed) v[k++] = w->entries[i].descriptor_index;
     if (k) qsort(v, k, sizeof *v, asmstore__u32_cmp);
-    for (i = 1; i < k; i++) if (v[i] == v[i - 1]) res = ASMSTORE_ERR_INVALID_ARG;
+    for (i = 1; i < k; i++)
+        if (v[i] == v[i - 1]) res = ASMSTORE_ERR_INVALID_ARG;
     asmstore_free(a, v, w->count * sizeof *v);
     return res;
 }
@@ -3550,26 +3662,38 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_descriptor_indices(asmstore_wr
 /* Where one entry's blobs go, from `off` on: the image at the next multiple of the alignment, then
    the pdb, then the config (+ one NUL in format 1). d[] = image, pdb, config as offset/size pairs
    (0/0 when absent; all zero for ignored entries). Returns the end. */
-ASMSTORE__PRIVATE uint64_t asmstore__place(const asmstore_writer *w, const asmstore__wentry *e, uint64_t off,
-                                           uint64_t d[6]) {
+ASMSTORE__PRIVATE uint64_t asmstore__place(const asmstore_writer *w, const asmstore__wentry *e,
+                                           uint64_t off, uint64_t d[6]) {
     uint64_t align = w->opt.image_alignment;
     uint64_t config = e->config_size ? e->config_size + (w->opt.format == 1 ? 1u : 0u) : 0u;
     memset(d, 0, 6 * sizeof *d);
     if (e->ignored) return off;
     off = (off + align - 1) & ~(align - 1);
-    d[0] = off; d[1] = e->stored_size; off += e->stored_size;
-    if (e->pdb_size) { d[2] = off; d[3] = e->pdb_size; off += e->pdb_size; }
-    if (config) { d[4] = off; d[5] = config; off += config; }
+    d[0] = off;
+    d[1] = e->stored_size;
+    off += e->stored_size;
+    if (e->pdb_size) {
+        d[2] = off;
+        d[3] = e->pdb_size;
+        off += e->pdb_size;
+    }
+    if (config) {
+        d[4] = off;
+        d[5] = config;
+        off += config;
+    }
     return off;
 }
 /* Copies a placed entry's blobs into the store (padding and the config's NUL are already zero). */
-ASMSTORE__PRIVATE void asmstore__put(unsigned char *o, const asmstore__wentry *e, const uint64_t d[6]) {
+ASMSTORE__PRIVATE void asmstore__put(unsigned char *o, const asmstore__wentry *e,
+                                     const uint64_t d[6]) {
     if (d[1]) memcpy(o + d[0], e->stored, (size_t)d[1]);
     if (d[3]) memcpy(o + d[2], e->pdb, (size_t)d[3]);
     if (d[5]) memcpy(o + d[4], e->config, e->config_size);
 }
 /* A zeroed output buffer of `total` bytes (refused past the format's 32-bit offsets). */
-ASMSTORE__PRIVATE asmstore_result asmstore__new_output(asmstore_writer *w, const char *name, uint64_t total) {
+ASMSTORE__PRIVATE asmstore_result asmstore__new_output(asmstore_writer *w, const char *name,
+                                                       uint64_t total) {
     asmstore__output *out = &w->outs[w->nouts];
     if (total > UINT32_MAX || total > (uint64_t)(SIZE_MAX / 2)) return ASMSTORE_ERR_TOO_LARGE;
     out->data = (unsigned char *)asmstore_alloc(&w->opt.allocator, (size_t)total);
@@ -3595,55 +3719,47 @@ static int asmstore__windex_cmp(const void *a, const void *b) {
     return x->order < y->order ? -1 : (x->order > y->order);
 }
 
-/* Formats 2-4: [header][index][descriptors][names][data], one store. */
-ASMSTORE__PRIVATE asmstore_result asmstore__layout(asmstore_writer *w) {
-    const asmstore_allocator *a = &w->opt.allocator;
-    size_t i, n = w->count, header, esize, hsize;
-    uint64_t names_size = 0, data_start, off, d[6];
-    asmstore__windex *idx;
-    unsigned char *o, *p, *desc, *names;
-    asmstore_result res;
-    int k;
-    header = w->opt.format >= 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2;
-    hsize = w->opt.hash == ASMSTORE_HASH_XXH3_64 ? 8u : 4u;
-    esize = asmstore__index_entry_size(w->opt.format, w->opt.hash);
-    for (i = 0; i < n; i++) names_size += 4u + w->entries[i].name_len;
-    data_start = header + (uint64_t)2 * n * esize + (uint64_t)n * ASMSTORE_DESCRIPTOR_SIZE + names_size;
-    for (off = data_start, i = 0; i < n; i++) off = asmstore__place(w, &w->entries[i], off, d);
-    idx = (asmstore__windex *)asmstore_alloc(a, 2 * n * sizeof *idx);
-    if (!idx) return ASMSTORE_ERR_OUT_OF_MEMORY;
-    if ((res = asmstore__new_output(w, NULL, off)) != ASMSTORE_OK) {
-        asmstore_free(a, idx, 2 * n * sizeof *idx);
-        return res;
-    }
-    o = w->outs[0].data;
-    /* index: name with and without the last extension, sorted by hash (ties: descriptor, kind) */
+/* The index of formats 2-4 at p from idx (2 rows per entry): each name with and without its last
+   extension, sorted by hash (ties: descriptor, then the full name first). */
+ASMSTORE__PRIVATE void asmstore__write_index(const asmstore_writer *w, asmstore__windex *idx,
+                                             unsigned char *p, size_t esize) {
+    size_t hsize = w->opt.hash == ASMSTORE_HASH_XXH3_64 ? 8u : 4u;
+    size_t i, n = w->count;
+
     for (i = 0; i < n; i++) {
         const asmstore__wentry *e = &w->entries[i];
         size_t base = asmstore_name_base_len(e->name, e->name_len);
         idx[2 * i].hash = asmstore_name_hash(w->opt.hash, e->name, e->name_len);
         idx[2 * i + 1].hash = asmstore_name_hash(w->opt.hash, e->name, base);
-        idx[2 * i].desc = idx[2 * i + 1].desc = (uint32_t)i;
-        idx[2 * i].order = 0; idx[2 * i + 1].order = 1;
-        idx[2 * i].ignore = idx[2 * i + 1].ignore = (unsigned char)e->ignored;
+        idx[2 * i].desc = (uint32_t)i;
+        idx[2 * i + 1].desc = (uint32_t)i;
+        idx[2 * i].order = 0;
+        idx[2 * i + 1].order = 1;
+        idx[2 * i].ignore = (unsigned char)e->ignored;
+        idx[2 * i + 1].ignore = (unsigned char)e->ignored;
     }
     if (n) qsort(idx, 2 * n, sizeof *idx, asmstore__windex_cmp);
-    asmstore__wr32(o, ASMSTORE_MAGIC);
-    asmstore__wr32(o + 4, asmstore__version_word(w->opt.format, w->opt.abi));
-    asmstore__wr32(o + 8, (uint32_t)n);
-    asmstore__wr32(o + 12, (uint32_t)(2 * n));
-    asmstore__wr32(o + 16, (uint32_t)(2 * n * esize));
-    p = o + header;
+
     for (i = 0; i < 2 * n; i++, p += esize) {
-        if (hsize == 8) asmstore__wr64(p, idx[i].hash); else asmstore__wr32(p, (uint32_t)idx[i].hash);
+        if (hsize == 8)
+            asmstore__wr64(p, idx[i].hash);
+        else
+            asmstore__wr32(p, (uint32_t)idx[i].hash);
         asmstore__wr32(p + hsize, idx[i].desc);
         if (esize > hsize + 4) p[hsize + 4] = idx[i].ignore;
     }
-    asmstore_free(a, idx, 2 * n * sizeof *idx);
-    /* descriptors, names, data */
-    desc = o + header + 2 * n * esize;
-    names = desc + n * ASMSTORE_DESCRIPTOR_SIZE;
-    for (off = data_start, i = 0; i < n; i++, desc += ASMSTORE_DESCRIPTOR_SIZE) {
+}
+
+/* The descriptors (from desc_at in store o), names and data of formats 2-4. */
+ASMSTORE__PRIVATE void asmstore__write_entries(const asmstore_writer *w, unsigned char *o,
+                                               uint64_t desc_at, uint64_t data_start) {
+    unsigned char *desc = o + desc_at;
+    unsigned char *names = desc + w->count * ASMSTORE_DESCRIPTOR_SIZE;
+    uint64_t off = data_start, d[6];
+    size_t i;
+    int k;
+
+    for (i = 0; i < w->count; i++, desc += ASMSTORE_DESCRIPTOR_SIZE) {
         const asmstore__wentry *e = &w->entries[i];
         asmstore__wr32(names, (uint32_t)e->name_len);
         memcpy(names + 4, e->name, e->name_len);
@@ -3655,25 +3771,63 @@ ASMSTORE__PRIVATE asmstore_result asmstore__layout(asmstore_writer *w) {
         asmstore__put(o, e, d);
     }
     ASMSTORE_ASSERT(off == w->outs[0].size);
+}
+
+/* Formats 2-4: [header][index][descriptors][names][data], one store. */
+ASMSTORE__PRIVATE asmstore_result asmstore__layout(asmstore_writer *w) {
+    const asmstore_allocator *a = &w->opt.allocator;
+    size_t i, n = w->count;
+    size_t header = w->opt.format >= 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2;
+    size_t esize = asmstore__index_entry_size(w->opt.format, w->opt.hash);
+    uint64_t names_size = 0, index_size = (uint64_t)2 * n * esize, data_start, off, d[6];
+    asmstore__windex *idx;
+    unsigned char *o;
+    asmstore_result res;
+
+    for (i = 0; i < n; i++) names_size += 4u + w->entries[i].name_len;
+    data_start = header + index_size + (uint64_t)n * ASMSTORE_DESCRIPTOR_SIZE + names_size;
+    for (off = data_start, i = 0; i < n; i++) off = asmstore__place(w, &w->entries[i], off, d);
+    idx = (asmstore__windex *)asmstore_alloc(a, 2 * n * sizeof *idx);
+    if (!idx) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    if ((res = asmstore__new_output(w, NULL, off)) != ASMSTORE_OK) {
+        asmstore_free(a, idx, 2 * n * sizeof *idx);
+        return res;
+    }
+
+    o = w->outs[0].data;
+    asmstore__wr32(o, ASMSTORE_MAGIC);
+    asmstore__wr32(o + 4, asmstore__version_word(w->opt.format, w->opt.abi));
+    asmstore__wr32(o + 8, (uint32_t)n);
+    asmstore__wr32(o + 12, (uint32_t)(2 * n));
+    asmstore__wr32(o + 16, (uint32_t)index_size);
+    asmstore__write_index(w, idx, o + header, esize);
+    asmstore_free(a, idx, 2 * n * sizeof *idx);
+    asmstore__write_entries(w, o, header + index_size, data_start);
     if (w->opt.format >= 4) asmstore__wr64(o + 20, asmstore_xxh3_64(o + 28, w->outs[0].size - 28));
     return ASMSTORE_OK;
 }
 
-/* ---- format 1 (.NET 6-8): store 0 with the common entries and both hash tables, one arch store
-   per ABI, assemblies.manifest (store-releases.md §2) ---- */
+/* >>writer: format 1 sets ---------------------------------------------------------------------- */
+/* Format 1 (.NET 6-8): store 0 with the common entries and both hash tables, one arch store per
+   ABI, assemblies.manifest (docs/store-releases.md §2). */
 
 /* One row of the global hash tables; `mapping` is its place in global order (common, then arch). */
-typedef struct asmstore__v1row { uint64_t hash; uint32_t entry, mapping, local, store_id; } asmstore__v1row;
+typedef struct asmstore__v1row {
+    uint64_t hash;
+    uint32_t entry, mapping, local, store_id;
+} asmstore__v1row;
 static int asmstore__v1row_cmp(const void *a, const void *b) {
     const asmstore__v1row *x = (const asmstore__v1row *)a, *y = (const asmstore__v1row *)b;
     return x->hash < y->hash ? -1 : (x->hash > y->hash);
 }
 /* Length of the name as format 1 hashes it: without a final ".dll". */
 ASMSTORE__PRIVATE size_t asmstore__v1_name_len(const asmstore__wentry *e) {
-    return e->name_len > 4 && memcmp(e->name + e->name_len - 4, ".dll", 4) == 0 ? e->name_len - 4 : e->name_len;
+    return e->name_len > 4 && memcmp(e->name + e->name_len - 4, ".dll", 4) == 0 ? e->name_len - 4
+                                                                                : e->name_len;
 }
 /* Does ABI b's arch store list the same names in the same order as ABI a's? */
-ASMSTORE__PRIVATE int asmstore__v1_same_arch(const asmstore_writer *w, asmstore_abi a, asmstore_abi b) {
+ASMSTORE__PRIVATE int asmstore__v1_same_arch(const asmstore_writer *w, asmstore_abi a,
+                                             asmstore_abi b) {
     size_t i = 0, j = 0;
     for (;; i++, j++) {
         while (i < w->count && w->entries[i].abi != a) i++;
@@ -3692,8 +3846,12 @@ ASMSTORE__PRIVATE unsigned asmstore__v1_abis(const asmstore_writer *w) {
     return set & ~1u;
 }
 
-/* A compressed entry's sort key: %(DestinationSubPath), "<abi>/" before arch names in multi-ABI sets. */
-typedef struct asmstore__v1key { const char *key; size_t len, entry; } asmstore__v1key;
+/* A compressed entry's sort key: %(DestinationSubPath), "<abi>/" before arch names in multi-ABI
+   sets. */
+typedef struct asmstore__v1key {
+    const char *key;
+    size_t len, entry;
+} asmstore__v1key;
 static int asmstore__v1key_cmp(const void *a, const void *b) {
     const asmstore__v1key *x = (const asmstore__v1key *)a, *y = (const asmstore__v1key *)b;
     int c = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
@@ -3705,7 +3863,8 @@ static int asmstore__v1key_cmp(const void *a, const void *b) {
 /* .NET 6-8 numbered the compressed assemblies of all ABIs by an ordinal sort of their destination
    paths (byte order of UTF-8, which is .NET's UTF-16 order for every name outside U+E000..U+FFFF
    against supplementary characters). Entries with an explicit index keep it. */
-ASMSTORE__PRIVATE asmstore_result asmstore__v1_descriptor_indices(asmstore_writer *w, int multi_abi) {
+ASMSTORE__PRIVATE asmstore_result asmstore__v1_descriptor_indices(asmstore_writer *w,
+                                                                  int multi_abi) {
     const asmstore_allocator *a = &w->opt.allocator;
     size_t i, k = 0, bytes = 0, used = 0;
     asmstore__v1key *keys;
@@ -3729,14 +3888,17 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_descriptor_indices(asmstore_write
             buf[used + dir++] = '/';
         }
         memcpy(buf + used + dir, e->name, e->name_len);
-        keys[k].key = buf + used; keys[k].len = dir + e->name_len; keys[k].entry = i;
+        keys[k].key = buf + used;
+        keys[k].len = dir + e->name_len;
+        keys[k].entry = i;
         used += keys[k].len;
         k++;
     }
     if (k) qsort(keys, k, sizeof *keys, asmstore__v1key_cmp);
     for (i = 0; i < k; i++) {
         asmstore__wentry *e = &w->entries[keys[i].entry];
-        if (!(e->flags & (ASMSTORE_ADD_DESCRIPTOR_INDEX | ASMSTORE_ADD_VERBATIM))) e->descriptor_index = (uint32_t)i;
+        if (!(e->flags & (ASMSTORE_ADD_DESCRIPTOR_INDEX | ASMSTORE_ADD_VERBATIM)))
+            e->descriptor_index = (uint32_t)i;
     }
     asmstore_free(a, keys, w->count * sizeof *keys);
     asmstore_free(a, buf, bytes);
@@ -3748,8 +3910,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_prepare(asmstore_writer *w) {
     unsigned abis = asmstore__v1_abis(w), first = 0, b;
     for (b = 1; b < ASMSTORE__ABI_COUNT; b++) {
         if (!(abis & (1u << b))) continue;
-        if (!first) first = b;
-        else if (!asmstore__v1_same_arch(w, (asmstore_abi)first, (asmstore_abi)b)) return ASMSTORE_ERR_BAD_COUNTS;
+        if (!first)
+            first = b;
+        else if (!asmstore__v1_same_arch(w, (asmstore_abi)first, (asmstore_abi)b))
+            return ASMSTORE_ERR_BAD_COUNTS;
     }
     return asmstore__v1_descriptor_indices(w, (abis & (abis - 1)) != 0);
 }
@@ -3757,8 +3921,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_prepare(asmstore_writer *w) {
 /* Writes one format 1 store: the entries of `abi` (UNKNOWN: the common ones), and in store 0 the
    two hash tables (rows32/rows64 sorted, g rows each). */
 ASMSTORE__PRIVATE asmstore_result asmstore__v1_store(asmstore_writer *w, asmstore_abi abi,
-                                                     const asmstore__v1row *rows32, const asmstore__v1row *rows64,
-                                                     size_t g) {
+                                                     const asmstore__v1row *rows32,
+                                                     const asmstore__v1row *rows64, size_t g) {
     uint64_t off, d[6];
     size_t i, local = 0, r;
     unsigned char *o, *desc, *p;
@@ -3767,8 +3931,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_store(asmstore_writer *w, asmstor
     for (i = 0; i < w->count; i++) local += w->entries[i].abi == abi;
     off = ASMSTORE__V1_HEADER_SIZE + (uint64_t)local * ASMSTORE__V1_DESCRIPTOR_SIZE +
           (uint64_t)2 * g * ASMSTORE__V1_ROW_SIZE;
-    for (i = 0; i < w->count; i++) if (w->entries[i].abi == abi) off = asmstore__place(w, &w->entries[i], off, d);
-    if ((res = asmstore__new_output(w, asmstore__abi(abi)->v1_store_file, off)) != ASMSTORE_OK) return res;
+    for (i = 0; i < w->count; i++)
+        if (w->entries[i].abi == abi) off = asmstore__place(w, &w->entries[i], off, d);
+    if ((res = asmstore__new_output(w, asmstore__abi(abi)->v1_store_file, off)) != ASMSTORE_OK)
+        return res;
     o = w->outs[w->nouts - 1].data;
     asmstore__wr32(o, ASMSTORE_MAGIC);
     asmstore__wr32(o + 4, 1);
@@ -3804,13 +3970,17 @@ ASMSTORE__PRIVATE char *asmstore__put_hex(char *p, uint64_t v, int digits) {
 ASMSTORE__PRIVATE char *asmstore__put_dec(char *p, uint32_t v, int min_digits) {
     char t[10];
     int n = 0;
-    do { t[n++] = (char)('0' + v % 10u); v /= 10u; } while (v || n < min_digits);
+    do {
+        t[n++] = (char)('0' + v % 10u);
+        v /= 10u;
+    } while (v || n < min_digits);
     while (n) *p++ = t[--n];
     return p;
 }
 
 /* assemblies.manifest: a column header, then one line per assembly in global (mapping) order. */
-ASMSTORE__PRIVATE asmstore_result asmstore__v1_manifest(asmstore_writer *w, const asmstore__v1row *rows, size_t g) {
+ASMSTORE__PRIVATE asmstore_result asmstore__v1_manifest(asmstore_writer *w,
+                                                        const asmstore__v1row *rows, size_t g) {
     static const char head[] = "Hash 32     Hash 64             Blob ID  Blob idx  Name\n";
     asmstore__output *out = &w->outs[w->nouts];
     size_t i, cap = sizeof head;
@@ -3826,16 +3996,22 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_manifest(asmstore_writer *w, cons
     for (i = 0; i < g; i++) {
         const asmstore__wentry *e = &w->entries[rows[i].entry];
         size_t len = asmstore__v1_name_len(e);
-        *p++ = '0'; *p++ = 'x';
+        *p++ = '0';
+        *p++ = 'x';
         p = asmstore__put_hex(p, (uint32_t)XXH32(e->name, len, 0), 8);
-        memcpy(p, "  0x", 4); p += 4;
+        memcpy(p, "  0x", 4);
+        p += 4;
         p = asmstore__put_hex(p, (uint64_t)XXH64(e->name, len, 0), 16);
-        memcpy(p, "  ", 2); p += 2;
+        memcpy(p, "  ", 2);
+        p += 2;
         p = asmstore__put_dec(p, rows[i].store_id, 3);
-        memcpy(p, "      ", 6); p += 6;
+        memcpy(p, "      ", 6);
+        p += 6;
         p = asmstore__put_dec(p, rows[i].local, 4);
-        memcpy(p, "      ", 6); p += 6;
-        memcpy(p, e->name, len); p += len;
+        memcpy(p, "      ", 6);
+        p += 6;
+        memcpy(p, e->name, len);
+        p += len;
         *p++ = '\n';
     }
     out->size = (size_t)(p - (char *)out->data);
@@ -3843,8 +4019,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_manifest(asmstore_writer *w, cons
     return ASMSTORE_OK;
 }
 
-/* Sorts a copy of the global rows by one hash; equal hashes make the build fail upstream, so here. */
-ASMSTORE__PRIVATE asmstore_result asmstore__v1_table(const asmstore_writer *w, const asmstore__v1row *global, size_t g,
+/* Sorts a copy of the global rows by one hash; equal hashes make the build fail upstream, so
+   here. */
+ASMSTORE__PRIVATE asmstore_result asmstore__v1_table(const asmstore_writer *w,
+                                                     const asmstore__v1row *global, size_t g,
                                                      int wide, asmstore__v1row *t) {
     size_t i;
     for (i = 0; i < g; i++) {
@@ -3854,7 +4032,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_table(const asmstore_writer *w, c
         t[i].hash = wide ? (uint64_t)XXH64(e->name, len, 0) : (uint64_t)XXH32(e->name, len, 0);
     }
     if (g) qsort(t, g, sizeof *t, asmstore__v1row_cmp);
-    for (i = 1; i < g; i++) if (t[i].hash == t[i - 1].hash) return ASMSTORE_ERR_DUPLICATE_NAME;
+    for (i = 1; i < g; i++)
+        if (t[i].hash == t[i - 1].hash) return ASMSTORE_ERR_DUPLICATE_NAME;
     return ASMSTORE_OK;
 }
 
@@ -3865,23 +4044,31 @@ ASMSTORE__PRIVATE asmstore_result asmstore__layout_v1(asmstore_writer *w) {
     asmstore__v1row *rows = (asmstore__v1row *)asmstore_alloc(a, 3 * w->count * sizeof *rows);
     asmstore_result res;
     if (!rows) return ASMSTORE_ERR_OUT_OF_MEMORY;
-    for (b = 1; b < ASMSTORE__ABI_COUNT && !first; b++) if (abis & (1u << b)) first = b;
+    for (b = 1; b < ASMSTORE__ABI_COUNT && !first; b++)
+        if (abis & (1u << b)) first = b;
     /* global order: the common entries, then the arch entries once (those of the first ABI) */
     for (i = 0; i < w->count; i++) {
         const asmstore__wentry *e = &w->entries[i];
         if (e->abi != ASMSTORE_ABI_UNKNOWN) continue;
-        rows[g].entry = (uint32_t)i; rows[g].mapping = (uint32_t)g; rows[g].local = (uint32_t)local[0]++;
-        rows[g].store_id = 0; g++;
+        rows[g].entry = (uint32_t)i;
+        rows[g].mapping = (uint32_t)g;
+        rows[g].local = (uint32_t)local[0]++;
+        rows[g].store_id = 0;
+        g++;
     }
     for (i = 0; i < w->count; i++) {
         const asmstore__wentry *e = &w->entries[i];
         if (first == 0 || e->abi != (asmstore_abi)first) continue;
-        rows[g].entry = (uint32_t)i; rows[g].mapping = (uint32_t)g; rows[g].local = (uint32_t)local[first]++;
-        rows[g].store_id = 1; g++;
+        rows[g].entry = (uint32_t)i;
+        rows[g].mapping = (uint32_t)g;
+        rows[g].local = (uint32_t)local[first]++;
+        rows[g].store_id = 1;
+        g++;
     }
     res = asmstore__v1_table(w, rows, g, 0, rows + g);
     if (res == ASMSTORE_OK) res = asmstore__v1_table(w, rows, g, 1, rows + 2 * g);
-    if (res == ASMSTORE_OK) res = asmstore__v1_store(w, ASMSTORE_ABI_UNKNOWN, rows + g, rows + 2 * g, g);
+    if (res == ASMSTORE_OK)
+        res = asmstore__v1_store(w, ASMSTORE_ABI_UNKNOWN, rows + g, rows + 2 * g, g);
     for (b = 1; b < ASMSTORE__ABI_COUNT && res == ASMSTORE_OK; b++)
         if (abis & (1u << b)) res = asmstore__v1_store(w, (asmstore_abi)b, NULL, NULL, 0);
     if (res == ASMSTORE_OK) res = asmstore__v1_manifest(w, rows, g);
@@ -3889,24 +4076,28 @@ ASMSTORE__PRIVATE asmstore_result asmstore__layout_v1(asmstore_writer *w) {
     return res;
 }
 
+/* >>writer: finish ----------------------------------------------------------------------------- */
 /* Drops the outputs of a finish that failed half way. */
 ASMSTORE__PRIVATE void asmstore__free_outputs(asmstore_writer *w) {
     size_t i;
-    for (i = 0; i < w->nouts; i++) asmstore_free(&w->opt.allocator, w->outs[i].data, w->outs[i].cap);
+    for (i = 0; i < w->nouts; i++)
+        asmstore_free(&w->opt.allocator, w->outs[i].data, w->outs[i].cap);
     memset(w->outs, 0, sizeof w->outs);
     w->nouts = 0;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const void **data, size_t *size,
-                                                    asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const void **data,
+                                                    size_t *size, asmstore_error *err) {
     asmstore_result res = ASMSTORE_OK;
     const char *step = "format 1: every ABI's arch entries with the same names in the same order";
     int64_t entry = -1;
     size_t i;
-    if (!w || !data || !size) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL writer or output");
+    if (!w || !data || !size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL writer or output");
     if (!w->nouts) {
-        if (w->count > ASMSTORE_MAX_ENTRIES) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
-                                                                   "entries over ASMSTORE_MAX_ENTRIES");
+        if (w->count > ASMSTORE_MAX_ENTRIES)
+            return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
+                                  "entries over ASMSTORE_MAX_ENTRIES");
         if (w->opt.format == 1) res = asmstore__v1_prepare(w);
         if (res == ASMSTORE_OK) {
             step = "descriptor indices: two compressed entries with one";
@@ -3919,22 +4110,29 @@ ASMSTORE_DEF asmstore_result asmstore_writer_finish(asmstore_writer *w, const vo
                 if (w->entries[i].status != ASMSTORE_OK) entry = (int64_t)i;
         }
         if (res == ASMSTORE_OK) {
-            step = "laying out the store: over 4 GiB, or format 1 names whose XXH32 or XXH64 collide";
+            step =
+                "laying out the store: over 4 GiB, or format 1 names whose XXH32 or XXH64 collide";
             res = w->opt.format == 1 ? asmstore__layout_v1(w) : asmstore__layout(w);
         }
-        if (res != ASMSTORE_OK) { asmstore__free_outputs(w); return asmstore__fail(err, res, 0, entry, 0, step); }
+        if (res != ASMSTORE_OK) {
+            asmstore__free_outputs(w);
+            return asmstore__fail(err, res, 0, entry, 0, step);
+        }
     }
     *data = w->outs[0].data;
     *size = w->outs[0].size;
     return ASMSTORE_OK;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_writer_output(const asmstore_writer *w, size_t i, const char **name,
-                                                    const void **data, size_t *size, asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_writer_output(const asmstore_writer *w, size_t i,
+                                                    const char **name, const void **data,
+                                                    size_t *size, asmstore_error *err) {
     if (!w || !name || !data || !size || !w->nouts)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "NULL writer or output, or before a successful finish");
-    if (i >= w->nouts) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "output index past the last file");
+    if (i >= w->nouts)
+        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0,
+                              "output index past the last file");
     *name = w->outs[i].name;
     *data = w->outs[i].data;
     *size = w->outs[i].size;
@@ -3953,92 +4151,128 @@ ASMSTORE_DEF void asmstore_writer_free(asmstore_writer *w) {
     asmstore_free(&a, w, sizeof *w);
 }
 
-/* ---- presets: what each release ships (store-releases.md §1.1, §1.2, §4) ---- */
-static const char *const asmstore__target_names[6] = {"none", "net8", "net9", "net10", "net11", "net11-preview"};
+/* >>presets ------------------------------------------------------------------------------------ */
+/* What each release ships (docs/store-releases.md §1.1, §1.2, §4). */
+static const char *const asmstore__target_names[6] = {"none",  "net8",  "net9",
+                                                      "net10", "net11", "net11-preview"};
 
 ASMSTORE_DEF const char *asmstore_target_name(asmstore_target target) {
     return asmstore__target_names[(unsigned)target <= 5u ? (unsigned)target : 0u];
 }
 ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name) {
     unsigned i;
-    for (i = 1; name && i <= 5; i++) if (!strcmp(name, asmstore__target_names[i])) return (asmstore_target)i;
+    for (i = 1; name && i <= 5; i++)
+        if (!strcmp(name, asmstore__target_names[i])) return (asmstore_target)i;
     return ASMSTORE_TARGET_NONE;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_options *o, asmstore_target target,
-                                                           asmstore_runtime runtime, asmstore_abi abi,
-                                                           asmstore_preset *info, asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_options *o,
+                                                           asmstore_target target,
+                                                           asmstore_runtime runtime,
+                                                           asmstore_abi abi, asmstore_preset *info,
+                                                           asmstore_error *err) {
     int coreclr = runtime == ASMSTORE_RUNTIME_CORECLR, crc = 0;
-    if (!o || !asmstore__abi_in_range(abi) || target < ASMSTORE_TARGET_NET8 || target > ASMSTORE_TARGET_NET11_PREVIEW ||
-        (runtime != ASMSTORE_RUNTIME_MONOVM && !coreclr))
+    if (!o || !asmstore__abi_in_range(abi) || target < ASMSTORE_TARGET_NET8 ||
+        target > ASMSTORE_TARGET_NET11_PREVIEW || (runtime != ASMSTORE_RUNTIME_MONOVM && !coreclr))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "NULL options, or unknown target, runtime or ABI");
     if (coreclr && target <= ASMSTORE_TARGET_NET9) /* CoreCLR stores start with .NET 10 */
-        return asmstore__fail(err, ASMSTORE_ERR_PROFILE, 0, -1, 0, "no release shipped coreclr stores before .NET 10");
+        return asmstore__fail(err, ASMSTORE_ERR_PROFILE, 0, -1, 0,
+                              "no release shipped coreclr stores before .NET 10");
     if (abi == ASMSTORE_ABI_UNKNOWN) abi = ASMSTORE_ABI_ARM64;
     crc = coreclr && target >= ASMSTORE_TARGET_NET11;
     o->abi = abi;
     o->runtime = runtime;
     o->no_compress = 0;
     o->image_alignment = 1;
-    o->format = target == ASMSTORE_TARGET_NET8 ? 1u
-                : target == ASMSTORE_TARGET_NET9 ? 2u
-                : target == ASMSTORE_TARGET_NET11_PREVIEW ? 4u : 3u;
-    o->hash = o->format == 1 ? ASMSTORE_HASH_UNKNOWN : crc ? ASMSTORE_HASH_CRC32
-              : asmstore__abi(abi)->is_64bit ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32;
-    o->compression = target <= ASMSTORE_TARGET_NET10 ? ASMSTORE_COMPRESSION_LZ4 : ASMSTORE_COMPRESSION_ZSTD;
+    o->format = target == ASMSTORE_TARGET_NET8            ? 1u
+                : target == ASMSTORE_TARGET_NET9          ? 2u
+                : target == ASMSTORE_TARGET_NET11_PREVIEW ? 4u
+                                                          : 3u;
+    o->hash = o->format == 1                 ? ASMSTORE_HASH_UNKNOWN
+              : crc                          ? ASMSTORE_HASH_CRC32
+              : asmstore__abi(abi)->is_64bit ? ASMSTORE_HASH_XXH3_64
+                                             : ASMSTORE_HASH_XXH32;
+    o->compression =
+        target <= ASMSTORE_TARGET_NET10 ? ASMSTORE_COMPRESSION_LZ4 : ASMSTORE_COMPRESSION_ZSTD;
     /* LZ4 HC L09_HC (6-8), L12_MAX (9, 10); zstd 22 in optimised GA builds, 3 in 11 p7/rc1 */
-    o->level = target == ASMSTORE_TARGET_NET8 ? 9
+    o->level = target == ASMSTORE_TARGET_NET8    ? 9
                : target <= ASMSTORE_TARGET_NET10 ? 12
-               : target == ASMSTORE_TARGET_NET11 ? 22 : 3;
+               : target == ASMSTORE_TARGET_NET11 ? 22
+                                                 : 3;
     if (info) {
         info->version_word = asmstore__version_word(o->format, abi);
         info->header_size = o->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2;
-        info->index_entry_size = o->format == 1 ? 0u : asmstore__index_entry_size(o->format, o->hash);
-        info->wrapper = o->format == 1 ? ASMSTORE_ELF_NONE : crc ? ASMSTORE_ELF_SYMBOL : ASMSTORE_ELF_SECTION;
+        info->index_entry_size =
+            o->format == 1 ? 0u : asmstore__index_entry_size(o->format, o->hash);
+        info->wrapper = o->format == 1 ? ASMSTORE_ELF_NONE
+                        : crc          ? ASMSTORE_ELF_SYMBOL
+                                       : ASMSTORE_ELF_SECTION;
         info->file_name = o->format == 1 ? asmstore__abi(ASMSTORE_ABI_UNKNOWN)->v1_store_file
                           : target == ASMSTORE_TARGET_NET9 ? asmstore__abi(abi)->net9_file
-                          : ASMSTORE_ELF_DEFAULT_SONAME;
+                                                           : ASMSTORE_ELF_DEFAULT_SONAME;
     }
     return ASMSTORE_OK;
 }
 #endif /* ASMSTORE_NO_WRITER */
 
 #ifndef ASMSTORE_NO_ELF
+/* >>elf-writer: encoding ----------------------------------------------------------------------- */
 /* Class-dependent writers. */
 ASMSTORE__PRIVATE void asmstore__wrw(unsigned char *p, uint64_t v, int is64) {
-    if (is64) asmstore__wr64(p, v); else asmstore__wr32(p, (uint32_t)v);
+    if (is64)
+        asmstore__wr64(p, v);
+    else
+        asmstore__wr32(p, (uint32_t)v);
 }
 ASMSTORE__PRIVATE void asmstore__elf_put_shdr(unsigned char *q, int is64, const asmstore__shdr *s) {
     asmstore__wr32(q, s->name);
     asmstore__wr32(q + 4, s->type);
     if (is64) {
-        asmstore__wr64(q + 8, s->flags); asmstore__wr64(q + 16, s->addr); asmstore__wr64(q + 24, s->offset);
-        asmstore__wr64(q + 32, s->size); asmstore__wr32(q + 40, s->link); asmstore__wr32(q + 44, s->info);
-        asmstore__wr64(q + 48, s->addralign); asmstore__wr64(q + 56, s->entsize);
+        asmstore__wr64(q + 8, s->flags);
+        asmstore__wr64(q + 16, s->addr);
+        asmstore__wr64(q + 24, s->offset);
+        asmstore__wr64(q + 32, s->size);
+        asmstore__wr32(q + 40, s->link);
+        asmstore__wr32(q + 44, s->info);
+        asmstore__wr64(q + 48, s->addralign);
+        asmstore__wr64(q + 56, s->entsize);
     } else {
-        asmstore__wr32(q + 8, (uint32_t)s->flags); asmstore__wr32(q + 12, (uint32_t)s->addr);
-        asmstore__wr32(q + 16, (uint32_t)s->offset); asmstore__wr32(q + 20, (uint32_t)s->size);
-        asmstore__wr32(q + 24, s->link); asmstore__wr32(q + 28, s->info);
-        asmstore__wr32(q + 32, (uint32_t)s->addralign); asmstore__wr32(q + 36, (uint32_t)s->entsize);
+        asmstore__wr32(q + 8, (uint32_t)s->flags);
+        asmstore__wr32(q + 12, (uint32_t)s->addr);
+        asmstore__wr32(q + 16, (uint32_t)s->offset);
+        asmstore__wr32(q + 20, (uint32_t)s->size);
+        asmstore__wr32(q + 24, s->link);
+        asmstore__wr32(q + 28, s->info);
+        asmstore__wr32(q + 32, (uint32_t)s->addralign);
+        asmstore__wr32(q + 36, (uint32_t)s->entsize);
     }
 }
-ASMSTORE__PRIVATE void asmstore__elf_put_phdr(unsigned char *q, int is64, uint32_t type, uint32_t flags, uint64_t off,
-                                             uint64_t size, uint64_t align) {
+ASMSTORE__PRIVATE void asmstore__elf_put_phdr(unsigned char *q, int is64, uint32_t type,
+                                              uint32_t flags, uint64_t off, uint64_t size,
+                                              uint64_t align) {
     asmstore__wr32(q, type);
     if (is64) {
-        asmstore__wr32(q + 4, flags); asmstore__wr64(q + 8, off); asmstore__wr64(q + 16, off);
+        asmstore__wr32(q + 4, flags);
+        asmstore__wr64(q + 8, off);
+        asmstore__wr64(q + 16, off);
         asmstore__wr64(q + 24, off);
-        asmstore__wr64(q + 32, size); asmstore__wr64(q + 40, size); asmstore__wr64(q + 48, align);
+        asmstore__wr64(q + 32, size);
+        asmstore__wr64(q + 40, size);
+        asmstore__wr64(q + 48, align);
     } else {
-        asmstore__wr32(q + 4, (uint32_t)off); asmstore__wr32(q + 8, (uint32_t)off);
+        asmstore__wr32(q + 4, (uint32_t)off);
+        asmstore__wr32(q + 8, (uint32_t)off);
         asmstore__wr32(q + 12, (uint32_t)off);
-        asmstore__wr32(q + 16, (uint32_t)size); asmstore__wr32(q + 20, (uint32_t)size); asmstore__wr32(q + 24, flags);
+        asmstore__wr32(q + 16, (uint32_t)size);
+        asmstore__wr32(q + 20, (uint32_t)size);
+        asmstore__wr32(q + 24, flags);
         asmstore__wr32(q + 28, (uint32_t)align);
     }
 }
-ASMSTORE__PRIVATE void asmstore__elf_put_sym(unsigned char *q, int is64, uint32_t name, uint64_t value, uint64_t size,
-                                            unsigned char info, uint16_t shndx) {
+ASMSTORE__PRIVATE void asmstore__elf_put_sym(unsigned char *q, int is64, uint32_t name,
+                                             uint64_t value, uint64_t size, unsigned char info,
+                                             uint16_t shndx) {
     asmstore__wr32(q, name);
     if (is64) {
         q[4] = info;
@@ -4046,8 +4280,7 @@ ASMSTORE__PRIVATE void asmstore__elf_put_sym(unsigned char *q, int is64, uint32_
         asmstore__wr16(q + 6, shndx);
         asmstore__wr64(q + 8, value);
         asmstore__wr64(q + 16, size);
-    }
-    else {
+    } else {
         asmstore__wr32(q + 4, (uint32_t)value);
         asmstore__wr32(q + 8, (uint32_t)size);
         q[12] = info;
@@ -4056,26 +4289,45 @@ ASMSTORE__PRIVATE void asmstore__elf_put_sym(unsigned char *q, int is64, uint32_
     }
 }
 /* ELF header; offsets and counts patched in by the caller where they differ. */
-ASMSTORE__PRIVATE void asmstore__elf_put_ehdr(unsigned char *p, int is64, uint16_t machine, uint32_t flags,
-                                              uint64_t phoff, uint32_t phnum, uint64_t shoff, uint32_t shnum,
-                                              uint32_t shstrndx) {
+ASMSTORE__PRIVATE void asmstore__elf_put_ehdr(unsigned char *p, int is64, uint16_t machine,
+                                              uint32_t flags, uint64_t phoff, uint32_t phnum,
+                                              uint64_t shoff, uint32_t shnum, uint32_t shstrndx) {
     memset(p, 0, is64 ? 64u : 52u);
-    p[0] = 0x7f; p[1] = 'E'; p[2] = 'L'; p[3] = 'F';
-    p[4] = (unsigned char)(is64 ? 2 : 1); p[5] = 1; p[6] = 1;
+    p[0] = 0x7f;
+    p[1] = 'E';
+    p[2] = 'L';
+    p[3] = 'F';
+    p[4] = (unsigned char)(is64 ? 2 : 1);
+    p[5] = 1;
+    p[6] = 1;
     asmstore__wr16(p + 16, ASMSTORE__ET_DYN);
     asmstore__wr16(p + 18, machine);
     asmstore__wr32(p + 20, 1);
     if (is64) {
-        asmstore__wr64(p + 32, phoff); asmstore__wr64(p + 40, shoff); asmstore__wr32(p + 48, flags);
-        asmstore__wr16(p + 52, 64); asmstore__wr16(p + 54, 56); asmstore__wr16(p + 56, phnum);
-        asmstore__wr16(p + 58, 64); asmstore__wr16(p + 60, shnum); asmstore__wr16(p + 62, shstrndx);
+        asmstore__wr64(p + 32, phoff);
+        asmstore__wr64(p + 40, shoff);
+        asmstore__wr32(p + 48, flags);
+        asmstore__wr16(p + 52, 64);
+        asmstore__wr16(p + 54, 56);
+        asmstore__wr16(p + 56, phnum);
+        asmstore__wr16(p + 58, 64);
+        asmstore__wr16(p + 60, shnum);
+        asmstore__wr16(p + 62, shstrndx);
     } else {
-        asmstore__wr32(p + 28, (uint32_t)phoff); asmstore__wr32(p + 32, (uint32_t)shoff); asmstore__wr32(p + 36, flags);
-        asmstore__wr16(p + 40, 52); asmstore__wr16(p + 42, 32); asmstore__wr16(p + 44, phnum);
-        asmstore__wr16(p + 46, 40); asmstore__wr16(p + 48, shnum); asmstore__wr16(p + 50, shstrndx);
+        asmstore__wr32(p + 28, (uint32_t)phoff);
+        asmstore__wr32(p + 32, (uint32_t)shoff);
+        asmstore__wr32(p + 36, flags);
+        asmstore__wr16(p + 40, 52);
+        asmstore__wr16(p + 42, 32);
+        asmstore__wr16(p + 44, phnum);
+        asmstore__wr16(p + 46, 40);
+        asmstore__wr16(p + 48, shnum);
+        asmstore__wr16(p + 50, shstrndx);
     }
 }
-ASMSTORE__PRIVATE uint64_t asmstore__align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+ASMSTORE__PRIVATE uint64_t asmstore__align_up(uint64_t v, uint64_t a) {
+    return (v + a - 1) & ~(a - 1);
+}
 
 ASMSTORE__PRIVATE int asmstore__name_ok(const char *s) {
     size_t n;
@@ -4094,14 +4346,42 @@ ASMSTORE_DEF void asmstore_elf_image_free(asmstore_elf_image *img) {
 
 /* Offset of `name` in a string table of NUL-terminated names (table[0] is the empty name). The
    generator takes its sh_name values from here, so they follow the tables as written. */
-ASMSTORE__PRIVATE uint32_t asmstore__strtab_offset(const char *table, size_t size, const char *name) {
+ASMSTORE__PRIVATE uint32_t asmstore__strtab_offset(const char *table, size_t size,
+                                                   const char *name) {
     size_t i = 1;
     while (i < size && strcmp(table + i, name) != 0) i += strlen(table + i) + 1;
     ASMSTORE_ASSERT(i < size);
     return (uint32_t)i;
 }
 
-/* The layout of a generated wrapper (dlopen and section modes): elf-so-requirements.md §3. The
+/* img's zeroed head [0, payload_off) and tail [tail_start, total) around a payload of payload_size
+   bytes at payload_off. Files past the address space, and ELF32 files over 4 GiB:
+   ASMSTORE_ERR_TOO_LARGE. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_alloc_parts(asmstore_elf_image *img, int is64,
+                                                            uint64_t payload_off,
+                                                            uint64_t tail_start, uint64_t total,
+                                                            size_t payload_size) {
+    if ((uint64_t)payload_size > total || total > (uint64_t)SIZE_MAX ||
+        (!is64 && total > 0xFFFFFFFFu))
+        return ASMSTORE_ERR_TOO_LARGE;
+    img->head_size = (size_t)payload_off;
+    img->tail_size = (size_t)(total - tail_start);
+    img->head = (unsigned char *)asmstore_alloc(&img->allocator, img->head_size);
+    img->tail = (unsigned char *)asmstore_alloc(&img->allocator, img->tail_size);
+    if (!img->head || !img->tail) {
+        asmstore_elf_image_free(img);
+        return ASMSTORE_ERR_OUT_OF_MEMORY;
+    }
+    memset(img->head, 0, img->head_size);
+    memset(img->tail, 0, img->tail_size);
+    img->payload_offset = (size_t)payload_off;
+    img->payload_size = payload_size;
+    img->total_size = (size_t)total;
+    return ASMSTORE_OK;
+}
+
+/* >>elf-writer: layout ------------------------------------------------------------------------- */
+/* The layout of a generated wrapper (dlopen and section modes): docs/elf-so.md §3. The
    head holds the ELF header, 4 program headers, .dynsym, .dynstr, .hash and .dynamic, then zero
    padding up to the payload; the tail holds .shstrtab and the 7 section headers. */
 typedef struct asmstore__elf_gen {
@@ -4109,18 +4389,21 @@ typedef struct asmstore__elf_gen {
     uint64_t wa, ehsz, phsz, shsz, symsz, dynsz, align, p_align;
     const char *sym, *soname;
     size_t symlen, solen, payload_size;
-    const char *shstr;                /* the .shstrtab as written: section order differs by mode */
+    const char *shstr; /* the .shstrtab as written: section order differs by mode */
     size_t shstr_size;
     uint32_t nsyms, payload_idx, shstr_idx;
-    uint64_t dynsym_off, dynstr_off, dynstr_size, soname_idx, hash_off, dyn_off, meta_end, payload_off;
+    uint64_t dynsym_off, dynstr_off, dynstr_size, soname_idx, hash_off, dyn_off, meta_end,
+        payload_off;
     uint64_t shstr_off, shoff, total, load_size;
 } asmstore__elf_gen;
-#define ASMSTORE__GEN_NDYN 7u         /* .dynamic entries: SONAME, SYMTAB, SYMENT, STRTAB, STRSZ, HASH, NULL */
-#define ASMSTORE__GEN_NSEC 7u         /* null, .dynsym, .dynstr, .hash, .dynamic, payload and .shstrtab */
+#define ASMSTORE__GEN_NDYN \
+    7u /* .dynamic entries: SONAME, SYMTAB, SYMENT, STRTAB, STRSZ, HASH, NULL */
+#define ASMSTORE__GEN_NSEC 7u /* null, .dynsym, .dynstr, .hash, .dynamic, payload and .shstrtab */
 
 /* Sizes and offsets of everything; ASMSTORE_ERR_TOO_LARGE when the file cannot hold the payload. */
-ASMSTORE__PRIVATE asmstore_result asmstore__elf_gen_layout(asmstore__elf_gen *g, const asmstore_elf_options *opt,
-                                                           asmstore_abi abi, uint64_t align, size_t payload_size) {
+ASMSTORE__PRIVATE void asmstore__elf_gen_layout(asmstore__elf_gen *g,
+                                                const asmstore_elf_options *opt, asmstore_abi abi,
+                                                uint64_t align, size_t payload_size) {
     static const char shstr_dl[] = "\0.dynsym\0.dynstr\0.hash\0.dynamic\0payload\0.shstrtab";
     static const char shstr_sec[] = "\0.dynsym\0.dynstr\0.hash\0.dynamic\0.shstrtab\0payload";
     memset(g, 0, sizeof *g);
@@ -4128,16 +4411,22 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_gen_layout(asmstore__elf_gen *g,
     g->dl = opt->mode == ASMSTORE_ELF_MODE_DLOPEN;
     g->sym = opt->symbol ? opt->symbol : ASMSTORE_ELF_DEFAULT_SYMBOL;
     g->soname = opt->soname ? opt->soname : ASMSTORE_ELF_DEFAULT_SONAME;
-    g->wa = g->is64 ? 8u : 4u; g->ehsz = g->is64 ? 64u : 52u; g->phsz = g->is64 ? 56u : 32u;
+    g->wa = g->is64 ? 8u : 4u;
+    g->ehsz = g->is64 ? 64u : 52u;
+    g->phsz = g->is64 ? 56u : 32u;
     g->shsz = g->is64 ? 64u : 40u;
-    g->symsz = g->is64 ? 24u : 16u; g->dynsz = g->is64 ? 16u : 8u;
+    g->symsz = g->is64 ? 24u : 16u;
+    g->dynsz = g->is64 ? 16u : 8u;
     g->align = align;
     g->p_align = align > ASMSTORE_ELF_PAGE_16K ? align : ASMSTORE_ELF_PAGE_16K;
-    g->symlen = g->dl ? strlen(g->sym) : 0; g->solen = strlen(g->soname);
+    g->symlen = g->dl ? strlen(g->sym) : 0;
+    g->solen = strlen(g->soname);
     g->payload_size = payload_size;
-    g->shstr = g->dl ? shstr_dl : shstr_sec; g->shstr_size = sizeof shstr_dl;
+    g->shstr = g->dl ? shstr_dl : shstr_sec;
+    g->shstr_size = sizeof shstr_dl;
     g->nsyms = g->dl ? 2u : 1u;
-    g->payload_idx = g->dl ? 5u : 6u; g->shstr_idx = g->dl ? 6u : 5u;
+    g->payload_idx = g->dl ? 5u : 6u;
+    g->shstr_idx = g->dl ? 6u : 5u;
     g->dynsym_off = asmstore__align_up(g->ehsz + 4 * g->phsz, g->wa);
     g->dynstr_off = g->dynsym_off + g->nsyms * g->symsz;
     g->soname_idx = g->dl ? 1u + g->symlen + 1u : 1u;
@@ -4149,42 +4438,46 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_gen_layout(asmstore__elf_gen *g,
     g->shstr_off = g->payload_off + (uint64_t)payload_size;
     g->shoff = asmstore__align_up(g->shstr_off + g->shstr_size, g->wa);
     g->total = g->shoff + ASMSTORE__GEN_NSEC * g->shsz;
-    if ((uint64_t)payload_size > g->total || g->total > (uint64_t)SIZE_MAX || (!g->is64 && g->total > 0xFFFFFFFFu))
-        return ASMSTORE_ERR_TOO_LARGE;
     g->load_size = g->dl ? g->payload_off + payload_size : g->meta_end;
-    return ASMSTORE_OK;
 }
 
-/* The head (zeroed by the caller): ELF header, program headers, .dynsym, .dynstr, .hash, .dynamic. */
-ASMSTORE__PRIVATE void asmstore__elf_gen_head(const asmstore__elf_gen *g, asmstore_abi abi, unsigned char *h) {
-    const uint64_t tags[ASMSTORE__GEN_NDYN] = {ASMSTORE__DT_SONAME, ASMSTORE__DT_SYMTAB, ASMSTORE__DT_SYMENT,
-                                               ASMSTORE__DT_STRTAB, ASMSTORE__DT_STRSZ,  ASMSTORE__DT_HASH,
-                                               ASMSTORE__DT_NULL};
-    const uint64_t vals[ASMSTORE__GEN_NDYN] = {g->soname_idx, g->dynsym_off, g->symsz, g->dynstr_off, g->dynstr_size,
-                                               g->hash_off, 0};
+/* The head (zeroed by the caller): ELF header, program headers, .dynsym, .dynstr, .hash,
+   .dynamic. */
+ASMSTORE__PRIVATE void asmstore__elf_gen_head(const asmstore__elf_gen *g, asmstore_abi abi,
+                                              unsigned char *h) {
+    const uint64_t tags[ASMSTORE__GEN_NDYN] = {
+        ASMSTORE__DT_SONAME, ASMSTORE__DT_SYMTAB, ASMSTORE__DT_SYMENT, ASMSTORE__DT_STRTAB,
+        ASMSTORE__DT_STRSZ,  ASMSTORE__DT_HASH,   ASMSTORE__DT_NULL};
+    const uint64_t vals[ASMSTORE__GEN_NDYN] = {
+        g->soname_idx, g->dynsym_off, g->symsz, g->dynstr_off, g->dynstr_size, g->hash_off, 0};
     const int is64 = g->is64;
     unsigned char *q;
     uint32_t i;
-    asmstore__elf_put_ehdr(h, is64, asmstore__abi(abi)->e_machine, asmstore__abi(abi)->e_flags, g->ehsz, 4, g->shoff,
-                           ASMSTORE__GEN_NSEC, g->shstr_idx);
+    asmstore__elf_put_ehdr(h, is64, asmstore__abi(abi)->e_machine, asmstore__abi(abi)->e_flags,
+                           g->ehsz, 4, g->shoff, ASMSTORE__GEN_NSEC, g->shstr_idx);
     q = h + g->ehsz;
-    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_PHDR, ASMSTORE__PF_R, g->ehsz, 4 * g->phsz, g->wa); q += g->phsz;
-    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_LOAD, ASMSTORE__PF_R, 0, g->load_size, g->p_align); q += g->phsz;
-    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_DYNAMIC, ASMSTORE__PF_R, g->dyn_off, ASMSTORE__GEN_NDYN * g->dynsz,
-                           g->wa);
+    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_PHDR, ASMSTORE__PF_R, g->ehsz, 4 * g->phsz, g->wa);
     q += g->phsz;
-    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_GNU_STACK, ASMSTORE__PF_R | ASMSTORE__PF_W, 0, 0, 16);
+    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_LOAD, ASMSTORE__PF_R, 0, g->load_size, g->p_align);
+    q += g->phsz;
+    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_DYNAMIC, ASMSTORE__PF_R, g->dyn_off,
+                           ASMSTORE__GEN_NDYN * g->dynsz, g->wa);
+    q += g->phsz;
+    asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_GNU_STACK, ASMSTORE__PF_R | ASMSTORE__PF_W, 0, 0,
+                           16);
     /* .dynsym: [0] null, [1] the symbol; .dynstr: "", the symbol, the soname */
     if (g->dl) {
-        const unsigned char info = (unsigned char)((ASMSTORE__STB_GLOBAL << 4) | ASMSTORE__STT_OBJECT);
-        asmstore__elf_put_sym(h + g->dynsym_off + g->symsz, is64, 1, g->payload_off, g->payload_size, info,
-                              (uint16_t)g->payload_idx);
+        const unsigned char info =
+            (unsigned char)((ASMSTORE__STB_GLOBAL << 4) | ASMSTORE__STT_OBJECT);
+        asmstore__elf_put_sym(h + g->dynsym_off + g->symsz, is64, 1, g->payload_off,
+                              g->payload_size, info, (uint16_t)g->payload_idx);
         memcpy(h + g->dynstr_off + 1, g->sym, g->symlen);
     }
     memcpy(h + g->dynstr_off + g->soname_idx, g->soname, g->solen);
     /* .hash: one bucket, so bucket[0] starts the chain whatever the symbol's SysV hash is */
     q = h + g->hash_off;
-    asmstore__wr32(q, 1); asmstore__wr32(q + 4, g->nsyms);
+    asmstore__wr32(q, 1);
+    asmstore__wr32(q + 4, g->nsyms);
     asmstore__wr32(q + 8, g->dl ? 1u : 0u);
     asmstore__wr32(q + 12, 0);
     if (g->dl) asmstore__wr32(q + 16, 0);
@@ -4202,59 +4495,82 @@ ASMSTORE__PRIVATE void asmstore__elf_gen_tail(const asmstore__elf_gen *g, unsign
     uint32_t i;
     memcpy(t, g->shstr, g->shstr_size);
     memset(s, 0, sizeof s);
-    s[1].type = ASMSTORE__SHT_DYNSYM; s[1].addr = s[1].offset = g->dynsym_off; s[1].size = g->nsyms * g->symsz;
-    s[1].link = 2; s[1].info = 1; s[1].addralign = g->wa; s[1].entsize = g->symsz;
-    s[2].type = ASMSTORE__SHT_STRTAB; s[2].addr = s[2].offset = g->dynstr_off; s[2].size = g->dynstr_size;
+    s[1].type = ASMSTORE__SHT_DYNSYM;
+    s[1].addr = s[1].offset = g->dynsym_off;
+    s[1].size = g->nsyms * g->symsz;
+    s[1].link = 2;
+    s[1].info = 1;
+    s[1].addralign = g->wa;
+    s[1].entsize = g->symsz;
+    s[2].type = ASMSTORE__SHT_STRTAB;
+    s[2].addr = s[2].offset = g->dynstr_off;
+    s[2].size = g->dynstr_size;
     s[2].addralign = 1;
-    s[3].type = ASMSTORE__SHT_HASH; s[3].addr = s[3].offset = g->hash_off; s[3].size = 4u * (3u + g->nsyms);
-    s[3].link = 1; s[3].addralign = 4; s[3].entsize = 4;
-    s[4].type = ASMSTORE__SHT_DYNAMIC; s[4].addr = s[4].offset = g->dyn_off; s[4].size = ASMSTORE__GEN_NDYN * g->dynsz;
-    s[4].link = 2; s[4].addralign = g->wa; s[4].entsize = g->dynsz;
+    s[3].type = ASMSTORE__SHT_HASH;
+    s[3].addr = s[3].offset = g->hash_off;
+    s[3].size = 4u * (3u + g->nsyms);
+    s[3].link = 1;
+    s[3].addralign = 4;
+    s[3].entsize = 4;
+    s[4].type = ASMSTORE__SHT_DYNAMIC;
+    s[4].addr = s[4].offset = g->dyn_off;
+    s[4].size = ASMSTORE__GEN_NDYN * g->dynsz;
+    s[4].link = 2;
+    s[4].addralign = g->wa;
+    s[4].entsize = g->dynsz;
     for (i = 1; i <= 4; i++) s[i].flags = ASMSTORE__SHF_ALLOC;
     s[1].name = asmstore__strtab_offset(g->shstr, g->shstr_size, ".dynsym");
     s[2].name = asmstore__strtab_offset(g->shstr, g->shstr_size, ".dynstr");
     s[3].name = asmstore__strtab_offset(g->shstr, g->shstr_size, ".hash");
     s[4].name = asmstore__strtab_offset(g->shstr, g->shstr_size, ".dynamic");
     p->name = asmstore__strtab_offset(g->shstr, g->shstr_size, "payload");
-    p->type = ASMSTORE__SHT_PROGBITS; p->offset = g->payload_off; p->size = g->payload_size; p->addralign = g->align;
-    if (g->dl) { p->flags = ASMSTORE__SHF_ALLOC; p->addr = g->payload_off; }
+    p->type = ASMSTORE__SHT_PROGBITS;
+    p->offset = g->payload_off;
+    p->size = g->payload_size;
+    p->addralign = g->align;
+    if (g->dl) {
+        p->flags = ASMSTORE__SHF_ALLOC;
+        p->addr = g->payload_off;
+    }
     str->name = asmstore__strtab_offset(g->shstr, g->shstr_size, ".shstrtab");
-    str->type = ASMSTORE__SHT_STRTAB; str->offset = g->shstr_off; str->size = g->shstr_size; str->addralign = 1;
+    str->type = ASMSTORE__SHT_STRTAB;
+    str->offset = g->shstr_off;
+    str->size = g->shstr_size;
+    str->addralign = 1;
     for (i = 0; i < ASMSTORE__GEN_NSEC; i++)
         asmstore__elf_put_shdr(t + (g->shoff - g->shstr_off) + i * g->shsz, g->is64, &s[i]);
 }
 
-/* Generated wrapper (dlopen and section modes): head and tail around a payload that is not copied. */
-ASMSTORE__PRIVATE asmstore_result asmstore__elf_generate(asmstore_elf_image *img, const asmstore_elf_options *opt,
-                                                         asmstore_abi abi, uint64_t align, size_t payload_size) {
+/* Generated wrapper (dlopen and section modes): head and tail around a payload that is not
+   copied. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_generate(asmstore_elf_image *img,
+                                                         const asmstore_elf_options *opt,
+                                                         asmstore_abi abi, uint64_t align,
+                                                         size_t payload_size) {
     asmstore__elf_gen g;
-    asmstore_result res = asmstore__elf_gen_layout(&g, opt, abi, align, payload_size);
+    asmstore_result res;
+
+    asmstore__elf_gen_layout(&g, opt, abi, align, payload_size);
+    res = asmstore__elf_alloc_parts(img, g.is64, g.payload_off, g.shstr_off, g.total, payload_size);
     if (res != ASMSTORE_OK) return res;
-    img->head_size = (size_t)g.payload_off;
-    img->tail_size = (size_t)(g.total - g.shstr_off);
-    img->head = (unsigned char *)asmstore_alloc(&img->allocator, img->head_size);
-    img->tail = (unsigned char *)asmstore_alloc(&img->allocator, img->tail_size);
-    if (!img->head || !img->tail) { asmstore_elf_image_free(img); return ASMSTORE_ERR_OUT_OF_MEMORY; }
-    memset(img->head, 0, img->head_size);
-    memset(img->tail, 0, img->tail_size);
     asmstore__elf_gen_head(&g, abi, img->head);
     asmstore__elf_gen_tail(&g, img->tail);
-    img->payload_offset = (size_t)g.payload_off;
-    img->payload_size = payload_size;
-    img->total_size = (size_t)g.total;
     return ASMSTORE_OK;
 }
 
+/* >>elf-writer: template ----------------------------------------------------------------------- */
 /* May a stub's old payload at [cut, cut + old) be replaced in place? Everything the file keeps
    (headers, segments, sections other than the payload and .shstrtab) must end by `cut`; a loadable
    payload must end its PT_LOAD (no bss after it), whose index goes to *load (-1: none). */
-ASMSTORE__PRIVATE asmstore_result asmstore__elf_replaceable(const asmstore__elf *e, const asmstore_elf_info *info,
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_replaceable(const asmstore__elf *e,
+                                                            const asmstore_elf_info *info,
                                                             uint64_t cut, int *load) {
     asmstore__shdr s;
     asmstore__phdr h;
     uint32_t i;
     *load = -1;
-    if (e->ehsize > cut || (e->phnum && !asmstore__range_ok(e->phoff, (uint64_t)e->phnum * e->phentsize, cut)))
+    if (e->ehsize > cut ||
+        (e->phnum && !asmstore__range_ok(e->phoff, (uint64_t)e->phnum * e->phentsize, cut)))
         return ASMSTORE_ERR_UNSUPPORTED;
     for (i = 1; i < e->shnum; i++) {
         asmstore__elf_shdr(e, i, &s);
@@ -4272,241 +4588,316 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_replaceable(const asmstore__elf 
         asmstore__elf_phdr(e, i, &h);
         if (asmstore__range_ok(h.offset, h.filesz, cut)) continue;
         if (!asmstore__range_ok(h.offset, h.filesz, e->size)) return ASMSTORE_ERR_BAD_ELF;
-        if (info->kind != ASMSTORE_ELF_SYMBOL || h.type != ASMSTORE__PT_LOAD || *load >= 0 || h.offset > cut ||
-            h.offset + h.filesz != cut + info->payload_size || h.memsz != h.filesz)
+        if (info->kind != ASMSTORE_ELF_SYMBOL || h.type != ASMSTORE__PT_LOAD || *load >= 0 ||
+            h.offset > cut || h.offset + h.filesz != cut + info->payload_size ||
+            h.memsz != h.filesz)
             return ASMSTORE_ERR_UNSUPPORTED;
         *load = (int)i;
     }
     return info->kind == ASMSTORE_ELF_SYMBOL && *load < 0 ? ASMSTORE_ERR_UNSUPPORTED : ASMSTORE_OK;
 }
 
+/* Patches the copied stub head for a replaced payload now ending at `end`: the PT_LOAD `load`
+   (when >= 0) ends with it, and the symbol's st_size (when not 0) is the new size. */
+ASMSTORE__PRIVATE void asmstore__elf_patch_head(unsigned char *head, const asmstore__elf *e,
+                                                const asmstore_elf_info *info, int load,
+                                                uint64_t end, size_t payload_size) {
+    asmstore__phdr h;
+
+    if (load >= 0) {
+        unsigned char *q = head + e->phoff + (uint64_t)load * e->phentsize;
+        asmstore__elf_phdr(e, (uint32_t)load, &h);
+        asmstore__elf_put_phdr(q, e->is64, h.type, h.flags, h.offset, end - h.offset, h.align);
+        if (h.vaddr != h.offset || h.paddr != h.offset) { /* keep the segment's own addresses */
+            if (e->is64) {
+                asmstore__wr64(q + 16, h.vaddr);
+                asmstore__wr64(q + 24, h.paddr);
+            } else {
+                asmstore__wr32(q + 8, (uint32_t)h.vaddr);
+                asmstore__wr32(q + 12, (uint32_t)h.paddr);
+            }
+        }
+    }
+
+    /* st_size: 64-bit at +16, 32-bit at +8 */
+    if (info->kind == ASMSTORE_ELF_SYMBOL && info->symbol_size)
+        asmstore__wrw(head + info->symbol_entry_offset + (e->is64 ? 16u : 8u), payload_size,
+                      e->is64);
+}
+
 /* Template mode over a stub that already carries a payload: the old one is replaced (see
    asmstore_elf_layout). head = stub[0, cut) patched; tail = .shstrtab + the section headers. */
-ASMSTORE__PRIVATE asmstore_result asmstore__elf_template_replace(asmstore_elf_image *img, const asmstore__elf *e,
-                                                                 const asmstore_elf_info *info, size_t payload_size) {
-    const uint64_t shsz = e->is64 ? 64u : 40u, wa = e->is64 ? 8u : 4u, cut = info->payload_offset;
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_template_replace(asmstore_elf_image *img,
+                                                                 const asmstore__elf *e,
+                                                                 const asmstore_elf_info *info,
+                                                                 size_t payload_size) {
+    const uint64_t shsz = e->is64 ? 64u : 40u, cut = info->payload_offset;
     asmstore__shdr str, s;
-    asmstore__phdr h;
-    uint64_t shstr_off, shoff, total, end;
+    uint64_t shstr_off = cut + (uint64_t)payload_size, shoff, total;
     uint32_t i;
     int load;
     asmstore_result res = asmstore__elf_replaceable(e, info, cut, &load);
+
     if (res != ASMSTORE_OK) return res;
     memset(&str, 0, sizeof str);
     if (e->shstrndx) asmstore__elf_shdr(e, e->shstrndx, &str);
     if (asmstore__range_ok(str.offset, str.size, cut))
         str.size = 0; /* names before the payload (llvm-objcopy's layout) stay there */
-    shstr_off = cut + (uint64_t)payload_size;
-    shoff = asmstore__align_up(shstr_off + str.size, wa);
+    shoff = asmstore__align_up(shstr_off + str.size, e->is64 ? 8u : 4u);
     total = shoff + (uint64_t)e->shnum * shsz;
-    if ((uint64_t)payload_size > total || total > (uint64_t)SIZE_MAX || (!e->is64 && total > 0xFFFFFFFFu))
-        return ASMSTORE_ERR_TOO_LARGE;
-    img->head_size = (size_t)cut;
-    img->tail_size = (size_t)(total - shstr_off);
-    img->head = (unsigned char *)asmstore_alloc(&img->allocator, img->head_size);
-    img->tail = (unsigned char *)asmstore_alloc(&img->allocator, img->tail_size);
-    if (!img->head || !img->tail) { asmstore_elf_image_free(img); return ASMSTORE_ERR_OUT_OF_MEMORY; }
+    res = asmstore__elf_alloc_parts(img, e->is64, cut, shstr_off, total, payload_size);
+    if (res != ASMSTORE_OK) return res;
+
     memcpy(img->head, e->p, (size_t)cut);
-    memset(img->tail, 0, img->tail_size);
-    if (e->is64) asmstore__wr64(img->head + 40, shoff); else asmstore__wr32(img->head + 32, (uint32_t)shoff);
-    if (load >= 0) { /* the PT_LOAD now ends with the new payload */
-        asmstore__elf_phdr(e, (uint32_t)load, &h);
-        end = cut + payload_size - h.offset;
-        asmstore__elf_put_phdr(img->head + e->phoff + (uint64_t)load * e->phentsize, e->is64, h.type, h.flags, h.offset,
-                               end, h.align);
-        if (h.vaddr != h.offset || h.paddr != h.offset) { /* keep the segment's own addresses */
-            unsigned char *q = img->head + e->phoff + (uint64_t)load * e->phentsize;
-            if (e->is64) { asmstore__wr64(q + 16, h.vaddr); asmstore__wr64(q + 24, h.paddr); }
-            else { asmstore__wr32(q + 8, (uint32_t)h.vaddr); asmstore__wr32(q + 12, (uint32_t)h.paddr); }
-        }
-    }
-    if (info->kind == ASMSTORE_ELF_SYMBOL && info->symbol_size) /* st_size: 64-bit at +16, 32-bit at +8 */
-        asmstore__wrw(img->head + info->symbol_entry_offset + (e->is64 ? 16u : 8u), payload_size, e->is64);
+    if (e->is64)
+        asmstore__wr64(img->head + 40, shoff);
+    else
+        asmstore__wr32(img->head + 32, (uint32_t)shoff);
+    asmstore__elf_patch_head(img->head, e, info, load, shstr_off, payload_size);
+
     if (str.size) memcpy(img->tail, e->p + str.offset, (size_t)str.size);
     for (i = 0; i < e->shnum; i++) {
         unsigned char *q = img->tail + (shoff - shstr_off) + (uint64_t)i * shsz;
         memcpy(q, e->p + e->shoff + (uint64_t)i * shsz, (size_t)shsz);
-        if (i == info->section_index || (i == e->shstrndx && i && str.size)) {
-            asmstore__elf_shdr(e, i, &s);
-            if (i == info->section_index) s.size = payload_size; else s.offset = shstr_off;
-            asmstore__elf_put_shdr(q, e->is64, &s);
-        }
+        if (i != info->section_index && !(i == e->shstrndx && i && str.size)) continue;
+        asmstore__elf_shdr(e, i, &s);
+        if (i == info->section_index)
+            s.size = payload_size;
+        else
+            s.offset = shstr_off;
+        asmstore__elf_put_shdr(q, e->is64, &s);
     }
-    img->payload_offset = (size_t)cut;
-    img->payload_size = payload_size;
-    img->total_size = (size_t)total;
     return ASMSTORE_OK;
 }
 
-/* Template mode: what `llvm-objcopy --add-section payload=F --set-section-flags payload=readonly,data
-   --set-section-alignment payload=A` does, in one pass: stub bytes (header fields patched), zero
-   padding, payload, new .shstrtab (old one + "payload"), new section header table. */
 /* A template stub: ELF, ET_DYN, one of the four machines with its class (ASMSTORE_ERR_ABI_MISMATCH
    when it is not opt->abi), a section header table of whole entries and a valid e_shstrndx. */
-ASMSTORE__PRIVATE asmstore_result asmstore__elf_stub_open(asmstore__elf *e, const asmstore_elf_options *opt) {
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_stub_open(asmstore__elf *e,
+                                                          const asmstore_elf_options *opt) {
     asmstore_result res = asmstore__elf_open(e, opt->stub, opt->stub_size);
     asmstore_abi machine_abi;
+
     if (res != ASMSTORE_OK) return res;
     machine_abi = asmstore__abi_of_machine(e->machine);
-    if (e->type != ASMSTORE__ET_DYN || machine_abi == ASMSTORE_ABI_UNKNOWN) return ASMSTORE_ERR_BAD_ELF;
+    if (e->type != ASMSTORE__ET_DYN || machine_abi == ASMSTORE_ABI_UNKNOWN)
+        return ASMSTORE_ERR_BAD_ELF;
     if ((e->is64 != 0) != asmstore__abi(machine_abi)->is_64bit) return ASMSTORE_ERR_BAD_ELF;
-    if (opt->abi != ASMSTORE_ABI_UNKNOWN && machine_abi != opt->abi) return ASMSTORE_ERR_ABI_MISMATCH;
+    if (opt->abi != ASMSTORE_ABI_UNKNOWN && machine_abi != opt->abi)
+        return ASMSTORE_ERR_ABI_MISMATCH;
     if (e->shnum != 0 && e->shentsize != (e->is64 ? 64u : 40u)) return ASMSTORE_ERR_BAD_ELF;
-    if (e->shnum >= 0xff00u || (e->shnum == 0 && e->shstrndx != 0) || (e->shnum && e->shstrndx >= e->shnum))
+    if (e->shnum >= 0xff00u || (e->shnum == 0 && e->shstrndx != 0) ||
+        (e->shnum && e->shstrndx >= e->shnum))
         return ASMSTORE_ERR_BAD_ELF;
     return ASMSTORE_OK;
 }
 
-/* The ELF header fields that place the section header table: e_shoff, e_shentsize, e_shnum, e_shstrndx. */
-ASMSTORE__PRIVATE void asmstore__elf_put_shtab(unsigned char *h, int is64, uint64_t shoff, uint32_t shnum,
-                                               uint32_t shstrndx) {
+/* The ELF header fields that place the section header table: e_shoff, e_shentsize, e_shnum,
+   e_shstrndx. */
+ASMSTORE__PRIVATE void asmstore__elf_put_shtab(unsigned char *h, int is64, uint64_t shoff,
+                                               uint32_t shnum, uint32_t shstrndx) {
     if (is64) {
         asmstore__wr64(h + 40, shoff);
-        asmstore__wr16(h + 58, 64u); asmstore__wr16(h + 60, shnum); asmstore__wr16(h + 62, shstrndx);
+        asmstore__wr16(h + 58, 64u);
+        asmstore__wr16(h + 60, shnum);
+        asmstore__wr16(h + 62, shstrndx);
     } else {
         asmstore__wr32(h + 32, (uint32_t)shoff);
-        asmstore__wr16(h + 46, 40u); asmstore__wr16(h + 48, shnum); asmstore__wr16(h + 50, shstrndx);
+        asmstore__wr16(h + 46, 40u);
+        asmstore__wr16(h + 48, shnum);
+        asmstore__wr16(h + 50, shstrndx);
     }
 }
 
-ASMSTORE__PRIVATE asmstore_result asmstore__elf_template(asmstore_elf_image *img, const asmstore_elf_options *opt,
-                                                         uint64_t align, size_t payload_size) {
-    static const char add_names[] = ".shstrtab\0payload";
-    asmstore__elf e;
-    asmstore__shdr str, s;
-    asmstore_result res;
-    uint64_t payload_off, shstr_off, shstr_size, old_str_size = 0, shoff, total, shsz, wa;
-    uint32_t old_n, new_n, str_idx, i, name_payload, name_shstrtab = 0;
-    int new_strtab;
-    unsigned char *t;
-    memset(&str, 0, sizeof str);
-    res = asmstore__elf_stub_open(&e, opt);
-    if (res != ASMSTORE_OK) return res;
-    shsz = e.is64 ? 64u : 40u;
-    wa = e.is64 ? 8u : 4u;
-    {   /* a payload already there is replaced, never duplicated */
-        const void *old;
-        size_t old_size;
-        asmstore_elf_info info;
-        res = asmstore_elf_payload(e.p, (size_t)e.size, opt->symbol, &old, &old_size, &info, NULL);
-        if (res == ASMSTORE_OK) return asmstore__elf_template_replace(img, &e, &info, payload_size);
-        if (res != ASMSTORE_ERR_NO_PAYLOAD) return res;
-    }
-    new_strtab = e.shstrndx == 0;
-    if (!new_strtab) {
-        asmstore__elf_shdr(&e, e.shstrndx, &str);
-        if (str.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(str.offset, str.size, e.size) ||
-            (str.size && e.p[str.offset + str.size - 1] != 0))
+/* Where template mode puts things in a stub without a payload. */
+typedef struct asmstore__elf_tpl {
+    asmstore__shdr str;     /* the stub's .shstrtab header (zero when it has none) */
+    int new_strtab;         /* the stub has no .shstrtab: one is added */
+    uint32_t old_n, new_n;  /* section headers before and after */
+    uint32_t str_idx;       /* .shstrtab's index in the new table */
+    uint32_t name_shstrtab; /* sh_name of a new ".shstrtab" */
+    uint32_t name_payload;  /* sh_name of "payload" */
+    uint64_t shstr_size;    /* the new .shstrtab's size */
+    uint64_t payload_off, shstr_off, shoff, total;
+} asmstore__elf_tpl;
+
+/* Plans the template: new .shstrtab = old bytes + ("\0" when empty) + [".shstrtab\0" when new] +
+   "payload\0", then the payload at `align` after the stub, .shstrtab and the section headers. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_tpl_plan(asmstore__elf_tpl *t,
+                                                         const asmstore__elf *e, uint64_t align,
+                                                         size_t payload_size) {
+    memset(t, 0, sizeof *t);
+    t->new_strtab = e->shstrndx == 0;
+    if (!t->new_strtab) {
+        asmstore__elf_shdr(e, e->shstrndx, &t->str);
+        if (t->str.type != ASMSTORE__SHT_STRTAB ||
+            !asmstore__range_ok(t->str.offset, t->str.size, e->size) ||
+            (t->str.size && e->p[t->str.offset + t->str.size - 1] != 0))
             return ASMSTORE_ERR_BAD_ELF;
-        old_str_size = str.size;
     }
-    old_n = e.shnum;
-    str_idx = new_strtab ? (old_n ? old_n : 1u) : e.shstrndx;
-    new_n = (old_n ? old_n : 1u) + (new_strtab ? 2u : 1u);
-    /* new .shstrtab = old bytes + ("\0" when empty) + [".shstrtab\0" when new] + "payload\0" */
-    shstr_size = old_str_size ? old_str_size : 1u;
-    if (new_strtab) { name_shstrtab = (uint32_t)shstr_size; shstr_size += sizeof ".shstrtab"; }
-    name_payload = (uint32_t)shstr_size;
-    shstr_size += sizeof "payload";
-    payload_off = asmstore__align_up(e.size, align);
-    shstr_off = payload_off + (uint64_t)payload_size;
-    shoff = asmstore__align_up(shstr_off + shstr_size, wa);
-    total = shoff + (uint64_t)new_n * shsz;
-    if ((uint64_t)payload_size > total || total > (uint64_t)SIZE_MAX || (!e.is64 && total > 0xFFFFFFFFu))
-        return ASMSTORE_ERR_TOO_LARGE;
-    img->head_size = (size_t)payload_off;
-    img->tail_size = (size_t)(total - shstr_off);
-    img->head = (unsigned char *)asmstore_alloc(&img->allocator, img->head_size);
-    img->tail = (unsigned char *)asmstore_alloc(&img->allocator, img->tail_size);
-    if (!img->head || !img->tail) { asmstore_elf_image_free(img); return ASMSTORE_ERR_OUT_OF_MEMORY; }
-    memcpy(img->head, e.p, (size_t)e.size);
-    memset(img->head + e.size, 0, (size_t)(payload_off - e.size));
-    /* ELF header: only the section header table location fields change */
-    asmstore__elf_put_shtab(img->head, e.is64, shoff, new_n, str_idx);
-    t = img->tail;
-    memset(t, 0, img->tail_size);
-    if (old_str_size) memcpy(t, e.p + str.offset, (size_t)old_str_size);
-    if (new_strtab) memcpy(t + name_shstrtab, add_names, sizeof ".shstrtab");
-    memcpy(t + name_payload, add_names + sizeof ".shstrtab", sizeof "payload");
-    t += shoff - shstr_off;
-    for (i = 0; i < old_n; i++) memcpy(t + i * shsz, e.p + e.shoff + (uint64_t)i * shsz, (size_t)shsz);
-    /* old_n == 0: entry [0] stays the zeroed null header */
-    /* .shstrtab: the old header moved to the new bytes, or a new one */
-    if (new_strtab) { memset(&s, 0, sizeof s); s.name = name_shstrtab; s.type = ASMSTORE__SHT_STRTAB; s.addralign = 1; }
-    else s = str;
-    s.offset = shstr_off; s.size = shstr_size;
-    asmstore__elf_put_shdr(t + (uint64_t)str_idx * shsz, e.is64, &s);
-    memset(&s, 0, sizeof s);
-    s.name = name_payload; s.type = ASMSTORE__SHT_PROGBITS; s.offset = payload_off; s.size = payload_size;
-    s.addralign = align;
-    asmstore__elf_put_shdr(t + (uint64_t)(new_n - 1) * shsz, e.is64, &s);
-    img->payload_offset = (size_t)payload_off;
-    img->payload_size = payload_size;
-    img->total_size = (size_t)total;
+
+    t->old_n = e->shnum;
+    t->str_idx = t->new_strtab ? (t->old_n ? t->old_n : 1u) : e->shstrndx;
+    t->new_n = (t->old_n ? t->old_n : 1u) + (t->new_strtab ? 2u : 1u);
+    t->shstr_size = t->str.size ? t->str.size : 1u;
+    if (t->new_strtab) {
+        t->name_shstrtab = (uint32_t)t->shstr_size;
+        t->shstr_size += sizeof ".shstrtab";
+    }
+    t->name_payload = (uint32_t)t->shstr_size;
+    t->shstr_size += sizeof "payload";
+
+    t->payload_off = asmstore__align_up(e->size, align);
+    t->shstr_off = t->payload_off + (uint64_t)payload_size;
+    t->shoff = asmstore__align_up(t->shstr_off + t->shstr_size, e->is64 ? 8u : 4u);
+    t->total = t->shoff + (uint64_t)t->new_n * (e->is64 ? 64u : 40u);
     return ASMSTORE_OK;
 }
 
+/* The template's tail (zeroed): the new .shstrtab, the old section headers, .shstrtab's header
+   moved to the new bytes (or a new one), and the payload's header last. */
+ASMSTORE__PRIVATE void asmstore__elf_tpl_tail(unsigned char *t, const asmstore__elf_tpl *p,
+                                              const asmstore__elf *e, uint64_t align,
+                                              size_t payload_size) {
+    static const char add_names[] = ".shstrtab\0payload";
+    const uint64_t shsz = e->is64 ? 64u : 40u;
+    asmstore__shdr s;
+    uint32_t i;
+
+    if (p->str.size) memcpy(t, e->p + p->str.offset, (size_t)p->str.size);
+    if (p->new_strtab) memcpy(t + p->name_shstrtab, add_names, sizeof ".shstrtab");
+    memcpy(t + p->name_payload, add_names + sizeof ".shstrtab", sizeof "payload");
+    t += p->shoff - p->shstr_off;
+    /* old_n == 0: entry [0] stays the zeroed null header */
+    for (i = 0; i < p->old_n; i++)
+        memcpy(t + i * shsz, e->p + e->shoff + (uint64_t)i * shsz, (size_t)shsz);
+
+    if (p->new_strtab) {
+        memset(&s, 0, sizeof s);
+        s.name = p->name_shstrtab;
+        s.type = ASMSTORE__SHT_STRTAB;
+        s.addralign = 1;
+    } else {
+        s = p->str;
+    }
+    s.offset = p->shstr_off;
+    s.size = p->shstr_size;
+    asmstore__elf_put_shdr(t + (uint64_t)p->str_idx * shsz, e->is64, &s);
+
+    memset(&s, 0, sizeof s);
+    s.name = p->name_payload;
+    s.type = ASMSTORE__SHT_PROGBITS;
+    s.offset = p->payload_off;
+    s.size = payload_size;
+    s.addralign = align;
+    asmstore__elf_put_shdr(t + (uint64_t)(p->new_n - 1) * shsz, e->is64, &s);
+}
+
+/* Template mode: what `llvm-objcopy --add-section payload=F --set-section-flags
+   payload=readonly,data --set-section-alignment payload=A` does, in one pass: stub bytes (header
+   fields patched), zero padding, payload, new .shstrtab (old one + "payload"), new section header
+   table. A payload already there is replaced, never duplicated. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_template(asmstore_elf_image *img,
+                                                         const asmstore_elf_options *opt,
+                                                         uint64_t align, size_t payload_size) {
+    asmstore__elf e;
+    asmstore__elf_tpl t;
+    asmstore_elf_info info;
+    const void *old;
+    size_t old_size;
+    asmstore_result res = asmstore__elf_stub_open(&e, opt);
+
+    if (res != ASMSTORE_OK) return res;
+    res = asmstore_elf_payload(e.p, (size_t)e.size, opt->symbol, &old, &old_size, &info, NULL);
+    if (res == ASMSTORE_OK) return asmstore__elf_template_replace(img, &e, &info, payload_size);
+    if (res != ASMSTORE_ERR_NO_PAYLOAD) return res;
+
+    if ((res = asmstore__elf_tpl_plan(&t, &e, align, payload_size)) != ASMSTORE_OK) return res;
+    res = asmstore__elf_alloc_parts(img, e.is64, t.payload_off, t.shstr_off, t.total, payload_size);
+    if (res != ASMSTORE_OK) return res;
+    memcpy(img->head, e.p, (size_t)e.size);
+    /* ELF header: only the section header table location fields change */
+    asmstore__elf_put_shtab(img->head, e.is64, t.shoff, t.new_n, t.str_idx);
+    asmstore__elf_tpl_tail(img->tail, &t, &e, align, payload_size);
+    return ASMSTORE_OK;
+}
+
+/* >>elf-writer: public ------------------------------------------------------------------------- */
 /* What a failed generator or template pass was checking, by its result. */
 ASMSTORE__PRIVATE const char *asmstore__elf_layout_message(asmstore_result res, int template_mode) {
     switch (res) {
-    case ASMSTORE_ERR_OUT_OF_MEMORY: return "the wrapper's head or tail";
-    case ASMSTORE_ERR_TOO_LARGE: return "ELF32 file over 4 GiB";
-    case ASMSTORE_ERR_ABI_MISMATCH: return "stub's class or machine differs from opt->abi";
-    case ASMSTORE_ERR_BAD_ELF: return "stub: little-endian ET_DYN of a known ABI, sections and .shstrtab in bounds";
-    case ASMSTORE_ERR_UNSUPPORTED: return "stub: only .shstrtab and section headers may follow its old payload";
-    default: return template_mode ? "stub" : NULL;
+        case ASMSTORE_ERR_OUT_OF_MEMORY: return "the wrapper's head or tail";
+        case ASMSTORE_ERR_TOO_LARGE: return "ELF32 file over 4 GiB";
+        case ASMSTORE_ERR_ABI_MISMATCH: return "stub's class or machine differs from opt->abi";
+        case ASMSTORE_ERR_BAD_ELF:
+            return "stub: little-endian ET_DYN of a known ABI, sections and .shstrtab in bounds";
+        case ASMSTORE_ERR_UNSUPPORTED:
+            return "stub: only .shstrtab and section headers may follow its old payload";
+        default: return template_mode ? "stub" : NULL;
     }
 }
 
-ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img, const asmstore_elf_options *opt,
+ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img,
+                                                 const asmstore_elf_options *opt,
                                                  size_t payload_size, asmstore_error *err) {
     asmstore_elf_options o;
     uint64_t align;
     asmstore_result res;
     if (!img) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL image");
     memset(img, 0, sizeof *img);
-    if (opt) o = *opt; else memset(&o, 0, sizeof o);
+    if (opt)
+        o = *opt;
+    else
+        memset(&o, 0, sizeof o);
     img->allocator = o.allocator;
     align = o.alignment ? o.alignment : ASMSTORE_ELF_DEFAULT_ALIGNMENT;
     if (align < 4096u || align > (1u << 30) || (align & (align - 1)) != 0)
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "alignment: a power of two, 4096 .. 1 GiB");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "alignment: a power of two, 4096 .. 1 GiB");
     switch (o.mode) {
-    case ASMSTORE_ELF_MODE_DLOPEN:
-    case ASMSTORE_ELF_MODE_SECTION:
-        if (o.abi == ASMSTORE_ABI_UNKNOWN) o.abi = ASMSTORE_ABI_ARM64;
-        if (!asmstore__abi_known(o.abi)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown ABI");
-        if ((o.symbol && !asmstore__name_ok(o.symbol)) || (o.soname && !asmstore__name_ok(o.soname)))
-            return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                                  "symbol or soname empty or over ASMSTORE_ELF_MAX_NAME");
-        res = asmstore__elf_generate(img, &o, o.abi, align, payload_size);
-        break;
-    case ASMSTORE_ELF_MODE_TEMPLATE:
-        if (!o.stub || !o.stub_size)
-            return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "template mode without a stub");
-        if (!asmstore__abi_in_range(o.abi))
-            return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown ABI");
-        res = asmstore__elf_template(img, &o, align, payload_size);
-        break;
-    default:
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown mode");
+        case ASMSTORE_ELF_MODE_DLOPEN:
+        case ASMSTORE_ELF_MODE_SECTION:
+            if (o.abi == ASMSTORE_ABI_UNKNOWN) o.abi = ASMSTORE_ABI_ARM64;
+            if (!asmstore__abi_known(o.abi))
+                return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown ABI");
+            if ((o.symbol && !asmstore__name_ok(o.symbol)) ||
+                (o.soname && !asmstore__name_ok(o.soname)))
+                return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                      "symbol or soname empty or over ASMSTORE_ELF_MAX_NAME");
+            res = asmstore__elf_generate(img, &o, o.abi, align, payload_size);
+            break;
+        case ASMSTORE_ELF_MODE_TEMPLATE:
+            if (!o.stub || !o.stub_size)
+                return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                                      "template mode without a stub");
+            if (!asmstore__abi_in_range(o.abi))
+                return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown ABI");
+            res = asmstore__elf_template(img, &o, align, payload_size);
+            break;
+        default: return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown mode");
     }
     if (res == ASMSTORE_OK) return ASMSTORE_OK;
-    return asmstore__fail(err, res, 0, -1, 0, asmstore__elf_layout_message(res, o.mode == ASMSTORE_ELF_MODE_TEMPLATE));
+    return asmstore__fail(err, res, 0, -1, 0,
+                          asmstore__elf_layout_message(res, o.mode == ASMSTORE_ELF_MODE_TEMPLATE));
 }
 
 ASMSTORE_DEF asmstore_result asmstore_elf_wrap(const asmstore_elf_options *opt, const void *payload,
-                                               size_t payload_size, void **out, size_t *out_size, asmstore_error *err) {
+                                               size_t payload_size, void **out, size_t *out_size,
+                                               asmstore_error *err) {
     asmstore_elf_image img;
     asmstore_result res;
     unsigned char *o;
     if (!out || !out_size || (!payload && payload_size))
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL output, or NULL payload with a size");
-    *out = NULL; *out_size = 0;
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL output, or NULL payload with a size");
+    *out = NULL;
+    *out_size = 0;
     res = asmstore_elf_layout(&img, opt, payload_size, err);
     if (res != ASMSTORE_OK) return res;
     o = (unsigned char *)asmstore_alloc(&img.allocator, img.total_size);
-    if (!o) { asmstore_elf_image_free(&img); return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0,
-                                                                   "the whole .so"); }
+    if (!o) {
+        asmstore_elf_image_free(&img);
+        return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0, "the whole .so");
+    }
     memcpy(o, img.head, img.head_size);
     if (payload_size) memcpy(o + img.head_size, payload, payload_size);
     memcpy(o + img.head_size + payload_size, img.tail, img.tail_size);
@@ -4517,28 +4908,34 @@ ASMSTORE_DEF asmstore_result asmstore_elf_wrap(const asmstore_elf_options *opt, 
 }
 
 #ifndef ASMSTORE_NO_STDIO
-ASMSTORE_DEF asmstore_result asmstore_elf_write_file(const char *path, const asmstore_elf_options *opt,
-                                                     const void *payload, size_t payload_size, unsigned mode,
-                                                     asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_elf_write_file(const char *path,
+                                                     const asmstore_elf_options *opt,
+                                                     const void *payload, size_t payload_size,
+                                                     unsigned mode, asmstore_error *err) {
     asmstore_elf_image img;
     asmstore_result res;
     const void *parts[3];
     size_t sizes[3];
     if (!path || (!payload && payload_size))
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL path, or NULL payload with a size");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL path, or NULL payload with a size");
     res = asmstore_elf_layout(&img, opt, payload_size, err);
     if (res != ASMSTORE_OK) return res;
-    parts[0] = img.head; sizes[0] = img.head_size;
-    parts[1] = payload; sizes[1] = payload_size;
-    parts[2] = img.tail; sizes[2] = img.tail_size;
+    parts[0] = img.head;
+    sizes[0] = img.head_size;
+    parts[1] = payload;
+    sizes[1] = payload_size;
+    parts[2] = img.tail;
+    sizes[2] = img.tail_size;
     res = asmstore_write_file_parts(path, parts, sizes, 3, mode, err);
     asmstore_elf_image_free(&img);
     return res;
 }
 #endif
 
-/* ---- bionic rules ---- */
-ASMSTORE__PRIVATE asmstore_result asmstore__rule(asmstore_error *err, int rule, const char *msg, uint64_t off) {
+/* >>bionic-check ------------------------------------------------------------------------------- */
+ASMSTORE__PRIVATE asmstore_result asmstore__rule(asmstore_error *err, int rule, const char *msg,
+                                                 uint64_t off) {
     (void)asmstore__fail(err, ASMSTORE_ERR_ELF_RULE, off, -1, 0, msg);
     if (err) err->rule = rule;
     return ASMSTORE_ERR_ELF_RULE;
@@ -4557,13 +4954,13 @@ ASMSTORE__PRIVATE int asmstore__in_load(const asmstore__elf *e, uint64_t vaddr, 
 }
 
 /* What the bionic checker has learnt so far. Each helper below checks one group of rules
-   (elf-so-requirements.md §4), in the order bionic meets them, and returns ASMSTORE_ERR_ELF_RULE
+   (docs/elf-so.md §4), in the order bionic meets them, and returns ASMSTORE_ERR_ELF_RULE
    with *v naming the rule, or ASMSTORE_OK. */
 typedef struct asmstore__bionic {
     asmstore__elf e;
     asmstore_error *err;
-    uint64_t wa, symsz, dynsz;        /* word, Sym and Dyn sizes of the file's class */
-    asmstore__phdr dynph;             /* the last PT_DYNAMIC, as in bionic */
+    uint64_t wa, symsz, dynsz; /* word, Sym and Dyn sizes of the file's class */
+    asmstore__phdr dynph;      /* the last PT_DYNAMIC, as in bionic */
     int have_dynph;
     asmstore__shdr dynsec, strsec, symsec;
     uint64_t strsz, strtab, symtab, hash, soname, nsyms;
@@ -4571,7 +4968,8 @@ typedef struct asmstore__bionic {
 } asmstore__bionic;
 
 /* Rule 9 (type, machine, class), rule 1 (section headers) and the program header table (rule 6). */
-ASMSTORE__PRIVATE asmstore_result asmstore__bionic_headers(const asmstore__bionic *b, asmstore_abi abi) {
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_headers(const asmstore__bionic *b,
+                                                           asmstore_abi abi) {
     const asmstore__elf *e = &b->e;
     asmstore_error *err = b->err;
     asmstore_abi machine_abi = asmstore__abi_of_machine(e->machine);
@@ -4579,7 +4977,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_headers(const asmstore__bioni
     /* rule 9 first: everything below depends on the class */
     if (e->type != ASMSTORE__ET_DYN || asmstore__rd32(e->p + 20) != 1)
         return asmstore__rule(err, 9, "e_type must be ET_DYN, e_version 1", 16);
-    if (machine_abi == ASMSTORE_ABI_UNKNOWN) return asmstore__rule(err, 9, "e_machine is not arm64/arm/x86_64/x86", 18);
+    if (machine_abi == ASMSTORE_ABI_UNKNOWN)
+        return asmstore__rule(err, 9, "e_machine is not arm64/arm/x86_64/x86", 18);
     if (abi != ASMSTORE_ABI_UNKNOWN && machine_abi != abi)
         return asmstore__rule(err, 9, "e_machine does not match the ABI directory", 18);
     if ((e->is64 != 0) != asmstore__abi(machine_abi)->is_64bit)
@@ -4587,21 +4986,26 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_headers(const asmstore__bioni
     /* rule 1: section headers */
     if (e->shnum == 0 || e->shoff == 0) return asmstore__rule(err, 1, "no section headers", 0);
     if (e->shoff % b->wa) return asmstore__rule(err, 1, "e_shoff misaligned", e->shoff);
-    if (e->shentsize != (e->is64 ? 64u : 40u)) return asmstore__rule(err, 1, "e_shentsize is not sizeof(Shdr)", 0);
+    if (e->shentsize != (e->is64 ? 64u : 40u))
+        return asmstore__rule(err, 1, "e_shentsize is not sizeof(Shdr)", 0);
     if (e->shstrndx == 0 || e->shstrndx >= e->shnum)
         return asmstore__rule(err, 1, "e_shstrndx is 0 or out of range", 0);
     asmstore__elf_shdr(e, e->shstrndx, &s);
-    if (s.type != ASMSTORE__SHT_STRTAB) return asmstore__rule(err, 1, "e_shstrndx section is not SHT_STRTAB", 0);
+    if (s.type != ASMSTORE__SHT_STRTAB)
+        return asmstore__rule(err, 1, "e_shstrndx section is not SHT_STRTAB", 0);
     /* program headers (bionic: 1..65536/sizeof, phoff > 0 and aligned) are part of rules 6/7 */
-    if (e->phnum == 0 || e->phnum > 65536u / (e->is64 ? 56u : 32u) || e->phoff == 0 || e->phoff % b->wa ||
-        e->phentsize != (e->is64 ? 56u : 32u))
-        return asmstore__rule(err, 6, "program header table missing, misaligned or with a wrong entry size", e->phoff);
+    if (e->phnum == 0 || e->phnum > 65536u / (e->is64 ? 56u : 32u) || e->phoff == 0 ||
+        e->phoff % b->wa || e->phentsize != (e->is64 ? 56u : 32u))
+        return asmstore__rule(err, 6,
+                              "program header table missing, misaligned or with a wrong entry size",
+                              e->phoff);
     return ASMSTORE_OK;
 }
 
 /* Rule 7 for one PT_LOAD; *end is where the previous one ends (nload of them seen so far). */
-ASMSTORE__PRIVATE asmstore_result asmstore__bionic_load(const asmstore__bionic *b, const asmstore__phdr *h,
-                                                        uint32_t nload, uint64_t *end) {
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_load(const asmstore__bionic *b,
+                                                        const asmstore__phdr *h, uint32_t nload,
+                                                        uint64_t *end) {
     asmstore_error *err = b->err;
     if (h->align < ASMSTORE_ELF_PAGE_16K || (h->align & (h->align - 1)))
         return asmstore__rule(err, 7, "PT_LOAD p_align not a power of two >= 16384", 0);
@@ -4609,16 +5013,20 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_load(const asmstore__bionic *
         return asmstore__rule(err, 7, "PT_LOAD p_offset and p_vaddr differ mod 16384", h->offset);
     if (!asmstore__range_ok(h->offset, h->filesz, b->e.size))
         return asmstore__rule(err, 7, "PT_LOAD past end of file", h->offset);
-    if (h->filesz > h->memsz) return asmstore__rule(err, 7, "PT_LOAD p_filesz > p_memsz", h->offset);
+    if (h->filesz > h->memsz)
+        return asmstore__rule(err, 7, "PT_LOAD p_filesz > p_memsz", h->offset);
     if ((h->flags & ASMSTORE__PF_W) && (h->flags & ASMSTORE__PF_X))
         return asmstore__rule(err, 7, "PT_LOAD both writable and executable", h->offset);
-    if (nload && h->vaddr < *end) return asmstore__rule(err, 7, "PT_LOADs unsorted or overlapping", h->offset);
-    if (h->vaddr + h->memsz < h->vaddr) return asmstore__rule(err, 7, "PT_LOAD wraps around", h->offset);
+    if (nload && h->vaddr < *end)
+        return asmstore__rule(err, 7, "PT_LOADs unsorted or overlapping", h->offset);
+    if (h->vaddr + h->memsz < h->vaddr)
+        return asmstore__rule(err, 7, "PT_LOAD wraps around", h->offset);
     *end = h->vaddr + h->memsz;
     return ASMSTORE_OK;
 }
 
-/* Rules 7 and 8 (segments), rule 6 (PT_PHDR, or a first PT_LOAD that covers the program headers). */
+/* Rules 7 and 8 (segments), rule 6 (PT_PHDR, or a first PT_LOAD that covers the program
+   headers). */
 ASMSTORE__PRIVATE asmstore_result asmstore__bionic_segments(asmstore__bionic *b) {
     const asmstore__elf *e = &b->e;
     asmstore__phdr h;
@@ -4629,13 +5037,16 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_segments(asmstore__bionic *b)
     for (i = 0; i < e->phnum; i++) {
         asmstore__elf_phdr(e, i, &h);
         if (h.type == ASMSTORE__PT_LOAD) {
-            if ((res = asmstore__bionic_load(b, &h, nload, &last_load_end)) != ASMSTORE_OK) return res;
+            if ((res = asmstore__bionic_load(b, &h, nload, &last_load_end)) != ASMSTORE_OK)
+                return res;
             nload++;
-        } else if (h.type == ASMSTORE__PT_GNU_RELRO || h.type == ASMSTORE__PT_TLS || h.type == ASMSTORE__PT_NOTE ||
-                   h.type == ASMSTORE__PT_INTERP) {
-            return asmstore__rule(b->err, 8, "PT_GNU_RELRO, PT_TLS, PT_NOTE or PT_INTERP present", 0);
+        } else if (h.type == ASMSTORE__PT_GNU_RELRO || h.type == ASMSTORE__PT_TLS ||
+                   h.type == ASMSTORE__PT_NOTE || h.type == ASMSTORE__PT_INTERP) {
+            return asmstore__rule(b->err, 8, "PT_GNU_RELRO, PT_TLS, PT_NOTE or PT_INTERP present",
+                                  0);
         } else if (h.type == ASMSTORE__PT_DYNAMIC) {
-            b->dynph = h; b->have_dynph = 1; /* the last one wins, as in bionic */
+            b->dynph = h;
+            b->have_dynph = 1; /* the last one wins, as in bionic */
         } else if (h.type == ASMSTORE__PT_PHDR) {
             have_phdr = 1;
             if (!asmstore__in_load(e, h.vaddr, h.filesz) || h.offset != e->phoff)
@@ -4646,14 +5057,21 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_segments(asmstore__bionic *b)
     if (!have_phdr) {
         asmstore__phdr first;
         memset(&first, 0, sizeof first);
-        for (i = 0; i < e->phnum; i++) { asmstore__elf_phdr(e, i, &first); if (first.type == ASMSTORE__PT_LOAD) break; }
-        if (first.offset != 0 || !asmstore__in_load(e, first.vaddr + e->phoff, (uint64_t)e->phnum * e->phentsize))
-            return asmstore__rule(b->err, 6, "no PT_PHDR and the first PT_LOAD does not cover the program headers", 0);
+        for (i = 0; i < e->phnum; i++) {
+            asmstore__elf_phdr(e, i, &first);
+            if (first.type == ASMSTORE__PT_LOAD) break;
+        }
+        if (first.offset != 0 ||
+            !asmstore__in_load(e, first.vaddr + e->phoff, (uint64_t)e->phnum * e->phentsize))
+            return asmstore__rule(
+                b->err, 6, "no PT_PHDR and the first PT_LOAD does not cover the program headers",
+                0);
     }
     return ASMSTORE_OK;
 }
 
-/* Rule 2: exactly one SHT_DYNAMIC, equal to PT_DYNAMIC, loaded, linked to an in-file string table. */
+/* Rule 2: exactly one SHT_DYNAMIC, equal to PT_DYNAMIC, loaded, linked to an in-file string
+   table. */
 ASMSTORE__PRIVATE asmstore_result asmstore__bionic_dynamic_section(asmstore__bionic *b) {
     const asmstore__elf *e = &b->e;
     asmstore_error *err = b->err;
@@ -4661,7 +5079,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_dynamic_section(asmstore__bio
     uint32_t i, ndynsec = 0;
     for (i = 1; i < e->shnum; i++) {
         asmstore__elf_shdr(e, i, &s);
-        if (s.type == ASMSTORE__SHT_DYNAMIC) { if (!ndynsec) b->dynsec = s; ndynsec++; }
+        if (s.type == ASMSTORE__SHT_DYNAMIC) {
+            if (!ndynsec) b->dynsec = s;
+            ndynsec++;
+        }
     }
     if (ndynsec != 1) return asmstore__rule(err, 2, "not exactly one SHT_DYNAMIC section", 0);
     if (!b->have_dynph) return asmstore__rule(err, 2, "no PT_DYNAMIC", 0);
@@ -4674,42 +5095,56 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_dynamic_section(asmstore__bio
     if (b->dynsec.link == 0 || b->dynsec.link >= e->shnum)
         return asmstore__rule(err, 2, ".dynamic sh_link out of range", 0);
     asmstore__elf_shdr(e, b->dynsec.link, &b->strsec);
-    if (b->strsec.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(b->strsec.offset, b->strsec.size, e->size))
+    if (b->strsec.type != ASMSTORE__SHT_STRTAB ||
+        !asmstore__range_ok(b->strsec.offset, b->strsec.size, e->size))
         return asmstore__rule(err, 2, ".dynamic sh_link is not an in-file SHT_STRTAB", 0);
     return ASMSTORE_OK;
 }
 
-/* Walks the dynamic table: DT_NULL within sh_size (rule 2), only tags bionic takes quietly (rule 5). */
+/* Walks the dynamic table: DT_NULL within sh_size (rule 2), only tags bionic takes quietly (rule
+   5). */
 ASMSTORE__PRIVATE asmstore_result asmstore__bionic_dynamic_tags(asmstore__bionic *b) {
     const asmstore__elf *e = &b->e;
     asmstore_error *err = b->err;
     uint64_t k, ndyn = b->dynsec.size / b->dynsz;
     for (k = 0; k < ndyn; k++) {
         uint64_t at = b->dynsec.offset + k * b->dynsz;
-        uint64_t tag = asmstore__rdw(e->p + at, e->is64), val = asmstore__rdw(e->p + at + b->wa, e->is64);
+        uint64_t tag = asmstore__rdw(e->p + at, e->is64),
+                 val = asmstore__rdw(e->p + at + b->wa, e->is64);
         if (tag == ASMSTORE__DT_NULL) return ASMSTORE_OK;
         switch (tag) {
-        case ASMSTORE__DT_HASH: b->hash = val; b->have_hash = 1; break;
-        case ASMSTORE__DT_STRTAB: b->strtab = val; break;
-        case ASMSTORE__DT_SYMTAB: b->symtab = val; break;
-        case ASMSTORE__DT_STRSZ: b->strsz = val; b->have_strsz = 1; break;
-        case ASMSTORE__DT_SYMENT:
-            if (val != b->symsz) return asmstore__rule(err, 5, "DT_SYMENT is not sizeof(Sym)", at);
-            break;
-        case ASMSTORE__DT_SONAME: b->soname = val; b->have_soname = 1; break;
-        case ASMSTORE__DT_GNU_HASH: break;
-        case ASMSTORE__DT_FLAGS:
-            if (val & ASMSTORE__DF_TEXTREL) return asmstore__rule(err, 5, "DF_TEXTREL set", at);
-            break;
-        case ASMSTORE__DT_TEXTREL: return asmstore__rule(err, 5, "DT_TEXTREL present", at);
-        case ASMSTORE__DT_NEEDED: return asmstore__rule(err, 5, "DT_NEEDED present", at);
-        default: return asmstore__rule(err, 5, "unknown dynamic tag (bionic warns)", at);
+            case ASMSTORE__DT_HASH:
+                b->hash = val;
+                b->have_hash = 1;
+                break;
+            case ASMSTORE__DT_STRTAB: b->strtab = val; break;
+            case ASMSTORE__DT_SYMTAB: b->symtab = val; break;
+            case ASMSTORE__DT_STRSZ:
+                b->strsz = val;
+                b->have_strsz = 1;
+                break;
+            case ASMSTORE__DT_SYMENT:
+                if (val != b->symsz)
+                    return asmstore__rule(err, 5, "DT_SYMENT is not sizeof(Sym)", at);
+                break;
+            case ASMSTORE__DT_SONAME:
+                b->soname = val;
+                b->have_soname = 1;
+                break;
+            case ASMSTORE__DT_GNU_HASH: break;
+            case ASMSTORE__DT_FLAGS:
+                if (val & ASMSTORE__DF_TEXTREL) return asmstore__rule(err, 5, "DF_TEXTREL set", at);
+                break;
+            case ASMSTORE__DT_TEXTREL: return asmstore__rule(err, 5, "DT_TEXTREL present", at);
+            case ASMSTORE__DT_NEEDED: return asmstore__rule(err, 5, "DT_NEEDED present", at);
+            default: return asmstore__rule(err, 5, "unknown dynamic tag (bionic warns)", at);
         }
     }
     return asmstore__rule(err, 2, "no DT_NULL within .dynamic", b->dynsec.offset);
 }
 
-/* Rule 3: DT_HASH points at the .hash section, nbucket >= 1, nchain == the .dynsym count, all loaded. */
+/* Rule 3: DT_HASH points at the .hash section, nbucket >= 1, nchain == the .dynsym count, all
+   loaded. */
 ASMSTORE__PRIVATE asmstore_result asmstore__bionic_hash(const asmstore__bionic *b) {
     const asmstore__elf *e = &b->e;
     asmstore_error *err = b->err;
@@ -4718,7 +5153,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_hash(const asmstore__bionic *
     uint64_t bytes;
     memset(&s, 0, sizeof s);
     if (!b->have_hash) return asmstore__rule(err, 3, "DT_HASH missing (Android 5 needs it)", 0);
-    for (i = 1; i < e->shnum; i++) { asmstore__elf_shdr(e, i, &s); if (s.type == ASMSTORE__SHT_HASH) break; }
+    for (i = 1; i < e->shnum; i++) {
+        asmstore__elf_shdr(e, i, &s);
+        if (s.type == ASMSTORE__SHT_HASH) break;
+    }
     if (i == e->shnum || s.addr != b->hash)
         return asmstore__rule(err, 4, "DT_HASH does not point at the .hash section", 0);
     if (!asmstore__in_load(e, b->hash, 8) || !asmstore__range_ok(s.offset, 8, e->size))
@@ -4727,15 +5165,16 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_hash(const asmstore__bionic *
     nchain = asmstore__rd32(e->p + s.offset + 4);
     if (nbucket == 0) return asmstore__rule(err, 3, "DT_HASH nbucket is 0", s.offset);
     if (nchain != b->nsyms)
-        return asmstore__rule(err, 3, "DT_HASH nchain differs from the .dynsym count", s.offset + 4);
+        return asmstore__rule(err, 3, "DT_HASH nchain differs from the .dynsym count",
+                              s.offset + 4);
     bytes = 8u + 4u * ((uint64_t)nbucket + nchain);
     if (!asmstore__range_ok(s.offset, bytes, e->size) || !asmstore__in_load(e, b->hash, bytes))
         return asmstore__rule(err, 3, "DT_HASH table outside the loaded file", s.offset);
     return ASMSTORE_OK;
 }
 
-/* Rule 4 (DT_STRSZ, DT_STRTAB, DT_SONAME, .dynsym, every st_name) with rule 3 (DT_HASH) where bionic
-   meets it: after the symbol table, before the names. */
+/* Rule 4 (DT_STRSZ, DT_STRTAB, DT_SONAME, .dynsym, every st_name) with rule 3 (DT_HASH) where
+   bionic meets it: after the symbol table, before the names. */
 ASMSTORE__PRIVATE asmstore_result asmstore__bionic_tables(asmstore__bionic *b) {
     const asmstore__elf *e = &b->e;
     asmstore_error *err = b->err;
@@ -4743,18 +5182,22 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_tables(asmstore__bionic *b) {
     uint32_t i;
     uint64_t k;
     if (!b->have_strsz || b->strsz == 0)
-        return asmstore__rule(err, 4, "DT_STRSZ missing (bionic aborts on the first name lookup)", 0);
-    if (b->strsz > b->strsec.size) return asmstore__rule(err, 4, "DT_STRSZ larger than the .dynstr section", 0);
+        return asmstore__rule(err, 4, "DT_STRSZ missing (bionic aborts on the first name lookup)",
+                              0);
+    if (b->strsz > b->strsec.size)
+        return asmstore__rule(err, 4, "DT_STRSZ larger than the .dynstr section", 0);
     if (b->strtab != b->strsec.addr || !asmstore__in_load(e, b->strtab, b->strsz))
         return asmstore__rule(err, 4, "DT_STRTAB not the .dynstr address or not loaded", 0);
-    if (b->have_soname && b->soname >= b->strsz) return asmstore__rule(err, 4, "DT_SONAME index out of DT_STRSZ", 0);
+    if (b->have_soname && b->soname >= b->strsz)
+        return asmstore__rule(err, 4, "DT_SONAME index out of DT_STRSZ", 0);
     for (i = 1; i < e->shnum; i++) {
         asmstore__elf_shdr(e, i, &b->symsec);
         if (b->symsec.type == ASMSTORE__SHT_DYNSYM) break;
     }
     if (i == e->shnum) return asmstore__rule(err, 4, "no .dynsym section", 0);
     if (!asmstore__range_ok(b->symsec.offset, b->symsec.size, e->size) || b->symsec.size % b->symsz)
-        return asmstore__rule(err, 4, ".dynsym outside the file or not a whole number of symbols", b->symsec.offset);
+        return asmstore__rule(err, 4, ".dynsym outside the file or not a whole number of symbols",
+                              b->symsec.offset);
     if (b->symtab != b->symsec.addr || !asmstore__in_load(e, b->symtab, b->symsec.size))
         return asmstore__rule(err, 4, "DT_SYMTAB not the .dynsym address or not loaded", 0);
     b->nsyms = b->symsec.size / b->symsz;
@@ -4763,14 +5206,16 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_tables(asmstore__bionic *b) {
         asmstore__sym y;
         asmstore__elf_sym(e, b->symsec.offset, k, &y);
         if (y.name >= b->strsz)
-            return asmstore__rule(err, 4, "st_name out of DT_STRSZ", b->symsec.offset + k * b->symsz);
+            return asmstore__rule(err, 4, "st_name out of DT_STRSZ",
+                                  b->symsec.offset + k * b->symsz);
     }
     return ASMSTORE_OK;
 }
 
 /* Rule 10 for a payload named by a symbol: in the .dynsym DT_SYMTAB points at, GLOBAL, OBJECT or
    NOTYPE, DEFAULT, at the payload section's address, loaded at its file offset. */
-ASMSTORE__PRIVATE asmstore_result asmstore__bionic_symbol(const asmstore__bionic *b, const char *symbol) {
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_symbol(const asmstore__bionic *b,
+                                                          const char *symbol) {
     const asmstore__elf *e = &b->e;
     asmstore_error *err = b->err;
     const char *want = symbol ? symbol : ASMSTORE_ELF_DEFAULT_SYMBOL;
@@ -4781,25 +5226,29 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_symbol(const asmstore__bionic
         asmstore__elf_sym(e, b->symsec.offset, k, &y);
         if (asmstore__elf_str_eq(e, b->strsec.offset, b->strsz, y.name, want, strlen(want))) break;
     }
-    if (k >= b->nsyms) return asmstore__rule(err, 10, "symbol not in the .dynsym DT_SYMTAB points at", 0);
+    if (k >= b->nsyms)
+        return asmstore__rule(err, 10, "symbol not in the .dynsym DT_SYMTAB points at", 0);
     at = b->symsec.offset + k * b->symsz;
     asmstore__elf_shdr(e, y.shndx, &ps);
-    /* ours: OBJECT with st_size = payload size; upstream's llvm-mc + ld.lld wrappers: NOTYPE, size 0.
-       bionic loads both (dlsym only needs GLOBAL/WEAK, defined, not TLS) */
-    if ((y.info >> 4) != ASMSTORE__STB_GLOBAL || ((y.info & 15u) != ASMSTORE__STT_OBJECT && (y.info & 15u) != 0) ||
-        (y.other & 3u) != 0)
+    /* ours: OBJECT with st_size = payload size; upstream's llvm-mc + ld.lld wrappers: NOTYPE, size
+       0. bionic loads both (dlsym only needs GLOBAL/WEAK, defined, not TLS) */
+    if ((y.info >> 4) != ASMSTORE__STB_GLOBAL ||
+        ((y.info & 15u) != ASMSTORE__STT_OBJECT && (y.info & 15u) != 0) || (y.other & 3u) != 0)
         return asmstore__rule(err, 10, "symbol is not GLOBAL, OBJECT or NOTYPE, DEFAULT", at);
     if (y.value != ps.addr || y.value == 0)
         return asmstore__rule(err, 10, "st_value is not the payload section address", at);
     if (y.size != ps.size && y.size != 0)
         return asmstore__rule(err, 10, "st_size is neither the payload size nor 0", at);
-    if (!(ps.flags & ASMSTORE__SHF_ALLOC) || ps.offset != ps.addr || !asmstore__in_load(e, ps.addr, ps.size))
+    if (!(ps.flags & ASMSTORE__SHF_ALLOC) || ps.offset != ps.addr ||
+        !asmstore__in_load(e, ps.addr, ps.size))
         return asmstore__rule(err, 10, "payload section not loaded at its file offset", ps.offset);
     return ASMSTORE_OK;
 }
 
-/* Rule 11 for MonoVM's legacy "payload" section: not SHF_ALLOC, 16 KiB-aligned, outside every PT_LOAD. */
-ASMSTORE__PRIVATE asmstore_result asmstore__bionic_legacy_section(const asmstore__bionic *b, uint32_t index) {
+/* Rule 11 for MonoVM's legacy "payload" section: not SHF_ALLOC, 16 KiB-aligned, outside every
+   PT_LOAD. */
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_legacy_section(const asmstore__bionic *b,
+                                                                  uint32_t index) {
     const asmstore__elf *e = &b->e;
     asmstore__shdr ps;
     asmstore__phdr h;
@@ -4808,17 +5257,20 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_legacy_section(const asmstore
     if (ps.flags & ASMSTORE__SHF_ALLOC)
         return asmstore__rule(b->err, 11, "legacy payload section is SHF_ALLOC", ps.offset);
     if (ps.offset % ASMSTORE_ELF_PAGE_16K)
-        return asmstore__rule(b->err, 11, "legacy payload section offset not 16 KiB-aligned", ps.offset);
+        return asmstore__rule(b->err, 11, "legacy payload section offset not 16 KiB-aligned",
+                              ps.offset);
     for (i = 0; i < e->phnum; i++) {
         asmstore__elf_phdr(e, i, &h);
-        if (h.type == ASMSTORE__PT_LOAD && ps.offset < h.offset + h.filesz && h.offset < ps.offset + ps.size)
+        if (h.type == ASMSTORE__PT_LOAD && ps.offset < h.offset + h.filesz &&
+            h.offset < ps.offset + ps.size)
             return asmstore__rule(b->err, 11, "legacy payload section inside a PT_LOAD", ps.offset);
     }
     return ASMSTORE_OK;
 }
 
 /* Rules 10 / 11: the payload as asmstore_elf_payload finds it, then its own rule. */
-ASMSTORE__PRIVATE asmstore_result asmstore__bionic_payload(const asmstore__bionic *b, const char *symbol) {
+ASMSTORE__PRIVATE asmstore_result asmstore__bionic_payload(const asmstore__bionic *b,
+                                                           const char *symbol) {
     asmstore_elf_info info;
     const void *pl;
     size_t pls;
@@ -4834,18 +5286,21 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_payload(const asmstore__bioni
     return asmstore__bionic_legacy_section(b, info.section_index);
 }
 
-ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t size, asmstore_abi abi,
-                                                       const char *symbol, const asmstore_zip_entry *apk_entry,
+ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t size,
+                                                       asmstore_abi abi, const char *symbol,
+                                                       const asmstore_zip_entry *apk_entry,
                                                        asmstore_error *err) {
     asmstore__bionic b;
     asmstore_result res;
     memset(&b, 0, sizeof b);
     b.err = err;
-    if (!elf && size) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL file with a size");
+    if (!elf && size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL file with a size");
     res = asmstore__elf_open(&b.e, elf, size);
     if (res != ASMSTORE_OK)
-        return asmstore__fail(err, res, 0, -1, 0,
-                              "ELF header (little-endian, 32/64-bit) or its header tables out of bounds");
+        return asmstore__fail(
+            err, res, 0, -1, 0,
+            "ELF header (little-endian, 32/64-bit) or its header tables out of bounds");
     b.wa = b.e.is64 ? 8u : 4u;
     b.symsz = b.e.is64 ? 24u : 16u;
     b.dynsz = b.e.is64 ? 16u : 8u;
@@ -4858,9 +5313,11 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
         return res;
     /* rule 12: the APK entry */
     if (apk_entry) {
-        if (apk_entry->method != 0) return asmstore__rule(err, 12, "APK entry is not STORED", apk_entry->lfh_offset);
+        if (apk_entry->method != 0)
+            return asmstore__rule(err, 12, "APK entry is not STORED", apk_entry->lfh_offset);
         if (apk_entry->data_offset % ASMSTORE_ELF_PAGE_16K)
-            return asmstore__rule(err, 12, "APK entry data not 16 KiB-aligned", apk_entry->data_offset);
+            return asmstore__rule(err, 12, "APK entry data not 16 KiB-aligned",
+                                  apk_entry->data_offset);
     }
     return ASMSTORE_OK;
 }
