@@ -1050,14 +1050,20 @@ static int pack_add_all(asmstore_writer *w, pack_list *l, int with_pdb) {
     int rc;
     for (i = 0; i < l->n; i++) {
         pack_item *it = &l->items[i];
-        asmstore_add_options ao;
+        asmstore_add ao;
         asmstore_result res;
         if ((rc = pack_map_item(it, with_pdb)) != 0) return rc;
         memset(&ao, 0, sizeof ao);
         ao.abi = it->abi;
         ao.flags = ASMSTORE_ADD_BORROW | (it->uncompressed ? ASMSTORE_ADD_UNCOMPRESSED : 0u);
-        res = asmstore_writer_add_ex(w, it->name, strlen(it->name), it->bytes[0], it->sizes[0], it->bytes[1],
-                                     it->sizes[1], it->bytes[2], it->sizes[2], &ao, NULL);
+        ao.name = it->name;
+        ao.image = it->bytes[0];
+        ao.image_size = it->sizes[0];
+        ao.pdb = it->bytes[1];
+        ao.pdb_size = it->sizes[1];
+        ao.config = it->bytes[2];
+        ao.config_size = it->sizes[2];
+        res = asmstore_writer_add(w, &ao, NULL);
         if (res != ASMSTORE_OK) {
             fprintf(stderr, "asmstore: %s (%s): %s; %s\n", it->name, it->path, asmstore_result_string(res),
                     res == ASMSTORE_ERR_INVALID_ARG && ao.abi ? "--arch needs --target net8 or --format 1"

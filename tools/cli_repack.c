@@ -177,7 +177,7 @@ static int release_level(const asmstore_reader *r, asmstore_compression kind) {
 
 /* Adds entry e of unit u to w as it was, or with its change applied. 0, or an exit code. */
 static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry *e, const char *fname, const repack_change *c) {
-    asmstore_add_options ao;
+    asmstore_add ao;
     const void *img = e->image;
     size_t img_size = e->image_size;
     asmstore_error err;
@@ -209,7 +209,14 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
                     img_size, e->uncompressed_size);
         }
     }
-    res = asmstore_writer_add_ex(w, fname, strlen(fname), img, img_size, e->pdb, e->pdb_size, e->config, e->config_size, &ao, &err);
+    ao.name = fname;
+    ao.image = img;
+    ao.image_size = img_size;
+    ao.pdb = e->pdb;
+    ao.pdb_size = e->pdb_size;
+    ao.config = e->config;
+    ao.config_size = e->config_size;
+    res = asmstore_writer_add(w, &ao, &err);
     if (res != ASMSTORE_OK) {
         char what[600];
         snprintf(what, sizeof what, "%.255s: %.300s", u->label, fname);
