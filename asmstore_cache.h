@@ -83,11 +83,12 @@
 
 #include "asmstore.h"
 
-/* >>cache-api --------------------------------------------------------------------------------- */
+/* >>cache-api ---------------------------------------------------------------------------------- */
 #ifndef ASMSTORE_CACHE_DEF
 #if defined(ASMSTORE_CACHE_STATIC) || defined(ASMSTORE_STATIC)
 #if defined(__GNUC__) || defined(__clang__)
-#define ASMSTORE_CACHE_DEF static __attribute__((unused)) /* a static copy need not use them all */
+/* a static copy need not use them all */
+#define ASMSTORE_CACHE_DEF static __attribute__((unused))
 #else
 #define ASMSTORE_CACHE_DEF static
 #endif
@@ -113,9 +114,9 @@ extern "C" {
 typedef struct asmstore_cache asmstore_cache;
 
 typedef struct asmstore_cache_options {
-    int disable;                  /* nonzero: cache off (decompress every entry, write nothing) */
-    int read_only;                /* nonzero: use hits, never write */
-    int fsync;                    /* nonzero: fsync the directory after each rename too */
+    int disable;   /* nonzero: cache off (decompress every entry, write nothing) */
+    int read_only; /* nonzero: use hits, never write */
+    int fsync;     /* nonzero: fsync the directory after each rename too */
     /* 0: ASMSTORE_CACHE_QUEUE_BYTES. Snapshots (payload + footer) queued to write; one larger
        image at a time is queued beside them */
     size_t max_queue_bytes;
@@ -171,13 +172,13 @@ typedef enum asmstore_cache_source {
 /* An image handed out by asmstore_cache_get; give it back with asmstore_cache_release. */
 typedef struct asmstore_cache_image {
     /* the caller's (read them) */
-    const unsigned char *data;    /* size bytes */
+    const unsigned char *data; /* size bytes */
     size_t size;
     asmstore_cache_source source;
-    int writable;                 /* data may be cast to non-const and written: HIT, MISS, COPY */
-    size_t alignment;             /* largest power of two (up to 16384) dividing data's address */
-    uint64_t pack_id;             /* HIT from the pack: the pack (asmstore_cache_pack_file), or 0 */
-    uint64_t pack_offset;         /* HIT from the pack: the image's offset in that pack file */
+    int writable;         /* data may be cast to non-const and written: HIT, MISS, COPY */
+    size_t alignment;     /* largest power of two (up to 16384) dividing data's address */
+    uint64_t pack_id;     /* HIT from the pack: the pack (asmstore_cache_pack_file), or 0 */
+    uint64_t pack_offset; /* HIT from the pack: the image's offset in that pack file */
     /* private: for asmstore_cache_release only */
     void *base;                   /* the mapping or heap block */
     size_t length;                /* its length */
@@ -191,12 +192,12 @@ typedef struct asmstore_cache_counters {
     uint64_t rejected;          /* files present but failing a check (each also a miss) */
     uint64_t checksum_failures; /* of those: payload or source hash mismatch */
     uint64_t entries_written, bytes_written;
-    uint64_t entries_skipped;   /* snapshots not queued or dropped: queue full, writes off, OOM */
-    uint64_t write_failures;    /* at most 1: writing stays off after one */
-    uint64_t stale_removed;     /* stale temp files removed at open */
-    int enabled;                /* the cache directory is in use */
-    int writes_enabled;         /* new files may still be written */
-    int last_errno;             /* of the write failure, or of what turned the cache off */
+    uint64_t entries_skipped; /* snapshots not queued or dropped: queue full, writes off, OOM */
+    uint64_t write_failures;  /* at most 1: writing stays off after one */
+    uint64_t stale_removed;   /* stale temp files removed at open */
+    int enabled;              /* the cache directory is in use */
+    int writes_enabled;       /* new files may still be written */
+    int last_errno;           /* of the write failure, or of what turned the cache off */
     uint64_t store_id;
     uint64_t recorded_hits;     /* hits on the file the writer recorded: payload not hashed */
     uint64_t records_written;   /* files recorded as durable and verified (".verified") */
@@ -205,9 +206,9 @@ typedef struct asmstore_cache_counters {
     uint32_t direct_ns_per_mib; /* learned: decompressing (read + zstd) per MiB, 0 = unknown */
     uint32_t read_ns_per_mib;   /* this run: reading a file not in the page cache, 0 = not yet */
     uint32_t new_memory_ns_per_mib; /* this run: first writes to new memory, 0 = not yet */
-    uint64_t pack_hits;         /* hits served from the pack (also hits) */
-    uint64_t packs_written;     /* packs this object consolidated and renamed into place */
-    uint64_t packed_entries;    /* images in the pack the object serves from now */
+    uint64_t pack_hits;             /* hits served from the pack (also hits) */
+    uint64_t packs_written;         /* packs this object consolidated and renamed into place */
+    uint64_t packed_entries;        /* images in the pack the object serves from now */
     /* v2/v3 gets that hashed the entry's stored bytes (none for a hit in a pack written against
        the unchanged options.store_file) */
     uint64_t source_hashed;
@@ -301,12 +302,12 @@ ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_
 #endif
 #endif /* ASMSTORE_CACHE_H_INCLUDED */
 
-/* >>cache-implementation ---------------------------------------------------------------------- */
+/* >>cache-implementation ----------------------------------------------------------------------- */
 #ifdef ASMSTORE_CACHE_IMPLEMENTATION
 #ifndef ASMSTORE_CACHE_IMPLEMENTATION_INCLUDED
 #define ASMSTORE_CACHE_IMPLEMENTATION_INCLUDED
 
-/* >>cache-config ------------------------------------------------------------------------ */
+/* >>cache-config ------------------------------------------------------------------------------- */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -334,7 +335,8 @@ ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_
 #define ASMSTORE_CACHE_STALE_SECONDS 3600
 #endif
 #ifndef ASMSTORE_CACHE_SETTLE_NS
-#define ASMSTORE_CACHE_SETTLE_NS 20000000 /* a file is recorded only once its ctime is this far in the past */
+/* a file is recorded only once its ctime is this far in the past */
+#define ASMSTORE_CACHE_SETTLE_NS 20000000
 #endif
 #if defined(__GNUC__) || defined(__clang__)
 #define ASMSTORE_CACHE__PRIVATE static __attribute__((unused))
@@ -343,26 +345,31 @@ ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_
 #endif
 
 #ifndef ASMSTORE_CACHE_PACK_MIN_FILES
-#define ASMSTORE_CACHE_PACK_MIN_FILES 16 /* PACK_AUTO: files outside the pack before it is consolidated again */
+/* PACK_AUTO: files outside the pack before it is consolidated again */
+#define ASMSTORE_CACHE_PACK_MIN_FILES 16
 #endif
 #ifndef ASMSTORE_CACHE_PROBE_BYTES
-#define ASMSTORE_CACHE_PROBE_BYTES ((uint64_t)1 << 20) /* POLICY_AUTO: bytes read, timed, before deciding */
+/* POLICY_AUTO: bytes read, timed, before deciding */
+#define ASMSTORE_CACHE_PROBE_BYTES ((uint64_t)1 << 20)
 #endif
-/* The cache's one lock idiom: the statements run with c->lock held. Only the writer loop and the waits on its
-   condition variables (which release the lock inside pthread_cond_wait) take it by hand. */
-#define ASMSTORE_CACHE__LOCKED(c, ...) \
-    do { pthread_mutex_lock(&(c)->lock); __VA_ARGS__; pthread_mutex_unlock(&(c)->lock); } while (0)
+/* One statement run with c->lock held; longer sections lock and unlock by hand. */
+#define ASMSTORE_CACHE__LOCKED(c, ...)    \
+    do {                                  \
+        pthread_mutex_lock(&(c)->lock);   \
+        __VA_ARGS__;                      \
+        pthread_mutex_unlock(&(c)->lock); \
+    } while (0)
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* >>cache-errors ------------------------------------------------------------------------------ */
+/* >>cache-errors ------------------------------------------------------------------------------- */
 /* Fills the caller's asmstore_error (may be NULL) the way asmstore.h does, and returns r. The
    cache cannot call asmstore.h's own helper: it needs only that header's declarations. */
 ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__fail(asmstore_error *err, asmstore_result r,
-                                                           uint64_t offset, int64_t entry,
-                                                           int64_t backend, const char *message) {
+                                                             uint64_t offset, int64_t entry,
+                                                             int64_t backend, const char *message) {
     if (!err) return r;
     err->result = r;
     err->offset = offset;
@@ -373,7 +380,7 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__fail(asmstore_error *err
     return r;
 }
 
-/* >>cache-footer ------------------------------------------------------------------------------ */
+/* >>cache-footer ------------------------------------------------------------------------------- */
 /* A cache file is payload[S] || footer[48], the footer's fields little-endian at offsets from S:
        off size field
         0    4  magic            0x43434158 ("XACC")
@@ -402,12 +409,9 @@ ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_
 }
 
 /* Every check of asmstore_cache_validate_file but the payload hash. */
-ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__check_footer(const void *bytes, size_t size,
-                                                                   uint64_t store_id,
-                                                                   uint32_t index,
-                                                                   uint64_t expected_size,
-                                                                   const uint64_t *source_hash,
-                                                                   asmstore_error *err) {
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__check_footer(
+    const void *bytes, size_t size, uint64_t store_id, uint32_t index, uint64_t expected_size,
+    const uint64_t *source_hash, asmstore_error *err) {
     const unsigned char *f = (const unsigned char *)bytes;
     uint32_t flags = source_hash ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u;
     int64_t entry = (int64_t)index;
@@ -437,8 +441,9 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__check_footer(const void 
         return asmstore_cache__fail(err, ASMSTORE_ERR_CORRUPT, s + 24, entry, 0,
                                     "cache footer's descriptor index is not the entry's");
     if (asmstore__rd32(f + 28) != flags)
-        return asmstore_cache__fail(err, ASMSTORE_ERR_CORRUPT, s + 28, entry, 0,
-                                    "cache footer's flags are not the store's (source hash iff v2/v3)");
+        return asmstore_cache__fail(
+            err, ASMSTORE_ERR_CORRUPT, s + 28, entry, 0,
+            "cache footer's flags are not the store's (source hash iff v2/v3)");
     if (asmstore__rd64(f + 32) != expected_size)
         return asmstore_cache__fail(err, ASMSTORE_ERR_CORRUPT, s + 32, entry, 0,
                                     "cache footer's payload size is not the entry's image size");
@@ -457,8 +462,8 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_validate_file(const void *byte
                                                                 const uint64_t *source_hash,
                                                                 asmstore_error *err) {
     const unsigned char *p = (const unsigned char *)bytes;
-    asmstore_result res = asmstore_cache__check_footer(bytes, size, store_id, index, expected_size,
-                                                       source_hash, err);
+    asmstore_result res =
+        asmstore_cache__check_footer(bytes, size, store_id, index, expected_size, source_hash, err);
     if (res != ASMSTORE_OK) return res;
     size -= ASMSTORE_CACHE_FOOTER_SIZE;
     if (asmstore_xxh3_64(p, size) != asmstore__rd64(p + size + 16))
@@ -467,22 +472,25 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_validate_file(const void *byte
     return ASMSTORE_OK;
 }
 
-/* >>cache-object ------------------------------------------------------------------------ */
+/* >>cache-object ------------------------------------------------------------------------------- */
 typedef struct asmstore_cache__job {
     struct asmstore_cache__job *next;
     uint32_t index;
-    unsigned char *bytes;          /* payload || footer space */
-    size_t size;                   /* payload size */
+    unsigned char *bytes; /* payload || footer space */
+    size_t size;          /* payload size */
     int has_source;
-    int big;                       /* larger than the queue's bound: queued alone, outside queued_bytes */
+    /* larger than the queue's bound: queued alone, outside queued_bytes */
+    int big;
     uint64_t source_hash;
 } asmstore_cache__job;
 
 enum { ASMSTORE_CACHE__IDLE = 0, ASMSTORE_CACHE__QUEUED = 1, ASMSTORE_CACHE__WRITTEN = 2 };
 
-/* A file's identity as fstat gives it: any write, truncation or replacement changes one of these. */
+/* A file's identity as fstat gives it: any write, truncation or replacement changes one of
+   these. */
 typedef struct asmstore_cache__ident {
-    uint32_t index;                /* the descriptor index, or ASMSTORE_CACHE__PACK_INDEX for the pack */
+    /* the descriptor index, or ASMSTORE_CACHE__PACK_INDEX for the pack */
+    uint32_t index;
     uint64_t ino, size, mtime_ns, ctime_ns;
 } asmstore_cache__ident;
 
@@ -495,52 +503,63 @@ typedef struct asmstore_cache__slot {
     uint64_t offset, size, hash, source_hash;
 } asmstore_cache__slot;
 
-/* A pack file opened, its header and table checked. Gets take a reference while they map from it; the writer
-   replaces the cache's pack after a consolidation, and the last reference closes the old one. */
+/* A pack file opened, its header and table checked. Gets take a reference while they map from
+   it; the writer replaces the cache's pack after a consolidation, and the last reference closes
+   the old one. */
 typedef struct asmstore_cache__pack {
     int fd;
-    size_t len;                    /* its size */
-    asmstore_cache__slot *slot;    /* sorted by index */
+    size_t len;                 /* its size */
+    asmstore_cache__slot *slot; /* sorted by index */
     size_t nslot;
     asmstore_cache__ident id;
-    int recorded;                  /* its identity is the recorded one: images are not hashed */
-    uint64_t serial;               /* the images' pack_id: 1, 2, ... in the order this cache object opened packs */
-    int same_store;                /* written against the very store file this cache object reads (store_file) */
-    size_t refs;                   /* the cache's own + gets in flight (c->lock) */
+    int recorded; /* its identity is the recorded one: images are not hashed */
+    /* the images' pack_id: 1, 2, ... in the order this cache object opened packs */
+    uint64_t serial;
+    /* written against the very store file this cache object reads (store_file) */
+    int same_store;
+    size_t refs; /* the cache's own + gets in flight (c->lock) */
 } asmstore_cache__pack;
 
 struct asmstore_cache {
-    asmstore_reader store;         /* a copy; the bytes are the caller's */
+    asmstore_reader store; /* a copy; the bytes are the caller's */
     asmstore_cache_options opt;
     uint64_t store_id;
-    int use_source_hash;           /* v2/v3 */
-    int dirfd;                     /* the store-id directory, or -1 when the cache is off */
+    int use_source_hash; /* v2/v3 */
+    int dirfd;           /* the store-id directory, or -1 when the cache is off */
     pthread_mutex_t lock;
-    pthread_cond_t wake;           /* writer: work or stop */
-    pthread_cond_t drained;        /* flush: queue empty and writer idle */
+    pthread_cond_t wake;    /* writer: work or stop */
+    pthread_cond_t drained; /* flush: queue empty and writer idle */
     asmstore_cache__job *head, *tail;
     size_t queued_bytes;
-    int big_queued;                /* a job larger than the bound is queued (one at a time) */
+    int big_queued; /* a job larger than the bound is queued (one at a time) */
     int writer_started, writer_busy, stop, writes_on;
     pthread_t writer;
-    unsigned char *state;          /* per descriptor: IDLE, QUEUED, WRITTEN */
-    uint32_t *write_seq;           /* per descriptor: its file was this object's n-th written (1, 2, ...), or 0 */
-    uint32_t writes;               /* files written so far (the last write_seq) */
+    unsigned char *state; /* per descriptor: IDLE, QUEUED, WRITTEN */
+    /* per descriptor: its file was this object's n-th written (1, 2, ...), or 0 */
+    uint32_t *write_seq;
+    uint32_t writes; /* files written so far (the last write_seq) */
     uint64_t tmp_counter;
     asmstore_cache_counters n;
-    asmstore_cache__ident *rec;    /* the ".verified" file read at open, sorted by index; read-only after open */
+    /* the ".verified" file read at open, sorted by index; read-only after open */
+    asmstore_cache__ident *rec;
     size_t nrec;
-    asmstore_cache__ident *pend;   /* files to record at the end of the writer's batch (lock held) */
+    /* files to record at the end of the writer's batch (lock held) */
+    asmstore_cache__ident *pend;
     size_t npend, cappend;
-    size_t page;                   /* sysconf(_SC_PAGESIZE) */
-    uint64_t miss_ns, miss_bytes;  /* this run's decompressions (read + zstd), timed: the learned rate */
-    uint64_t probe_ns, probe_bytes; /* this run's reads of files not in the page cache, timed (POLICY_AUTO) */
-    asmstore_cache__pack *pack;    /* the pack served from, or NULL; replaced only by the writer (lock held) */
-    uint64_t packs_opened;         /* the last pack's serial */
-    uint64_t store_file_id;        /* XXH3 of opt.store_file's identity at open, 0 when not given or not there */
-    int pack_check;                /* the writer looks whether a consolidation is due when its queue is empty */
-    int pack_bad;                  /* a packed image failed a check this run: consolidate again */
-    int flushing;                  /* a flush waits (PACK_AT_FLUSH consolidates only then) */
+    size_t page; /* sysconf(_SC_PAGESIZE) */
+    /* this run's decompressions (read + zstd), timed: the learned rate */
+    uint64_t miss_ns, miss_bytes;
+    /* this run's reads of files not in the page cache, timed (POLICY_AUTO) */
+    uint64_t probe_ns, probe_bytes;
+    /* the pack served from, or NULL; replaced only by the writer (lock held) */
+    asmstore_cache__pack *pack;
+    uint64_t packs_opened; /* the last pack's serial */
+    /* XXH3 of opt.store_file's identity at open, 0 when not given or not there */
+    uint64_t store_file_id;
+    /* the writer looks whether a consolidation is due when its queue is empty */
+    int pack_check;
+    int pack_bad; /* a packed image failed a check this run: consolidate again */
+    int flushing; /* a flush waits (PACK_AT_FLUSH consolidates only then) */
 #ifndef ASMSTORE_NO_ZSTD
     ZSTD_DCtx *dctx[ASMSTORE_CACHE_DCTX_POOL];
     int ndctx;
@@ -548,23 +567,28 @@ struct asmstore_cache {
 };
 
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__slot_cmp(const void *a, const void *b) {
-    uint32_t x = ((const asmstore_cache__slot *)a)->index, y = ((const asmstore_cache__slot *)b)->index;
+    uint32_t x = ((const asmstore_cache__slot *)a)->index,
+             y = ((const asmstore_cache__slot *)b)->index;
     return x < y ? -1 : x > y;
 }
+
 /* Orders slots by offset (then index): the pack's layout. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__slot_offset_cmp(const void *a, const void *b) {
-    const asmstore_cache__slot *x = (const asmstore_cache__slot *)a, *y = (const asmstore_cache__slot *)b;
+    const asmstore_cache__slot *x = (const asmstore_cache__slot *)a,
+                               *y = (const asmstore_cache__slot *)b;
     if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
     return x->index < y->index ? -1 : x->index > y->index;
 }
+
 /* The image of entry `index` in pack p (may be NULL), or NULL. */
-ASMSTORE_CACHE__PRIVATE const asmstore_cache__slot *asmstore_cache__pack_find(const asmstore_cache__pack *p,
-                                                                               uint32_t index) {
+ASMSTORE_CACHE__PRIVATE const asmstore_cache__slot *asmstore_cache__pack_find(
+    const asmstore_cache__pack *p, uint32_t index) {
     asmstore_cache__slot key;
     if (!p) return NULL;
     memset(&key, 0, sizeof key);
     key.index = index;
-    return (const asmstore_cache__slot *)bsearch(&key, p->slot, p->nslot, sizeof *p->slot, asmstore_cache__slot_cmp);
+    return (const asmstore_cache__slot *)bsearch(&key, p->slot, p->nslot, sizeof *p->slot,
+                                                 asmstore_cache__slot_cmp);
 }
 
 ASMSTORE_CACHE_DEF uint64_t asmstore_cache_store_id(const asmstore_reader *store) {
@@ -573,14 +597,17 @@ ASMSTORE_CACHE_DEF uint64_t asmstore_cache_store_id(const asmstore_reader *store
     return asmstore_xxh3_64(store->data, store->data_offset);
 }
 
-/* >>cache-files ------------------------------------------------------------------------- */
+/* >>cache-files -------------------------------------------------------------------------------- */
 /* The name of a record's or a job's file: "<index>.bin", or "pack". */
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__file_name(char *out, size_t cap, uint32_t index) {
-    if (index == ASMSTORE_CACHE__PACK_INDEX) snprintf(out, cap, "%s", ASMSTORE_CACHE__PACK_NAME);
-    else snprintf(out, cap, "%u.bin", (unsigned)index);
+    if (index == ASMSTORE_CACHE__PACK_INDEX)
+        snprintf(out, cap, "%s", ASMSTORE_CACHE__PACK_NAME);
+    else
+        snprintf(out, cap, "%u.bin", (unsigned)index);
 }
 
-/* The pid in a temp name "....tmp.<pid>.<rand>": -1 when name has no ".tmp.", 0 when no digits follow. */
+/* The pid in a temp name "....tmp.<pid>.<rand>": -1 when name has no ".tmp.", 0 when no digits
+   follow. */
 ASMSTORE_CACHE__PRIVATE long asmstore_cache__tmp_pid(const char *name) {
     const char *t = strstr(name, ".tmp.");
     long pid = 0;
@@ -614,12 +641,17 @@ ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__remove_stale(int dirfd) {
     struct dirent *de;
     DIR *d;
     int fd = dup(dirfd);
+
     if (fd < 0) return 0;
     d = fdopendir(fd);
-    if (!d) { close(fd); return 0; }
+    if (!d) {
+        close(fd);
+        return 0;
+    }
     while ((de = readdir(d)) != NULL) {
         if (!strstr(de->d_name, ".tmp.")) continue;
-        if (asmstore_cache__tmp_is_stale(dirfd, de->d_name) && unlinkat(dirfd, de->d_name, 0) == 0) removed++;
+        if (asmstore_cache__tmp_is_stale(dirfd, de->d_name) && unlinkat(dirfd, de->d_name, 0) == 0)
+            removed++;
     }
     closedir(d);
     return removed;
@@ -627,12 +659,13 @@ ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__remove_stale(int dirfd) {
 
 /* Removes name (in parentfd) and, if it is a directory, everything below it; never follows a
    symlink. Adds to the files and bytes counters (may be NULL). Returns 0 when name is gone. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__remove_tree(int parentfd, const char *name, int depth, uint64_t *files,
-                                                        uint64_t *bytes) {
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__remove_tree(int parentfd, const char *name, int depth,
+                                                        uint64_t *files, uint64_t *bytes) {
     struct stat st;
     struct dirent *de;
     DIR *d;
     int fd;
+
     if (fstatat(parentfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return errno == ENOENT ? 0 : -1;
     if (!S_ISDIR(st.st_mode)) {
         if (unlinkat(parentfd, name, 0) != 0) return errno == ENOENT ? 0 : -1;
@@ -645,7 +678,10 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__remove_tree(int parentfd, const char
     fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return -1;
     d = fdopendir(fd);
-    if (!d) { close(fd); return -1; }
+    if (!d) {
+        close(fd);
+        return -1;
+    }
     while ((de = readdir(d)) != NULL) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
         (void)asmstore_cache__remove_tree(fd, de->d_name, depth + 1, files, bytes);
@@ -659,6 +695,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__remove_tree(int parentfd, const char
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_dir(int parentfd, const char *name) {
     struct stat st;
     int fd;
+
     if (mkdirat(parentfd, name, 0700) != 0 && errno != EEXIST) return -1;
     fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return -1;
@@ -671,14 +708,19 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_dir(int parentfd, const char *n
     return fd;
 }
 
-/* Opens <root>/decompressed-assembly-cache-v1 (creating both as needed); -1 with errno on failure. */
+/* Opens <root>/decompressed-assembly-cache-v1 (creating both as needed); -1 with errno on
+   failure. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_top(const char *root, int create) {
     int rootfd, fd, saved;
+
     if (create && mkdir(root, 0700) != 0 && errno != EEXIST) return -1;
     rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (rootfd < 0) return -1;
-    if (create) fd = asmstore_cache__open_dir(rootfd, ASMSTORE_CACHE_DIR_NAME);
-    else fd = openat(rootfd, ASMSTORE_CACHE_DIR_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (create)
+        fd = asmstore_cache__open_dir(rootfd, ASMSTORE_CACHE_DIR_NAME);
+    else
+        fd = openat(rootfd, ASMSTORE_CACHE_DIR_NAME,
+                    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     saved = errno;
     close(rootfd);
     errno = saved;
@@ -700,11 +742,18 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__is_id_name(const char *s) {
 }
 
 /* pwrite() all of buf at offset at, retrying EINTR; 0 or -1 with errno. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__pwrite_all(int fd, const unsigned char *buf, size_t len, uint64_t at) {
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__pwrite_all(int fd, const unsigned char *buf, size_t len,
+                                                       uint64_t at) {
     while (len > 0) {
         ssize_t n = pwrite(fd, buf, len, (off_t)at);
-        if (n < 0) { if (errno == EINTR) continue; return -1; }
-        if (n == 0) { errno = EIO; return -1; }
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (n == 0) {
+            errno = EIO;
+            return -1;
+        }
         buf += n;
         len -= (size_t)n;
         at += (uint64_t)n;
@@ -720,17 +769,46 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__drain_sigxfsz(void) {
     zero.tv_nsec = 0;
     sigemptyset(&s);
     sigaddset(&s, SIGXFSZ);
-    while (sigtimedwait(&s, NULL, &zero) == SIGXFSZ) {}
+    while (sigtimedwait(&s, NULL, &zero) == SIGXFSZ) {
+    }
 }
 
-/* >>cache-rates ------------------------------------------------------------------------- */
-/* The policy compares two rates, each in ns per MiB of image: decompressing (timed on misses, learned across runs
-   through the record file) and reading a cache file that is not in the page cache (timed this run). */
+/* A file another user owns, or one group or others may write, may hold anything: not ours. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__is_ours(const struct stat *st) {
+    return S_ISREG(st->st_mode) && st->st_uid == geteuid() &&
+           (st->st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+/* Opens entry index's cache file when it is a regular file of ours of exactly size + footer
+   bytes (*st: its fstat). Else -1, with errno ENOENT when there is no such name. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_file(const asmstore_cache *c, uint32_t index,
+                                                      uint64_t size, struct stat *st) {
+    char name[32];
+    int fd;
+
+    asmstore_cache__file_name(name, sizeof name, index);
+    fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return -1;
+    if (fstat(fd, st) != 0 || !asmstore_cache__is_ours(st) ||
+        size > SIZE_MAX - ASMSTORE_CACHE_FOOTER_SIZE ||
+        (uint64_t)st->st_size != size + ASMSTORE_CACHE_FOOTER_SIZE) {
+        close(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    return fd;
+}
+
+/* >>cache-rates -------------------------------------------------------------------------------- */
+/* The policy compares two rates, each in ns per MiB of image: decompressing (timed on misses,
+   learned across runs through the record file) and reading a cache file that is not in the page
+   cache (timed this run). */
 ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
 /* 0 means unknown, so a measured rate is at least 1; capped at UINT32_MAX (4 s per MiB). */
 ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__ns_per_mib(uint64_t ns, uint64_t bytes) {
     uint64_t r;
@@ -740,40 +818,24 @@ ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__ns_per_mib(uint64_t ns, uint64_
     return r == 0 ? 1u : r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
 }
 
-/* A file another user owns, or one group or others may write, may hold anything: not ours. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__is_ours(const struct stat *st) {
-    return S_ISREG(st->st_mode) && st->st_uid == geteuid() && (st->st_mode & (S_IWGRP | S_IWOTH)) == 0;
-}
-
-/* Opens entry index's cache file when it is a regular file of ours of exactly size + footer bytes (*st: its fstat).
-   Else -1, with errno ENOENT when there is no such name. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_file(const asmstore_cache *c, uint32_t index, uint64_t size,
-                                                      struct stat *st) {
-    char name[32];
-    int fd;
-    asmstore_cache__file_name(name, sizeof name, index);
-    fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) return -1;
-    if (fstat(fd, st) != 0 || !asmstore_cache__is_ours(st) || size > SIZE_MAX - ASMSTORE_CACHE_FOOTER_SIZE ||
-        (uint64_t)st->st_size != size + ASMSTORE_CACHE_FOOTER_SIZE) {
-        close(fd);
-        errno = EINVAL;
-        return -1;
-    }
-    return fd;
-}
-
-/* >>cache-records ----------------------------------------------------------------------- */
-/* The ".verified" file of a store directory lists the cache files the writer made durable (fsync
-   before rename) and whose bytes it knows, each with its fstat identity. A hit on a file whose
-   identity still matches needs no payload hash: nothing has written, truncated or replaced it since.
-   File: header[32] = magic "XACV" u32, version 1 u32, store_id u64, count u32, the store's learned
-   decompression rate u32 (ns per MiB of image, read + zstd, timed on misses; 0 unknown), XXH3-64 of the
-   records u64; then count records[40] sorted by index = index u32, 0 u32, ino, size, mtime_ns,
-   ctime_ns (u64 each); index 0xFFFFFFFF (last) is the pack. Anything else about it (absent, foreign,
-   damaged) means "no records". */
+/* >>cache-records ------------------------------------------------------------------------------ */
+/* The ".verified" file of a store directory lists the cache files the writer made durable and
+   whose bytes it knows, each with its fstat identity (inode, size, mtime, ctime). The writer
+   fsyncs each file before its rename, then, at the end of each batch and once the file's ctime
+   is ASMSTORE_CACHE_SETTLE_NS old, records it. A hit on a recorded file reads no payload byte: a
+   kill at any point leaves only temp files, and any later write, truncation or replacement
+   changes the identity, so such a file is hashed in full (and recorded once it passes).
+   options.verify = ASMSTORE_CACHE_VERIFY_FULL hashes every hit. The pack is recorded the same
+   way; an unrecorded pack (planted, rewritten in place, left by a kill between its rename and
+   its record) has each image hashed against its table before it is served.
+   File: header[32] = magic "XACV" u32, version 1 u32, store_id u64, count u32, the store's
+   learned decompression rate u32 (ns per MiB of image, read + zstd, timed on misses; 0
+   unknown), XXH3-64 of the records u64; then count records[40] sorted by index = index u32,
+   0 u32, ino, size, mtime_ns, ctime_ns (u64 each); index 0xFFFFFFFF (last) is the pack.
+   Anything else about it (absent, foreign, damaged) means "no records". */
 #define ASMSTORE_CACHE__REC_MAGIC 0x56434158u /* "XACV" */
-#define ASMSTORE_CACHE__REC_NAME  ".verified" /* a dot name: not a cache file to stats and prune counts */
+/* a dot name: not a cache file to stats and prune counts */
+#define ASMSTORE_CACHE__REC_NAME ".verified"
 
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__ident_of(asmstore_cache__ident *id, uint32_t index,
                                                       const struct stat *st) {
@@ -783,30 +845,37 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__ident_of(asmstore_cache__ident *id,
     id->mtime_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000u + (uint64_t)st->st_mtim.tv_nsec;
     id->ctime_ns = (uint64_t)st->st_ctim.tv_sec * 1000000000u + (uint64_t)st->st_ctim.tv_nsec;
 }
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__ident_eq(const asmstore_cache__ident *a, const asmstore_cache__ident *b) {
-    return a->index == b->index && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns &&
-           a->ctime_ns == b->ctime_ns;
+
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__ident_eq(const asmstore_cache__ident *a,
+                                                     const asmstore_cache__ident *b) {
+    return a->index == b->index && a->ino == b->ino && a->size == b->size &&
+           a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
 }
+
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__ident_cmp(const void *a, const void *b) {
-    uint32_t x = ((const asmstore_cache__ident *)a)->index, y = ((const asmstore_cache__ident *)b)->index;
+    uint32_t x = ((const asmstore_cache__ident *)a)->index,
+             y = ((const asmstore_cache__ident *)b)->index;
     return x < y ? -1 : x > y;
 }
 
-/* Reads the records (*n of them, from allocator a) and the learned rate, or returns NULL for "none". */
-ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(const asmstore_allocator *a, int dirfd,
-                                                                             uint64_t store_id,
-                                                                             uint32_t entry_count, size_t *n,
-                                                                             uint32_t *rate) {
+/* Reads the records (*n of them, from allocator a) and the learned rate, or returns NULL for
+   "none". */
+ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(
+    const asmstore_allocator *a, int dirfd, uint64_t store_id, uint32_t entry_count, size_t *n,
+    uint32_t *rate) {
     struct stat st;
     unsigned char *buf = NULL;
     asmstore_cache__ident *rec = NULL;
     size_t count = 0, i, size = 0;
-    int fd = openat(dirfd, ASMSTORE_CACHE__REC_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    int fd = openat(dirfd, ASMSTORE_CACHE__REC_NAME,
+                    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
     *n = 0;
     *rate = 0;
     if (fd < 0) return NULL;
     if (fstat(fd, &st) != 0 || !asmstore_cache__is_ours(&st) || st.st_size < 32 ||
-        (uint64_t)st.st_size > 32u + 40u * ((uint64_t)entry_count + 1u) || ((size_t)st.st_size - 32u) % 40u != 0)
+        (uint64_t)st.st_size > 32u + 40u * ((uint64_t)entry_count + 1u) ||
+        ((size_t)st.st_size - 32u) % 40u != 0)
         goto done;
     size = (size_t)st.st_size;
     buf = (unsigned char *)asmstore_alloc(a, size);
@@ -825,45 +894,56 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__ident *asmstore_cache__records_read(cons
         rec[i].mtime_ns = asmstore__rd64(r + 24);
         rec[i].ctime_ns = asmstore__rd64(r + 32);
         if ((rec[i].index >= entry_count && rec[i].index != ASMSTORE_CACHE__PACK_INDEX) ||
-            (i > 0 && rec[i].index <= rec[i - 1].index) ||
-            asmstore__rd32(r + 4) != 0u)
+            (i > 0 && rec[i].index <= rec[i - 1].index) || asmstore__rd32(r + 4) != 0u)
             break;
     }
-    if (rec && i == count) { *n = count; *rate = asmstore__rd32(buf + 20); }
-    else { asmstore_free(a, rec, count * sizeof *rec); rec = NULL; }
+    if (rec && i == count) {
+        *n = count;
+        *rate = asmstore__rd32(buf + 20);
+    } else {
+        asmstore_free(a, rec, count * sizeof *rec);
+        rec = NULL;
+    }
 done:
     asmstore_free(a, buf, size);
     close(fd);
     return rec;
 }
 
-/* Creates <base>.tmp.<pid>.<16 hex random> O_EXCL in dirfd; name in tmp. Returns the fd or -1 (errno). */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_temp(int dirfd, const char *base, uint64_t nonce, char *tmp,
-                                                      size_t cap) {
+/* Creates <base>.tmp.<pid>.<16 hex random> O_EXCL in dirfd; name in tmp. Returns the fd or -1
+   (errno). */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__open_temp(int dirfd, const char *base, uint64_t nonce,
+                                                      char *tmp, size_t cap) {
     struct timespec ts;
     uint64_t seed[4], rnd;
     int fd, attempt;
+
     for (attempt = 0;; attempt++) {
         clock_gettime(CLOCK_REALTIME, &ts);
-        seed[0] = (uint64_t)ts.tv_sec; seed[1] = (uint64_t)ts.tv_nsec;
-        seed[2] = nonce + (uint64_t)attempt; seed[3] = (uint64_t)(uintptr_t)tmp;
+        seed[0] = (uint64_t)ts.tv_sec;
+        seed[1] = (uint64_t)ts.tv_nsec;
+        seed[2] = nonce + (uint64_t)attempt;
+        seed[3] = (uint64_t)(uintptr_t)tmp;
         rnd = asmstore_xxh3_64(seed, sizeof seed);
-        snprintf(tmp, cap, "%s.tmp.%ld.%08x%08x", base, (long)getpid(), (unsigned)(rnd >> 32), (unsigned)rnd);
+        snprintf(tmp, cap, "%s.tmp.%ld.%08x%08x", base, (long)getpid(), (unsigned)(rnd >> 32),
+                 (unsigned)rnd);
         fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd >= 0 || errno != EEXIST || attempt >= 3) return fd;
     }
 }
 
-/* The files of pend[0..npend) that can be recorded as verified: each must still have the identity it had when
-   written (or hashed), is fsync'd, and its ctime must lie ASMSTORE_CACHE_SETTLE_NS in the past when it is checked
-   the last time, so that a later write to it cannot land in the same timestamp tick. Compacts pend; returns how
-   many are left. */
-ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_settle(asmstore_cache *c, asmstore_cache__ident *pend,
-                                                               size_t npend) {
+/* The files of pend[0..npend) that can be recorded as verified: each must still have the
+   identity it had when written (or hashed), is fsync'd, and its ctime must lie
+   ASMSTORE_CACHE_SETTLE_NS in the past when it is checked the last time, so that a later write
+   to it cannot land in the same timestamp tick. Compacts pend; returns how many are left. */
+ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_settle(asmstore_cache *c,
+                                                              asmstore_cache__ident *pend,
+                                                              size_t npend) {
     size_t i, k = 0;
     uint64_t newest = 0, now;
     struct timespec ts;
     struct stat st;
+
     for (i = 0; i < npend; i++) { /* durable, and still the bytes we know */
         asmstore_cache__ident cur;
         char name[32];
@@ -872,19 +952,25 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_settle(asmstore_cache *c,
         fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
         if (fd < 0) continue;
         ok = fstat(fd, &st) == 0 &&
-             (asmstore_cache__ident_of(&cur, pend[i].index, &st), asmstore_cache__ident_eq(&cur, &pend[i])) &&
+             (asmstore_cache__ident_of(&cur, pend[i].index, &st),
+              asmstore_cache__ident_eq(&cur, &pend[i])) &&
              fsync(fd) == 0;
         close(fd);
-        if (ok) { pend[k++] = pend[i]; if (cur.ctime_ns > newest) newest = cur.ctime_ns; }
+        if (ok) {
+            pend[k++] = pend[i];
+            if (cur.ctime_ns > newest) newest = cur.ctime_ns;
+        }
     }
     clock_gettime(CLOCK_REALTIME, &ts);
     now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     if (k > 0 && newest + ASMSTORE_CACHE_SETTLE_NS > now) {
         uint64_t wait = newest + ASMSTORE_CACHE_SETTLE_NS - now;
-        if (wait > ASMSTORE_CACHE_SETTLE_NS) wait = ASMSTORE_CACHE_SETTLE_NS; /* a ctime in the future: checked below */
+        /* a ctime in the future: checked below */
+        if (wait > ASMSTORE_CACHE_SETTLE_NS) wait = ASMSTORE_CACHE_SETTLE_NS;
         ts.tv_sec = (time_t)(wait / 1000000000u);
         ts.tv_nsec = (long)(wait % 1000000000u);
-        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+        }
         clock_gettime(CLOCK_REALTIME, &ts);
         now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     }
@@ -894,20 +980,22 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_settle(asmstore_cache *c,
         asmstore_cache__file_name(name, sizeof name, pend[i].index);
         if (fstatat(c->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
         asmstore_cache__ident_of(&cur, pend[i].index, &st);
-        if (asmstore_cache__ident_eq(&cur, &pend[i]) && cur.ctime_ns + ASMSTORE_CACHE_SETTLE_NS <= now)
+        if (asmstore_cache__ident_eq(&cur, &pend[i]) &&
+            cur.ctime_ns + ASMSTORE_CACHE_SETTLE_NS <= now)
             pend[k++] = pend[i];
     }
     return k;
 }
 
-/* The record file's bytes for all[0..n) (sorted by index), with the store's learned decompression rate (ns per
-   MiB, 0 = unknown) in the header's otherwise unused word. NULL when out of memory. */
-ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__records_encode(const asmstore_allocator *a,
-                                                                       const asmstore_cache__ident *all, size_t n,
-                                                                       uint64_t store_id, uint32_t rate,
-                                                                       size_t *size) {
+/* The record file's bytes for all[0..n) (sorted by index), with the store's learned
+   decompression rate (ns per MiB, 0 = unknown) in the header's otherwise unused word. NULL when
+   out of memory. */
+ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__records_encode(
+    const asmstore_allocator *a, const asmstore_cache__ident *all, size_t n, uint64_t store_id,
+    uint32_t rate, size_t *size) {
     unsigned char *buf;
     size_t i;
+
     *size = 32 + 40 * n;
     buf = (unsigned char *)asmstore_alloc(a, *size);
     if (!buf) return NULL;
@@ -929,13 +1017,15 @@ ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__records_encode(const asms
     return buf;
 }
 
-/* Records the files of pend that settle (above), merged with the records on disk (another process may have added
-   some) less those of the images in `packed` (may be NULL: their files are about to go), and replaces the file
-   atomically. A record lost to a racing process or a failure only means that file is hashed again. Returns how many
-   were recorded. */
-ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, asmstore_cache__ident *pend,
-                                                              size_t npend, uint32_t rate, uint64_t nonce,
-                                                              const asmstore_cache__pack *packed) {
+/* Records the files of pend that settle (above), merged with the records on disk (another
+   process may have added some) less those of the images in `packed` (may be NULL: their files
+   are about to go), and replaces the file atomically. A record lost to a racing process or a
+   failure only means that file is hashed again. Returns how many were recorded. */
+ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c,
+                                                             asmstore_cache__ident *pend,
+                                                             size_t npend, uint32_t rate,
+                                                             uint64_t nonce,
+                                                             const asmstore_cache__pack *packed) {
     const asmstore_allocator *al = &c->opt.allocator;
     asmstore_cache__ident *old, *all;
     size_t nold = 0, k, a = 0, b = 0, nall = 0, size = 0;
@@ -943,12 +1033,16 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, 
     unsigned char *buf;
     char tmp[96];
     int fd, ok;
+
     k = asmstore_cache__records_settle(c, pend, npend);
     if (k == 0) return 0;
     qsort(pend, k, sizeof *pend, asmstore_cache__ident_cmp);
-    old = asmstore_cache__records_read(al, c->dirfd, c->store_id, c->store.entry_count, &nold, &old_rate);
+    old = asmstore_cache__records_read(al, c->dirfd, c->store_id, c->store.entry_count, &nold,
+                                       &old_rate);
     all = (asmstore_cache__ident *)asmstore_alloc(al, (nold + k) * sizeof *all);
-    while (all && (a < nold || b < k)) { /* merge; ours win; a duplicate index in pend keeps the last */
+
+    /* merge; ours win; a duplicate index in pend keeps the last */
+    while (all && (a < nold || b < k)) {
         if (b < k && (a >= nold || pend[b].index <= old[a].index)) {
             if (a < nold && old[a].index == pend[b].index) a++;
             if (nall > 0 && all[nall - 1].index == pend[b].index) nall--;
@@ -960,7 +1054,9 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, 
         }
     }
     asmstore_free(al, old, nold * sizeof *old);
-    buf = all ? asmstore_cache__records_encode(al, all, nall, c->store_id, rate ? rate : old_rate, &size) : NULL;
+    buf = all ? asmstore_cache__records_encode(al, all, nall, c->store_id, rate ? rate : old_rate,
+                                               &size)
+              : NULL;
     asmstore_free(al, all, (nold + k) * sizeof *all);
     if (!buf) return 0;
     fd = asmstore_cache__open_temp(c->dirfd, ASMSTORE_CACHE__REC_NAME, nonce, tmp, sizeof tmp);
@@ -977,10 +1073,12 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__records_write(asmstore_cache *c, 
 }
 
 /* Queues a file for recording (lock held); no memory just means no record. */
-ASMSTORE_CACHE__PRIVATE void asmstore_cache__add_pending(asmstore_cache *c, const asmstore_cache__ident *id) {
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__add_pending(asmstore_cache *c,
+                                                         const asmstore_cache__ident *id) {
     if (c->npend == c->cappend) {
         size_t ncap = c->cappend ? 2 * c->cappend : 64;
-        asmstore_cache__ident *p = (asmstore_cache__ident *)asmstore_alloc(&c->opt.allocator, ncap * sizeof *p);
+        asmstore_cache__ident *p =
+            (asmstore_cache__ident *)asmstore_alloc(&c->opt.allocator, ncap * sizeof *p);
         if (!p) return;
         if (c->npend) memcpy(p, c->pend, c->npend * sizeof *p);
         asmstore_free(&c->opt.allocator, c->pend, c->cappend * sizeof *p);
@@ -990,31 +1088,53 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__add_pending(asmstore_cache *c, cons
     c->pend[c->npend++] = *id;
 }
 
-/* >>cache-pack -------------------------------------------------------------------------- */
-/* The pack holds the store's images in one file, so that a cold start reads one file (one read-ahead stream, one
-   open) instead of one per image; each image starts on a page, so a hit is still a private mapping of its range.
-   Format: FILE FORMAT in the top comment. Its header and table are untrusted input: every field is checked against
-   the store and the file's size before any image is mapped. */
+/* >>cache-pack --------------------------------------------------------------------------------- */
+/* The pack holds the store's images in one file, so that a cold start reads one file (one
+   read-ahead stream, one open) instead of one per image: an evicted start pays per file, not
+   per byte. Each image starts on a page, so a hit is still a private mapping of its range.
+   Format: header[64] || table[count * 40] || images, each at a multiple of `align`; all fields
+   little-endian; the bytes between images are zero:
+       header: off size field                   table record: off size field
+                0    4  magic 0x50434158 "XACP"               0    4  descriptor index
+                4    4  version 1                             4    4  0
+                8    8  XXH3-64 of [16, 64 + 40*count)         8    8  offset of the image
+               16    8  store_id                             16    8  size S (the image size)
+               24    4  count (>= 1)                         24    8  XXH3-64 of the image
+               28    4  flags: bit 0 as in the footer        32    8  source hash (v2/v3), or 0
+               32    4  align: the writer's page size
+               36    4  0
+               40    8  the pack's size in bytes
+               48    8  the store file it was written against (options.store_file), or 0
+               56    8  0
+   The writer leaves room for a table of every descriptor, so the first image starts at the
+   first multiple of align after 64 + 40 * entry_count. Images lie in the order the writer met
+   them (the app's load order), not the index's. The header and table are untrusted input:
+   pack_parse checks every field against the store and the file's size before any image is
+   mapped, and a packed image is served only when its size and source hash are the store's. */
 #define ASMSTORE_CACHE__PACK_MAGIC     0x50434158u /* "XACP" */
 #define ASMSTORE_CACHE__PACK_HEAD      64u
 #define ASMSTORE_CACHE__PACK_SLOT      40u
 #define ASMSTORE_CACHE__PACK_ALIGN_MAX 65536u
 
-/* Checks a pack's header and table, buf[0..len) being its first bytes, against the store and file_size (its st_size):
-   magic, version, store id, flags, alignment (a power of two, a multiple of page), the table's hash, the records in
-   increasing index order below entry_count, and the images aligned, after the table, inside the file, apart from
-   each other, the last one ending the file. Fills slot[0..cap) (sorted by index); returns the image count, 0 when
+/* Checks a pack's header and table, buf[0..len) being its first bytes, against the store and
+   file_size (its st_size): magic, version, store id, flags, alignment (a power of two, a
+   multiple of page), the table's hash, the records in increasing index order below entry_count,
+   and the images aligned, after the table, inside the file, apart from each other, the last one
+   ending the file. Fills slot[0..cap) (sorted by index); returns the image count, 0 when
    anything is off. */
-ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_parse(const unsigned char *buf, size_t len, uint64_t file_size,
-                                                          uint64_t store_id, int has_source, uint32_t entry_count,
-                                                          size_t page, asmstore_cache__slot *slot, size_t cap,
-                                                          uint64_t *store_file) {
+ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_parse(const unsigned char *buf, size_t len,
+                                                          uint64_t file_size, uint64_t store_id,
+                                                          int has_source, uint32_t entry_count,
+                                                          size_t page, asmstore_cache__slot *slot,
+                                                          size_t cap, uint64_t *store_file) {
     uint64_t count, align, table_end, end;
     size_t i;
+
     if (len < ASMSTORE_CACHE__PACK_HEAD || asmstore__rd32(buf) != ASMSTORE_CACHE__PACK_MAGIC ||
         asmstore__rd32(buf + 4) != 1u || asmstore__rd64(buf + 16) != store_id ||
         asmstore__rd32(buf + 28) != (has_source ? ASMSTORE_CACHE_FLAG_SOURCE_HASH : 0u) ||
-        asmstore__rd32(buf + 36) != 0u || asmstore__rd64(buf + 40) != file_size || asmstore__rd64(buf + 56) != 0u)
+        asmstore__rd32(buf + 36) != 0u || asmstore__rd64(buf + 40) != file_size ||
+        asmstore__rd64(buf + 56) != 0u)
         return 0;
     *store_file = asmstore__rd64(buf + 48);
     count = asmstore__rd32(buf + 24);
@@ -1032,65 +1152,81 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_parse(const unsigned char *b
         sl->size = asmstore__rd64(r + 16);
         sl->hash = asmstore__rd64(r + 24);
         sl->source_hash = asmstore__rd64(r + 32);
-        if (sl->index >= entry_count || (i > 0 && sl->index <= slot[i - 1].index) || asmstore__rd32(r + 4) != 0u ||
-            (sl->offset & (align - 1)) != 0 || sl->offset < table_end || sl->offset > file_size || sl->size == 0 ||
+        if (sl->index >= entry_count || (i > 0 && sl->index <= slot[i - 1].index) ||
+            asmstore__rd32(r + 4) != 0u || (sl->offset & (align - 1)) != 0 ||
+            sl->offset < table_end || sl->offset > file_size || sl->size == 0 ||
             sl->size > file_size - sl->offset || (uint64_t)(size_t)sl->size != sl->size ||
             (!has_source && sl->source_hash != 0u))
             return 0;
     }
+
     /* the images apart, in the order they lie in the file (the writer's order, not the index's) */
     qsort(slot, (size_t)count, sizeof *slot, asmstore_cache__slot_offset_cmp);
-    for (i = 0, end = table_end; i < count && slot[i].offset >= end; i++) end = slot[i].offset + slot[i].size;
+    for (i = 0, end = table_end; i < count && slot[i].offset >= end; i++)
+        end = slot[i].offset + slot[i].size;
     qsort(slot, (size_t)count, sizeof *slot, asmstore_cache__slot_cmp);
     return i == count && end == file_size ? (size_t)count : 0;
 }
 
-ASMSTORE_CACHE__PRIVATE void asmstore_cache__pack_close(const asmstore_allocator *a, asmstore_cache__pack *p) {
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__pack_close(const asmstore_allocator *a,
+                                                        asmstore_cache__pack *p) {
     close(p->fd);
     asmstore_free(a, p->slot, p->nslot * sizeof *p->slot);
     asmstore_free(a, p, sizeof *p);
 }
 
-/* Opens the store directory's pack when it is a regular file of ours whose header and table pass pack_parse, with
-   one read; it is recorded when its identity is the record's. NULL when there is none, it fails, or no memory. */
+/* Opens the store directory's pack when it is a regular file of ours whose header and table pass
+   pack_parse, with one read; it is recorded when its identity is the record's. NULL when there
+   is none, it fails, or no memory. */
 ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_open(asmstore_cache *c) {
     const asmstore_allocator *a = &c->opt.allocator;
     const asmstore_cache__ident *rec = NULL;
     asmstore_cache__pack *p = NULL;
     unsigned char *buf = NULL;
     struct stat st;
-    uint64_t want = ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * (uint64_t)c->store.entry_count;
+    uint64_t want =
+        ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * (uint64_t)c->store.entry_count;
     uint64_t written_for = 0;
     size_t len = 0, count = 0;
-    int fd = openat(c->dirfd, ASMSTORE_CACHE__PACK_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    int fd = openat(c->dirfd, ASMSTORE_CACHE__PACK_NAME,
+                    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
     if (fd < 0) return NULL;
-    if (fstat(fd, &st) == 0 && asmstore_cache__is_ours(&st) && st.st_size >= (off_t)ASMSTORE_CACHE__PACK_HEAD) {
+    if (fstat(fd, &st) == 0 && asmstore_cache__is_ours(&st) &&
+        st.st_size >= (off_t)ASMSTORE_CACHE__PACK_HEAD) {
         if ((uint64_t)st.st_size < want) want = (uint64_t)st.st_size;
         len = (size_t)want == want ? (size_t)want : 0u;
         buf = len ? (unsigned char *)asmstore_alloc(a, len) : NULL;
     }
     if (buf && pread(fd, buf, len, 0) == (ssize_t)len) count = asmstore__rd32(buf + 24);
-    if (count > 0 && count <= c->store.entry_count) p = (asmstore_cache__pack *)asmstore_alloc(a, sizeof *p);
+    if (count > 0 && count <= c->store.entry_count)
+        p = (asmstore_cache__pack *)asmstore_alloc(a, sizeof *p);
     if (p) {
         memset(p, 0, sizeof *p);
         p->slot = (asmstore_cache__slot *)asmstore_alloc(a, count * sizeof *p->slot);
         p->nslot = count;
         p->len = (size_t)st.st_size; /* pack_parse checks that every image fits in a size_t */
-        if (!p->slot || asmstore_cache__pack_parse(buf, len, (uint64_t)st.st_size, c->store_id, c->use_source_hash,
-                                                   c->store.entry_count, c->page, p->slot, count,
-                                                   &written_for) != count) {
+        if (!p->slot || asmstore_cache__pack_parse(
+                            buf, len, (uint64_t)st.st_size, c->store_id, c->use_source_hash,
+                            c->store.entry_count, c->page, p->slot, count, &written_for) != count) {
             asmstore_free(a, p->slot, count * sizeof *p->slot);
             asmstore_free(a, p, sizeof *p);
             p = NULL;
         }
     }
     asmstore_free(a, buf, len);
-    if (!p) { close(fd); return NULL; }
+    if (!p) {
+        close(fd);
+        return NULL;
+    }
     p->fd = fd;
     p->same_store = c->store_file_id != 0 && written_for == c->store_file_id;
-    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL); /* the hits' faults read it as one stream (prefetch) */
+
+    /* the hits' faults read it as one stream (prefetch) */
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     asmstore_cache__ident_of(&p->id, ASMSTORE_CACHE__PACK_INDEX, &st);
-    if (c->nrec > 0 && c->rec[c->nrec - 1].index == ASMSTORE_CACHE__PACK_INDEX) rec = &c->rec[c->nrec - 1];
+    if (c->nrec > 0 && c->rec[c->nrec - 1].index == ASMSTORE_CACHE__PACK_INDEX)
+        rec = &c->rec[c->nrec - 1];
     p->recorded = rec && asmstore_cache__ident_eq(rec, &p->id);
     return p;
 }
@@ -1098,17 +1234,22 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_open(asmstore
 /* Takes a reference on the cache's pack (NULL: there is none); pack_unref gives it back. */
 ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_ref(asmstore_cache *c) {
     asmstore_cache__pack *p;
-    ASMSTORE_CACHE__LOCKED(c, p = c->pack; if (p) p->refs++);
+    pthread_mutex_lock(&c->lock);
+    p = c->pack;
+    if (p) p->refs++;
+    pthread_mutex_unlock(&c->lock);
     return p;
 }
-ASMSTORE_CACHE__PRIVATE void asmstore_cache__pack_unref(asmstore_cache *c, asmstore_cache__pack *p) {
+
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__pack_unref(asmstore_cache *c,
+                                                        asmstore_cache__pack *p) {
     size_t left;
     if (!p) return;
     ASMSTORE_CACHE__LOCKED(c, left = --p->refs);
     if (left == 0) asmstore_cache__pack_close(&c->opt.allocator, p);
 }
 
-/* >>cache-writer ------------------------------------------------------------------------ */
+/* >>cache-writer ------------------------------------------------------------------------------- */
 /* Renames temp file tmp to final_name in the store directory. Returns 0 or an errno. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__rename_into_place(asmstore_cache *c, const char *tmp,
                                                               const char *final_name) {
@@ -1125,25 +1266,33 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__rename_into_place(asmstore_cache *c,
 
 /* Writes one snapshot: temp file, one write, fsync (so the record can trust it after a crash),
    rename; *id gets the file's identity. Returns 0 or an errno. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__write_job(asmstore_cache *c, asmstore_cache__job *j, uint64_t nonce,
-                                                      asmstore_cache__ident *id) {
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__write_job(asmstore_cache *c, asmstore_cache__job *j,
+                                                      uint64_t nonce, asmstore_cache__ident *id) {
     char final_name[32], tmp[96];
     struct stat st;
     int fd, err = 0;
-    asmstore_cache_footer_encode(j->bytes + j->size, c->store_id, j->index, j->bytes, (uint64_t)j->size,
-                                 j->has_source ? &j->source_hash : NULL);
+
+    asmstore_cache_footer_encode(j->bytes + j->size, c->store_id, j->index, j->bytes,
+                                 (uint64_t)j->size, j->has_source ? &j->source_hash : NULL);
     asmstore_cache__file_name(final_name, sizeof final_name, j->index);
     fd = asmstore_cache__open_temp(c->dirfd, final_name, nonce, tmp, sizeof tmp);
     if (fd < 0) return errno ? errno : EIO;
-    if (asmstore_cache__pwrite_all(fd, j->bytes, j->size + ASMSTORE_CACHE_FOOTER_SIZE, 0) != 0) err = errno;
+    if (asmstore_cache__pwrite_all(fd, j->bytes, j->size + ASMSTORE_CACHE_FOOTER_SIZE, 0) != 0)
+        err = errno;
     if (err == EFBIG) asmstore_cache__drain_sigxfsz();
     if (!err && fsync(fd) != 0) err = errno;
     if (!err) err = asmstore_cache__rename_into_place(c, tmp, final_name);
+
     /* the identity after the rename: on some filesystems rename changes ctime */
-    if (!err && fstat(fd, &st) == 0) asmstore_cache__ident_of(id, j->index, &st);
-    else id->ino = id->size = 0;
+    if (!err && fstat(fd, &st) == 0)
+        asmstore_cache__ident_of(id, j->index, &st);
+    else
+        id->ino = id->size = 0;
     if (close(fd) != 0 && !err) err = errno;
-    if (err) { (void)unlinkat(c->dirfd, tmp, 0); return err ? err : EIO; }
+    if (err) {
+        (void)unlinkat(c->dirfd, tmp, 0);
+        return err ? err : EIO;
+    }
     if (c->opt.fsync) (void)fsync(c->dirfd);
     return 0;
 }
@@ -1153,10 +1302,13 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__free_job(asmstore_cache *c, asmstor
     asmstore_free(&c->opt.allocator, j, sizeof *j);
 }
 
-/* Gives back what a job reserved of the queue (lock held): its bytes, or the one place for an image over the bound. */
+/* Gives back what a job reserved of the queue (lock held): its bytes, or the one place for an
+   image over the bound. */
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__unreserve(asmstore_cache *c, size_t size, int big) {
-    if (big) c->big_queued = 0;
-    else c->queued_bytes -= size + ASMSTORE_CACHE_FOOTER_SIZE;
+    if (big)
+        c->big_queued = 0;
+    else
+        c->queued_bytes -= size + ASMSTORE_CACHE_FOOTER_SIZE;
 }
 
 /* Drops every queued job (lock held). */
@@ -1172,7 +1324,8 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__drop_queue(asmstore_cache *c, int c
     c->tail = NULL;
 }
 
-/* Storage failed (lock held): writing stays off for the cache object's life, what is queued is dropped. */
+/* Storage failed (lock held): writing stays off for the cache object's life, what is queued is
+   dropped. */
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__writes_failed(asmstore_cache *c, int err) {
     c->n.write_failures++;
     c->n.last_errno = err;
@@ -1182,70 +1335,65 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__writes_failed(asmstore_cache *c, in
     asmstore_cache__drop_queue(c, 1);
 }
 
-/* Asks the kernel to read every recorded file and the start of the pack ahead (POSIX_FADV_WILLNEED
-   starts the reads and does not wait): after a reboot the hits then find their pages arriving at the
-   device's full queue depth instead of faulting them in one read-around at a time. They hold what
-   earlier runs of this app loaded. The pack is one stream that the hits' faults carry on (its file
-   is marked POSIX_FADV_SEQUENTIAL: twice the read-ahead window): measured on the corpus's evicted
-   45.9 MB pack, loading every image in order took 22-39 ms with its first MiB asked for, 63-96 ms
-   with all of it asked for 1 MiB a call (Linux reads at most its read-ahead window per call; those
-   reads compete with the faults), 74-111 vs 70-91 ms in a shuffled order. A few microseconds a file
-   when they are resident. */
-ASMSTORE_CACHE__PRIVATE void asmstore_cache__prefetch(asmstore_cache *c) {
-    size_t i;
-    if (c->pack) (void)posix_fadvise(c->pack->fd, 0, (off_t)1 << 20, POSIX_FADV_WILLNEED);
-    for (i = 0; i < c->nrec; i++) {
-        char name[32];
-        int fd, stop;
-        ASMSTORE_CACHE__LOCKED(c, stop = c->stop);
-        if (stop) return;
-        if (c->rec[i].index == ASMSTORE_CACHE__PACK_INDEX || asmstore_cache__pack_find(c->pack, c->rec[i].index))
-            continue;
-        asmstore_cache__file_name(name, sizeof name, c->rec[i].index);
-        fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-        if (fd < 0) continue;
-        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
-        close(fd);
-    }
-}
+/* >>cache-consolidate -------------------------------------------------------------------------- */
+/* When its queue is empty (and at a flush that starts it), the writer consolidates if
+   ASMSTORE_CACHE_PACK_MIN_FILES files (PACK_ALWAYS, PACK_AT_FLUSH: 1; PACK_AT_FLUSH only while
+   asmstore_cache_flush waits) lie outside the pack, or the pack failed a check or is not the
+   recorded one. It writes a new pack from the current one's images (in its order) and the files
+   (in the order they were written, the app's load order), each image hashed as it is copied
+   (one that does not match its table, footer or the store is left out), to a temp file; fsyncs
+   it, renames it into place, fsyncs the directory, records it, serves from it, then removes the
+   files it holds. Files stay the staging area: fewer than the minimum stay files until more
+   come, rather than the whole pack being rewritten for each. Two processes may consolidate at
+   once: each writes its own temp file, and the last rename wins whole. A storage failure while
+   consolidating turns writing off like any write failure.
+   Everything here runs on the writer thread, which alone replaces c->pack, so it reads c->pack
+   without the lock. */
 
-/* >>cache-consolidate ------------------------------------------------------------------- */
-/* The writer consolidates the store's valid images (the old pack's and the files') into a new pack when enough files
-   lie outside the pack, writes it like any file (temp, fsync, rename), records it, and removes the files it holds.
-   Everything here runs on the writer thread, which alone replaces c->pack, so it reads c->pack without the lock. */
-
-/* Is a consolidation due: a packed image failed a check, the pack is not the recorded one, or enough files
-   "<N>.bin" lie outside the pack (PACK_AUTO: ASMSTORE_CACHE_PACK_MIN_FILES, PACK_ALWAYS: one)? */
+/* Is a consolidation due: a packed image failed a check, the pack is not the recorded one, or
+   enough files "<N>.bin" lie outside the pack (PACK_AUTO: ASMSTORE_CACHE_PACK_MIN_FILES,
+   PACK_ALWAYS: one)? */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_due(asmstore_cache *c) {
-    size_t outside = 0, need = c->opt.pack == ASMSTORE_CACHE_PACK_AUTO ? ASMSTORE_CACHE_PACK_MIN_FILES : 1u;
+    size_t outside = 0,
+           need = c->opt.pack == ASMSTORE_CACHE_PACK_AUTO ? ASMSTORE_CACHE_PACK_MIN_FILES : 1u;
     struct dirent *de;
     DIR *d;
     int bad, fd;
+
     ASMSTORE_CACHE__LOCKED(c, bad = c->pack_bad);
-    if (bad || (c->pack && !c->pack->recorded && c->opt.verify != ASMSTORE_CACHE_VERIFY_FULL)) return 1;
+    if (bad || (c->pack && !c->pack->recorded && c->opt.verify != ASMSTORE_CACHE_VERIFY_FULL))
+        return 1;
     fd = dup(c->dirfd);
     d = fd >= 0 ? fdopendir(fd) : NULL;
-    if (!d) { if (fd >= 0) close(fd); return 0; }
+    if (!d) {
+        if (fd >= 0) close(fd);
+        return 0;
+    }
     rewinddir(d); /* a dup shares the directory offset: an earlier listing left it at the end */
     while (outside < need && (de = readdir(d)) != NULL) {
         int64_t index = asmstore_cache__bin_index(de->d_name);
-        if (index >= 0 && index < (int64_t)c->store.entry_count && !asmstore_cache__pack_find(c->pack, (uint32_t)index))
+        if (index >= 0 && index < (int64_t)c->store.entry_count &&
+            !asmstore_cache__pack_find(c->pack, (uint32_t)index))
             outside++;
     }
     closedir(d);
     return outside >= need;
 }
 
-/* Maps entry index's image read-only from the old pack (may be NULL) when it is there and hashes as its table says,
-   else from its file when that passes every check a hit makes and its payload hash; *sl gets its size and hashes.
-   Returns the mapping of *len bytes (the image at its start), or MAP_FAILED when no valid image is at hand. */
-ASMSTORE_CACHE__PRIVATE void *asmstore_cache__pack_source(asmstore_cache *c, const asmstore_cache__pack *old,
-                                                          uint32_t index, asmstore_cache__slot *sl, size_t *len) {
+/* Maps entry index's image read-only from the old pack (may be NULL) when it is there and hashes
+   as its table says, else from its file when that passes every check a hit makes and its payload
+   hash; *sl gets its size and hashes. Returns the mapping of *len bytes (the image at its
+   start), or MAP_FAILED when no valid image is at hand. */
+ASMSTORE_CACHE__PRIVATE void *asmstore_cache__pack_source(asmstore_cache *c,
+                                                          const asmstore_cache__pack *old,
+                                                          uint32_t index, asmstore_cache__slot *sl,
+                                                          size_t *len) {
     const asmstore_cache__slot *o = asmstore_cache__pack_find(old, index);
     asmstore_entry e;
     struct stat st;
     void *m = MAP_FAILED;
     int fd;
+
     if (asmstore_reader_entry(&c->store, index, &e, NULL) != ASMSTORE_OK || e.ignored ||
         e.compression == ASMSTORE_COMPRESSION_NONE || e.uncompressed_size == 0)
         return MAP_FAILED;
@@ -1255,7 +1403,10 @@ ASMSTORE_CACHE__PRIVATE void *asmstore_cache__pack_source(asmstore_cache *c, con
     if (o && o->size == sl->size && o->source_hash == sl->source_hash) {
         *len = e.uncompressed_size;
         m = mmap(NULL, *len, PROT_READ, MAP_SHARED, old->fd, (off_t)o->offset);
-        if (m != MAP_FAILED && asmstore_xxh3_64(m, *len) == o->hash) { sl->hash = o->hash; return m; }
+        if (m != MAP_FAILED && asmstore_xxh3_64(m, *len) == o->hash) {
+            sl->hash = o->hash;
+            return m;
+        }
         if (m != MAP_FAILED) munmap(m, *len);
     }
     fd = asmstore_cache__open_file(c, index, sl->size, &st);
@@ -1274,14 +1425,15 @@ ASMSTORE_CACHE__PRIVATE void *asmstore_cache__pack_source(asmstore_cache *c, con
     return m;
 }
 
-/* The pack's header and table for slot[0..n) (sorted by index), images aligned to align, file_size bytes in all:
-   ASMSTORE_CACHE__PACK_HEAD + n table records (from allocator a; NULL when out of memory). */
-ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__pack_encode(const asmstore_allocator *a, uint64_t store_id,
-                                                                   uint64_t store_file, int has_source, size_t align,
-                                                                   uint64_t file_size, const asmstore_cache__slot *slot,
-                                                                   size_t n, size_t *size) {
+/* The pack's header and table for slot[0..n) (sorted by index), images aligned to align,
+   file_size bytes in all: ASMSTORE_CACHE__PACK_HEAD + n table records (from allocator a; NULL
+   when out of memory). */
+ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__pack_encode(
+    const asmstore_allocator *a, uint64_t store_id, uint64_t store_file, int has_source,
+    size_t align, uint64_t file_size, const asmstore_cache__slot *slot, size_t n, size_t *size) {
     unsigned char *buf;
     size_t i;
+
     *size = ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * n;
     buf = (unsigned char *)asmstore_alloc(a, *size);
     if (!buf) return NULL;
@@ -1306,25 +1458,29 @@ ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__pack_encode(const asmstor
     return buf;
 }
 
-/* Orders the pack_order records: by .offset (the old offset, or the file's mtime after them), then .size (this
-   object's write sequence), then index. */
+/* Orders the pack_order records: by .offset (the old offset, or the file's mtime after them),
+   then .size (this object's write sequence), then index. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__order_cmp(const void *a, const void *b) {
-    const asmstore_cache__slot *x = (const asmstore_cache__slot *)a, *y = (const asmstore_cache__slot *)b;
+    const asmstore_cache__slot *x = (const asmstore_cache__slot *)a,
+                               *y = (const asmstore_cache__slot *)b;
     if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
     if (x->size != y->size) return x->size < y->size ? -1 : 1;
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* The order the pack is written in, into order[0..return) (entry index, and the sort keys): the old pack's
-   images as they lie in it, then the files in the order they were written (mtime), which is the order of the misses
-   that made them, the order the app loaded them in: the next start's faults then read the pack front to back. */
-ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_order(asmstore_cache *c, const asmstore_cache__pack *old,
+/* The order the pack is written in, into order[0..return) (entry index, and the sort keys): the
+   old pack's images as they lie in it, then the files in the order they were written (mtime),
+   which is the order of the misses that made them, the order the app loaded them in: the next
+   start's faults then read the pack front to back. */
+ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_order(asmstore_cache *c,
+                                                          const asmstore_cache__pack *old,
                                                           asmstore_cache__slot *order) {
     struct dirent *de;
     struct stat st;
     size_t n = 0, i;
     int fd = dup(c->dirfd);
     DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
     if (!d && fd >= 0) close(fd);
     for (i = 0; old && i < old->nslot; i++) {
         order[n].index = old->slot[i].index;
@@ -1334,34 +1490,44 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_order(asmstore_cache *c, con
     if (d) rewinddir(d); /* a dup shares the directory offset */
     while (d && (de = readdir(d)) != NULL) {
         int64_t index = asmstore_cache__bin_index(de->d_name);
-        if (index < 0 || index >= (int64_t)c->store.entry_count || asmstore_cache__pack_find(old, (uint32_t)index) ||
+        if (index < 0 || index >= (int64_t)c->store.entry_count ||
+            asmstore_cache__pack_find(old, (uint32_t)index) ||
             fstatat(c->dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
         order[n].index = (uint32_t)index;
         order[n].offset = (uint64_t)1 << 63 | ((uint64_t)st.st_mtim.tv_sec * 1000000000u +
-                                               (uint64_t)st.st_mtim.tv_nsec) >> 1; /* after every old image */
-        order[n++].size = c->write_seq[index]; /* within one mtime tick (coarse): the order this object wrote */
+                                               /* after every old image */
+                                               (uint64_t)st.st_mtim.tv_nsec) >>
+                                                  1;
+        /* within one mtime tick (coarse): the order this object wrote */
+        order[n++].size = c->write_seq[index];
     }
     if (d) closedir(d);
     qsort(order, n, sizeof *order, asmstore_cache__order_cmp);
     return n;
 }
 
-/* Copies every valid image (pack_source) of order[0..norder) into temp file fd, each at the next page boundary after
-   room for a whole table, then writes the header and table. Fills slot[0..*n). Returns 0, an errno, or -1 when
-   close() asked the writer to stop or there was nothing to pack. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_fill(asmstore_cache *c, const asmstore_cache__pack *old, int fd,
-                                                      const asmstore_cache__slot *order, size_t norder,
-                                                      asmstore_cache__slot *slot, size_t *n) {
-    uint64_t at = ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * (uint64_t)c->store.entry_count;
+/* Copies every valid image (pack_source) of order[0..norder) into temp file fd, each at the next
+   page boundary after room for a whole table, then writes the header and table. Fills
+   slot[0..*n). Returns 0, an errno, or -1 when close() asked the writer to stop or there was
+   nothing to pack. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_fill(asmstore_cache *c,
+                                                      const asmstore_cache__pack *old, int fd,
+                                                      const asmstore_cache__slot *order,
+                                                      size_t norder, asmstore_cache__slot *slot,
+                                                      size_t *n) {
+    uint64_t at =
+        ASMSTORE_CACHE__PACK_HEAD + ASMSTORE_CACHE__PACK_SLOT * (uint64_t)c->store.entry_count;
     unsigned char *head;
     size_t i, k = 0, len = 0, hsize = 0;
     int err = 0, stop = 0;
+
     for (i = 0; i < norder && !err && !stop; i++) {
         void *m = asmstore_cache__pack_source(c, old, order[i].index, &slot[k], &len);
         if (m == MAP_FAILED) continue;
         slot[k].offset = at = (at + c->page - 1) & ~(uint64_t)(c->page - 1);
-        if (asmstore_cache__pwrite_all(fd, (const unsigned char *)m, (size_t)slot[k].size, at) != 0) err = errno;
+        if (asmstore_cache__pwrite_all(fd, (const unsigned char *)m, (size_t)slot[k].size, at) != 0)
+            err = errno;
         munmap(m, len);
         at += slot[k++].size;
         ASMSTORE_CACHE__LOCKED(c, stop = c->stop);
@@ -1371,18 +1537,20 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_fill(asmstore_cache *c, const a
     if (err) return err;
     if (stop || k == 0) return -1;
     qsort(slot, k, sizeof *slot, asmstore_cache__slot_cmp); /* the table is sorted by index */
-    head = asmstore_cache__pack_encode(&c->opt.allocator, c->store_id, c->store_file_id, c->use_source_hash, c->page,
-                                       at, slot, k, &hsize);
+    head = asmstore_cache__pack_encode(&c->opt.allocator, c->store_id, c->store_file_id,
+                                       c->use_source_hash, c->page, at, slot, k, &hsize);
     if (!head) return -1;
     if (asmstore_cache__pwrite_all(fd, head, hsize, 0) != 0) err = errno;
     asmstore_free(&c->opt.allocator, head, hsize);
     return err;
 }
 
-/* Writes the new pack from old (may be NULL) and the files: temp file, pack_fill, fsync, rename, and an fsync of
-   the directory (the pack's name must be durable before the files it holds go). *ino: the new pack's inode.
-   Returns 0, an errno of a storage failure, or -1 when nothing was written. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_write(asmstore_cache *c, const asmstore_cache__pack *old,
+/* Writes the new pack from old (may be NULL) and the files: temp file, pack_fill, fsync, rename,
+   and an fsync of the directory (the pack's name must be durable before the files it holds go).
+   *ino: the new pack's inode. Returns 0, an errno of a storage failure, or -1 when nothing was
+   written. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_write(asmstore_cache *c,
+                                                       const asmstore_cache__pack *old,
                                                        uint64_t nonce, uint64_t *ino) {
     const asmstore_allocator *a = &c->opt.allocator;
     asmstore_cache__slot *slot, *order;
@@ -1390,9 +1558,12 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_write(asmstore_cache *c, const 
     size_t n = 0, norder = 0, cap = c->store.entry_count ? c->store.entry_count : 1u;
     char tmp[96];
     int fd = -1, err = -1;
-    slot = (asmstore_cache__slot *)asmstore_alloc(a, 2 * cap * sizeof *slot); /* the table, then the order */
+
+    /* the table, then the order */
+    slot = (asmstore_cache__slot *)asmstore_alloc(a, 2 * cap * sizeof *slot);
     order = slot ? slot + cap : NULL;
-    if (slot) fd = asmstore_cache__open_temp(c->dirfd, ASMSTORE_CACHE__PACK_NAME, nonce, tmp, sizeof tmp);
+    if (slot)
+        fd = asmstore_cache__open_temp(c->dirfd, ASMSTORE_CACHE__PACK_NAME, nonce, tmp, sizeof tmp);
     if (slot && fd < 0) err = errno ? errno : EIO;
     if (fd >= 0) norder = asmstore_cache__pack_order(c, old, order);
     if (fd >= 0) err = asmstore_cache__pack_fill(c, old, fd, order, norder, slot, &n);
@@ -1402,15 +1573,18 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__pack_write(asmstore_cache *c, const 
     if (!err) err = asmstore_cache__rename_into_place(c, tmp, ASMSTORE_CACHE__PACK_NAME);
     if (!err && fstat(fd, &st) == 0) *ino = (uint64_t)st.st_ino;
     if (close(fd) != 0 && !err) err = errno;
-    if (err) { (void)unlinkat(c->dirfd, tmp, 0); return err; }
+    if (err) {
+        (void)unlinkat(c->dirfd, tmp, 0);
+        return err;
+    }
     (void)fsync(c->dirfd);
     return 0;
 }
 
-/* Consolidates when due (pack_due): writes the new pack from the one on disk now (another process may have replaced
-   ours) and the files, records it, serves from it, and removes the files it holds. A pack another process renamed
-   over ours in between is served but neither recorded nor trusted to replace files. Returns 0, or the errno of a
-   storage failure. */
+/* Consolidates when due (pack_due): writes the new pack from the one on disk now (another
+   process may have replaced ours) and the files, records it, serves from it, and removes the
+   files it holds. A pack another process renamed over ours in between is served but neither
+   recorded nor trusted to replace files. Returns 0, or the errno of a storage failure. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__consolidate(asmstore_cache *c, uint64_t nonce) {
     asmstore_cache__pack *old, *fresh, *prev;
     asmstore_cache__ident id;
@@ -1418,6 +1592,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__consolidate(asmstore_cache *c, uint6
     uint32_t rate;
     size_t i;
     int err, ours;
+
     if (!asmstore_cache__pack_due(c)) return 0;
     old = asmstore_cache__pack_open(c);
     err = asmstore_cache__pack_write(c, old, nonce, &ino);
@@ -1433,8 +1608,14 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__consolidate(asmstore_cache *c, uint6
                           c->opt.verify != ASMSTORE_CACHE_VERIFY_FULL;
     }
     fresh->refs = 1;
-    ASMSTORE_CACHE__LOCKED(c, prev = c->pack; c->pack = fresh; fresh->serial = ++c->packs_opened; c->pack_bad = 0;
-                           c->n.packs_written += (uint64_t)ours; c->n.packed_entries = fresh->nslot);
+    pthread_mutex_lock(&c->lock);
+    prev = c->pack;
+    c->pack = fresh;
+    fresh->serial = ++c->packs_opened;
+    c->pack_bad = 0;
+    c->n.packs_written += (uint64_t)ours;
+    c->n.packed_entries = fresh->nslot;
+    pthread_mutex_unlock(&c->lock);
     asmstore_cache__pack_unref(c, prev);
     for (i = 0; ours && i < fresh->nslot; i++) { /* gets look in the pack first from now on */
         char name[32];
@@ -1444,14 +1625,17 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__consolidate(asmstore_cache *c, uint6
     return 0;
 }
 
-/* The writer at the end of a batch (lock held, released while it works): records what the batch wrote or
-   verified, with the store's decompression rate learned from this run's misses. */
+/* >>cache-thread ------------------------------------------------------------------------------- */
+/* The writer at the end of a batch (lock held, released while it works): records what the batch
+   wrote or verified, with the store's decompression rate learned from this run's misses. */
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__writer_record(asmstore_cache *c) {
     asmstore_cache__ident *pend = c->pend;
     size_t npend = c->npend, cap = c->cappend, done;
     uint32_t rate;
     uint64_t nonce;
-    if (c->miss_bytes) c->n.direct_ns_per_mib = asmstore_cache__ns_per_mib(c->miss_ns, c->miss_bytes);
+
+    if (c->miss_bytes)
+        c->n.direct_ns_per_mib = asmstore_cache__ns_per_mib(c->miss_ns, c->miss_bytes);
     rate = c->n.direct_ns_per_mib;
     c->pend = NULL;
     c->npend = c->cappend = 0;
@@ -1469,6 +1653,7 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__writer_record(asmstore_cache *c) {
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__writer_consolidate(asmstore_cache *c) {
     uint64_t nonce;
     int err;
+
     c->pack_check = 0;
     if (!c->writes_on) return;
     c->writer_busy = 1;
@@ -1482,6 +1667,7 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__writer_consolidate(asmstore_cache *
 
 ASMSTORE_CACHE__PRIVATE void *asmstore_cache__writer_main(void *arg) {
     asmstore_cache *c = (asmstore_cache *)arg;
+
     pthread_mutex_lock(&c->lock);
     for (;;) {
         asmstore_cache__job *j;
@@ -1489,8 +1675,12 @@ ASMSTORE_CACHE__PRIVATE void *asmstore_cache__writer_main(void *arg) {
         uint64_t nonce;
         int err;
         if (c->stop) break;
-        if (!c->head && c->npend > 0) { asmstore_cache__writer_record(c); continue; }
-        if (!c->head && c->pack_check && (c->opt.pack != ASMSTORE_CACHE_PACK_AT_FLUSH || c->flushing)) {
+        if (!c->head && c->npend > 0) {
+            asmstore_cache__writer_record(c);
+            continue;
+        }
+        if (!c->head && c->pack_check &&
+            (c->opt.pack != ASMSTORE_CACHE_PACK_AT_FLUSH || c->flushing)) {
             asmstore_cache__writer_consolidate(c);
             continue;
         }
@@ -1541,20 +1731,48 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__start_writer(asmstore_cache *c) {
     return rc;
 }
 
+/* A job for entry index holding a copy of payload[0..size) and room for its footer; NULL when
+   out of memory. */
+ASMSTORE_CACHE__PRIVATE asmstore_cache__job *asmstore_cache__new_job(asmstore_cache *c,
+                                                                     uint32_t index,
+                                                                     const unsigned char *payload,
+                                                                     size_t size, int has_source,
+                                                                     uint64_t source_hash) {
+    const asmstore_allocator *a = &c->opt.allocator;
+    asmstore_cache__job *j = (asmstore_cache__job *)asmstore_alloc(a, sizeof *j);
+
+    if (!j) return NULL;
+    memset(j, 0, sizeof *j);
+    j->bytes = (unsigned char *)asmstore_alloc(a, size + ASMSTORE_CACHE_FOOTER_SIZE);
+    if (!j->bytes) {
+        asmstore_free(a, j, sizeof *j);
+        return NULL;
+    }
+    if (size) memcpy(j->bytes, payload, size);
+    j->index = index;
+    j->size = size;
+    j->has_source = has_source;
+    j->source_hash = source_hash;
+    return j;
+}
+
 /* Queues a snapshot of payload[0..size) for entry `index` unless it is queued already, the queue
    is full or writing is off. Never blocks on I/O. */
-ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t index, const unsigned char *payload,
-                                                     size_t size, int has_source, uint64_t source_hash) {
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t index,
+                                                     const unsigned char *payload, size_t size,
+                                                     int has_source, uint64_t source_hash) {
     asmstore_cache__job *j;
     size_t need = size + ASMSTORE_CACHE_FOOTER_SIZE;
     int rc, fits, big;
+
     pthread_mutex_lock(&c->lock);
     if (!c->writes_on || c->stop || c->state[index] == ASMSTORE_CACHE__QUEUED) {
         pthread_mutex_unlock(&c->lock);
         return;
     }
-    /* an image over the whole bound is still queued, one at a time beside the others: a 47 MB composite R2R
-       image would otherwise be decompressed on every start */
+
+    /* an image over the whole bound is still queued, one at a time beside the others: a
+       composite R2R image larger than the bound would otherwise be decompressed on every start */
     big = need >= size && need > c->opt.max_queue_bytes;
     fits = need >= size && c->queued_bytes <= c->opt.max_queue_bytes &&
            need <= c->opt.max_queue_bytes - c->queued_bytes;
@@ -1563,32 +1781,26 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
         pthread_mutex_unlock(&c->lock);
         return;
     }
-    if (big) c->big_queued = 1; /* reserve, then copy outside the lock */
-    else c->queued_bytes += need;
+    if (big)
+        c->big_queued = 1; /* reserve, then copy outside the lock */
+    else
+        c->queued_bytes += need;
     c->state[index] = ASMSTORE_CACHE__QUEUED;
     pthread_mutex_unlock(&c->lock);
 
-    j = (asmstore_cache__job *)asmstore_alloc(&c->opt.allocator, sizeof *j);
-    if (j) {
-        memset(j, 0, sizeof *j);
-        j->bytes = (unsigned char *)asmstore_alloc(&c->opt.allocator, need);
-        if (!j->bytes) { asmstore_free(&c->opt.allocator, j, sizeof *j); j = NULL; }
-    }
-    if (j) {
-        if (size) memcpy(j->bytes, payload, size);
-        j->index = index;
-        j->size = size;
-        j->has_source = has_source;
-        j->big = big;
-        j->source_hash = source_hash;
-    }
+    j = asmstore_cache__new_job(c, index, payload, size, has_source, source_hash);
+    if (j) j->big = big;
 
     pthread_mutex_lock(&c->lock);
     rc = j ? 0 : ENOMEM;
     if (j && (!c->writes_on || c->stop)) rc = ECANCELED;
     if (!rc && !c->writer_started) {
         rc = asmstore_cache__start_writer(c);
-        if (rc) { c->writes_on = 0; c->n.writes_enabled = 0; c->n.last_errno = rc; }
+        if (rc) {
+            c->writes_on = 0;
+            c->n.writes_enabled = 0;
+            c->n.last_errno = rc;
+        }
     }
     if (rc) {
         asmstore_cache__unreserve(c, size, big);
@@ -1596,35 +1808,21 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
         c->n.entries_skipped++;
         if (j) asmstore_cache__free_job(c, j);
     } else {
-        if (c->tail) c->tail->next = j; else c->head = j;
+        if (c->tail)
+            c->tail->next = j;
+        else
+            c->head = j;
         c->tail = j;
         pthread_cond_signal(&c->wake);
     }
     pthread_mutex_unlock(&c->lock);
 }
 
-/* The identity of the file holding the store's bytes (path NULL: none), as a pack records it: XXH3-64 of its device,
-   inode, size, mtime and ctime (any write or replacement changes one), never 0; 0 when it cannot be stat'ed. */
-ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__store_file_id(const char *path) {
-    struct stat st;
-    asmstore_cache__ident ident;
-    uint64_t f[5], id;
-    if (!path || stat(path, &st) != 0) return 0;
-    asmstore_cache__ident_of(&ident, 0, &st);
-    f[0] = (uint64_t)st.st_dev;
-    f[1] = ident.ino;
-    f[2] = ident.size;
-    f[3] = ident.mtime_ns;
-    f[4] = ident.ctime_ns;
-    id = asmstore_xxh3_64(f, sizeof f);
-    return id ? id : 1u;
-}
-
-/* >>cache-public ------------------------------------------------------------------------ */
+/* >>cache-open --------------------------------------------------------------------------------- */
 /* The options in effect, *o: opt's (may be NULL) with the defaults filled in, checked. */
 ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__options(asmstore_cache_options *o,
-                                                              const asmstore_cache_options *opt,
-                                                              asmstore_error *err) {
+                                                                const asmstore_cache_options *opt,
+                                                                asmstore_error *err) {
     memset(o, 0, sizeof *o);
     if (opt) *o = *opt;
     if (o->max_queue_bytes == 0) o->max_queue_bytes = ASMSTORE_CACHE_QUEUE_BYTES;
@@ -1643,10 +1841,11 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__options(asmstore_cache_o
 /* A new cache object for store with options o, still off (no directory); NULL when out of
    memory. */
 ASMSTORE_CACHE__PRIVATE asmstore_cache *asmstore_cache__create(const asmstore_reader *store,
-                                                             const asmstore_cache_options *o) {
+                                                               const asmstore_cache_options *o) {
     const asmstore_allocator *a = &o->allocator;
     size_t nstate = store->entry_count ? store->entry_count : 1u; /* per-descriptor arrays */
     asmstore_cache *c = (asmstore_cache *)asmstore_alloc(a, sizeof *c);
+
     if (!c) return NULL;
     memset(c, 0, sizeof *c);
     c->state = (unsigned char *)asmstore_alloc(a, nstate);
@@ -1673,12 +1872,59 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache *asmstore_cache__create(const asmstore_re
     return c;
 }
 
+/* The identity of the file holding the store's bytes (path NULL: none), as a pack records it:
+   XXH3-64 of its device, inode, size, mtime and ctime (any write or replacement changes one),
+   never 0; 0 when it cannot be stat'ed. */
+ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__store_file_id(const char *path) {
+    struct stat st;
+    asmstore_cache__ident ident;
+    uint64_t f[5], id;
+
+    if (!path || stat(path, &st) != 0) return 0;
+    asmstore_cache__ident_of(&ident, 0, &st);
+    f[0] = (uint64_t)st.st_dev;
+    f[1] = ident.ino;
+    f[2] = ident.size;
+    f[3] = ident.mtime_ns;
+    f[4] = ident.ctime_ns;
+    id = asmstore_xxh3_64(f, sizeof f);
+    return id ? id : 1u;
+}
+
+/* Asks the kernel to read every recorded file and the start of the pack ahead
+   (POSIX_FADV_WILLNEED starts the reads and does not wait): after a reboot the hits then find
+   their pages arriving at the device's full queue depth instead of faulting them in one
+   read-around at a time. They hold what earlier runs of this app loaded. The pack is one stream
+   that the hits' faults carry on (its file is marked POSIX_FADV_SEQUENTIAL: twice the read-ahead
+   window), so only its first MiB is asked for: asking for all of it competes with the faults
+   (docs/benchmark-history.md). A few microseconds a file when they are resident. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__prefetch(asmstore_cache *c) {
+    size_t i;
+
+    if (c->pack) (void)posix_fadvise(c->pack->fd, 0, (off_t)1 << 20, POSIX_FADV_WILLNEED);
+    for (i = 0; i < c->nrec; i++) {
+        char name[32];
+        int fd, stop;
+        ASMSTORE_CACHE__LOCKED(c, stop = c->stop);
+        if (stop) return;
+        if (c->rec[i].index == ASMSTORE_CACHE__PACK_INDEX ||
+            asmstore_cache__pack_find(c->pack, c->rec[i].index))
+            continue;
+        asmstore_cache__file_name(name, sizeof name, c->rec[i].index);
+        fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0) continue;
+        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+        close(fd);
+    }
+}
+
 /* Turns the cache on when its directory under root can be used: removes stale temp files,
    reads the records and the pack, and asks for them ahead. Else it stays off, errno kept. */
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__attach(asmstore_cache *c, const char *root) {
     const asmstore_cache_options *o = &c->opt;
     char idhex[17];
     int top = asmstore_cache__open_top(root, 1);
+
     if (top < 0) {
         c->n.last_errno = errno;
         return;
@@ -1695,9 +1941,9 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__attach(asmstore_cache *c, const cha
     c->n.stale_removed = asmstore_cache__remove_stale(c->dirfd);
     c->store_file_id = asmstore_cache__store_file_id(o->store_file);
     if (o->verify != ASMSTORE_CACHE_VERIFY_FULL)
-        c->rec = asmstore_cache__records_read(&o->allocator, c->dirfd, c->store_id,
-                                              c->store.entry_count, &c->nrec,
-                                              &c->n.direct_ns_per_mib);
+        c->rec =
+            asmstore_cache__records_read(&o->allocator, c->dirfd, c->store_id, c->store.entry_count,
+                                         &c->nrec, &c->n.direct_ns_per_mib);
     c->pack = asmstore_cache__pack_open(c);
     if (c->pack) {
         c->pack->refs = 1;
@@ -1721,6 +1967,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     asmstore_cache_options o;
     asmstore_result res;
     const char *env;
+
     if (!out)
         return asmstore_cache__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                                     "cache open: out is NULL");
@@ -1743,59 +1990,51 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
     return ASMSTORE_OK;
 }
 
-/* Largest power of two up to 16 KiB dividing p: what a runtime can assume about an image's start. */
-ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__alignment_of(const void *p) {
-    uintptr_t a = (uintptr_t)p;
-    size_t al = 1;
-    while (al < 16384u && !(a & al)) al <<= 1;
-    return al;
-}
-
-/* Asks the writer to record a file a hit has just hashed (e.g. one an older version wrote). */
-ASMSTORE_CACHE__PRIVATE void asmstore_cache__record_later(asmstore_cache *c, const asmstore_cache__ident *id) {
-    pthread_mutex_lock(&c->lock);
-    if (c->writes_on && !c->stop && (c->writer_started || asmstore_cache__start_writer(c) == 0)) {
-        asmstore_cache__add_pending(c, id);
-        pthread_cond_signal(&c->wake);
-    }
-    pthread_mutex_unlock(&c->lock);
-}
-
-/* Are the first and the last page of the file mapping m in the page cache? mincore answers for files we own;
-   where it cannot (an old kernel), the answer is yes: the file is served as before. */
+/* >>cache-policy ------------------------------------------------------------------------------- */
+/* Are the first and the last page of the file mapping m in the page cache? mincore answers for
+   files we own; where it cannot (an old kernel), the answer is yes: the file is served as
+   before. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__resident(const asmstore_cache *c, void *m, size_t len) {
     unsigned char first = 1, last = 1;
-    if (mincore(m, 1, &first) != 0 || mincore((unsigned char *)m + (len - 1) / c->page * c->page, 1, &last) != 0)
+    if (mincore(m, 1, &first) != 0 ||
+        mincore((unsigned char *)m + (len - 1) / c->page * c->page, 1, &last) != 0)
         return 1;
     return (first & last & 1u) != 0;
 }
 
-/* What reading entry e's compressed bytes adds per MiB of its image when they are not in the page cache
-   (read at readr ns per MiB), else 0. Describing the entry read its first page, so its last page tells. The
-   store's mapping is the host's: mincore answers where it maps a file; a copy in memory counts as resident. */
-ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__store_read_ns_per_mib(const asmstore_cache *c, const asmstore_entry *e,
-                                                                      uint32_t readr) {
+/* What reading entry e's compressed bytes adds per MiB of its image when they are not in the
+   page cache (read at readr ns per MiB), else 0. Describing the entry read its first page, so
+   its last page tells. The store's mapping is the host's: mincore answers where it maps a file;
+   a copy in memory counts as resident. */
+ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__store_read_ns_per_mib(const asmstore_cache *c,
+                                                                       const asmstore_entry *e,
+                                                                       uint32_t readr) {
     unsigned char in = 1;
     uintptr_t last = ((uintptr_t)e->image + e->image_size - 1u) & ~(uintptr_t)(c->page - 1);
-    if (e->image_size == 0 || e->uncompressed_size == 0 || mincore((void *)last, 1, &in) != 0 || (in & 1u))
+    if (e->image_size == 0 || e->uncompressed_size == 0 || mincore((void *)last, 1, &in) != 0 ||
+        (in & 1u))
         return 0;
     return (uint64_t)readr * e->image_size / e->uncompressed_size;
 }
 
-/* Writes a byte on every page of [p, p + len): the first writes to new memory, done here and not later. */
-ASMSTORE_CACHE__PRIVATE void asmstore_cache__write_pages(unsigned char *p, size_t len, size_t page) {
+/* Writes a byte on every page of [p, p + len): the first writes to new memory, done here and not
+   later. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__write_pages(unsigned char *p, size_t len,
+                                                         size_t page) {
     size_t i;
     for (i = 0; i < len; i += page) ((volatile unsigned char *)p)[i] = 0;
 }
 
-/* What stepping aside adds per MiB for the buffer it decompresses into: the first writes to memory the process
-   never had (page faults, and under a hypervisor its own faults too), timed once on 256 KiB of new anonymous
-   memory. A start's buffers are new, while the learned rate is decompression alone (misses write their buffer
-   before the timing, since an allocator may hand back used memory). Measured: 2.4-3.1 ms/MiB on a Firecracker VM,
-   2.5x decompressing the same MiB; an evicted start there stepped aside from images it read faster. 0 where the
-   system has no MAP_ANONYMOUS (strict POSIX builds): nothing added. */
+/* What stepping aside adds per MiB for the buffer it decompresses into: the first writes to
+   memory the process never had (page faults, and under a hypervisor its own faults too), timed
+   once on 256 KiB of new anonymous memory. A start's buffers are new, while the learned rate is
+   decompression alone (misses write their buffer before the timing, since an allocator may hand
+   back used memory). Under a hypervisor this can cost more than decompressing the same MiB, and
+   without it an evicted start steps aside from images it reads faster. 0 where the system has no
+   MAP_ANONYMOUS (strict POSIX builds): nothing added. */
 ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__new_memory_ns_per_mib(asmstore_cache *c) {
     uint32_t rate = 0;
+
 #ifdef MAP_ANONYMOUS
     size_t len = (size_t)1 << 18;
     uint64_t t0;
@@ -1803,7 +2042,8 @@ ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__new_memory_ns_per_mib(asmstore_
     ASMSTORE_CACHE__LOCKED(c, rate = c->n.new_memory_ns_per_mib);
     if (rate) return rate;
     t0 = asmstore_cache__now_ns();
-    m = (unsigned char *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    m = (unsigned char *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+                              0);
     if (m == MAP_FAILED) return 0;
     asmstore_cache__write_pages(m, len, c->page);
     t0 = asmstore_cache__now_ns() - t0;
@@ -1816,25 +2056,33 @@ ASMSTORE_CACHE__PRIVATE uint32_t asmstore_cache__new_memory_ns_per_mib(asmstore_
     return rate;
 }
 
-/* The policy: 1 = serve the file mapped at m (entry e's image), 0 = step aside (decompress). A file in the page
-   cache is always served. POLICY_AUTO with a learned decompression rate reads the first files that are not in,
-   timed (read faults: the pages stay clean and shared), until ASMSTORE_CACHE_PROBE_BYTES; from then on it serves
-   such a file only if reading it is not slower than decompressing into new memory, which also reads the entry's
-   compressed bytes from the store at the same rate when they are not in the page cache either (an evicted start:
-   the learned rate is of misses whose store was read already). Without a learned rate there is nothing to compare.
-   A packed image (of pack p) is part of one stream that the faults carry on: the rate is decided only once a
-   quarter of the pack (at least ASMSTORE_CACHE_PROBE_BYTES) has been waited for, so that the first wait, the
-   disk's latency paid once per start, is spread over what the stream then delivers. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__serve(asmstore_cache *c, const asmstore_entry *e, const unsigned char *m,
-                                                  size_t len, const asmstore_cache__pack *p) {
+/* The policy: 1 = serve the file mapped at m (entry e's image), 0 = step aside (decompress). A
+   file in the page cache is always served. POLICY_AUTO with a learned decompression rate reads
+   the first files that are not in, timed (read faults: the pages stay clean and shared), until
+   ASMSTORE_CACHE_PROBE_BYTES; from then on it serves such a file only if reading it is not
+   slower than decompressing into new memory, which also reads the entry's compressed bytes from
+   the store at the same rate when they are not in the page cache either (an evicted start: the
+   learned rate is of misses whose store was read already). Without a learned rate there is
+   nothing to compare. A packed image (of pack p) is part of one stream that the faults carry on:
+   the rate is decided only once a quarter of the pack (at least ASMSTORE_CACHE_PROBE_BYTES) has
+   been waited for, so that the first wait, the disk's latency paid once per start, is spread
+   over what the stream then delivers. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__serve(asmstore_cache *c, const asmstore_entry *e,
+                                                  const unsigned char *m, size_t len,
+                                                  const asmstore_cache__pack *p) {
     volatile unsigned char sink;
     uint32_t direct = 0, readr = 0;
     uint64_t t0, probe = ASMSTORE_CACHE_PROBE_BYTES;
     size_t i;
-    if (c->opt.policy == ASMSTORE_CACHE_POLICY_ALWAYS || asmstore_cache__resident(c, (void *)(uintptr_t)m, len))
+
+    if (c->opt.policy == ASMSTORE_CACHE_POLICY_ALWAYS ||
+        asmstore_cache__resident(c, (void *)(uintptr_t)m, len))
         return 1;
     if (c->opt.policy != ASMSTORE_CACHE_POLICY_AUTO) return 0;
-    ASMSTORE_CACHE__LOCKED(c, direct = c->n.direct_ns_per_mib; readr = c->n.read_ns_per_mib);
+    pthread_mutex_lock(&c->lock);
+    direct = c->n.direct_ns_per_mib;
+    readr = c->n.read_ns_per_mib;
+    pthread_mutex_unlock(&c->lock);
     if (direct == 0) return 1;
     if (readr != 0) {
         uint64_t aside = (uint64_t)direct + asmstore_cache__new_memory_ns_per_mib(c);
@@ -1845,10 +2093,35 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__serve(asmstore_cache *c, const asmst
     for (i = 0; i < len; i += c->page) sink = m[i];
     (void)sink;
     t0 = asmstore_cache__now_ns() - t0;
-    ASMSTORE_CACHE__LOCKED(c, c->n.probed++; c->probe_ns += t0; c->probe_bytes += len;
-                           if (c->probe_bytes >= probe)
-                               c->n.read_ns_per_mib = asmstore_cache__ns_per_mib(c->probe_ns, c->probe_bytes));
+    pthread_mutex_lock(&c->lock);
+    c->n.probed++;
+    c->probe_ns += t0;
+    c->probe_bytes += len;
+    if (c->probe_bytes >= probe)
+        c->n.read_ns_per_mib = asmstore_cache__ns_per_mib(c->probe_ns, c->probe_bytes);
+    pthread_mutex_unlock(&c->lock);
     return 1;
+}
+
+/* >>cache-get ---------------------------------------------------------------------------------- */
+/* Largest power of two up to 16 KiB dividing p: what a runtime can assume about an image's
+   start. */
+ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__alignment_of(const void *p) {
+    uintptr_t a = (uintptr_t)p;
+    size_t al = 1;
+    while (al < 16384u && !(a & al)) al <<= 1;
+    return al;
+}
+
+/* Asks the writer to record a file a hit has just hashed (e.g. one an older version wrote). */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__record_later(asmstore_cache *c,
+                                                          const asmstore_cache__ident *id) {
+    pthread_mutex_lock(&c->lock);
+    if (c->writes_on && !c->stop && (c->writer_started || asmstore_cache__start_writer(c) == 0)) {
+        asmstore_cache__add_pending(c, id);
+        pthread_cond_signal(&c->wake);
+    }
+    pthread_mutex_unlock(&c->lock);
 }
 
 /* A packed image failed a check: the writer consolidates again when its queue is empty. */
@@ -1864,7 +2137,8 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__pack_failed(asmstore_cache *c) {
 }
 
 /* Fills a hit's image: the private mapping m of size bytes. */
-ASMSTORE_CACHE__PRIVATE void asmstore_cache__hit_image(asmstore_cache_image *img, void *m, size_t size, size_t len) {
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__hit_image(asmstore_cache_image *img, void *m,
+                                                       size_t size, size_t len) {
     img->data = (const unsigned char *)m;
     img->size = size;
     img->source = ASMSTORE_CACHE_HIT;
@@ -1874,8 +2148,10 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__hit_image(asmstore_cache_image *img
     img->length = len;
 }
 
-/* Entry e's source hash (XXH3-64 of its stored bytes: v2/v3) in *hash, computed at most once a get (*known). */
-ASMSTORE_CACHE__PRIVATE const uint64_t *asmstore_cache__source_hash(asmstore_cache *c, const asmstore_entry *e,
+/* Entry e's source hash (XXH3-64 of its stored bytes: v2/v3) in *hash, computed at most once a
+   get (*known). */
+ASMSTORE_CACHE__PRIVATE const uint64_t *asmstore_cache__source_hash(asmstore_cache *c,
+                                                                    const asmstore_entry *e,
                                                                     uint64_t *hash, int *known) {
     if (*known) return hash;
     *hash = asmstore_xxh3_64(e->image, e->image_size);
@@ -1884,12 +2160,13 @@ ASMSTORE_CACHE__PRIVATE const uint64_t *asmstore_cache__source_hash(asmstore_cac
     return hash;
 }
 
-/* Tries entry e's image in the pack, as try_hit below does its file (0: the pack does not hold it). The table's size
-   and source hash must be the store's (src_hash NULL: the store has none; a pack written against this very store
-   file is taken at its word, else the stored bytes are hashed); the image is hashed unless the pack is the
-   recorded one. */
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_pack(asmstore_cache *c, const asmstore_entry *e, uint64_t *src_hash,
-                                                     int *src_known, asmstore_cache_image *img, int *checksum,
+/* Tries entry e's image in the pack, as try_hit below does its file (0: the pack does not hold
+   it). The table's size and source hash must be the store's (src_hash NULL: the store has none;
+   a pack written against this very store file is taken at its word, else the stored bytes are
+   hashed); the image is hashed unless the pack is the recorded one. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_pack(asmstore_cache *c, const asmstore_entry *e,
+                                                     uint64_t *src_hash, int *src_known,
+                                                     asmstore_cache_image *img, int *checksum,
                                                      int *recorded) {
     asmstore_cache__pack *p = asmstore_cache__pack_ref(c);
     const asmstore_cache__slot *sl = asmstore_cache__pack_find(p, e->index);
@@ -1897,18 +2174,27 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_pack(asmstore_cache *c, const as
     uint64_t want = 0;
     void *m = MAP_FAILED;
     int rc = -1;
+
     *checksum = 0;
     *recorded = 0;
-    if (!sl) { asmstore_cache__pack_unref(c, p); return 0; }
-    if (src_hash) want = p->same_store ? sl->source_hash : *asmstore_cache__source_hash(c, e, src_hash, src_known);
+    if (!sl) {
+        asmstore_cache__pack_unref(c, p);
+        return 0;
+    }
+    if (src_hash)
+        want = p->same_store ? sl->source_hash
+                             : *asmstore_cache__source_hash(c, e, src_hash, src_known);
     if (sl->size == (uint64_t)size && sl->source_hash == want)
         m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, p->fd, (off_t)sl->offset);
     else
         *checksum = sl->size == (uint64_t)size; /* v2/v3: the store's data changed */
     if (m != MAP_FAILED) {
-        if (!asmstore_cache__serve(c, e, (const unsigned char *)m, size, p)) rc = 2;
-        else if (!p->recorded && asmstore_xxh3_64(m, size) != sl->hash) *checksum = 1;
-        else rc = 1;
+        if (!asmstore_cache__serve(c, e, (const unsigned char *)m, size, p))
+            rc = 2;
+        else if (!p->recorded && asmstore_xxh3_64(m, size) != sl->hash)
+            *checksum = 1;
+        else
+            rc = 1;
         if (rc != 1) munmap(m, size);
     }
     if (rc == 1) {
@@ -1921,12 +2207,13 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_pack(asmstore_cache *c, const as
     return rc;
 }
 
-/* Tries the cache file of entry e. 1: hit (*img filled), 0: no file, -1: a file that failed a check,
-   2: a file the policy steps aside from.
-   *recorded: the file is the one the writer recorded, so its payload was not hashed. */
+/* Tries the cache file of entry e. 1: hit (*img filled), 0: no file, -1: a file that failed a
+   check, 2: a file the policy steps aside from. *recorded: the file is the one the writer
+   recorded, so its payload was not hashed. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asmstore_entry *e,
-                                                    const uint64_t *src_hash, asmstore_cache_image *img,
-                                                    int *checksum, int *recorded) {
+                                                    const uint64_t *src_hash,
+                                                    asmstore_cache_image *img, int *checksum,
+                                                    int *recorded) {
     struct stat st;
     asmstore_cache__ident id, key;
     const asmstore_cache__ident *rec;
@@ -1935,6 +2222,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
     void *m;
     int fd;
     asmstore_result res;
+
     *checksum = 0;
     *recorded = 0;
     fd = asmstore_cache__open_file(c, e->index, size, &st);
@@ -1947,12 +2235,17 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
                                                            asmstore_cache__ident_cmp)
                   : NULL;
     *recorded = rec && asmstore_cache__ident_eq(rec, &id);
-    /* no MAP_POPULATE: with PROT_WRITE it pre-faults for writing and copies every page (measured:
-       the whole image turns into private dirty memory); read faults keep the pages clean and shared */
+
+    /* no MAP_POPULATE: with PROT_WRITE it pre-faults for writing and copies every page (the whole
+       image turns into private dirty memory); read faults keep the pages clean and shared */
     m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     close(fd);
     if (m == MAP_FAILED) return -1;
-    if (!asmstore_cache__serve(c, e, (const unsigned char *)m, len, NULL)) { munmap(m, len); return 2; }
+    if (!asmstore_cache__serve(c, e, (const unsigned char *)m, len, NULL)) {
+        munmap(m, len);
+        return 2;
+    }
+
     /* the footer's last page only, or every page when the file is not the recorded one */
     if (*recorded)
         res = asmstore_cache__check_footer(m, len, c->store_id, e->index, size, src_hash, NULL);
@@ -1963,7 +2256,8 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
         munmap(m, len);
         return -1;
     }
-    if (!*recorded && c->opt.verify != ASMSTORE_CACHE_VERIFY_FULL) asmstore_cache__record_later(c, &id);
+    if (!*recorded && c->opt.verify != ASMSTORE_CACHE_VERIFY_FULL)
+        asmstore_cache__record_later(c, &id);
     asmstore_cache__hit_image(img, m, e->uncompressed_size, len);
     return 1;
 }
@@ -1971,12 +2265,20 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
 #ifndef ASMSTORE_NO_ZSTD
 ASMSTORE_CACHE__PRIVATE ZSTD_DCtx *asmstore_cache__get_dctx(asmstore_cache *c) {
     ZSTD_DCtx *d = NULL;
-    ASMSTORE_CACHE__LOCKED(c, if (c->ndctx > 0) d = c->dctx[--c->ndctx]);
+    pthread_mutex_lock(&c->lock);
+    if (c->ndctx > 0) d = c->dctx[--c->ndctx];
+    pthread_mutex_unlock(&c->lock);
     return d ? d : ZSTD_createDCtx();
 }
+
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__put_dctx(asmstore_cache *c, ZSTD_DCtx *d) {
     if (!d) return;
-    ASMSTORE_CACHE__LOCKED(c, if (c->ndctx < ASMSTORE_CACHE_DCTX_POOL) { c->dctx[c->ndctx++] = d; d = NULL; });
+    pthread_mutex_lock(&c->lock);
+    if (c->ndctx < ASMSTORE_CACHE_DCTX_POOL) {
+        c->dctx[c->ndctx++] = d;
+        d = NULL;
+    }
+    pthread_mutex_unlock(&c->lock);
     if (d) ZSTD_freeDCtx(d);
 }
 #endif
@@ -1984,11 +2286,12 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__put_dctx(asmstore_cache *c, ZSTD_DC
 /* An uncompressed image: in place when aligned enough, else copied into an aligned block
    (runtimes read metadata with aligned loads: Mono fails on an image at an odd address). */
 ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c,
-                                                             const asmstore_entry *e,
-                                                             asmstore_cache_image *out,
-                                                             asmstore_error *err) {
+                                                               const asmstore_entry *e,
+                                                               asmstore_cache_image *out,
+                                                               asmstore_error *err) {
     size_t want = c->opt.min_alignment > 1 ? c->opt.min_alignment : 1;
     int64_t entry = (int64_t)e->index;
+
     out->source = ASMSTORE_CACHE_DIRECT;
     out->data = e->image;
     if (asmstore_cache__alignment_of(e->image) < want) {
@@ -2012,8 +2315,12 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c
     }
     out->size = e->image_size;
     out->alignment = asmstore_cache__alignment_of(out->data);
-    ASMSTORE_CACHE__LOCKED(c, if (out->source == ASMSTORE_CACHE_COPY) c->n.copied++;
-                           else c->n.direct++);
+    pthread_mutex_lock(&c->lock);
+    if (out->source == ASMSTORE_CACHE_COPY)
+        c->n.copied++;
+    else
+        c->n.direct++;
+    pthread_mutex_unlock(&c->lock);
     return ASMSTORE_OK;
 }
 
@@ -2023,11 +2330,12 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c
    bytes the payload came from. Returns what try_hit does (1 hit, counted; 0 none; -1 a file
    that failed a check, *checksum says whether a hash did; 2 the policy stepped aside). */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__lookup(asmstore_cache *c, const asmstore_entry *e,
-                                                  uint64_t *src_hash, int *src_known,
-                                                  asmstore_cache_image *out, int *checksum) {
+                                                   uint64_t *src_hash, int *src_known,
+                                                   asmstore_cache_image *out, int *checksum) {
     uint64_t *want = c->use_source_hash ? src_hash : NULL;
     int recorded = 0, hit;
     int packed = asmstore_cache__try_pack(c, e, want, src_known, out, checksum, &recorded);
+
     if (packed == -1) asmstore_cache__pack_failed(c);
     hit = packed;
     if (packed == 0 || packed == -1) {
@@ -2039,9 +2347,12 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__lookup(asmstore_cache *c, const asms
         else
             *checksum = file_checksum;
     }
-    if (hit == 1)
-        ASMSTORE_CACHE__LOCKED(c, c->n.hits++; c->n.recorded_hits += (uint64_t)recorded;
-                               c->n.pack_hits += (uint64_t)(packed == 1));
+    if (hit != 1) return hit;
+    pthread_mutex_lock(&c->lock);
+    c->n.hits++;
+    c->n.recorded_hits += (uint64_t)recorded;
+    c->n.pack_hits += (uint64_t)(packed == 1);
+    pthread_mutex_unlock(&c->lock);
     return hit;
 }
 
@@ -2050,12 +2361,14 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__lookup(asmstore_cache *c, const asms
    depends on the allocator, and the policy adds what new memory costs where a start pays it
    (asmstore_cache__new_memory_ns_per_mib). */
 ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__decompress(asmstore_cache *c,
-                                                                 const asmstore_entry *e,
-                                                                 unsigned char **buf, uint64_t *ns,
-                                                                 asmstore_error *err) {
+                                                                   const asmstore_entry *e,
+                                                                   unsigned char **buf,
+                                                                   uint64_t *ns,
+                                                                   asmstore_error *err) {
     size_t size = e->uncompressed_size;
     asmstore_result res;
     uint64_t t0;
+
     *buf = (unsigned char *)asmstore_alloc(&c->opt.allocator, size);
     if (!*buf)
         return asmstore_cache__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, (int64_t)e->index, 0,
@@ -2082,27 +2395,30 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__decompress(asmstore_cach
 
 /* A miss: e decompressed into *out, counted (hit and checksum: what lookup found), and written
    to the cache again unless the policy stepped aside from a file that is there. */
-ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__miss(asmstore_cache *c,
-                                                           const asmstore_entry *e, int hit,
-                                                           int checksum, uint64_t *src_hash,
-                                                           int *src_known,
-                                                           asmstore_cache_image *out,
-                                                           asmstore_error *err) {
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__miss(
+    asmstore_cache *c, const asmstore_entry *e, int hit, int checksum, uint64_t *src_hash,
+    int *src_known, asmstore_cache_image *out, asmstore_error *err) {
     size_t size = e->uncompressed_size;
     uint64_t ns = 0;
     unsigned char *buf = NULL;
     asmstore_result res = asmstore_cache__decompress(c, e, &buf, &ns, err);
+
     if (res != ASMSTORE_OK) return res;
 
-    ASMSTORE_CACHE__LOCKED(c, c->n.misses++; c->miss_ns += ns; c->miss_bytes += size;
-                           if (hit < 0) {
-                               c->n.rejected++;
-                               c->n.checksum_failures += (uint64_t)checksum;
-                           }
-                           if (hit == 2) c->n.aside++;
-                           /* a file this process wrote and now missed was damaged or removed */
-                           if (hit != 2 && c->state[e->index] == ASMSTORE_CACHE__WRITTEN)
-                               c->state[e->index] = ASMSTORE_CACHE__IDLE);
+    pthread_mutex_lock(&c->lock);
+    c->n.misses++;
+    c->miss_ns += ns;
+    c->miss_bytes += size;
+    if (hit < 0) {
+        c->n.rejected++;
+        c->n.checksum_failures += (uint64_t)checksum;
+    }
+    if (hit == 2) c->n.aside++;
+
+    /* a file this process wrote and now missed was damaged or removed */
+    if (hit != 2 && c->state[e->index] == ASMSTORE_CACHE__WRITTEN)
+        c->state[e->index] = ASMSTORE_CACHE__IDLE;
+    pthread_mutex_unlock(&c->lock);
     if (c->dirfd >= 0 && hit != 2) {
         uint64_t src = 0;
         if (c->use_source_hash) src = *asmstore_cache__source_hash(c, e, src_hash, src_known);
@@ -2126,6 +2442,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     uint64_t src_hash = 0;
     int hit = 0, checksum = 0, src_known = 0;
     asmstore_result res;
+
     if (out) memset(out, 0, sizeof *out);
     if (!c || !e || !out)
         return asmstore_cache__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
@@ -2133,6 +2450,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     if (e->ignored || !e->image)
         return asmstore_cache__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)e->index, 0,
                                     "cache get: the entry is an ignored placeholder");
+
     /* the store's own descriptor decides: a stray entry can neither read outside the store nor
        file one entry's bytes under another's index */
     res = asmstore_reader_entry_check(&c->store, e, err);
@@ -2146,6 +2464,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     return asmstore_cache__miss(c, e, hit, checksum, &src_hash, &src_known, out, err);
 }
 
+/* >>cache-release, flush, close ---------------------------------------------------------------- */
 ASMSTORE_CACHE_DEF int asmstore_cache_pack_file(asmstore_cache *c, uint64_t *pack_id) {
     asmstore_cache__pack *p = c ? asmstore_cache__pack_ref(c) : NULL;
     int fd = p ? fcntl(p->fd, F_DUPFD_CLOEXEC, 0) : -1;
@@ -2156,8 +2475,10 @@ ASMSTORE_CACHE_DEF int asmstore_cache_pack_file(asmstore_cache *c, uint64_t *pac
 
 ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img) {
     if (!img) return;
-    if (img->source == ASMSTORE_CACHE_HIT && img->base) munmap(img->base, img->length);
-    else if ((img->source == ASMSTORE_CACHE_MISS || img->source == ASMSTORE_CACHE_COPY) && img->base)
+    if (img->source == ASMSTORE_CACHE_HIT && img->base)
+        munmap(img->base, img->length);
+    else if ((img->source == ASMSTORE_CACHE_MISS || img->source == ASMSTORE_CACHE_COPY) &&
+             img->base)
         asmstore_free(&img->allocator, img->base, img->length);
     memset(img, 0, sizeof *img);
 }
@@ -2165,10 +2486,12 @@ ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img) {
 ASMSTORE_CACHE_DEF void asmstore_cache_flush(asmstore_cache *c) {
     if (!c) return;
     pthread_mutex_lock(&c->lock);
-    if (!c->writer_started && c->pack_check && !c->stop && asmstore_cache__start_writer(c) != 0) c->pack_check = 0;
+    if (!c->writer_started && c->pack_check && !c->stop && asmstore_cache__start_writer(c) != 0)
+        c->pack_check = 0;
     c->flushing++;
     pthread_cond_signal(&c->wake);
-    while (c->writer_started && !c->stop && (c->head || c->writer_busy || c->npend || c->pack_check))
+    while (c->writer_started && !c->stop &&
+           (c->head || c->writer_busy || c->npend || c->pack_check))
         pthread_cond_wait(&c->drained, &c->lock);
     c->flushing--;
     pthread_mutex_unlock(&c->lock);
@@ -2184,6 +2507,7 @@ ASMSTORE_CACHE_DEF void asmstore_cache_stats(asmstore_cache *c, asmstore_cache_c
 ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c) {
     asmstore_allocator a;
     int started;
+
     if (!c) return;
     pthread_mutex_lock(&c->lock);
     c->stop = 1;
@@ -2204,22 +2528,24 @@ ASMSTORE_CACHE_DEF void asmstore_cache_close(asmstore_cache *c) {
     asmstore_free(&c->opt.allocator, c->pend, c->cappend * sizeof *c->pend);
     a = c->opt.allocator;
     asmstore_free(&a, c->state, c->store.entry_count ? c->store.entry_count : 1u);
-    asmstore_free(&a, c->write_seq, (c->store.entry_count ? c->store.entry_count : 1u) * sizeof *c->write_seq);
+    asmstore_free(&a, c->write_seq,
+                  (c->store.entry_count ? c->store.entry_count : 1u) * sizeof *c->write_seq);
     asmstore_free(&a, c, sizeof *c);
 }
 
-/* >>cache-prune ------------------------------------------------------------------------------- */
+/* >>cache-prune -------------------------------------------------------------------------------- */
 #define ASMSTORE_CACHE__PRUNE_DIRS 64 /* store-id directories prune looks into at once */
 
 typedef struct asmstore_cache__pfile {
-    int dir;                       /* index into the kept directory fds */
+    int dir; /* index into the kept directory fds */
     char name[40];
     uint64_t size;
     int64_t atime, mtime;
 } asmstore_cache__pfile;
 
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__pfile_cmp(const void *a, const void *b) {
-    const asmstore_cache__pfile *x = (const asmstore_cache__pfile *)a, *y = (const asmstore_cache__pfile *)b;
+    const asmstore_cache__pfile *x = (const asmstore_cache__pfile *)a,
+                                *y = (const asmstore_cache__pfile *)b;
     if (x->atime != y->atime) return x->atime < y->atime ? -1 : 1;
     if (x->mtime != y->mtime) return x->mtime < y->mtime ? -1 : 1;
     return strcmp(x->name, y->name);
@@ -2229,16 +2555,18 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__pfile_cmp(const void *a, const void 
 typedef struct asmstore_cache__plist {
     asmstore_cache__pfile *v;
     size_t n, cap;
-    uint64_t total;                /* bytes of the listed files */
+    uint64_t total; /* bytes of the listed files */
     asmstore_allocator alloc;
 } asmstore_cache__plist;
 
-ASMSTORE_CACHE__PRIVATE int asmstore_cache__plist_push(asmstore_cache__plist *l, int dir, const char *name,
-                                                       const struct stat *sb) {
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__plist_push(asmstore_cache__plist *l, int dir,
+                                                       const char *name, const struct stat *sb) {
     asmstore_cache__pfile *f;
+
     if (l->n == l->cap) {
         size_t ncap = l->cap ? l->cap * 2 : 256;
-        asmstore_cache__pfile *nv = (asmstore_cache__pfile *)asmstore_alloc(&l->alloc, ncap * sizeof *nv);
+        asmstore_cache__pfile *nv =
+            (asmstore_cache__pfile *)asmstore_alloc(&l->alloc, ncap * sizeof *nv);
         if (!nv) return -1;
         if (l->n) memcpy(nv, l->v, l->n * sizeof *nv);
         asmstore_free(&l->alloc, l->v, l->cap * sizeof *l->v);
@@ -2255,24 +2583,32 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__plist_push(asmstore_cache__plist *l,
     return 0;
 }
 
-/* One kept store directory (fd sub, number dir): removes its stale temp files, lists its cache files. */
-ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__prune_scan(int sub, int dir, asmstore_cache__plist *l,
+/* One kept store directory (fd sub, number dir): removes its stale temp files, lists its cache
+   files. */
+ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__prune_scan(int sub, int dir,
+                                                                   asmstore_cache__plist *l,
                                                                    asmstore_cache_prune_stats *st) {
     struct stat sb;
     struct dirent *fe;
     int subdup = dup(sub);
     DIR *d = subdup >= 0 ? fdopendir(subdup) : NULL;
-    if (!d) { if (subdup >= 0) close(subdup); return ASMSTORE_ERR_IO; }
+
+    if (!d) {
+        if (subdup >= 0) close(subdup);
+        return ASMSTORE_ERR_IO;
+    }
     while ((fe = readdir(d)) != NULL) {
         if (strstr(fe->d_name, ".tmp.")) {
             if (asmstore_cache__tmp_is_stale(sub, fe->d_name) &&
-                fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && unlinkat(sub, fe->d_name, 0) == 0) {
+                fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+                unlinkat(sub, fe->d_name, 0) == 0) {
                 st->files_removed++;
                 st->bytes_removed += (uint64_t)sb.st_size;
             }
             continue;
         }
-        if ((asmstore_cache__bin_index(fe->d_name) < 0 && strcmp(fe->d_name, ASMSTORE_CACHE__PACK_NAME) != 0) ||
+        if ((asmstore_cache__bin_index(fe->d_name) < 0 &&
+             strcmp(fe->d_name, ASMSTORE_CACHE__PACK_NAME) != 0) ||
             fstatat(sub, fe->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
         if (asmstore_cache__plist_push(l, dir, fe->d_name, &sb) != 0) {
@@ -2284,10 +2620,13 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__prune_scan(int sub, int 
     return ASMSTORE_OK;
 }
 
-/* Removes the least recently used files until the listed ones total at most max_bytes; counts what is kept. */
-ASMSTORE_CACHE__PRIVATE void asmstore_cache__prune_lru(const int *dirs, asmstore_cache__plist *l, uint64_t max_bytes,
+/* Removes the least recently used files until the listed ones total at most max_bytes; counts
+   what is kept. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__prune_lru(const int *dirs, asmstore_cache__plist *l,
+                                                       uint64_t max_bytes,
                                                        asmstore_cache_prune_stats *st) {
     size_t i;
+
     if (max_bytes > 0 && l->total > max_bytes) {
         qsort(l->v, l->n, sizeof *l->v, asmstore_cache__pfile_cmp);
         for (i = 0; i < l->n && l->total > max_bytes; i++) {
@@ -2299,19 +2638,23 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__prune_lru(const int *dirs, asmstore
         }
     }
     for (i = 0; i < l->n; i++)
-        if (l->v[i].size != UINT64_MAX) { st->files_kept++; st->bytes_kept += l->v[i].size; }
+        if (l->v[i].size != UINT64_MAX) {
+            st->files_kept++;
+            st->bytes_kept += l->v[i].size;
+        }
 }
 
 /* Walks the store-id directories of top: removes those that are not keep_hex (NULL: keep all),
    lists the cache files of the others in l and keeps their fds in dirs[0..*ndirs). Closes top.
    ASMSTORE_ERR_IO when top cannot be listed, _OUT_OF_MEMORY when the list cannot grow. */
 ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__prune_dirs(int top, const char *keep_hex,
-                                                                 int *dirs, int *ndirs,
-                                                                 asmstore_cache__plist *l,
-                                                                 asmstore_cache_prune_stats *st) {
+                                                                   int *dirs, int *ndirs,
+                                                                   asmstore_cache__plist *l,
+                                                                   asmstore_cache_prune_stats *st) {
     asmstore_result res = ASMSTORE_OK;
     struct dirent *de;
     DIR *d = fdopendir(top);
+
     if (!d) {
         close(top);
         return ASMSTORE_ERR_IO;
@@ -2350,6 +2693,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
     int dirs[ASMSTORE_CACHE__PRUNE_DIRS], ndirs = 0, top, k;
     asmstore_result res;
     char keep_hex[17];
+
     memset(&st, 0, sizeof st);
     memset(&list, 0, sizeof list);
     if (stats) *stats = st;
@@ -2388,30 +2732,23 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
 #endif /* ASMSTORE_CACHE_IMPLEMENTATION_INCLUDED */
 #endif /* ASMSTORE_CACHE_IMPLEMENTATION */
 
-
 /*
-   REVISION HISTORY
-     0.5.0  open starts no thread (read-ahead advice from the caller; the writer on the first miss or at flush);
-            a hit from the pack says where its image lies (image.pack_id, pack_offset) and
-            asmstore_cache_pack_file gives the pack's descriptor, for runtimes that map images from a file;
-            options.pack = PACK_AT_FLUSH packs every file, at flush only; options.store_file: a pack names the
-            store file it was written against, and v2/v3 hits from it skip hashing the stored bytes while that file
-            is unchanged;
-            an image larger than the queue bound is queued alone instead of never.
-     0.4.1  POLICY_AUTO weighs a step aside with the cost of new memory for the image (timed once per process;
-            counters.new_memory_ns_per_mib); the learned rate is decompression alone; the store's compressed
-            bytes count where they are evicted too.
-     0.4.0  one pack file per store (options.pack: AUTO, ALWAYS, NEVER): the writer consolidates the valid
-            files into page-aligned images of <store dir>/pack, recorded like a file, and removes them;
-            hits map their image's range from it; counters pack_hits, packs_written, packed_entries.
-     0.3.0  options.policy (AUTO, ALWAYS, RESIDENT): files in the page cache always served; AUTO steps
-            aside from evicted files only where its measured read rate loses to the learned decompression
-            rate (kept in the record file); counters aside, probed, direct_ns_per_mib, read_ns_per_mib.
-     0.2.0  durable writes (fsync before rename) and the ".verified" record: recorded files are hits
-            without hashing the payload; VERIFY_FULL keeps the old rule; read-ahead of recorded files
-            at open; counters recorded_hits, records_written.
-     0.1.0  first release: 48-byte XXH3 footer (version 2), v2/v3 source hash, bounded queue,
-            one writer thread, prune.
+   HISTORY
+     0.6.0  one version with asmstore.h; open, get, prune and validate_file take asmstore_error *err
+            last (message, footer offset, entry, errno); asmstore_cache_image's private fields are
+            base, length, allocator (were base_, length_, allocator_).
+     0.5.0  open starts no thread; pack hits say where their image lies (pack_id, pack_offset) and
+            asmstore_cache_pack_file gives the pack's descriptor; PACK_AT_FLUSH; options.store_file
+            (v2/v3 pack hits skip hashing the stored bytes while that file is unchanged); an image
+            larger than the queue bound is queued alone.
+     0.4.1  POLICY_AUTO adds the cost of new memory to a step aside (new_memory_ns_per_mib).
+     0.4.0  one pack file per store (options.pack): consolidated, page-aligned images, recorded like
+            a file; counters pack_hits, packs_written, packed_entries.
+     0.3.0  options.policy (AUTO, ALWAYS, RESIDENT); counters aside, probed, *_ns_per_mib.
+     0.2.0  durable writes (fsync before rename) and the ".verified" record; VERIFY_FULL; read-ahead
+            of recorded files at open.
+     0.1.0  first release: 48-byte XXH3 footer (version 2), v2/v3 source hash, bounded queue, one
+            writer thread, prune.
 
    LICENCE
    MIT License. Copyright (c) 2026 the asmstore authors.
