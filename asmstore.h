@@ -4288,6 +4288,24 @@ ASMSTORE__PRIVATE void asmstore__elf_put_sym(unsigned char *q, int is64, uint32_
         asmstore__wr16(q + 14, shndx);
     }
 }
+
+/* The ELF header fields that place the section header table: e_shoff, e_shentsize, e_shnum,
+   e_shstrndx. */
+ASMSTORE__PRIVATE void asmstore__elf_put_shtab(unsigned char *h, int is64, uint64_t shoff,
+                                               uint32_t shnum, uint32_t shstrndx) {
+    if (is64) {
+        asmstore__wr64(h + 40, shoff);
+        asmstore__wr16(h + 58, 64u);
+        asmstore__wr16(h + 60, shnum);
+        asmstore__wr16(h + 62, shstrndx);
+    } else {
+        asmstore__wr32(h + 32, (uint32_t)shoff);
+        asmstore__wr16(h + 46, 40u);
+        asmstore__wr16(h + 48, shnum);
+        asmstore__wr16(h + 50, shstrndx);
+    }
+}
+
 /* ELF header; offsets and counts patched in by the caller where they differ. */
 ASMSTORE__PRIVATE void asmstore__elf_put_ehdr(unsigned char *p, int is64, uint16_t machine,
                                               uint32_t flags, uint64_t phoff, uint32_t phnum,
@@ -4305,26 +4323,20 @@ ASMSTORE__PRIVATE void asmstore__elf_put_ehdr(unsigned char *p, int is64, uint16
     asmstore__wr32(p + 20, 1);
     if (is64) {
         asmstore__wr64(p + 32, phoff);
-        asmstore__wr64(p + 40, shoff);
         asmstore__wr32(p + 48, flags);
         asmstore__wr16(p + 52, 64);
         asmstore__wr16(p + 54, 56);
         asmstore__wr16(p + 56, phnum);
-        asmstore__wr16(p + 58, 64);
-        asmstore__wr16(p + 60, shnum);
-        asmstore__wr16(p + 62, shstrndx);
     } else {
         asmstore__wr32(p + 28, (uint32_t)phoff);
-        asmstore__wr32(p + 32, (uint32_t)shoff);
         asmstore__wr32(p + 36, flags);
         asmstore__wr16(p + 40, 52);
         asmstore__wr16(p + 42, 32);
         asmstore__wr16(p + 44, phnum);
-        asmstore__wr16(p + 46, 40);
-        asmstore__wr16(p + 48, shnum);
-        asmstore__wr16(p + 50, shstrndx);
     }
+    asmstore__elf_put_shtab(p, is64, shoff, shnum, shstrndx);
 }
+
 ASMSTORE__PRIVATE uint64_t asmstore__align_up(uint64_t v, uint64_t a) {
     return (v + a - 1) & ~(a - 1);
 }
@@ -4689,23 +4701,6 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_stub_open(asmstore__elf *e,
         (e->shnum && e->shstrndx >= e->shnum))
         return ASMSTORE_ERR_BAD_ELF;
     return ASMSTORE_OK;
-}
-
-/* The ELF header fields that place the section header table: e_shoff, e_shentsize, e_shnum,
-   e_shstrndx. */
-ASMSTORE__PRIVATE void asmstore__elf_put_shtab(unsigned char *h, int is64, uint64_t shoff,
-                                               uint32_t shnum, uint32_t shstrndx) {
-    if (is64) {
-        asmstore__wr64(h + 40, shoff);
-        asmstore__wr16(h + 58, 64u);
-        asmstore__wr16(h + 60, shnum);
-        asmstore__wr16(h + 62, shstrndx);
-    } else {
-        asmstore__wr32(h + 32, (uint32_t)shoff);
-        asmstore__wr16(h + 46, 40u);
-        asmstore__wr16(h + 48, shnum);
-        asmstore__wr16(h + 50, shstrndx);
-    }
 }
 
 /* Where template mode puts things in a stub without a payload. */
