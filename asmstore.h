@@ -292,6 +292,14 @@ ASMSTORE_DEF const char *asmstore_abi_name(asmstore_abi abi);
 ASMSTORE_DEF const char *asmstore_abi_android_name(asmstore_abi abi);
 /* Parses either spelling above; returns ASMSTORE_ABI_UNKNOWN if neither. */
 ASMSTORE_DEF asmstore_abi asmstore_abi_parse(const char *name);
+/* 1 for the 64-bit ABIs (arm64, x86_64), else 0 (UNKNOWN and values out of range too). */
+ASMSTORE_DEF int asmstore_abi_is_64bit(asmstore_abi abi);
+/* The ABI this code was compiled for (a .so for it can be dlopen'ed here); UNKNOWN elsewhere. */
+ASMSTORE_DEF asmstore_abi asmstore_host_abi(void);
+/* The writer's level range for a compression: 1 .. max (zstd 22, LZ4 HC 12; none: 0), and the
+   level it uses when given 0 (zstd 3, LZ4 HC 12; none: 0). 0 for values out of range. */
+ASMSTORE_DEF int asmstore_compression_level_max(asmstore_compression c);
+ASMSTORE_DEF int asmstore_compression_level_default(asmstore_compression c);
 ASMSTORE_DEF const char *asmstore_hash_name(asmstore_hash_kind kind);
 
 /* The name hashes, exactly as the format uses them (seed 0; CRC-32 of "" is 0xFFFFFFFF); XXH64 through
@@ -1195,6 +1203,38 @@ ASMSTORE_DEF asmstore_abi asmstore_abi_parse(const char *name) {
     }
     return ASMSTORE_ABI_UNKNOWN;
 }
+
+ASMSTORE_DEF int asmstore_abi_is_64bit(asmstore_abi abi) {
+    return asmstore__abi(abi)->is_64bit;
+}
+
+ASMSTORE_DEF asmstore_abi asmstore_host_abi(void) {
+#if defined(__aarch64__)
+    return ASMSTORE_ABI_ARM64;
+#elif defined(__arm__)
+    return ASMSTORE_ABI_ARM;
+#elif defined(__x86_64__)
+    return ASMSTORE_ABI_X86_64;
+#elif defined(__i386__)
+    return ASMSTORE_ABI_X86;
+#else
+    return ASMSTORE_ABI_UNKNOWN;
+#endif
+}
+
+/* >>compression ------------------------------------------------------------------------------ */
+/* The writer's levels, one row per asmstore_compression value: {max, default}. */
+static const int asmstore__levels[3][2] = {{0, 0}, {22, 3}, {12, 12}};
+
+ASMSTORE_DEF int asmstore_compression_level_max(asmstore_compression c) {
+    return (unsigned)c < 3u ? asmstore__levels[c][0] : 0;
+}
+
+ASMSTORE_DEF int asmstore_compression_level_default(asmstore_compression c) {
+    return (unsigned)c < 3u ? asmstore__levels[c][1] : 0;
+}
+
+/* >>names ------------------------------------------------------------------------------------ */
 ASMSTORE_DEF const char *asmstore_hash_name(asmstore_hash_kind kind) {
     switch (kind) {
     case ASMSTORE_HASH_CRC32: return "crc32";

@@ -792,6 +792,29 @@ static void test_result_strings(void) {
     CHECK_EQ_INT(asmstore_abi_parse("mips"), ASMSTORE_ABI_UNKNOWN);
 }
 
+/* The library facts the CLI asks instead of restating: 64-bit ABIs, the host, the level ranges. */
+static void test_library_facts(void) {
+    CHECK_EQ_INT(asmstore_abi_is_64bit(ASMSTORE_ABI_ARM64), 1);
+    CHECK_EQ_INT(asmstore_abi_is_64bit(ASMSTORE_ABI_X86_64), 1);
+    CHECK_EQ_INT(asmstore_abi_is_64bit(ASMSTORE_ABI_ARM), 0);
+    CHECK_EQ_INT(asmstore_abi_is_64bit(ASMSTORE_ABI_X86), 0);
+    CHECK_EQ_INT(asmstore_abi_is_64bit(ASMSTORE_ABI_UNKNOWN), 0);
+    CHECK_EQ_INT(asmstore_abi_is_64bit((asmstore_abi)9), 0);
+#if defined(__x86_64__)
+    CHECK_EQ_INT(asmstore_host_abi(), ASMSTORE_ABI_X86_64);
+#elif defined(__aarch64__)
+    CHECK_EQ_INT(asmstore_host_abi(), ASMSTORE_ABI_ARM64);
+#endif
+    CHECK_EQ_INT(asmstore_abi_is_64bit(asmstore_host_abi()), sizeof(void *) == 8);
+    CHECK_EQ_INT(asmstore_compression_level_max(ASMSTORE_COMPRESSION_ZSTD), 22);
+    CHECK_EQ_INT(asmstore_compression_level_max(ASMSTORE_COMPRESSION_LZ4), 12);
+    CHECK_EQ_INT(asmstore_compression_level_max(ASMSTORE_COMPRESSION_NONE), 0);
+    CHECK_EQ_INT(asmstore_compression_level_default(ASMSTORE_COMPRESSION_ZSTD), 3);
+    CHECK_EQ_INT(asmstore_compression_level_default(ASMSTORE_COMPRESSION_LZ4), 12);
+    CHECK_EQ_INT(asmstore_compression_level_default(ASMSTORE_COMPRESSION_NONE), 0);
+    CHECK_EQ_INT(asmstore_compression_level_max((asmstore_compression)7), 0);
+}
+
 static void test_empty_store(void) {
     asmstore_writer *w = NULL;
     const void *d;
@@ -974,6 +997,7 @@ int main(void) {
     RUN(test_decompression_bomb);
     RUN(test_many_names_duplicates);
     RUN(test_result_strings);
+    RUN(test_library_facts);
     RUN(test_empty_store);
     RUN(test_write_file);
     RUN(test_edited_entry_cannot_widen_read);
