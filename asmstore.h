@@ -1,115 +1,92 @@
-/* asmstore.h - v0.1.0 - the .NET for Android assembly store (XABA formats 1-4), single-header C library.
-   MIT licence: see the end of this file.
+/* asmstore.h - v0.6.0 - .NET for Android assembly stores (XABA formats 1-4) in one C/C++ header:
+   read them, write them, wrap them in a .so, find them where an app carries them.
+   No warranty; MIT licence at the end of this file.
 
    Do this:
        #define ASMSTORE_IMPLEMENTATION
-   before you include this file in *one* C or C++ file to create the implementation.
-   Every other file includes it without the define and gets the declarations only.
+   before you include this file in *one* C or C++ file to create the implementation. Every other
+   file includes it without the define and gets the declarations only. Link -lzstd (unless
+   ASMSTORE_NO_ZSTD) and -lpthread (the writer's threads); xxhash.h must be on the include path
+   (used header-only: no XXH* symbol is exported).
 
-   LAYOUT
-     The declarations and the implementation each come in three parts, in data-flow order, under
-     big banners: CORE (what everything needs), RUNTIME (what a host on the device needs: read a
-     store from where the app carries it) and BUILD (what a packer needs: write stores and wrap
-     them). ASMSTORE_NO_BUILD drops BUILD; ASMSTORE_NO_ZIP and ASMSTORE_NO_DLOPEN trim RUNTIME.
+   WHAT IT DOES (each part is found by its banner, `>>name`, in the order data flows)
+     reader      validate a store held in memory once, look entries up by name ("Foo.dll", "Foo",
+                 "fr/Foo.resources"), read images into your buffers: XAZS through libzstd, XALZ
+                 (LZ4) through a decompress callback you supply. Formats 1 (.NET 6-8 sets), 2
+                 (.NET 9), 3 (.NET 10 and 11) and 4 (.NET 11 previews), told apart by the bytes.
+     elf         find the payload in any .so (the `_assembly_store` symbol or a "payload" section).
+     zip         find a store in an APK/AAB at every release's path.
+     locator     give a host (data, size) from dlopen, a mapped file or an APK (split APKs too),
+                 and the file offset of a stored image for a runtime that maps images itself.
+     files       atomic output (temp file + rename; identical targets left untouched).
+     writer      write stores of every format for the monovm and coreclr profiles from images in
+                 memory or files, compressed on N threads; presets say what each release writes.
+     elf-writer  wrap a store in a .so that bionic and glibc load; bionic-check checks a .so.
 
-   WHAT IT DOES
-   CORE
-     basics   format constants, result codes and asmstore_error, the ABI/hash/runtime/compression
-              enums, the allocator hooks, the name hashes (CRC-32, XXH32, XXH3-64, XXH64), ABI
-              names and name helpers.
-   RUNTIME
-     reader   validate a store held in memory once, look entries up by name (with or without the
-              extension, satellite "fr/Foo.resources" names too), decompress XAZS (zstd) images into
-              caller buffers; XALZ (LZ4) images go to a decompressor callback you supply. Every
-              release: format 1 (.NET 6-8 sets: store 0 with the hash tables, per-ABI stores, names
-              from assemblies.manifest), 2 (.NET 9), 3 (.NET 10; .NET 11 GA with CRC-32), 4 (.NET
-              11 previews), detected from the bytes (store-releases.md §5). Images must lie in
-              descriptor order without sharing bytes; names must be UTF-8.
-     elf      find the payload in any .so (the `_assembly_store` symbol or a "payload" section).
-     zip      find a store in an APK/AAB at every release's path (lib/<abi>/libassembly-store.so,
-              libassemblies.<abi>.blob.so, assemblies/assemblies.<abi_>.blob, base/...; comment,
-              ZIP64, signing block).
-     locator  where a host gets the store at run time: dlopen + dlsym, mmap of a file, APK scan
-              (split APKs too); each gives (data, size) for the reader and closes with one call, and
-              names the file it found them in, so that an uncompressed image's offset in that file
-              (asmstore_locator_image_offset) can go to a runtime that maps images from a file itself
-              (CoreCLR's bundle_probe: no copy, the cost of a .dll on disk).
-   BUILD
-     files    atomic output (temp file + rename; identical targets left untouched).
-     writer   add named images (memory or files, with optional pdb/config), compress them with zstd
-              (or LZ4 through a compressor callback you supply) on N threads, emit byte-identical
-              v2/v3/v4 stores for the monovm and coreclr profiles, and .NET 6-8 (v1) store sets;
-              presets set what each .NET release writes (asmstore_write_options_preset).
-     elf      wrap a store (or any payload) in a generated ELF .so for arm64/arm/x86/x86_64 that
-              bionic and glibc load: dlopen mode (loadable payload + `_assembly_store` symbol),
-              MonoVM's legacy non-loadable `payload` section, or a caller's stub (template mode);
-              check a file against bionic's loader rules.
-
-   CONFIGURATION (define before the implementation include; defaults in brackets)
-     ASMSTORE_STATIC               every function static to the including file   [extern]
-     ASMSTORE_DEF                  storage/visibility of public functions        [extern / static]
-     ASMSTORE_MALLOC/FREE          allocator used when no asmstore_allocator     [malloc/free]
-     ASMSTORE_ASSERT(x)            programmer-error checks only                  [assert]
-     ASMSTORE_NO_BUILD             drop the BUILD part: files, writer, presets, ELF generator, bionic
-                                   checker (implies ASMSTORE_NO_WRITER and ASMSTORE_NO_ELF)
-     ASMSTORE_NO_ZIP               drop the ZIP scan and the APK locator (asmstore_locate_file then
-                                   answers ASMSTORE_ERR_UNSUPPORTED for an archive)
-     ASMSTORE_NO_DLOPEN            drop the dlopen locator (no dlopen/dlsym, no -ldl); the file and APK
-                                   locators stay unless NO_STDIO / NO_ZIP
-       (NO_BUILD + NO_ZIP + NO_DLOPEN: the smallest on-device reader, reader + ELF payload finder
-        + file locator)
-     ASMSTORE_NO_WRITER            drop the writer and its presets
-     ASMSTORE_NO_STDIO             drop everything that touches files (implies no add_file/write_file)
-     ASMSTORE_NO_ZSTD              no libzstd: stored images, or the decompress callback, only
-     ASMSTORE_NO_THREADS           the writer compresses on the calling thread only
-     ASMSTORE_NO_ELF               drop the ELF generator and the bionic-rules checker
-     ASMSTORE_NO_LOCATOR           older name of ASMSTORE_NO_DLOPEN (still honoured)
-     ASMSTORE_NO_ERROR_STRINGS     asmstore_result_string() returns terse codes
-     ASMSTORE_MAX_ENTRY_SIZE       largest decompressed image accepted           [1 GiB]
-     ASMSTORE_MAX_ENTRIES          largest entry_count accepted                  [1 << 20]
-     ASMSTORE_MAX_NAME_LEN         longest entry name, bytes                     [1024]
-     ASMSTORE_ZSTD_HEADER          how to include zstd                           [<zstd.h>]
-     ASMSTORE_XXHASH_HEADER        how to include xxhash                         [<xxhash.h>]
-
-   DEPENDENCIES
-     libzstd (link -lzstd) unless ASMSTORE_NO_ZSTD; xxhash, included header-only with XXH_INLINE_ALL
-     inside the implementation, so no XXH* symbol is exported; pthreads for the threaded writer.
-
-   ERRORS
-     Every function that returns an asmstore_result takes `asmstore_error *err` as its last parameter
-     (may be NULL) and fills it when it fails: the result, the byte offset in the input, the entry,
-     the zstd code or errno, a static message saying what was checked or looked for, and the bionic
-     rule. On success it is not written. Result codes are never renumbered; new ones are appended.
-
-   EXAMPLE (every call returns an asmstore_result; checks shortened)
+   USE (every call returns an asmstore_result; checks shortened)
        // build time: write a store and wrap it in libassembly-store.so
        asmstore_writer *w;  const void *store;  size_t n;  asmstore_error err;
-       asmstore_write_options wo = {0};  wo.abi = ASMSTORE_ABI_ARM64;     // zero = defaults
+       asmstore_write_options wo = {0};               // zero = defaults
+       asmstore_add add = {0};
+       wo.abi = ASMSTORE_ABI_ARM64;
        asmstore_writer_create(&w, &wo, &err);
-       asmstore_add add = {0};  add.name = "System.Runtime.dll";          // zero = defaults
+       add.name = "System.Runtime.dll";
        asmstore_writer_add_file(w, &add, "bin/System.Runtime.dll", NULL, NULL, &err);
-       if (asmstore_writer_finish(w, &store, &n, &err) != ASMSTORE_OK) puts(err.message);
-       asmstore_elf_options eo = {0};  eo.abi = ASMSTORE_ABI_ARM64;       // dlopen mode, 16 KiB
+       asmstore_writer_finish(w, &store, &n, &err);   // on failure err.message says why
+       asmstore_elf_options eo = {0};                 // dlopen mode, 16 KiB pages
+       eo.abi = ASMSTORE_ABI_ARM64;
        asmstore_elf_write_file("libassembly-store.so", &eo, store, n, 0644, &err);
        asmstore_writer_free(w);
        // run time: locate, validate once, look up, read
        asmstore_locator loc;  asmstore_reader r;  asmstore_entry e;
-       asmstore_locate_dlopen(&loc, "libassembly-store.so", NULL, NULL);
-       if (asmstore_reader_init(&r, loc.data, loc.size, NULL, NULL) != ASMSTORE_OK) return;
-       if (asmstore_reader_find(&r, "System.Runtime", 14, &e, NULL) == ASMSTORE_OK) // with or without ".dll"
-           asmstore_reader_read(&r, &e, buf, e.uncompressed_size, dctx, NULL);   // dctx: your ZSTD_DCtx*
+       asmstore_locate_dlopen(&loc, "libassembly-store.so", NULL, &err);
+       asmstore_reader_init(&r, loc.data, loc.size, NULL, &err);
+       if (asmstore_reader_find(&r, "System.Runtime", 14, &e, &err) == ASMSTORE_OK)
+           asmstore_reader_read(&r, &e, buf, e.uncompressed_size, dctx, &err); // your ZSTD_DCtx*
        asmstore_locator_close(&loc);
 
+   CONFIGURATION (define before the implementation include; defaults in brackets)
+     ASMSTORE_STATIC            every function static to the including file         [extern]
+     ASMSTORE_DEF               storage/visibility of public functions              [extern]
+     ASMSTORE_MALLOC, _FREE     allocator when no asmstore_allocator is given  [malloc, free]
+     ASMSTORE_ASSERT(x)         programmer-error checks only                        [assert]
+     ASMSTORE_NO_BUILD          drop files, writer, presets, ELF generator, bionic checker
+     ASMSTORE_NO_WRITER         drop the writer and its presets (NO_BUILD implies it)
+     ASMSTORE_NO_ELF            drop the ELF generator and bionic checker (NO_BUILD implies it)
+     ASMSTORE_NO_ZIP            drop the ZIP scan and the APK locator
+     ASMSTORE_NO_DLOPEN         drop the dlopen locator (no dlopen, no -ldl)
+     ASMSTORE_NO_STDIO          drop everything that touches files
+     ASMSTORE_NO_ZSTD           no libzstd: stored images, or the decompress callback, only
+     ASMSTORE_NO_THREADS        the writer compresses on the calling thread only
+     ASMSTORE_NO_ERROR_STRINGS  asmstore_result_string() returns the codes' names
+     ASMSTORE_NO_GNU_SOURCE     do not define _GNU_SOURCE (then define it yourself)
+     ASMSTORE_MAX_ENTRY_SIZE    largest decompressed image accepted                 [1 GiB]
+     ASMSTORE_MAX_ENTRIES       largest entry_count accepted                        [1 << 20]
+     ASMSTORE_MAX_NAME_LEN      longest entry name in bytes                         [1024]
+     ASMSTORE_MAX_TOTAL_SIZE    a sensible read_options.max_total_size              [8 GiB]
+     ASMSTORE_LOCATOR_PATH_MAX  size of asmstore_locator.path                       [4096]
+     ASMSTORE_ZSTD_HEADER       how to include zstd                                 [<zstd.h>]
+     ASMSTORE_XXHASH_HEADER     how to include xxhash                               [<xxhash.h>]
+   The smallest on-device reader is NO_BUILD + NO_ZIP + NO_DLOPEN: reader, ELF payload finder and
+   file locator.
+
+   ERRORS
+     Every function that returns an asmstore_result takes `asmstore_error *err` last (may be NULL)
+     and fills it when it fails: the result, the byte offset in the input, the entry, the zstd code
+     or errno, a static message saying what was checked, and the bionic rule. On success it is not
+     written. Result codes are never renumbered; new ones are appended.
+
    THREADS AND SAFETY
-     A reader is read-only after asmstore_reader_init: any number of threads may share it (give each
-     its own ZSTD_DCtx). The reader allocates nothing and keeps no global state. Every offset in the
-     store is checked once at init; a store that passes cannot make a later call read outside it.
-     A writer belongs to one thread at a time; it starts and joins its own worker threads inside
-     asmstore_writer_finish.
+     A reader is read-only after asmstore_reader_init: threads may share it (each with its own
+     ZSTD_DCtx). It allocates nothing and keeps no global state. Every offset in the store is
+     checked once at init; a store that passes cannot make a later call read outside it. A writer
+     belongs to one thread at a time; it runs its worker threads inside asmstore_writer_finish.
+
+   The format itself: docs/store-format.md; what each .NET release ships: docs/store-releases.md.
 */
-/* The implementation uses POSIX/GNU interfaces (O_CLOEXEC, mkstemp, dladdr1, dl_iterate_phdr). This
-   takes effect when the header comes before any system header in the implementation file; otherwise
-   define _GNU_SOURCE yourself (or -D_GNU_SOURCE). ASMSTORE_NO_GNU_SOURCE leaves it alone. */
+/* The implementation uses POSIX/GNU interfaces (O_CLOEXEC, mkstemp, dladdr1, dl_iterate_phdr).
+   This takes effect when the header comes before any system header in the implementation file;
+   otherwise define _GNU_SOURCE yourself. */
 #if defined(ASMSTORE_IMPLEMENTATION) && !defined(_GNU_SOURCE) && !defined(ASMSTORE_NO_GNU_SOURCE)
 #define _GNU_SOURCE 1
 #endif
@@ -119,10 +96,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* >>public ------------------------------------------------------------------------------------- */
+/* Declarations: core (format constants, results, types, basics), reader, elf, zip, locator,
+   then the build side. What has two underscores (asmstore__) is not API and may change. */
+/* >>core: config ------------------------------------------------------------------------------- */
 #define ASMSTORE_VERSION_MAJOR 0
-#define ASMSTORE_VERSION_MINOR 1
+#define ASMSTORE_VERSION_MINOR 6
 #define ASMSTORE_VERSION_PATCH 0
-#define ASMSTORE_VERSION_NUMBER (ASMSTORE_VERSION_MAJOR * 10000 + ASMSTORE_VERSION_MINOR * 100 + ASMSTORE_VERSION_PATCH)
+#define ASMSTORE_VERSION_NUMBER \
+    (ASMSTORE_VERSION_MAJOR * 10000 + ASMSTORE_VERSION_MINOR * 100 + ASMSTORE_VERSION_PATCH)
 
 #ifndef ASMSTORE_DEF
 #ifdef ASMSTORE_STATIC
@@ -136,7 +118,7 @@
 #endif
 #endif
 
-/* Trim switches (CONFIGURATION): the broad ones imply the narrow ones, the old name the new one. */
+/* Trim switches (CONFIGURATION): the broad ones imply the narrow ones, the old name the new. */
 #if defined(ASMSTORE_NO_BUILD) && !defined(ASMSTORE_NO_WRITER)
 #define ASMSTORE_NO_WRITER
 #endif
@@ -154,7 +136,8 @@
 #define ASMSTORE_MAX_ENTRIES (1u << 20)
 #endif
 #ifndef ASMSTORE_MAX_TOTAL_SIZE
-#define ASMSTORE_MAX_TOTAL_SIZE ((uint64_t)1 << 33) /* a sensible read_options.max_total_size: 8 GiB */
+/* a sensible read_options.max_total_size: 8 GiB */
+#define ASMSTORE_MAX_TOTAL_SIZE ((uint64_t)1 << 33)
 #endif
 #ifndef ASMSTORE_MAX_NAME_LEN
 #define ASMSTORE_MAX_NAME_LEN 1024u
@@ -164,10 +147,8 @@
 extern "C" {
 #endif
 
-/* ====================================================================================== */
-/* ==  CORE: constants, results, errors, enums, allocator, hashes, ABIs, names         == */
-/* ====================================================================================== */
-/* ---- format constants (store-format.md §1, §5) ---- */
+/* >>core: format ------------------------------------------------------------------------------- */
+/* docs/store-format.md §1, §5 */
 #define ASMSTORE_MAGIC            0x41424158u /* "XABA" */
 #define ASMSTORE_ZSTD_MAGIC       0x535A4158u /* "XAZS" */
 #define ASMSTORE_LZ4_MAGIC        0x5A4C4158u /* "XALZ" */
@@ -177,7 +158,8 @@ extern "C" {
 #define ASMSTORE_DESCRIPTOR_SIZE  28u
 #define ASMSTORE_IMAGE_HEADER_SIZE 12u
 
-/* ---- results: fixed values, never renumbered, new codes appended ---- */
+/* >>core: results ------------------------------------------------------------------------------ */
+/* Fixed values, never renumbered; new codes are appended. */
 #define ASMSTORE_RESULT_LIST(X) \
     X(OK,                       0, "ok") \
     X(ERR_INVALID_ARG,         -1, "invalid argument") \
@@ -200,7 +182,8 @@ extern "C" {
     X(ERR_BAD_DESCRIPTOR,     -18, "descriptor range (image, pdb or config) outside the store") \
     X(ERR_BAD_NAMES,          -19, "names table malformed") \
     X(ERR_BAD_HASH,           -20, "index hashes do not match the store's names") \
-    X(ERR_UNSUPPORTED_COMPRESSION, -21, "unsupported compression (no decompressor for this image)") \
+    X(ERR_UNSUPPORTED_COMPRESSION, -21, \
+      "unsupported compression (no decompressor for this image)") \
     X(ERR_BAD_NAME,           -22, "invalid entry name (empty, NUL, invalid UTF-8 or too long)") \
     X(ERR_DUPLICATE_NAME,     -23, "duplicate entry name") \
     X(ERR_SIZE_MISMATCH,      -24, "decompressed size differs from the image header") \
@@ -210,11 +193,13 @@ extern "C" {
     X(ERR_ZIP_COMPRESSED,     -28, "archive entry is compressed (must be STORED)") \
     X(ERR_MISALIGNED,         -29, "archive entry data is not aligned (run zipalign)") \
     X(ERR_DLOPEN,             -30, "dlopen or dlsym failed") \
-    X(ERR_PROFILE,            -31, "format not available for this runtime profile (coreclr needs format 3 or 4)") \
+    X(ERR_PROFILE,            -31, \
+      "format not available for this runtime profile (coreclr needs format 3 or 4)") \
     X(ERR_ELF_RULE,           -32, "ELF file breaks a bionic loader rule") \
     X(ERR_ZIP_ENCRYPTED,      -33, "archive entry is encrypted") \
     X(ERR_ABI_MISMATCH,       -34, "ELF class/machine does not match the requested ABI") \
-    X(ERR_NAME_NOT_UTF8,      -35, "entry name is not valid UTF-8 (overlong, surrogate, stray byte or NUL)") \
+    X(ERR_NAME_NOT_UTF8,      -35, \
+      "entry name is not valid UTF-8 (overlong, surrogate, stray byte or NUL)") \
     X(ERR_OVERLAP,            -36, "images overlap, share bytes or are out of descriptor order") \
     X(ERR_COMPRESS,           -37, "compression failed")
 
@@ -242,6 +227,8 @@ typedef struct asmstore_error {
     const char *message;  /* static text: what was checked or looked for; NULL when none */
     int rule;             /* asmstore_elf_check_bionic: the rule (1..12) broken, else 0 */
 } asmstore_error;
+
+/* >>core: types -------------------------------------------------------------------------------- */
 
 typedef enum asmstore_abi {
     ASMSTORE_ABI_UNKNOWN = 0,
@@ -277,17 +264,20 @@ typedef struct asmstore_allocator {
     void *user;
 } asmstore_allocator;
 
-/* Decompressor callback: decompress src (the image after its 12-byte header) into dst, set *written.
-   Used for XALZ images; for XAZS images only in ASMSTORE_NO_ZSTD builds (libzstd serves them otherwise). */
+/* Decompressor callback: decompress src (the image after its 12-byte header) into dst, set
+   *written. Used for XALZ images; for XAZS images only in ASMSTORE_NO_ZSTD builds (libzstd serves
+   them otherwise). */
 typedef asmstore_result (*asmstore_decompress_fn)(void *user, asmstore_compression kind, void *dst,
                                                   size_t dst_cap, const void *src, size_t src_size,
                                                   size_t *written);
 
+/* >>core: basics ------------------------------------------------------------------------------- */
 /* Returns the static string for a result code ("?" for unknown values). */
 ASMSTORE_DEF const char *asmstore_result_string(asmstore_result r);
 /* Returns ASMSTORE_VERSION_NUMBER of the compiled implementation. */
 ASMSTORE_DEF unsigned asmstore_version_number(void);
-/* Names: "arm64", "arm", "x86_64", "x86"; Android dirs: "arm64-v8a", "armeabi-v7a", "x86_64", "x86". */
+/* Names: "arm64", "arm", "x86_64", "x86"; Android dirs: "arm64-v8a", "armeabi-v7a", "x86_64",
+   "x86". */
 ASMSTORE_DEF const char *asmstore_abi_name(asmstore_abi abi);
 ASMSTORE_DEF const char *asmstore_abi_android_name(asmstore_abi abi);
 /* Parses either spelling above; returns ASMSTORE_ABI_UNKNOWN if neither. */
@@ -302,8 +292,8 @@ ASMSTORE_DEF int asmstore_compression_level_max(asmstore_compression c);
 ASMSTORE_DEF int asmstore_compression_level_default(asmstore_compression c);
 ASMSTORE_DEF const char *asmstore_hash_name(asmstore_hash_kind kind);
 
-/* The name hashes, exactly as the format uses them (seed 0; CRC-32 of "" is 0xFFFFFFFF); XXH64 through
-   asmstore_name_hash. */
+/* The name hashes, exactly as the format uses them (seed 0; CRC-32 of "" is 0xFFFFFFFF); XXH64
+   through asmstore_name_hash. */
 ASMSTORE_DEF uint32_t asmstore_crc32(const void *data, size_t len);
 ASMSTORE_DEF uint32_t asmstore_xxh32(const void *data, size_t len);
 ASMSTORE_DEF uint64_t asmstore_xxh3_64(const void *data, size_t len);
@@ -312,18 +302,19 @@ ASMSTORE_DEF uint64_t asmstore_name_hash(asmstore_hash_kind kind, const void *na
 /* Length of `name` without its last extension, as upstream's second index name: "Foo.dll" -> 3,
    "fr/Foo.resources.dll" -> 16, "Foo" -> 3; a dot only counts after the last '/'. */
 ASMSTORE_DEF size_t asmstore_name_base_len(const char *name, size_t len);
-/* Allocates size bytes (at least 1) with a's alloc, or ASMSTORE_MALLOC when a or a->alloc is NULL. */
+/* Allocates size bytes (at least 1) with a's alloc, or ASMSTORE_MALLOC when a or a->alloc is
+   NULL. */
 ASMSTORE_DEF void *asmstore_alloc(const asmstore_allocator *a, size_t size);
-/* Frees memory from asmstore_alloc, asmstore_read_file, asmstore_elf_wrap ... with the same allocator;
-   NULL is fine. */
+/* Frees memory from asmstore_alloc, asmstore_read_file, asmstore_elf_wrap ... with the same
+   allocator; NULL is fine. */
 ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t size);
 
-/* ---- internal layer: little-endian access and descriptor decoding ----
-   Not API (two underscores: may change in any release). Static inline in every file that includes
-   the header, so asmstore_cache.h uses the same code whether or not its translation unit holds the
-   implementation. Fields are never read by casting mapped bytes to wider types: on little-endian
-   GCC/Clang a memcpy (one unaligned load), elsewhere byte shifts; right on big-endian and
-   strict-alignment CPUs either way. */
+/* >>shared: little-endian access --------------------------------------------------------------- */
+/* Shared with asmstore_cache.h, not API (two underscores: may change in any release). Static
+   inline in every file that includes the header, so the cache header uses the same code whether
+   or not its translation unit holds the implementation. Fields are never read by casting mapped
+   bytes to wider types: on little-endian GCC/Clang a memcpy (one unaligned load), elsewhere byte
+   shifts; right on big-endian and strict-alignment CPUs either way. */
 #if defined(__GNUC__) || defined(__clang__)
 #define ASMSTORE__INLINE static inline __attribute__((unused))
 #elif defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
@@ -331,22 +322,29 @@ ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t s
 #else
 #define ASMSTORE__INLINE static
 #endif
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__BYTE_ORDER__) && \
+    defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define ASMSTORE__LE_LOAD 1
 #else
 #define ASMSTORE__LE_LOAD 0
 #endif
-ASMSTORE__INLINE uint16_t asmstore__rd16(const unsigned char *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+
+ASMSTORE__INLINE uint16_t asmstore__rd16(const unsigned char *p) {
+    return (uint16_t)(p[0] | (p[1] << 8));
+}
+
 ASMSTORE__INLINE uint32_t asmstore__rd32(const unsigned char *p) {
 #if ASMSTORE__LE_LOAD
     uint32_t v;
     __builtin_memcpy(&v, p, 4);
     return v;
 #else
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+           ((uint32_t)p[3] << 24);
 #endif
 }
+
 ASMSTORE__INLINE uint64_t asmstore__rd64(const unsigned char *p) {
 #if ASMSTORE__LE_LOAD
     uint64_t v;
@@ -356,55 +354,36 @@ ASMSTORE__INLINE uint64_t asmstore__rd64(const unsigned char *p) {
     return (uint64_t)asmstore__rd32(p) | ((uint64_t)asmstore__rd32(p + 4) << 32);
 #endif
 }
-ASMSTORE__INLINE void asmstore__wr16(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8);
-}
+
 ASMSTORE__INLINE void asmstore__wr32(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8);
-    p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24);
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
 }
+
 ASMSTORE__INLINE void asmstore__wr64(unsigned char *p, uint64_t v) {
-    asmstore__wr32(p, (uint32_t)v); asmstore__wr32(p + 4, (uint32_t)(v >> 32));
-}
-/* True when [off, off+len) lies inside [0, size). */
-ASMSTORE__INLINE int asmstore__range_ok(uint64_t off, uint64_t len, uint64_t size) {
-    return off <= size && len <= size - off;
+    asmstore__wr32(p, (uint32_t)v);
+    asmstore__wr32(p + 4, (uint32_t)(v >> 32));
 }
 
-/* One descriptor as the store holds it (format 1 has no mapping index in it: see its hash rows). */
-typedef struct asmstore__desc {
-    uint32_t mapping, image_off, image_size, pdb_off, pdb_size, config_off, config_size;
-} asmstore__desc;
-
-/* Decodes the descriptor at p: ASMSTORE_DESCRIPTOR_SIZE bytes with the mapping index first, or
-   (has_mapping 0: format 1) the 24 bytes without it. The caller has checked the range. */
-ASMSTORE__INLINE void asmstore__desc_decode(const unsigned char *p, int has_mapping, asmstore__desc *d) {
-    if (has_mapping) { d->mapping = asmstore__rd32(p); p += 4; } else { d->mapping = 0; }
-    d->image_off = asmstore__rd32(p);       d->image_size = asmstore__rd32(p + 4);
-    d->pdb_off = asmstore__rd32(p + 8);     d->pdb_size = asmstore__rd32(p + 12);
-    d->config_off = asmstore__rd32(p + 16); d->config_size = asmstore__rd32(p + 20);
-}
-
-/* ====================================================================================== */
-/* ==  RUNTIME: reader -> ELF payload finder -> ZIP scan -> locators                   == */
-/* ====================================================================================== */
-/* ================================ reader ================================ */
-
+/* >>reader ------------------------------------------------------------------------------------- */
 typedef struct asmstore_read_options {
-    size_t max_entry_size;            /* 0: ASMSTORE_MAX_ENTRY_SIZE; largest decompressed image */
-    uint32_t max_entries;             /* 0: ASMSTORE_MAX_ENTRIES */
-    uint64_t max_total_size;          /* 0: not checked; else the largest sum of declared image sizes
-                                         (checked at init: reads each image's 12-byte header) */
-    asmstore_decompress_fn decompress;/* XALZ images (and XAZS in ASMSTORE_NO_ZSTD builds); may be NULL */
+    size_t max_entry_size;             /* 0: ASMSTORE_MAX_ENTRY_SIZE; largest decompressed image */
+    uint32_t max_entries;              /* 0: ASMSTORE_MAX_ENTRIES */
+    uint64_t max_total_size;           /* 0: not checked; else the largest sum of declared image
+                                          sizes (checked at init: reads each image's header) */
+    asmstore_decompress_fn decompress; /* XALZ (and XAZS without zstd) images; may be NULL */
     void *decompress_user;
 } asmstore_read_options;
 
 /* A validated store. Caller-owned, no destructor: it only points into the caller's bytes. */
 typedef struct asmstore_reader {
+    /* the caller's: what the store is (read them; asmstore_reader_init fills them) */
     const unsigned char *data;
     size_t size;
     uint32_t version_word;
-    uint32_t format;                 /* 1 (.NET 6-8), 2 (.NET 9), 3 (.NET 10, 11) or 4 (.NET 11 previews) */
+    uint32_t format;                 /* 1 (.NET 6-8), 2 (9), 3 (10, 11), 4 (11 previews) */
     asmstore_abi abi;                /* UNKNOWN in format 1: its version word names no ABI */
     int is_64bit;
     asmstore_hash_kind hash_kind;
@@ -412,35 +391,42 @@ typedef struct asmstore_reader {
     uint32_t index_entry_count;      /* 2 * entry_count; format 1: rows per hash table */
     uint32_t index_entry_size;       /* 8, 9, 12 or 13; format 1: 20 */
     uint32_t hash_size;              /* 4 or 8 */
-    uint64_t hash_mask;              /* the hash's width: an index entry's 8 bytes & hash_mask */
-    uint32_t ignore_offset;          /* where in an index entry its ignore byte is (9 and 13 bytes), else 0 */
-    uint32_t store_id;               /* format 1: 0 = assemblies.blob (holds the hash tables), 1 = per ABI */
+    uint32_t store_id;               /* format 1: 0 = assemblies.blob (the hash tables), 1 = ABI */
     uint32_t global_entry_count;     /* format 1 store 0: rows in each hash table */
     int has_content_id;              /* format 4 */
     uint64_t content_id;
-    size_t header_size, index_offset, descriptors_offset, names_offset, data_offset;
+    size_t header_size;              /* where each table starts, in bytes from data */
+    size_t index_offset;
+    size_t descriptors_offset;
+    size_t names_offset;
+    size_t data_offset;
+    uint64_t total_uncompressed_size; /* sum of declared image sizes (0 unless max_total_size) */
+    const char *manifest;            /* format 1: assemblies.manifest text (attach_manifest) */
+    size_t manifest_size;
+
+    /* the library's: how lookups run; may change in any release, do not set or rely on them */
+    uint64_t hash_mask;              /* the hash's width: an index entry's 8 bytes & hash_mask */
+    uint32_t ignore_offset;          /* an index entry's ignore byte (9 and 13 bytes), else 0 */
     size_t descriptor_size;          /* 28; format 1: 24 */
-    size_t hash32_offset;            /* format 1: the XXH32 table (index_offset is the XXH64 one) */
-    uint64_t total_uncompressed_size;/* sum of every image's declared size (0 unless max_total_size set) */
+    size_t hash32_offset;            /* format 1: the XXH32 table (index_offset: the XXH64 one) */
     size_t max_entry_size;
     asmstore_decompress_fn decompress;
     void *decompress_user;
-    const uint32_t *name_offsets;    /* optional table from asmstore_reader_attach_name_table/_manifest */
-    const uint32_t *name_bases;      /* attach_name_table: each name's length minus its extension */
-    const uint32_t *buckets;         /* attach_name_table: first index position per top-bits value */
+    const uint32_t *name_offsets;    /* attach_name_table / attach_manifest: caller memory */
+    const uint32_t *name_bases;      /* attach_name_table: each name's length minus extension */
+    const uint32_t *buckets;         /* attach_name_table: first index position per bucket */
     uint32_t bucket_shift;           /* a hash's bucket: hash >> bucket_shift */
-    const struct asmstore_reader *v1_common; /* format 1 arch store: store 0 of its set (attach_common) */
-    const char *manifest;            /* format 1: assemblies.manifest text (attach_manifest) */
-    size_t manifest_size;
+    const struct asmstore_reader *v1_common; /* format 1 arch store: its set's store 0 */
 } asmstore_reader;
 
-/* One entry as the store describes it. Pointers point into the reader's bytes. */
+/* One entry as the store describes it (all the caller's). Pointers point into the reader's
+   bytes. */
 typedef struct asmstore_entry {
     uint32_t index;                  /* descriptor index */
-    uint32_t mapping_index;          /* format 1: from the hash rows (0 when store 0 is not known) */
+    uint32_t mapping_index;          /* format 1: from the hash rows (0 when store 0 is unknown) */
     int ignored;                     /* a "X.ni.dll" placeholder: owns no bytes */
     uint64_t hash;                   /* format 1: XXH64 of the name from store 0's table, else 0 */
-    const char *name;                /* NOT NUL-terminated; format 1: from the manifest, NULL if unknown */
+    const char *name;                /* NOT NUL-terminated; format 1: from the manifest or NULL */
     size_t name_len;
     const unsigned char *image;      /* stored bytes (with the 12-byte header when compressed) */
     size_t image_size;
@@ -452,83 +438,95 @@ typedef struct asmstore_entry {
     size_t config_size;
 } asmstore_entry;
 
-/* Validates the store in data[0..size) and fills *r. Allocates nothing; the bytes must outlive the
-   reader. opt and err may be NULL. Detection is from the bytes alone (store-releases.md §5):
-   version word 1 = format 1 (one file of a .NET 6-8 set); else format 2-4 with the ABI and 64-bit
-   bit checked; the index entry width from index_size / index_entry_count; the hash (XXH3-64 for
-   12/13-byte entries, CRC-32 or XXH32 for 8/9-byte ones told apart by the store's own names);
-   v4's 28-byte header, or 20 where only that fits. Checked once: counts, index order, every
-   descriptor range (in bounds, in descriptor order, no two sharing bytes: ASMSTORE_ERR_OVERLAP),
-   names (ASMSTORE_ERR_NAME_NOT_UTF8), and, when opt->max_total_size is set, the sum of declared sizes. */
+/* Validates the store in data[0..size) and fills *r. Allocates nothing; the bytes must outlive
+   the reader. opt and err may be NULL. Detection is from the bytes alone
+   (docs/store-releases.md §5): version word 1 = format 1 (one file of a .NET 6-8 set); else
+   format 2-4 with the ABI and 64-bit bit checked; the index entry width from index_size /
+   index_entry_count; the hash (XXH3-64 for 12/13-byte entries, CRC-32 or XXH32 for 8/9-byte ones
+   told apart by the store's own names); v4's 28-byte header, or 20 where only that fits. Checked
+   once: counts, index order, every descriptor range (in bounds, in descriptor order, no two
+   sharing bytes: ASMSTORE_ERR_OVERLAP), names (ASMSTORE_ERR_NAME_NOT_UTF8), and, when
+   opt->max_total_size is set, the sum of declared sizes. */
 ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
-                                                  const asmstore_read_options *opt, asmstore_error *err);
+                                                  const asmstore_read_options *opt,
+                                                  asmstore_error *err);
 
-/* Bytes a name table for this store needs: format 1, 4 per entry (its manifest row); formats 2-4, 8 per
-   entry (its name's offset and length minus extension) and 4 per bucket of the index search (the power
-   of two <= the index entries, plus one): 12-16 per entry. */
+/* Bytes a name table for this store needs: format 1, 4 per entry (its manifest row); formats
+   2-4, 8 per entry (its name's offset and length minus extension) and 4 per bucket of the index
+   search (the power of two <= the index entries, plus one): 12-16 per entry. */
 ASMSTORE_DEF size_t asmstore_reader_name_table_size(const asmstore_reader *r);
-/* Optional: fills caller memory with the offset and extension of every name and the index's buckets,
-   so a lookup searches about one index entry and compares one name (asmstore_reader_entry: O(1))
-   instead of bisecting the index and walking the names table. The memory (4-byte aligned) must
-   outlive the reader; the reader only reads it. */
-ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *r, uint32_t *table, size_t bytes,
-                                                               asmstore_error *err);
+
+/* Optional: fills caller memory with the offset and extension of every name and the index's
+   buckets, so a lookup searches about one index entry and compares one name
+   (asmstore_reader_entry: O(1)) instead of bisecting the index and walking the names table. The
+   memory (4-byte aligned) must outlive the reader; the reader only reads it. */
+ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *r, uint32_t *table,
+                                                               size_t bytes, asmstore_error *err);
 
 /* Format 1. An arch store (store_id 1) finds names through the hash tables of its set's
    assemblies.blob (store 0): attach it (it must outlive `arch`). A manifest (assemblies.manifest)
    gives entries their names: `table` is caller memory of asmstore_reader_name_table_size bytes;
-   each row's hashes are checked against its name (and store 0's table when known). Without either,
-   entries are known by index (and store 0's entries by hash). */
-ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch, const asmstore_reader *common,
+   each row's hashes are checked against its name (and store 0's table when known). Without
+   either, entries are known by index (and store 0's entries by hash). */
+ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch,
+                                                           const asmstore_reader *common,
                                                            asmstore_error *err);
-ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r, const char *text, size_t size,
-                                                             uint32_t *table, size_t bytes, asmstore_error *err);
+ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r, const char *text,
+                                                             size_t size, uint32_t *table,
+                                                             size_t bytes, asmstore_error *err);
 
 /* Describes descriptor `index` (0 .. entry_count-1). */
-ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uint32_t index, asmstore_entry *out,
-                                                   asmstore_error *err);
+ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uint32_t index,
+                                                   asmstore_entry *out, asmstore_error *err);
 
-/* Looks a name up the way hosts ask: "Foo.dll", "Foo", "fr/Foo.resources.dll", "fr/Foo.resources".
-   The name is checked, so a hash collision never returns another entry. With a name table attached
-   (asmstore_reader_attach_name_table) the search looks in one bucket of about one entry (O(log n) at
-   worst) and a hit's name is O(1); without, the index is bisected and each hit walks the names table.
-   Returns ASMSTORE_OK, ASMSTORE_ERR_NOT_FOUND, or ASMSTORE_ERR_IGNORED (the name exists as an
-   ignored placeholder). Hashes once; the entry filled reads the image's 12-byte header. */
-ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
-                                                  asmstore_entry *out, asmstore_error *err);
-/* The lookup alone: the same search and name check as asmstore_reader_find, giving the descriptor
-   index (also for ASMSTORE_ERR_IGNORED) without describing the entry, so the image is not touched
-   (its 12-byte header, a far read in a large store, is what asmstore_entry's sizes come from).
-   asmstore_reader_entry(r, *index, ...) describes it later (hashing the name again only for indexes
-   with an ignore byte). index may be NULL; it is left alone on other results. */
-ASMSTORE_DEF asmstore_result asmstore_reader_find_index(const asmstore_reader *r, const char *name, size_t name_len,
-                                                        uint32_t *index, asmstore_error *err);
+/* Looks a name up the way hosts ask: "Foo.dll", "Foo", "fr/Foo.resources.dll",
+   "fr/Foo.resources". The name is checked, so a hash collision never returns another entry. With
+   a name table attached (asmstore_reader_attach_name_table) the search looks in one bucket of
+   about one entry (O(log n) at worst) and a hit's name is O(1); without, the index is bisected
+   and each hit walks the names table. Returns ASMSTORE_OK, ASMSTORE_ERR_NOT_FOUND, or
+   ASMSTORE_ERR_IGNORED (the name exists as an ignored placeholder). Hashes once; the entry
+   filled reads the image's 12-byte header. */
+ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name,
+                                                  size_t name_len, asmstore_entry *out,
+                                                  asmstore_error *err);
+
+/* The lookup alone: the same search and name check as asmstore_reader_find, giving the
+   descriptor index (also for ASMSTORE_ERR_IGNORED) without describing the entry, so the image is
+   not touched (its 12-byte header, a far read in a large store, is what asmstore_entry's sizes
+   come from). asmstore_reader_entry(r, *index, ...) describes it later (hashing the name again
+   only for indexes with an ignore byte). index may be NULL; it is left alone on other results. */
+ASMSTORE_DEF asmstore_result asmstore_reader_find_index(const asmstore_reader *r, const char *name,
+                                                        size_t name_len, uint32_t *index,
+                                                        asmstore_error *err);
 
 /* ASMSTORE_OK when e describes descriptor e->index exactly as the store does (image, sizes,
    compression); ASMSTORE_ERR_IGNORED for placeholders; else ASMSTORE_ERR_INVALID_ARG. */
-ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *r, const asmstore_entry *e,
+ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *r,
+                                                         const asmstore_entry *e,
                                                          asmstore_error *err);
-/* The largest decompressed image the reader accepts: read_options.max_entry_size, or its default. */
+
+/* The largest decompressed image the reader accepts: read_options.max_entry_size, or its
+   default. */
 ASMSTORE_DEF size_t asmstore_reader_max_entry_size(const asmstore_reader *r);
 
 /* Writes the entry's uncompressed image into dst[0..cap). Only e->index and e->ignored are used:
    everything else is taken from the store again, so an edited entry cannot widen what is read or
-   written. Stored images are copied; XAZS images are
-   decompressed with dctx (a ZSTD_DCtx* the caller owns; NULL makes zstd allocate one per call), after
-   checking that the frame's content size equals the header's length and the reader's maximum;
-   XALZ images go to the decompress callback (XAZS too in ASMSTORE_NO_ZSTD builds), else
-   ASMSTORE_ERR_UNSUPPORTED_COMPRESSION. */
+   written. Stored images are copied; XAZS images are decompressed with dctx (a ZSTD_DCtx* the
+   caller owns; NULL makes zstd allocate one per call), after checking that the frame's content
+   size equals the header's length and the reader's maximum; XALZ images go to the decompress
+   callback (XAZS too in ASMSTORE_NO_ZSTD builds), else ASMSTORE_ERR_UNSUPPORTED_COMPRESSION. */
 struct ZSTD_DCtx_s;
-ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, const asmstore_entry *e, void *dst,
-                                                  size_t cap, struct ZSTD_DCtx_s *dctx, asmstore_error *err);
+ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, const asmstore_entry *e,
+                                                  void *dst, size_t cap, struct ZSTD_DCtx_s *dctx,
+                                                  asmstore_error *err);
 
-/* ============================ ELF payload finder ============================ */
+/* >>elf ---------------------------------------------------------------------------------------- */
 #define ASMSTORE_ELF_DEFAULT_SYMBOL    "_assembly_store"
 #define ASMSTORE_ELF_DEFAULT_SONAME    "libassembly-store.so"
-#define ASMSTORE_ELF_PAGE_16K         16384u /* bionic on 16 KiB kernels: every PT_LOAD, the APK entry */
+#define ASMSTORE_ELF_PAGE_16K          16384u /* bionic, 16 KiB kernels: PT_LOADs, APK entry */
 #define ASMSTORE_ELF_DEFAULT_ALIGNMENT ASMSTORE_ELF_PAGE_16K
 #define ASMSTORE_ELF_MAX_NAME          4096u  /* longest symbol name / soname accepted */
-#define ASMSTORE_ZIP_MIN_ALIGNMENT     16u    /* MonoVM aborts below this (store-format.md §7.2) */
+#define ASMSTORE_ZIP_MIN_ALIGNMENT     16u    /* MonoVM aborts below (docs/store-format.md §7.2) */
 
 /* How the payload sits in (or was found in) an ELF file. */
 typedef enum asmstore_elf_kind {
@@ -540,31 +538,32 @@ typedef enum asmstore_elf_kind {
 /* "raw", "elf-dlopen", "elf-section". */
 ASMSTORE_DEF const char *asmstore_elf_kind_name(asmstore_elf_kind kind);
 
-/* What asmstore_elf_payload found. */
+/* What asmstore_elf_payload found (all the caller's). */
 typedef struct asmstore_elf_info {
     asmstore_elf_kind kind;
-    asmstore_abi abi;          /* from e_machine; UNKNOWN for other machines */
+    asmstore_abi abi;             /* from e_machine; UNKNOWN for other machines */
     int is_64bit;
     uint16_t machine;
-    uint64_t payload_offset;   /* file offset of the payload */
+    uint64_t payload_offset;      /* file offset of the payload */
     uint64_t payload_size;
-    uint64_t symbol_size;      /* st_size of the symbol (0 for lld-made wrappers) */
-    uint32_t section_index;    /* section holding the payload */
-    int section_is_last;       /* that section is the last section header (what MonoVM assumes) */
-    uint64_t symbol_entry_offset; /* file offset of the symbol's .dynsym entry (SYMBOL kind), else 0 */
+    uint64_t symbol_size;         /* st_size of the symbol (0 for lld-made wrappers) */
+    uint32_t section_index;       /* section holding the payload */
+    int section_is_last;          /* that section is the last section header (MonoVM assumes so) */
+    uint64_t symbol_entry_offset; /* file offset of the symbol's .dynsym entry (SYMBOL), else 0 */
 } asmstore_elf_info;
 
 /* Finds the payload in an ELF image held in memory: first the dynamic symbol `symbol` (NULL:
-   "_assembly_store"; file offset = sh_offset + st_value - sh_addr of its section; st_size 0 means
-   "the rest of the section"), then the section named "payload". 32- and 64-bit little-endian.
-   Every offset, size and count is bounds- and overflow-checked; any bytes are safe to pass.
-   *payload points into elf. info may be NULL. Returns ASMSTORE_ERR_BAD_ELF for a malformed file,
-   ASMSTORE_ERR_NO_PAYLOAD when neither is present. */
+   "_assembly_store"; file offset = sh_offset + st_value - sh_addr of its section; st_size 0
+   means "the rest of the section"), then the section named "payload". 32- and 64-bit
+   little-endian. Every offset, size and count is bounds- and overflow-checked; any bytes are
+   safe to pass. *payload points into elf. info may be NULL. Returns ASMSTORE_ERR_BAD_ELF for a
+   malformed file, ASMSTORE_ERR_NO_PAYLOAD when neither is present. */
 ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, const char *symbol,
-                                                  const void **payload, size_t *payload_size, asmstore_elf_info *info,
-                                                  asmstore_error *err);
+                                                  const void **payload, size_t *payload_size,
+                                                  asmstore_elf_info *info, asmstore_error *err);
 
-/* ---- ZIP / APK scan (pure, over memory) ---- */
+/* >>zip ---------------------------------------------------------------------------------------- */
+/* An archive entry as its headers describe it (all the caller's). Pure scans over memory. */
 typedef struct asmstore_zip_entry {
     uint64_t lfh_offset;        /* local file header */
     uint64_t data_offset;       /* first data byte: lfh + 30 + LOCAL name and extra lengths */
@@ -581,31 +580,37 @@ typedef struct asmstore_zip_entry {
 /* Finds the entry named name[0..name_len) in the ZIP archive zip[0..size): EOCD (archive comment
    allowed; a signature inside the comment is rejected unless the directory ends right at it and
    the record ends the file), ZIP64 EOCD + locator, the central directory (duplicates rejected),
-   the local header (signature, name equal to the central one, data inside the archive, before the
-   central directory). *out is filled whenever the entry exists, also on the errors below.
+   the local header (signature, name equal to the central one, data inside the archive, before
+   the central directory). *out is filled whenever the entry exists, also on the errors below.
    Returns ASMSTORE_ERR_NOT_FOUND, ASMSTORE_ERR_BAD_ZIP, ASMSTORE_ERR_ZIP_ENCRYPTED,
    ASMSTORE_ERR_ZIP_COMPRESSED (not STORED) or ASMSTORE_ERR_MISALIGNED (data % 16 != 0).
    err (optional) gets the offset of the problem. */
-ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, const char *name, size_t name_len,
-                                               asmstore_zip_entry *out, asmstore_error *err);
-/* Path number i (0, 1, ...) where a release puts the store of `abi` in an archive, written to buf:
-   lib/<abi>/libassembly-store.so (.NET 10.0.102+), lib/<abi>/libassemblies.<abi>.blob.so (.NET 9 -
-   10.0.101), assemblies/assemblies.<abi_>.blob (.NET 6-8, the format-1 arch store), then the same
-   under base/lib/ and base/root/ (AAB). Returns the length, 0 past the last path or if cap is short. */
+ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, const char *name,
+                                               size_t name_len, asmstore_zip_entry *out,
+                                               asmstore_error *err);
+
+/* Path number i (0, 1, ...) where a release puts the store of `abi` in an archive, written to
+   buf: lib/<abi>/libassembly-store.so (.NET 10.0.102+), lib/<abi>/libassemblies.<abi>.blob.so
+   (.NET 9 - 10.0.101), assemblies/assemblies.<abi_>.blob (.NET 6-8, the format-1 arch store),
+   then the same under base/lib/ and base/root/ (AAB). Returns the length, 0 past the last path
+   or if cap is short. */
 ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *buf, size_t cap);
-/* The store entry of `abi` at the first of its release paths present (asmstore_zip_store_path), or
-   with ASMSTORE_ABI_UNKNOWN of the first ABI present in the order arm64, arm, x86_64, x86
+
+/* The store entry of `abi` at the first of its release paths present (asmstore_zip_store_path),
+   or with ASMSTORE_ABI_UNKNOWN of the first ABI present in the order arm64, arm, x86_64, x86
    (*found_abi says which; may be NULL). Same checks and results as asmstore_zip_find: a DEFLATEd
    entry (a Release APK with extractNativeLibs=true) gives ASMSTORE_ERR_ZIP_COMPRESSED. */
 ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t size, asmstore_abi abi,
-                                                     asmstore_abi *found_abi, asmstore_zip_entry *out,
-                                                     asmstore_error *err);
+                                                     asmstore_abi *found_abi,
+                                                     asmstore_zip_entry *out, asmstore_error *err);
 #endif /* ASMSTORE_NO_ZIP */
 
-/* ---- locators: where a host gets (data, size) for asmstore_reader_init ---- */
+/* >>locator ------------------------------------------------------------------------------------ */
+/* Where a host gets (data, size) for asmstore_reader_init. */
 #ifndef ASMSTORE_LOCATOR_PATH_MAX
 #define ASMSTORE_LOCATOR_PATH_MAX 4096
 #endif
+
 typedef enum asmstore_locate_via {
     ASMSTORE_VIA_NONE = 0,
     ASMSTORE_VIA_DLOPEN = 1,
@@ -616,62 +621,75 @@ typedef enum asmstore_locate_via {
 /* An open store. data/size is the payload; close with asmstore_locator_close (NULL-safe,
    idempotent; a zero-initialised locator is closed). */
 typedef struct asmstore_locator {
+    /* the caller's: what was found, and where */
     const void *data;
     size_t size;
     asmstore_locate_via via;
     asmstore_elf_kind wrapper;    /* how the payload sat in the file (NONE: raw store) */
     asmstore_abi abi;             /* APK: the lib/<abi> dir; ELF: e_machine */
-    uint64_t file_offset;         /* payload offset in the file `path` (APK: in the archive; dlopen: in the .so) */
+    uint64_t file_offset;         /* payload offset in the file `path` (APK: in the archive) */
     asmstore_zip_entry entry;     /* APK: the libassembly-store.so entry */
-    const void *entry_data;       /* the file's bytes the payload was found in: the APK's store entry, or the
-                                     whole file (raw store or .so); NULL for dlopen (the loader's mapping) */
+    const void *entry_data;       /* the file's bytes the payload was found in: the APK's store
+                                     entry, or the whole file (raw store or .so); NULL for dlopen
+                                     (the loader's mapping) */
     size_t entry_size;
     int from_split;               /* APK: found in split_config.<abi>.apk beside base.apk */
-    void *dl_handle;              /* dlopen handle (closed by asmstore_locator_close) */
-    void *map;                    /* mmap'd range (unmapped by asmstore_locator_close) */
-    size_t map_size;
     char error[192];              /* dlerror() text when dlopen/dlsym failed */
-    char path[ASMSTORE_LOCATOR_PATH_MAX]; /* the file file_offset counts in, as it was opened (APK: the split
-                                     holding the store; dlopen: the loader's name for the object); "" when
-                                     unknown (a longer path, or dlopen without dl_iterate_phdr) */
+    char path[ASMSTORE_LOCATOR_PATH_MAX]; /* the file file_offset counts in, as it was opened
+                                     (APK: the split holding the store; dlopen: the loader's name
+                                     for the object); "" when unknown (a longer path, or dlopen
+                                     without dl_iterate_phdr) */
+
+    /* the library's: what asmstore_locator_close releases; may change in any release */
+    void *dl_handle;              /* dlopen handle */
+    void *map;                    /* mmap'd range */
+    size_t map_size;
 } asmstore_locator;
 
 #ifndef ASMSTORE_NO_DLOPEN
-/* dlopen(path, RTLD_NOW|RTLD_LOCAL) + dlsym(symbol; NULL: "_assembly_store"). Extent: the symbol's
-   st_size (dladdr1, glibc), else the end of the PT_LOAD holding it (dl_iterate_phdr); never
-   unbounded (no extent source: ASMSTORE_ERR_UNSUPPORTED). ASMSTORE_ERR_DLOPEN with l->error set
-   when dlopen or dlsym fails. */
-ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const char *path, const char *symbol,
-                                                    asmstore_error *err);
+/* dlopen(path, RTLD_NOW|RTLD_LOCAL) + dlsym(symbol; NULL: "_assembly_store"). Extent: the
+   symbol's st_size (dladdr1, glibc), else the end of the PT_LOAD holding it (dl_iterate_phdr);
+   never unbounded (no extent source: ASMSTORE_ERR_UNSUPPORTED). ASMSTORE_ERR_DLOPEN with
+   l->error set when dlopen or dlsym fails. */
+ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const char *path,
+                                                    const char *symbol, asmstore_error *err);
 #endif
+
 #ifndef ASMSTORE_NO_STDIO
 /* mmaps a file read-only: a raw store (given whole), a .so of either kind (payload found with
-   asmstore_elf_payload and `symbol`), or a ZIP/APK (as asmstore_locate_apk with ABI unknown). Each file
-   is opened once and mapped once (an APK: then trimmed to the entry's pages). */
-ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const char *path, const char *symbol,
-                                                  asmstore_error *err);
+   asmstore_elf_payload and `symbol`), or a ZIP/APK (as asmstore_locate_apk with ABI unknown).
+   Each file is opened once and mapped once (an APK: then trimmed to the entry's pages). */
+ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const char *path,
+                                                  const char *symbol, asmstore_error *err);
 #ifndef ASMSTORE_NO_ZIP
 /* Finds lib/<abi>/libassembly-store.so in an APK (abi UNKNOWN: first present, see
-   asmstore_zip_find_store). If path's basename is base.apk, split_config.<abi_underscored>.apk beside it
-   is tried first, base.apk is the fallback. Each file is opened once and mapped once, read-only: the
-   directory is read through that mapping, then all but the entry's pages (offset rounded down to the
-   page size) are unmapped; the payload is found inside the entry (ELF or raw). */
-ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path, asmstore_abi abi,
-                                                 const char *symbol, asmstore_error *err);
+   asmstore_zip_find_store). If path's basename is base.apk, split_config.<abi_underscored>.apk
+   beside it is tried first, base.apk is the fallback. Each file is opened once and mapped once,
+   read-only: the directory is read through that mapping, then all but the entry's pages (offset
+   rounded down to the page size) are unmapped; the payload is found inside the entry (ELF or
+   raw). */
+ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path,
+                                                 asmstore_abi abi, const char *symbol,
+                                                 asmstore_error *err);
 #endif /* ASMSTORE_NO_ZIP */
-#endif
+#endif /* ASMSTORE_NO_STDIO */
+
 /* Unmaps / dlcloses what l holds and zeroes it. */
 ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l);
 
-/* Where entry e's image lies in the file l->path, for a runtime that maps images from a file itself (CoreCLR's
-   bundle_probe: an offset inside the file passed as exe_path; the image is used like a .dll on disk, nothing
-   copied). r must read l's payload and e describe one of its entries. *offset = l->file_offset + the image's
-   place in the payload. ASMSTORE_ERR_UNSUPPORTED when the image is compressed (it has no bytes to map) or l knows
-   no file (l->path ""); ASMSTORE_ERR_MISALIGNED (err->offset: the image's offset) when min_alignment (0 or a
-   power of two) does not divide it: CoreCLR crashed on an image at an odd offset, 16 is enough. */
-ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locator *l, const asmstore_reader *r,
-                                                           const asmstore_entry *e, size_t min_alignment,
-                                                           uint64_t *offset, asmstore_error *err);
+/* Where entry e's image lies in the file l->path, for a runtime that maps images from a file
+   itself (CoreCLR's bundle_probe: an offset inside the file passed as exe_path; the image is used
+   like a .dll on disk, nothing copied). r must read l's payload and e describe one of its
+   entries. *offset = l->file_offset + the image's place in the payload.
+   ASMSTORE_ERR_UNSUPPORTED when the image is compressed (it has no bytes to map) or l knows no
+   file (l->path ""); ASMSTORE_ERR_MISALIGNED (err->offset: the image's offset) when
+   min_alignment (0 or a power of two) does not divide it: CoreCLR crashed on an image at an odd
+   offset, 16 is enough. */
+ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locator *l,
+                                                           const asmstore_reader *r,
+                                                           const asmstore_entry *e,
+                                                           size_t min_alignment, uint64_t *offset,
+                                                           asmstore_error *err);
 
 /* The build side, in data-flow order: files, writer, presets, elf-writer, bionic-check (what
    ASMSTORE_NO_BUILD leaves out). */
@@ -967,17 +985,13 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
 #endif
 #endif /* ASMSTORE_H_INCLUDED */
 
-/* ######################################################################################## */
-/* #                                   IMPLEMENTATION                                     # */
-/* ######################################################################################## */
+/* >>implementation ----------------------------------------------------------------------------- */
+/* Everything below is the library's own; asmstore__ names may change in any release. */
 #ifdef ASMSTORE_IMPLEMENTATION
 #ifndef ASMSTORE_IMPLEMENTATION_INCLUDED
 #define ASMSTORE_IMPLEMENTATION_INCLUDED
 
-/* ====================================================================================== */
-/* ==  CORE: config, errors, allocator, little-endian access, hashes, ABIs, names      == */
-/* ====================================================================================== */
-/* >>config ------------------------------------------------------------------------------ */
+/* >>config ------------------------------------------------------------------------------------- */
 #if defined(ASMSTORE_MALLOC) != defined(ASMSTORE_FREE)
 #error "define both ASMSTORE_MALLOC and ASMSTORE_FREE, or neither"
 #endif
@@ -1035,7 +1049,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
 extern "C" {
 #endif
 
-/* >>errors ------------------------------------------------------------------------------ */
+/* >>errors ------------------------------------------------------------------------------------- */
 ASMSTORE_DEF const char *asmstore_result_string(asmstore_result r) {
     switch (r) {
 #ifndef ASMSTORE_NO_ERROR_STRINGS
@@ -1061,7 +1075,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__fail(asmstore_error *err, asmstore_r
     return r;
 }
 
-/* >>alloc ------------------------------------------------------------------------------- */
+/* >>alloc -------------------------------------------------------------------------------------- */
 ASMSTORE_DEF void *asmstore_alloc(const asmstore_allocator *a, size_t size) {
     if (size == 0) size = 1;
     if (a && a->alloc) return a->alloc(a->user, size);
@@ -1073,7 +1087,46 @@ ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t s
     else { (void)size; ASMSTORE_FREE(ptr); }
 }
 
-/* >>hash -------------------------------------------------------------------------------- */
+/* >>internal: bytes and descriptors ------------------------------------------------------------ */
+ASMSTORE__INLINE void asmstore__wr16(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+}
+
+/* True when [off, off+len) lies inside [0, size). */
+ASMSTORE__INLINE int asmstore__range_ok(uint64_t off, uint64_t len, uint64_t size) {
+    return off <= size && len <= size - off;
+}
+
+/* One descriptor as the store holds it (format 1 has no mapping index in it: see its hash rows). */
+typedef struct asmstore__desc {
+    uint32_t mapping;
+    uint32_t image_off;
+    uint32_t image_size;
+    uint32_t pdb_off;
+    uint32_t pdb_size;
+    uint32_t config_off;
+    uint32_t config_size;
+} asmstore__desc;
+
+/* Decodes the descriptor at p: ASMSTORE_DESCRIPTOR_SIZE bytes with the mapping index first, or
+   (has_mapping 0: format 1) the 24 bytes without it. The caller has checked the range. */
+ASMSTORE__INLINE void asmstore__desc_decode(const unsigned char *p, int has_mapping,
+                                            asmstore__desc *d) {
+    d->mapping = 0;
+    if (has_mapping) {
+        d->mapping = asmstore__rd32(p);
+        p += 4;
+    }
+    d->image_off = asmstore__rd32(p);
+    d->image_size = asmstore__rd32(p + 4);
+    d->pdb_off = asmstore__rd32(p + 8);
+    d->pdb_size = asmstore__rd32(p + 12);
+    d->config_off = asmstore__rd32(p + 16);
+    d->config_size = asmstore__rd32(p + 20);
+}
+
+/* >>hash --------------------------------------------------------------------------------------- */
 static const uint32_t asmstore__crc_table[256] = {
     0x00000000u, 0x77073096u, 0xee0e612cu, 0x990951bau, 0x076dc419u, 0x706af48fu,
     0xe963a535u, 0x9e6495a3u, 0x0edb8832u, 0x79dcb8a4u, 0xe0d5e91eu, 0x97d2d988u,
@@ -1144,9 +1197,9 @@ ASMSTORE_DEF uint64_t asmstore_name_hash(asmstore_hash_kind kind, const void *na
     return asmstore__name_hash(kind, name, len);
 }
 
-/* >>format ------------------------------------------------------------------------------ */
-/* >>abi: everything the library knows about an ABI, one row per asmstore_abi value. Row order is
-   also the order an unknown ABI is searched in (APK lib dirs, split APKs): arm64, arm, x86_64, x86. */
+/* >>abi ---------------------------------------------------------------------------------------- */
+/* Everything the library knows about an ABI, one row per asmstore_abi value. Row order is also
+   the order an unknown ABI is searched in (APK lib dirs, split APKs): arm64, arm, x86_64, x86. */
 #define ASMSTORE__ABI_COUNT 5u /* asmstore_abi values: UNKNOWN and the four ABIs */
 typedef struct asmstore__abi_info {
     const char *name;          /* "arm64" */
@@ -1222,7 +1275,7 @@ ASMSTORE_DEF asmstore_abi asmstore_host_abi(void) {
 #endif
 }
 
-/* >>compression ------------------------------------------------------------------------------ */
+/* >>compression -------------------------------------------------------------------------------- */
 /* The writer's levels, one row per asmstore_compression value: {max, default}. */
 static const int asmstore__levels[3][2] = {{0, 0}, {22, 3}, {12, 12}};
 
@@ -1234,7 +1287,7 @@ ASMSTORE_DEF int asmstore_compression_level_default(asmstore_compression c) {
     return (unsigned)c < 3u ? asmstore__levels[c][1] : 0;
 }
 
-/* >>names ------------------------------------------------------------------------------------ */
+/* >>names -------------------------------------------------------------------------------------- */
 ASMSTORE_DEF const char *asmstore_hash_name(asmstore_hash_kind kind) {
     switch (kind) {
     case ASMSTORE_HASH_CRC32: return "crc32";
@@ -1279,10 +1332,7 @@ ASMSTORE__PRIVATE int asmstore__name_valid(const unsigned char *s, size_t n) {
     return 1;
 }
 
-/* ====================================================================================== */
-/* ==  RUNTIME: reader -> ELF payload finder -> ZIP scan -> locators                   == */
-/* ====================================================================================== */
-/* >>reader: descriptors ----------------------------------------------------------------- */
+/* >>reader: descriptors ------------------------------------------------------------------------ */
 ASMSTORE__PRIVATE inline void asmstore__read_desc(const asmstore_reader *r, uint32_t index, asmstore__desc *d) {
     asmstore__desc_decode(r->data + r->descriptors_offset + (size_t)index * r->descriptor_size, r->format != 1, d);
 }
@@ -1304,7 +1354,7 @@ ASMSTORE__PRIVATE inline void asmstore__describe_image(const asmstore_reader *r,
     }
 }
 
-/* >>reader: index ----------------------------------------------------------------------- */
+/* >>reader: index ------------------------------------------------------------------------------ */
 /* The index entry at position i: its hash, then a 4-byte descriptor index (then the ignore byte). */
 ASMSTORE__PRIVATE const unsigned char *asmstore__index_entry(const asmstore_reader *r, uint32_t i) {
     return r->data + r->index_offset + (size_t)i * r->index_entry_size;
@@ -1443,7 +1493,7 @@ ASMSTORE__PRIVATE int asmstore__hash_kind_fits(const asmstore_reader *r, asmstor
            asmstore__index_entry_for(r, asmstore_name_hash(kind, name, base), 0) != UINT32_MAX;
 }
 
-/* >>reader: validation ------------------------------------------------------------------ */
+/* >>reader: validation ------------------------------------------------------------------------- */
 /* Every descriptor range inside [data_start, size), and the ranges in descriptor order without
    overlap, as every writer lays them out: no two images share bytes, so a small store cannot
    declare terabytes by pointing many descriptors at one frame. With max_total (the caller's
@@ -1605,7 +1655,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__parse_version(asmstore_reader *r, as
     return ASMSTORE_OK;
 }
 
-/* >>reader: format 1 (.NET 6-8, store-releases.md §2) ----------------------------------- */
+/* >>reader: format 1 --------------------------------------------------------------------------- */
+/* .NET 6-8 store sets (docs/store-releases.md §2). */
 #define ASMSTORE__V1_DESCRIPTOR_SIZE 24u
 #define ASMSTORE__V1_ROW_SIZE 20u
 
@@ -1749,7 +1800,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, co
     return ASMSTORE_OK;
 }
 
-/* >>reader: public ---------------------------------------------------------------------- */
+/* >>reader: public ----------------------------------------------------------------------------- */
 ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
                                                   const asmstore_read_options *opt, asmstore_error *err) {
     const unsigned char *p = (const unsigned char *)data;
@@ -2068,7 +2119,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, cons
     return ASMSTORE_OK;
 }
 
-/* >>elf --------------------------------------------------------------------------------- */
+/* >>elf ---------------------------------------------------------------------------------------- */
 #define ASMSTORE__ET_DYN 3u
 #define ASMSTORE__PT_LOAD 1u
 #define ASMSTORE__PT_DYNAMIC 2u
@@ -2313,7 +2364,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
     return ASMSTORE_OK;
 }
 
-/* >>zip --------------------------------------------------------------------------------- */
+/* >>zip ---------------------------------------------------------------------------------------- */
 #ifndef ASMSTORE_NO_ZIP
 #define ASMSTORE__ZIP_LFH 0x04034b50u
 #define ASMSTORE__ZIP_CDH 0x02014b50u
@@ -2540,7 +2591,7 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t siz
 
 #endif /* ASMSTORE_NO_ZIP */
 
-/* >>locator ----------------------------------------------------------------------------- */
+/* >>locator ------------------------------------------------------------------------------------ */
 ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l) {
     if (!l) return;
 #ifndef ASMSTORE_NO_DLOPEN
