@@ -1018,7 +1018,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
 #define XXH_INLINE_ALL
 #endif
 #include ASMSTORE_XXHASH_HEADER
-#ifndef ASMSTORE_NO_STDIO                                 /* file and APK locators, files */
+#ifndef ASMSTORE_NO_STDIO /* file and APK locators, files */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -1028,7 +1028,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
 #if !defined(ASMSTORE_NO_STDIO) && !defined(ASMSTORE_NO_BUILD) /* files: temp names */
 #include <stdio.h>
 #endif
-#ifndef ASMSTORE_NO_DLOPEN                                /* dlopen locator */
+#ifndef ASMSTORE_NO_DLOPEN /* dlopen locator */
 #include <dlfcn.h>
 #include <link.h>
 #include <unistd.h>
@@ -1063,14 +1063,21 @@ ASMSTORE_DEF const char *asmstore_result_string(asmstore_result r) {
     }
 }
 
-ASMSTORE_DEF unsigned asmstore_version_number(void) { return ASMSTORE_VERSION_NUMBER; }
+ASMSTORE_DEF unsigned asmstore_version_number(void) {
+    return ASMSTORE_VERSION_NUMBER;
+}
 
 /* Records a failure in the optional detail struct and returns the code. */
-ASMSTORE__PRIVATE asmstore_result asmstore__fail(asmstore_error *err, asmstore_result r, uint64_t offset,
-                                                 int64_t entry, int64_t backend, const char *message) {
+ASMSTORE__PRIVATE asmstore_result asmstore__fail(asmstore_error *err, asmstore_result r,
+                                                 uint64_t offset, int64_t entry, int64_t backend,
+                                                 const char *message) {
     if (err) {
-        err->result = r; err->offset = offset; err->entry = entry; err->backend_code = backend;
-        err->message = message; err->rule = 0;
+        err->result = r;
+        err->offset = offset;
+        err->entry = entry;
+        err->backend_code = backend;
+        err->message = message;
+        err->rule = 0;
     }
     return r;
 }
@@ -1083,8 +1090,12 @@ ASMSTORE_DEF void *asmstore_alloc(const asmstore_allocator *a, size_t size) {
 }
 ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t size) {
     if (!ptr) return;
-    if (a && a->free) a->free(a->user, ptr, size);
-    else { (void)size; ASMSTORE_FREE(ptr); }
+    if (a && a->free)
+        a->free(a->user, ptr, size);
+    else {
+        (void)size;
+        ASMSTORE_FREE(ptr);
+    }
 }
 
 /* >>internal: bytes and descriptors ------------------------------------------------------------ */
@@ -1128,48 +1139,42 @@ ASMSTORE__INLINE void asmstore__desc_decode(const unsigned char *p, int has_mapp
 
 /* >>hash --------------------------------------------------------------------------------------- */
 static const uint32_t asmstore__crc_table[256] = {
-    0x00000000u, 0x77073096u, 0xee0e612cu, 0x990951bau, 0x076dc419u, 0x706af48fu,
-    0xe963a535u, 0x9e6495a3u, 0x0edb8832u, 0x79dcb8a4u, 0xe0d5e91eu, 0x97d2d988u,
-    0x09b64c2bu, 0x7eb17cbdu, 0xe7b82d07u, 0x90bf1d91u, 0x1db71064u, 0x6ab020f2u,
-    0xf3b97148u, 0x84be41deu, 0x1adad47du, 0x6ddde4ebu, 0xf4d4b551u, 0x83d385c7u,
-    0x136c9856u, 0x646ba8c0u, 0xfd62f97au, 0x8a65c9ecu, 0x14015c4fu, 0x63066cd9u,
-    0xfa0f3d63u, 0x8d080df5u, 0x3b6e20c8u, 0x4c69105eu, 0xd56041e4u, 0xa2677172u,
-    0x3c03e4d1u, 0x4b04d447u, 0xd20d85fdu, 0xa50ab56bu, 0x35b5a8fau, 0x42b2986cu,
-    0xdbbbc9d6u, 0xacbcf940u, 0x32d86ce3u, 0x45df5c75u, 0xdcd60dcfu, 0xabd13d59u,
-    0x26d930acu, 0x51de003au, 0xc8d75180u, 0xbfd06116u, 0x21b4f4b5u, 0x56b3c423u,
-    0xcfba9599u, 0xb8bda50fu, 0x2802b89eu, 0x5f058808u, 0xc60cd9b2u, 0xb10be924u,
-    0x2f6f7c87u, 0x58684c11u, 0xc1611dabu, 0xb6662d3du, 0x76dc4190u, 0x01db7106u,
-    0x98d220bcu, 0xefd5102au, 0x71b18589u, 0x06b6b51fu, 0x9fbfe4a5u, 0xe8b8d433u,
-    0x7807c9a2u, 0x0f00f934u, 0x9609a88eu, 0xe10e9818u, 0x7f6a0dbbu, 0x086d3d2du,
-    0x91646c97u, 0xe6635c01u, 0x6b6b51f4u, 0x1c6c6162u, 0x856530d8u, 0xf262004eu,
-    0x6c0695edu, 0x1b01a57bu, 0x8208f4c1u, 0xf50fc457u, 0x65b0d9c6u, 0x12b7e950u,
-    0x8bbeb8eau, 0xfcb9887cu, 0x62dd1ddfu, 0x15da2d49u, 0x8cd37cf3u, 0xfbd44c65u,
-    0x4db26158u, 0x3ab551ceu, 0xa3bc0074u, 0xd4bb30e2u, 0x4adfa541u, 0x3dd895d7u,
-    0xa4d1c46du, 0xd3d6f4fbu, 0x4369e96au, 0x346ed9fcu, 0xad678846u, 0xda60b8d0u,
-    0x44042d73u, 0x33031de5u, 0xaa0a4c5fu, 0xdd0d7cc9u, 0x5005713cu, 0x270241aau,
-    0xbe0b1010u, 0xc90c2086u, 0x5768b525u, 0x206f85b3u, 0xb966d409u, 0xce61e49fu,
-    0x5edef90eu, 0x29d9c998u, 0xb0d09822u, 0xc7d7a8b4u, 0x59b33d17u, 0x2eb40d81u,
-    0xb7bd5c3bu, 0xc0ba6cadu, 0xedb88320u, 0x9abfb3b6u, 0x03b6e20cu, 0x74b1d29au,
-    0xead54739u, 0x9dd277afu, 0x04db2615u, 0x73dc1683u, 0xe3630b12u, 0x94643b84u,
-    0x0d6d6a3eu, 0x7a6a5aa8u, 0xe40ecf0bu, 0x9309ff9du, 0x0a00ae27u, 0x7d079eb1u,
-    0xf00f9344u, 0x8708a3d2u, 0x1e01f268u, 0x6906c2feu, 0xf762575du, 0x806567cbu,
-    0x196c3671u, 0x6e6b06e7u, 0xfed41b76u, 0x89d32be0u, 0x10da7a5au, 0x67dd4accu,
-    0xf9b9df6fu, 0x8ebeeff9u, 0x17b7be43u, 0x60b08ed5u, 0xd6d6a3e8u, 0xa1d1937eu,
-    0x38d8c2c4u, 0x4fdff252u, 0xd1bb67f1u, 0xa6bc5767u, 0x3fb506ddu, 0x48b2364bu,
-    0xd80d2bdau, 0xaf0a1b4cu, 0x36034af6u, 0x41047a60u, 0xdf60efc3u, 0xa867df55u,
-    0x316e8eefu, 0x4669be79u, 0xcb61b38cu, 0xbc66831au, 0x256fd2a0u, 0x5268e236u,
-    0xcc0c7795u, 0xbb0b4703u, 0x220216b9u, 0x5505262fu, 0xc5ba3bbeu, 0xb2bd0b28u,
-    0x2bb45a92u, 0x5cb36a04u, 0xc2d7ffa7u, 0xb5d0cf31u, 0x2cd99e8bu, 0x5bdeae1du,
-    0x9b64c2b0u, 0xec63f226u, 0x756aa39cu, 0x026d930au, 0x9c0906a9u, 0xeb0e363fu,
-    0x72076785u, 0x05005713u, 0x95bf4a82u, 0xe2b87a14u, 0x7bb12baeu, 0x0cb61b38u,
-    0x92d28e9bu, 0xe5d5be0du, 0x7cdcefb7u, 0x0bdbdf21u, 0x86d3d2d4u, 0xf1d4e242u,
-    0x68ddb3f8u, 0x1fda836eu, 0x81be16cdu, 0xf6b9265bu, 0x6fb077e1u, 0x18b74777u,
-    0x88085ae6u, 0xff0f6a70u, 0x66063bcau, 0x11010b5cu, 0x8f659effu, 0xf862ae69u,
-    0x616bffd3u, 0x166ccf45u, 0xa00ae278u, 0xd70dd2eeu, 0x4e048354u, 0x3903b3c2u,
-    0xa7672661u, 0xd06016f7u, 0x4969474du, 0x3e6e77dbu, 0xaed16a4au, 0xd9d65adcu,
-    0x40df0b66u, 0x37d83bf0u, 0xa9bcae53u, 0xdebb9ec5u, 0x47b2cf7fu, 0x30b5ffe9u,
-    0xbdbdf21cu, 0xcabac28au, 0x53b39330u, 0x24b4a3a6u, 0xbad03605u, 0xcdd70693u,
-    0x54de5729u, 0x23d967bfu, 0xb3667a2eu, 0xc4614ab8u, 0x5d681b02u, 0x2a6f2b94u,
+    0x00000000u, 0x77073096u, 0xee0e612cu, 0x990951bau, 0x076dc419u, 0x706af48fu, 0xe963a535u,
+    0x9e6495a3u, 0x0edb8832u, 0x79dcb8a4u, 0xe0d5e91eu, 0x97d2d988u, 0x09b64c2bu, 0x7eb17cbdu,
+    0xe7b82d07u, 0x90bf1d91u, 0x1db71064u, 0x6ab020f2u, 0xf3b97148u, 0x84be41deu, 0x1adad47du,
+    0x6ddde4ebu, 0xf4d4b551u, 0x83d385c7u, 0x136c9856u, 0x646ba8c0u, 0xfd62f97au, 0x8a65c9ecu,
+    0x14015c4fu, 0x63066cd9u, 0xfa0f3d63u, 0x8d080df5u, 0x3b6e20c8u, 0x4c69105eu, 0xd56041e4u,
+    0xa2677172u, 0x3c03e4d1u, 0x4b04d447u, 0xd20d85fdu, 0xa50ab56bu, 0x35b5a8fau, 0x42b2986cu,
+    0xdbbbc9d6u, 0xacbcf940u, 0x32d86ce3u, 0x45df5c75u, 0xdcd60dcfu, 0xabd13d59u, 0x26d930acu,
+    0x51de003au, 0xc8d75180u, 0xbfd06116u, 0x21b4f4b5u, 0x56b3c423u, 0xcfba9599u, 0xb8bda50fu,
+    0x2802b89eu, 0x5f058808u, 0xc60cd9b2u, 0xb10be924u, 0x2f6f7c87u, 0x58684c11u, 0xc1611dabu,
+    0xb6662d3du, 0x76dc4190u, 0x01db7106u, 0x98d220bcu, 0xefd5102au, 0x71b18589u, 0x06b6b51fu,
+    0x9fbfe4a5u, 0xe8b8d433u, 0x7807c9a2u, 0x0f00f934u, 0x9609a88eu, 0xe10e9818u, 0x7f6a0dbbu,
+    0x086d3d2du, 0x91646c97u, 0xe6635c01u, 0x6b6b51f4u, 0x1c6c6162u, 0x856530d8u, 0xf262004eu,
+    0x6c0695edu, 0x1b01a57bu, 0x8208f4c1u, 0xf50fc457u, 0x65b0d9c6u, 0x12b7e950u, 0x8bbeb8eau,
+    0xfcb9887cu, 0x62dd1ddfu, 0x15da2d49u, 0x8cd37cf3u, 0xfbd44c65u, 0x4db26158u, 0x3ab551ceu,
+    0xa3bc0074u, 0xd4bb30e2u, 0x4adfa541u, 0x3dd895d7u, 0xa4d1c46du, 0xd3d6f4fbu, 0x4369e96au,
+    0x346ed9fcu, 0xad678846u, 0xda60b8d0u, 0x44042d73u, 0x33031de5u, 0xaa0a4c5fu, 0xdd0d7cc9u,
+    0x5005713cu, 0x270241aau, 0xbe0b1010u, 0xc90c2086u, 0x5768b525u, 0x206f85b3u, 0xb966d409u,
+    0xce61e49fu, 0x5edef90eu, 0x29d9c998u, 0xb0d09822u, 0xc7d7a8b4u, 0x59b33d17u, 0x2eb40d81u,
+    0xb7bd5c3bu, 0xc0ba6cadu, 0xedb88320u, 0x9abfb3b6u, 0x03b6e20cu, 0x74b1d29au, 0xead54739u,
+    0x9dd277afu, 0x04db2615u, 0x73dc1683u, 0xe3630b12u, 0x94643b84u, 0x0d6d6a3eu, 0x7a6a5aa8u,
+    0xe40ecf0bu, 0x9309ff9du, 0x0a00ae27u, 0x7d079eb1u, 0xf00f9344u, 0x8708a3d2u, 0x1e01f268u,
+    0x6906c2feu, 0xf762575du, 0x806567cbu, 0x196c3671u, 0x6e6b06e7u, 0xfed41b76u, 0x89d32be0u,
+    0x10da7a5au, 0x67dd4accu, 0xf9b9df6fu, 0x8ebeeff9u, 0x17b7be43u, 0x60b08ed5u, 0xd6d6a3e8u,
+    0xa1d1937eu, 0x38d8c2c4u, 0x4fdff252u, 0xd1bb67f1u, 0xa6bc5767u, 0x3fb506ddu, 0x48b2364bu,
+    0xd80d2bdau, 0xaf0a1b4cu, 0x36034af6u, 0x41047a60u, 0xdf60efc3u, 0xa867df55u, 0x316e8eefu,
+    0x4669be79u, 0xcb61b38cu, 0xbc66831au, 0x256fd2a0u, 0x5268e236u, 0xcc0c7795u, 0xbb0b4703u,
+    0x220216b9u, 0x5505262fu, 0xc5ba3bbeu, 0xb2bd0b28u, 0x2bb45a92u, 0x5cb36a04u, 0xc2d7ffa7u,
+    0xb5d0cf31u, 0x2cd99e8bu, 0x5bdeae1du, 0x9b64c2b0u, 0xec63f226u, 0x756aa39cu, 0x026d930au,
+    0x9c0906a9u, 0xeb0e363fu, 0x72076785u, 0x05005713u, 0x95bf4a82u, 0xe2b87a14u, 0x7bb12baeu,
+    0x0cb61b38u, 0x92d28e9bu, 0xe5d5be0du, 0x7cdcefb7u, 0x0bdbdf21u, 0x86d3d2d4u, 0xf1d4e242u,
+    0x68ddb3f8u, 0x1fda836eu, 0x81be16cdu, 0xf6b9265bu, 0x6fb077e1u, 0x18b74777u, 0x88085ae6u,
+    0xff0f6a70u, 0x66063bcau, 0x11010b5cu, 0x8f659effu, 0xf862ae69u, 0x616bffd3u, 0x166ccf45u,
+    0xa00ae278u, 0xd70dd2eeu, 0x4e048354u, 0x3903b3c2u, 0xa7672661u, 0xd06016f7u, 0x4969474du,
+    0x3e6e77dbu, 0xaed16a4au, 0xd9d65adcu, 0x40df0b66u, 0x37d83bf0u, 0xa9bcae53u, 0xdebb9ec5u,
+    0x47b2cf7fu, 0x30b5ffe9u, 0xbdbdf21cu, 0xcabac28au, 0x53b39330u, 0x24b4a3a6u, 0xbad03605u,
+    0xcdd70693u, 0x54de5729u, 0x23d967bfu, 0xb3667a2eu, 0xc4614ab8u, 0x5d681b02u, 0x2a6f2b94u,
     0xb40bbe37u, 0xc30c8ea1u, 0x5a05df1bu, 0x2d02ef8du,
 };
 
@@ -1181,10 +1186,15 @@ ASMSTORE_DEF uint32_t asmstore_crc32(const void *data, size_t len) {
     for (i = 0; i < len; i++) crc = asmstore__crc_table[(crc ^ p[i]) & 0xFFu] ^ (crc >> 8);
     return ~crc;
 }
-ASMSTORE_DEF uint32_t asmstore_xxh32(const void *data, size_t len) { return (uint32_t)XXH32(data, len, 0); }
-ASMSTORE_DEF uint64_t asmstore_xxh3_64(const void *data, size_t len) { return (uint64_t)XXH3_64bits(data, len); }
+ASMSTORE_DEF uint32_t asmstore_xxh32(const void *data, size_t len) {
+    return (uint32_t)XXH32(data, len, 0);
+}
+ASMSTORE_DEF uint64_t asmstore_xxh3_64(const void *data, size_t len) {
+    return (uint64_t)XXH3_64bits(data, len);
+}
 /* asmstore_name_hash, inlined where a lookup hashes (one call less on the hot path) */
-ASMSTORE__PRIVATE inline uint64_t asmstore__name_hash(asmstore_hash_kind kind, const void *name, size_t len) {
+ASMSTORE__PRIVATE inline uint64_t asmstore__name_hash(asmstore_hash_kind kind, const void *name,
+                                                      size_t len) {
     switch (kind) {
     case ASMSTORE_HASH_CRC32: return asmstore_crc32(name, len);
     case ASMSTORE_HASH_XXH32: return (uint64_t)XXH32(name, len, 0);
@@ -1222,9 +1232,13 @@ static const asmstore__abi_info asmstore__abis[ASMSTORE__ABI_COUNT] = {
     {"x86", "x86", "x86", {"i386", "i686"}, 3, 0, 0, "assemblies.x86.blob", "libassemblies.x86.blob.so"}};
 
 /* An asmstore_abi value (UNKNOWN included) the table has a row for; anything else is a bad argument. */
-ASMSTORE__PRIVATE int asmstore__abi_in_range(asmstore_abi abi) { return (unsigned)abi < ASMSTORE__ABI_COUNT; }
+ASMSTORE__PRIVATE int asmstore__abi_in_range(asmstore_abi abi) {
+    return (unsigned)abi < ASMSTORE__ABI_COUNT;
+}
 /* One of the four ABIs. */
-ASMSTORE__PRIVATE int asmstore__abi_known(asmstore_abi abi) { return (unsigned)abi - 1u < ASMSTORE__ABI_COUNT - 1u; }
+ASMSTORE__PRIVATE int asmstore__abi_known(asmstore_abi abi) {
+    return (unsigned)abi - 1u < ASMSTORE__ABI_COUNT - 1u;
+}
 /* The row of abi; the UNKNOWN row for values out of range. */
 ASMSTORE__PRIVATE const asmstore__abi_info *asmstore__abi(asmstore_abi abi) {
     return &asmstore__abis[asmstore__abi_in_range(abi) ? (unsigned)abi : 0u];
@@ -1243,8 +1257,12 @@ ASMSTORE__PRIVATE asmstore_abi asmstore__abi_of_machine(uint16_t machine) {
     return ASMSTORE_ABI_UNKNOWN;
 }
 
-ASMSTORE_DEF const char *asmstore_abi_name(asmstore_abi abi) { return asmstore__abi(abi)->name; }
-ASMSTORE_DEF const char *asmstore_abi_android_name(asmstore_abi abi) { return asmstore__abi(abi)->android_dir; }
+ASMSTORE_DEF const char *asmstore_abi_name(asmstore_abi abi) {
+    return asmstore__abi(abi)->name;
+}
+ASMSTORE_DEF const char *asmstore_abi_android_name(asmstore_abi abi) {
+    return asmstore__abi(abi)->android_dir;
+}
 ASMSTORE_DEF asmstore_abi asmstore_abi_parse(const char *name) {
     unsigned i, k;
     if (!name) return ASMSTORE_ABI_UNKNOWN;
@@ -1314,11 +1332,21 @@ ASMSTORE__PRIVATE int asmstore__name_valid(const unsigned char *s, size_t n) {
         unsigned c = s[i], need, k;
         uint32_t cp;
         if (c == 0) return 0;
-        if (c < 0x80) { i++; continue; }
-        if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; }
-        else if (c >= 0xE0 && c <= 0xEF) { need = 2; cp = c & 0x0F; }
-        else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; }
-        else return 0;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF) {
+            need = 1;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            need = 2;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            need = 3;
+            cp = c & 0x07;
+        } else
+            return 0;
         if (n - i <= need) return 0;
         for (k = 1; k <= need; k++) {
             if ((s[i + k] & 0xC0) != 0x80) return 0;
@@ -1333,13 +1361,15 @@ ASMSTORE__PRIVATE int asmstore__name_valid(const unsigned char *s, size_t n) {
 }
 
 /* >>reader: descriptors ------------------------------------------------------------------------ */
-ASMSTORE__PRIVATE inline void asmstore__read_desc(const asmstore_reader *r, uint32_t index, asmstore__desc *d) {
-    asmstore__desc_decode(r->data + r->descriptors_offset + (size_t)index * r->descriptor_size, r->format != 1, d);
+ASMSTORE__PRIVATE inline void asmstore__read_desc(const asmstore_reader *r, uint32_t index,
+                                                  asmstore__desc *d) {
+    asmstore__desc_decode(r->data + r->descriptors_offset + (size_t)index * r->descriptor_size,
+                          r->format != 1, d);
 }
 
 /* The bytes a descriptor's image occupies and how they are compressed, from the store alone. */
-ASMSTORE__PRIVATE inline void asmstore__describe_image(const asmstore_reader *r, const asmstore__desc *d,
-                                                       asmstore_entry *out) {
+ASMSTORE__PRIVATE inline void
+asmstore__describe_image(const asmstore_reader *r, const asmstore__desc *d, asmstore_entry *out) {
     /* an empty image is a valid entry: give it a real (in-bounds, zero-length) pointer */
     out->image = r->data + (d->image_size ? d->image_off : r->data_offset);
     out->image_size = d->image_size;
@@ -1348,7 +1378,8 @@ ASMSTORE__PRIVATE inline void asmstore__describe_image(const asmstore_reader *r,
     if (d->image_size >= ASMSTORE_IMAGE_HEADER_SIZE) {
         uint32_t m = asmstore__rd32(out->image);
         if (m == ASMSTORE_ZSTD_MAGIC || m == ASMSTORE_LZ4_MAGIC) {
-            out->compression = m == ASMSTORE_ZSTD_MAGIC ? ASMSTORE_COMPRESSION_ZSTD : ASMSTORE_COMPRESSION_LZ4;
+            out->compression =
+                m == ASMSTORE_ZSTD_MAGIC ? ASMSTORE_COMPRESSION_ZSTD : ASMSTORE_COMPRESSION_LZ4;
             out->uncompressed_size = asmstore__rd32(out->image + 8);
         }
     }
@@ -1361,11 +1392,13 @@ ASMSTORE__PRIVATE const unsigned char *asmstore__index_entry(const asmstore_read
 }
 /* One 8-byte read masked to the hash's width (every index entry is at least 8 bytes): no branch on the
    width in the search loops. */
-ASMSTORE__PRIVATE uint64_t asmstore__entry_hash(const asmstore_reader *r, const unsigned char *entry) {
+ASMSTORE__PRIVATE uint64_t asmstore__entry_hash(const asmstore_reader *r,
+                                                const unsigned char *entry) {
     return asmstore__rd64(entry) & r->hash_mask;
 }
 /* v2+: the descriptor an index entry points at; format 1: the mapping index of a hash row. */
-ASMSTORE__PRIVATE uint32_t asmstore__entry_descriptor(const asmstore_reader *r, const unsigned char *entry) {
+ASMSTORE__PRIVATE uint32_t asmstore__entry_descriptor(const asmstore_reader *r,
+                                                      const unsigned char *entry) {
     return asmstore__rd32(entry + r->hash_size);
 }
 ASMSTORE__PRIVATE uint64_t asmstore__index_hash(const asmstore_reader *r, uint32_t i) {
@@ -1375,7 +1408,8 @@ ASMSTORE__PRIVATE uint32_t asmstore__index_descriptor(const asmstore_reader *r, 
     return asmstore__entry_descriptor(r, asmstore__index_entry(r, i));
 }
 /* Does the index entry at `entry` mark its name an ignored placeholder (9- and 13-byte entries only)? */
-ASMSTORE__PRIVATE int asmstore__index_ignored(const asmstore_reader *r, const unsigned char *entry) {
+ASMSTORE__PRIVATE int asmstore__index_ignored(const asmstore_reader *r,
+                                              const unsigned char *entry) {
     return r->ignore_offset && entry[r->ignore_offset] != 0;
 }
 /* Where a search for hash h starts: a position at most 8 before the first whose hash is >= h. With a
@@ -1392,8 +1426,10 @@ ASMSTORE__PRIVATE inline uint32_t asmstore__search_start(const asmstore_reader *
     }
     while (hi - lo > 8) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (asmstore__index_hash(r, mid) < h) lo = mid + 1;
-        else hi = mid;
+        if (asmstore__index_hash(r, mid) < h)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -1439,17 +1475,18 @@ ASMSTORE__PRIVATE size_t asmstore__name_base(const asmstore_reader *r, uint32_t 
 
 /* Where a lookup landed: the descriptor, and what describing it needs without searching again. */
 typedef struct asmstore__hit {
-    uint32_t index;                  /* descriptor */
-    uint32_t row;                    /* format 1: its hash64 row (UINT32_MAX: store 0 unknown) */
-    size_t name_off;                 /* format 2+: its name record */
+    uint32_t index;  /* descriptor */
+    uint32_t row;    /* format 1: its hash64 row (UINT32_MAX: store 0 unknown) */
+    size_t name_off; /* format 2+: its name record */
 } asmstore__hit;
 
 /* The index entry naming `name` (hash h), or NULL. Among the entries with this hash an exact name wins
    over a name minus its extension ("A" must not resolve to "A.dll" when "A" exists), else the first
    such match. Names are compared, so a hash collision never answers with another entry. The walk steps
    a pointer: this is the lookup's hot loop. */
-ASMSTORE__PRIVATE const unsigned char *asmstore__index_of(const asmstore_reader *r, uint64_t h, const char *name,
-                                                          size_t len, size_t *name_off) {
+ASMSTORE__PRIVATE const unsigned char *asmstore__index_of(const asmstore_reader *r, uint64_t h,
+                                                          const char *name, size_t len,
+                                                          size_t *name_off) {
     const unsigned char *index = asmstore__index_entry(r, 0), *pick = NULL;
     const unsigned char *p = index + (size_t)asmstore__search_start(r, h) * r->index_entry_size;
     const unsigned char *end = index + (size_t)r->index_entry_count * r->index_entry_size;
@@ -1465,8 +1502,12 @@ ASMSTORE__PRIVATE const unsigned char *asmstore__index_of(const asmstore_reader 
         off = asmstore__name_record(r, d);
         stored = asmstore__rd32(r->data + off);
         if (stored == len) {
-            if (memcmp(name, r->data + off + 4, len) == 0) { *name_off = off; return p; }
-        } else if (!pick && asmstore__name_base(r, d, off) == len && memcmp(name, r->data + off + 4, len) == 0) {
+            if (memcmp(name, r->data + off + 4, len) == 0) {
+                *name_off = off;
+                return p;
+            }
+        } else if (!pick && asmstore__name_base(r, d, off) == len &&
+                   memcmp(name, r->data + off + 4, len) == 0) {
             pick = p;
             *name_off = off;
         }
@@ -1475,7 +1516,8 @@ ASMSTORE__PRIVATE const unsigned char *asmstore__index_of(const asmstore_reader 
 }
 
 /* The index entry with hash h pointing at descriptor desc, or UINT32_MAX. */
-ASMSTORE__PRIVATE uint32_t asmstore__index_entry_for(const asmstore_reader *r, uint64_t h, uint32_t desc) {
+ASMSTORE__PRIVATE uint32_t asmstore__index_entry_for(const asmstore_reader *r, uint64_t h,
+                                                     uint32_t desc) {
     uint32_t i = asmstore__lower_bound(r, h);
     for (; i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++)
         if (asmstore__index_descriptor(r, i) == desc) return i;
@@ -1488,7 +1530,8 @@ ASMSTORE__PRIVATE uint32_t asmstore__index_entry_for(const asmstore_reader *r, u
    checked at lookup, so a damaged one is never served under another's hash. */
 ASMSTORE__PRIVATE int asmstore__hash_kind_fits(const asmstore_reader *r, asmstore_hash_kind kind) {
     const unsigned char *name = r->data + r->names_offset + 4;
-    size_t len = asmstore__rd32(r->data + r->names_offset), base = asmstore_name_base_len((const char *)name, len);
+    size_t len = asmstore__rd32(r->data + r->names_offset),
+           base = asmstore_name_base_len((const char *)name, len);
     return asmstore__index_entry_for(r, asmstore_name_hash(kind, name, len), 0) != UINT32_MAX &&
            asmstore__index_entry_for(r, asmstore_name_hash(kind, name, base), 0) != UINT32_MAX;
 }
@@ -1499,8 +1542,8 @@ ASMSTORE__PRIVATE int asmstore__hash_kind_fits(const asmstore_reader *r, asmstor
    declare terabytes by pointing many descriptors at one frame. With max_total (the caller's
    limit) also sums the sizes the images declare: that reads every image's first bytes, a page of
    the store each, which a host starting from an evicted page cache need not pay. */
-ASMSTORE__PRIVATE asmstore_result asmstore__check_ranges(asmstore_reader *r, uint64_t data_start, uint64_t max_total,
-                                                         asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__check_ranges(asmstore_reader *r, uint64_t data_start,
+                                                         uint64_t max_total, asmstore_error *err) {
     uint64_t next = data_start, first = UINT64_MAX, total = 0;
     uint32_t i;
     for (i = 0; i < r->entry_count; i++) {
@@ -1510,25 +1553,30 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_ranges(asmstore_reader *r, uin
         uint32_t ranges[3][2];
         int k;
         asmstore__read_desc(r, i, &d);
-        ranges[0][0] = d.image_off; ranges[0][1] = d.image_size;
-        ranges[1][0] = d.pdb_off;   ranges[1][1] = d.pdb_size;
-        ranges[2][0] = d.config_off; ranges[2][1] = d.config_size;
+        ranges[0][0] = d.image_off;
+        ranges[0][1] = d.image_size;
+        ranges[1][0] = d.pdb_off;
+        ranges[1][1] = d.pdb_size;
+        ranges[2][0] = d.config_off;
+        ranges[2][1] = d.config_size;
         for (k = 0; k < 3; k++) {
             uint64_t o = ranges[k][0], n = ranges[k][1];
             if (n == 0) continue;
             if (o < data_start || !asmstore__range_ok(o, n, r->size))
                 return asmstore__fail(err, ASMSTORE_ERR_BAD_DESCRIPTOR, at, i, 0,
                                       "image, pdb or config range outside the store's data");
-            if (o < next) return asmstore__fail(err, ASMSTORE_ERR_OVERLAP, at, i, 0,
-                                                "image, pdb or config range overlaps the one before it");
+            if (o < next)
+                return asmstore__fail(err, ASMSTORE_ERR_OVERLAP, at, i, 0,
+                                      "image, pdb or config range overlaps the one before it");
             next = o + n;
             if (k == 0 && o < first) first = o;
         }
         if (!max_total) continue;
         asmstore__describe_image(r, &d, &e);
         total += e.uncompressed_size;
-        if (total > max_total) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, i, 0,
-                                                     "sum of the images' declared sizes over max_total_size");
+        if (total > max_total)
+            return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, i, 0,
+                                  "sum of the images' declared sizes over max_total_size");
     }
     r->data_offset = (size_t)(first == UINT64_MAX ? data_start : first);
     r->total_uncompressed_size = max_total ? total : 0;
@@ -1536,22 +1584,24 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_ranges(asmstore_reader *r, uin
 }
 
 /* Names: entry_count length-prefixed UTF-8 records right after the descriptors. */
-ASMSTORE__PRIVATE asmstore_result asmstore__check_names(const asmstore_reader *r, uint64_t *names_end,
-                                                        asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__check_names(const asmstore_reader *r,
+                                                        uint64_t *names_end, asmstore_error *err) {
     uint64_t off = r->names_offset;
     uint32_t i;
     for (i = 0; i < r->entry_count; i++) {
         uint32_t len;
-        if (!asmstore__range_ok(off, 4, r->size)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0,
-                                                                        "name record outside the store");
+        if (!asmstore__range_ok(off, 4, r->size))
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0,
+                                  "name record outside the store");
         len = asmstore__rd32(r->data + off);
         if (len == 0 || len > ASMSTORE_MAX_NAME_LEN || !asmstore__range_ok(off + 4, len, r->size))
             return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0,
                                   "name length over the limit or past the end of the store");
-        if (memchr(r->data + off + 4, 0, len)) return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0,
-                                                                     "NUL byte inside a name");
+        if (memchr(r->data + off + 4, 0, len))
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, off, i, 0, "NUL byte inside a name");
         if (!asmstore__name_valid(r->data + off + 4, len))
-            return asmstore__fail(err, ASMSTORE_ERR_NAME_NOT_UTF8, off, i, 0, "name is not valid UTF-8");
+            return asmstore__fail(err, ASMSTORE_ERR_NAME_NOT_UTF8, off, i, 0,
+                                  "name is not valid UTF-8");
         off += 4u + len;
     }
     *names_end = off;
@@ -1559,14 +1609,17 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_names(const asmstore_reader *r
 }
 
 /* Index (v2+): sorted by hash, every entry pointing at a descriptor. */
-ASMSTORE__PRIVATE asmstore_result asmstore__check_index(const asmstore_reader *r, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__check_index(const asmstore_reader *r,
+                                                        asmstore_error *err) {
     uint32_t i;
     for (i = 0; i < r->index_entry_count; i++) {
         uint64_t at = r->index_offset + (uint64_t)i * r->index_entry_size;
         if (asmstore__index_descriptor(r, i) >= r->entry_count)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, at, -1, 0, "index entry points past the descriptors");
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, at, -1, 0,
+                                  "index entry points past the descriptors");
         if (i > 0 && asmstore__index_hash(r, i - 1) > asmstore__index_hash(r, i))
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, at, -1, 0, "index entries not sorted by hash");
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, at, -1, 0,
+                                  "index entries not sorted by hash");
     }
     return ASMSTORE_OK;
 }
@@ -1593,11 +1646,13 @@ ASMSTORE__PRIVATE asmstore_result asmstore__detect_hash(asmstore_reader *r, asms
 }
 
 /* Index entry width from index_size / index_entry_count, never from version + ABI (§5.5). */
-ASMSTORE__PRIVATE asmstore_result asmstore__index_width(asmstore_reader *r, uint32_t index_size, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__index_width(asmstore_reader *r, uint32_t index_size,
+                                                        asmstore_error *err) {
     uint32_t es;
     if (r->index_entry_count == 0) {
-        if (index_size != 0) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0,
-                                                   "index size not 0 for an empty store");
+        if (index_size != 0)
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0,
+                                  "index size not 0 for an empty store");
         es = (r->format == 2 ? 4u : 5u) + (r->is_64bit ? 8u : 4u);
     } else {
         es = index_size / r->index_entry_count;
@@ -1610,30 +1665,34 @@ ASMSTORE__PRIVATE asmstore_result asmstore__index_width(asmstore_reader *r, uint
     r->hash_size = (es == 12 || es == 13) ? 8u : 4u;
     r->hash_mask = UINT64_MAX >> (64u - 8u * r->hash_size);
     r->ignore_offset = (es == 9 || es == 13) ? r->hash_size + 4u : 0u;
-    if (r->hash_size == 8 && !r->is_64bit) return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0,
-                                                                 "64-bit hashes in a 32-bit ABI's store");
+    if (r->hash_size == 8 && !r->is_64bit)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0,
+                              "64-bit hashes in a 32-bit ABI's store");
     return ASMSTORE_OK;
 }
 
 /* Formats 2-4 with header size h: index, descriptors, names, data. */
-ASMSTORE__PRIVATE asmstore_result asmstore__init_v2(asmstore_reader *r, size_t h, uint64_t max_total,
-                                                    asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__init_v2(asmstore_reader *r, size_t h,
+                                                    uint64_t max_total, asmstore_error *err) {
     uint32_t index_size = asmstore__rd32(r->data + 16);
     uint64_t off, names_end = 0;
     asmstore_result res;
-    if (r->size < h) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0, "header larger than the store");
+    if (r->size < h)
+        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0,
+                              "header larger than the store");
     r->header_size = h;
     r->has_content_id = h == ASMSTORE_HEADER_SIZE_V4;
     r->content_id = r->has_content_id ? asmstore__rd64(r->data + 20) : 0;
     if ((res = asmstore__index_width(r, index_size, err)) != ASMSTORE_OK) return res;
     r->index_offset = h;
-    if (!asmstore__range_ok(h, index_size, r->size)) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, h, -1, 0,
-                                                                           "index outside the store");
+    if (!asmstore__range_ok(h, index_size, r->size))
+        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, h, -1, 0, "index outside the store");
     off = (uint64_t)h + index_size;
     r->descriptors_offset = (size_t)off;
     r->descriptor_size = ASMSTORE_DESCRIPTOR_SIZE;
     if (!asmstore__range_ok(off, (uint64_t)r->entry_count * ASMSTORE_DESCRIPTOR_SIZE, r->size))
-        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, off, -1, 0, "descriptors outside the store");
+        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, off, -1, 0,
+                              "descriptors outside the store");
     r->names_offset = (size_t)(off + (uint64_t)r->entry_count * ASMSTORE_DESCRIPTOR_SIZE);
     if ((res = asmstore__check_names(r, &names_end, err)) != ASMSTORE_OK) return res;
     if ((res = asmstore__check_index(r, err)) != ASMSTORE_OK) return res;
@@ -1646,9 +1705,12 @@ ASMSTORE__PRIVATE asmstore_result asmstore__parse_version(asmstore_reader *r, as
     uint32_t v = r->version_word, abi = (v >> 16) & 0xFFu;
     r->format = v & 0xFFFFu;
     r->is_64bit = (v & ASMSTORE_FLAG_64BIT) != 0;
-    if (v == 1u) { r->format = 1; return ASMSTORE_OK; }
-    if (r->format < 2 || r->format > 4 || !asmstore__abi_known((asmstore_abi)abi) || (v & 0x7F000000u) ||
-        r->is_64bit != asmstore__abi((asmstore_abi)abi)->is_64bit)
+    if (v == 1u) {
+        r->format = 1;
+        return ASMSTORE_OK;
+    }
+    if (r->format < 2 || r->format > 4 || !asmstore__abi_known((asmstore_abi)abi) ||
+        (v & 0x7F000000u) || r->is_64bit != asmstore__abi((asmstore_abi)abi)->is_64bit)
         return asmstore__fail(err, ASMSTORE_ERR_BAD_VERSION, 4, -1, 0,
                               "version word names no known format, ABI or 64-bit flag");
     r->abi = (asmstore_abi)abi;
@@ -1670,7 +1732,8 @@ ASMSTORE__PRIVATE uint32_t asmstore__v1_row_local(const asmstore_reader *t, uint
 
 /* Each hash table strictly ascending (the build fails on equal keys), rows pointing at store 0's
    descriptors or at store 1, mapping indices below the row count. */
-ASMSTORE__PRIVATE asmstore_result asmstore__v1_check_tables(const asmstore_reader *r, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__v1_check_tables(const asmstore_reader *r,
+                                                            asmstore_error *err) {
     uint32_t t, i, g = r->global_entry_count;
     for (t = 0; t < 2; t++) {
         size_t base = r->hash32_offset + (size_t)t * g * ASMSTORE__V1_ROW_SIZE;
@@ -1683,16 +1746,17 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_check_tables(const asmstore_reade
                       (store == 0 && local >= r->entry_count) ||
                       (i > 0 && asmstore__rd64(row - ASMSTORE__V1_ROW_SIZE) >= h);
             if (bad)
-                return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, base + (uint64_t)i * ASMSTORE__V1_ROW_SIZE, -1, 0,
-                                      "format 1 hash table row unsorted or pointing outside the set");
+                return asmstore__fail(
+                    err, ASMSTORE_ERR_BAD_INDEX, base + (uint64_t)i * ASMSTORE__V1_ROW_SIZE, -1, 0,
+                    "format 1 hash table row unsorted or pointing outside the set");
         }
     }
     return ASMSTORE_OK;
 }
 
 /* [20-byte header][L descriptors][G hash32 rows][G hash64 rows][data]; only store 0 has rows. */
-ASMSTORE__PRIVATE asmstore_result asmstore__init_v1(asmstore_reader *r, uint32_t max_entries, uint64_t max_total,
-                                                    asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__init_v1(asmstore_reader *r, uint32_t max_entries,
+                                                    uint64_t max_total, asmstore_error *err) {
     uint64_t tables;
     asmstore_result res;
     r->header_size = ASMSTORE_HEADER_SIZE_V2;
@@ -1713,18 +1777,23 @@ ASMSTORE__PRIVATE asmstore_result asmstore__init_v1(asmstore_reader *r, uint32_t
     tables = r->header_size + (uint64_t)r->entry_count * ASMSTORE__V1_DESCRIPTOR_SIZE;
     r->hash32_offset = (size_t)tables;
     r->index_offset = (size_t)(tables + (uint64_t)r->global_entry_count * ASMSTORE__V1_ROW_SIZE);
-    if (!asmstore__range_ok(tables, 2u * (uint64_t)r->global_entry_count * ASMSTORE__V1_ROW_SIZE, r->size))
-        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, tables, -1, 0, "format 1 hash tables outside the store");
-    r->names_offset = (size_t)(tables + 2u * (uint64_t)r->global_entry_count * ASMSTORE__V1_ROW_SIZE);
+    if (!asmstore__range_ok(tables, 2u * (uint64_t)r->global_entry_count * ASMSTORE__V1_ROW_SIZE,
+                            r->size))
+        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, tables, -1, 0,
+                              "format 1 hash tables outside the store");
+    r->names_offset =
+        (size_t)(tables + 2u * (uint64_t)r->global_entry_count * ASMSTORE__V1_ROW_SIZE);
     if ((res = asmstore__v1_check_tables(r, err)) != ASMSTORE_OK) return res;
     return asmstore__check_ranges(r, r->names_offset, max_total, err);
 }
 
 /* The hash64 row naming (store, local), or UINT32_MAX: a scan, for listing, not for lookups. */
-ASMSTORE__PRIVATE uint32_t asmstore__v1_row_of(const asmstore_reader *t, uint32_t store, uint32_t local) {
+ASMSTORE__PRIVATE uint32_t asmstore__v1_row_of(const asmstore_reader *t, uint32_t store,
+                                               uint32_t local) {
     uint32_t i;
     for (i = 0; t && i < t->index_entry_count; i++)
-        if (asmstore__v1_row_store(t, i) == store && asmstore__v1_row_local(t, i) == local) return i;
+        if (asmstore__v1_row_store(t, i) == store && asmstore__v1_row_local(t, i) == local)
+            return i;
     return UINT32_MAX;
 }
 /* The store holding the set's hash tables: store 0 itself, or the one attached to an arch store. */
@@ -1733,7 +1802,8 @@ ASMSTORE__PRIVATE const asmstore_reader *asmstore__v1_tables(const asmstore_read
 }
 
 /* Name of a format-1 entry from the attached manifest (*len 0 when unknown). */
-ASMSTORE__PRIVATE const char *asmstore__v1_name(const asmstore_reader *r, uint32_t index, size_t *len) {
+ASMSTORE__PRIVATE const char *asmstore__v1_name(const asmstore_reader *r, uint32_t index,
+                                                size_t *len) {
     const char *s, *end;
     *len = 0;
     if (!r->manifest || !r->name_offsets || r->name_offsets[index] == 0) return NULL;
@@ -1745,7 +1815,7 @@ ASMSTORE__PRIVATE const char *asmstore__v1_name(const asmstore_reader *r, uint32
 }
 
 ASMSTORE__PRIVATE void asmstore__v1_describe(const asmstore_reader *r, uint32_t index, uint32_t row,
-                                              asmstore_entry *out) {
+                                             asmstore_entry *out) {
     const asmstore_reader *t = asmstore__v1_tables(r);
     asmstore__desc d;
     memset(out, 0, sizeof *out);
@@ -1769,8 +1839,9 @@ ASMSTORE__PRIVATE size_t asmstore__v1_key_len(const char *name, size_t len) {
     return len > 4 && !memcmp(name + len - 4, ".dll", 4) ? len - 4 : len;
 }
 
-ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, const char *name, size_t name_len,
-                                                    asmstore__hit *hit, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, const char *name,
+                                                    size_t name_len, asmstore__hit *hit,
+                                                    asmstore_error *err) {
     const asmstore_reader *t = asmstore__v1_tables(r);
     size_t key = asmstore__v1_key_len(name, name_len), have;
     uint32_t i, row = UINT32_MAX, local = UINT32_MAX;
@@ -1791,10 +1862,12 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, co
         }
     }
     if (local == UINT32_MAX || local >= r->entry_count)
-        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "no hash row or manifest name for this name");
+        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0,
+                              "no hash row or manifest name for this name");
     known = asmstore__v1_name(r, local, &have);
     if (known && (have != key || memcmp(known, name, key) != 0))
-        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "hash row matches, the entry's name differs");
+        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0,
+                              "hash row matches, the entry's name differs");
     hit->index = local;
     hit->row = row;
     return ASMSTORE_OK;
@@ -1802,7 +1875,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, co
 
 /* >>reader: public ----------------------------------------------------------------------------- */
 ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
-                                                  const asmstore_read_options *opt, asmstore_error *err) {
+                                                  const asmstore_read_options *opt,
+                                                  asmstore_error *err) {
     const unsigned char *p = (const unsigned char *)data;
     uint32_t max_entries;
     uint64_t max_total;
@@ -1810,31 +1884,40 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
     asmstore_error first;
     asmstore_result res;
     (void)asmstore__fail(err, ASMSTORE_OK, 0, -1, 0, NULL);
-    if (!r || (!data && size)) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                                                     "NULL reader, or NULL data with a size");
+    if (!r || (!data && size))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL reader, or NULL data with a size");
     memset(&z, 0, sizeof z);
     *r = z;
     if (size < 4 || asmstore__rd32(p) != ASMSTORE_MAGIC)
-        return asmstore__fail(err, size < 4 ? ASMSTORE_ERR_TRUNCATED : ASMSTORE_ERR_BAD_MAGIC, 0, -1, 0,
+        return asmstore__fail(err, size < 4 ? ASMSTORE_ERR_TRUNCATED : ASMSTORE_ERR_BAD_MAGIC, 0,
+                              -1, 0,
                               size < 4 ? "fewer than the 4 bytes of the \"XABA\" magic"
                                        : "no \"XABA\" magic at offset 0");
-    if (size < ASMSTORE_HEADER_SIZE_V2) return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0,
-                                                              "store shorter than the 20-byte header");
+    if (size < ASMSTORE_HEADER_SIZE_V2)
+        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0,
+                              "store shorter than the 20-byte header");
     r->data = p;
     r->size = size;
     r->version_word = asmstore__rd32(p + 4);
     if ((res = asmstore__parse_version(r, err)) != ASMSTORE_OK) return res;
     max_entries = (opt && opt->max_entries) ? opt->max_entries : ASMSTORE_MAX_ENTRIES;
     max_total = opt ? opt->max_total_size : 0;
-    r->max_entry_size = (opt && opt->max_entry_size) ? opt->max_entry_size : ASMSTORE_MAX_ENTRY_SIZE;
-    if (opt) { r->decompress = opt->decompress; r->decompress_user = opt->decompress_user; }
+    r->max_entry_size =
+        (opt && opt->max_entry_size) ? opt->max_entry_size : ASMSTORE_MAX_ENTRY_SIZE;
+    if (opt) {
+        r->decompress = opt->decompress;
+        r->decompress_user = opt->decompress_user;
+    }
     if (r->format == 1) return asmstore__init_v1(r, max_entries, max_total, err);
     r->entry_count = asmstore__rd32(p + 8);
     r->index_entry_count = asmstore__rd32(p + 12);
-    if (r->entry_count > max_entries || (uint64_t)r->index_entry_count != 2u * (uint64_t)r->entry_count)
+    if (r->entry_count > max_entries ||
+        (uint64_t)r->index_entry_count != 2u * (uint64_t)r->entry_count)
         return asmstore__fail(err, ASMSTORE_ERR_BAD_COUNTS, 8, -1, 0,
                               "entry count over the limit, or index entry count not twice it");
-    res = asmstore__init_v2(r, r->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2, max_total, &first);
+    res = asmstore__init_v2(r, r->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2,
+                            max_total, &first);
     /* v4 with the 20-byte header: main builds of 2026-07-15..17 (store-releases.md §5.4) */
     if (res != ASMSTORE_OK && r->format == 4 &&
         asmstore__init_v2(r, ASMSTORE_HEADER_SIZE_V2, max_total, NULL) == ASMSTORE_OK)
@@ -1851,23 +1934,26 @@ ASMSTORE_DEF size_t asmstore_reader_name_table_size(const asmstore_reader *r) {
     return (2u * (size_t)r->entry_count + buckets) * sizeof(uint32_t);
 }
 
-ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *r, uint32_t *table, size_t bytes,
-                                                               asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *r, uint32_t *table,
+                                                               size_t bytes, asmstore_error *err) {
     size_t off;
     uint32_t i;
     if (!r || !r->data || (!table && r->entry_count) || bytes < asmstore_reader_name_table_size(r))
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                              "reader not initialised, or table smaller than asmstore_reader_name_table_size");
+        return asmstore__fail(
+            err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+            "reader not initialised, or table smaller than asmstore_reader_name_table_size");
     if (r->format == 1) /* no names inside: attach a manifest */
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
                               "format 1 stores hold no names: attach a manifest");
-    if (r->size > UINT32_MAX) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
-                                                    "store over 4 GiB: name offsets need 32 bits");
+    if (r->size > UINT32_MAX)
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
+                              "store over 4 GiB: name offsets need 32 bits");
     off = r->names_offset;
     for (i = 0; i < r->entry_count; i++) {
         uint32_t len = asmstore__rd32(r->data + off);
         table[i] = (uint32_t)off;
-        table[r->entry_count + i] = (uint32_t)asmstore_name_base_len((const char *)r->data + off + 4, len);
+        table[r->entry_count + i] =
+            (uint32_t)asmstore_name_base_len((const char *)r->data + off + 4, len);
         off += 4u + len;
     }
     r->name_offsets = table;
@@ -1876,11 +1962,14 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *
     return ASMSTORE_OK;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch, const asmstore_reader *common,
+ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch,
+                                                           const asmstore_reader *common,
                                                            asmstore_error *err) {
     uint32_t i;
-    if (!arch || !common || arch->format != 1 || common->format != 1 || common->store_id != 0 || arch->store_id == 0)
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "need a format 1 arch store and its store 0");
+    if (!arch || !common || arch->format != 1 || common->format != 1 || common->store_id != 0 ||
+        arch->store_id == 0)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "need a format 1 arch store and its store 0");
     for (i = 0; i < common->index_entry_count; i++)
         if (asmstore__v1_row_store(common, i) == arch->store_id &&
             asmstore__v1_row_local(common, i) >= arch->entry_count)
@@ -1892,7 +1981,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch
 }
 
 /* Parses one manifest row "0x<h32>  0x<h64>  <store>  <local>  <name>" (store-releases.md §2.5). */
-ASMSTORE__PRIVATE int asmstore__manifest_row(const char *s, const char *end, uint64_t f[4], const char **name) {
+ASMSTORE__PRIVATE int asmstore__manifest_row(const char *s, const char *end, uint64_t f[4],
+                                             const char **name) {
     int k;
     for (k = 0; k < 4; k++) {
         int hex = k < 2, digits = 0;
@@ -1901,8 +1991,9 @@ ASMSTORE__PRIVATE int asmstore__manifest_row(const char *s, const char *end, uin
         if (hex && (end - s < 2 || s[0] != '0' || s[1] != 'x')) return 0;
         if (hex) s += 2;
         for (; s < end && *s != ' '; s++, digits++) {
-            int v = (*s >= '0' && *s <= '9') ? *s - '0'
-                  : hex && (*s | 0x20) >= 'a' && (*s | 0x20) <= 'f' ? (*s | 0x20) - 'a' + 10 : -1;
+            int v = (*s >= '0' && *s <= '9')                          ? *s - '0'
+                    : hex && (*s | 0x20) >= 'a' && (*s | 0x20) <= 'f' ? (*s | 0x20) - 'a' + 10
+                                                                      : -1;
             if (v < 0 || digits >= 16) return 0;
             f[k] = f[k] * (hex ? 16u : 10u) + (uint64_t)v;
         }
@@ -1913,17 +2004,21 @@ ASMSTORE__PRIVATE int asmstore__manifest_row(const char *s, const char *end, uin
     return s < end;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r, const char *text, size_t size,
-                                                             uint32_t *table, size_t bytes, asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r, const char *text,
+                                                             size_t size, uint32_t *table,
+                                                             size_t bytes, asmstore_error *err) {
     const char *s, *end, *eol, *next, *name;
     uint64_t f[4];
     const asmstore_reader *t;
-    if (!r || !r->data || !text || (!table && r->entry_count) || bytes < asmstore_reader_name_table_size(r))
+    if (!r || !r->data || !text || (!table && r->entry_count) ||
+        bytes < asmstore_reader_name_table_size(r))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "reader not initialised, no text, or table too small");
-    if (r->format != 1) return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
-                                              "a manifest names format 1 entries only");
-    if (size >= UINT32_MAX) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "manifest of 4 GiB or more");
+    if (r->format != 1)
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
+                              "a manifest names format 1 entries only");
+    if (size >= UINT32_MAX)
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0, "manifest of 4 GiB or more");
     t = asmstore__v1_tables(r);
     memset(table, 0, asmstore_reader_name_table_size(r));
     end = text + size;
@@ -1938,7 +2033,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r,
             !asmstore__name_valid((const unsigned char *)name, (size_t)(ne - name)))
             return asmstore__fail(err, ASMSTORE_ERR_BAD_NAMES, (uint64_t)(s - text), -1, 0,
                                   "manifest row: 0x<h32> 0x<h64> <store> <local> <UTF-8 name>");
-        if (XXH64(name, (size_t)(ne - name), 0) != f[1] || XXH32(name, (size_t)(ne - name), 0) != f[0])
+        if (XXH64(name, (size_t)(ne - name), 0) != f[1] ||
+            XXH32(name, (size_t)(ne - name), 0) != f[0])
             return asmstore__fail(err, ASMSTORE_ERR_BAD_HASH, (uint64_t)(s - text), -1, 0,
                                   "manifest row's hashes differ from its name's");
         if (f[2] != r->store_id || f[3] >= r->entry_count) continue;
@@ -1957,8 +2053,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r,
 }
 
 /* Fills *out for v2+ descriptor `index` whose name record starts at `name_off`. */
-ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t index, size_t name_off, int ignored,
-                                          asmstore_entry *out) {
+ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t index, size_t name_off,
+                                          int ignored, asmstore_entry *out) {
     asmstore__desc d;
     asmstore__read_desc(r, index, &d);
     out->index = index;
@@ -1969,8 +2065,10 @@ ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t ind
     out->name = (const char *)(r->data + name_off + 4);
     asmstore__describe_image(r, &d, out);
     if (ignored) {
-        out->image = NULL; out->image_size = 0;
-        out->compression = ASMSTORE_COMPRESSION_NONE; out->uncompressed_size = 0;
+        out->image = NULL;
+        out->image_size = 0;
+        out->compression = ASMSTORE_COMPRESSION_NONE;
+        out->uncompressed_size = 0;
     }
     out->pdb = d.pdb_size ? r->data + d.pdb_off : NULL;
     out->pdb_size = d.pdb_size;
@@ -1978,16 +2076,19 @@ ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t ind
     out->config_size = d.config_size;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uint32_t index, asmstore_entry *out,
-                                                   asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uint32_t index,
+                                                   asmstore_entry *out, asmstore_error *err) {
     int ignored = 0;
     uint32_t i;
     size_t noff, nlen;
-    if (!r || !r->data || !out) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or entry");
-    if (index >= r->entry_count) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, (int64_t)index, 0,
-                                                       "index past the descriptors");
+    if (!r || !r->data || !out)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or entry");
+    if (index >= r->entry_count)
+        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, (int64_t)index, 0,
+                              "index past the descriptors");
     if (r->format == 1) {
-        asmstore__v1_describe(r, index, asmstore__v1_row_of(asmstore__v1_tables(r), r->store_id, index), out);
+        asmstore__v1_describe(r, index,
+                              asmstore__v1_row_of(asmstore__v1_tables(r), r->store_id, index), out);
         return ASMSTORE_OK;
     }
     /* an entry is ignored when its index entries say so (only 9- and 13-byte ones have the byte); both
@@ -1995,7 +2096,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
     noff = asmstore__name_record(r, index);
     nlen = asmstore__rd32(r->data + noff);
     if (r->ignore_offset) {
-        i = asmstore__index_entry_for(r, asmstore_name_hash(r->hash_kind, r->data + noff + 4, nlen), index);
+        i = asmstore__index_entry_for(r, asmstore_name_hash(r->hash_kind, r->data + noff + 4, nlen),
+                                      index);
         ignored = i != UINT32_MAX && asmstore__index_ignored(r, asmstore__index_entry(r, i));
     }
     asmstore__describe(r, index, noff, ignored, out);
@@ -2003,16 +2105,19 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
 }
 
 /* The lookup both finds share: hash once, search, compare names; the index entry's ignore byte last. */
-ASMSTORE__PRIVATE asmstore_result asmstore__find(const asmstore_reader *r, const char *name, size_t name_len,
-                                                 asmstore__hit *hit, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__find(const asmstore_reader *r, const char *name,
+                                                 size_t name_len, asmstore__hit *hit,
+                                                 asmstore_error *err) {
     const unsigned char *at;
     if (!r || !r->data || (!name && name_len))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or name");
     if (name_len == 0) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "empty name");
     if (r->format == 1) return asmstore__v1_find(r, name, name_len, hit, err);
-    at = asmstore__index_of(r, asmstore__name_hash(r->hash_kind, name, name_len), name, name_len, &hit->name_off);
+    at = asmstore__index_of(r, asmstore__name_hash(r->hash_kind, name, name_len), name, name_len,
+                            &hit->name_off);
     if (!at)
-        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "no index entry with this name's hash and name");
+        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0,
+                              "no index entry with this name's hash and name");
     hit->index = asmstore__entry_descriptor(r, at);
     if (asmstore__index_ignored(r, at))
         return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)hit->index, 0,
@@ -2020,36 +2125,44 @@ ASMSTORE__PRIVATE asmstore_result asmstore__find(const asmstore_reader *r, const
     return ASMSTORE_OK;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_reader_find_index(const asmstore_reader *r, const char *name, size_t name_len,
-                                                        uint32_t *index, asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_reader_find_index(const asmstore_reader *r, const char *name,
+                                                        size_t name_len, uint32_t *index,
+                                                        asmstore_error *err) {
     asmstore__hit hit;
     asmstore_result res = asmstore__find(r, name, name_len, &hit, err);
     if (index && (res == ASMSTORE_OK || res == ASMSTORE_ERR_IGNORED)) *index = hit.index;
     return res;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name, size_t name_len,
-                                                  asmstore_entry *out, asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name,
+                                                  size_t name_len, asmstore_entry *out,
+                                                  asmstore_error *err) {
     asmstore__hit hit;
     asmstore_result res = asmstore__find(r, name, name_len, &hit, err);
     if (res != ASMSTORE_OK || !out) return res;
-    if (r->format == 1) asmstore__v1_describe(r, hit.index, hit.row, out);
-    else asmstore__describe(r, hit.index, hit.name_off, 0, out);
+    if (r->format == 1)
+        asmstore__v1_describe(r, hit.index, hit.row, out);
+    else
+        asmstore__describe(r, hit.index, hit.name_off, 0, out);
     return ASMSTORE_OK;
 }
 
-ASMSTORE_DEF size_t asmstore_reader_max_entry_size(const asmstore_reader *r) { return r ? r->max_entry_size : 0; }
+ASMSTORE_DEF size_t asmstore_reader_max_entry_size(const asmstore_reader *r) {
+    return r ? r->max_entry_size : 0;
+}
 
 /* The image of descriptor e->index as the store says, whatever the caller did to *e. */
-ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *r, const asmstore_entry *e,
+ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *r,
+                                                         const asmstore_entry *e,
                                                          asmstore_error *err) {
     asmstore__desc d;
     asmstore_entry s;
     if (!r || !r->data || !e || e->index >= r->entry_count)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "NULL reader or entry, or index past the descriptors");
-    if (e->ignored || !e->image) return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)e->index, 0,
-                                                       "entry is an ignored placeholder");
+    if (e->ignored || !e->image)
+        return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)e->index, 0,
+                              "entry is an ignored placeholder");
     asmstore__read_desc(r, e->index, &d);
     asmstore__describe_image(r, &d, &s);
     if (e->image != s.image || e->image_size != s.image_size || e->compression != s.compression ||
@@ -2060,12 +2173,16 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *
 }
 
 /* Decompresses src into dst[0..size) with the caller's callback or libzstd; *written = bytes made. */
-ASMSTORE__PRIVATE asmstore_result asmstore__decompress(const asmstore_reader *r, asmstore_compression kind, void *dst,
-                                                       size_t size, const unsigned char *src, size_t src_size,
-                                                       struct ZSTD_DCtx_s *dctx, size_t *written, int64_t *backend) {
+ASMSTORE__PRIVATE asmstore_result asmstore__decompress(const asmstore_reader *r,
+                                                       asmstore_compression kind, void *dst,
+                                                       size_t size, const unsigned char *src,
+                                                       size_t src_size, struct ZSTD_DCtx_s *dctx,
+                                                       size_t *written, int64_t *backend) {
 #ifdef ASMSTORE_NO_ZSTD
-    (void)dctx; (void)backend;
-    if (r->decompress) return r->decompress(r->decompress_user, kind, dst, size, src, src_size, written);
+    (void)dctx;
+    (void)backend;
+    if (r->decompress)
+        return r->decompress(r->decompress_user, kind, dst, size, src, src_size, written);
     return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
 #else
     unsigned long long fcs;
@@ -2075,17 +2192,23 @@ ASMSTORE__PRIVATE asmstore_result asmstore__decompress(const asmstore_reader *r,
         return r->decompress(r->decompress_user, kind, dst, size, src, src_size, written);
     }
     fcs = ZSTD_getFrameContentSize(src, src_size);
-    if (fcs == ZSTD_CONTENTSIZE_ERROR || fcs == ZSTD_CONTENTSIZE_UNKNOWN) return ASMSTORE_ERR_DECOMPRESS;
+    if (fcs == ZSTD_CONTENTSIZE_ERROR || fcs == ZSTD_CONTENTSIZE_UNKNOWN)
+        return ASMSTORE_ERR_DECOMPRESS;
     if (fcs != (unsigned long long)size) return ASMSTORE_ERR_SIZE_MISMATCH;
-    z = dctx ? ZSTD_decompressDCtx(dctx, dst, size, src, src_size) : ZSTD_decompress(dst, size, src, src_size);
-    if (ZSTD_isError(z)) { *backend = (int64_t)(0 - z); /* zstd error code */ return ASMSTORE_ERR_DECOMPRESS; }
+    z = dctx ? ZSTD_decompressDCtx(dctx, dst, size, src, src_size)
+             : ZSTD_decompress(dst, size, src, src_size);
+    if (ZSTD_isError(z)) {
+        *backend = (int64_t)(0 - z); /* zstd error code */
+        return ASMSTORE_ERR_DECOMPRESS;
+    }
     *written = z;
     return ASMSTORE_OK;
 #endif
 }
 
-ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, const asmstore_entry *e, void *dst,
-                                                  size_t cap, struct ZSTD_DCtx_s *dctx, asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, const asmstore_entry *e,
+                                                  void *dst, size_t cap, struct ZSTD_DCtx_s *dctx,
+                                                  asmstore_error *err) {
     asmstore__desc d;
     asmstore_entry s; /* the entry as the store describes it: e is only asked for its index */
     size_t written = 0;
@@ -2096,23 +2219,29 @@ ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, cons
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "NULL reader, entry or buffer, or entry index past the descriptors");
     ix = (int64_t)e->index;
-    if (e->ignored) return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, ix, 0, "entry is an ignored placeholder");
+    if (e->ignored)
+        return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, ix, 0,
+                              "entry is an ignored placeholder");
     asmstore__read_desc(r, e->index, &d);
     asmstore__describe_image(r, &d, &s);
     at = (uint64_t)(s.image - r->data);
-    if (s.uncompressed_size > r->max_entry_size) return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, ix, 0,
-                                                                       "image larger than the reader's max_entry_size");
-    if (cap < s.uncompressed_size) return asmstore__fail(err, ASMSTORE_ERR_BUFFER_TOO_SMALL, 0, ix, 0,
-                                                         "buffer smaller than the uncompressed image");
+    if (s.uncompressed_size > r->max_entry_size)
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, ix, 0,
+                              "image larger than the reader's max_entry_size");
+    if (cap < s.uncompressed_size)
+        return asmstore__fail(err, ASMSTORE_ERR_BUFFER_TOO_SMALL, 0, ix, 0,
+                              "buffer smaller than the uncompressed image");
     if (s.compression == ASMSTORE_COMPRESSION_NONE) {
         if (s.image_size) memcpy(dst, s.image, s.image_size);
         return ASMSTORE_OK;
     }
-    res = asmstore__decompress(r, s.compression, dst, s.uncompressed_size, s.image + ASMSTORE_IMAGE_HEADER_SIZE,
+    res = asmstore__decompress(r, s.compression, dst, s.uncompressed_size,
+                               s.image + ASMSTORE_IMAGE_HEADER_SIZE,
                                s.image_size - ASMSTORE_IMAGE_HEADER_SIZE, dctx, &written, &backend);
     if (res != ASMSTORE_OK)
-        return asmstore__fail(err, res, at + (res == ASMSTORE_ERR_DECOMPRESS ? ASMSTORE_IMAGE_HEADER_SIZE : 0), ix,
-                              backend, "decompressing the image");
+        return asmstore__fail(
+            err, res, at + (res == ASMSTORE_ERR_DECOMPRESS ? ASMSTORE_IMAGE_HEADER_SIZE : 0), ix,
+            backend, "decompressing the image");
     if (written != s.uncompressed_size)
         return asmstore__fail(err, ASMSTORE_ERR_SIZE_MISMATCH, at, ix, 0,
                               "decompressor made fewer bytes than the image header says");
@@ -2194,12 +2323,14 @@ ASMSTORE__PRIVATE uint64_t asmstore__rdw(const unsigned char *p, int is64) {
     return is64 ? asmstore__rd64(p) : asmstore__rd32(p);
 }
 
-ASMSTORE__PRIVATE asmstore_result asmstore__elf_open(asmstore__elf *e, const void *data, size_t size) {
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_open(asmstore__elf *e, const void *data,
+                                                     size_t size) {
     const unsigned char *p = (const unsigned char *)data;
     memset(e, 0, sizeof *e);
     if (!p || size < 52) return ASMSTORE_ERR_BAD_ELF;
     if (p[0] != 0x7f || p[1] != 'E' || p[2] != 'L' || p[3] != 'F') return ASMSTORE_ERR_BAD_ELF;
-    if ((p[4] != 1 && p[4] != 2) || p[5] != 1) return ASMSTORE_ERR_BAD_ELF; /* 32/64-bit, little-endian only */
+    if ((p[4] != 1 && p[4] != 2) || p[5] != 1)
+        return ASMSTORE_ERR_BAD_ELF; /* 32/64-bit, little-endian only */
     e->p = p;
     e->size = size;
     e->is64 = p[4] == 2;
@@ -2207,13 +2338,25 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_open(asmstore__elf *e, const voi
     e->type = asmstore__rd16(p + 16);
     e->machine = asmstore__rd16(p + 18);
     if (e->is64) {
-        e->phoff = asmstore__rd64(p + 32); e->shoff = asmstore__rd64(p + 40); e->flags = asmstore__rd32(p + 48);
-        e->ehsize = asmstore__rd16(p + 52); e->phentsize = asmstore__rd16(p + 54); e->phnum = asmstore__rd16(p + 56);
-        e->shentsize = asmstore__rd16(p + 58); e->shnum = asmstore__rd16(p + 60); e->shstrndx = asmstore__rd16(p + 62);
+        e->phoff = asmstore__rd64(p + 32);
+        e->shoff = asmstore__rd64(p + 40);
+        e->flags = asmstore__rd32(p + 48);
+        e->ehsize = asmstore__rd16(p + 52);
+        e->phentsize = asmstore__rd16(p + 54);
+        e->phnum = asmstore__rd16(p + 56);
+        e->shentsize = asmstore__rd16(p + 58);
+        e->shnum = asmstore__rd16(p + 60);
+        e->shstrndx = asmstore__rd16(p + 62);
     } else {
-        e->phoff = asmstore__rd32(p + 28); e->shoff = asmstore__rd32(p + 32); e->flags = asmstore__rd32(p + 36);
-        e->ehsize = asmstore__rd16(p + 40); e->phentsize = asmstore__rd16(p + 42); e->phnum = asmstore__rd16(p + 44);
-        e->shentsize = asmstore__rd16(p + 46); e->shnum = asmstore__rd16(p + 48); e->shstrndx = asmstore__rd16(p + 50);
+        e->phoff = asmstore__rd32(p + 28);
+        e->shoff = asmstore__rd32(p + 32);
+        e->flags = asmstore__rd32(p + 36);
+        e->ehsize = asmstore__rd16(p + 40);
+        e->phentsize = asmstore__rd16(p + 42);
+        e->phnum = asmstore__rd16(p + 44);
+        e->shentsize = asmstore__rd16(p + 46);
+        e->shnum = asmstore__rd16(p + 48);
+        e->shstrndx = asmstore__rd16(p + 50);
     }
     if (e->phnum && (e->phentsize < (e->is64 ? 56u : 32u) ||
                      !asmstore__range_ok(e->phoff, (uint64_t)e->phnum * e->phentsize, e->size)))
@@ -2229,49 +2372,76 @@ ASMSTORE__PRIVATE void asmstore__elf_shdr(const asmstore__elf *e, uint32_t i, as
     s->name = asmstore__rd32(q);
     s->type = asmstore__rd32(q + 4);
     if (e->is64) {
-        s->flags = asmstore__rd64(q + 8); s->addr = asmstore__rd64(q + 16); s->offset = asmstore__rd64(q + 24);
-        s->size = asmstore__rd64(q + 32); s->link = asmstore__rd32(q + 40); s->info = asmstore__rd32(q + 44);
-        s->addralign = asmstore__rd64(q + 48); s->entsize = asmstore__rd64(q + 56);
+        s->flags = asmstore__rd64(q + 8);
+        s->addr = asmstore__rd64(q + 16);
+        s->offset = asmstore__rd64(q + 24);
+        s->size = asmstore__rd64(q + 32);
+        s->link = asmstore__rd32(q + 40);
+        s->info = asmstore__rd32(q + 44);
+        s->addralign = asmstore__rd64(q + 48);
+        s->entsize = asmstore__rd64(q + 56);
     } else {
-        s->flags = asmstore__rd32(q + 8); s->addr = asmstore__rd32(q + 12); s->offset = asmstore__rd32(q + 16);
-        s->size = asmstore__rd32(q + 20); s->link = asmstore__rd32(q + 24); s->info = asmstore__rd32(q + 28);
-        s->addralign = asmstore__rd32(q + 32); s->entsize = asmstore__rd32(q + 36);
+        s->flags = asmstore__rd32(q + 8);
+        s->addr = asmstore__rd32(q + 12);
+        s->offset = asmstore__rd32(q + 16);
+        s->size = asmstore__rd32(q + 20);
+        s->link = asmstore__rd32(q + 24);
+        s->info = asmstore__rd32(q + 28);
+        s->addralign = asmstore__rd32(q + 32);
+        s->entsize = asmstore__rd32(q + 36);
     }
 }
 ASMSTORE__PRIVATE void asmstore__elf_phdr(const asmstore__elf *e, uint32_t i, asmstore__phdr *h) {
     const unsigned char *q = e->p + e->phoff + (uint64_t)i * e->phentsize;
     h->type = asmstore__rd32(q);
     if (e->is64) {
-        h->flags = asmstore__rd32(q + 4); h->offset = asmstore__rd64(q + 8); h->vaddr = asmstore__rd64(q + 16);
-        h->paddr = asmstore__rd64(q + 24); h->filesz = asmstore__rd64(q + 32); h->memsz = asmstore__rd64(q + 40);
+        h->flags = asmstore__rd32(q + 4);
+        h->offset = asmstore__rd64(q + 8);
+        h->vaddr = asmstore__rd64(q + 16);
+        h->paddr = asmstore__rd64(q + 24);
+        h->filesz = asmstore__rd64(q + 32);
+        h->memsz = asmstore__rd64(q + 40);
         h->align = asmstore__rd64(q + 48);
     } else {
-        h->offset = asmstore__rd32(q + 4); h->vaddr = asmstore__rd32(q + 8); h->paddr = asmstore__rd32(q + 12);
-        h->filesz = asmstore__rd32(q + 16); h->memsz = asmstore__rd32(q + 20); h->flags = asmstore__rd32(q + 24);
+        h->offset = asmstore__rd32(q + 4);
+        h->vaddr = asmstore__rd32(q + 8);
+        h->paddr = asmstore__rd32(q + 12);
+        h->filesz = asmstore__rd32(q + 16);
+        h->memsz = asmstore__rd32(q + 20);
+        h->flags = asmstore__rd32(q + 24);
         h->align = asmstore__rd32(q + 28);
     }
 }
 /* Symbol i of a symbol table at file offset off (caller checked the range). */
-ASMSTORE__PRIVATE void asmstore__elf_sym(const asmstore__elf *e, uint64_t off, uint64_t i, asmstore__sym *s) {
+ASMSTORE__PRIVATE void asmstore__elf_sym(const asmstore__elf *e, uint64_t off, uint64_t i,
+                                         asmstore__sym *s) {
     const unsigned char *q = e->p + off + i * (e->is64 ? 24u : 16u);
     s->name = asmstore__rd32(q);
     if (e->is64) {
-        s->info = q[4]; s->other = q[5]; s->shndx = asmstore__rd16(q + 6);
-        s->value = asmstore__rd64(q + 8); s->size = asmstore__rd64(q + 16);
+        s->info = q[4];
+        s->other = q[5];
+        s->shndx = asmstore__rd16(q + 6);
+        s->value = asmstore__rd64(q + 8);
+        s->size = asmstore__rd64(q + 16);
     } else {
-        s->value = asmstore__rd32(q + 4); s->size = asmstore__rd32(q + 8);
-        s->info = q[12]; s->other = q[13]; s->shndx = asmstore__rd16(q + 14);
+        s->value = asmstore__rd32(q + 4);
+        s->size = asmstore__rd32(q + 8);
+        s->info = q[12];
+        s->other = q[13];
+        s->shndx = asmstore__rd16(q + 14);
     }
 }
 /* Does the NUL-terminated string at strtab offset `idx` (table [off, off+size) inside the file)
    equal want[0..len)? Reads at most len + 1 bytes, all bounds-checked. */
-ASMSTORE__PRIVATE int asmstore__elf_str_eq(const asmstore__elf *e, uint64_t off, uint64_t size, uint64_t idx,
-                                          const char *want, size_t len) {
-    if (!asmstore__range_ok(off, size, e->size) || idx >= size || size - idx < (uint64_t)len + 1) return 0;
+ASMSTORE__PRIVATE int asmstore__elf_str_eq(const asmstore__elf *e, uint64_t off, uint64_t size,
+                                           uint64_t idx, const char *want, size_t len) {
+    if (!asmstore__range_ok(off, size, e->size) || idx >= size || size - idx < (uint64_t)len + 1)
+        return 0;
     return memcmp(e->p + off + idx, want, len) == 0 && e->p[off + idx + len] == 0;
 }
 /* Section whose name (through e_shstrndx) is `name`; returns its index or 0. */
-ASMSTORE__PRIVATE uint32_t asmstore__elf_find_section(const asmstore__elf *e, const char *name, asmstore__shdr *out) {
+ASMSTORE__PRIVATE uint32_t asmstore__elf_find_section(const asmstore__elf *e, const char *name,
+                                                      asmstore__shdr *out) {
     asmstore__shdr str, s;
     uint32_t i;
     size_t len = strlen(name);
@@ -2280,86 +2450,155 @@ ASMSTORE__PRIVATE uint32_t asmstore__elf_find_section(const asmstore__elf *e, co
     if (str.type != ASMSTORE__SHT_STRTAB) return 0;
     for (i = 1; i < e->shnum; i++) {
         asmstore__elf_shdr(e, i, &s);
-        if (asmstore__elf_str_eq(e, str.offset, str.size, s.name, name, len)) { *out = s; return i; }
+        if (asmstore__elf_str_eq(e, str.offset, str.size, s.name, name, len)) {
+            *out = s;
+            return i;
+        }
     }
     return 0;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, const char *symbol,
-                                                  const void **payload, size_t *payload_size, asmstore_elf_info *info,
-                                                  asmstore_error *err) {
-    asmstore__elf e;
-    asmstore__shdr s, str, target;
-    asmstore_result res;
-    uint32_t i;
-    size_t symlen;
-    if (!payload || !payload_size || (!elf && size))
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL output, or NULL file with a size");
-    *payload = NULL; *payload_size = 0;
-    if (info) memset(info, 0, sizeof *info);
-    if (!symbol) symbol = ASMSTORE_ELF_DEFAULT_SYMBOL;
-    symlen = strlen(symbol);
-    res = asmstore__elf_open(&e, elf, size);
-    if (res != ASMSTORE_OK)
-        return asmstore__fail(err, res, 0, -1, 0,
-                              "ELF header (little-endian, 32/64-bit) or its header tables out of bounds");
-    if (info) { info->is_64bit = e.is64; info->machine = e.machine; info->abi = asmstore__abi_of_machine(e.machine); }
-    /* 1. the dynamic symbol in the first SHT_DYNSYM section (one pass: O(e_shnum + symbols)) */
-    for (i = 1; i < e.shnum; i++) {
-        uint64_t entsz = e.is64 ? 24u : 16u, n, k;
-        asmstore__elf_shdr(&e, i, &s);
-        if (s.type != ASMSTORE__SHT_DYNSYM) continue;
-        if (!asmstore__range_ok(s.offset, s.size, e.size) || s.link >= e.shnum)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset, -1, 0,
-                                  ".dynsym outside the file or its sh_link out of range");
-        asmstore__elf_shdr(&e, s.link, &str);
-        if (str.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(str.offset, str.size, e.size))
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, str.offset, -1, 0,
-                                  ".dynstr not a string table inside the file");
-        n = s.size / entsz;
-        for (k = 1; k < n; k++) {
-            asmstore__sym y;
-            uint64_t rel, avail, off;
-            asmstore__elf_sym(&e, s.offset, k, &y);
-            if (!asmstore__elf_str_eq(&e, str.offset, str.size, y.name, symbol, symlen)) continue;
-            if (y.shndx == 0 || y.shndx >= e.shnum) /* undefined, ABS or reserved */
-                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset + k * entsz, -1, 0,
-                                      "payload symbol not defined in a section");
-            asmstore__elf_shdr(&e, y.shndx, &target);
-            if (target.type == ASMSTORE__SHT_NOBITS || !asmstore__range_ok(target.offset, target.size, e.size) ||
-                y.value < target.addr || y.value - target.addr > target.size)
-                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset + k * entsz, -1, 0,
-                                      "payload symbol's address outside its section");
-            rel = y.value - target.addr;
-            avail = target.size - rel;
-            if (y.size > avail)
-                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset + k * entsz, -1, 0,
-                                      "payload symbol's size past its section");
-            off = target.offset + rel;
-            *payload = e.p + off;
-            *payload_size = (size_t)(y.size ? y.size : avail);
-            if (info) {
-                info->kind = ASMSTORE_ELF_SYMBOL; info->payload_offset = off; info->payload_size = *payload_size;
-                info->symbol_size = y.size; info->section_index = y.shndx;
-                info->section_is_last = y.shndx + 1u == e.shnum;
-                info->symbol_entry_offset = s.offset + k * entsz;
-            }
-            return ASMSTORE_OK;
-        }
-        break;
+/* Where symbol y (its .dynsym entry at entry_off, for errors) puts the payload: *off and *size
+   in the file. The symbol must be defined in a section with bytes, and lie inside it. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_symbol_extent(const asmstore__elf *e,
+                                                              const asmstore__sym *y,
+                                                              uint64_t entry_off, uint64_t *off,
+                                                              uint64_t *size, asmstore_error *err) {
+    asmstore__shdr target;
+    uint64_t rel;
+    uint64_t avail;
+
+    if (y->shndx == 0 || y->shndx >= e->shnum) /* undefined, ABS or reserved */
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, entry_off, -1, 0,
+                              "payload symbol not defined in a section");
+    asmstore__elf_shdr(e, y->shndx, &target);
+    if (target.type == ASMSTORE__SHT_NOBITS ||
+        !asmstore__range_ok(target.offset, target.size, e->size) || y->value < target.addr ||
+        y->value - target.addr > target.size)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, entry_off, -1, 0,
+                              "payload symbol's address outside its section");
+    rel = y->value - target.addr;
+    avail = target.size - rel;
+    if (y->size > avail)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, entry_off, -1, 0,
+                              "payload symbol's size past its section");
+    *off = target.offset + rel;
+    *size = y->size ? y->size : avail;
+    return ASMSTORE_OK;
+}
+
+/* The payload named by `symbol` in the first SHT_DYNSYM section (one pass: O(e_shnum +
+   symbols)): ASMSTORE_OK with *off, *size and info filled, ASMSTORE_ERR_NOT_FOUND when there is
+   no such symbol (or no .dynsym), else the error. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_symbol_payload(const asmstore__elf *e,
+                                                               const char *symbol, uint64_t *off,
+                                                               uint64_t *size,
+                                                               asmstore_elf_info *info,
+                                                               asmstore_error *err) {
+    uint64_t entsz = e->is64 ? 24u : 16u;
+    size_t symlen = strlen(symbol);
+    asmstore__shdr s;
+    asmstore__shdr str;
+    uint32_t i = 1;
+    uint64_t n;
+    uint64_t k;
+
+    while (i < e->shnum) {
+        asmstore__elf_shdr(e, i, &s);
+        if (s.type == ASMSTORE__SHT_DYNSYM) break;
+        i++;
     }
-    /* 2. the section named "payload" */
-    i = asmstore__elf_find_section(&e, "payload", &target);
-    if (i == 0) return asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0,
-                                      "no payload symbol and no 'payload' section");
-    if (target.type == ASMSTORE__SHT_NOBITS || !asmstore__range_ok(target.offset, target.size, e.size))
+    if (i >= e->shnum) return ASMSTORE_ERR_NOT_FOUND;
+    if (!asmstore__range_ok(s.offset, s.size, e->size) || s.link >= e->shnum)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset, -1, 0,
+                              ".dynsym outside the file or its sh_link out of range");
+    asmstore__elf_shdr(e, s.link, &str);
+    if (str.type != ASMSTORE__SHT_STRTAB || !asmstore__range_ok(str.offset, str.size, e->size))
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, str.offset, -1, 0,
+                              ".dynstr not a string table inside the file");
+
+    n = s.size / entsz;
+    for (k = 1; k < n; k++) {
+        asmstore__sym y;
+        asmstore_result res;
+
+        asmstore__elf_sym(e, s.offset, k, &y);
+        if (!asmstore__elf_str_eq(e, str.offset, str.size, y.name, symbol, symlen)) continue;
+        res = asmstore__elf_symbol_extent(e, &y, s.offset + k * entsz, off, size, err);
+        if (res != ASMSTORE_OK) return res;
+        if (info) {
+            info->kind = ASMSTORE_ELF_SYMBOL;
+            info->symbol_size = y.size;
+            info->section_index = y.shndx;
+            info->section_is_last = y.shndx + 1u == e->shnum;
+            info->symbol_entry_offset = s.offset + k * entsz;
+        }
+        return ASMSTORE_OK;
+    }
+    return ASMSTORE_ERR_NOT_FOUND;
+}
+
+/* The section named "payload" (MonoVM's legacy wrapper): *off and *size in the file. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_section_payload(const asmstore__elf *e,
+                                                                uint64_t *off, uint64_t *size,
+                                                                asmstore_elf_info *info,
+                                                                asmstore_error *err) {
+    asmstore__shdr target;
+    uint32_t i = asmstore__elf_find_section(e, "payload", &target);
+
+    if (i == 0)
+        return asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0,
+                              "no payload symbol and no 'payload' section");
+    if (target.type == ASMSTORE__SHT_NOBITS ||
+        !asmstore__range_ok(target.offset, target.size, e->size))
         return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, target.offset, -1, 0,
                               "'payload' section without bytes in the file");
-    *payload = e.p + target.offset;
-    *payload_size = (size_t)target.size;
+    *off = target.offset;
+    *size = target.size;
     if (info) {
-        info->kind = ASMSTORE_ELF_SECTION; info->payload_offset = target.offset; info->payload_size = target.size;
-        info->section_index = i; info->section_is_last = i + 1u == e.shnum;
+        info->kind = ASMSTORE_ELF_SECTION;
+        info->section_index = i;
+        info->section_is_last = i + 1u == e->shnum;
+    }
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, const char *symbol,
+                                                  const void **payload, size_t *payload_size,
+                                                  asmstore_elf_info *info, asmstore_error *err) {
+    asmstore__elf e;
+    asmstore_result res;
+    uint64_t off = 0;
+    uint64_t len = 0;
+
+    if (!payload || !payload_size || (!elf && size))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL output, or NULL file with a size");
+    *payload = NULL;
+    *payload_size = 0;
+    if (info) memset(info, 0, sizeof *info);
+    if (!symbol) symbol = ASMSTORE_ELF_DEFAULT_SYMBOL;
+    res = asmstore__elf_open(&e, elf, size);
+    if (res != ASMSTORE_OK)
+        return asmstore__fail(
+            err, res, 0, -1, 0,
+            "ELF header (little-endian, 32/64-bit) or its header tables out of bounds");
+    if (info) {
+        info->is_64bit = e.is64;
+        info->machine = e.machine;
+        info->abi = asmstore__abi_of_machine(e.machine);
+    }
+
+    /* 1. the dynamic symbol, 2. the section named "payload" */
+    res = asmstore__elf_symbol_payload(&e, symbol, &off, &len, info, err);
+    if (res == ASMSTORE_ERR_NOT_FOUND)
+        res = asmstore__elf_section_payload(&e, &off, &len, info, err);
+    if (res != ASMSTORE_OK) return res;
+    *payload = e.p + off;
+    *payload_size = (size_t)len;
+    if (info) {
+        info->payload_offset = off;
+        info->payload_size = len;
     }
     return ASMSTORE_OK;
 }
@@ -2379,30 +2618,35 @@ typedef struct asmstore__zip {
 } asmstore__zip;
 
 /* EOCD (+ ZIP64) -> central directory range. */
-ASMSTORE__PRIVATE asmstore_result asmstore__zip_open(asmstore__zip *z, const void *data, size_t size,
-                                                     asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__zip_open(asmstore__zip *z, const void *data,
+                                                     size_t size, asmstore_error *err) {
     const unsigned char *p = (const unsigned char *)data;
     uint64_t lo, e;
     memset(z, 0, sizeof *z);
     z->p = p;
     z->size = size;
-    if (!p || size < 22) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0,
-                                               "archive shorter than an end of central directory record");
+    if (!p || size < 22)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0,
+                              "archive shorter than an end of central directory record");
     lo = size > 22u + 65535u ? size - 22u - 65535u : 0;
     for (e = size - 22;; e--) {
         const unsigned char *q = p + e;
         if (asmstore__rd32(q) == ASMSTORE__ZIP_EOCD && e + 22u + asmstore__rd16(q + 20) == size) {
             uint64_t n_disk = asmstore__rd16(q + 8), n_total = asmstore__rd16(q + 10);
-            uint64_t cd_size = asmstore__rd32(q + 12), cd_off = asmstore__rd32(q + 16), cd_end_want = e;
+            uint64_t cd_size = asmstore__rd32(q + 12), cd_off = asmstore__rd32(q + 16),
+                     cd_end_want = e;
             int disk = asmstore__rd16(q + 4) != 0 || asmstore__rd16(q + 6) != 0;
             int zip64 = 0;
             if (e >= 20 && asmstore__rd32(p + e - 20) == ASMSTORE__ZIP64_LOC) {
                 uint64_t z64 = asmstore__rd64(p + e - 12);
-                if (z64 <= e - 20 && e - 20 - z64 >= 56 && asmstore__rd32(p + z64) == ASMSTORE__ZIP64_EOCD &&
+                if (z64 <= e - 20 && e - 20 - z64 >= 56 &&
+                    asmstore__rd32(p + z64) == ASMSTORE__ZIP64_EOCD &&
                     asmstore__rd32(p + e - 16) == 0) {
                     const unsigned char *r = p + z64;
-                    n_disk = asmstore__rd64(r + 24); n_total = asmstore__rd64(r + 32);
-                    cd_size = asmstore__rd64(r + 40); cd_off = asmstore__rd64(r + 48);
+                    n_disk = asmstore__rd64(r + 24);
+                    n_total = asmstore__rd64(r + 32);
+                    cd_size = asmstore__rd64(r + 40);
+                    cd_off = asmstore__rd64(r + 48);
                     disk = asmstore__rd32(r + 16) != 0 || asmstore__rd32(r + 20) != 0;
                     cd_end_want = z64;
                     zip64 = 1;
@@ -2413,17 +2657,23 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_open(asmstore__zip *z, const voi
                 continue; /* ZIP64 markers without ZIP64 records: not this one */
             }
             if (cd_off <= cd_end_want && cd_size == cd_end_want - cd_off) {
-                if (disk || n_disk != n_total) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0,
-                                                                     "archive spans several disks");
-                if (cd_size / 46u < n_total) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0,
-                                                                   "central directory smaller than its entry count");
-                z->cd_off = cd_off; z->cd_size = cd_size; z->n_total = n_total; z->zip64 = zip64;
+                if (disk || n_disk != n_total)
+                    return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0,
+                                          "archive spans several disks");
+                if (cd_size / 46u < n_total)
+                    return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, e, -1, 0,
+                                          "central directory smaller than its entry count");
+                z->cd_off = cd_off;
+                z->cd_size = cd_size;
+                z->n_total = n_total;
+                z->zip64 = zip64;
                 return ASMSTORE_OK;
             }
         }
         if (e == lo) break;
     }
-    return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0, "no end of central directory record");
+    return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, 0, -1, 0,
+                          "no end of central directory record");
 }
 
 ASMSTORE__PRIVATE uint64_t asmstore__alignment_of(uint64_t off) {
@@ -2435,17 +2685,28 @@ ASMSTORE__PRIVATE uint64_t asmstore__alignment_of(uint64_t off) {
 /* Finds `name` in an opened archive. */
 /* The ZIP64 extra field (0x0001) among a central directory entry's extras x[0..xend): only the fields
    whose 32-bit value is saturated, in order. 1 when it is there and holds them all. */
-ASMSTORE__PRIVATE int asmstore__zip64_extra(const unsigned char *x, const unsigned char *xend, uint64_t *usize,
-                                            uint64_t *csize, uint64_t *lfh) {
+ASMSTORE__PRIVATE int asmstore__zip64_extra(const unsigned char *x, const unsigned char *xend,
+                                            uint64_t *usize, uint64_t *csize, uint64_t *lfh) {
     while (xend - x >= 4) {
         unsigned id = asmstore__rd16(x), len = asmstore__rd16(x + 2);
         const unsigned char *f = x + 4, *fend;
         if ((size_t)(xend - f) < len) return 0;
         fend = f + len;
         if (id == 1) {
-            if (*usize == 0xFFFFFFFFu) { if (fend - f < 8) return 0; *usize = asmstore__rd64(f); f += 8; }
-            if (*csize == 0xFFFFFFFFu) { if (fend - f < 8) return 0; *csize = asmstore__rd64(f); f += 8; }
-            if (*lfh == 0xFFFFFFFFu) { if (fend - f < 8) return 0; *lfh = asmstore__rd64(f); }
+            if (*usize == 0xFFFFFFFFu) {
+                if (fend - f < 8) return 0;
+                *usize = asmstore__rd64(f);
+                f += 8;
+            }
+            if (*csize == 0xFFFFFFFFu) {
+                if (fend - f < 8) return 0;
+                *csize = asmstore__rd64(f);
+                f += 8;
+            }
+            if (*lfh == 0xFFFFFFFFu) {
+                if (fend - f < 8) return 0;
+                *lfh = asmstore__rd64(f);
+            }
             return 1;
         }
         x = fend;
@@ -2453,75 +2714,124 @@ ASMSTORE__PRIVATE int asmstore__zip64_extra(const unsigned char *x, const unsign
     return 0;
 }
 
-ASMSTORE__PRIVATE asmstore_result asmstore__zip_lookup(const asmstore__zip *z, const char *name, size_t name_len,
-                                                       asmstore_zip_entry *out, asmstore_error *err) {
-    const unsigned char *cd = z->p + z->cd_off, *hit = NULL;
-    uint64_t pos = 0, i, usize = 0, csize = 0, lfh = 0;
-    asmstore_zip_entry ent;
-    memset(&ent, 0, sizeof ent);
+/* The one central directory header named name[0..name_len) (*hit), walking every header once:
+   a malformed header or a second entry of that name is an error. */
+ASMSTORE__PRIVATE asmstore_result asmstore__zip_cd_find(const asmstore__zip *z, const char *name,
+                                                        size_t name_len,
+                                                        const unsigned char **hit,
+                                                        asmstore_error *err) {
+    const unsigned char *cd = z->p + z->cd_off;
+    uint64_t pos = 0;
+    uint64_t i;
+
+    *hit = NULL;
     for (i = 0; i < z->n_total; i++) {
         const unsigned char *q = cd + pos;
-        uint64_t n, m, c;
+        uint64_t n;
+        uint64_t m;
+        uint64_t c;
+
         if (z->cd_size - pos < 46 || asmstore__rd32(q) != ASMSTORE__ZIP_CDH)
             return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0,
                                   "central directory header signature or size");
-        n = asmstore__rd16(q + 28); m = asmstore__rd16(q + 30); c = asmstore__rd16(q + 32);
+        n = asmstore__rd16(q + 28);
+        m = asmstore__rd16(q + 30);
+        c = asmstore__rd16(q + 32);
         if (z->cd_size - pos - 46 < n + m + c)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0,
-                                  "central directory header's name, extra or comment past the directory");
+            return asmstore__fail(
+                err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0,
+                "central directory header's name, extra or comment past the directory");
         if (n == name_len && memcmp(q + 46, name, name_len) == 0) {
-            if (hit) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0,
-                                           "two central directory entries with this name"); /* duplicate name */
-            hit = q;
+            if (*hit)
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0,
+                                      "two central directory entries with this name");
+            *hit = q;
         }
         pos += 46 + n + m + c;
     }
-    if (!hit) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "no central directory entry with this name");
-    {
-        const unsigned char *q = hit, *x = hit + 46 + name_len, *xend = x + asmstore__rd16(hit + 30);
-        uint64_t lh_n, lh_m, data, cd_pos = (uint64_t)(hit - z->p);
-        ent.flags = asmstore__rd16(q + 8);
-        ent.method = asmstore__rd16(q + 10);
-        ent.crc32 = asmstore__rd32(q + 16);
-        csize = asmstore__rd32(q + 20);
-        usize = asmstore__rd32(q + 24);
-        lfh = asmstore__rd32(q + 42);
-        if (asmstore__rd16(q + 34) != 0 && asmstore__rd16(q + 34) != 0xFFFFu)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0, "central directory entry on another disk");
-        if ((usize == 0xFFFFFFFFu || csize == 0xFFFFFFFFu || lfh == 0xFFFFFFFFu) &&
-            !asmstore__zip64_extra(x, xend, &usize, &csize, &lfh))
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0,
-                                  "central directory entry without its ZIP64 extra field");
-        ent.compressed_size = csize;
-        ent.uncompressed_size = usize;
-        ent.lfh_offset = lfh;
-        ent.zip64 = z->zip64;
-        if (lfh > z->cd_off || z->cd_off - lfh < 30 || asmstore__rd32(z->p + lfh) != ASMSTORE__ZIP_LFH)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0,
-                                  "local file header missing or outside the archive");
-        lh_n = asmstore__rd16(z->p + lfh + 26);
-        lh_m = asmstore__rd16(z->p + lfh + 28);
-        data = lfh + 30 + lh_n + lh_m;
-        if (lh_n != name_len || data > z->cd_off || memcmp(z->p + lfh + 30, name, name_len) != 0)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0,
-                                  "local file header's name differs from the central directory's");
-        if (csize > z->cd_off - data) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, data, -1, 0,
-                                                            "entry data runs into the central directory");
-        ent.data_offset = data;
-        ent.alignment = asmstore__alignment_of(data);
-        if (out) *out = ent;
-        if (ent.flags & 1u) return asmstore__fail(err, ASMSTORE_ERR_ZIP_ENCRYPTED, lfh, -1, 0, "entry is encrypted");
-        if (ent.method != 0) return asmstore__fail(err, ASMSTORE_ERR_ZIP_COMPRESSED, lfh, -1, 0, "entry is not STORED");
-        if (csize != usize) return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0,
-                                                  "STORED entry whose sizes differ");
-        if (data % ASMSTORE_ZIP_MIN_ALIGNMENT) return asmstore__fail(err, ASMSTORE_ERR_MISALIGNED, data, -1, 0,
-                                                                     "entry data not 16-byte aligned");
-    }
+    if (!*hit)
+        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0,
+                              "no central directory entry with this name");
     return ASMSTORE_OK;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, const char *name, size_t name_len,
-                                               asmstore_zip_entry *out, asmstore_error *err) {
+/* The entry whose central directory header is at q: its sizes (ZIP64 extra field too), then its
+   local header (signature, the same name, data before the central directory). */
+ASMSTORE__PRIVATE asmstore_result asmstore__zip_entry_at(const asmstore__zip *z,
+                                                         const unsigned char *q, const char *name,
+                                                         size_t name_len, asmstore_zip_entry *ent,
+                                                         asmstore_error *err) {
+    const unsigned char *x = q + 46 + name_len;
+    const unsigned char *xend = x + asmstore__rd16(q + 30);
+    uint64_t cd_pos = (uint64_t)(q - z->p);
+    uint64_t csize = asmstore__rd32(q + 20);
+    uint64_t usize = asmstore__rd32(q + 24);
+    uint64_t lfh = asmstore__rd32(q + 42);
+    uint64_t data;
+
+    ent->flags = asmstore__rd16(q + 8);
+    ent->method = asmstore__rd16(q + 10);
+    ent->crc32 = asmstore__rd32(q + 16);
+    if (asmstore__rd16(q + 34) != 0 && asmstore__rd16(q + 34) != 0xFFFFu)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0,
+                              "central directory entry on another disk");
+    if ((usize == 0xFFFFFFFFu || csize == 0xFFFFFFFFu || lfh == 0xFFFFFFFFu) &&
+        !asmstore__zip64_extra(x, xend, &usize, &csize, &lfh))
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, cd_pos, -1, 0,
+                              "central directory entry without its ZIP64 extra field");
+    ent->compressed_size = csize;
+    ent->uncompressed_size = usize;
+    ent->lfh_offset = lfh;
+    ent->zip64 = z->zip64;
+
+    if (lfh > z->cd_off || z->cd_off - lfh < 30 || asmstore__rd32(z->p + lfh) != ASMSTORE__ZIP_LFH)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0,
+                              "local file header missing or outside the archive");
+    data = lfh + 30 + asmstore__rd16(z->p + lfh + 26) + asmstore__rd16(z->p + lfh + 28);
+    if (asmstore__rd16(z->p + lfh + 26) != name_len || data > z->cd_off ||
+        memcmp(z->p + lfh + 30, name, name_len) != 0)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0,
+                              "local file header's name differs from the central directory's");
+    if (csize > z->cd_off - data)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, data, -1, 0,
+                              "entry data runs into the central directory");
+    ent->data_offset = data;
+    ent->alignment = asmstore__alignment_of(data);
+    return ASMSTORE_OK;
+}
+
+ASMSTORE__PRIVATE asmstore_result asmstore__zip_lookup(const asmstore__zip *z, const char *name,
+                                                       size_t name_len, asmstore_zip_entry *out,
+                                                       asmstore_error *err) {
+    const unsigned char *hit;
+    asmstore_zip_entry ent;
+    asmstore_result res;
+
+    memset(&ent, 0, sizeof ent);
+    res = asmstore__zip_cd_find(z, name, name_len, &hit, err);
+    if (res == ASMSTORE_OK) res = asmstore__zip_entry_at(z, hit, name, name_len, &ent, err);
+    if (res != ASMSTORE_OK) return res;
+
+    /* the entry exists: *out is filled, also on the errors below */
+    if (out) *out = ent;
+    if (ent.flags & 1u)
+        return asmstore__fail(err, ASMSTORE_ERR_ZIP_ENCRYPTED, ent.lfh_offset, -1, 0,
+                              "entry is encrypted");
+    if (ent.method != 0)
+        return asmstore__fail(err, ASMSTORE_ERR_ZIP_COMPRESSED, ent.lfh_offset, -1, 0,
+                              "entry is not STORED");
+    if (ent.compressed_size != ent.uncompressed_size)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, (uint64_t)(hit - z->p), -1, 0,
+                              "STORED entry whose sizes differ");
+    if (ent.data_offset % ASMSTORE_ZIP_MIN_ALIGNMENT)
+        return asmstore__fail(err, ASMSTORE_ERR_MISALIGNED, ent.data_offset, -1, 0,
+                              "entry data not 16-byte aligned");
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, const char *name,
+                                               size_t name_len, asmstore_zip_entry *out,
+                                               asmstore_error *err) {
     asmstore__zip z;
     asmstore_result res;
     if (out) memset(out, 0, sizeof *out);
@@ -2535,9 +2845,9 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, con
 
 /* Where each release puts a store in an archive (store-releases.md §1.2), APK paths then AAB ones. */
 static const char *const asmstore__store_paths[] = {
-    "lib/%s/libassembly-store.so",                 /* .NET 10.0.102+, 11 */
-    "lib/%s/libassemblies.%s.blob.so",             /* .NET 9, 10.0.100-101 */
-    "assemblies/assemblies.%_.blob",               /* .NET 6-8: the arch store of format 1 */
+    "lib/%s/libassembly-store.so",     /* .NET 10.0.102+, 11 */
+    "lib/%s/libassemblies.%s.blob.so", /* .NET 9, 10.0.100-101 */
+    "assemblies/assemblies.%_.blob",   /* .NET 6-8: the arch store of format 1 */
     "base/lib/%s/libassembly-store.so",
     "base/lib/%s/libassemblies.%s.blob.so",
     "base/root/assemblies/assemblies.%_.blob"};
@@ -2546,7 +2856,8 @@ ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *
     const asmstore__abi_info *info = asmstore__abi(abi);
     const char *f;
     size_t n = 0, k;
-    if (!asmstore__abi_known(abi) || i >= sizeof asmstore__store_paths / sizeof *asmstore__store_paths || !buf)
+    if (!asmstore__abi_known(abi) ||
+        i >= sizeof asmstore__store_paths / sizeof *asmstore__store_paths || !buf)
         return 0;
     for (f = asmstore__store_paths[i]; *f; f++) {
         char sub[16];
@@ -2566,8 +2877,8 @@ ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *
 }
 
 ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t size, asmstore_abi abi,
-                                                     asmstore_abi *found_abi, asmstore_zip_entry *out,
-                                                     asmstore_error *err) {
+                                                     asmstore_abi *found_abi,
+                                                     asmstore_zip_entry *out, asmstore_error *err) {
     asmstore__zip z;
     asmstore_result res = ASMSTORE_ERR_NOT_FOUND;
     char name[96];
@@ -2576,13 +2887,18 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t siz
     if (out) memset(out, 0, sizeof *out);
     if (found_abi) *found_abi = ASMSTORE_ABI_UNKNOWN;
     if ((!zip && size) || !asmstore__abi_in_range(abi))
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL archive with a size, or unknown ABI");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL archive with a size, or unknown ABI");
     res = asmstore__zip_open(&z, zip, size, err);
     if (res != ASMSTORE_OK) return res;
     res = ASMSTORE_ERR_NOT_FOUND;
-    for (i = 0; res == ASMSTORE_ERR_NOT_FOUND && (a = asmstore__abi_candidate(abi, i)) != ASMSTORE_ABI_UNKNOWN; i++) {
+    for (i = 0; res == ASMSTORE_ERR_NOT_FOUND &&
+                (a = asmstore__abi_candidate(abi, i)) != ASMSTORE_ABI_UNKNOWN;
+         i++) {
         size_t n;
-        for (p = 0; res == ASMSTORE_ERR_NOT_FOUND && (n = asmstore_zip_store_path(a, p, name, sizeof name)) != 0; p++)
+        for (p = 0; res == ASMSTORE_ERR_NOT_FOUND &&
+                    (n = asmstore_zip_store_path(a, p, name, sizeof name)) != 0;
+             p++)
             res = asmstore__zip_lookup(&z, name, n, out, err);
         if (found_abi && res != ASMSTORE_ERR_NOT_FOUND) *found_abi = a;
     }
@@ -2611,9 +2927,11 @@ ASMSTORE__PRIVATE void asmstore__keep_path(asmstore_locator *l, const char *path
     l->path[n] = 0;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locator *l, const asmstore_reader *r,
-                                                           const asmstore_entry *e, size_t min_alignment,
-                                                           uint64_t *offset, asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locator *l,
+                                                           const asmstore_reader *r,
+                                                           const asmstore_entry *e,
+                                                           size_t min_alignment, uint64_t *offset,
+                                                           asmstore_error *err) {
     uintptr_t payload, image;
     uint64_t at;
     asmstore_result res;
@@ -2621,7 +2939,8 @@ ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locato
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "NULL argument, or min_alignment not a power of two");
     payload = (uintptr_t)l->data;
-    if ((uintptr_t)r->data < payload || r->size > l->size || (uintptr_t)r->data - payload > l->size - r->size)
+    if ((uintptr_t)r->data < payload || r->size > l->size ||
+        (uintptr_t)r->data - payload > l->size - r->size)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "the reader does not read this locator's payload");
     if ((res = asmstore_reader_entry_check(r, e, err)) != ASMSTORE_OK) return res;
@@ -2629,13 +2948,15 @@ ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locato
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, (int64_t)e->index, 0,
                               "the image is compressed: the file holds no bytes of it to map");
     if (!l->path[0])
-        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, (int64_t)e->index, 0,
-                              "the locator knows no file for its payload (path too long, or no dl_iterate_phdr)");
+        return asmstore__fail(
+            err, ASMSTORE_ERR_UNSUPPORTED, 0, (int64_t)e->index, 0,
+            "the locator knows no file for its payload (path too long, or no dl_iterate_phdr)");
     image = (uintptr_t)e->image;
     at = l->file_offset + (uint64_t)(image - payload);
     if (min_alignment > 1 && at % min_alignment != 0)
-        return asmstore__fail(err, ASMSTORE_ERR_MISALIGNED, at, (int64_t)e->index, 0,
-                              "the image's offset in its file is not a multiple of the alignment asked for");
+        return asmstore__fail(
+            err, ASMSTORE_ERR_MISALIGNED, at, (int64_t)e->index, 0,
+            "the image's offset in its file is not a multiple of the alignment asked for");
     *offset = at;
     return ASMSTORE_OK;
 }
@@ -2645,8 +2966,8 @@ ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locato
 #define ASMSTORE__HAVE_PHDR_ITER 1
 typedef struct asmstore__phdr_find {
     uintptr_t addr, end;
-    uint64_t file_offset;          /* of addr in the object's file */
-    const char *name;              /* the loader's name for the object */
+    uint64_t file_offset; /* of addr in the object's file */
+    const char *name;     /* the loader's name for the object */
     int found;
 } asmstore__phdr_find;
 static int asmstore__phdr_cb(struct dl_phdr_info *info, size_t size, void *data) {
@@ -2673,20 +2994,69 @@ static int asmstore__phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
 /* Keeps dlerror()'s text (if any) in l->error for the caller to print. */
 ASMSTORE__PRIVATE void asmstore__keep_dlerror(asmstore_locator *l) {
     const char *msg = dlerror();
-    if (msg) { strncpy(l->error, msg, sizeof l->error - 1); l->error[sizeof l->error - 1] = 0; }
+    if (msg) {
+        strncpy(l->error, msg, sizeof l->error - 1);
+        l->error[sizeof l->error - 1] = 0;
+    }
 }
 
-ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const char *path, const char *symbol,
-                                                    asmstore_error *err) {
-    void *h, *p;
-    size_t extent = 0, size = 0;
-    if (!l || !path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or path");
+/* The extent of the object's bytes from p on: the end of the PT_LOAD holding p
+   (dl_iterate_phdr), with l's file offset and path; 0 when unknown. */
+ASMSTORE__PRIVATE size_t asmstore__dl_extent(asmstore_locator *l, const void *p) {
+#ifdef ASMSTORE__HAVE_PHDR_ITER
+    asmstore__phdr_find f;
+
+    memset(&f, 0, sizeof f);
+    f.addr = (uintptr_t)p;
+    dl_iterate_phdr(asmstore__phdr_cb, &f);
+    if (!f.found) return 0;
+    l->file_offset = f.file_offset;
+    if (f.name) asmstore__keep_path(l, f.name);
+    return (size_t)(f.end - f.addr);
+#else
+    (void)l;
+    (void)p;
+    return 0;
+#endif
+}
+
+/* The symbol's st_size when the loader tells it (dladdr1, glibc), else `extent`; 0 when st_size
+   runs past the extent. */
+ASMSTORE__PRIVATE size_t asmstore__dl_symbol_size(void *p, const char *symbol, size_t extent) {
+#if defined(__GLIBC__) && defined(__USE_GNU)
+    Dl_info di;
+    void *symp = NULL;
+    const ElfW(Sym) *sym;
+
+    if (!dladdr1(p, &di, &symp, RTLD_DL_SYMENT) || !symp || di.dli_saddr != p || !di.dli_sname ||
+        strcmp(di.dli_sname, symbol) != 0)
+        return extent;
+    sym = (const ElfW(Sym) *)symp;
+    if ((uint64_t)sym->st_size > (uint64_t)extent) return 0;
+    return sym->st_size ? (size_t)sym->st_size : extent;
+#else
+    (void)p;
+    (void)symbol;
+    return extent;
+#endif
+}
+
+ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const char *path,
+                                                    const char *symbol, asmstore_error *err) {
+    void *h;
+    void *p;
+    size_t extent;
+    size_t size;
+
+    if (!l || !path)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or path");
     memset(l, 0, sizeof *l);
     if (!symbol) symbol = ASMSTORE_ELF_DEFAULT_SYMBOL;
     h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         asmstore__keep_dlerror(l);
-        return asmstore__fail(err, ASMSTORE_ERR_DLOPEN, 0, -1, 0, "dlopen failed (see the locator's error)");
+        return asmstore__fail(err, ASMSTORE_ERR_DLOPEN, 0, -1, 0,
+                              "dlopen failed (see the locator's error)");
     }
     (void)dlerror();
     p = dlsym(h, symbol);
@@ -2696,38 +3066,19 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
         return asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0,
                               "dlsym found no such symbol (see the locator's error)");
     }
-#ifdef ASMSTORE__HAVE_PHDR_ITER
-    {
-        asmstore__phdr_find f;
-        memset(&f, 0, sizeof f);
-        f.addr = (uintptr_t)p;
-        dl_iterate_phdr(asmstore__phdr_cb, &f);
-        if (f.found) {
-            extent = (size_t)(f.end - f.addr);
-            l->file_offset = f.file_offset;
-            if (f.name) asmstore__keep_path(l, f.name);
-        }
+
+    extent = asmstore__dl_extent(l, p);
+    if (extent == 0) {
+        dlclose(h);
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
+                              "no extent for the symbol (no dl_iterate_phdr)");
     }
-#endif
-    if (extent == 0) { dlclose(h); return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
-                                                         "no extent for the symbol (no dl_iterate_phdr)"); }
-    size = extent;
-#if defined(__GLIBC__) && defined(__USE_GNU)
-    {
-        Dl_info di;
-        void *symp = NULL;
-        if (dladdr1(p, &di, &symp, RTLD_DL_SYMENT) && symp && di.dli_saddr == p && di.dli_sname &&
-            !strcmp(di.dli_sname, symbol)) {
-            const ElfW(Sym) *sym = (const ElfW(Sym) *)symp;
-            if ((uint64_t)sym->st_size > (uint64_t)extent) {
-                dlclose(h);
-                memset(l, 0, sizeof *l);
-                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0, "symbol size past its PT_LOAD");
-            }
-            if (sym->st_size) size = (size_t)sym->st_size;
-        }
+    size = asmstore__dl_symbol_size(p, symbol, extent);
+    if (size == 0) {
+        dlclose(h);
+        memset(l, 0, sizeof *l);
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0, "symbol size past its PT_LOAD");
     }
-#endif
     l->data = p;
     l->size = size;
     l->via = ASMSTORE_VIA_DLOPEN;
@@ -2744,18 +3095,23 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
 
 /* Opens path to read; -1 (err and errno set; *res the result) when it is not there, cannot be opened or is
    not a regular file (errno EISDIR or EINVAL, *res not_regular). */
-ASMSTORE__PRIVATE int asmstore__open_regular(const char *path, asmstore_result not_regular, struct stat *st,
-                                             asmstore_result *res, asmstore_error *err) {
+ASMSTORE__PRIVATE int asmstore__open_regular(const char *path, asmstore_result not_regular,
+                                             struct stat *st, asmstore_result *res,
+                                             asmstore_error *err) {
     int fd = open(path, ASMSTORE__O_READ), e;
     if (fd < 0) {
         e = errno;
-        *res = asmstore__fail(err, e == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, e, "opening the file");
+        *res = asmstore__fail(err, e == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, e,
+                              "opening the file");
         errno = e;
         return -1;
     }
-    if (fstat(fd, st) != 0) e = errno;
-    else if (!S_ISREG(st->st_mode)) e = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
-    else return fd;
+    if (fstat(fd, st) != 0)
+        e = errno;
+    else if (!S_ISREG(st->st_mode))
+        e = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
+    else
+        return fd;
     close(fd);
     *res = asmstore__fail(err, not_regular, 0, -1, e, "not a regular file (or fstat failed)");
     errno = e;
@@ -2765,8 +3121,8 @@ ASMSTORE__PRIVATE int asmstore__open_regular(const char *path, asmstore_result n
 /* Opens path and maps all of it read-only, once (the descriptor is closed again). not_regular / empty:
    the results for something that is not a regular file / an empty one. On failure errno says why. */
 ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_result not_regular,
-                                                     asmstore_result empty, unsigned char **map, size_t *size,
-                                                     asmstore_error *err) {
+                                                     asmstore_result empty, unsigned char **map,
+                                                     size_t *size, asmstore_error *err) {
     struct stat st;
     void *m;
     asmstore_result res = ASMSTORE_OK;
@@ -2774,11 +3130,15 @@ ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_
     *map = NULL;
     *size = 0;
     if ((fd = asmstore__open_regular(path, not_regular, &st, &res, err)) < 0) return res;
-    if (st.st_size <= 0) { close(fd); return asmstore__fail(err, empty, 0, -1, 0, "empty file"); }
+    if (st.st_size <= 0) {
+        close(fd);
+        return asmstore__fail(err, empty, 0, -1, 0, "empty file");
+    }
     if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
         close(fd);
         errno = EFBIG;
-        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, EFBIG, "file larger than the address space");
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, EFBIG,
+                              "file larger than the address space");
     }
     m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     e = errno;
@@ -2792,10 +3152,11 @@ ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_
 
 /* Of the mapping m[0..n), keeps only the pages holding [off, off+len) as l's map: the rest is unmapped
    (at most one munmap on each side), so the entry stays where the one mmap put it. */
-ASMSTORE__PRIVATE void asmstore__keep_pages(asmstore_locator *l, unsigned char *m, size_t n, uint64_t off,
-                                            uint64_t len) {
+ASMSTORE__PRIVATE void asmstore__keep_pages(asmstore_locator *l, unsigned char *m, size_t n,
+                                            uint64_t off, uint64_t len) {
     long pg = sysconf(_SC_PAGESIZE);
-    size_t page = pg > 0 ? (size_t)pg : 4096u, start = (size_t)off - (size_t)off % page, last = (size_t)(off + len);
+    size_t page = pg > 0 ? (size_t)pg : 4096u, start = (size_t)off - (size_t)off % page,
+           last = (size_t)(off + len);
     size_t mapped = n + (page - n % page) % page, end = last + (page - last % page) % page;
     if (end > mapped) end = mapped;
     if (start > 0) munmap(m, start);
@@ -2805,7 +3166,8 @@ ASMSTORE__PRIVATE void asmstore__keep_pages(asmstore_locator *l, unsigned char *
 }
 
 /* Payload inside bytes [p, p+n) that came from file offset `at`: ELF (either kind) or raw. */
-ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l, const unsigned char *p, size_t n,
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l,
+                                                         const unsigned char *p, size_t n,
                                                          uint64_t at, const char *symbol) {
     if (n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') {
         asmstore_elf_info info;
@@ -2813,48 +3175,65 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l, co
         size_t pls;
         asmstore_result res = asmstore_elf_payload(p, n, symbol, &pl, &pls, &info, NULL);
         if (res != ASMSTORE_OK) return res;
-        l->data = pl; l->size = pls; l->wrapper = info.kind;
+        l->data = pl;
+        l->size = pls;
+        l->wrapper = info.kind;
         if (l->abi == ASMSTORE_ABI_UNKNOWN) l->abi = info.abi;
         l->file_offset = at + info.payload_offset;
         return ASMSTORE_OK;
     }
-    l->data = p; l->size = n; l->wrapper = ASMSTORE_ELF_NONE; l->file_offset = at;
+    l->data = p;
+    l->size = n;
+    l->wrapper = ASMSTORE_ELF_NONE;
+    l->file_offset = at;
     return ASMSTORE_OK;
 }
 
 #ifndef ASMSTORE_NO_ZIP
 /* The store entry of the ZIP mapped whole at m[0..n) (that mapping is handed over: trimmed to the
    entry's pages and kept in l, or unmapped on failure); then the payload inside the entry. */
-ASMSTORE__PRIVATE asmstore_result asmstore__locate_in_zip(asmstore_locator *l, unsigned char *m, size_t n,
-                                                          asmstore_abi abi, const char *symbol, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_in_zip(asmstore_locator *l, unsigned char *m,
+                                                          size_t n, asmstore_abi abi,
+                                                          const char *symbol, asmstore_error *err) {
     asmstore_zip_entry ent;
     asmstore_abi found = ASMSTORE_ABI_UNKNOWN;
     asmstore_result res = asmstore_zip_find_store(m, n, abi, &found, &ent, err);
     l->entry = ent;
     if (res == ASMSTORE_OK && ent.compressed_size == 0)
-        res = asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, ent.data_offset, -1, 0, "store entry is empty");
-    if (res != ASMSTORE_OK) { munmap(m, n); return res; }
+        res = asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, ent.data_offset, -1, 0,
+                             "store entry is empty");
+    if (res != ASMSTORE_OK) {
+        munmap(m, n);
+        return res;
+    }
     asmstore__keep_pages(l, m, n, ent.data_offset, ent.compressed_size);
     l->via = ASMSTORE_VIA_APK;
     l->abi = found;
     l->entry_data = m + ent.data_offset;
     l->entry_size = (size_t)ent.compressed_size;
-    res = asmstore__locate_inner(l, m + ent.data_offset, (size_t)ent.compressed_size, ent.data_offset, symbol);
+    res = asmstore__locate_inner(l, m + ent.data_offset, (size_t)ent.compressed_size,
+                                 ent.data_offset, symbol);
     if (res != ASMSTORE_OK) {
         munmap(l->map, l->map_size);
-        l->map = NULL; l->map_size = 0; l->entry_data = NULL; l->entry_size = 0;
-        return asmstore__fail(err, res, ent.data_offset, -1, 0,
-                              "store entry's ELF wrapper malformed, or no payload symbol or section in it");
+        l->map = NULL;
+        l->map_size = 0;
+        l->entry_data = NULL;
+        l->entry_size = 0;
+        return asmstore__fail(
+            err, res, ent.data_offset, -1, 0,
+            "store entry's ELF wrapper malformed, or no payload symbol or section in it");
     }
     return ASMSTORE_OK;
 }
 
 /* Opens one APK and locates the store entry; ASMSTORE_OK with l filled. */
-ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, const char *path, asmstore_abi abi,
-                                                           const char *symbol, asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, const char *path,
+                                                           asmstore_abi abi, const char *symbol,
+                                                           asmstore_error *err) {
     unsigned char *m;
     size_t n;
-    asmstore_result res = asmstore__map_file(path, ASMSTORE_ERR_BAD_ZIP, ASMSTORE_ERR_BAD_ZIP, &m, &n, err);
+    asmstore_result res =
+        asmstore__map_file(path, ASMSTORE_ERR_BAD_ZIP, ASMSTORE_ERR_BAD_ZIP, &m, &n, err);
     if (res != ASMSTORE_OK) return res;
     res = asmstore__locate_in_zip(l, m, n, abi, symbol, err);
     if (res == ASMSTORE_OK) asmstore__keep_path(l, path);
@@ -2863,14 +3242,15 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, 
 
 /* Split APKs: when path's basename is base.apk, the store from <dir>/split_config.<abi_underscored>.apk
    (abi UNKNOWN: the first ABI with one). ASMSTORE_OK with l filled; else l is left zeroed. */
-ASMSTORE__PRIVATE asmstore_result asmstore__locate_split(asmstore_locator *l, const char *path, asmstore_abi abi,
-                                                         const char *symbol) {
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_split(asmstore_locator *l, const char *path,
+                                                         asmstore_abi abi, const char *symbol) {
     char split[4096 + 64];
     const char *slash = strrchr(path, '/');
     size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
     unsigned i;
     asmstore_abi a;
-    if (strcmp(slash ? slash + 1 : path, "base.apk") != 0 || strlen(path) >= 4000) return ASMSTORE_ERR_NOT_FOUND;
+    if (strcmp(slash ? slash + 1 : path, "base.apk") != 0 || strlen(path) >= 4000)
+        return ASMSTORE_ERR_NOT_FOUND;
     for (i = 0; (a = asmstore__abi_candidate(abi, i)) != ASMSTORE_ABI_UNKNOWN; i++) {
         const char *an = asmstore__abi(a)->underscored;
         size_t m = strlen(an);
@@ -2879,7 +3259,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_split(asmstore_locator *l, co
         memcpy(split + dir, "split_config.", 13);
         memcpy(split + dir + 13, an, m);
         memcpy(split + dir + 13 + m, ".apk", 5);
-        if (stat(split, &st) == 0 && asmstore__locate_apk_one(l, split, a, symbol, NULL) == ASMSTORE_OK) {
+        if (stat(split, &st) == 0 &&
+            asmstore__locate_apk_one(l, split, a, symbol, NULL) == ASMSTORE_OK) {
             l->from_split = 1;
             return ASMSTORE_OK;
         }
@@ -2888,26 +3269,30 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_split(asmstore_locator *l, co
     return ASMSTORE_ERR_NOT_FOUND;
 }
 
-ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path, asmstore_abi abi,
-                                                 const char *symbol, asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char *path,
+                                                 asmstore_abi abi, const char *symbol,
+                                                 asmstore_error *err) {
     if (!l || !path || !asmstore__abi_in_range(abi))
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or path, or unknown ABI");
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL locator or path, or unknown ABI");
     memset(l, 0, sizeof *l);
     if (asmstore__locate_split(l, path, abi, symbol) == ASMSTORE_OK) return ASMSTORE_OK;
     return asmstore__locate_apk_one(l, path, abi, symbol, err);
 }
 #endif /* ASMSTORE_NO_ZIP */
 
-ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const char *path, const char *symbol,
-                                                  asmstore_error *err) {
+ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const char *path,
+                                                  const char *symbol, asmstore_error *err) {
     unsigned char *m;
     size_t n;
     asmstore_result res;
-    if (!l || !path) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or path");
+    if (!l || !path)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or path");
     memset(l, 0, sizeof *l);
     res = asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, &n, err);
     if (res != ASMSTORE_OK) return res;
-    if (n >= 4 && m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4) { /* a ZIP: as asmstore_locate_apk */
+    if (n >= 4 && m[0] == 'P' && m[1] == 'K' && m[2] == 3 &&
+        m[3] == 4) { /* a ZIP: as asmstore_locate_apk */
 #ifndef ASMSTORE_NO_ZIP
         if (asmstore__locate_split(l, path, ASMSTORE_ABI_UNKNOWN, symbol) == ASMSTORE_OK) {
             munmap(m, n); /* a split holds the store: base.apk's mapping goes */
@@ -2918,16 +3303,20 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
         return res;
 #else
         munmap(m, n);
-        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0, "a ZIP archive, and ASMSTORE_NO_ZIP is set");
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
+                              "a ZIP archive, and ASMSTORE_NO_ZIP is set");
 #endif
     }
-    l->map = m; l->map_size = n;
+    l->map = m;
+    l->map_size = n;
     l->via = ASMSTORE_VIA_FILE;
-    l->entry_data = m; l->entry_size = n;
+    l->entry_data = m;
+    l->entry_size = n;
     res = asmstore__locate_inner(l, m, n, 0, symbol);
     if (res != ASMSTORE_OK) {
         asmstore_locator_close(l);
-        return asmstore__fail(err, res, 0, -1, 0, "ELF file malformed, or no payload symbol or section in it");
+        return asmstore__fail(err, res, 0, -1, 0,
+                              "ELF file malformed, or no payload symbol or section in it");
     }
     asmstore__keep_path(l, path);
     return ASMSTORE_OK;
