@@ -1088,6 +1088,7 @@ ASMSTORE_DEF void *asmstore_alloc(const asmstore_allocator *a, size_t size) {
     if (a && a->alloc) return a->alloc(a->user, size);
     return ASMSTORE_MALLOC(size);
 }
+
 ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t size) {
     if (!ptr) return;
     if (a && a->free)
@@ -1182,16 +1183,20 @@ ASMSTORE_DEF uint32_t asmstore_crc32(const void *data, size_t len) {
     const unsigned char *p = (const unsigned char *)data;
     uint32_t crc = 0xFFFFFFFFu;
     size_t i;
-    if (len == 0) return 0xFFFFFFFFu; /* upstream's special case (store-format.md §2) */
+
+    if (len == 0) return 0xFFFFFFFFu; /* upstream's special case (docs/store-format.md §2) */
     for (i = 0; i < len; i++) crc = asmstore__crc_table[(crc ^ p[i]) & 0xFFu] ^ (crc >> 8);
     return ~crc;
 }
+
 ASMSTORE_DEF uint32_t asmstore_xxh32(const void *data, size_t len) {
     return (uint32_t)XXH32(data, len, 0);
 }
+
 ASMSTORE_DEF uint64_t asmstore_xxh3_64(const void *data, size_t len) {
     return (uint64_t)XXH3_64bits(data, len);
 }
+
 /* asmstore_name_hash, inlined where a lookup hashes (one call less on the hot path) */
 ASMSTORE__PRIVATE inline uint64_t asmstore__name_hash(asmstore_hash_kind kind, const void *name,
                                                       size_t len) {
@@ -1203,6 +1208,7 @@ ASMSTORE__PRIVATE inline uint64_t asmstore__name_hash(asmstore_hash_kind kind, c
     default: return 0;
     }
 }
+
 ASMSTORE_DEF uint64_t asmstore_name_hash(asmstore_hash_kind kind, const void *name, size_t len) {
     return asmstore__name_hash(kind, name, len);
 }
@@ -1222,36 +1228,45 @@ typedef struct asmstore__abi_info {
     const char *v1_store_file; /* .NET 6-8 store-set file (UNKNOWN row: store 0, the common one) */
     const char *net9_file;     /* .NET 9 (and 10.0.100-101) wrapper name */
 } asmstore__abi_info;
+
 static const asmstore__abi_info asmstore__abis[ASMSTORE__ABI_COUNT] = {
     {"unknown", "unknown", "unknown", {NULL, NULL}, 0, 0, 0, "assemblies.blob", ""},
     {"arm64", "arm64-v8a", "arm64_v8a", {"aarch64", NULL}, 183, 0, 1,
      "assemblies.arm64_v8a.blob", "libassemblies.arm64-v8a.blob.so"},
     {"arm", "armeabi-v7a", "armeabi_v7a", {"armhf", "armv7"}, 40, 0x05000000u, 0,
      "assemblies.armeabi_v7a.blob", "libassemblies.armeabi-v7a.blob.so"},
-    {"x86_64", "x86_64", "x86_64", {NULL, NULL}, 62, 0, 1, "assemblies.x86_64.blob", "libassemblies.x86_64.blob.so"},
-    {"x86", "x86", "x86", {"i386", "i686"}, 3, 0, 0, "assemblies.x86.blob", "libassemblies.x86.blob.so"}};
+    {"x86_64", "x86_64", "x86_64", {NULL, NULL}, 62, 0, 1,
+     "assemblies.x86_64.blob", "libassemblies.x86_64.blob.so"},
+    {"x86", "x86", "x86", {"i386", "i686"}, 3, 0, 0,
+     "assemblies.x86.blob", "libassemblies.x86.blob.so"}};
 
-/* An asmstore_abi value (UNKNOWN included) the table has a row for; anything else is a bad argument. */
+/* An asmstore_abi value (UNKNOWN included) the table has a row for; anything else is a bad
+   argument. */
 ASMSTORE__PRIVATE int asmstore__abi_in_range(asmstore_abi abi) {
     return (unsigned)abi < ASMSTORE__ABI_COUNT;
 }
+
 /* One of the four ABIs. */
 ASMSTORE__PRIVATE int asmstore__abi_known(asmstore_abi abi) {
     return (unsigned)abi - 1u < ASMSTORE__ABI_COUNT - 1u;
 }
+
 /* The row of abi; the UNKNOWN row for values out of range. */
 ASMSTORE__PRIVATE const asmstore__abi_info *asmstore__abi(asmstore_abi abi) {
     return &asmstore__abis[asmstore__abi_in_range(abi) ? (unsigned)abi : 0u];
 }
+
 /* The i-th ABI to try when looking for `want`: `want` alone when known, else every ABI in row
    order; UNKNOWN past the last. */
 ASMSTORE__PRIVATE asmstore_abi asmstore__abi_candidate(asmstore_abi want, unsigned i) {
     if (want != ASMSTORE_ABI_UNKNOWN) return i == 0 ? want : ASMSTORE_ABI_UNKNOWN;
     return i + 1u < ASMSTORE__ABI_COUNT ? (asmstore_abi)(i + 1u) : ASMSTORE_ABI_UNKNOWN;
 }
+
 /* The ABI whose e_machine is `machine`; UNKNOWN for other machines. */
 ASMSTORE__PRIVATE asmstore_abi asmstore__abi_of_machine(uint16_t machine) {
     unsigned i;
+
     for (i = 1; i < ASMSTORE__ABI_COUNT; i++)
         if (asmstore__abis[i].e_machine == machine) return (asmstore_abi)i;
     return ASMSTORE_ABI_UNKNOWN;
@@ -1260,11 +1275,14 @@ ASMSTORE__PRIVATE asmstore_abi asmstore__abi_of_machine(uint16_t machine) {
 ASMSTORE_DEF const char *asmstore_abi_name(asmstore_abi abi) {
     return asmstore__abi(abi)->name;
 }
+
 ASMSTORE_DEF const char *asmstore_abi_android_name(asmstore_abi abi) {
     return asmstore__abi(abi)->android_dir;
 }
+
 ASMSTORE_DEF asmstore_abi asmstore_abi_parse(const char *name) {
     unsigned i, k;
+
     if (!name) return ASMSTORE_ABI_UNKNOWN;
     for (i = 1; i < ASMSTORE__ABI_COUNT; i++) {
         const asmstore__abi_info *a = &asmstore__abis[i];
@@ -1315,8 +1333,10 @@ ASMSTORE_DEF const char *asmstore_hash_name(asmstore_hash_kind kind) {
     default: return "unknown";
     }
 }
+
 ASMSTORE_DEF size_t asmstore_name_base_len(const char *name, size_t len) {
     size_t i = len;
+
     while (i > 0) {
         i--;
         if (name[i] == '/') break;
@@ -1328,6 +1348,7 @@ ASMSTORE_DEF size_t asmstore_name_base_len(const char *name, size_t len) {
 /* Valid UTF-8 (no overlongs, no surrogates, <= U+10FFFF) without NUL bytes. */
 ASMSTORE__PRIVATE int asmstore__name_valid(const unsigned char *s, size_t n) {
     size_t i = 0;
+
     while (i < n) {
         unsigned c = s[i], need, k;
         uint32_t cp;
@@ -1386,39 +1407,48 @@ asmstore__describe_image(const asmstore_reader *r, const asmstore__desc *d, asms
 }
 
 /* >>reader: index ------------------------------------------------------------------------------ */
-/* The index entry at position i: its hash, then a 4-byte descriptor index (then the ignore byte). */
+/* The index entry at position i: its hash, then a 4-byte descriptor index (then the ignore
+   byte). */
 ASMSTORE__PRIVATE const unsigned char *asmstore__index_entry(const asmstore_reader *r, uint32_t i) {
     return r->data + r->index_offset + (size_t)i * r->index_entry_size;
 }
-/* One 8-byte read masked to the hash's width (every index entry is at least 8 bytes): no branch on the
-   width in the search loops. */
+
+/* One 8-byte read masked to the hash's width (every index entry is at least 8 bytes): no branch on
+   the width in the search loops. */
 ASMSTORE__PRIVATE uint64_t asmstore__entry_hash(const asmstore_reader *r,
                                                 const unsigned char *entry) {
     return asmstore__rd64(entry) & r->hash_mask;
 }
+
 /* v2+: the descriptor an index entry points at; format 1: the mapping index of a hash row. */
 ASMSTORE__PRIVATE uint32_t asmstore__entry_descriptor(const asmstore_reader *r,
                                                       const unsigned char *entry) {
     return asmstore__rd32(entry + r->hash_size);
 }
+
 ASMSTORE__PRIVATE uint64_t asmstore__index_hash(const asmstore_reader *r, uint32_t i) {
     return asmstore__entry_hash(r, asmstore__index_entry(r, i));
 }
+
 ASMSTORE__PRIVATE uint32_t asmstore__index_descriptor(const asmstore_reader *r, uint32_t i) {
     return asmstore__entry_descriptor(r, asmstore__index_entry(r, i));
 }
-/* Does the index entry at `entry` mark its name an ignored placeholder (9- and 13-byte entries only)? */
+
+/* Does the index entry at `entry` mark its name an ignored placeholder (9- and 13-byte entries
+   only)? */
 ASMSTORE__PRIVATE int asmstore__index_ignored(const asmstore_reader *r,
                                               const unsigned char *entry) {
     return r->ignore_offset && entry[r->ignore_offset] != 0;
 }
-/* Where a search for hash h starts: a position at most 8 before the first whose hash is >= h. With a
-   name table attached, its buckets narrow the range to the positions sharing h's top bits (about one:
-   hashes are uniform); otherwise the range is the whole index. A bisection takes a wide range (a store
-   made to crowd one bucket stays O(log n)) down to a few positions, which the caller walks. The index
-   order was checked at init. */
+
+/* Where a search for hash h starts: a position at most 8 before the first whose hash is >= h. With
+   a name table attached, its buckets narrow the range to the positions sharing h's top bits (about
+   one: hashes are uniform); otherwise the range is the whole index. A bisection takes a wide range
+   (a store made to crowd one bucket stays O(log n)) down to a few positions, which the caller
+   walks. The index order was checked at init. */
 ASMSTORE__PRIVATE inline uint32_t asmstore__search_start(const asmstore_reader *r, uint64_t h) {
     uint32_t lo = 0, hi = r->index_entry_count;
+
     if (r->buckets) {
         size_t b = (size_t)(h >> r->bucket_shift);
         lo = r->buckets[b];
@@ -1433,24 +1463,30 @@ ASMSTORE__PRIVATE inline uint32_t asmstore__search_start(const asmstore_reader *
     }
     return lo;
 }
+
 /* First index position whose hash is >= h. */
 ASMSTORE__PRIVATE uint32_t asmstore__lower_bound(const asmstore_reader *r, uint64_t h) {
     uint32_t i = asmstore__search_start(r, h);
+
     while (i < r->index_entry_count && asmstore__index_hash(r, i) < h) i++;
     return i;
 }
-/* How many top bits of a hash pick its bucket: 2^bits is the largest power of two <= the index entries
-   (at least 2, at most 2^20), so a bucket holds about one entry. */
+
+/* How many top bits of a hash pick its bucket: 2^bits is the largest power of two <= the index
+   entries (at least 2, at most 2^20), so a bucket holds about one entry. */
 ASMSTORE__PRIVATE unsigned asmstore__bucket_bits(const asmstore_reader *r) {
     unsigned bits = 1;
+
     while (bits < 20 && ((uint64_t)2 << bits) <= r->index_entry_count) bits++;
     return bits;
 }
-/* Fills buckets[0 .. 2^bits] with the first index position of each top-bits value (the last: the end)
-   and hands them to the search. */
+
+/* Fills buckets[0 .. 2^bits] with the first index position of each top-bits value (the last: the
+   end) and hands them to the search. */
 ASMSTORE__PRIVATE void asmstore__attach_buckets(asmstore_reader *r, uint32_t *buckets) {
     unsigned bits = asmstore__bucket_bits(r);
     uint32_t b, i = 0, n = r->index_entry_count, count = (uint32_t)1 << bits;
+
     r->bucket_shift = 8u * r->hash_size - bits;
     for (b = 0; b < count; b++) {
         while (i < n && (asmstore__index_hash(r, i) >> r->bucket_shift) < b) i++;
@@ -1459,15 +1495,19 @@ ASMSTORE__PRIVATE void asmstore__attach_buckets(asmstore_reader *r, uint32_t *bu
     buckets[count] = n;
     r->buckets = buckets;
 }
+
 /* Offset of descriptor `index`'s name record (validated at init, so the walk stays in bounds). */
 ASMSTORE__PRIVATE size_t asmstore__name_record(const asmstore_reader *r, uint32_t index) {
     size_t off = r->names_offset;
     uint32_t i;
+
     if (r->name_offsets) return r->name_offsets[index];
     for (i = 0; i < index; i++) off += 4u + asmstore__rd32(r->data + off);
     return off;
 }
-/* Length of descriptor `index`'s name (record at `off`) minus its extension: asmstore_name_base_len. */
+
+/* Length of descriptor `index`'s name (record at `off`) minus its extension:
+   asmstore_name_base_len. */
 ASMSTORE__PRIVATE size_t asmstore__name_base(const asmstore_reader *r, uint32_t index, size_t off) {
     if (r->name_bases) return r->name_bases[index];
     return asmstore_name_base_len((const char *)r->data + off + 4, asmstore__rd32(r->data + off));
@@ -1480,16 +1520,17 @@ typedef struct asmstore__hit {
     size_t name_off; /* format 2+: its name record */
 } asmstore__hit;
 
-/* The index entry naming `name` (hash h), or NULL. Among the entries with this hash an exact name wins
-   over a name minus its extension ("A" must not resolve to "A.dll" when "A" exists), else the first
-   such match. Names are compared, so a hash collision never answers with another entry. The walk steps
-   a pointer: this is the lookup's hot loop. */
+/* The index entry naming `name` (hash h), or NULL. Among the entries with this hash an exact name
+   wins over a name minus its extension ("A" must not resolve to "A.dll" when "A" exists), else the
+   first such match. Names are compared, so a hash collision never answers with another entry. The
+   walk steps a pointer: this is the lookup's hot loop. */
 ASMSTORE__PRIVATE const unsigned char *asmstore__index_of(const asmstore_reader *r, uint64_t h,
                                                           const char *name, size_t len,
                                                           size_t *name_off) {
     const unsigned char *index = asmstore__index_entry(r, 0), *pick = NULL;
     const unsigned char *p = index + (size_t)asmstore__search_start(r, h) * r->index_entry_size;
     const unsigned char *end = index + (size_t)r->index_entry_count * r->index_entry_size;
+
     for (; p < end; p += r->index_entry_size) {
         uint64_t v = asmstore__entry_hash(r, p);
         uint32_t d;
@@ -1519,13 +1560,14 @@ ASMSTORE__PRIVATE const unsigned char *asmstore__index_of(const asmstore_reader 
 ASMSTORE__PRIVATE uint32_t asmstore__index_entry_for(const asmstore_reader *r, uint64_t h,
                                                      uint32_t desc) {
     uint32_t i = asmstore__lower_bound(r, h);
+
     for (; i < r->index_entry_count && asmstore__index_hash(r, i) == h; i++)
         if (asmstore__index_descriptor(r, i) == desc) return i;
     return UINT32_MAX;
 }
 
 /* Does the first name (full and minus extension) hash with `kind` to index entries pointing back at
-   it? That is how a 32-bit index tells CRC-32 from XXH32 (store-releases.md §5.6): two 32-bit
+   it? That is how a 32-bit index tells CRC-32 from XXH32 (docs/store-releases.md §5.6): two 32-bit
    values matching by chance under the wrong function is a 1-in-2^64 event. Other names are
    checked at lookup, so a damaged one is never served under another's hash. */
 ASMSTORE__PRIVATE int asmstore__hash_kind_fits(const asmstore_reader *r, asmstore_hash_kind kind) {
@@ -1546,6 +1588,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_ranges(asmstore_reader *r, uin
                                                          uint64_t max_total, asmstore_error *err) {
     uint64_t next = data_start, first = UINT64_MAX, total = 0;
     uint32_t i;
+
     for (i = 0; i < r->entry_count; i++) {
         uint64_t at = r->descriptors_offset + (uint64_t)i * r->descriptor_size;
         asmstore__desc d;
@@ -1588,6 +1631,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_names(const asmstore_reader *r
                                                         uint64_t *names_end, asmstore_error *err) {
     uint64_t off = r->names_offset;
     uint32_t i;
+
     for (i = 0; i < r->entry_count; i++) {
         uint32_t len;
         if (!asmstore__range_ok(off, 4, r->size))
@@ -1612,6 +1656,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_names(const asmstore_reader *r
 ASMSTORE__PRIVATE asmstore_result asmstore__check_index(const asmstore_reader *r,
                                                         asmstore_error *err) {
     uint32_t i;
+
     for (i = 0; i < r->index_entry_count; i++) {
         uint64_t at = r->index_offset + (uint64_t)i * r->index_entry_size;
         if (asmstore__index_descriptor(r, i) >= r->entry_count)
@@ -1649,6 +1694,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__detect_hash(asmstore_reader *r, asms
 ASMSTORE__PRIVATE asmstore_result asmstore__index_width(asmstore_reader *r, uint32_t index_size,
                                                         asmstore_error *err) {
     uint32_t es;
+
     if (r->index_entry_count == 0) {
         if (index_size != 0)
             return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX_SIZE, 16, -1, 0,
@@ -1677,6 +1723,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__init_v2(asmstore_reader *r, size_t h
     uint32_t index_size = asmstore__rd32(r->data + 16);
     uint64_t off, names_end = 0;
     asmstore_result res;
+
     if (r->size < h)
         return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, -1, 0,
                               "header larger than the store");
@@ -1703,6 +1750,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__init_v2(asmstore_reader *r, size_t h
 /* Version word of formats 2-4: format in the low half, ABI in bits 16-23, bit 31 = 64-bit ABI. */
 ASMSTORE__PRIVATE asmstore_result asmstore__parse_version(asmstore_reader *r, asmstore_error *err) {
     uint32_t v = r->version_word, abi = (v >> 16) & 0xFFu;
+
     r->format = v & 0xFFFFu;
     r->is_64bit = (v & ASMSTORE_FLAG_64BIT) != 0;
     if (v == 1u) {
@@ -1726,6 +1774,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__parse_version(asmstore_reader *r, as
 ASMSTORE__PRIVATE uint32_t asmstore__v1_row_store(const asmstore_reader *t, uint32_t i) {
     return asmstore__rd32(t->data + t->index_offset + (size_t)i * ASMSTORE__V1_ROW_SIZE + 16);
 }
+
 ASMSTORE__PRIVATE uint32_t asmstore__v1_row_local(const asmstore_reader *t, uint32_t i) {
     return asmstore__rd32(t->data + t->index_offset + (size_t)i * ASMSTORE__V1_ROW_SIZE + 12);
 }
@@ -1735,6 +1784,7 @@ ASMSTORE__PRIVATE uint32_t asmstore__v1_row_local(const asmstore_reader *t, uint
 ASMSTORE__PRIVATE asmstore_result asmstore__v1_check_tables(const asmstore_reader *r,
                                                             asmstore_error *err) {
     uint32_t t, i, g = r->global_entry_count;
+
     for (t = 0; t < 2; t++) {
         size_t base = r->hash32_offset + (size_t)t * g * ASMSTORE__V1_ROW_SIZE;
         for (i = 0; i < g; i++) {
@@ -1759,6 +1809,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__init_v1(asmstore_reader *r, uint32_t
                                                     uint64_t max_total, asmstore_error *err) {
     uint64_t tables;
     asmstore_result res;
+
     r->header_size = ASMSTORE_HEADER_SIZE_V2;
     r->entry_count = asmstore__rd32(r->data + 8);
     r->global_entry_count = asmstore__rd32(r->data + 12);
@@ -1791,11 +1842,13 @@ ASMSTORE__PRIVATE asmstore_result asmstore__init_v1(asmstore_reader *r, uint32_t
 ASMSTORE__PRIVATE uint32_t asmstore__v1_row_of(const asmstore_reader *t, uint32_t store,
                                                uint32_t local) {
     uint32_t i;
+
     for (i = 0; t && i < t->index_entry_count; i++)
         if (asmstore__v1_row_store(t, i) == store && asmstore__v1_row_local(t, i) == local)
             return i;
     return UINT32_MAX;
 }
+
 /* The store holding the set's hash tables: store 0 itself, or the one attached to an arch store. */
 ASMSTORE__PRIVATE const asmstore_reader *asmstore__v1_tables(const asmstore_reader *r) {
     return r->store_id == 0 ? r : r->v1_common;
@@ -1805,6 +1858,7 @@ ASMSTORE__PRIVATE const asmstore_reader *asmstore__v1_tables(const asmstore_read
 ASMSTORE__PRIVATE const char *asmstore__v1_name(const asmstore_reader *r, uint32_t index,
                                                 size_t *len) {
     const char *s, *end;
+
     *len = 0;
     if (!r->manifest || !r->name_offsets || r->name_offsets[index] == 0) return NULL;
     s = r->manifest + r->name_offsets[index] - 1;
@@ -1818,6 +1872,7 @@ ASMSTORE__PRIVATE void asmstore__v1_describe(const asmstore_reader *r, uint32_t 
                                              asmstore_entry *out) {
     const asmstore_reader *t = asmstore__v1_tables(r);
     asmstore__desc d;
+
     memset(out, 0, sizeof *out);
     asmstore__read_desc(r, index, &d);
     out->index = index;
@@ -1834,7 +1889,7 @@ ASMSTORE__PRIVATE void asmstore__v1_describe(const asmstore_reader *r, uint32_t 
     out->config_size = d.config_size;
 }
 
-/* Name as format 1 hashes it: a trailing ".dll" removed (store-releases.md §2.4). */
+/* Name as format 1 hashes it: a trailing ".dll" removed (docs/store-releases.md §2.4). */
 ASMSTORE__PRIVATE size_t asmstore__v1_key_len(const char *name, size_t len) {
     return len > 4 && !memcmp(name + len - 4, ".dll", 4) ? len - 4 : len;
 }
@@ -1846,6 +1901,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, co
     size_t key = asmstore__v1_key_len(name, name_len), have;
     uint32_t i, row = UINT32_MAX, local = UINT32_MAX;
     const char *known;
+
     if (t) {
         uint64_t h = XXH64(name, key, 0);
         i = asmstore__lower_bound(t, h);
@@ -1883,6 +1939,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
     asmstore_reader z;
     asmstore_error first;
     asmstore_result res;
+
     (void)asmstore__fail(err, ASMSTORE_OK, 0, -1, 0, NULL);
     if (!r || (!data && size))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
@@ -1918,7 +1975,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
                               "entry count over the limit, or index entry count not twice it");
     res = asmstore__init_v2(r, r->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2,
                             max_total, &first);
-    /* v4 with the 20-byte header: main builds of 2026-07-15..17 (store-releases.md §5.4) */
+
+    /* v4 with the 20-byte header: main builds of 2026-07-15..17 (docs/store-releases.md §5.4) */
     if (res != ASMSTORE_OK && r->format == 4 &&
         asmstore__init_v2(r, ASMSTORE_HEADER_SIZE_V2, max_total, NULL) == ASMSTORE_OK)
         return ASMSTORE_OK;
@@ -1928,6 +1986,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
 
 ASMSTORE_DEF size_t asmstore_reader_name_table_size(const asmstore_reader *r) {
     size_t buckets;
+
     if (!r) return 0;
     if (r->format == 1) return (size_t)r->entry_count * sizeof(uint32_t);
     buckets = ((size_t)1 << asmstore__bucket_bits(r)) + 1u;
@@ -1938,6 +1997,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_name_table(asmstore_reader *
                                                                size_t bytes, asmstore_error *err) {
     size_t off;
     uint32_t i;
+
     if (!r || !r->data || (!table && r->entry_count) || bytes < asmstore_reader_name_table_size(r))
         return asmstore__fail(
             err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
@@ -1966,6 +2026,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch
                                                            const asmstore_reader *common,
                                                            asmstore_error *err) {
     uint32_t i;
+
     if (!arch || !common || arch->format != 1 || common->format != 1 || common->store_id != 0 ||
         arch->store_id == 0)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
@@ -1980,10 +2041,12 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_common(asmstore_reader *arch
     return ASMSTORE_OK;
 }
 
-/* Parses one manifest row "0x<h32>  0x<h64>  <store>  <local>  <name>" (store-releases.md §2.5). */
+/* Parses one manifest row (docs/store-releases.md §2.5):
+   "0x<h32>  0x<h64>  <store>  <local>  <name>". */
 ASMSTORE__PRIVATE int asmstore__manifest_row(const char *s, const char *end, uint64_t f[4],
                                              const char **name) {
     int k;
+
     for (k = 0; k < 4; k++) {
         int hex = k < 2, digits = 0;
         f[k] = 0;
@@ -2010,6 +2073,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r,
     const char *s, *end, *eol, *next, *name;
     uint64_t f[4];
     const asmstore_reader *t;
+
     if (!r || !r->data || !text || (!table && r->entry_count) ||
         bytes < asmstore_reader_name_table_size(r))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
@@ -2056,6 +2120,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_attach_manifest(asmstore_reader *r,
 ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t index, size_t name_off,
                                           int ignored, asmstore_entry *out) {
     asmstore__desc d;
+
     asmstore__read_desc(r, index, &d);
     out->index = index;
     out->mapping_index = d.mapping;
@@ -2081,6 +2146,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
     int ignored = 0;
     uint32_t i;
     size_t noff, nlen;
+
     if (!r || !r->data || !out)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or entry");
     if (index >= r->entry_count)
@@ -2091,8 +2157,9 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
                               asmstore__v1_row_of(asmstore__v1_tables(r), r->store_id, index), out);
         return ASMSTORE_OK;
     }
-    /* an entry is ignored when its index entries say so (only 9- and 13-byte ones have the byte); both
-       point here, so look one up by hash */
+
+    /* an entry is ignored when its index entries say so (only 9- and 13-byte ones have the byte);
+       both point here, so look one up by hash */
     noff = asmstore__name_record(r, index);
     nlen = asmstore__rd32(r->data + noff);
     if (r->ignore_offset) {
@@ -2104,11 +2171,13 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
     return ASMSTORE_OK;
 }
 
-/* The lookup both finds share: hash once, search, compare names; the index entry's ignore byte last. */
+/* The lookup both finds share: hash once, search, compare names; the index entry's ignore byte
+   last. */
 ASMSTORE__PRIVATE asmstore_result asmstore__find(const asmstore_reader *r, const char *name,
                                                  size_t name_len, asmstore__hit *hit,
                                                  asmstore_error *err) {
     const unsigned char *at;
+
     if (!r || !r->data || (!name && name_len))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or name");
     if (name_len == 0) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "empty name");
@@ -2130,6 +2199,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_find_index(const asmstore_reader *r
                                                         asmstore_error *err) {
     asmstore__hit hit;
     asmstore_result res = asmstore__find(r, name, name_len, &hit, err);
+
     if (index && (res == ASMSTORE_OK || res == ASMSTORE_ERR_IGNORED)) *index = hit.index;
     return res;
 }
@@ -2139,6 +2209,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, cons
                                                   asmstore_error *err) {
     asmstore__hit hit;
     asmstore_result res = asmstore__find(r, name, name_len, &hit, err);
+
     if (res != ASMSTORE_OK || !out) return res;
     if (r->format == 1)
         asmstore__v1_describe(r, hit.index, hit.row, out);
@@ -2157,6 +2228,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *
                                                          asmstore_error *err) {
     asmstore__desc d;
     asmstore_entry s;
+
     if (!r || !r->data || !e || e->index >= r->entry_count)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "NULL reader or entry, or index past the descriptors");
@@ -2172,7 +2244,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *
     return ASMSTORE_OK;
 }
 
-/* Decompresses src into dst[0..size) with the caller's callback or libzstd; *written = bytes made. */
+/* Decompresses src into dst[0..size) with the caller's callback or libzstd; *written = bytes
+   made. */
 ASMSTORE__PRIVATE asmstore_result asmstore__decompress(const asmstore_reader *r,
                                                        asmstore_compression kind, void *dst,
                                                        size_t size, const unsigned char *src,
@@ -2215,6 +2288,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, cons
     int64_t ix, backend = 0;
     uint64_t at;
     asmstore_result res;
+
     if (!r || !r->data || !e || (!dst && cap) || e->index >= r->entry_count)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "NULL reader, entry or buffer, or entry index past the descriptors");
@@ -2296,10 +2370,12 @@ typedef struct asmstore__shdr {
     uint32_t name, type, link, info;
     uint64_t flags, addr, offset, size, addralign, entsize;
 } asmstore__shdr;
+
 typedef struct asmstore__phdr {
     uint32_t type, flags;
     uint64_t offset, vaddr, paddr, filesz, memsz, align;
 } asmstore__phdr;
+
 typedef struct asmstore__sym {
     uint32_t name;
     unsigned char info, other;
@@ -2326,6 +2402,7 @@ ASMSTORE__PRIVATE uint64_t asmstore__rdw(const unsigned char *p, int is64) {
 ASMSTORE__PRIVATE asmstore_result asmstore__elf_open(asmstore__elf *e, const void *data,
                                                      size_t size) {
     const unsigned char *p = (const unsigned char *)data;
+
     memset(e, 0, sizeof *e);
     if (!p || size < 52) return ASMSTORE_ERR_BAD_ELF;
     if (p[0] != 0x7f || p[1] != 'E' || p[2] != 'L' || p[3] != 'F') return ASMSTORE_ERR_BAD_ELF;
@@ -2369,6 +2446,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_open(asmstore__elf *e, const voi
 
 ASMSTORE__PRIVATE void asmstore__elf_shdr(const asmstore__elf *e, uint32_t i, asmstore__shdr *s) {
     const unsigned char *q = e->p + e->shoff + (uint64_t)i * e->shentsize;
+
     s->name = asmstore__rd32(q);
     s->type = asmstore__rd32(q + 4);
     if (e->is64) {
@@ -2391,8 +2469,10 @@ ASMSTORE__PRIVATE void asmstore__elf_shdr(const asmstore__elf *e, uint32_t i, as
         s->entsize = asmstore__rd32(q + 36);
     }
 }
+
 ASMSTORE__PRIVATE void asmstore__elf_phdr(const asmstore__elf *e, uint32_t i, asmstore__phdr *h) {
     const unsigned char *q = e->p + e->phoff + (uint64_t)i * e->phentsize;
+
     h->type = asmstore__rd32(q);
     if (e->is64) {
         h->flags = asmstore__rd32(q + 4);
@@ -2412,10 +2492,12 @@ ASMSTORE__PRIVATE void asmstore__elf_phdr(const asmstore__elf *e, uint32_t i, as
         h->align = asmstore__rd32(q + 28);
     }
 }
+
 /* Symbol i of a symbol table at file offset off (caller checked the range). */
 ASMSTORE__PRIVATE void asmstore__elf_sym(const asmstore__elf *e, uint64_t off, uint64_t i,
                                          asmstore__sym *s) {
     const unsigned char *q = e->p + off + i * (e->is64 ? 24u : 16u);
+
     s->name = asmstore__rd32(q);
     if (e->is64) {
         s->info = q[4];
@@ -2431,6 +2513,7 @@ ASMSTORE__PRIVATE void asmstore__elf_sym(const asmstore__elf *e, uint64_t off, u
         s->shndx = asmstore__rd16(q + 14);
     }
 }
+
 /* Does the NUL-terminated string at strtab offset `idx` (table [off, off+size) inside the file)
    equal want[0..len)? Reads at most len + 1 bytes, all bounds-checked. */
 ASMSTORE__PRIVATE int asmstore__elf_str_eq(const asmstore__elf *e, uint64_t off, uint64_t size,
@@ -2439,12 +2522,14 @@ ASMSTORE__PRIVATE int asmstore__elf_str_eq(const asmstore__elf *e, uint64_t off,
         return 0;
     return memcmp(e->p + off + idx, want, len) == 0 && e->p[off + idx + len] == 0;
 }
+
 /* Section whose name (through e_shstrndx) is `name`; returns its index or 0. */
 ASMSTORE__PRIVATE uint32_t asmstore__elf_find_section(const asmstore__elf *e, const char *name,
                                                       asmstore__shdr *out) {
     asmstore__shdr str, s;
     uint32_t i;
     size_t len = strlen(name);
+
     if (e->shnum == 0 || e->shstrndx == 0 || e->shstrndx >= e->shnum) return 0;
     asmstore__elf_shdr(e, e->shstrndx, &str);
     if (str.type != ASMSTORE__SHT_STRTAB) return 0;
@@ -2622,6 +2707,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_open(asmstore__zip *z, const voi
                                                      size_t size, asmstore_error *err) {
     const unsigned char *p = (const unsigned char *)data;
     uint64_t lo, e;
+
     memset(z, 0, sizeof *z);
     z->p = p;
     z->size = size;
@@ -2678,13 +2764,14 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_open(asmstore__zip *z, const voi
 
 ASMSTORE__PRIVATE uint64_t asmstore__alignment_of(uint64_t off) {
     uint64_t a = 1;
+
     while (a < (1u << 20) && off % (a * 2) == 0) a *= 2;
     return a;
 }
 
 /* Finds `name` in an opened archive. */
-/* The ZIP64 extra field (0x0001) among a central directory entry's extras x[0..xend): only the fields
-   whose 32-bit value is saturated, in order. 1 when it is there and holds them all. */
+/* The ZIP64 extra field (0x0001) among a central directory entry's extras x[0..xend): only the
+   fields whose 32-bit value is saturated, in order. 1 when it is there and holds them all. */
 ASMSTORE__PRIVATE int asmstore__zip64_extra(const unsigned char *x, const unsigned char *xend,
                                             uint64_t *usize, uint64_t *csize, uint64_t *lfh) {
     while (xend - x >= 4) {
@@ -2834,6 +2921,7 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, con
                                                asmstore_error *err) {
     asmstore__zip z;
     asmstore_result res;
+
     if (out) memset(out, 0, sizeof *out);
     if ((!zip && size) || !name || name_len == 0 || name_len > 65535u)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
@@ -2843,7 +2931,8 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, con
     return asmstore__zip_lookup(&z, name, name_len, out, err);
 }
 
-/* Where each release puts a store in an archive (store-releases.md §1.2), APK paths then AAB ones. */
+/* Where each release puts a store in an archive (docs/store-releases.md §1.2), APK paths then AAB
+   ones. */
 static const char *const asmstore__store_paths[] = {
     "lib/%s/libassembly-store.so",     /* .NET 10.0.102+, 11 */
     "lib/%s/libassemblies.%s.blob.so", /* .NET 9, 10.0.100-101 */
@@ -2856,6 +2945,7 @@ ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *
     const asmstore__abi_info *info = asmstore__abi(abi);
     const char *f;
     size_t n = 0, k;
+
     if (!asmstore__abi_known(abi) ||
         i >= sizeof asmstore__store_paths / sizeof *asmstore__store_paths || !buf)
         return 0;
@@ -2884,6 +2974,7 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t siz
     char name[96];
     unsigned i, p;
     asmstore_abi a;
+
     if (out) memset(out, 0, sizeof *out);
     if (found_abi) *found_abi = ASMSTORE_ABI_UNKNOWN;
     if ((!zip && size) || !asmstore__abi_in_range(abi))
@@ -2919,9 +3010,11 @@ ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l) {
     memset(l, 0, sizeof *l);
 }
 
-/* Names the file l's file_offset counts in; a path that does not fit leaves l->path "" (no file known). */
+/* Names the file l's file_offset counts in; a path that does not fit leaves l->path "" (no file
+   known). */
 ASMSTORE__PRIVATE void asmstore__keep_path(asmstore_locator *l, const char *path) {
     size_t n = strlen(path);
+
     if (n >= sizeof l->path) n = 0;
     memcpy(l->path, path, n);
     l->path[n] = 0;
@@ -2935,6 +3028,7 @@ ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locato
     uintptr_t payload, image;
     uint64_t at;
     asmstore_result res;
+
     if (!l || !r || !e || !offset || !l->data || (min_alignment & (min_alignment - 1)))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "NULL argument, or min_alignment not a power of two");
@@ -2970,9 +3064,11 @@ typedef struct asmstore__phdr_find {
     const char *name;     /* the loader's name for the object */
     int found;
 } asmstore__phdr_find;
+
 static int asmstore__phdr_cb(struct dl_phdr_info *info, size_t size, void *data) {
     asmstore__phdr_find *f = (asmstore__phdr_find *)data;
     int i;
+
     (void)size;
     for (i = 0; i < (int)info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -2994,6 +3090,7 @@ static int asmstore__phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
 /* Keeps dlerror()'s text (if any) in l->error for the caller to print. */
 ASMSTORE__PRIVATE void asmstore__keep_dlerror(asmstore_locator *l) {
     const char *msg = dlerror();
+
     if (msg) {
         strncpy(l->error, msg, sizeof l->error - 1);
         l->error[sizeof l->error - 1] = 0;
@@ -3089,16 +3186,18 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
 #endif /* ASMSTORE_NO_DLOPEN */
 
 #ifndef ASMSTORE_NO_STDIO
-/* Flags for opening a file to read: a FIFO or a terminal given as a path never blocks the open (fstat then
-   refuses anything that is not a regular file); O_NONBLOCK changes nothing for regular files. */
+/* Flags for opening a file to read: a FIFO or a terminal given as a path never blocks the open
+   (fstat then refuses anything that is not a regular file); O_NONBLOCK changes nothing for regular
+   files. */
 #define ASMSTORE__O_READ (O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
 
-/* Opens path to read; -1 (err and errno set; *res the result) when it is not there, cannot be opened or is
-   not a regular file (errno EISDIR or EINVAL, *res not_regular). */
+/* Opens path to read; -1 (err and errno set; *res the result) when it is not there, cannot be
+   opened or is not a regular file (errno EISDIR or EINVAL, *res not_regular). */
 ASMSTORE__PRIVATE int asmstore__open_regular(const char *path, asmstore_result not_regular,
                                              struct stat *st, asmstore_result *res,
                                              asmstore_error *err) {
     int fd = open(path, ASMSTORE__O_READ), e;
+
     if (fd < 0) {
         e = errno;
         *res = asmstore__fail(err, e == ENOENT ? ASMSTORE_ERR_NOT_FOUND : ASMSTORE_ERR_IO, 0, -1, e,
@@ -3118,8 +3217,9 @@ ASMSTORE__PRIVATE int asmstore__open_regular(const char *path, asmstore_result n
     return -1;
 }
 
-/* Opens path and maps all of it read-only, once (the descriptor is closed again). not_regular / empty:
-   the results for something that is not a regular file / an empty one. On failure errno says why. */
+/* Opens path and maps all of it read-only, once (the descriptor is closed again). not_regular /
+   empty: the results for something that is not a regular file / an empty one. On failure errno says
+   why. */
 ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_result not_regular,
                                                      asmstore_result empty, unsigned char **map,
                                                      size_t *size, asmstore_error *err) {
@@ -3127,6 +3227,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_
     void *m;
     asmstore_result res = ASMSTORE_OK;
     int fd, e;
+
     *map = NULL;
     *size = 0;
     if ((fd = asmstore__open_regular(path, not_regular, &st, &res, err)) < 0) return res;
@@ -3150,8 +3251,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_
     return ASMSTORE_OK;
 }
 
-/* Of the mapping m[0..n), keeps only the pages holding [off, off+len) as l's map: the rest is unmapped
-   (at most one munmap on each side), so the entry stays where the one mmap put it. */
+/* Of the mapping m[0..n), keeps only the pages holding [off, off+len) as l's map: the rest is
+   unmapped (at most one munmap on each side), so the entry stays where the one mmap put it. */
 ASMSTORE__PRIVATE void asmstore__keep_pages(asmstore_locator *l, unsigned char *m, size_t n,
                                             uint64_t off, uint64_t len) {
     long pg = sysconf(_SC_PAGESIZE);
@@ -3198,6 +3299,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_in_zip(asmstore_locator *l, u
     asmstore_zip_entry ent;
     asmstore_abi found = ASMSTORE_ABI_UNKNOWN;
     asmstore_result res = asmstore_zip_find_store(m, n, abi, &found, &ent, err);
+
     l->entry = ent;
     if (res == ASMSTORE_OK && ent.compressed_size == 0)
         res = asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, ent.data_offset, -1, 0,
@@ -3232,6 +3334,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, 
                                                            asmstore_error *err) {
     unsigned char *m;
     size_t n;
+
     asmstore_result res =
         asmstore__map_file(path, ASMSTORE_ERR_BAD_ZIP, ASMSTORE_ERR_BAD_ZIP, &m, &n, err);
     if (res != ASMSTORE_OK) return res;
@@ -3240,8 +3343,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, 
     return res;
 }
 
-/* Split APKs: when path's basename is base.apk, the store from <dir>/split_config.<abi_underscored>.apk
-   (abi UNKNOWN: the first ABI with one). ASMSTORE_OK with l filled; else l is left zeroed. */
+/* Split APKs: when path's basename is base.apk, the store from
+   <dir>/split_config.<abi_underscored>.apk (abi UNKNOWN: the first ABI with one). ASMSTORE_OK with
+   l filled; else l is left zeroed. */
 ASMSTORE__PRIVATE asmstore_result asmstore__locate_split(asmstore_locator *l, const char *path,
                                                          asmstore_abi abi, const char *symbol) {
     char split[4096 + 64];
@@ -3249,6 +3353,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_split(asmstore_locator *l, co
     size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
     unsigned i;
     asmstore_abi a;
+
     if (strcmp(slash ? slash + 1 : path, "base.apk") != 0 || strlen(path) >= 4000)
         return ASMSTORE_ERR_NOT_FOUND;
     for (i = 0; (a = asmstore__abi_candidate(abi, i)) != ASMSTORE_ABI_UNKNOWN; i++) {
@@ -3286,6 +3391,7 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
     unsigned char *m;
     size_t n;
     asmstore_result res;
+
     if (!l || !path)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or path");
     memset(l, 0, sizeof *l);
