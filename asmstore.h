@@ -309,10 +309,11 @@ ASMSTORE_DEF void *asmstore_alloc(const asmstore_allocator *a, size_t size);
    allocator; NULL is fine. */
 ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t size);
 
-/* >>shared: little-endian access --------------------------------------------------------------- */
-/* Shared with asmstore_cache.h, not API (two underscores: may change in any release). Static
-   inline in every file that includes the header, so the cache header uses the same code whether
-   or not its translation unit holds the implementation. Fields are never read by casting mapped
+/* >>shared: little-endian access, errors ------------------------------------------------------- */
+/* Shared with asmstore_cache.h, not API (two underscores: may change in any release): the
+   little-endian access and the one way an asmstore_error is filled. Static inline in every file
+   that includes the header, so the cache header uses the same code whether or not its
+   translation unit holds the implementation. Fields are never read by casting mapped
    bytes to wider types: on little-endian GCC/Clang a memcpy (one unaligned load), elsewhere byte
    shifts; right on big-endian and strict-alignment CPUs either way. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -365,6 +366,22 @@ ASMSTORE__INLINE void asmstore__wr32(unsigned char *p, uint32_t v) {
 ASMSTORE__INLINE void asmstore__wr64(unsigned char *p, uint64_t v) {
     asmstore__wr32(p, (uint32_t)v);
     asmstore__wr32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* Records a failure in the optional detail struct (err may be NULL) and returns the code: how
+   every function of both headers fills its asmstore_error. */
+ASMSTORE__INLINE asmstore_result asmstore__fail(asmstore_error *err, asmstore_result r,
+                                                uint64_t offset, int64_t entry, int64_t backend,
+                                                const char *message) {
+    if (err) {
+        err->result = r;
+        err->offset = offset;
+        err->entry = entry;
+        err->backend_code = backend;
+        err->message = message;
+        err->rule = 0;
+    }
+    return r;
 }
 
 /* >>reader ------------------------------------------------------------------------------------- */
@@ -1065,21 +1082,6 @@ ASMSTORE_DEF const char *asmstore_result_string(asmstore_result r) {
 
 ASMSTORE_DEF unsigned asmstore_version_number(void) {
     return ASMSTORE_VERSION_NUMBER;
-}
-
-/* Records a failure in the optional detail struct and returns the code. */
-ASMSTORE__PRIVATE asmstore_result asmstore__fail(asmstore_error *err, asmstore_result r,
-                                                 uint64_t offset, int64_t entry, int64_t backend,
-                                                 const char *message) {
-    if (err) {
-        err->result = r;
-        err->offset = offset;
-        err->entry = entry;
-        err->backend_code = backend;
-        err->message = message;
-        err->rule = 0;
-    }
-    return r;
 }
 
 /* >>alloc -------------------------------------------------------------------------------------- */
@@ -5911,10 +5913,17 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
 #endif /* ASMSTORE_IMPLEMENTATION */
 
 /*
-   REVISION HISTORY
+   REVISION HISTORY (what changed for a user: CHANGELOG.md)
+     0.6.0  one version for the project; asmstore_add for the writer's entries; the library
+            facts (asmstore_abi_is_64bit, asmstore_host_abi, asmstore_compression_level_max and
+            _default); the internal layer moved into the implementation.
      0.1.0  first release: reader and writer for formats 2, 3, 4; atomic file output; ELF wrapper
             (dlopen, section, template modes), payload finder, bionic-rules checker; ZIP/APK scan;
-            dlopen, file and APK locators.
+            dlopen, file and APK locators. (asmstore.h said 0.1.0 until 0.6.0; format 1, the
+            trim switches and the cache header came in between.)
+
+   OLDER NAMES
+     ASMSTORE_NO_LOCATOR    is still honoured as ASMSTORE_NO_DLOPEN.
 
    LICENCE
    MIT License. Copyright (c) 2026 the asmstore authors.
