@@ -6,8 +6,8 @@
        #define ASMSTORE_IMPLEMENTATION
    before you include this file in *one* C or C++ file to create the implementation. Every other
    file includes it without the define and gets the declarations only. Link -lzstd (unless
-   ASMSTORE_NO_ZSTD) and -lpthread (the writer's threads); xxhash.h must be on the include path
-   (used header-only: no XXH* symbol is exported).
+   ASMSTORE_NO_ZSTD), -lpthread (the writer's threads) and, before glibc 2.34, -ldl (the dlopen
+   locator); xxhash.h must be on the include path (used header-only: no XXH* symbol is exported).
 
    WHAT IT DOES (each part is found by its banner, `>>name`, in the order data flows)
      reader      validate a store held in memory once, look entries up by name ("Foo.dll", "Foo",
@@ -99,6 +99,7 @@
 /* >>public ------------------------------------------------------------------------------------- */
 /* Declarations: core (format constants, results, types, basics), reader, elf, zip, locator,
    then the build side. What has two underscores (asmstore__) is not API and may change. */
+
 /* >>core: config ------------------------------------------------------------------------------- */
 #define ASMSTORE_VERSION_MAJOR 0
 #define ASMSTORE_VERSION_MINOR 6
