@@ -1,5 +1,6 @@
-# asmstore - build, test, bench. `make` builds the CLI and examples; `make test` runs every test and
-# ends with one line "N passed, N failed"; `make deps` installs what a fresh Debian/Ubuntu lacks.
+# asmstore - build, test, bench. `make` builds the CLI and examples; `make check` is the quick test to run
+# before each commit; `make test` runs every test; both end with one line "N passed, N failed".
+# `make deps` installs what a fresh Debian/Ubuntu lacks for the whole test matrix.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN     = -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes -Werror
@@ -37,10 +38,10 @@ DEPS += elfutils binutils zip unzip zipalign qemu-user \
 # the Mono host (mk/hosts.mk), fuzzing (mk/fuzz.mk), the benchmark's upstream stand-in, instruction
 # counts and plot (mk/bench.mk)
 DEPS += mono-devel libmono-2.0-dev clang libclang-rt-14-dev afl++ llvm lld valgrind gnuplot-nox
-# foreign architectures whose libzstd the cross tests download (tests/cross_sysroot.sh)
+# foreign architectures whose libzstd the cross tests download (tests/lib/cross_sysroot.sh)
 CROSS_DEBARCHES = s390x arm64 armhf
 
-.PHONY: all examples test deps clean bench demo
+.PHONY: all examples check test deps clean bench demo
 all: $(B)/asmstore $(B)/host $(B)/coreclr_host mono-host
 
 examples: all
@@ -81,6 +82,12 @@ $(B)/test_%: tests/test_%.c tests/test.h $(HEADERS) | $(B)
 
 test: all $(TEST_BIN) $(TEST_EXTRA) $(TEST_NEEDS)
 	@B=$(B) tests/run.sh $(TEST_BIN) $(TEST_SH) $(TEST_EXTRA)
+
+# `make check`, before each commit (under a minute from a built tree, 2 cores): the unit tests, the CLI on
+# real inputs, one real host (Mono) and the code style. tests/README.md says which suite covers what.
+CHECK_SH = tests/t_cli.sh tests/t_host_mono.sh tests/t_style.sh
+check: $(B)/asmstore $(TEST_BIN) mono-host
+	@B=$(B) tests/run.sh $(TEST_BIN) $(CHECK_SH)
 
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \

@@ -75,7 +75,7 @@ fi
 
 # The CoreCLR host (examples/coreclr_host.c): .NET's own runtime runs a C# program with every assembly,
 # System.Private.CoreLib included, from a store of the installed shared framework.
-. "$(dirname "$0")/../tests/coreclr_env.sh"
+. "$(dirname "$0")/../tests/lib/coreclr_env.sh"
 if ! clr_find_runtime; then
   echo "== build/coreclr_host: skipped: $CLR_WHY"
 elif [ ! -f "$B/hello_clr/hello.dll" ]; then

@@ -23,8 +23,8 @@ $(B)/fuzz/%-replay: fuzz/fuzz_%.c fuzz/fuzz_main.c $(FUZZ_HDRS) | $(B)/fuzz
 $(B)/fuzz/%-libfuzzer: fuzz/fuzz_%.c $(FUZZ_HDRS) | $(B)/fuzz
 	$(FUZZ_CC) -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(FUZZ_LIBS)
 
-$(B)/fuzz/seeds/.stamp: $(B)/asmstore tests/fuzz_corpus.sh | $(B)/fuzz
-	@tests/fuzz_corpus.sh $(B)/asmstore $(B)/fuzz/seeds
+$(B)/fuzz/seeds/.stamp: $(B)/asmstore tests/lib/fuzz_corpus.sh | $(B)/fuzz
+	@tests/lib/fuzz_corpus.sh $(B)/asmstore $(B)/fuzz/seeds
 	@touch $@
 
 corpus: $(B)/fuzz/seeds/.stamp

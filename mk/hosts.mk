@@ -1,11 +1,11 @@
 # Real hosts (examples/host.c, examples/mono_host.c + examples/hello, examples/coreclr_host.c + hello_clr):
 # the Makefile builds build/host, build/coreclr_host and mono-host for `make`, and mono-host +
-# coreclr-host before `make test` and `make demo` (tests/t_mono.sh, tests/t_coreclr.sh run them).
+# coreclr-host before `make test` and `make demo` (tests/t_host_mono.sh, tests/t_host_coreclr.sh run them).
 #   build/host              the minimal host (dlopen + reader + cache), built by `make`
 #   build/mono_host         Mono embedding host, built by `make` when pkg-config finds mono-2 and mcs exists
 #   build/hello/hello.exe   the C# program it runs (+ Greeting.dll, its own library), compiled with mcs
 #   build/coreclr_host      CoreCLR host (dlopens the installed libcoreclr.so at run time), built by `make`
-#   build/asan/coreclr_host the same under ASan + UBSan (tests/t_coreclr.sh), with coreclr-host
+#   build/asan/coreclr_host the same under ASan + UBSan (tests/t_host_coreclr.sh), with coreclr-host
 #   build/hello_clr/hello.dll  the .NET program it runs (+ Greeting.dll), built offline by `dotnet build`
 #                           for make test / demo / bench when `dotnet` is on PATH (the SDK is not a Debian
 #                           package: https://learn.microsoft.com/dotnet/core/install/linux)
@@ -44,7 +44,7 @@ endif
 $(B)/coreclr_host: examples/coreclr_host.c examples/host_memory.h examples/host_private_dir.h $(HOST_HDRS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ examples/coreclr_host.c $(LIBS) -ldl
 
-# the same under ASan + UBSan, for tests/t_coreclr.sh's door cases (misaligned images, a truncated pack)
+# the same under ASan + UBSan, for tests/t_host_coreclr.sh's door cases (misaligned images, a truncated pack)
 $(B)/asan/coreclr_host: examples/coreclr_host.c examples/host_memory.h examples/host_private_dir.h $(HOST_HDRS) | $(B)
 	@mkdir -p $(B)/asan
 	$(CC) $(STD) $(WARN) -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \

@@ -1,6 +1,6 @@
 # Install: the headers, the CLI, asmstore.pc and the CMake package config (asmstoreConfig.cmake +
 # asmstoreConfigVersion.cmake): the same files `cmake --install` writes, from the same templates in
-# cmake/ (tests/t_install.sh compares the two trees file by file).
+# cmake/ (tests/t_build_install.sh compares the two trees file by file).
 #   make install PREFIX=/usr/local [DESTDIR=...]
 #   make uninstall PREFIX=... [DESTDIR=...]
 PREFIX     ?= /usr/local

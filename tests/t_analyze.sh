@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Static analysis of the headers with every implementation compiled in: clang --analyze (the
 # Clang Static Analyzer) and cppcheck (warning, portability, performance). Any finding fails.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 tu="$T_TMP/all.c"
 {
   echo '#define _GNU_SOURCE'

@@ -3,7 +3,7 @@
 # extracted back byte-identical, thread-count determinism, verify's exit codes, extract's refusal to
 # write outside its directory, and the real .NET 10 stores in ../shared (sha256 of every image
 # against EXPECTED.json, computed by Python's hashlib, not by us).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 
 # --- Mono corpus: a target x runtime x ABI sample, extracted back byte-identical ---
 if [ -d "$MONO45" ] && [ -d "$MONO45/Facades" ]; then
@@ -133,10 +133,10 @@ rm "$T_TMP/out2/fr"
 "$ASMSTORE" extract "$T_TMP/sat.store" -C "$T_TMP/out2" && cmp -s "$T_TMP/out2/fr/X.resources.dll" "$T_TMP/sat/fr/X.resources.dll"
 t_check "satellite fr/X.resources.dll packs and extracts" test $? = 0
 
-# --- pack --target: what each release writes, checked by tests/release_check.py (an independent
+# --- pack --target: what each release writes, checked by tests/lib/release_check.py (an independent
 #     reading of docs/store-releases.md: python3-xxhash, zlib, python3-lz4, python3-zstandard) ---
 PY=/usr/bin/python3
-CHK="$TOP/tests/release_check.py"
+CHK="$TOP/tests/lib/release_check.py"
 rel="$T_TMP/rel"; mkdir -p "$rel/src/fr" "$rel/arch"
 if [ -d "$MONO45/Facades" ]; then
   for f in System.Runtime System.Collections System.IO System.Threading.Tasks; do cp -L "$MONO45/Facades/$f.dll" "$rel/src/"; done

@@ -2,8 +2,8 @@
 # The CLI against inputs an attacker picks: 200,000 entries (load --all, load NAME..., extract
 # NAME... stay linear), names that are not valid UTF-8 or hold quotes and control characters
 # (list --json stays valid JSON), and extract's own manners (a STORE that does not open creates no
-# -C DIR; success says what was written). Stores come from tests/plain_store.py.
-. "$(dirname "$0")/lib.sh"
+# -C DIR; success says what was written). Stores come from tests/lib/plain_store.py.
+. "$(dirname "$0")/lib/lib.sh"
 PY=/usr/bin/python3
 LIMIT=20 # seconds: generous, so timing noise never fails a test (measured: under 1 s each)
 if ! $PY -c 'import xxhash, zstandard' 2>/dev/null; then
@@ -14,7 +14,7 @@ head -c 100 /dev/urandom >"$T_TMP/garbage"
 "$ASMSTORE" extract "$T_TMP/garbage" -C "$T_TMP/never" >/dev/null 2>&1; rc=$?
 if [ "$rc" != 0 ] && [ ! -e "$T_TMP/never" ]; then t_ok "extract of a bad STORE exits $rc and does not create -C DIR"
 else t_fail "extract of a bad STORE" "rc=$rc, DIR exists: $([ -e "$T_TMP/never" ] && echo yes || echo no)"; fi
-$PY "$TOP/tests/plain_store.py" "$T_TMP/three.store" count 3
+$PY "$TOP/tests/lib/plain_store.py" "$T_TMP/three.store" count 3
 "$ASMSTORE" extract "$T_TMP/three.store" -C "$T_TMP/three" >"$T_TMP/out" 2>&1; rc=$?
 want="extracted 3 files ($(cat "$T_TMP"/three/*.dll | wc -c) bytes) to $T_TMP/three"
 t_check "extract prints what it wrote: '$want'" test "$rc:$(cat "$T_TMP/out")" = "0:$want"
@@ -29,7 +29,7 @@ run() {
   else t_fail "$name" "exit $rc after $ms ms (limit ${LIMIT} s) $(head -2 "$T_TMP/run.err")"; fi
 }
 N=200000
-$PY "$TOP/tests/plain_store.py" "$T_TMP/big.store" count $N
+$PY "$TOP/tests/lib/plain_store.py" "$T_TMP/big.store" count $N
 run "load --all over $N entries" "$ASMSTORE" load "$T_TMP/big.store" --all
 t_check "load --all printed all $N entries" test "$(wc -l <"$T_TMP/run.out")" = $N
 # 1000 names spread over the store (every 200th entry, the last one included)
@@ -62,14 +62,14 @@ hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
 valid="$(hex 'q"uote\back.dll') $(printf 'ctl\001\037\177.dll' | od -An -tx1 | tr -d ' \n') $(hex 'fr/é日本😀.dll')"
 invalid="ff2e646c6c c3282e646c6c eda0802e646c6c c0af2e646c6c f49080802e646c6c 802e646c6c 412e646c6ce282"
 # shellcheck disable=SC2086
-$PY "$TOP/tests/plain_store.py" "$T_TMP/ctl.store" names $valid
+$PY "$TOP/tests/lib/plain_store.py" "$T_TMP/ctl.store" names $valid
 "$ASMSTORE" list --json "$T_TMP/ctl.store" >"$T_TMP/ctl.json" 2>"$T_TMP/err"
 # shellcheck disable=SC2086
 if $PY -m json.tool "$T_TMP/ctl.json" >/dev/null 2>"$T_TMP/jerr" && $PY "$T_TMP/json_check.py" "$T_TMP/ctl.json" $valid 2>>"$T_TMP/jerr"; then
   t_ok "list --json: quotes, backslashes, control characters and UTF-8 names are valid JSON and read back exactly"
 else t_fail "list --json, escapes" "$(head -3 "$T_TMP/jerr") $(head -c 300 "$T_TMP/ctl.json")"; fi
 # shellcheck disable=SC2086
-$PY "$TOP/tests/plain_store.py" "$T_TMP/bad8.store" names $invalid
+$PY "$TOP/tests/lib/plain_store.py" "$T_TMP/bad8.store" names $invalid
 "$ASMSTORE" list --json "$T_TMP/bad8.store" >"$T_TMP/bad8.json" 2>"$T_TMP/err"; rc=$?
 if [ "$rc" = 1 ] && grep -q "entry name is not valid UTF-8" "$T_TMP/err"; then
   t_ok "list --json: a store with invalid UTF-8 names is refused at open ($(head -1 "$T_TMP/err"))"

@@ -2,7 +2,7 @@
 # Cross-architecture runs under qemu-user: the core and writer test suites built with Debian's cross gcc for
 # s390x (big-endian), aarch64 and armhf (strict alignment), static; the CLI built for each packs the
 # same files into the same bytes as the native x86_64 build, and reads stores written on x86_64.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes -Werror"
 if [ -d "$MONO45/Facades" ]; then CORPUS="$MONO45/Facades"; else CORPUS=""; fi
 for spec in s390x:s390x-linux-gnu:s390x aarch64:aarch64-linux-gnu:arm64 arm:arm-linux-gnueabihf:armhf; do
@@ -10,7 +10,7 @@ for spec in s390x:s390x-linux-gnu:s390x aarch64:aarch64-linux-gnu:arm64 arm:arm-
   cc=$triplet-gcc; q=qemu-$qarch
   if ! command -v "$cc" >/dev/null || ! command -v "$q" >/dev/null; then t_skip "$debarch" "needs $cc and $q (Debian: gcc-$triplet qemu-user)"; continue; fi
   sr="$BUILD/cross/$debarch"
-  if ! "$TOP/tests/cross_sysroot.sh" "$debarch" "$sr"; then t_skip "$debarch" "libzstd-dev:$debarch not downloadable (dpkg --add-architecture $debarch && apt-get update)"; continue; fi
+  if ! "$TOP/tests/lib/cross_sysroot.sh" "$debarch" "$sr"; then t_skip "$debarch" "libzstd-dev:$debarch not downloadable (dpkg --add-architecture $debarch && apt-get update)"; continue; fi
   zlib=$(ls "$sr"/root/usr/lib/*/libzstd.a | head -1)
   inc="-I$T_TMP/inc"; mkdir -p "$T_TMP/inc"; cp /usr/include/zstd.h /usr/include/zstd_errors.h /usr/include/xxhash.h "$T_TMP/inc/" 2>/dev/null
   for t in test_core test_writer; do # (test_writer without liblz4 here: its LZ4 cases skip)

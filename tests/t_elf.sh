@@ -6,7 +6,7 @@
 #   under qemu-user (arm64 also with 16 and 64 KiB pages);
 # and APKs built by zip + zipalign: two ABIs, ZIP64 (zip -fz), archive comment (zip -z, plus a fake
 # EOCD in it), a compressed entry (refused), unaligned, split APKs, truncated and garbled archives.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 have() { command -v "$1" >/dev/null 2>&1; }
 
 # the whole C suite (generation, parsers, validator, ZIP, file/APK locators) on big-endian s390x and

@@ -5,7 +5,7 @@
 #   APKs and AABs built with the real zip (STORED + zipalign, and DEFLATEd) for each release's
 #   paths, with 1 and 4 ABIs: extract gives the right bytes per ABI, a corrupted store of any ABI
 #   makes verify exit 1 and name that ABI; --abi; info/list --json parse everywhere.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 A=$ASMSTORE
 json_ok() { python3 -m json.tool >/dev/null 2>&1; }
 if [ ! -d "$SAMPLES" ]; then t_skip "real samples" "$SAMPLES absent"; t_done; exit; fi

@@ -1,6 +1,6 @@
 // hello.exe: a small program whose every assembly (mscorlib, System, System.Core, System.Xml,
 // System.Xml.Linq and its own Greeting.dll) the Mono host loads out of an assembly store.
-// Its output is deterministic: tests/t_mono.sh compares it line by line.
+// Its output is deterministic: tests/t_host_mono.sh compares it line by line.
 //   hello.exe [NAME]           the run above
 //   hello.exe --time-to-main   prints "main-at NS" (CLOCK_MONOTONIC: Mono's Stopwatch on Linux) and
 //                              returns at once: make bench's time to Main (as examples/hello_clr)

@@ -2,7 +2,7 @@
 // System.Private.CoreLib included, out of an assembly store. It prints its arguments and does real
 // work across several framework assemblies: LINQ (System.Linq), JSON (System.Text.Json), a regex
 // (System.Text.RegularExpressions), XML (System.Xml.Linq over System.Private.Xml), its own library
-// (Greeting.dll). Its output is deterministic: tests/t_coreclr.sh compares it line by line.
+// (Greeting.dll). Its output is deterministic: tests/t_host_coreclr.sh compares it line by line.
 //   hello [--exit N] [ARGS...]   exits with N (default 0)
 //   hello --time-to-main         prints "main-at NS" (CLOCK_MONOTONIC, what Stopwatch reads on Linux)
 //                                and returns at once: make bench's time to Main
@@ -32,7 +32,7 @@ static class Program
         }
         if (args.Length == 1 && args[0] == "--argv0")
         {
-            // what the host's exe_path makes of the program's own name (tests/t_coreclr.sh)
+            // what the host's exe_path makes of the program's own name (tests/t_host_coreclr.sh)
             Console.WriteLine("argv0 " + Environment.GetCommandLineArgs()[0]);
             Console.WriteLine("base " + AppContext.BaseDirectory);
             return 0;

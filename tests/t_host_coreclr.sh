@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# tests/t_coreclr.sh - build/coreclr_host runs examples/hello_clr (LINQ, System.Text.Json, a regex,
+# tests/t_host_coreclr.sh - build/coreclr_host runs examples/hello_clr (LINQ, System.Text.Json, a regex,
 # System.Xml.Linq, its own Greeting.dll) on the installed .NET runtime (CoreCLR) with every assembly,
 # System.Private.CoreLib included, out of a store .so of the whole shared framework: cold (cache
 # misses), warm (hits), under strace -f (no .dll path touched on the filesystem at all, the installed
 # libcoreclr.so loaded), and with bad stores (no CoreLib, an assembly missing, an entry whose frame
 # is corrupt, an image that is not a PE file, a program not in the store): the runtime's own error
 # and a non-zero exit, never a file from the shared framework instead.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/coreclr_env.sh"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/coreclr_env.sh"
 HOST=$BUILD/coreclr_host
 APP=$BUILD/hello_clr
 if ! clr_find_runtime; then t_skip "coreclr host" "$CLR_WHY"; t_done; exit; fi

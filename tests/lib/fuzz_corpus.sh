@@ -28,7 +28,7 @@ for rt in monovm coreclr; do
     done
   done
 done
-# every release layout the independent implementation writes (tests/indep_store.py): format-1 sets
+# every release layout the independent implementation writes (tests/lib/indep_store.py): format-1 sets
 # (store 0 with its hash tables, per-ABI stores), CRC-32 formats 2/3 on every ABI, padded images
 IND="/usr/bin/python3 $(cd "$(dirname "$0")" && pwd)/indep_store.py"
 if $IND write-v1 "$tmp/v1" assemblies arm64,x86 "$tmp/in" >/dev/null 2>&1; then

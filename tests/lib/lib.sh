@@ -1,4 +1,4 @@
-# tests/lib.sh - shared helpers for shell tests. Source it, call t_ok/t_fail/t_skip, end with t_done.
+# tests/lib/lib.sh - shared helpers for shell tests. Source it, call t_ok/t_fail/t_skip, end with t_done.
 # Every script ends with one line "N passed, N failed".
 T_PASS=0; T_FAIL=0
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}

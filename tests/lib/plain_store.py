@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes an uncompressed format-3 arm64 store directly (hashes from tests/indep_store.py), for
+"""Writes an uncompressed format-3 arm64 store directly (hashes from tests/lib/indep_store.py), for
 stores the CLI's writer will not or cannot make quickly:
 
   plain_store.py OUT count N         N entries A0000000.dll ... with tiny images, in about a second

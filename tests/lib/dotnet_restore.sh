@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/dotnet_restore.sh PACKAGE VERSION - downloads one NuGet package (a <PackageDownload> of a
+# tests/lib/dotnet_restore.sh PACKAGE VERSION - downloads one NuGet package (a <PackageDownload> of a
 # throwaway project, `dotnet restore`) into $NUGET_PACKAGES (mk/dotnet.mk: build/nuget) and prints
 # its directory, e.g. build/nuget/microsoft.netcore.app.runtime.linux-x64/11.0.0.
 # Exit 0: printed. Exit 3: it cannot be had here (no dotnet, offline, the feed refused it): one line
@@ -19,7 +19,7 @@ proj=$(dirname "$NUGET_PACKAGES")/dotnet.restore/$lower.$ver
 rm -rf "$proj"; mkdir -p "$proj" || exit 3
 cat >"$proj/restore.csproj" <<EOF
 <Project Sdk="Microsoft.NET.Sdk">
-  <!-- written by tests/dotnet_restore.sh: downloads $pkg $ver, builds nothing -->
+  <!-- written by tests/lib/dotnet_restore.sh: downloads $pkg $ver, builds nothing -->
   <PropertyGroup><TargetFramework>net\$(BundledNETCoreAppTargetFrameworkVersion)</TargetFramework></PropertyGroup>
   <ItemGroup><PackageDownload Include="$pkg" Version="[$ver]" /></ItemGroup>
 </Project>

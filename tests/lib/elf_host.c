@@ -1,4 +1,4 @@
-/* tests/elf_host.c - dlopen harness for generated .so files, built per ABI (native and cross) and
+/* tests/lib/elf_host.c - dlopen harness for generated .so files, built per ABI (native and cross) and
    run by tests/t_elf.sh (under qemu-user for arm64/arm/x86).
      elf-host dlopen   LIB.so RAW [DIR]   asmstore_locate_dlopen: payload == RAW byte for byte
      elf-host section  LIB.so RAW [DIR]   plain dlopen must work, dlsym(_assembly_store) must not;
@@ -13,7 +13,7 @@
 #define _GNU_SOURCE
 #endif
 #define ASMSTORE_IMPLEMENTATION
-#include "../asmstore.h"
+#include "../../asmstore.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

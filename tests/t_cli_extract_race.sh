@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # extract -C DIR while DIR/fr is swapped for a symlink to a directory outside DIR: nothing may ever
-# land outside. (a) an LD_PRELOAD shim (tests/extract_race_shim.c) makes the swap at the worst
+# land outside. (a) an LD_PRELOAD shim (tests/lib/extract_race_shim.c) makes the swap at the worst
 # moment, right before extract creates its first file in DIR/fr; (b) a second process
-# (tests/extract_race_swap.c) flips DIR/fr and the symlink with renameat2(RENAME_EXCHANGE) as fast
+# (tests/lib/extract_race_swap.c) flips DIR/fr and the symlink with renameat2(RENAME_EXCHANGE) as fast
 # as it can while extract runs again and again.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 CC=${CC:-cc}
 W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes -Werror -O2 -D_GNU_SOURCE"
 SECONDS_B=${RACE_SECONDS:-4}
 
-if ! $CC $W -shared -fPIC -o "$T_TMP/shim.so" "$TOP/tests/extract_race_shim.c" -ldl 2>"$T_TMP/err" ||
-   ! $CC $W -o "$T_TMP/swap" "$TOP/tests/extract_race_swap.c" 2>>"$T_TMP/err"; then
+if ! $CC $W -shared -fPIC -o "$T_TMP/shim.so" "$TOP/tests/lib/extract_race_shim.c" -ldl 2>"$T_TMP/err" ||
+   ! $CC $W -o "$T_TMP/swap" "$TOP/tests/lib/extract_race_swap.c" 2>>"$T_TMP/err"; then
   t_fail "build the race helpers" "$(head -5 "$T_TMP/err")"; t_done; exit
 fi
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every released store layout, written and checked by the independent implementation
-# (tests/indep_store.py, from docs/store-releases.md / docs/store-format.md only; hashes by python3-xxhash
+# (tests/lib/indep_store.py, from docs/store-releases.md / docs/store-format.md only; hashes by python3-xxhash
 # and zlib, LZ4 blocks by python3-lz4, frames by python3-zstandard), then read by asmstore.
 #   A. independent: the real samples reproduce EXPECTED.json; .NET 6-8 (format 1) sets for 1 and 4 ABIs
 #      with and without the manifest; CRC-32 format 2/3 stores on every ABI; 9-byte XXH32 vs CRC-32 on
@@ -8,9 +8,9 @@
 #      CLI); the checker fails on damaged stores.
 #   B. asmstore: verify + extract of every store of A (v1: each .blob file, named from the manifest beside
 #      it), byte-identical to the sources; without a manifest names are unknown, so bytes are compared.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 PY=/usr/bin/python3
-IND="$TOP/tests/indep_store.py"
+IND="$TOP/tests/lib/indep_store.py"
 if ! $PY -c 'import xxhash, zstandard, lz4.block' 2>/dev/null; then
   t_skip "independent implementation" "needs python3-xxhash, python3-zstandard and python3-lz4 (Debian)"; t_done; exit; fi
 ind() { $PY "$IND" "$@"; }

@@ -4,9 +4,9 @@
 # refused by pack and verify when their composite image is missing. Stubs and composites are
 # synthetic PE files built here (python3); the .NET 10 shared framework, when installed, gives real
 # (non-component) ReadyToRun images.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 PY=/usr/bin/python3
-IND="$TOP/tests/indep_store.py"
+IND="$TOP/tests/lib/indep_store.py"
 FW=${FW:-$(ls -d /usr/share/dotnet/shared/Microsoft.NETCore.App/10.* 2>/dev/null | sort -V | tail -1)}
 
 # OFFSETS STORE: "name offset size compressed" per non-ignored entry, read by the independent reader

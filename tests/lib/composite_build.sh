@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# tests/composite_build.sh OUT CROSSGEN2_VERSION APP.dll... - `make composite-net10` (mk/dotnet.mk):
-# restores Microsoft.NETCore.App.Crossgen2.linux-x64 (tests/dotnet_restore.sh; tools/crossgen2, one
+# tests/lib/composite_build.sh OUT CROSSGEN2_VERSION APP.dll... - `make composite-net10` (mk/dotnet.mk):
+# restores Microsoft.NETCore.App.Crossgen2.linux-x64 (tests/lib/dotnet_restore.sh; tools/crossgen2, one
 # native executable) and compiles the installed .NET runtime's framework of the same major version
-# (found as tests/coreclr_env.sh does) plus APP.dll... into one composite ReadyToRun image:
+# (found as tests/lib/coreclr_env.sh does) plus APP.dll... into one composite ReadyToRun image:
 #   crossgen2 --composite --targetos:linux --targetarch:x64 -O --out OUT/hello.r2r.dll FRAMEWORK/*.dll APP.dll...
 # crossgen2 writes beside it one component stub per input (the IL and metadata, its native code
 # replaced by a reference to hello.r2r.dll), under the input's file name.
@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 for a in "$@"; do
   [ -f "$a" ] || { echo "  SKIP $name: $a not built (make coreclr-host needs dotnet)"; exit 0; }
 done
-# shellcheck source=tests/coreclr_env.sh
+# shellcheck source=tests/lib/coreclr_env.sh
 . "$here/coreclr_env.sh"
 if ! clr_find_runtime; then echo "  SKIP $name: $CLR_WHY"; exit 0; fi
 major=${cgver%%.*}

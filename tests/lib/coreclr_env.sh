@@ -1,4 +1,4 @@
-# tests/coreclr_env.sh - sourced by tests/t_coreclr.sh, tests/t_composite.sh, examples/demo.sh and the bench:
+# tests/lib/coreclr_env.sh - sourced by tests/t_host_coreclr.sh, tests/t_host_composite.sh, examples/demo.sh and the bench:
 # how a CoreCLR store is packed, which .NET runtime build/coreclr_host will run, and what the program prints.
 
 # The pack flags for a CoreCLR store (one place to change them).

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# tests/t_cmake.sh - CMakeLists.txt: tests/cmake_consumer (C + C++) built against asmstore::asmstore
+# tests/t_build_cmake.sh - CMakeLists.txt: tests/cmake_consumer (C + C++) built against asmstore::asmstore
 # through add_subdirectory (each way of finding zstd) and through find_package after cmake --install;
 # a clear configure error when zstd cannot be found.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 if ! command -v cmake >/dev/null 2>&1; then t_skip "cmake" "cmake not installed (make deps installs it)"; t_done; exit; fi
 if ! command -v c++ >/dev/null 2>&1; then t_skip "cmake" "no C++ compiler (the consumer has a C++ file)"; t_done; exit; fi
 SRC=$TOP/tests/cmake_consumer

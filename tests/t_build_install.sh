@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# tests/t_install.sh - `make install PREFIX=...` into a temp prefix, then a small program built
+# tests/t_build_install.sh - `make install PREFIX=...` into a temp prefix, then a small program built
 # against it with nothing but `pkg-config --cflags --libs asmstore`; `cmake --install` into another
 # prefix installs the same files; DESTDIR staging; uninstall.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 if ! command -v pkg-config >/dev/null 2>&1; then t_skip "install" "pkg-config not installed"; t_done; exit; fi
 P=$T_TMP/prefix
 if make -s -C "$TOP" install PREFIX="$P" >"$T_TMP/install.log" 2>&1; then t_ok "make install PREFIX=<temp>"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/t_composite.sh - a composite ReadyToRun framework (make composite-net10: the installed .NET 10
+# tests/t_host_composite.sh - a composite ReadyToRun framework (make composite-net10: the installed .NET 10
 # framework + hello.dll + Greeting.dll compiled by crossgen2 into build/composite/hello.r2r.dll, one IL
 # component stub per input beside it) runs examples/hello_clr from files with build/coreclr_host --tpa,
 # and its code is what runs: the image is opened and mapped, and the JIT compiles a small fraction of
@@ -8,8 +8,8 @@
 # runtime looks for it beside the first stub and aborts (SIGABRT, nothing printed), recorded as a fact.
 # And build/runtime-net11 (make runtime-net11, a flat runtime dir of symlinks into the NuGet package)
 # starts the same program, from files and from a store.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/coreclr_env.sh"
+. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/lib/coreclr_env.sh"
 HOST=$BUILD/coreclr_host
 APP=$BUILD/hello_clr
 COMP=$BUILD/composite

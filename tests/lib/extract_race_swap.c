@@ -1,4 +1,4 @@
-/* tests/extract_race_swap.c - for t_extract_race.sh: exchanges the names A (a directory) and B (a
+/* tests/lib/extract_race_swap.c - for t_cli_extract_race.sh: exchanges the names A (a directory) and B (a
    symlink to a directory outside) with renameat2(RENAME_EXCHANGE) as fast as it can for SECONDS
    seconds, so A is a real directory half the time and a symlink to outside the other half; then
    leaves the directory at A and prints how many swaps it made.

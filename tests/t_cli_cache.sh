@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/t_cache_cli.sh - `asmstore load` and `asmstore cache prune|stats` on real files.
-. "$(dirname "$0")/lib.sh"
+# tests/t_cli_cache.sh - `asmstore load` and `asmstore cache prune|stats` on real files.
+. "$(dirname "$0")/lib/lib.sh"
 cd "$T_TMP" || exit 1
 mkdir in
 seq 1 60000 >in/Alpha.dll

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# tests/t_mono.sh - build/mono_host runs examples/hello (a C# program using System.Core, System.Xml
+# tests/t_host_mono.sh - build/mono_host runs examples/hello (a C# program using System.Core, System.Xml
 # and System.Xml.Linq) with every assembly, mscorlib included, out of a store .so: cold (cache
 # misses), warm (hits), under strace (no .dll/.exe opened from the filesystem; Mono's AOT .so files
 # may be), and without the assemblies it needs in the store (it must fail, not fall back to
 # /usr/lib/mono). Mono keeps its AOT code: as many methods from AOT as started from files (--files,
 # the anchor), through the private AOT-only framework dir (created 0700, its symlink re-validated).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 MONO_HOST=$BUILD/mono_host
 HELLO=$BUILD/hello
 if ! pkg-config --exists mono-2 2>/dev/null || ! command -v mcs >/dev/null 2>&1 || [ ! -f "$MONO45/mscorlib.dll" ]; then

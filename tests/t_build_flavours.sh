@@ -3,7 +3,7 @@
 # translation units linked together; reader-only (no writer, no stdio); no zstd (callback only);
 # exported symbols all start with asmstore_ and no XXH* or ZSTD_compress* leaks where it must not;
 # the trim switches (ASMSTORE_NO_BUILD, _NO_ZIP, _NO_DLOPEN, the older _NO_LOCATOR), alone and together.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 W="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes -Werror"
 WXX="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Werror"
 D="$TOP/tests/build"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# tests/runtime_dir.sh OUT VERSION TFM - `make runtime-net11` (mk/dotnet.mk): restores
-# Microsoft.NETCore.App.Runtime.linux-x64 VERSION (tests/dotnet_restore.sh) and assembles OUT, a flat
+# tests/lib/runtime_dir.sh OUT VERSION TFM - `make runtime-net11` (mk/dotnet.mk): restores
+# Microsoft.NETCore.App.Runtime.linux-x64 VERSION (tests/lib/dotnet_restore.sh) and assembles OUT, a flat
 # runtime directory laid out like an installed shared/Microsoft.NETCore.App/<version>/: every file of
 # the package's runtimes/linux-x64/native/ (libcoreclr.so, libclrjit.so, libSystem.*.so, createdump)
 # and runtimes/linux-x64/lib/TFM/ (every framework .dll, System.Private.CoreLib.dll included, and
 # Microsoft.NETCore.App.deps.json) and .version, as relative symlinks into the package (CoreCLR takes its
 # directory from the path libcoreclr.so was loaded by, not the link's target, so CoreLib is found
-# beside the link; checked by tests/t_composite.sh). libhostfxr.so is left out: an installed runtime
+# beside the link; checked by tests/t_host_composite.sh). libhostfxr.so is left out: an installed runtime
 # keeps it in host/fxr/, not here.
 # OUT/.stamp names the package; with it and every link intact nothing is done. Cannot restore: one
 # line, exit 0, no OUT (an old complete OUT stays). A layout that is not what we expect: exit 1.

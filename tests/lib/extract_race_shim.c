@@ -1,4 +1,4 @@
-/* tests/extract_race_shim.c - LD_PRELOAD shim for t_extract_race.sh. The first time the process
+/* tests/lib/extract_race_shim.c - LD_PRELOAD shim for t_cli_extract_race.sh. The first time the process
    creates a file directly in RACE_DIR (open/openat with O_CREAT, or mkstemp, whatever the path or
    directory fd it goes through), the shim first swaps RACE_DIR for a symlink to RACE_TARGET: the
    real directory moves to RACE_DIR.moved (still inside extract's -C DIR), then the call goes on.

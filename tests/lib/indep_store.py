@@ -30,7 +30,7 @@ Format 1 (.NET 6-8 store sets, docs/store-releases.md §2):
       descriptor indices); names come from the manifest, or else from SRCDIR's file names.
   indep_store.py sample-check [SAMPLES]
       parse the real samples (default $SAMPLES, else ../shared/assembly-store-samples beside the
-      repository, as in tests/lib.sh) and compare them with EXPECTED.json: headers, descriptors, hash
+      repository, as in tests/lib/lib.sh) and compare them with EXPECTED.json: headers, descriptors, hash
       tables, sha256 of every decompressed image; then check-v1's rules on the v1 sets and check's on
       the v3 stores.
 Both:
@@ -934,7 +934,7 @@ def main(argv):
     c1.add_argument("srcdir", nargs="?")
     sc = sub.add_parser("sample-check")
     sc.add_argument("samples", nargs="?", default=os.environ.get("SAMPLES") or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "assembly-store-samples"))
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "assembly-store-samples"))
     lc = sub.add_parser("lz4-cli")
     lc.add_argument("stores", nargs="+")
     a = p.parse_args(argv)

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# tests/t_cache_cross.sh - the cache on big-endian s390x under qemu-user: the threaded cache tests
+# tests/t_cross_cache.sh - the cache on big-endian s390x under qemu-user: the threaded cache tests
 # and the pure footer tests run there, and cache files cross between s390x and x86_64 both ways
 # (the footer is explicit little-endian, so each side hits the other's files).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes -Werror"
 cc=s390x-linux-gnu-gcc; q=qemu-s390x
 if ! command -v $cc >/dev/null || ! command -v $q >/dev/null; then t_skip s390x "needs $cc and $q (Debian: gcc-s390x-linux-gnu qemu-user)"; t_done; exit; fi
 sr="$BUILD/cross/s390x"
-if ! "$TOP/tests/cross_sysroot.sh" s390x "$sr" >/dev/null 2>&1; then t_skip s390x "libzstd-dev:s390x not downloadable"; t_done; exit; fi
+if ! "$TOP/tests/lib/cross_sysroot.sh" s390x "$sr" >/dev/null 2>&1; then t_skip s390x "libzstd-dev:s390x not downloadable"; t_done; exit; fi
 zlib=$(ls "$sr"/root/usr/lib/*/libzstd.a | head -1)
 inc="$T_TMP/inc"; mkdir -p "$inc"; cp /usr/include/zstd.h /usr/include/zstd_errors.h /usr/include/xxhash.h "$inc/"
 

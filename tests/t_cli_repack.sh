@@ -1,12 +1,12 @@
 #!/bin/bash
-# tests/t_repack.sh - asmstore repack on the real samples (in place, never copied), on .so wrappers
+# tests/t_cli_repack.sh - asmstore repack on the real samples (in place, never copied), on .so wrappers
 # (ours, and upstream's stub layout made with clang + llvm-objcopy), and on an APK built with zip +
 # zipalign: no change gives the input back byte for byte; --replace puts the new image in and leaves
-# every other one as it was (checked by our reader and by tests/indep_store.py); bad input exits
+# every other one as it was (checked by our reader and by tests/lib/indep_store.py); bad input exits
 # 1 or 2 with the old OUT untouched.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 PY=/usr/bin/python3
-INDEP="$PY $TOP/tests/indep_store.py"
+INDEP="$PY $TOP/tests/lib/indep_store.py"
 V3=$SAMPLES/v3-watercountdown-widget
 BIG=$MONO45/Facades/System.Runtime.dll          # 22528 bytes: larger than the 5632 reserved
 SMALL=$(readlink -f "$MONO45/Accessibility.dll") # 12288 bytes: fits System.Linq's 13824
