@@ -1094,12 +1094,12 @@ ASMSTORE_DEF void *asmstore_alloc(const asmstore_allocator *a, size_t size) {
 
 ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t size) {
     if (!ptr) return;
-    if (a && a->free)
+    if (a && a->free) {
         a->free(a->user, ptr, size);
-    else {
-        (void)size;
-        ASMSTORE_FREE(ptr);
+        return;
     }
+    (void)size;
+    ASMSTORE_FREE(ptr);
 }
 
 /* >>internal: bytes and descriptors ------------------------------------------------------------ */
@@ -1369,8 +1369,9 @@ ASMSTORE__PRIVATE int asmstore__name_valid(const unsigned char *s, size_t n) {
         } else if (c >= 0xF0 && c <= 0xF4) {
             need = 3;
             cp = c & 0x07;
-        } else
+        } else {
             return 0;
+        }
         if (n - i <= need) return 0;
         for (k = 1; k <= need; k++) {
             if ((s[i + k] & 0xC0) != 0x80) return 0;
