@@ -16,6 +16,7 @@ trap 'rm -f "$log"' EXIT
 # run_one TEST: runs it into $log while its output is streamed; sets rc
 run_one() {
   local t=$1 pid tail_pid quiet=0 size=0 now
+  : >"$log" # emptied before tail opens it: nothing of the last test is shown again
   case "$t" in
     *.sh) bash "$t" </dev/null >"$log" 2>&1 & ;;
     *)    "$t" </dev/null >"$log" 2>&1 & ;;
