@@ -23,7 +23,6 @@ HAVE_LIBZIP := $(shell test -f /usr/include/zip.h && echo 1)
 ifeq ($(HAVE_LIBZIP),1)
 CLI_DEFS += -DASMSTORE_CLI_REPACK
 CLI_LIBS += -lzip
-CLI_REPACK = tools/cli_repack.c
 endif
 HEADERS  = asmstore.h asmstore_cache.h
 
@@ -49,9 +48,16 @@ examples: all
 $(B):
 	mkdir -p $(B)
 
-CLI_SRC = tools/asmstore.c tools/cli_cache.c tools/cli_input.c tools/cli_fs.c tools/cli_r2r.c $(CLI_REPACK)
-$(B)/asmstore: $(CLI_SRC) tools/cli.h $(HEADERS) | $(B)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ $(CLI_SRC) $(LIBS) $(CLI_LIBS)
+# the CLI: each tools/*.c compiled on its own into build/cli/ (-MMD: each object also depends on the
+# headers it includes), then linked; repack without libzip only says it is off
+CLI_SRC = $(wildcard tools/*.c)
+CLI_OBJ = $(patsubst tools/%.c,$(B)/cli/%.o,$(CLI_SRC))
+$(B)/cli/%.o: tools/%.c | $(B)
+	@mkdir -p $(B)/cli
+	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -MMD -MP -c -o $@ $<
+$(B)/asmstore: $(CLI_OBJ)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBS) $(CLI_LIBS)
+-include $(CLI_OBJ:.o=.d)
 
 TEST_C   = $(wildcard tests/test_*.c)
 TEST_BIN = $(patsubst tests/%.c,$(B)/%,$(TEST_C))

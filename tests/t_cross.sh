@@ -20,7 +20,7 @@ for spec in s390x:s390x-linux-gnu:s390x aarch64:aarch64-linux-gnu:arm64 arm:arm-
     else t_fail "$debarch: build $t" "$(head -5 "$T_TMP/err")"; continue 2; fi
   done
   if [ -n "$CORPUS" ]; then
-    if $cc $W -O1 -D_GNU_SOURCE -static $inc -o "$T_TMP/asmstore-$debarch" "$TOP/tools/asmstore.c" "$TOP/tools/cli_cache.c" "$TOP/tools/cli_fs.c" "$TOP/tools/cli_input.c" "$TOP/tools/cli_r2r.c" "$zlib" -lpthread 2>"$T_TMP/err"; then
+    if $cc $W -O1 -D_GNU_SOURCE -static $inc -o "$T_TMP/asmstore-$debarch" "$TOP"/tools/*.c "$zlib" -lpthread 2>"$T_TMP/err"; then
       # uncompressed: every byte of the layout is ours, so it must match x86_64 exactly
       "$ASMSTORE" pack --raw --target net11-preview --runtime monovm --no-compress -o "$T_TMP/native-nc.store" "$CORPUS" 2>/dev/null
       $q "$T_TMP/asmstore-$debarch" pack --raw --target net11-preview --runtime monovm --no-compress -o "$T_TMP/$debarch-nc.store" "$CORPUS" 2>/dev/null

@@ -16,7 +16,7 @@ if $cc $W -O1 -D_GNU_SOURCE -static -I"$inc" -o "$T_TMP/threads" "$TOP/tests/tes
   else t_fail "s390x: test_cache_threads" "$(grep -E 'FAIL|CHECK' <<<"$out" | head -5)"; fi
 else t_fail "s390x: build test_cache_threads" "$(head -5 "$T_TMP/err")"; fi
 
-if $cc $W -O1 -D_GNU_SOURCE -static -I"$inc" -o "$T_TMP/asmstore" "$TOP/tools/asmstore.c" "$TOP/tools/cli_cache.c" "$TOP/tools/cli_fs.c" "$TOP/tools/cli_input.c" "$TOP/tools/cli_r2r.c" \
+if $cc $W -O1 -D_GNU_SOURCE -static -I"$inc" -o "$T_TMP/asmstore" "$TOP"/tools/*.c \
      "$zlib" -lpthread 2>"$T_TMP/err"; then
   mkdir -p "$T_TMP/in"
   seq 1 80000 >"$T_TMP/in/A.dll"; seq 3 11 700000 >"$T_TMP/in/B.dll"; head -c 30000 /dev/urandom >"$T_TMP/in/C.dll"

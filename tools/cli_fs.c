@@ -3,6 +3,7 @@
    O_DIRECTORY: no path is resolved twice, so a directory swapped for a symlink while we work is
    refused (if swapped before we open it) or does not matter (we hold the real directory). */
 #include "cli.h"
+#include "cli_fs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +16,8 @@
 #define CLI_DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
 int cli_dir_open(const char *dir, int create) {
-    if (create && mkdir(dir, 0755) != 0 && errno != EEXIST) return -1;
+    if (create && mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return -1;
     return open(dir, CLI_DIR_FLAGS);
 }
 
@@ -23,35 +25,53 @@ int cli_dir_open(const char *dir, int create) {
    and no NUL or backslash. */
 static int safe_relative_name(const char *n, size_t len) {
     size_t i = 0;
-    if (len == 0 || n[0] == '/') return 0;
+
+    if (len == 0 || n[0] == '/')
+        return 0;
     while (i < len) {
         size_t j = i;
-        while (j < len && n[j] != '/') j++;
-        if (j == i || (j - i == 1 && n[i] == '.') || (j - i == 2 && n[i] == '.' && n[i + 1] == '.')) return 0;
+
+        while (j < len && n[j] != '/')
+            j++;
+        if (j == i || (j - i == 1 && n[i] == '.') || (j - i == 2 && n[i] == '.' && n[i + 1] == '.'))
+            return 0;
         i = j + 1;
-        if (j == len - 1) return 0; /* trailing slash */
+        if (j == len - 1)
+            return 0; /* trailing slash */
     }
-    for (i = 0; i < len; i++) if (n[i] == '\0' || n[i] == '\\') return 0;
+    for (i = 0; i < len; i++)
+        if (n[i] == '\0' || n[i] == '\\')
+            return 0;
     return 1;
 }
 
 /* errno of a failed open/rename of something that should be a directory or a file: 1 when a
    symlink or another kind of file is in the way (refused), else 2 (I/O). */
 static int refused_or_io(int err) {
-    return err == ELOOP || err == ENOTDIR || err == EISDIR || err == ENOTEMPTY || err == EEXIST ? 1 : 2;
+    return err == ELOOP || err == ENOTDIR || err == EISDIR || err == ENOTEMPTY || err == EEXIST ? 1
+                                                                                                : 2;
 }
 
 /* Opens (creating it if missing) directory `name` in parentfd without following a symlink. */
 static int subdir_open(int parentfd, const char *name) {
-    if (mkdirat(parentfd, name, 0755) != 0 && errno != EEXIST) return -1;
+    if (mkdirat(parentfd, name, 0755) != 0 && errno != EEXIST)
+        return -1;
     return openat(parentfd, name, CLI_DIR_FLAGS);
 }
 
 static int write_all(int fd, const unsigned char *p, size_t n) {
     while (n > 0) {
         ssize_t w = write(fd, p, n);
-        if (w < 0) { if (errno == EINTR) continue; return -1; }
-        if (w == 0) { errno = EIO; return -1; }
+
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        if (w == 0) {
+            errno = EIO;
+            return -1;
+        }
         p += w;
         n -= (size_t)w;
     }
@@ -64,13 +84,19 @@ static int same_file(int dirfd, const char *name, const unsigned char *data, siz
     struct stat st;
     size_t off = 0;
     int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), same;
-    if (fd < 0) return 0;
-    same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size == (unsigned long long)size;
+
+    if (fd < 0)
+        return 0;
+    same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+           (unsigned long long)st.st_size == (unsigned long long)size;
     while (same && off < size) {
         ssize_t n = read(fd, buf, size - off < sizeof buf ? size - off : sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
+
+        if (n < 0 && errno == EINTR)
+            continue;
         same = n > 0 && memcmp(buf, data + off, (size_t)n) == 0;
-        if (same) off += (size_t)n;
+        if (same)
+            off += (size_t)n;
     }
     close(fd);
     return same;
@@ -84,17 +110,25 @@ static int write_in_dir(int dirfd, const char *name, const void *data, size_t si
     static unsigned counter;
     char tmp[64];
     int fd = -1, attempt, err = 0;
-    if (same_file(dirfd, name, (const unsigned char *)data, size)) return 0;
+
+    if (same_file(dirfd, name, (const unsigned char *)data, size))
+        return 0;
     for (attempt = 0; attempt < 100 && fd < 0; attempt++) {
         snprintf(tmp, sizeof tmp, ".asmstore.tmp.%ld.%u", (long)getpid(), counter++);
         fd = openat(dirfd, tmp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0600);
-        if (fd < 0 && errno != EEXIST) return 2;
+        if (fd < 0 && errno != EEXIST)
+            return 2;
     }
-    if (fd < 0) return 2;
-    if (write_all(fd, (const unsigned char *)data, size) != 0 || fchmod(fd, (mode_t)mode) != 0) err = errno;
-    if (close(fd) != 0 && !err) err = errno;
-    if (!err && renameat(dirfd, tmp, dirfd, name) != 0) err = errno;
-    if (!err) return 0;
+    if (fd < 0)
+        return 2;
+    if (write_all(fd, (const unsigned char *)data, size) != 0 || fchmod(fd, (mode_t)mode) != 0)
+        err = errno;
+    if (close(fd) != 0 && !err)
+        err = errno;
+    if (!err && renameat(dirfd, tmp, dirfd, name) != 0)
+        err = errno;
+    if (!err)
+        return 0;
     (void)unlinkat(dirfd, tmp, 0);
     errno = err;
     return refused_or_io(err);
@@ -104,18 +138,29 @@ int cli_write_under(int rootfd, const char *relpath, const void *data, size_t si
     char comp[NAME_MAX + 1];
     const char *p = relpath, *slash;
     int dirfd, rc, err;
-    if (!safe_relative_name(relpath, strlen(relpath))) return 1;
+
+    if (!safe_relative_name(relpath, strlen(relpath)))
+        return 1;
     dirfd = dup(rootfd);
-    if (dirfd < 0) return 2;
+    if (dirfd < 0)
+        return 2;
     while ((slash = strchr(p, '/')) != NULL) {
         int next;
-        if ((size_t)(slash - p) >= sizeof comp) { close(dirfd); errno = ENAMETOOLONG; return 2; }
+
+        if ((size_t)(slash - p) >= sizeof comp) {
+            close(dirfd);
+            errno = ENAMETOOLONG;
+            return 2;
+        }
         memcpy(comp, p, (size_t)(slash - p));
         comp[slash - p] = '\0';
         next = subdir_open(dirfd, comp);
         err = errno;
         close(dirfd);
-        if (next < 0) { errno = err; return refused_or_io(err); }
+        if (next < 0) {
+            errno = err;
+            return refused_or_io(err);
+        }
         dirfd = next;
         p = slash + 1;
     }

@@ -1,9 +1,9 @@
 /* cli_input.c - what a STORE argument of the asmstore CLI can be, opened into a list of stores:
    a raw store or .so wrapper of any format; a format-1 (.NET 6-8) store set given as one of its
    .blob files or as its directory (the set's other files and its manifest are found beside it);
-   an APK, split APK or AAB holding stores at any release's path (store-releases.md §1.2),
+   an APK, split APK or AAB holding stores at any release's path (docs/store-releases.md §1.2),
    STORED or DEFLATEd (inflated here, with zlib: the on-device locator never inflates). */
-#include "cli.h"
+#include "cli_input.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,25 +19,34 @@
 
 #define CLI_INFLATE_LIMIT ((uint64_t)4 << 30) /* largest archive entry inflated: 4 GiB */
 
-/* ---- files: every input file is mapped once and unmapped by cli_input_close ---- */
+/* >>files -------------------------------------------------------------------------------------- */
+/* Every input file is mapped once and unmapped by cli_input_close. */
 static int map_file(cli_input *in, const char *path, const unsigned char **data, size_t *size) {
     int rc;
-    if (in->nmaps >= CLI_MAX_MAPS) return 2;
-    if ((rc = cli_map_file(path, data, size)) != 0) return rc;
+
+    if (in->nmaps >= CLI_MAX_MAPS)
+        return 2;
+    if ((rc = cli_map_file(path, data, size)) != 0)
+        return rc;
     in->maps[in->nmaps].p = *data;
     in->maps[in->nmaps++].n = *size;
     return 0;
 }
 
 static void *keep_buffer(cli_input *in, void *p) {
-    if (!p || in->nowned >= CLI_MAX_UNITS * 2) { free(p); return NULL; }
+    if (!p || in->nowned >= CLI_MAX_UNITS * 2) {
+        free(p);
+        return NULL;
+    }
     return in->owned[in->nowned++] = p;
 }
 
-/* ---- units ---- */
+/* >>units -------------------------------------------------------------------------------------- */
 static cli_unit *new_unit(cli_input *in, const char *label, asmstore_abi abi) {
     cli_unit *u;
-    if (in->n >= CLI_MAX_UNITS) return NULL;
+
+    if (in->n >= CLI_MAX_UNITS)
+        return NULL;
     u = &in->units[in->n++];
     memset(u, 0, sizeof *u);
     snprintf(u->label, sizeof u->label, "%s", label);
@@ -53,61 +62,97 @@ static void open_unit_bytes(cli_unit *u, const unsigned char *p, size_t n) {
     const void *payload = p;
     size_t psize = n;
     asmstore_elf_info info;
+
     memset(&ro, 0, sizeof ro);
     ro.decompress = cli_decompress;
-    ro.max_total_size = ASMSTORE_MAX_TOTAL_SIZE; /* a tool reads everything: refuse stores declaring more */
+    ro.max_total_size =
+        ASMSTORE_MAX_TOTAL_SIZE; /* a tool reads everything: refuse stores declaring more */
     if (n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') {
         u->res = asmstore_elf_payload(p, n, NULL, &payload, &psize, &info, &u->err);
-        if (u->res != ASMSTORE_OK) return;
+        if (u->res != ASMSTORE_OK)
+            return;
         u->wrapper = asmstore_elf_kind_name(info.kind);
         u->payload_offset = info.payload_offset;
-        if (u->abi == ASMSTORE_ABI_UNKNOWN) u->abi = info.abi;
+        if (u->abi == ASMSTORE_ABI_UNKNOWN)
+            u->abi = info.abi;
     }
     u->res = asmstore_reader_init(&u->r, payload, psize, &ro, &u->err);
     u->opened = u->res == ASMSTORE_OK;
     if (u->opened && u->r.format != 1) {
-        if (u->abi == ASMSTORE_ABI_UNKNOWN) u->abi = u->r.abi;
-        if (!(u->names = cli_attach_name_table(&u->r))) u->res = ASMSTORE_ERR_OUT_OF_MEMORY, u->opened = 0;
+        if (u->abi == ASMSTORE_ABI_UNKNOWN)
+            u->abi = u->r.abi;
+        if (!(u->names = cli_attach_name_table(&u->r)))
+            u->res = ASMSTORE_ERR_OUT_OF_MEMORY, u->opened = 0;
     }
 }
 
-/* The ABI a format-1 file name carries: "<prefix>.<abi_>.blob" (arm64_v8a, armeabi_v7a, x86_64, x86). */
+void cli_abi_file_name(asmstore_abi abi, char *buf, size_t cap) {
+    size_t k;
+
+    snprintf(buf, cap, "%s", abi == ASMSTORE_ABI_UNKNOWN ? "" : asmstore_abi_android_name(abi));
+    for (k = 0; buf[k]; k++)
+        if (buf[k] == '-')
+            buf[k] = '_';
+}
+
+/* The ABI a format-1 file name carries: "<prefix>.<abi_>.blob" (arm64_v8a, armeabi_v7a, x86_64,
+   x86). */
 static asmstore_abi v1_file_abi(const char *base, size_t *prefix_len) {
     size_t n = strlen(base);
     int a;
+
     *prefix_len = 0;
-    if (n < 5 || strcmp(base + n - 5, ".blob") != 0) return ASMSTORE_ABI_UNKNOWN;
+    if (n < 5 || strcmp(base + n - 5, ".blob") != 0)
+        return ASMSTORE_ABI_UNKNOWN;
     *prefix_len = n - 5;
     for (a = 1; a <= 4; a++) {
-        char want[32];
-        size_t k, w;
-        snprintf(want, sizeof want, ".%s.blob", asmstore_abi_android_name((asmstore_abi)a));
-        for (k = 0; want[k]; k++) if (want[k] == '-') want[k] = '_';
+        char abi[24], want[32];
+        size_t w;
+
+        cli_abi_file_name((asmstore_abi)a, abi, sizeof abi);
+        snprintf(want, sizeof want, ".%s.blob", abi);
         w = strlen(want);
-        if (n > w && !strcmp(base + n - w, want)) { *prefix_len = n - w; return (asmstore_abi)a; }
+        if (n > w && !strcmp(base + n - w, want)) {
+            *prefix_len = n - w;
+            return (asmstore_abi)a;
+        }
     }
     return ASMSTORE_ABI_UNKNOWN;
 }
 
-/* ---- format-1 sets: arch stores look names up through store 0; everyone gets the manifest ---- */
+/* >>format-1 sets ------------------------------------------------------------------------------ */
+/* Arch stores look names up through store 0; every store of the set gets the manifest. */
 static void link_v1_set(cli_input *in, int first, const char *manifest, size_t manifest_size) {
     const asmstore_reader *common = NULL;
     int i;
+
     for (i = first; i < in->n; i++)
-        if (in->units[i].opened && in->units[i].r.format == 1 && in->units[i].r.store_id == 0) common = &in->units[i].r;
+        if (in->units[i].opened && in->units[i].r.format == 1 && in->units[i].r.store_id == 0)
+            common = &in->units[i].r;
     for (i = first; i < in->n; i++) {
         cli_unit *u = &in->units[i];
-        if (!u->opened || u->r.format != 1) continue;
-        if (u->r.store_id != 0 && common && (u->res = asmstore_reader_attach_common(&u->r, common, &u->err)) != ASMSTORE_OK) {
+
+        if (!u->opened || u->r.format != 1)
+            continue;
+        if (u->r.store_id != 0 && common &&
+            (u->res = asmstore_reader_attach_common(&u->r, common, &u->err)) != ASMSTORE_OK) {
             u->opened = 0;
             continue;
         }
-        if (!manifest) continue;
+        if (!manifest)
+            continue;
         u->names = (uint32_t *)malloc(asmstore_reader_name_table_size(&u->r) + 4);
-        if (!u->names) { u->res = ASMSTORE_ERR_OUT_OF_MEMORY; u->opened = 0; continue; }
-        u->res = asmstore_reader_attach_manifest(&u->r, manifest, manifest_size, u->names, asmstore_reader_name_table_size(&u->r) + 4, &u->err);
+        if (!u->names) {
+            u->res = ASMSTORE_ERR_OUT_OF_MEMORY;
+            u->opened = 0;
+            continue;
+        }
+        u->res =
+            asmstore_reader_attach_manifest(&u->r, manifest, manifest_size, u->names,
+                                            asmstore_reader_name_table_size(&u->r) + 4, &u->err);
         u->has_manifest = u->res == ASMSTORE_OK;
-        if (!u->has_manifest) u->opened = 0;
+        if (!u->has_manifest)
+            u->opened = 0;
     }
 }
 
@@ -118,32 +163,36 @@ static int add_v1_dir_set(cli_input *in, const char *dir, const char *prefix, co
     const unsigned char *p, *man = NULL;
     size_t n, man_size = 0;
     int a, first = in->n;
+
     for (a = 0; a <= 4; a++) {
         cli_unit *u;
         char base[128];
-        if (a == 0) snprintf(base, sizeof base, "%s.blob", prefix);
-        else {
-            size_t k, bl;
-            snprintf(base, sizeof base, "%s.%s.blob", prefix, asmstore_abi_android_name((asmstore_abi)a));
-            for (k = strlen(prefix), bl = strlen(base); k < bl; k++) if (base[k] == '-') base[k] = '_';
-        }
+        char abi[24];
+
+        cli_abi_file_name((asmstore_abi)a, abi, sizeof abi);
+        snprintf(base, sizeof base, "%s%s%s.blob", prefix, a ? "." : "", abi);
         snprintf(path, sizeof path, "%s/%s", dir, base);
-        if (map_file(in, path, &p, &n) != 0) continue;
-        if (!(u = new_unit(in, base, (asmstore_abi)a))) return 2;
+        if (map_file(in, path, &p, &n) != 0)
+            continue;
+        if (!(u = new_unit(in, base, (asmstore_abi)a)))
+            return 2;
         u->selected = !only || !strcmp(only, base);
         open_unit_bytes(u, p, n);
     }
     snprintf(path, sizeof path, "%s/%s.manifest", dir, prefix);
-    if (map_file(in, path, &man, &man_size) != 0) man = NULL;
+    if (map_file(in, path, &man, &man_size) != 0)
+        man = NULL;
     link_v1_set(in, first, (const char *)man, man_size);
     return in->n > first ? 0 : 1;
 }
 
-/* ---- archives ---- */
+/* >>archives ----------------------------------------------------------------------------------- */
 /* Inflates a DEFLATE entry into a new buffer, checking size and CRC-32 against the directory. */
-static unsigned char *inflate_entry(const unsigned char *zip, const asmstore_zip_entry *e, int *why) {
+static unsigned char *inflate_entry(const unsigned char *zip, const asmstore_zip_entry *e,
+                                    int *why) {
 #ifndef ASMSTORE_CLI_ZLIB
-    (void)zip; (void)e;
+    (void)zip;
+    (void)e;
     *why = ASMSTORE_ERR_ZIP_COMPRESSED; /* built without zlib */
     return NULL;
 #else
@@ -151,14 +200,20 @@ static unsigned char *inflate_entry(const unsigned char *zip, const asmstore_zip
     unsigned char *out;
     int rc;
     *why = ASMSTORE_ERR_UNSUPPORTED;
-    if (e->method != 8) return NULL;
+    if (e->method != 8)
+        return NULL;
     *why = ASMSTORE_ERR_TOO_LARGE;
-    if (e->uncompressed_size > CLI_INFLATE_LIMIT || e->compressed_size > UINT32_MAX || e->uncompressed_size > UINT32_MAX)
+    if (e->uncompressed_size > CLI_INFLATE_LIMIT || e->compressed_size > UINT32_MAX ||
+        e->uncompressed_size > UINT32_MAX)
         return NULL;
     *why = ASMSTORE_ERR_OUT_OF_MEMORY;
-    if (!(out = (unsigned char *)malloc(e->uncompressed_size ? (size_t)e->uncompressed_size : 1))) return NULL;
+    if (!(out = (unsigned char *)malloc(e->uncompressed_size ? (size_t)e->uncompressed_size : 1)))
+        return NULL;
     memset(&zs, 0, sizeof zs);
-    if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) { free(out); return NULL; }
+    if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) {
+        free(out);
+        return NULL;
+    }
     zs.next_in = (Bytef *)(uintptr_t)(zip + e->data_offset);
     zs.avail_in = (uInt)e->compressed_size;
     zs.next_out = out;
@@ -166,22 +221,33 @@ static unsigned char *inflate_entry(const unsigned char *zip, const asmstore_zip
     rc = inflate(&zs, Z_FINISH);
     inflateEnd(&zs);
     *why = ASMSTORE_ERR_DECOMPRESS;
-    if (rc != Z_STREAM_END || zs.total_out != e->uncompressed_size) { free(out); return NULL; }
+    if (rc != Z_STREAM_END || zs.total_out != e->uncompressed_size) {
+        free(out);
+        return NULL;
+    }
     *why = ASMSTORE_ERR_CHECKSUM;
-    if ((uint32_t)crc32(0L, out, (uInt)e->uncompressed_size) != e->crc32) { free(out); return NULL; }
+    if ((uint32_t)crc32(0L, out, (uInt)e->uncompressed_size) != e->crc32) {
+        free(out);
+        return NULL;
+    }
     return out;
 #endif
 }
 
 /* The bytes of archive entry `name`: in place when STORED (aligned or not: the CLI reads either),
    inflated when DEFLATEd. 0 found, 1 absent, -1 a broken entry (u->res says why). */
-static int entry_bytes(cli_input *in, const unsigned char *zip, size_t size, const char *name, cli_unit *u,
-                       const unsigned char **p, size_t *n) {
+static int entry_bytes(cli_input *in, const unsigned char *zip, size_t size, const char *name,
+                       cli_unit *u, const unsigned char **p, size_t *n) {
     asmstore_zip_entry e;
     asmstore_error err;
     asmstore_result r = asmstore_zip_find(zip, size, name, strlen(name), &e, &err);
-    if (r == ASMSTORE_ERR_NOT_FOUND) return 1;
-    if (u) { u->in_zip = 1; u->zent = e; }
+
+    if (r == ASMSTORE_ERR_NOT_FOUND)
+        return 1;
+    if (u) {
+        u->in_zip = 1;
+        u->zent = e;
+    }
     if (r == ASMSTORE_OK || r == ASMSTORE_ERR_MISALIGNED) {
         *p = zip + e.data_offset;
         *n = (size_t)e.uncompressed_size;
@@ -190,32 +256,53 @@ static int entry_bytes(cli_input *in, const unsigned char *zip, size_t size, con
     if (r == ASMSTORE_ERR_ZIP_COMPRESSED) {
         int why;
         unsigned char *out = inflate_entry(zip, &e, &why);
-        if (u) u->deflated = 1;
-        if (out && keep_buffer(in, out)) { *p = out; *n = (size_t)e.uncompressed_size; return 0; }
+
+        if (u)
+            u->deflated = 1;
+        if (out && keep_buffer(in, out)) {
+            *p = out;
+            *n = (size_t)e.uncompressed_size;
+            return 0;
+        }
         r = (asmstore_result)why;
     }
-    if (u) { u->res = r; u->err = err; }
+    if (u) {
+        u->res = r;
+        u->err = err;
+    }
     return -1;
 }
 
-/* Every store of every ABI and release path in one archive, plus a format-1 common store and manifest. */
-static void add_archive(cli_input *in, const unsigned char *zip, size_t size, const char *archive_label) {
+/* Every store of every ABI and release path in one archive, plus a format-1 common store and
+   manifest. */
+static void add_archive(cli_input *in, const unsigned char *zip, size_t size,
+                        const char *archive_label) {
     static const char *const v1_dirs[2] = {"assemblies/", "base/root/assemblies/"};
     int a, first = in->n, d;
     unsigned i;
+
     for (a = 1; a <= 4; a++) {
         char name[96];
         size_t len;
-        for (i = 0; (len = asmstore_zip_store_path((asmstore_abi)a, i, name, sizeof name)) != 0; i++) {
+
+        for (i = 0; (len = asmstore_zip_store_path((asmstore_abi)a, i, name, sizeof name)) != 0;
+             i++) {
             const unsigned char *p;
             size_t n;
             char label[200];
             cli_unit *u;
-            snprintf(label, sizeof label, "%s%s%s", archive_label, archive_label[0] ? ":" : "", name);
-            if (!(u = new_unit(in, label, (asmstore_abi)a))) return;
+
+            snprintf(label, sizeof label, "%s%s%s", archive_label, archive_label[0] ? ":" : "",
+                     name);
+            if (!(u = new_unit(in, label, (asmstore_abi)a)))
+                return;
             u->from_split = archive_label[0] != 0;
-            if (entry_bytes(in, zip, size, name, u, &p, &n) == 1) { in->n--; continue; }
-            if (u->res == ASMSTORE_OK) open_unit_bytes(u, p, n);
+            if (entry_bytes(in, zip, size, name, u, &p, &n) == 1) {
+                in->n--;
+                continue;
+            }
+            if (u->res == ASMSTORE_OK)
+                open_unit_bytes(u, p, n);
         }
     }
     for (d = 0; d < 2; d++) {
@@ -223,15 +310,20 @@ static void add_archive(cli_input *in, const unsigned char *zip, size_t size, co
         const unsigned char *p, *man = NULL;
         size_t n, man_size = 0;
         cli_unit *u;
+
         snprintf(name, sizeof name, "%sassemblies.blob", v1_dirs[d]);
         if ((u = new_unit(in, name, ASMSTORE_ABI_UNKNOWN)) != NULL) {
             u->from_split = archive_label[0] != 0;
-            if (entry_bytes(in, zip, size, name, u, &p, &n) == 1) in->n--;
-            else if (u->res == ASMSTORE_OK) open_unit_bytes(u, p, n);
+            if (entry_bytes(in, zip, size, name, u, &p, &n) == 1)
+                in->n--;
+            else if (u->res == ASMSTORE_OK)
+                open_unit_bytes(u, p, n);
         }
         snprintf(name, sizeof name, "%sassemblies.manifest", v1_dirs[d]);
-        if (entry_bytes(in, zip, size, name, NULL, &man, &man_size) != 0) man = NULL;
-        if (man || in->n > first) link_v1_set(in, first, (const char *)man, man_size);
+        if (entry_bytes(in, zip, size, name, NULL, &man, &man_size) != 0)
+            man = NULL;
+        if (man || in->n > first)
+            link_v1_set(in, first, (const char *)man, man_size);
     }
 }
 
@@ -240,34 +332,44 @@ static void add_splits(cli_input *in, const char *path) {
     const char *slash = strrchr(path, '/');
     size_t dl = slash ? (size_t)(slash - path + 1) : 0;
     int a;
-    if (strcmp(slash ? slash + 1 : path, "base.apk") != 0) return;
+
+    if (strcmp(slash ? slash + 1 : path, "base.apk") != 0)
+        return;
     for (a = 1; a <= 4; a++) {
         char split[PATH_MAX], label[64];
         const unsigned char *p;
-        size_t n, k;
-        snprintf(label, sizeof label, "split_config.%s.apk", asmstore_abi_android_name((asmstore_abi)a));
-        for (k = 0; label[k]; k++) if (label[k] == '-') label[k] = '_';
+        char abi[24];
+        size_t n;
+
+        cli_abi_file_name((asmstore_abi)a, abi, sizeof abi);
+        snprintf(label, sizeof label, "split_config.%s.apk", abi);
         snprintf(split, sizeof split, "%.*s%s", (int)dl, path, label);
-        if (map_file(in, split, &p, &n) == 0) add_archive(in, p, n, label);
+        if (map_file(in, split, &p, &n) == 0)
+            add_archive(in, p, n, label);
     }
 }
 
-/* ---- opening ---- */
+/* >>opening ------------------------------------------------------------------------------------ */
 static int open_directory(cli_input *in, const char *dir) {
     DIR *d = opendir(dir);
     struct dirent *de;
     char prefix[128] = "";
-    if (!d) return 2;
+
+    if (!d)
+        return 2;
     while ((de = readdir(d)) != NULL) {
         size_t pl, nl = strlen(de->d_name);
+
         if (nl > 9 && !strcmp(de->d_name + nl - 9, ".manifest") && nl - 9 < sizeof prefix) {
             snprintf(prefix, sizeof prefix, "%.*s", (int)(nl - 9), de->d_name);
-        } else if (!prefix[0] && v1_file_abi(de->d_name, &pl) != ASMSTORE_ABI_UNKNOWN && pl < sizeof prefix) {
+        } else if (!prefix[0] && v1_file_abi(de->d_name, &pl) != ASMSTORE_ABI_UNKNOWN &&
+                   pl < sizeof prefix) {
             snprintf(prefix, sizeof prefix, "%.*s", (int)pl, de->d_name);
         }
     }
     closedir(d);
-    if (!prefix[0]) return 1;
+    if (!prefix[0])
+        return 1;
     return add_v1_dir_set(in, dir, prefix, NULL);
 }
 
@@ -276,11 +378,15 @@ int cli_input_open(cli_input *in, const char *path, asmstore_abi only) {
     size_t n;
     struct stat st;
     int rc, i;
+
     memset(in, 0, sizeof *in);
     in->path = path;
-    if (stat(path, &st) != 0) return 2;
-    if (S_ISDIR(st.st_mode)) rc = open_directory(in, path);
-    else if ((rc = map_file(in, path, &p, &n)) != 0) return rc;
+    if (stat(path, &st) != 0)
+        return 2;
+    if (S_ISDIR(st.st_mode))
+        rc = open_directory(in, path);
+    else if ((rc = map_file(in, path, &p, &n)) != 0)
+        return rc;
     else if (n >= 4 && p[0] == 'P' && p[1] == 'K' && p[2] == 3 && p[3] == 4) {
         in->archive = 1;
         add_archive(in, p, n, "");
@@ -290,6 +396,7 @@ int cli_input_open(cli_input *in, const char *path, asmstore_abi only) {
         cli_unit *u = new_unit(in, path, ASMSTORE_ABI_UNKNOWN);
         const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
         size_t pl = 0;
+
         open_unit_bytes(u, p, n);
         rc = 0;
         if (u->opened && u->r.format == 1 && (v1_file_abi(base, &pl), pl > 0) && pl < 128) {
@@ -302,66 +409,158 @@ int cli_input_open(cli_input *in, const char *path, asmstore_abi only) {
         }
     }
     for (i = 0; i < in->n && only != ASMSTORE_ABI_UNKNOWN; i++)
-        if (in->units[i].abi != only && in->units[i].abi != ASMSTORE_ABI_UNKNOWN) in->units[i].selected = 0;
+        if (in->units[i].abi != only && in->units[i].abi != ASMSTORE_ABI_UNKNOWN)
+            in->units[i].selected = 0;
     return rc;
 }
 
 void cli_input_close(cli_input *in) {
     int i;
-    for (i = 0; i < in->n; i++) free(in->units[i].names);
-    for (i = 0; i < in->nowned; i++) free(in->owned[i]);
-    for (i = 0; i < in->nmaps; i++) cli_unmap_file(in->maps[i].p, in->maps[i].n);
+
+    for (i = 0; i < in->n; i++)
+        free(in->units[i].names);
+    for (i = 0; i < in->nowned; i++)
+        free(in->owned[i]);
+    for (i = 0; i < in->nmaps; i++)
+        cli_unmap_file(in->maps[i].p, in->maps[i].n);
     memset(in, 0, sizeof *in);
 }
 
-/* ---- words for what was found (store-releases.md §5, the evidence table) ---- */
+/* Opens STORE; on failure prints what was looked for and returns the exit status (else 0). */
+int cli_input_open_or_fail(cli_input *in, const char *path, asmstore_abi only) {
+    int rc = cli_input_open(in, path, only), i, selected = 0, opened = 0, worst = 0;
+
+    if (rc == 2)
+        return cli_fail_errno(path, "read it");
+    for (i = 0; i < in->n; i++) {
+        selected |= in->units[i].selected;
+        opened |= in->units[i].selected && in->units[i].opened;
+    }
+    if (rc == 1 || !selected) {
+        cli_no_store(path, only);
+        cli_input_close(in);
+        return 1;
+    }
+    if (opened)
+        return 0;
+    /* nothing usable: say why for each store, before any output is created */
+    for (i = 0; i < in->n; i++) {
+        if (!in->units[i].selected)
+            continue;
+        rc = cli_unit_problem(in, &in->units[i], stderr);
+        if (rc > worst)
+            worst = rc;
+    }
+    cli_input_close(in);
+    return worst;
+}
+
+int cli_unit_problem(const cli_input *in, const cli_unit *u, FILE *f) {
+    char why[512];
+    const char *sep = strcmp(u->label, in->path) ? ": " : "";
+    const char *label = strcmp(u->label, in->path) ? u->label : "";
+    const char *hint = cli_result_hint(u->res);
+
+    if (u->res == ASMSTORE_ERR_ZIP_COMPRESSED && u->zent.method == 8)
+        fprintf(f,
+                "asmstore: %s%s%s (%s): the entry is DEFLATEd and this asmstore was built without "
+                "zlib "
+                "(install zlib1g-dev and rebuild)\n",
+                in->path, sep, label, cli_unit_abi(u));
+    else if (u->res == ASMSTORE_ERR_ZIP_COMPRESSED)
+        fprintf(f,
+                "asmstore: %s%s%s (%s): archive entry uses compression method %u; only STORED and "
+                "DEFLATE are read\n",
+                in->path, sep, label, cli_unit_abi(u), u->zent.method);
+    else
+        fprintf(f, "asmstore: %s%s%s (%s): %s%s%s\n", in->path, sep, label, cli_unit_abi(u),
+                cli_failure(u->res, &u->err, why, sizeof why), *hint ? "; " : "", hint);
+    return cli_status(u->res);
+}
+
+/* >>words for what was found ------------------------------------------------------------------- */
+/* docs/store-releases.md §5, the evidence table. */
+const char *cli_unit_abi(const cli_unit *u) {
+    return u->abi == ASMSTORE_ABI_UNKNOWN ? "every ABI" : asmstore_abi_android_name(u->abi);
+}
+
 const char *cli_unit_runtime(const cli_unit *u) {
     uint32_t k;
-    if (u->r.format == 1 || u->r.format == 2) return "MonoVM";
-    if (u->r.hash_kind == ASMSTORE_HASH_CRC32) return "CoreCLR";
+
+    if (u->r.format == 1 || u->r.format == 2)
+        return "MonoVM";
+    if (u->r.hash_kind == ASMSTORE_HASH_CRC32)
+        return "CoreCLR";
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
-        if (asmstore_reader_entry(&u->r, k, &e, NULL) == ASMSTORE_OK && e.ignored) return "CoreCLR";
+
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) == ASMSTORE_OK && e.ignored)
+            return "CoreCLR";
     }
     return "MonoVM";
 }
 
-static asmstore_compression unit_compression(const cli_unit *u) {
+asmstore_compression cli_unit_compression(const cli_unit *u) {
     uint32_t k;
+
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
-        if (asmstore_reader_entry(&u->r, k, &e, NULL) == ASMSTORE_OK && e.compression != ASMSTORE_COMPRESSION_NONE) return e.compression;
+
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) == ASMSTORE_OK &&
+            e.compression != ASMSTORE_COMPRESSION_NONE)
+            return e.compression;
     }
     return ASMSTORE_COMPRESSION_NONE;
 }
 
 void cli_unit_release(const cli_unit *u, char *buf, size_t cap) {
     const asmstore_reader *r = &u->r;
-    asmstore_compression c = unit_compression(u);
-    const char *hash = r->hash_kind == ASMSTORE_HASH_CRC32 ? "CRC-32" : r->hash_kind == ASMSTORE_HASH_XXH32 ? "XXH32"
-                     : r->hash_kind == ASMSTORE_HASH_XXH3_64 ? "XXH3-64" : "XXH32/XXH64";
+    asmstore_compression c = cli_unit_compression(u);
+    const char *hash = r->hash_kind == ASMSTORE_HASH_CRC32     ? "CRC-32"
+                       : r->hash_kind == ASMSTORE_HASH_XXH32   ? "XXH32"
+                       : r->hash_kind == ASMSTORE_HASH_XXH3_64 ? "XXH3-64"
+                                                               : "XXH32/XXH64";
     const char *era;
-    if (r->format == 1) era = "the .NET 6-8 layout (or 9 previews 1-2)";
-    else if (r->format == 2) era = "the .NET 9 layout (or 10 previews 1-6)";
-    else if (r->format == 4) era = r->header_size == ASMSTORE_HEADER_SIZE_V4 ? "the .NET 11 preview 7 / rc1 layout"
-                                                                            : "a .NET 11 main build of 2026-07-15..17";
-    else if (r->hash_kind == ASMSTORE_HASH_CRC32) era = "the .NET 11 CoreCLR layout";
-    else if (c == ASMSTORE_COMPRESSION_ZSTD) era = "the .NET 11 MonoVM layout";
-    else if (strstr(u->label, "libassemblies.")) era = "the .NET 10.0.100-101 layout";
-    else era = "the .NET 10 layout (or 11 previews 1-6)";
+
     if (r->format == 1)
-        snprintf(buf, cap, "format 1, %s, %s: %s", r->store_id == 0 ? "store 0 (XXH32 and XXH64 tables)" : "per-ABI store 1",
-                 c == ASMSTORE_COMPRESSION_LZ4 ? "LZ4" : c == ASMSTORE_COMPRESSION_NONE ? "uncompressed" : "zstd", era);
+        era = "the .NET 6-8 layout (or 9 previews 1-2)";
+    else if (r->format == 2)
+        era = "the .NET 9 layout (or 10 previews 1-6)";
+    else if (r->format == 4)
+        era = r->header_size == ASMSTORE_HEADER_SIZE_V4 ? "the .NET 11 preview 7 / rc1 layout"
+                                                        : "a .NET 11 main build of 2026-07-15..17";
+    else if (r->hash_kind == ASMSTORE_HASH_CRC32)
+        era = "the .NET 11 CoreCLR layout";
+    else if (c == ASMSTORE_COMPRESSION_ZSTD)
+        era = "the .NET 11 MonoVM layout";
+    else if (strstr(u->label, "libassemblies."))
+        era = "the .NET 10.0.100-101 layout";
+    else
+        era = "the .NET 10 layout (or 11 previews 1-6)";
+    if (r->format == 1)
+        snprintf(buf, cap, "format 1, %s, %s: %s",
+                 r->store_id == 0 ? "store 0 (XXH32 and XXH64 tables)" : "per-ABI store 1",
+                 c == ASMSTORE_COMPRESSION_LZ4    ? "LZ4"
+                 : c == ASMSTORE_COMPRESSION_NONE ? "uncompressed"
+                                                  : "zstd",
+                 era);
     else
         snprintf(buf, cap, "format %u, %s index, %s wrapper: %s", r->format, hash,
-                 !strcmp(u->wrapper, "elf-dlopen") ? "dlopen" : !strcmp(u->wrapper, "elf-section") ? "stub" : "no", era);
+                 !strcmp(u->wrapper, "elf-dlopen")    ? "dlopen"
+                 : !strcmp(u->wrapper, "elf-section") ? "stub"
+                                                      : "no",
+                 era);
 }
 
 /* The file name an entry is shown and extracted under. Format 1 names have no ".dll"; unnamed
    format-1 entries are called after their XXH64 hash, or their index where no hash is known. */
 int cli_entry_filename(const cli_unit *u, const asmstore_entry *e, char *buf, size_t cap) {
-    if (u->r.format != 1) return snprintf(buf, cap, "%.*s", (int)e->name_len, e->name) < (int)cap ? 0 : -1;
-    if (e->name) return snprintf(buf, cap, "%.*s.dll", (int)e->name_len, e->name) < (int)cap ? 0 : -1;
-    if (e->hash) return snprintf(buf, cap, "xxh64-%016llx.dll", (unsigned long long)e->hash) < (int)cap ? 0 : -1;
+    if (u->r.format != 1)
+        return snprintf(buf, cap, "%.*s", (int)e->name_len, e->name) < (int)cap ? 0 : -1;
+    if (e->name)
+        return snprintf(buf, cap, "%.*s.dll", (int)e->name_len, e->name) < (int)cap ? 0 : -1;
+    if (e->hash)
+        return snprintf(buf, cap, "xxh64-%016llx.dll", (unsigned long long)e->hash) < (int)cap ? 0
+                                                                                               : -1;
     return snprintf(buf, cap, "store%u-entry%u.dll", u->r.store_id, e->index) < (int)cap ? 0 : -1;
 }

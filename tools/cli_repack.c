@@ -1,14 +1,29 @@
-/* cli_repack.c - asmstore repack IN -o OUT [--replace [ABI/]NAME=FILE]... [--add FILE]... [--remove NAME]...
+/* cli_repack.c - asmstore repack IN -o OUT [--replace [ABI/]NAME=FILE]... [--add FILE]... [--remove
+   NAME]...
 
    IN is anything cli_input_open reads: a raw store, a .so wrapper, a format-1 (.NET 6-8) set or an
    APK/AAB. Everything not asked to change is kept: format, version word, hash, entry order,
    descriptor and mapping indices, compressed images byte for byte (ADD_VERBATIM), ignored entries,
    pdb and config data, the image padding, the wrapper (the original .so is the template, so its
    ELF details stay and its payload is replaced), file and entry names. What the app's
-   libxamarin-app.so would reject is handled as store-releases.md §3.4 says.
+   libxamarin-app.so would reject is handled as docs/store-releases.md §3.4 says.
    Exit codes: 0 written; 1 IN invalid or the change refused (the reason and what to do are
    printed); 2 usage or I/O error. OUT is only ever replaced whole (temp file + rename). */
 #include "cli.h"
+#include "cli_commands.h"
+
+#ifndef ASMSTORE_CLI_REPACK
+/* >>repack: built without libzip --------------------------------------------------------------- */
+int cli_cmd_repack(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    fprintf(stderr,
+            "asmstore repack: this asmstore was built without libzip (install libzip-dev and "
+            "rebuild)\n");
+    return 2;
+}
+#else
+#include "cli_input.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -20,17 +35,18 @@
 #include <zip.h>
 
 #define REPACK_MAX_CHANGES 256
-#define REPACK_APK_ALIGN 16384u /* store entries: bionic's page on 16 KiB kernels (dlopen from the APK) */
+#define REPACK_APK_ALIGN                                                                           \
+    16384u /* store entries: bionic's page on 16 KiB kernels (dlopen from the APK) */
 
 /* One --replace or --remove: NAME, optionally for one ABI ("arm64-v8a/Foo.dll"). */
 typedef struct repack_change {
-    char *arg;                    /* owned copy of [ABI/]NAME */
-    const char *name;             /* NAME inside arg */
-    asmstore_abi abi;             /* UNKNOWN: every store that has NAME */
-    const char *file;             /* --replace: the new image's path; NULL for --remove */
-    void *image;                  /* its bytes */
+    char *arg;        /* owned copy of [ABI/]NAME */
+    const char *name; /* NAME inside arg */
+    asmstore_abi abi; /* UNKNOWN: every store that has NAME */
+    const char *file; /* --replace: the new image's path; NULL for --remove */
+    void *image;      /* its bytes */
     size_t image_size;
-    int used;                     /* matched at least one entry */
+    int used; /* matched at least one entry */
 } repack_change;
 
 typedef struct repack_args {
@@ -45,8 +61,8 @@ typedef struct repack_args {
 /* One output file: a store (wrapped as it was) or a format-1 set file, by the name it had. */
 typedef struct repack_output {
     const cli_unit *unit;
-    char name[256];               /* archive entry name, or file name inside a set directory */
-    void *data;                   /* malloc'd */
+    char name[256]; /* archive entry name, or file name inside a set directory */
+    void *data;     /* malloc'd */
     size_t size;
 } repack_output;
 
@@ -57,9 +73,11 @@ typedef struct repack_job {
     int nouts;
 } repack_job;
 
-/* ---- arguments ---- */
+/* >>arguments ---------------------------------------------------------------------------------- */
 static int repack_usage(void) {
-    fputs("usage: asmstore repack IN -o OUT [--replace [ABI/]NAME=FILE]... [--add FILE]... [--remove [ABI/]NAME]... [--jobs N]\n", stderr);
+    fputs("usage: asmstore repack IN -o OUT [--replace [ABI/]NAME=FILE]... [--add FILE]... "
+          "[--remove [ABI/]NAME]... [--jobs N]\n",
+          stderr);
     return 2;
 }
 
@@ -69,7 +87,8 @@ static const char *split_abi(const char *s, asmstore_abi *abi) {
     const char *slash = strchr(s, '/');
     char first[32];
     *abi = ASMSTORE_ABI_UNKNOWN;
-    if (!slash || (size_t)(slash - s) >= sizeof first) return s;
+    if (!slash || (size_t)(slash - s) >= sizeof first)
+        return s;
     snprintf(first, sizeof first, "%.*s", (int)(slash - s), s);
     *abi = asmstore_abi_parse(first);
     return *abi != ASMSTORE_ABI_UNKNOWN ? slash + 1 : s;
@@ -77,36 +96,56 @@ static const char *split_abi(const char *s, asmstore_abi *abi) {
 
 static int parse_args(int argc, char **argv, repack_args *a) {
     int k;
+
     for (k = 0; k < argc; k++) {
         const char *o = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
-        if (!strcmp(o, "-o") && v) { a->out = v; k++; }
-        else if ((!strcmp(o, "--replace") || !strcmp(o, "--remove")) && v) {
+
+        if (!strcmp(o, "-o") && v) {
+            a->out = v;
+            k++;
+        } else if ((!strcmp(o, "--replace") || !strcmp(o, "--remove")) && v) {
             repack_change *c = &a->ch[a->n];
             const char *eq = strchr(v, '=');
-            if (a->n >= REPACK_MAX_CHANGES) { fprintf(stderr, "asmstore: more than %d changes\n", REPACK_MAX_CHANGES); return 2; }
+
+            if (a->n >= REPACK_MAX_CHANGES) {
+                fprintf(stderr, "asmstore: more than %d changes\n", REPACK_MAX_CHANGES);
+                return 2;
+            }
             memset(c, 0, sizeof *c);
             k++;
             if (o[2] == 'r' && o[4] == 'p') { /* --replace NAME=FILE */
-                if (!eq || eq == v || !eq[1]) { fprintf(stderr, "asmstore: --replace takes NAME=FILE, not %s\n", v); return 2; }
+                if (!eq || eq == v || !eq[1]) {
+                    fprintf(stderr, "asmstore: --replace takes NAME=FILE, not %s\n", v);
+                    return 2;
+                }
                 c->arg = strndup(v, (size_t)(eq - v));
                 c->file = eq + 1;
             } else {
                 c->arg = strdup(v);
             }
-            if (!c->arg) return 2;
+            if (!c->arg)
+                return 2;
             c->name = split_abi(c->arg, &c->abi);
             a->n++;
-        }
-        else if (!strcmp(o, "--add") && v) { if (a->nadd < REPACK_MAX_CHANGES) a->add[a->nadd++] = v; k++; }
-        else if (!strcmp(o, "--jobs") && v) { a->jobs = atoi(v); k++; if (a->jobs < 1) { fprintf(stderr, "asmstore: jobs must be >= 1\n"); return 2; } }
-        else if (o[0] == '-' && o[1]) return repack_usage();
-        else if (!a->in) a->in = o;
-        else return repack_usage();
+        } else if (!strcmp(o, "--add") && v) {
+            if (a->nadd < REPACK_MAX_CHANGES)
+                a->add[a->nadd++] = v;
+            k++;
+        } else if (!strcmp(o, "--jobs") && v) {
+            k++;
+            if (cli_int_option(o, v, 1, &a->jobs))
+                return 2;
+        } else if (o[0] == '-' && o[1])
+            return repack_usage();
+        else if (!a->in)
+            a->in = o;
+        else
+            return repack_usage();
     }
     return a->in && a->out ? 0 : repack_usage();
 }
 
-/* ---- replacement images ---- */
+/* >>replacement images ------------------------------------------------------------------------- */
 static uint32_t le32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
@@ -114,7 +153,9 @@ static uint32_t le32(const unsigned char *p) {
 /* A PE file: "MZ", and e_lfanew (at 0x3C) pointing inside the file at "PE\0\0" + a COFF header. */
 static int is_pe(const unsigned char *p, size_t n) {
     uint32_t off;
-    if (n < 64 || p[0] != 'M' || p[1] != 'Z') return 0;
+
+    if (n < 64 || p[0] != 'M' || p[1] != 'Z')
+        return 0;
     off = le32(p + 60);
     return off >= 64 && (uint64_t)off + 24 <= n && memcmp(p + off, "PE\0\0", 4) == 0;
 }
@@ -122,14 +163,21 @@ static int is_pe(const unsigned char *p, size_t n) {
 /* Reads every --replace FILE. 0, or the exit code (2 unreadable, 1 not a PE file). */
 static int load_replacements(repack_args *a) {
     int i;
+
     for (i = 0; i < a->n; i++) {
         repack_change *c = &a->ch[i];
         asmstore_result res;
-        if (!c->file) continue;
+
+        if (!c->file)
+            continue;
         res = asmstore_read_file(c->file, NULL, &c->image, &c->image_size, NULL);
-        if (res != ASMSTORE_OK) return cli_fail_read(c->file, res);
+        if (res != ASMSTORE_OK)
+            return cli_fail_read(c->file, res);
         if (!is_pe((const unsigned char *)c->image, c->image_size)) {
-            fprintf(stderr, "asmstore: %s: not a PE file (no \"MZ\" header pointing at a \"PE\" signature): an assembly store holds .NET assemblies only\n", c->file);
+            fprintf(stderr,
+                    "asmstore: %s: not a PE file (no \"MZ\" header pointing at a \"PE\" "
+                    "signature): an assembly store holds .NET assemblies only\n",
+                    c->file);
             return 1;
         }
     }
@@ -138,80 +186,117 @@ static int load_replacements(repack_args *a) {
 
 static void free_args(repack_args *a) {
     int i;
-    for (i = 0; i < a->n; i++) { free(a->ch[i].arg); free(a->ch[i].image); }
+
+    for (i = 0; i < a->n; i++) {
+        free(a->ch[i].arg);
+        free(a->ch[i].image);
+    }
 }
 
-/* ---- what changes for one entry ---- */
+/* >>what changes for one entry ----------------------------------------------------------------- */
 /* Is `fname` (as list shows it) what the user called `want`? "Foo" also means "Foo.dll". */
 static int name_is(const char *fname, const char *want) {
     size_t n = strlen(want);
+
     return !strcmp(fname, want) || (!strncmp(fname, want, n) && !strcmp(fname + n, ".dll"));
 }
 
 /* The change for this entry of unit u, or NULL. An ignored "Foo.ni.dll" companion goes with a
    removed "Foo.dll" (it only exists for it). */
-static repack_change *change_for(repack_job *j, const cli_unit *u, const asmstore_entry *e, const char *fname) {
+static repack_change *change_for(repack_job *j, const cli_unit *u, const asmstore_entry *e,
+                                 const char *fname) {
     repack_args *a = (repack_args *)j->a;
     int i;
+
     for (i = 0; i < a->n; i++) {
         repack_change *c = &a->ch[i];
-        if (c->abi != ASMSTORE_ABI_UNKNOWN && u->abi != ASMSTORE_ABI_UNKNOWN && c->abi != u->abi) continue;
-        if (name_is(fname, c->name) && !(c->file && e->ignored)) { c->used = 1; return c; }
+
+        if (c->abi != ASMSTORE_ABI_UNKNOWN && u->abi != ASMSTORE_ABI_UNKNOWN && c->abi != u->abi)
+            continue;
+        if (name_is(fname, c->name) && !(c->file && e->ignored)) {
+            c->used = 1;
+            return c;
+        }
         if (!c->file && e->ignored) {
             char ni[1024];
             size_t base = asmstore_name_base_len(c->name, strlen(c->name));
-            if (!strchr(c->name + base, '.')) base = strlen(c->name); /* "Foo" names no extension */
+
+            if (!strchr(c->name + base, '.'))
+                base = strlen(c->name); /* "Foo" names no extension */
             snprintf(ni, sizeof ni, "%.*s.ni.dll", (int)base, c->name);
-            if (!strcmp(fname, ni)) return c;
+            if (!strcmp(fname, ni))
+                return c;
         }
     }
     return NULL;
 }
 
-/* The level each release compressed with (store-releases.md §1.1): LZ4 HC 9 in format 1, 12 after;
-   zstd 3 in format 4 (.NET 11 previews), 22 in .NET 11 GA's format 3. */
+/* The level each release compressed with (docs/store-releases.md §1.1): LZ4 HC 9 in format 1, 12
+   after; zstd 3 in format 4 (.NET 11 previews), 22 in .NET 11 GA's format 3. */
 static int release_level(const asmstore_reader *r, asmstore_compression kind) {
-    if (kind == ASMSTORE_COMPRESSION_LZ4) return r->format == 1 ? 9 : 12;
+    if (kind == ASMSTORE_COMPRESSION_LZ4)
+        return r->format == 1 ? 9 : 12;
     return r->format == 4 ? 3 : 22;
 }
 
+/* The replacement image c for entry e, stored the way the app can still load (docs/store-releases.md
+   §3.4): uncompressed as before, uncompressed when it outgrew what the app reserved, else compressed
+   as the release did, keeping the entry's descriptor index. Says which on stderr. */
+static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_entry *e,
+                            const repack_change *c) {
+    const char *abi = cli_unit_abi(u);
+
+    ao->image = c->image;
+    ao->image_size = c->image_size;
+    if (e->compression == ASMSTORE_COMPRESSION_NONE) {
+        ao->flags |= ASMSTORE_ADD_UNCOMPRESSED;
+        fprintf(stderr, "%s (%s): replaced, stored uncompressed as before (%zu bytes)\n", ao->name,
+                abi, ao->image_size);
+    } else if (ao->image_size > e->uncompressed_size) {
+        ao->flags |= ASMSTORE_ADD_UNCOMPRESSED;
+        fprintf(stderr,
+                "%s (%s): replaced, stored UNCOMPRESSED: %zu bytes is more than the %zu the app's "
+                "libxamarin-app.so reserved for it, and a compressed image that grew would abort "
+                "the app\n",
+                ao->name, abi, ao->image_size, e->uncompressed_size);
+    } else {
+        ao->flags |= ASMSTORE_ADD_DESCRIPTOR_INDEX;
+        ao->descriptor_index = le32(e->image + 4);
+        ao->level = release_level(&u->r, e->compression);
+        fprintf(stderr,
+                "%s (%s): replaced, %s level %d, descriptor index %u kept (%zu bytes "
+                "uncompressed, %zu reserved)\n",
+                ao->name, abi,
+                e->compression == ASMSTORE_COMPRESSION_LZ4 ? "XALZ (LZ4 HC)" : "XAZS (zstd)",
+                ao->level, ao->descriptor_index, ao->image_size, e->uncompressed_size);
+    }
+}
+
 /* Adds entry e of unit u to w as it was, or with its change applied. 0, or an exit code. */
-static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry *e, const char *fname, const repack_change *c) {
+static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry *e,
+                     const char *fname, const repack_change *c) {
     asmstore_add ao;
-    const void *img = e->image;
-    size_t img_size = e->image_size;
     asmstore_error err;
     asmstore_result res;
+
     memset(&ao, 0, sizeof ao);
-    ao.flags = ASMSTORE_ADD_NO_COMPANION | ASMSTORE_ADD_BORROW;
-    if (u->r.format == 1) ao.abi = u->r.store_id ? u->abi : ASMSTORE_ABI_UNKNOWN;
-    else if (!e->ignored) { ao.flags |= ASMSTORE_ADD_MAPPING_INDEX; ao.mapping_index = e->mapping_index; }
-    if (e->ignored) { ao.flags |= ASMSTORE_ADD_IGNORED; img = NULL; img_size = 0; }
-    else if (!c) ao.flags |= ASMSTORE_ADD_VERBATIM;
-    else {
-        const char *abi = u->abi ? asmstore_abi_android_name(u->abi) : "every ABI";
-        img = c->image;
-        img_size = c->image_size;
-        if (e->compression == ASMSTORE_COMPRESSION_NONE) {
-            ao.flags |= ASMSTORE_ADD_UNCOMPRESSED;
-            fprintf(stderr, "%s (%s): replaced, stored uncompressed as before (%zu bytes)\n", fname, abi, img_size);
-        } else if (img_size > e->uncompressed_size) {
-            ao.flags |= ASMSTORE_ADD_UNCOMPRESSED;
-            fprintf(stderr, "%s (%s): replaced, stored UNCOMPRESSED: %zu bytes is more than the %zu the app's libxamarin-app.so "
-                            "reserved for it, and a compressed image that grew would abort the app\n",
-                    fname, abi, img_size, e->uncompressed_size);
-        } else {
-            ao.flags |= ASMSTORE_ADD_DESCRIPTOR_INDEX;
-            ao.descriptor_index = le32(e->image + 4);
-            ao.level = release_level(&u->r, e->compression);
-            fprintf(stderr, "%s (%s): replaced, %s level %d, descriptor index %u kept (%zu bytes uncompressed, %zu reserved)\n", fname, abi,
-                    e->compression == ASMSTORE_COMPRESSION_LZ4 ? "XALZ (LZ4 HC)" : "XAZS (zstd)", ao.level, ao.descriptor_index,
-                    img_size, e->uncompressed_size);
-        }
-    }
     ao.name = fname;
-    ao.image = img;
-    ao.image_size = img_size;
+    ao.flags = ASMSTORE_ADD_NO_COMPANION | ASMSTORE_ADD_BORROW;
+    if (u->r.format == 1)
+        ao.abi = u->r.store_id ? u->abi : ASMSTORE_ABI_UNKNOWN;
+    else if (!e->ignored) {
+        ao.flags |= ASMSTORE_ADD_MAPPING_INDEX;
+        ao.mapping_index = e->mapping_index;
+    }
+    if (e->ignored)
+        ao.flags |= ASMSTORE_ADD_IGNORED;
+    else if (c)
+        add_replacement(&ao, u, e, c);
+    else {
+        ao.flags |= ASMSTORE_ADD_VERBATIM;
+        ao.image = e->image;
+        ao.image_size = e->image_size;
+    }
     ao.pdb = e->pdb;
     ao.pdb_size = e->pdb_size;
     ao.config = e->config;
@@ -219,6 +304,7 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
     res = asmstore_writer_add(w, &ao, &err);
     if (res != ASMSTORE_OK) {
         char what[600];
+
         snprintf(what, sizeof what, "%.255s: %.300s", u->label, fname);
         return cli_fail(what, res, &err);
     }
@@ -228,59 +314,66 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
 /* Adds every entry of unit u with the changes asked for. 0, or an exit code. */
 static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
     uint32_t k;
+
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
         char fname[1024];
         repack_change *c;
         int rc;
-        if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK || cli_entry_filename(u, &e, fname, sizeof fname) != 0) {
+
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK ||
+            cli_entry_filename(u, &e, fname, sizeof fname) != 0) {
             fprintf(stderr, "asmstore: %s: entry %u cannot be read\n", u->label, k);
             return 1;
         }
         if (u->r.format == 1 && !e.name) {
-            fprintf(stderr, "asmstore: %s: format-1 entry %u has no name: repacking a .NET 6-8 set needs its assemblies.manifest beside it\n", u->label, k);
+            fprintf(stderr,
+                    "asmstore: %s: format-1 entry %u has no name: repacking a .NET 6-8 set needs "
+                    "its assemblies.manifest beside it\n",
+                    u->label, k);
             return 1;
         }
         c = change_for(j, u, &e, fname);
-        if (c && !c->file) continue; /* --remove */
-        if ((rc = add_entry(w, u, &e, fname, c)) != 0) return rc;
+        if (c && !c->file)
+            continue; /* --remove */
+        if ((rc = add_entry(w, u, &e, fname, c)) != 0)
+            return rc;
     }
     return 0;
 }
 
-/* ---- write options that reproduce a store ---- */
-static asmstore_compression unit_kind(const cli_unit *u) {
-    uint32_t k;
-    for (k = 0; k < u->r.entry_count; k++) {
-        asmstore_entry e;
-        if (asmstore_reader_entry(&u->r, k, &e, NULL) == ASMSTORE_OK && e.compression) return e.compression;
-    }
-    return ASMSTORE_COMPRESSION_NONE;
-}
-
+/* >>write options that reproduce a store ------------------------------------------------------- */
 /* The image alignment the store was written with: 1 when every entry follows the one before
-   directly (what releases write), else the largest power of two (up to 16 KiB) dividing every image offset. */
+   directly (what releases write), else the largest power of two (up to 16 KiB) dividing every image
+   offset. */
 static size_t unit_alignment(const cli_unit *u) {
     uint64_t end = u->r.data_offset, all = 0;
     int gap = 0;
     uint32_t k;
+
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
         uint64_t off;
-        if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK || e.ignored || !e.image_size) continue;
+
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK || e.ignored || !e.image_size)
+            continue;
         off = (uint64_t)(e.image - u->r.data);
         gap |= off != end;
         all |= off;
         end = off + e.image_size;
-        if (e.pdb) end = (uint64_t)(e.pdb - u->r.data) + e.pdb_size;
-        if (e.config) end = (uint64_t)(e.config - u->r.data) + e.config_size + (u->r.format == 1 ? 1u : 0u);
+        if (e.pdb)
+            end = (uint64_t)(e.pdb - u->r.data) + e.pdb_size;
+        if (e.config)
+            end = (uint64_t)(e.config - u->r.data) + e.config_size + (u->r.format == 1 ? 1u : 0u);
     }
-    if (!gap) return 1;
+    if (!gap)
+        return 1;
     all &= ~all + 1; /* lowest set bit */
     return all && all <= 16384 ? (size_t)all : 16384;
 }
 
-static void store_options(const repack_job *j, const cli_unit *u, asmstore_compression kind, asmstore_write_options *o) {
+static void store_options(const repack_job *j, const cli_unit *u, asmstore_compression kind,
+                          asmstore_write_options *o) {
     memset(o, 0, sizeof *o);
     o->format = u->r.format;
     o->abi = u->r.format == 1 ? ASMSTORE_ABI_ARM64 : u->r.abi;
@@ -292,27 +385,26 @@ static void store_options(const repack_job *j, const cli_unit *u, asmstore_compr
     o->image_alignment = unit_alignment(u);
 }
 
-/* ---- building the outputs ---- */
-static int writer_error(const char *what, asmstore_result res, const asmstore_error *err) {
-    if (res == ASMSTORE_ERR_UNSUPPORTED_COMPRESSION)
-        fprintf(stderr, "asmstore: %s: LZ4 (XALZ) images need a build with liblz4 (Debian: liblz4-dev)\n", what);
-    else
-        return cli_fail(what, res, err);
-    return 1;
-}
-
+/* >>building the outputs ----------------------------------------------------------------------- */
 /* The whole file (or archive entry) unit u was found in. */
 static void unit_file(const cli_input *in, const cli_unit *u, const unsigned char **p, size_t *n) {
     int i;
+
     *p = u->r.data - u->payload_offset;
     *n = u->r.size + (size_t)u->payload_offset;
-    if (u->in_zip) { *n = (size_t)u->zent.uncompressed_size; return; }
-    for (i = 0; i < in->nmaps; i++) if (in->maps[i].p == (const void *)*p) *n = in->maps[i].n;
+    if (u->in_zip) {
+        *n = (size_t)u->zent.uncompressed_size;
+        return;
+    }
+    for (i = 0; i < in->nmaps; i++)
+        if (in->maps[i].p == (const void *)*p)
+            *n = in->maps[i].n;
 }
 
 static repack_output *new_output(repack_job *j, const cli_unit *u, const char *name) {
     repack_output *o = &j->outs[j->nouts++];
     const char *slash = strrchr(name, '/');
+
     memset(o, 0, sizeof *o);
     o->unit = u;
     /* a file of its own keeps its base name; an archive entry its full path */
@@ -320,13 +412,17 @@ static repack_output *new_output(repack_job *j, const cli_unit *u, const char *n
     return o;
 }
 
-/* The store in its wrapper: raw as it came, or the original .so as the template (its payload replaced). */
-static int wrap_like(repack_job *j, const cli_unit *u, const void *store, size_t size, repack_output *o) {
+/* The store in its wrapper: raw as it came, or the original .so as the template (its payload
+   replaced). */
+static int wrap_like(repack_job *j, const cli_unit *u, const void *store, size_t size,
+                     repack_output *o) {
     asmstore_elf_options eo;
     asmstore_error err;
     asmstore_result res;
+
     if (!strcmp(u->wrapper, "raw")) {
-        if (!(o->data = malloc(size ? size : 1))) return 2;
+        if (!(o->data = malloc(size ? size : 1)))
+            return 2;
         memcpy(o->data, store, size);
         o->size = size;
         return 0;
@@ -336,10 +432,15 @@ static int wrap_like(repack_job *j, const cli_unit *u, const void *store, size_t
     unit_file(&j->in, u, (const unsigned char **)&eo.stub, &eo.stub_size);
     res = asmstore_elf_wrap(&eo, store, size, &o->data, &o->size, &err);
     if (res == ASMSTORE_ERR_UNSUPPORTED)
-        fprintf(stderr, "asmstore: %s: this %s wrapper has more than section names and headers after its payload (an lld-linked "
-                        "wrapper), so its payload cannot be replaced in place: repack the raw store (asmstore extract, pack) and "
-                        "wrap it with asmstore wrap --mode dlopen\n", u->label, u->wrapper);
-    else if (res != ASMSTORE_OK) return cli_fail(u->label, res, &err);
+        fprintf(stderr,
+                "asmstore: %s: this %s wrapper has more than section names and headers after its "
+                "payload (an lld-linked "
+                "wrapper), so its payload cannot be replaced in place: repack the raw store "
+                "(asmstore extract, pack) and "
+                "wrap it with asmstore wrap --mode dlopen\n",
+                u->label, u->wrapper);
+    else if (res != ASMSTORE_OK)
+        return cli_fail(u->label, res, &err);
     return res == ASMSTORE_OK ? 0 : 1;
 }
 
@@ -352,34 +453,44 @@ static int build_store(repack_job *j, const cli_unit *u) {
     const void *data;
     size_t size;
     int rc;
+
     if (u->r.format == 4 && u->r.header_size != ASMSTORE_HEADER_SIZE_V4) {
-        fprintf(stderr, "asmstore: %s: a format-4 store with a 20-byte header (a .NET 11 main build of July 2026) is not written by asmstore\n", u->label);
+        fprintf(stderr,
+                "asmstore: %s: a format-4 store with a 20-byte header (a .NET 11 main build of "
+                "July 2026) is not written by asmstore\n",
+                u->label);
         return 1;
     }
-    store_options(j, u, unit_kind(u), &o);
-    if ((res = asmstore_writer_create(&w, &o, &err)) != ASMSTORE_OK) return writer_error(u->label, res, &err);
+    store_options(j, u, cli_unit_compression(u), &o);
+    if ((res = asmstore_writer_create(&w, &o, &err)) != ASMSTORE_OK)
+        return cli_fail(u->label, res, &err);
     rc = add_unit(j, w, u);
-    if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size, &err)) != ASMSTORE_OK) rc = writer_error(u->label, res, &err);
-    if (rc == 0) rc = wrap_like(j, u, data, size, new_output(j, u, u->label));
-    if (rc == 0) fprintf(stderr, "%s: %zu entries, format %u\n", u->label, asmstore_writer_count(w), u->r.format);
+    if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size, &err)) != ASMSTORE_OK)
+        rc = cli_fail(u->label, res, &err);
+    if (rc == 0)
+        rc = wrap_like(j, u, data, size, new_output(j, u, u->label));
+    if (rc == 0)
+        fprintf(stderr, "%s: %zu entries, format %u\n", u->label, asmstore_writer_count(w),
+                u->r.format);
     asmstore_writer_free(w);
     return rc;
 }
 
-/* The format-1 unit that writer output `name` ("assemblies.blob", "assemblies.<abi_>.blob") stands for. */
+/* The format-1 unit that writer output `name` ("assemblies.blob", "assemblies.<abi_>.blob") stands
+   for. */
 static const cli_unit *v1_unit_for(const repack_job *j, const char *name) {
     int i;
     for (i = 0; i < j->in.n; i++) {
         const cli_unit *u = &j->in.units[i];
         char want[64];
-        size_t k;
-        if (u->r.format != 1) continue;
-        if (u->r.store_id == 0) snprintf(want, sizeof want, "assemblies.blob");
-        else {
-            snprintf(want, sizeof want, "assemblies.%s.blob", asmstore_abi_android_name(u->abi));
-            for (k = 11; want[k]; k++) if (want[k] == '-') want[k] = '_';
-        }
-        if (!strcmp(want, name)) return u;
+
+        if (u->r.format != 1)
+            continue;
+        char abi[24];
+        cli_abi_file_name(u->r.store_id == 0 ? ASMSTORE_ABI_UNKNOWN : u->abi, abi, sizeof abi);
+        snprintf(want, sizeof want, "assemblies%s%s.blob", abi[0] ? "." : "", abi);
+        if (!strcmp(want, name))
+            return u;
     }
     return NULL;
 }
@@ -398,36 +509,54 @@ static int build_v1_set(repack_job *j) {
     size_t size, i;
     const char *name;
     int rc = 0, a, k;
+
     for (k = 0; k < j->in.n; k++) {
         const cli_unit *u = &j->in.units[k];
-        if (u->r.format != 1) continue;
-        if (!first || u->r.store_id == 0) first = u;
-        if (!kind) kind = unit_kind(u);
+
+        if (u->r.format != 1)
+            continue;
+        if (!first || u->r.store_id == 0)
+            first = u;
+        if (!kind)
+            kind = cli_unit_compression(u);
     }
     store_options(j, first, kind, &o);
-    if ((res = asmstore_writer_create(&w, &o, &err)) != ASMSTORE_OK) return writer_error(first->label, res, &err);
+    if ((res = asmstore_writer_create(&w, &o, &err)) != ASMSTORE_OK)
+        return cli_fail(first->label, res, &err);
     for (a = 0; a <= 4 && rc == 0; a++) /* store 0, then the arch stores in ABI order */
         for (k = 0; k < j->in.n && rc == 0; k++) {
             const cli_unit *u = &j->in.units[k];
-            if (u->r.format == 1 && (a == 0 ? u->r.store_id == 0 : u->r.store_id != 0 && u->abi == (asmstore_abi)a)) rc = add_unit(j, w, u);
+
+            if (u->r.format == 1 &&
+                (a == 0 ? u->r.store_id == 0 : u->r.store_id != 0 && u->abi == (asmstore_abi)a))
+                rc = add_unit(j, w, u);
         }
-    if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size, &err)) != ASMSTORE_OK) rc = writer_error(first->label, res, &err);
-    for (i = 0; rc == 0 && asmstore_writer_output(w, i, &name, &data, &size, NULL) == ASMSTORE_OK; i++) {
+    if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size, &err)) != ASMSTORE_OK)
+        rc = cli_fail(first->label, res, &err);
+    for (i = 0; rc == 0 && asmstore_writer_output(w, i, &name, &data, &size, NULL) == ASMSTORE_OK;
+         i++) {
         const cli_unit *u = v1_unit_for(j, name);
-        if (!u) continue; /* the manifest (kept as it is), or a store 0 the input did not have */
+
+        if (!u)
+            continue; /* the manifest (kept as it is), or a store 0 the input did not have */
         rc = wrap_like(j, u, data, size, new_output(j, u, u->label));
-        if (rc == 0) fprintf(stderr, "%s: %u entries, format 1\n", u->label, u->r.entry_count);
+        if (rc == 0)
+            fprintf(stderr, "%s: %u entries, format 1\n", u->label, u->r.entry_count);
     }
     asmstore_writer_free(w);
     return rc;
 }
 
-/* ---- writing a set directory ---- */
+/* >>writing a set directory -------------------------------------------------------------------- */
 /* "<prefix>.manifest" for a set whose file `o` is "<prefix>.blob" or "<prefix>.<abi_>.blob". */
 static void v1_manifest_name(const repack_output *o, char *buf, size_t cap) {
     size_t n = strlen(o->name), cut = n >= 5 ? n - 5 : 0; /* ".blob" */
-    if (o->unit->r.store_id != 0) while (cut > 0 && o->name[cut - 1] != '.') cut--;
-    if (cut && o->unit->r.store_id != 0) cut--;
+    if (o->unit->r.store_id != 0)
+        while (cut > 0 && o->name[cut - 1] != '.')
+            cut--;
+
+    if (cut && o->unit->r.store_id != 0)
+        cut--;
     snprintf(buf, cap, "%.*s.manifest", (int)cut, o->name);
 }
 
@@ -440,102 +569,174 @@ static int write_set_dir(repack_job *j) {
     struct stat st;
     int i, fresh = stat(out, &st) != 0;
     const cli_unit *withman = NULL;
-    if (!fresh && !S_ISDIR(st.st_mode)) { fprintf(stderr, "asmstore: %s: a .NET 6-8 set is written into a directory\n", out); return 2; }
+
+    if (!fresh && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "asmstore: %s: a .NET 6-8 set is written into a directory\n", out);
+        return 2;
+    }
     snprintf(dir, sizeof dir, "%s", out);
     if (fresh) {
         snprintf(dir, sizeof dir, "%s.tmp.XXXXXX", out);
-        if (!mkdtemp(dir)) return cli_fail_errno(dir, "create the directory");
+        if (!mkdtemp(dir))
+            return cli_fail_errno(dir, "create the directory");
     }
     for (i = 0; i <= j->nouts; i++) {
         const void *data;
         size_t size;
+
         if (i < j->nouts) {
             snprintf(path, sizeof path, "%s/%s", dir, j->outs[i].name);
-            data = j->outs[i].data; size = j->outs[i].size;
-            if (j->outs[i].unit->r.manifest) withman = j->outs[i].unit;
+            data = j->outs[i].data;
+            size = j->outs[i].size;
+            if (j->outs[i].unit->r.manifest)
+                withman = j->outs[i].unit;
         } else {
             const repack_output *o = j->outs;
             char man[300];
             int k;
-            if (!withman) break;
-            for (k = 0; k < j->nouts; k++) if (j->outs[k].unit == withman) o = &j->outs[k];
+
+            if (!withman)
+                break;
+            for (k = 0; k < j->nouts; k++)
+                if (j->outs[k].unit == withman)
+                    o = &j->outs[k];
             v1_manifest_name(o, man, sizeof man);
             snprintf(path, sizeof path, "%s/%s", dir, man);
-            data = withman->r.manifest; size = withman->r.manifest_size;
+            data = withman->r.manifest;
+            size = withman->r.manifest_size;
         }
         if (asmstore_write_file(path, data, size, 0644, NULL) != ASMSTORE_OK) {
             cli_fail_errno(path, "write it");
-            if (fresh) { for (; i >= 0; i--) { snprintf(path, sizeof path, "%s/%s", dir, i < j->nouts ? j->outs[i].name : ""); unlink(path); } rmdir(dir); }
+            if (fresh) {
+                for (; i >= 0; i--) {
+                    snprintf(path, sizeof path, "%s/%s", dir, i < j->nouts ? j->outs[i].name : "");
+                    unlink(path);
+                }
+                rmdir(dir);
+            }
             return 2;
         }
     }
-    if (fresh && rename(dir, out) != 0) return cli_fail_errno(out, "rename the new set into place");
+    if (fresh && rename(dir, out) != 0)
+        return cli_fail_errno(out, "rename the new set into place");
     return 0;
 }
 
-/* ---- writing an APK/AAB: libzip copies every other entry as it is ---- */
+/* >>writing an apk/aab ------------------------------------------------------------------------- */
+/* libzip copies every other entry as it is. */
 /* v1 (JAR) signature files: the signatures no longer match once a store changed. */
 static int is_signature_file(const char *name) {
     const char *dot = strrchr(name, '.');
-    if (strncmp(name, "META-INF/", 9) != 0 || strchr(name + 9, '/')) return 0;
+
+    if (strncmp(name, "META-INF/", 9) != 0 || strchr(name + 9, '/'))
+        return 0;
     return !strcmp(name + 9, "MANIFEST.MF") ||
-           (dot && (!strcmp(dot, ".SF") || !strcmp(dot, ".RSA") || !strcmp(dot, ".DSA") || !strcmp(dot, ".EC")));
+           (dot && (!strcmp(dot, ".SF") || !strcmp(dot, ".RSA") || !strcmp(dot, ".DSA") ||
+                    !strcmp(dot, ".EC")));
 }
 
 static const repack_output *output_named(const repack_job *j, const char *name) {
     int i;
-    for (i = 0; i < j->nouts; i++) if (!strcmp(j->outs[i].name, name)) return &j->outs[i];
+    for (i = 0; i < j->nouts; i++)
+        if (!strcmp(j->outs[i].name, name))
+            return &j->outs[i];
     return NULL;
 }
 
 /* Alignment of a STORED entry's data: 16 KiB for stores and other .so files (dlopen from the APK on
    16 KiB kernels), 4 for the rest (as zipalign 4); compressed entries need none. */
-static uint32_t entry_alignment(const repack_job *j, const char *name, size_t len, unsigned method) {
+static uint32_t entry_alignment(const repack_job *j, const char *name, size_t len,
+                                unsigned method) {
     char buf[1024];
-    if (method != 0) return 1;
+
+    if (method != 0)
+        return 1;
     snprintf(buf, sizeof buf, "%.*s", (int)len, name);
-    if (output_named(j, buf) || (len > 3 && !memcmp(name + len - 3, ".so", 3))) return REPACK_APK_ALIGN;
+    if (output_named(j, buf) || (len > 3 && !memcmp(name + len - 3, ".so", 3)))
+        return REPACK_APK_ALIGN;
     return 4;
 }
 
-static void put16(unsigned char *p, uint32_t v) { p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); }
-static void put32(unsigned char *p, uint32_t v) { put16(p, v & 0xFFFFu); put16(p + 2, v >> 16); }
-static uint32_t le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static void put16(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+}
+static void put32(unsigned char *p, uint32_t v) {
+    put16(p, v & 0xFFFFu);
+    put16(p + 2, v >> 16);
+}
+static uint32_t le16(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+/* Copies the local header and data of the entry whose central directory record is at z + c to
+   o + *pos, padded so its data lands at its alignment (entry_alignment); *pos moves past it. cd and
+   cd_end bound the central directory. Returns the record's size, 0 when the entry is not one
+   libzip writes. */
+static size_t align_entry(const repack_job *j, const unsigned char *z, size_t cd, size_t cd_end,
+                          size_t c, unsigned char *o, size_t *pos) {
+    size_t nl = le16(z + c + 28), xl = le16(z + c + 30), cl = le16(z + c + 32);
+    size_t lfh = le32(z + c + 42), csize = le32(z + c + 20), pad = 0, lnl, lxl, head;
+    uint32_t align;
+
+    if (c + 46 + nl + xl + cl > cd_end || lfh + 30 > cd || le32(z + lfh) != 0x04034b50u ||
+        (le16(z + lfh + 6) & 8))
+        return 0;
+    lnl = le16(z + lfh + 26);
+    lxl = le16(z + lfh + 28);
+    head = 30 + lnl + lxl;
+    if (lfh + head + csize > cd || lxl > 0xFFFF - REPACK_APK_ALIGN)
+        return 0;
+    align = entry_alignment(j, (const char *)z + c + 46, nl, le16(z + c + 10));
+    while ((*pos + head + pad) % align)
+        pad++;
+    memcpy(o + *pos, z + lfh, head);
+    put16(o + *pos + 28, (uint32_t)(lxl + pad));
+    memset(o + *pos + head, 0, pad);
+    memcpy(o + *pos + head + pad, z + lfh + head, csize);
+    *pos += head + pad + csize;
+    return 46 + nl + xl + cl;
+}
 
 /* libzip cannot align entry data, so the archive it wrote is copied once more with zero padding
    added to each STORED entry's local extra field (what zipalign does) and the central directory's
    offsets moved to match. The archive is libzip's own output: no ZIP64, no data descriptors. */
-static int align_archive(const repack_job *j, const unsigned char *z, size_t n, unsigned char **out, size_t *out_n) {
+static int align_archive(const repack_job *j, const unsigned char *z, size_t n, unsigned char **out,
+                         size_t *out_n) {
     size_t eocd = n >= 22 ? n - 22 : 0, cd, cd_size, count, i, pos = 0, c;
     unsigned char *o;
     uint32_t *moved;
-    while (eocd > 0 && le32(z + eocd) != 0x06054b50u) eocd--;
-    if (n < 22 || le32(z + eocd) != 0x06054b50u) return 1;
+
+    while (eocd > 0 && le32(z + eocd) != 0x06054b50u)
+        eocd--;
+    if (n < 22 || le32(z + eocd) != 0x06054b50u)
+        return 1;
     count = le16(z + eocd + 10);
     cd_size = le32(z + eocd + 12);
     cd = le32(z + eocd + 16);
-    if (cd + cd_size > eocd || count == 0xFFFF) return 1;
+    if (cd + cd_size > eocd || count == 0xFFFF)
+        return 1;
     o = (unsigned char *)malloc(n + count * (size_t)REPACK_APK_ALIGN);
     moved = (uint32_t *)malloc((count ? count : 1) * sizeof *moved);
-    if (!o || !moved) { free(o); free(moved); return 2; }
-    for (c = cd, i = 0; i < count; i++) { /* local headers and data, in central directory order */
-        size_t nl = le16(z + c + 28), xl = le16(z + c + 30), cl = le16(z + c + 32), lfh = le32(z + c + 42);
-        size_t lnl, lxl, csize = le32(z + c + 20), pad = 0;
-        uint32_t align;
-        if (c + 46 + nl + xl + cl > cd + cd_size || lfh + 30 > cd || le32(z + lfh) != 0x04034b50u || (le16(z + lfh + 6) & 8)) break;
-        lnl = le16(z + lfh + 26); lxl = le16(z + lfh + 28);
-        if (lfh + 30 + lnl + lxl + csize > cd || lxl > 0xFFFF - REPACK_APK_ALIGN) break;
-        align = entry_alignment(j, (const char *)z + c + 46, nl, le16(z + c + 10));
-        while ((pos + 30 + lnl + lxl + pad) % align) pad++;
-        memcpy(o + pos, z + lfh, 30 + lnl + lxl);
-        put16(o + pos + 28, (uint32_t)(lxl + pad));
-        memset(o + pos + 30 + lnl + lxl, 0, pad);
-        memcpy(o + pos + 30 + lnl + lxl + pad, z + lfh + 30 + lnl + lxl, csize);
-        moved[i] = (uint32_t)pos;
-        pos += 30 + lnl + lxl + pad + csize;
-        c += 46 + nl + xl + cl;
+    if (!o || !moved) {
+        free(o);
+        free(moved);
+        return 2;
     }
-    if (i < count) { free(o); free(moved); return 1; }
+    for (c = cd, i = 0; i < count; i++) { /* local headers and data, in central directory order */
+        size_t step;
+
+        moved[i] = (uint32_t)pos;
+        step = align_entry(j, z, cd, cd + cd_size, c, o, &pos);
+        if (!step)
+            break;
+        c += step;
+    }
+    if (i < count) {
+        free(o);
+        free(moved);
+        return 1;
+    }
     memcpy(o + pos, z + cd, cd_size);
     for (c = pos, i = 0; i < count; i++) { /* the central directory points at the moved headers */
         put32(o + c + 42, moved[i]);
@@ -551,19 +752,50 @@ static int align_archive(const repack_job *j, const unsigned char *z, size_t n, 
 
 /* Adds source entry i to dst: its new bytes (STORED) when it is a store, else its compressed
    bytes as they are (no recompression), with its time and attributes. */
-static int copy_entry(const repack_job *j, zip_t *src, zip_t *dst, zip_uint64_t i, const char *name) {
+static int copy_entry(const repack_job *j, zip_t *src, zip_t *dst, zip_uint64_t i,
+                      const char *name) {
     const repack_output *o = output_named(j, name);
-    zip_source_t *s = o ? zip_source_buffer(dst, o->data, o->size, 0) : zip_source_zip(dst, src, i, ZIP_FL_COMPRESSED, 0, -1);
+    zip_source_t *s = o ? zip_source_buffer(dst, o->data, o->size, 0)
+                        : zip_source_zip(dst, src, i, ZIP_FL_COMPRESSED, 0, -1);
     zip_stat_t st;
     zip_uint8_t opsys;
     zip_uint32_t attr;
     zip_int64_t idx;
-    if (!s) return 2;
-    if ((idx = zip_file_add(dst, name, s, ZIP_FL_ENC_GUESS)) < 0) { zip_source_free(s); return 2; }
-    if (o && zip_set_file_compression(dst, (zip_uint64_t)idx, ZIP_CM_STORE, 0) != 0) return 2;
-    if (zip_stat_index(src, i, 0, &st) == 0 && (st.valid & ZIP_STAT_MTIME)) zip_file_set_mtime(dst, (zip_uint64_t)idx, st.mtime, 0);
-    if (zip_file_get_external_attributes(src, i, 0, &opsys, &attr) == 0) zip_file_set_external_attributes(dst, (zip_uint64_t)idx, 0, opsys, attr);
+
+    if (!s)
+        return 2;
+    if ((idx = zip_file_add(dst, name, s, ZIP_FL_ENC_GUESS)) < 0) {
+        zip_source_free(s);
+        return 2;
+    }
+    if (o && zip_set_file_compression(dst, (zip_uint64_t)idx, ZIP_CM_STORE, 0) != 0)
+        return 2;
+    if (zip_stat_index(src, i, 0, &st) == 0 && (st.valid & ZIP_STAT_MTIME))
+        zip_file_set_mtime(dst, (zip_uint64_t)idx, st.mtime, 0);
+    if (zip_file_get_external_attributes(src, i, 0, &opsys, &attr) == 0)
+        zip_file_set_external_attributes(dst, (zip_uint64_t)idx, 0, opsys, attr);
     return 0;
+}
+
+/* Every entry of src into dst but the v1 signature files (counted in *dropped). 0, or an exit code. */
+static int copy_entries(const repack_job *j, zip_t *src, zip_t *dst, int *dropped) {
+    zip_int64_t n = zip_get_num_entries(src, 0), i;
+    int rc = 0;
+
+    for (i = 0; i < n && rc == 0; i++) {
+        const char *name = zip_get_name(src, (zip_uint64_t)i, ZIP_FL_ENC_RAW);
+
+        if (!name)
+            return 1;
+        if (is_signature_file(name)) {
+            (*dropped)++;
+            continue;
+        }
+        rc = copy_entry(j, src, dst, (zip_uint64_t)i, name);
+        if (rc)
+            fprintf(stderr, "asmstore: %s: %s\n", name, zip_error_strerror(zip_get_error(dst)));
+    }
+    return rc;
 }
 
 /* The whole new archive in memory (libzip writing into a buffer source). */
@@ -573,35 +805,42 @@ static int build_archive(const repack_job *j, unsigned char **buf, size_t *size,
     zip_t *src = zip_open(j->a->in, ZIP_RDONLY, &zerr), *dst;
     zip_source_t *mem;
     zip_stat_t st;
-    zip_int64_t n, i;
+
     if (!src) {
-        fprintf(stderr, "asmstore: %s: libzip cannot open the archive (error %d); 'unzip -t %s' checks it\n", j->a->in, zerr,
-                j->a->in);
+        fprintf(stderr,
+                "asmstore: %s: libzip cannot open the archive (error %d); 'unzip -t %s' checks "
+                "it\n",
+                j->a->in, zerr, j->a->in);
         return 1;
     }
     zip_error_init(&ze);
-    if (!(mem = zip_source_buffer_create(NULL, 0, 0, &ze))) { zip_close(src); return 2; }
-    zip_source_keep(mem);
-    if (!(dst = zip_open_from_source(mem, ZIP_TRUNCATE, &ze))) { zip_source_free(mem); zip_source_free(mem); zip_close(src); return 2; }
-    n = zip_get_num_entries(src, 0);
-    for (i = 0; i < n && rc == 0; i++) {
-        const char *name = zip_get_name(src, (zip_uint64_t)i, ZIP_FL_ENC_RAW);
-        if (!name) { rc = 1; break; }
-        if (is_signature_file(name)) { (*dropped)++; continue; }
-        rc = copy_entry(j, src, dst, (zip_uint64_t)i, name);
-        if (rc) fprintf(stderr, "asmstore: %s: %s\n", name, zip_error_strerror(zip_get_error(dst)));
+    if (!(mem = zip_source_buffer_create(NULL, 0, 0, &ze))) {
+        zip_close(src);
+        return 2;
     }
+    zip_source_keep(mem);
+    if (!(dst = zip_open_from_source(mem, ZIP_TRUNCATE, &ze))) {
+        zip_source_free(mem);
+        zip_source_free(mem);
+        zip_close(src);
+        return 2;
+    }
+    rc = copy_entries(j, src, dst, dropped);
     if (rc == 0 && zip_close(dst) != 0) {
         fprintf(stderr, "asmstore: %s: writing the archive: %s; check the free space\n", j->a->out,
                 zip_error_strerror(zip_get_error(dst)));
         rc = 2;
     }
-    if (rc) zip_discard(dst);
+    if (rc)
+        zip_discard(dst);
     zip_discard(src);
-    if (rc == 0 && (zip_source_stat(mem, &st) != 0 || zip_source_open(mem) != 0)) rc = 2;
+    if (rc == 0 && (zip_source_stat(mem, &st) != 0 || zip_source_open(mem) != 0))
+        rc = 2;
     if (rc == 0) {
         *size = (size_t)st.size;
-        if (!(*buf = (unsigned char *)malloc(*size ? *size : 1)) || zip_source_read(mem, *buf, *size) != (zip_int64_t)*size) rc = 2;
+        if (!(*buf = (unsigned char *)malloc(*size ? *size : 1)) ||
+            zip_source_read(mem, *buf, *size) != (zip_int64_t)*size)
+            rc = 2;
         zip_source_close(mem);
     }
     zip_source_free(mem);
@@ -612,61 +851,86 @@ static int write_archive(repack_job *j) {
     unsigned char *raw = NULL, *aligned = NULL;
     size_t raw_size = 0, aligned_size = 0;
     int dropped = 0, rc = build_archive(j, &raw, &raw_size, &dropped);
+
     if (rc == 0 && (rc = align_archive(j, raw, raw_size, &aligned, &aligned_size)) != 0)
         fprintf(stderr, "asmstore: %s: the archive libzip wrote could not be aligned\n", j->a->out);
-    if (rc == 0 && asmstore_write_file(j->a->out, aligned, aligned_size, 0644, NULL) != ASMSTORE_OK) {
+    if (rc == 0 &&
+        asmstore_write_file(j->a->out, aligned, aligned_size, 0644, NULL) != ASMSTORE_OK) {
         rc = cli_fail_errno(j->a->out, "write it");
     }
     if (rc == 0)
-        fprintf(stderr, "%s: every other entry copied as it was; stores STORED and 16 KiB-aligned. The APK signature is gone "
-                        "(signing block%s dropped): sign it again before installing, e.g.\n"
-                        "  apksigner sign --ks my.keystore %s\n", j->a->out, dropped ? " and META-INF signature files" : "", j->a->out);
+        fprintf(stderr,
+                "%s: every other entry copied as it was; stores STORED and 16 KiB-aligned. The APK "
+                "signature is gone "
+                "(signing block%s dropped): sign it again before installing, e.g.\n"
+                "  apksigner sign --ks my.keystore %s\n",
+                j->a->out, dropped ? " and META-INF signature files" : "", j->a->out);
     free(raw);
     free(aligned);
     return rc;
 }
 
-/* ---- the command ---- */
-/* Refusals that need no store opened: --add (store-releases.md §3.4). */
+/* >>the command -------------------------------------------------------------------------------- */
+/* Refusals that need no store opened: --add (docs/store-releases.md §3.4). */
 static int refuse_add(const repack_args *a) {
-    if (!a->nadd) return 0;
-    fprintf(stderr, "asmstore: --add %s refused: a new assembly needs a fresh mapping index and a slot in the app's "
-                    "libxamarin-app.so (assembly_store_bundled_assemblies[], sized at build time; formats 2-4 do not even "
-                    "bounds-check it), so the app would have to be relinked. Rebuild the app with the "
-                    "assembly, or --replace an assembly it already has.\n", a->add[0]);
+    if (!a->nadd)
+        return 0;
+    fprintf(stderr,
+            "asmstore: --add %s refused: a new assembly needs a fresh mapping index and a slot in "
+            "the app's "
+            "libxamarin-app.so (assembly_store_bundled_assemblies[], sized at build time; formats "
+            "2-4 do not even "
+            "bounds-check it), so the app would have to be relinked. Rebuild the app with the "
+            "assembly, or --replace an assembly it already has.\n",
+            a->add[0]);
     return 1;
 }
 
 /* Opens IN; every store must be readable. 0, or the exit code. */
 static int open_in(repack_job *j) {
     int rc = cli_input_open(&j->in, j->a->in, ASMSTORE_ABI_UNKNOWN), i;
-    if (rc == 2) return cli_fail_errno(j->a->in, "read it");
-    if (rc == 1 || j->in.n == 0) return cli_no_store(j->a->in, ASMSTORE_ABI_UNKNOWN);
+
+    if (rc == 2)
+        return cli_fail_errno(j->a->in, "read it");
+    if (rc == 1 || j->in.n == 0)
+        return cli_no_store(j->a->in, ASMSTORE_ABI_UNKNOWN);
     for (i = 0; i < j->in.n; i++) {
         const cli_unit *u = &j->in.units[i];
+
         if (!u->opened) {
             char why[512];
-            fprintf(stderr, "asmstore: %s: %s: %s: only a valid input can be repacked; %s\n", j->a->in, u->label,
-                    cli_failure(u->res, &u->err, why, sizeof why), cli_result_hint(u->res));
+
+            fprintf(stderr, "asmstore: %s: %s: %s: only a valid input can be repacked; %s\n",
+                    j->a->in, u->label, cli_failure(u->res, &u->err, why, sizeof why),
+                    cli_result_hint(u->res));
             return u->res == ASMSTORE_ERR_OUT_OF_MEMORY || u->res == ASMSTORE_ERR_IO ? 2 : 1;
         }
         if (j->in.archive && u->from_split) {
-            fprintf(stderr, "asmstore: %s: the stores of %s are in a split APK: repack that file on its own\n", j->a->in, u->label);
+            fprintf(stderr,
+                    "asmstore: %s: the stores of %s are in a split APK: repack that file on its "
+                    "own\n",
+                    j->a->in, u->label);
             return 1;
         }
     }
     return 0;
 }
 
-/* Removing from a .NET 6-8 set changes the row count libxamarin-app.so was built with (§3.4). */
+/* Removing from a .NET 6-8 set changes the row count libxamarin-app.so was built with
+   (docs/store-releases.md §3.4). */
 static int refuse_v1_remove(const repack_job *j) {
     int i, v1 = 0;
-    for (i = 0; i < j->in.n; i++) v1 |= j->in.units[i].r.format == 1;
+
+    for (i = 0; i < j->in.n; i++)
+        v1 |= j->in.units[i].r.format == 1;
     for (i = 0; i < j->a->n && v1; i++)
         if (!j->a->ch[i].file) {
-            fprintf(stderr, "asmstore: --remove %s refused: a .NET 6-8 app (format 1) aborts unless its stores hold exactly "
-                            "the number of assemblies libxamarin-app.so was built with. Rebuild the app "
-                            "without it, or --replace it instead.\n", j->a->ch[i].arg);
+            fprintf(stderr,
+                    "asmstore: --remove %s refused: a .NET 6-8 app (format 1) aborts unless its "
+                    "stores hold exactly "
+                    "the number of assemblies libxamarin-app.so was built with. Rebuild the app "
+                    "without it, or --replace it instead.\n",
+                    j->a->ch[i].arg);
             return 1;
         }
     return 0;
@@ -675,11 +939,15 @@ static int refuse_v1_remove(const repack_job *j) {
 /* Every change must have matched an entry. */
 static int unmatched(const repack_job *j) {
     int i;
+
     for (i = 0; i < j->a->n; i++)
         if (!j->a->ch[i].used) {
-            fprintf(stderr, "asmstore: %s: no entry %s%s%s in %s (asmstore list %s shows the names)\n",
-                    j->a->ch[i].file ? "--replace" : "--remove", j->a->ch[i].name, j->a->ch[i].abi ? " for " : "",
-                    j->a->ch[i].abi ? asmstore_abi_android_name(j->a->ch[i].abi) : "", j->a->in, j->a->in);
+            fprintf(stderr,
+                    "asmstore: %s: no entry %s%s%s in %s (asmstore list %s shows the names)\n",
+                    j->a->ch[i].file ? "--replace" : "--remove", j->a->ch[i].name,
+                    j->a->ch[i].abi ? " for " : "",
+                    j->a->ch[i].abi ? asmstore_abi_android_name(j->a->ch[i].abi) : "", j->a->in,
+                    j->a->in);
             return 1;
         }
     return 0;
@@ -687,20 +955,29 @@ static int unmatched(const repack_job *j) {
 
 static int build_all(repack_job *j) {
     int i, rc = 0, v1 = 0;
+
     for (i = 0; i < j->in.n && rc == 0; i++) {
-        if (j->in.units[i].r.format == 1) v1 = 1;
-        else rc = build_store(j, &j->in.units[i]);
+        if (j->in.units[i].r.format == 1)
+            v1 = 1;
+        else
+            rc = build_store(j, &j->in.units[i]);
     }
-    if (rc == 0 && v1) rc = build_v1_set(j);
+    if (rc == 0 && v1)
+        rc = build_v1_set(j);
     return rc ? rc : unmatched(j);
 }
 
 static int write_all(repack_job *j) {
     int i, v1 = 0;
-    for (i = 0; i < j->in.n; i++) v1 |= j->in.units[i].r.format == 1;
-    if (j->in.archive) return write_archive(j);
-    if (v1) return write_set_dir(j);
-    if (asmstore_write_file(j->a->out, j->outs[0].data, j->outs[0].size, 0644, NULL) != ASMSTORE_OK) {
+
+    for (i = 0; i < j->in.n; i++)
+        v1 |= j->in.units[i].r.format == 1;
+    if (j->in.archive)
+        return write_archive(j);
+    if (v1)
+        return write_set_dir(j);
+    if (asmstore_write_file(j->a->out, j->outs[0].data, j->outs[0].size, 0644, NULL) !=
+        ASMSTORE_OK) {
         return cli_fail_errno(j->a->out, "write it");
     }
     return 0;
@@ -710,19 +987,29 @@ int cli_cmd_repack(int argc, char **argv) {
     static repack_args a;
     static repack_job j;
     int rc, i;
+
     memset(&a, 0, sizeof a);
     memset(&j, 0, sizeof j);
     j.a = &a;
     rc = parse_args(argc, argv, &a);
-    if (rc == 0) rc = refuse_add(&a);
-    if (rc == 0) rc = load_replacements(&a);
-    if (rc == 0) rc = open_in(&j);
-    if (rc == 0) rc = refuse_v1_remove(&j);
-    if (rc == 0) rc = build_all(&j);
-    if (rc == 0) rc = write_all(&j);
-    if (rc == 0) fprintf(stderr, "%s: written\n", a.out);
-    for (i = 0; i < j.nouts; i++) free(j.outs[i].data);
+    if (rc == 0)
+        rc = refuse_add(&a);
+    if (rc == 0)
+        rc = load_replacements(&a);
+    if (rc == 0)
+        rc = open_in(&j);
+    if (rc == 0)
+        rc = refuse_v1_remove(&j);
+    if (rc == 0)
+        rc = build_all(&j);
+    if (rc == 0)
+        rc = write_all(&j);
+    if (rc == 0)
+        fprintf(stderr, "%s: written\n", a.out);
+    for (i = 0; i < j.nouts; i++)
+        free(j.outs[i].data);
     cli_input_close(&j.in);
     free_args(&a);
     return rc;
 }
+#endif     /* ASMSTORE_CLI_REPACK */

@@ -1,0 +1,353 @@
+/* cli_common.c - the common part of the asmstore CLI (declared in cli.h), and the translation unit
+   that holds the asmstore.h implementation. */
+#define ASMSTORE_IMPLEMENTATION
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#ifdef ASMSTORE_CLI_LZ4
+#include <lz4.h>
+#include <lz4hc.h>
+#endif
+
+/* >>usage -------------------------------------------------------------------------------------- */
+const char cli_exit_rule[] =
+    "Exit status: 0 ok; 1 the input is invalid (no store, a failed check, a name not there);\n"
+    "2 usage or I/O error.\n";
+
+static const cli_command *cli_current; /* the command running: cli_usage() shows its synopsis */
+
+void cli_begin(const cli_command *c) {
+    cli_current = c;
+}
+
+void cli_print_usage(FILE *f, const cli_command *c) {
+    fprintf(f, "usage: asmstore %s", c->usage);
+}
+
+int cli_usage(void) {
+    if (!cli_current) {
+        fprintf(stderr, "usage: asmstore COMMAND [ARGS...]   (asmstore --help lists the "
+                        "commands)\n");
+        return 2;
+    }
+    cli_print_usage(stderr, cli_current);
+    fprintf(stderr, "Try 'asmstore %s --help'.\n", cli_current->name);
+    return 2;
+}
+
+/* >>options ------------------------------------------------------------------------------------ */
+int cli_abi_option(const char *option, const char *value, asmstore_abi *abi) {
+    *abi = asmstore_abi_parse(value);
+    if (*abi != ASMSTORE_ABI_UNKNOWN)
+        return 0;
+    fprintf(stderr, "asmstore: %s %s: unknown ABI (try arm64-v8a, armeabi-v7a, x86_64 or x86)\n",
+            option, value);
+    return 2;
+}
+
+int cli_int_option(const char *option, const char *value, int min, int *n) {
+    *n = atoi(value);
+    if (*n >= min)
+        return 0;
+    fprintf(stderr, "asmstore: %s must be >= %d\n", option + 2, min); /* "--jobs" -> "jobs" */
+    return 2;
+}
+
+/* >>messages ----------------------------------------------------------------------------------- */
+/* What went wrong, then what to try. */
+/* The hints for a damaged store or a bad name, which many results share. */
+static const char *shared_hint(asmstore_result r) {
+    switch (r) {
+    case ASMSTORE_ERR_CORRUPT:
+    case ASMSTORE_ERR_BAD_COUNTS:
+    case ASMSTORE_ERR_BAD_INDEX_SIZE:
+    case ASMSTORE_ERR_BAD_INDEX:
+    case ASMSTORE_ERR_BAD_DESCRIPTOR:
+    case ASMSTORE_ERR_BAD_NAMES:
+    case ASMSTORE_ERR_BAD_HASH:
+    case ASMSTORE_ERR_OVERLAP:
+    case ASMSTORE_ERR_DECOMPRESS:
+    case ASMSTORE_ERR_CHECKSUM:
+    case ASMSTORE_ERR_SIZE_MISMATCH:
+        return "the store is damaged: take it from the app's original package or build the app "
+               "again";
+    case ASMSTORE_ERR_BAD_NAME:
+    case ASMSTORE_ERR_DUPLICATE_NAME:
+    case ASMSTORE_ERR_NAME_NOT_UTF8: return "entry names must be unique, non-empty UTF-8";
+    default: return "";
+    }
+}
+
+/* The hints about where the bytes came from: files, archives, wrappers. */
+static const char *input_hint(asmstore_result r) {
+    switch (r) {
+    case ASMSTORE_ERR_TRUNCATED:
+        return "the file is cut short (an incomplete copy or download?): copy it again";
+    case ASMSTORE_ERR_BAD_MAGIC:
+        return "it is not an assembly store; give the APK, its lib/<abi>/libassembly-store.so or "
+               "an "
+               "assemblies*.blob";
+    case ASMSTORE_ERR_IO: return "check the path, its permissions and the free space";
+    case ASMSTORE_ERR_BAD_ELF:
+        return "it is not a well-formed ELF file ('readelf -h' shows its header)";
+    case ASMSTORE_ERR_NO_PAYLOAD:
+        return "this .so holds no store; the store is lib/<abi>/libassembly-store.so or "
+               "libassemblies.<abi>.blob.so";
+    case ASMSTORE_ERR_BAD_ZIP:
+        return "the archive is damaged ('unzip -t' checks it): copy it again";
+    case ASMSTORE_ERR_ZIP_COMPRESSED:
+        return "store the entry uncompressed (zip -0) or build asmstore with zlib";
+    case ASMSTORE_ERR_MISALIGNED: return "align the archive (zipalign -p 4 IN OUT)";
+    case ASMSTORE_ERR_ZIP_ENCRYPTED: return "decrypt the archive first";
+    case ASMSTORE_ERR_DLOPEN:
+        return "a .so for another machine is mapped instead: 'asmstore info' reads it without "
+               "dlopen";
+    default: return shared_hint(r);
+    }
+}
+
+const char *cli_result_hint(asmstore_result r) {
+    switch (r) {
+    case ASMSTORE_ERR_OUT_OF_MEMORY: return "free some memory, or read one ABI with --abi";
+    case ASMSTORE_ERR_BAD_VERSION:
+        return "this asmstore reads formats 1-4 (.NET 6-11); a newer release may need a newer "
+               "asmstore";
+    case ASMSTORE_ERR_NOT_FOUND: return "'asmstore list' shows what the store holds";
+    case ASMSTORE_ERR_TOO_LARGE:
+        return "it is over asmstore's size limits (ASMSTORE_MAX_ENTRY_SIZE and the format's)";
+    case ASMSTORE_ERR_UNSUPPORTED:
+        return "README 'Supported formats' lists what asmstore reads and writes";
+    case ASMSTORE_ERR_IGNORED:
+        return "the app marked the entry ignored: its runtime never loads it";
+    case ASMSTORE_ERR_UNSUPPORTED_COMPRESSION:
+        return "LZ4 (XALZ) images need liblz4: this asmstore was built without it (install "
+               "liblz4-dev "
+               "and rebuild)";
+    case ASMSTORE_ERR_PROFILE: return "coreclr stores are format 3 or 4 (--format 3)";
+    case ASMSTORE_ERR_ELF_RULE: return "'asmstore elfcheck FILE' names each rule it breaks";
+    case ASMSTORE_ERR_ABI_MISMATCH:
+        return "give the --abi the file was built for ('asmstore info FILE' shows it)";
+    default: return input_hint(r);
+    }
+}
+
+const char *cli_failure(asmstore_result r, const asmstore_error *err, char *buf, size_t cap) {
+    int about = err && err->result == r;
+    const char *msg = about ? err->message : NULL;
+    int n =
+        snprintf(buf, cap, "%s%s%s", asmstore_result_string(r), msg ? ": " : "", msg ? msg : "");
+
+    if (about && err->offset && n >= 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, " (at offset %llu)", (unsigned long long)err->offset);
+    return buf;
+}
+
+int cli_status(asmstore_result r) {
+    return r == ASMSTORE_ERR_IO || r == ASMSTORE_ERR_OUT_OF_MEMORY ? 2 : 1;
+}
+
+int cli_fail(const char *what, asmstore_result r, const asmstore_error *err) {
+    const char *hint = cli_result_hint(r);
+    char why[512];
+
+    fprintf(stderr, "asmstore: %s: %s%s%s\n", what, cli_failure(r, err, why, sizeof why),
+            *hint ? "; " : "", hint);
+    return cli_status(r);
+}
+
+int cli_fail_read(const char *path, asmstore_result r) {
+    if (r == ASMSTORE_ERR_NOT_FOUND)
+        errno = ENOENT; /* asmstore_read_file: the file is not there */
+    if (r == ASMSTORE_ERR_IO || r == ASMSTORE_ERR_NOT_FOUND)
+        return cli_fail_errno(path, "read it");
+    return cli_fail(path, r, NULL);
+}
+
+int cli_no_store(const char *path, asmstore_abi only) {
+    fprintf(stderr,
+            "asmstore: %s: no assembly store found%s. Looked for: an XABA store or a .so wrapping "
+            "one; a .NET 6-8 set (assemblies*.blob + assemblies.manifest); in an APK/AAB: "
+            "lib/<abi>/libassembly-store.so, lib/<abi>/libassemblies.<abi>.blob.so, "
+            "assemblies/assemblies*.blob (and under base/). %s\n",
+            path, only ? " for that ABI" : "",
+            only ? "Try without --abi ('asmstore info' names the ABIs there)"
+                 : "Is it a .NET for Android app (.NET 6 or later) built in Release? Debug builds "
+                   "keep the assemblies outside the APK, and Xamarin.Android apps keep them as "
+                   "loose "
+                   "assemblies/*.dll");
+    return 1;
+}
+
+/* What to try after errno e on path. */
+static const char *errno_hint(int e, const char *path) {
+    struct stat st;
+
+    if (e == ENOENT)
+        return "check the path";
+    if (e == EACCES || e == EPERM)
+        return "check its permissions";
+    if (e == ENOSPC || e == EDQUOT)
+        return "free some disk space";
+    if (e == EISDIR)
+        return "give a file, not a directory";
+    if (e == ENOTDIR)
+        return "a part of the path is not a directory";
+    /* cli_map_file's EINVAL: something other than a file or directory */
+    if (e == EINVAL && stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return "it is a pipe, socket or device: give a regular file";
+    return "";
+}
+
+int cli_fail_errno(const char *path, const char *doing) {
+    int e = errno;
+    const char *hint = errno_hint(e, path);
+
+    fprintf(stderr, "asmstore: %s: cannot %s: %s%s%s\n", path, doing,
+            e ? strerror(e) : "unknown error", *hint ? "; " : "", hint);
+    return 2;
+}
+
+/* >>files -------------------------------------------------------------------------------------- */
+/* The header's mapping (asmstore__map_file: a FIFO never blocks the open), with an empty file
+   mapped as NULL, 0 rather than refused. */
+int cli_map_file(const char *path, const unsigned char **data, size_t *size) {
+    unsigned char *m;
+    asmstore_result r =
+        asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, size, NULL);
+
+    *data = m;
+    if (r == ASMSTORE_ERR_TRUNCATED)
+        return 0; /* empty: the only way map_file says TRUNCATED */
+    if (r == ASMSTORE_OK)
+        return 0;
+    return r == ASMSTORE_ERR_NOT_FOUND ? 1 : 2;
+}
+
+void cli_unmap_file(const unsigned char *data, size_t size) {
+    if (data)
+        munmap((void *)(uintptr_t)data, size);
+}
+
+/* >>codecs ------------------------------------------------------------------------------------- */
+asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst, size_t cap,
+                               const void *src, size_t src_size, size_t *written) {
+    (void)user;
+#ifdef ASMSTORE_CLI_LZ4
+    if (kind == ASMSTORE_COMPRESSION_LZ4) {
+        int n;
+
+        if (cap > INT_MAX || src_size > INT_MAX)
+            return ASMSTORE_ERR_TOO_LARGE;
+        n = LZ4_decompress_safe((const char *)src, (char *)dst, (int)src_size, (int)cap);
+        if (n < 0)
+            return ASMSTORE_ERR_DECOMPRESS;
+        *written = (size_t)n;
+        return ASMSTORE_OK;
+    }
+#endif
+    (void)kind;
+    (void)dst;
+    (void)cap;
+    (void)src;
+    (void)src_size;
+    (void)written;
+    return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
+}
+
+asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst,
+                             size_t cap, const void *src, size_t src_size, size_t *written) {
+    (void)user;
+#ifdef ASMSTORE_CLI_LZ4
+    if (kind == ASMSTORE_COMPRESSION_LZ4) {
+        int n;
+
+        if (src_size > LZ4_MAX_INPUT_SIZE || cap > INT_MAX)
+            return ASMSTORE_ERR_TOO_LARGE;
+        n = LZ4_compress_HC((const char *)src, (char *)dst, (int)src_size, (int)cap, level);
+        if (n <= 0)
+            return ASMSTORE_ERR_BUFFER_TOO_SMALL;
+        *written = (size_t)n;
+        return ASMSTORE_OK;
+    }
+#endif
+    (void)kind;
+    (void)level;
+    (void)dst;
+    (void)cap;
+    (void)src;
+    (void)src_size;
+    (void)written;
+    return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
+}
+
+/* >>names -------------------------------------------------------------------------------------- */
+uint32_t *cli_attach_name_table(asmstore_reader *r) {
+    size_t bytes = asmstore_reader_name_table_size(r) + 4; /* + 4: never malloc(0) */
+    uint32_t *t = (uint32_t *)malloc(bytes);
+
+    if (t && asmstore_reader_attach_name_table(r, t, bytes, NULL) != ASMSTORE_OK) {
+        free(t);
+        t = NULL;
+    }
+    return t;
+}
+
+/* >>json --------------------------------------------------------------------------------------- */
+/* Quotes, backslashes and control characters are escaped, valid UTF-8 goes through as is, and each
+   byte that does not start a valid UTF-8 sequence (stray continuation, overlong, surrogate,
+   > U+10FFFF, truncated) becomes \ufffd, the replacement character, one per byte. */
+void cli_json_string(FILE *f, const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+
+    fputc('"', f);
+    while (i < n) {
+        unsigned char c = u[i];
+        size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+
+        if (c >= 0x80 && len <= n - i && asmstore__name_valid(u + i, len)) {
+            fwrite(u + i, 1, len, f);
+            i += len;
+            continue;
+        }
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else if (c < 0x80)
+            fputc(c, f);
+        else
+            fputs("\\ufffd", f);
+        i++;
+    }
+    fputc('"', f);
+}
+
+/* >>optional parts ----------------------------------------------------------------------------- */
+void cli_print_optional_parts(FILE *f) {
+#ifdef ASMSTORE_CLI_LZ4
+    const char *lz4 = "on";
+#else
+    const char *lz4 = "off";
+#endif
+#ifdef ASMSTORE_CLI_ZLIB
+    const char *zlib = "on";
+#else
+    const char *zlib = "off";
+#endif
+#ifdef ASMSTORE_CLI_REPACK
+    const char *libzip = "on";
+#else
+    const char *libzip = "off";
+#endif
+
+    fprintf(f,
+            "optional parts: liblz4 %s (LZ4 stores), zlib %s (DEFLATEd archive entries), "
+            "libzip %s (repack)\n",
+            lz4, zlib, libzip);
+}

@@ -1,0 +1,12 @@
+/* cli_r2r.h - ReadyToRun component stubs (cli_r2r.c). */
+#ifndef ASMSTORE_CLI_R2R_H
+#define ASMSTORE_CLI_R2R_H
+#include <stddef.h>
+
+/* When image (any bytes, read only inside [image, image + size)) is a PE file whose ReadyToRun
+   header marks it a component stub (READYTORUN_FLAG_COMPONENT) and names its composite image (the
+   OWNER_COMPOSITE_EXECUTABLE section), points *name at that file name inside image (name_len bytes,
+   no NUL) and returns 1; else 0. CoreCLR aborts without a message when a stub's composite is
+   missing. */
+int cli_r2r_composite_owner(const void *image, size_t size, const char **name, size_t *name_len);
+#endif

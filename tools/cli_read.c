@@ -1,0 +1,587 @@
+/* cli_read.c - the asmstore commands that read a STORE: list, info, verify, extract. Each opens
+   its argument with cli_input_open_or_fail and walks the selected stores. */
+#include "cli.h"
+#include "cli_commands.h"
+#include "cli_fs.h"
+#include "cli_input.h"
+#include "cli_r2r.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+/* "STORE [--json] [--abi A]" and the like: flags any command reading a store takes. */
+typedef struct cli_args {
+    const char *path, *dir;
+    int json;
+    asmstore_abi abi;
+    char **names;
+    int nnames;
+} cli_args;
+
+static int parse_store_args(int argc, char **argv, int allow_names, int allow_dir, cli_args *a) {
+    int i;
+
+    memset(a, 0, sizeof *a);
+    a->names = (char **)calloc((size_t)argc + 1, sizeof *a->names);
+    if (!a->names)
+        return 2;
+    for (i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--json") && !allow_dir)
+            a->json = 1;
+        else if (!strcmp(argv[i], "--abi") && i + 1 < argc) {
+            if (cli_abi_option("--abi", argv[++i], &a->abi))
+                return 2;
+        } else if (!strcmp(argv[i], "-C") && allow_dir && i + 1 < argc)
+            a->dir = argv[++i];
+        else if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage();
+        else if (!a->path)
+            a->path = argv[i];
+        else if (allow_names)
+            a->names[a->nnames++] = argv[i];
+        else
+            return cli_usage();
+    }
+    if (!a->path || (allow_dir && !a->dir))
+        return cli_usage();
+    return 0;
+}
+
+static const char *compression_name(asmstore_compression c) {
+    return c == ASMSTORE_COMPRESSION_ZSTD ? "zstd" : c == ASMSTORE_COMPRESSION_LZ4 ? "lz4" : "none";
+}
+
+/* >>list and info ------------------------------------------------------------------------------ */
+/* One driver walks every selected store of STORE. */
+typedef struct cli_visit {
+    const cli_input *in;
+    const cli_unit *u;
+    int nth;  /* 0 for the first store printed */
+    int many; /* more than one store, or an archive: say which one each line is about */
+    int json;
+} cli_visit;
+
+static int cli_each_store(int argc, char **argv, int json_array_always,
+                          void (*visit)(const cli_visit *v)) {
+    cli_args a;
+    cli_input in;
+    int rc, i, nsel = 0, array, status = 0;
+    cli_visit v;
+
+    if ((rc = parse_store_args(argc, argv, 0, 0, &a)) != 0) {
+        free(a.names);
+        return rc;
+    }
+    free(a.names);
+    if ((rc = cli_input_open_or_fail(&in, a.path, a.abi)) != 0)
+        return rc;
+    for (i = 0; i < in.n; i++)
+        nsel += in.units[i].selected;
+    array = a.json && (json_array_always || in.archive || nsel > 1);
+    if (array)
+        printf("[");
+    v.in = &in;
+    v.nth = 0;
+    v.many = in.archive || nsel > 1;
+    v.json = a.json;
+    for (i = 0; i < in.n; i++) {
+        if (!in.units[i].selected)
+            continue;
+        if (!in.units[i].opened) {
+            int r = cli_unit_problem(&in, &in.units[i], stderr);
+
+            if (r > status)
+                status = r;
+            continue;
+        }
+        v.u = &in.units[i];
+        visit(&v);
+        v.nth++;
+    }
+    if (array)
+        printf("\n]\n");
+    cli_input_close(&in);
+    return status;
+}
+
+static void list_visit(const cli_visit *v) {
+    const cli_unit *u = v->u;
+    uint32_t k;
+    char fname[1200];
+
+    if (v->many && !v->json)
+        printf("# %s (%s, %s, payload at offset %llu)\n", u->label, cli_unit_abi(u), u->wrapper,
+               (unsigned long long)u->payload_offset);
+    if (u->r.format == 1 && !u->has_manifest && !v->json)
+        printf("# no assemblies.manifest beside it: entries are shown by %s\n",
+               u->r.store_id == 0 || u->r.v1_common ? "name hash" : "index");
+    for (k = 0; k < u->r.entry_count; k++) {
+        asmstore_entry e;
+
+        asmstore_reader_entry(&u->r, k, &e, NULL);
+        if (cli_entry_filename(u, &e, fname, sizeof fname) != 0)
+            fname[0] = 0;
+        if (v->json) {
+            printf("%s\n {\"index\": %u, ", (v->nth == 0 && k == 0) ? "" : ",", k);
+            if (v->many) {
+                printf("\"abi\": \"%s\", \"store\": ",
+                       u->abi ? asmstore_abi_android_name(u->abi) : "any");
+                cli_json_string(stdout, u->label, strlen(u->label));
+                printf(", ");
+            }
+            printf("\"name\": ");
+            cli_json_string(stdout, fname, strlen(fname));
+            if (u->r.format == 1)
+                printf(", \"named\": %s, \"xxh64\": \"%016llx\", \"mapping_index\": %u",
+                       e.name ? "true" : "false", (unsigned long long)e.hash, e.mapping_index);
+            printf(", \"ignored\": %s, \"stored_size\": %zu, \"size\": %zu, \"compression\": "
+                   "\"%s\", \"pdb_size\": %zu, \"config_size\": %zu}",
+                   e.ignored ? "true" : "false", e.image_size, e.uncompressed_size,
+                   compression_name(e.compression), e.pdb_size, e.config_size);
+        } else {
+            printf("%5u %10zu %10zu %-4s %s%s%s%s\n", k, e.uncompressed_size, e.image_size,
+                   compression_name(e.compression), fname, e.ignored ? " (ignored)" : "",
+                   e.pdb ? " +pdb" : "", e.config ? " +config" : "");
+        }
+    }
+}
+
+typedef struct store_totals {
+    uint32_t ignored, compressed;
+    unsigned long long stored, unpacked;
+} store_totals;
+
+static store_totals totals_of(const asmstore_reader *r) {
+    store_totals t;
+    uint32_t k;
+
+    memset(&t, 0, sizeof t);
+    for (k = 0; k < r->entry_count; k++) {
+        asmstore_entry e;
+
+        asmstore_reader_entry(r, k, &e, NULL);
+        t.ignored += (uint32_t)e.ignored;
+        t.compressed += e.compression != ASMSTORE_COMPRESSION_NONE;
+        t.stored += e.image_size;
+        t.unpacked += e.uncompressed_size;
+    }
+    return t;
+}
+
+static void info_json(const cli_visit *v, const store_totals *t, const char *release) {
+    const cli_unit *u = v->u;
+    const asmstore_reader *r = &u->r;
+
+    printf("%s{", v->nth ? ",\n" : "");
+    if (u->in_zip)
+        printf("\"apk_abi\": \"%s\", \"entry_offset\": %llu, \"entry_alignment\": %llu, "
+               "\"from_split\": %s, \"payload_kind\": \"%s\", "
+               "\"entry_deflated\": %s, ",
+               u->abi ? asmstore_abi_android_name(u->abi) : "any",
+               (unsigned long long)u->zent.data_offset, (unsigned long long)u->zent.alignment,
+               u->from_split ? "true" : "false", u->wrapper, u->deflated ? "true" : "false");
+    printf("\"store\": ");
+    cli_json_string(stdout, u->label, strlen(u->label));
+    printf(", \"release\": ");
+    cli_json_string(stdout, release, strlen(release));
+    printf(", \"runtime\": \"%s\", \"wrapper\": \"%s\", \"payload_offset\": %llu, \"format\": %u, "
+           "\"version_word\": \"0x%08x\", "
+           "\"abi\": \"%s\", \"hash\": \"%s\", \"header_size\": %zu, ",
+           cli_unit_runtime(u), u->wrapper, (unsigned long long)u->payload_offset, r->format,
+           r->version_word,
+           r->format == 1 ? (u->abi ? asmstore_abi_name(u->abi) : "any")
+                          : asmstore_abi_name(r->abi),
+           asmstore_hash_name(r->hash_kind), r->header_size);
+    if (r->has_content_id)
+        printf("\"content_id\": \"%016llx\", ", (unsigned long long)r->content_id);
+    else
+        printf("\"content_id\": null, ");
+    if (r->format == 1)
+        printf("\"store_id\": %u, \"hash_table_rows\": %u, \"manifest\": %s, ", r->store_id,
+               r->global_entry_count, u->has_manifest ? "true" : "false");
+    printf("\"entries\": %u, \"ignored\": %u, \"compressed\": %u, \"index_entry_size\": %u, "
+           "\"store_size\": %zu, "
+           "\"stored_bytes\": %llu, \"uncompressed_bytes\": %llu}%s",
+           r->entry_count, t->ignored, t->compressed, r->index_entry_size, r->size, t->stored,
+           t->unpacked, v->many ? "" : "\n");
+}
+
+static void info_visit(const cli_visit *v) {
+    const cli_unit *u = v->u;
+    const asmstore_reader *r = &u->r;
+    store_totals t = totals_of(r);
+    char release[160];
+
+    cli_unit_release(u, release, sizeof release);
+    if (v->json) {
+        info_json(v, &t, release);
+        return;
+    }
+    if (v->nth)
+        printf("\n");
+    if (v->many)
+        printf("store:          %s\n", u->label);
+    if (u->in_zip)
+        printf("archive entry:  at offset %llu (%llu-byte aligned)%s%s\n",
+               (unsigned long long)u->zent.data_offset, (unsigned long long)u->zent.alignment,
+               u->deflated ? ", DEFLATEd (inflated to read it)" : ", STORED",
+               u->from_split ? ", from the ABI split" : "");
+    printf("layout:         %s\n", release);
+    printf("runtime:        %s\n", cli_unit_runtime(u));
+    printf("wrapper:        %s\n", u->wrapper);
+    printf("payload offset: %llu\n", (unsigned long long)u->payload_offset);
+    printf("format:         %u (version word 0x%08x, %zu-byte header)\n", r->format,
+           r->version_word, r->header_size);
+    printf("abi:            %s\n", cli_unit_abi(u));
+    if (r->format == 1) {
+        printf("store id:       %u%s\n", r->store_id,
+               r->store_id == 0 ? " (assemblies.blob: holds the XXH32 and XXH64 tables)" : "");
+        printf("names:          %s\n",
+               u->has_manifest ? "from assemblies.manifest" : "none (no manifest found beside it)");
+    } else {
+        printf("name hash:      %s (%u-byte index entries)\n", asmstore_hash_name(r->hash_kind),
+               r->index_entry_size);
+    }
+    if (r->has_content_id)
+        printf("content id:     %016llx\n", (unsigned long long)r->content_id);
+    else
+        printf("content id:     none (format %u)\n", r->format);
+    printf("entries:        %u (%u ignored, %u compressed)\n", r->entry_count, t.ignored,
+           t.compressed);
+    printf("store size:     %zu bytes\n", r->size);
+    printf("images:         %llu bytes stored, %llu bytes uncompressed\n", t.stored, t.unpacked);
+}
+
+int cli_cmd_list(int argc, char **argv) {
+    return cli_each_store(argc, argv, 1, list_visit);
+}
+int cli_cmd_info(int argc, char **argv) {
+    return cli_each_store(argc, argv, 0, info_visit);
+}
+
+/* Decompresses one entry into a fresh buffer; prints a problem (naming the store) and returns NULL
+   on failure. */
+static unsigned char *cli_read_entry(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
+                                     const char *fname) {
+    asmstore_error err;
+    unsigned char *buf = (unsigned char *)malloc(e->uncompressed_size ? e->uncompressed_size : 1);
+    asmstore_result res;
+
+    if (!buf)
+        return NULL;
+    res = asmstore_reader_read(&u->r, e, buf, e->uncompressed_size, dctx, &err);
+    if (res != ASMSTORE_OK) {
+        printf("%s (%s): entry %u %s: %s\n", u->label, cli_unit_abi(u), e->index, fname,
+               asmstore_result_string(res));
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* >>verify ------------------------------------------------------------------------------------- */
+/* Exit 0 valid; 1 problems found, each printed with its store and ABI; 2 usage or I/O. */
+/* Each entry must be reachable by its names (v2+: with and without the extension). */
+static int verify_lookup(const cli_unit *u, const asmstore_entry *e, const char *fname) {
+    asmstore_entry f;
+    asmstore_result r1, r2, want = e->ignored ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK;
+
+    if (!e->name)
+        return 0; /* format 1 without a manifest: known by hash only */
+    r1 = asmstore_reader_find(&u->r, e->name, e->name_len, &f, NULL);
+    r2 = u->r.format == 1
+             ? asmstore_reader_find(&u->r, fname, strlen(fname), NULL, NULL)
+             : asmstore_reader_find(&u->r, e->name, asmstore_name_base_len(e->name, e->name_len),
+                                    NULL, NULL);
+    if (r1 == want && r2 == want && (r1 != ASMSTORE_OK || f.index == e->index))
+        return 0;
+    printf("%s (%s): entry %u %s: lookup by name gives %s / %s\n", u->label, cli_unit_abi(u),
+           e->index, fname, asmstore_result_string(r1), asmstore_result_string(r2));
+    return 1;
+}
+
+/* A ReadyToRun component stub's composite image must be in the store: CoreCLR aborts without a word
+   otherwise. */
+static int verify_composite(const cli_unit *u, const asmstore_entry *e, const char *fname,
+                            const unsigned char *image) {
+    const char *owner;
+    size_t len;
+
+    if (!e->name || !cli_r2r_composite_owner(image, e->uncompressed_size, &owner, &len))
+        return 0;
+    if (asmstore_reader_find(&u->r, owner, len, NULL, NULL) == ASMSTORE_OK)
+        return 0;
+    printf("%s (%s): entry %u %s: a ReadyToRun component stub whose code is in the composite image "
+           "%.*s, which the "
+           "store does not hold (CoreCLR aborts without a message); pack %.*s into the store too\n",
+           u->label, cli_unit_abi(u), e->index, fname, (int)len, owner, (int)len, owner);
+    return 1;
+}
+
+static int verify_unit(const cli_unit *u, ZSTD_DCtx *dctx) {
+    int problems = 0;
+    uint32_t k;
+    char fname[1200];
+
+    if (u->r.has_content_id && u->r.header_size == ASMSTORE_HEADER_SIZE_V4) {
+        uint64_t id = asmstore_xxh3_64(u->r.data + ASMSTORE_HEADER_SIZE_V4,
+                                       u->r.size - ASMSTORE_HEADER_SIZE_V4);
+
+        if (id != u->r.content_id) {
+            printf("%s (%s): content id %016llx does not match the store's bytes (%016llx)\n",
+                   u->label, cli_unit_abi(u), (unsigned long long)u->r.content_id,
+                   (unsigned long long)id);
+            problems++;
+        }
+    }
+    for (k = 0; k < u->r.entry_count; k++) {
+        asmstore_entry e;
+        unsigned char *buf;
+
+        asmstore_reader_entry(&u->r, k, &e, NULL);
+        if (cli_entry_filename(u, &e, fname, sizeof fname) != 0)
+            fname[0] = 0;
+        problems += verify_lookup(u, &e, fname);
+        if (e.ignored)
+            continue;
+        if (!(buf = cli_read_entry(u, &e, dctx, fname))) {
+            problems++;
+            continue;
+        }
+        problems += verify_composite(u, &e, fname, buf);
+        free(buf);
+    }
+    return problems;
+}
+
+int cli_cmd_verify(int argc, char **argv) {
+    cli_args a;
+    cli_input in;
+    int rc, i, problems = 0, bad_stores = 0, checked = 0;
+    const cli_unit *last = NULL;
+    ZSTD_DCtx *dctx;
+
+    if ((rc = parse_store_args(argc, argv, 0, 0, &a)) != 0 || a.json) {
+        free(a.names);
+        return rc ? rc : cli_usage();
+    }
+    free(a.names);
+    if ((rc = cli_input_open_or_fail(&in, a.path, a.abi)) != 0) {
+        if (rc == 1)
+            printf("%s: invalid store\n", a.path);
+        return rc;
+    }
+    dctx = ZSTD_createDCtx();
+    for (i = 0; i < in.n; i++) {
+        const cli_unit *u = &in.units[i];
+        int p;
+
+        if (!u->selected)
+            continue;
+        checked++;
+        last = u;
+        if (!u->opened) {
+            cli_unit_problem(&in, u, stdout);
+            bad_stores++;
+            problems++;
+            continue;
+        }
+        p = verify_unit(u, dctx);
+        problems += p;
+        bad_stores += p > 0;
+        if (in.n > 1)
+            printf("%s (%s): %s, %u entries\n", u->label, cli_unit_abi(u), p ? "FAILED" : "ok",
+                   u->r.entry_count);
+    }
+    ZSTD_freeDCtx(dctx);
+    if (problems)
+        printf("%d problem(s) in %d of %d store(s)\n", problems, bad_stores, checked);
+    else if (checked == 1)
+        printf("%s: ok, %u entries\n", a.path, last->r.entry_count);
+    else
+        printf("%s: ok, %d stores\n", a.path, checked);
+    cli_input_close(&in);
+    return problems ? 1 : 0;
+}
+
+/* >>extract ------------------------------------------------------------------------------------ */
+/* Writes one file under the -C directory descriptor: never through a symlink, never outside it. */
+static int write_extracted(int rootfd, const char *dir, const char *rel, const void *data,
+                           size_t size) {
+    int rc = cli_write_under(rootfd, rel, data, size, 0644);
+
+    if (rc == 1)
+        fprintf(stderr,
+                "asmstore: refusing to write %s under %s: an unsafe name, or a symlink or "
+                "non-directory in the way "
+                "(extract writes under -C DIR only: extract into a new, empty directory)\n",
+                rel, dir);
+    else if (rc == 2) {
+        char path[PATH_MAX];
+        int n = snprintf(path, sizeof path, "%s/%s", dir, rel);
+
+        cli_fail_errno(n >= 0 && (size_t)n < sizeof path ? path : rel, "write it");
+    }
+    return rc;
+}
+
+typedef struct extract_job {
+    int rootfd;
+    const char *dir;
+    ZSTD_DCtx *dctx;
+    unsigned long long files, bytes;
+    int unnamed;
+} extract_job;
+
+/* Writes one entry (and its .pdb / .config) under DIR[/<abi>]; returns the worst exit status. */
+static int extract_entry(extract_job *j, const cli_unit *u, const asmstore_entry *e,
+                         const char *abi_dir) {
+    char fname[1200], rel[PATH_MAX];
+    unsigned char *buf;
+    int rc;
+
+    if (cli_entry_filename(u, e, fname, sizeof fname) != 0)
+        return 1;
+    if (!(buf = cli_read_entry(u, e, j->dctx, fname)))
+        return 1;
+    snprintf(rel, sizeof rel, "%s%s", abi_dir, fname);
+    rc = write_extracted(j->rootfd, j->dir, rel, buf, e->uncompressed_size);
+    free(buf);
+    if (rc)
+        return rc;
+    j->files++;
+    j->bytes += e->uncompressed_size;
+    j->unnamed |= u->r.format == 1 && !e->name;
+    if (e->pdb) {
+        snprintf(rel, sizeof rel, "%s%.*s.pdb", abi_dir,
+                 (int)asmstore_name_base_len(fname, strlen(fname)), fname);
+        if ((rc = write_extracted(j->rootfd, j->dir, rel, e->pdb, e->pdb_size)) != 0)
+            return rc;
+        j->files++;
+        j->bytes += e->pdb_size;
+    }
+    if (e->config) {
+        /* format 1 stores the .config with one NUL appended (docs/store-releases.md §2.3): give the
+           file back */
+        size_t n = e->config_size - (u->r.format == 1 && e->config[e->config_size - 1] == 0);
+        snprintf(rel, sizeof rel, "%s%s.config", abi_dir, fname);
+        if ((rc = write_extracted(j->rootfd, j->dir, rel, e->config, n)) != 0)
+            return rc;
+        j->files++;
+        j->bytes += e->config_size;
+    }
+    return 0;
+}
+
+/* More than one ABI among the selected stores: each ABI's files go to DIR/<abi>/. */
+static int several_abis(const cli_input *in) {
+    int i;
+    asmstore_abi seen = ASMSTORE_ABI_UNKNOWN;
+
+    for (i = 0; i < in->n; i++) {
+        const cli_unit *u = &in->units[i];
+
+        if (!u->selected || !u->opened || u->abi == ASMSTORE_ABI_UNKNOWN)
+            continue;
+        if (seen != ASMSTORE_ABI_UNKNOWN && u->abi != seen)
+            return 1;
+        seen = u->abi;
+    }
+    return 0;
+}
+
+/* Extracts the stores of one input: all entries, or those named (each looked up once per store). */
+static int extract_input(extract_job *j, const cli_input *in, char **names, int nnames) {
+    int i, n, status = 0, per_abi = several_abis(in);
+    int *found = (int *)calloc((size_t)nnames + 1, sizeof *found);
+
+    if (!found)
+        return 2;
+    for (i = 0; i < in->n && status < 2; i++) {
+        const cli_unit *u = &in->units[i];
+        char abi_dir[32] = "";
+        uint32_t k;
+
+        if (!u->selected)
+            continue;
+        if (!u->opened) {
+            if (cli_unit_problem(in, u, stderr) > status)
+                status = 1;
+            continue;
+        }
+        if (per_abi && u->abi != ASMSTORE_ABI_UNKNOWN)
+            snprintf(abi_dir, sizeof abi_dir, "%s/", asmstore_abi_android_name(u->abi));
+        for (n = 0; n < nnames && status < 2; n++) {
+            asmstore_entry e;
+            int rc;
+
+            if (asmstore_reader_find(&u->r, names[n], strlen(names[n]), &e, NULL) != ASMSTORE_OK)
+                continue;
+            found[n] = 1;
+            if ((rc = extract_entry(j, u, &e, abi_dir)) > status)
+                status = rc;
+        }
+        for (k = 0; !nnames && k < u->r.entry_count && status < 2; k++) {
+            asmstore_entry e;
+            int rc;
+
+            asmstore_reader_entry(&u->r, k, &e, NULL);
+            if (!e.ignored && (rc = extract_entry(j, u, &e, abi_dir)) > status)
+                status = rc;
+        }
+    }
+    for (n = 0; n < nnames; n++)
+        if (!found[n]) {
+            fprintf(stderr,
+                    "asmstore: %s: no entry named %s (names are matched with or without .dll; see "
+                    "asmstore list)\n",
+                    in->path, names[n]);
+            if (status < 1)
+                status = 1;
+        }
+    free(found);
+    return status;
+}
+
+int cli_cmd_extract(int argc, char **argv) {
+    cli_args a;
+    cli_input in;
+    extract_job j;
+    int rc;
+
+    if ((rc = parse_store_args(argc, argv, 1, 1, &a)) != 0) {
+        free(a.names);
+        return rc;
+    }
+    /* open the input first: a store that cannot be read creates no directory */
+    if ((rc = cli_input_open_or_fail(&in, a.path, a.abi)) != 0) {
+        free(a.names);
+        return rc;
+    }
+    memset(&j, 0, sizeof j);
+    if ((j.rootfd = cli_dir_open(a.dir, 1)) < 0) {
+        fprintf(stderr,
+                "asmstore: -C %s: %s (give -C a new or existing directory, not a symlink)\n", a.dir,
+                errno == ELOOP || errno == ENOTDIR ? "not a directory" : strerror(errno));
+        cli_input_close(&in);
+        free(a.names);
+        return 2;
+    }
+    j.dir = a.dir;
+    j.dctx = ZSTD_createDCtx();
+    rc = extract_input(&j, &in, a.names, a.nnames);
+    ZSTD_freeDCtx(j.dctx);
+    close(j.rootfd);
+    printf("extracted %llu file%s (%llu bytes) to %s%s\n", j.files, j.files == 1 ? "" : "s",
+           j.bytes, a.dir,
+           j.unnamed ? " (no assemblies.manifest: unnamed entries are named after their XXH64 hash)"
+                     : "");
+    cli_input_close(&in);
+    free(a.names);
+    return rc;
+}

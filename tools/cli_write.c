@@ -1,0 +1,903 @@
+/* cli_write.c - the asmstore commands that write: pack (a store as a release writes it), wrap (any
+   file into a .so), elfcheck (bionic's loader rules over what was written). */
+#include "cli.h"
+#include "cli_commands.h"
+#include "cli_r2r.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* For an APK: the ABIs whose store entry exists (usable or not), in arm64, arm, x86_64, x86 order.
+   Returns their count, 0 when path is not a ZIP. */
+static int cli_apk_abis(const char *path, asmstore_abi *out) {
+    const unsigned char *p;
+    size_t size;
+    int n = 0, a, zip;
+
+    if (cli_map_file(path, &p, &size) != 0)
+        return 0;
+    zip = size >= 4 && p[0] == 'P' && p[1] == 'K' && p[2] == 3 && p[3] == 4;
+    cli_unmap_file(p, size);
+    if (!zip)
+        return 0;
+    for (a = 1; a <= 4; a++) {
+        asmstore_locator l;
+        asmstore_result r = asmstore_locate_apk(&l, path, (asmstore_abi)a, NULL, NULL);
+
+        if (r != ASMSTORE_ERR_NOT_FOUND && r != ASMSTORE_ERR_BAD_ZIP)
+            out[n++] = (asmstore_abi)a;
+        asmstore_locator_close(&l);
+    }
+    return n;
+}
+
+/* >>pack --------------------------------------------------------------------------------------- */
+/* abi: UNKNOWN for ordinary inputs; format 1's arch entries (--arch ABI PATH) carry their ABI */
+/* one input: its name in the store, its path, and its image, pdb and config once mapped
+   (pack_map_item) */
+typedef struct pack_item {
+    char *name, *path;
+    asmstore_abi abi;
+    int uncompressed; /* --keep-uncompressed named it */
+    const unsigned char *bytes[3];
+    size_t sizes[3];
+} pack_item;
+typedef struct pack_list {
+    pack_item *items;
+    size_t n, cap;
+    asmstore_abi abi; /* of the items pushed now */
+} pack_list;
+
+static int has_suffix(const char *s, const char *suf) {
+    size_t a = strlen(s), b = strlen(suf);
+
+    return a >= b && !strcmp(s + a - b, suf);
+}
+
+static int pack_push(pack_list *l, const char *name, const char *path) {
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 64;
+        pack_item *ni = (pack_item *)realloc(l->items, nc * sizeof *ni);
+
+        if (!ni)
+            return -1;
+        l->items = ni;
+        l->cap = nc;
+    }
+    memset(&l->items[l->n], 0, sizeof l->items[l->n]);
+    l->items[l->n].name = strdup(name);
+    l->items[l->n].path = strdup(path);
+    l->items[l->n].abi = l->abi;
+    if (!l->items[l->n].name || !l->items[l->n].path)
+        return -1;
+    l->n++;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of the regular files (symlinks followed) in dir that pass keep(), NULL-terminated.
+   */
+static char **list_dir(const char *dir, int (*keep)(const char *), size_t *count) {
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char **v = NULL;
+    size_t n = 0, cap = 0;
+
+    *count = 0;
+    if (!d)
+        return NULL;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.' || (keep && !keep(de->d_name)))
+            continue;
+        if (n + 1 >= cap) {
+            char **nv;
+
+            cap = cap ? cap * 2 : 64;
+            nv = (char **)realloc(v, cap * sizeof *v);
+            if (!nv)
+                break;
+            v = nv;
+        }
+        v[n++] = strdup(de->d_name);
+    }
+    closedir(d);
+    if (v) {
+        qsort(v, n, sizeof *v, cmp_str);
+        v[n] = NULL;
+    }
+    *count = n;
+    return v;
+}
+
+static void free_list(char **v, size_t n) {
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+static int is_satellite(const char *name) {
+    return has_suffix(name, ".resources.dll");
+}
+
+/* DIR: every .dll in it (what a .NET for Android store holds; name .exe files explicitly), plus
+   culture/X.resources.dll satellites one level down. */
+static int pack_collect_dir(pack_list *l, const char *dir) {
+    size_t n, i, m, j;
+    char **v = list_dir(dir, NULL, &n);
+    char path[PATH_MAX];
+    struct stat st;
+
+    if (!v) {
+        cli_fail_errno(dir, "list the directory");
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, v[i]);
+        if (stat(path, &st) != 0)
+            continue;
+        if (S_ISREG(st.st_mode) && has_suffix(v[i], ".dll")) {
+            if (pack_push(l, v[i], path))
+                return -1;
+        } else if (S_ISDIR(st.st_mode)) {
+            char **sv = list_dir(path, is_satellite, &m);
+
+            for (j = 0; sv && j < m; j++) {
+                char name[PATH_MAX], spath[PATH_MAX + NAME_MAX + 2];
+
+                snprintf(name, sizeof name, "%s/%s", v[i], sv[j]);
+                snprintf(spath, sizeof spath, "%s/%s", path, sv[j]);
+                if (pack_push(l, name, spath))
+                    return -1;
+            }
+            if (sv)
+                free_list(sv, m);
+        }
+    }
+    free_list(v, n);
+    return 0;
+}
+
+/* Path of a companion file if it exists: Foo.dll -> Foo.pdb / Foo.dll.config. */
+static char *companion(const char *path, int pdb) {
+    char buf[PATH_MAX];
+    struct stat st;
+
+    if (pdb) {
+        snprintf(buf, sizeof buf, "%.*s.pdb", (int)asmstore_name_base_len(path, strlen(path)),
+                 path);
+    } else {
+        snprintf(buf, sizeof buf, "%s.config", path);
+    }
+    return (stat(buf, &st) == 0 && S_ISREG(st.st_mode)) ? strdup(buf) : NULL;
+}
+
+static void show_progress(void *user, size_t done, size_t total) {
+    (void)user;
+    fprintf(stderr, "\rcompressing %zu/%zu", done, total);
+    if (done == total)
+        fputc('\n', stderr);
+}
+
+/* --template's file: its bytes (eo->stub points into them) and its path, named when it is what
+   failed. */
+typedef struct wrap_template {
+    void *data;
+    const char *path;
+} wrap_template;
+
+/* Shared by pack and wrap: --wrap/--mode, --template, --symbol, --soname, --align. Returns 1 when
+   argv[*k] was one of them (and consumed its value), 0 when not, -1 on a bad value. */
+static int elf_option(int argc, char **argv, int *k, asmstore_elf_options *eo, int *raw,
+                      wrap_template *tpl) {
+    const char *a = argv[*k], *v = *k + 1 < argc ? argv[*k + 1] : NULL;
+
+    if (!strcmp(a, "--raw")) {
+        *raw = 1;
+        return 1;
+    }
+    if (!v)
+        return 0;
+    if (!strcmp(a, "--wrap") || !strcmp(a, "--mode")) {
+        if (!strcmp(v, "dlopen"))
+            eo->mode = ASMSTORE_ELF_MODE_DLOPEN;
+        else if (!strcmp(v, "section"))
+            eo->mode = ASMSTORE_ELF_MODE_SECTION;
+        else {
+            fprintf(stderr, "asmstore: unknown wrapper mode %s (dlopen or section)\n", v);
+            return -1;
+        }
+    } else if (!strcmp(a, "--template")) {
+        asmstore_result res;
+
+        free(tpl->data);
+        tpl->data = NULL;
+        res = asmstore_read_file(v, NULL, &tpl->data, &eo->stub_size, NULL);
+        if (res != ASMSTORE_OK) {
+            cli_fail_read(v, res);
+            return -1;
+        }
+        eo->stub = tpl->data;
+        tpl->path = v;
+        eo->mode = ASMSTORE_ELF_MODE_TEMPLATE;
+    } else if (!strcmp(a, "--symbol"))
+        eo->symbol = v;
+    else if (!strcmp(a, "--soname"))
+        eo->soname = v;
+    else if (!strcmp(a, "--align"))
+        eo->alignment = (size_t)strtoull(v, NULL, 0);
+    else
+        return 0;
+    (*k)++;
+    return 1;
+}
+
+/* Writes payload as a .so per eo, or raw when raw is set; reports on stderr, naming the template
+   when its bytes are what the generator refused. */
+static int write_output(const char *out, const asmstore_elf_options *eo, const char *template_path,
+                        int raw, const void *data, size_t size) {
+    asmstore_error err;
+    asmstore_result res = raw ? asmstore_write_file(out, data, size, 0644, &err)
+                              : asmstore_elf_write_file(out, eo, data, size, 0644, &err);
+    int stub_refused = eo->mode == ASMSTORE_ELF_MODE_TEMPLATE && template_path &&
+                       (res == ASMSTORE_ERR_BAD_ELF || res == ASMSTORE_ERR_UNSUPPORTED ||
+                        res == ASMSTORE_ERR_ABI_MISMATCH);
+
+    if (res == ASMSTORE_OK)
+        return 0;
+    if (res == ASMSTORE_ERR_IO)
+        return cli_fail_errno(out, "write it");
+    return cli_fail(stub_refused ? template_path : out, res, &err);
+}
+
+/* One FILE|DIR argument: a directory adds its assemblies (pack_collect_dir), a file itself. */
+static int pack_input(pack_list *l, const char *arg) {
+    struct stat st;
+    const char *base = strrchr(arg, '/');
+
+    if (stat(arg, &st) != 0) {
+        cli_fail_errno(arg, "add it (an assembly or a directory of them)");
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode))
+        return pack_collect_dir(l, arg);
+    return pack_push(l, base ? base + 1 : arg, arg);
+}
+
+/* What pack's flags asked for; 0 / NULL: the preset's choice. */
+typedef struct pack_args {
+    const char *out;
+    asmstore_target target;
+    int runtime; /* -1: the target's default */
+    asmstore_abi abi;
+    uint32_t format;
+    const char *hash, *compression;
+    int level, jobs, with_pdb, raw, wrap_set;
+    size_t align_images;
+    const char **keep; /* --keep-uncompressed NAMEs (argv's strings) */
+    size_t nkeep;
+} pack_args;
+
+/* --target, --runtime, --format, --hash, --compression VALUE: 1 taken, 0 not one of them, -1 a bad
+   value (said). */
+static int pack_choice_option(const char *o, const char *v, pack_args *a) {
+    if (!strcmp(o, "--target")) {
+        a->target = asmstore_target_parse(v);
+        if (a->target)
+            return 1;
+        fprintf(stderr, "asmstore: unknown target %s (net8, net9, net10, net11, net11-preview)\n",
+                v);
+    } else if (!strcmp(o, "--runtime")) {
+        a->runtime = !strcmp(v, "coreclr")  ? ASMSTORE_RUNTIME_CORECLR
+                     : !strcmp(v, "monovm") ? ASMSTORE_RUNTIME_MONOVM
+                                            : -1;
+        if (a->runtime >= 0)
+            return 1;
+        fprintf(stderr, "asmstore: unknown runtime %s (coreclr or monovm)\n", v);
+    } else if (!strcmp(o, "--format")) {
+        a->format = (uint32_t)atoi(v);
+        if (a->format >= 1 && a->format <= 4)
+            return 1;
+        fprintf(stderr, "asmstore: format must be 1, 2, 3 or 4\n");
+    } else if (!strcmp(o, "--hash")) {
+        a->hash = v;
+        if (!strcmp(v, "crc32") || !strcmp(v, "xxhash"))
+            return 1;
+        fprintf(stderr, "asmstore: hash must be crc32 or xxhash\n");
+    } else if (!strcmp(o, "--compression")) {
+        a->compression = v;
+        if (!strcmp(v, "zstd") || !strcmp(v, "lz4") || !strcmp(v, "none"))
+            return 1;
+        fprintf(stderr, "asmstore: compression must be zstd, lz4 or none\n");
+    } else {
+        return 0;
+    }
+    return -1;
+}
+
+/* --abi, --level, --jobs, --align-images, --keep-uncompressed VALUE: as pack_choice_option. */
+static int pack_value_option(const char *o, const char *v, int argc, pack_args *a) {
+    if (!strcmp(o, "--abi"))
+        return cli_abi_option(o, v, &a->abi) ? -1 : 1;
+    if (!strcmp(o, "--level"))
+        return cli_int_option(o, v, 1, &a->level) ? -1 : 1;
+    if (!strcmp(o, "--jobs"))
+        return cli_int_option(o, v, 1, &a->jobs) ? -1 : 1;
+    if (!strcmp(o, "--align-images")) {
+        char *end;
+        unsigned long long n = strtoull(v, &end, 0);
+
+        a->align_images = (size_t)n;
+        if (!*end && n >= 1 && n <= 16384 && !(n & (n - 1)))
+            return 1;
+        fprintf(stderr, "asmstore: --align-images takes a power of two, 1 .. 16384\n");
+        return -1;
+    }
+    if (!strcmp(o, "--keep-uncompressed")) {
+        if (!a->keep)
+            a->keep = (const char **)malloc((size_t)argc * sizeof *a->keep);
+        if (!a->keep) {
+            fprintf(stderr, "asmstore: out of memory\n");
+            return -1;
+        }
+        a->keep[a->nkeep++] = v;
+        return 1;
+    }
+    return 0;
+}
+
+/* --arch ABI PATH (format 1): PATH goes into that ABI's arch store. 0, or 2 after saying why. */
+static int pack_arch_input(pack_list *l, const char *abi_name, const char *path) {
+    asmstore_abi abi;
+
+    if (cli_abi_option("--arch", abi_name, &abi))
+        return 2;
+    l->abi = abi;
+    if (pack_input(l, path))
+        return 2;
+    l->abi = ASMSTORE_ABI_UNKNOWN;
+    return 0;
+}
+
+/* Parses pack's command line into a, eo (wrapper flags) and l (inputs). Returns 0 or an exit code.
+   */
+static int pack_parse(int argc, char **argv, pack_args *a, asmstore_elf_options *eo,
+                      wrap_template *tpl, pack_list *l) {
+    int k, taken;
+
+    for (k = 0; k < argc; k++) {
+        const char *o = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+
+        a->wrap_set |= !strcmp(o, "--wrap") || !strcmp(o, "--template");
+        taken = elf_option(argc, argv, &k, eo, &a->raw, tpl);
+        if (taken == 0 && v && !strcmp(o, "-o")) {
+            a->out = v;
+            taken = 2;
+        }
+        if (taken == 0 && v)
+            taken = 2 * pack_choice_option(o, v, a);
+        if (taken == 0 && v)
+            taken = 2 * pack_value_option(o, v, argc, a);
+        if (taken < 0)
+            return 2;
+        k += taken == 2; /* the value */
+        if (taken)
+            continue;
+        if (!strcmp(o, "--no-compress"))
+            a->compression = "none";
+        else if (!strcmp(o, "--pdb"))
+            a->with_pdb = 1;
+        else if (!strcmp(o, "--arch") && v && k + 2 < argc) {
+            if (pack_arch_input(l, v, argv[k + 2]))
+                return 2;
+            k += 2;
+        } else if (o[0] == '-' && o[1])
+            return cli_usage();
+        else if (pack_input(l, o))
+            return 2;
+    }
+    return a->out && l->n ? 0 : cli_usage();
+}
+
+/* the image base page-aligned, as a file's is on 4 KiB kernels */
+#define PACK_CORECLR_ALIGNMENT 4096u
+
+/* Where images start. CoreCLR maps an uncompressed image in place through its bundle_probe door and
+   crashes on one at an odd offset, so those get PACK_CORECLR_ALIGNMENT unless --align-images says
+   otherwise (1 still reproduces a release's back-to-back layout, with a warning). */
+static void pack_alignment(const pack_args *a, asmstore_write_options *o) {
+    int clr_in_place = o->runtime == ASMSTORE_RUNTIME_CORECLR && (o->no_compress || a->nkeep);
+
+    if (a->align_images)
+        o->image_alignment = a->align_images;
+    else if (clr_in_place)
+        o->image_alignment = PACK_CORECLR_ALIGNMENT;
+    /* uncompressed without an explicit --target: no release's bytes to match, so images get the
+       writer's default alignment (16), which runtimes can use in place */
+    else if (o->no_compress && !a->target)
+        o->image_alignment = 0;
+    if (clr_in_place && o->image_alignment == 1)
+        fprintf(stderr,
+                "asmstore: warning: --align-images 1 lets uncompressed images start at odd "
+                "offsets, which "
+                "CoreCLR's bundle_probe door cannot map (the runtime crashes); leave "
+                "--align-images out "
+                "(%u) or give 16 or more, unless you need a release's back-to-back layout\n",
+                PACK_CORECLR_ALIGNMENT);
+}
+
+/* The write options: the preset for --target/--runtime/--abi (default net11 coreclr arm64), then
+   every explicit flag over its part. Returns 0 or an exit code. */
+static int pack_options(const pack_args *a, asmstore_write_options *o, asmstore_preset *info) {
+    asmstore_target target = a->target ? a->target : ASMSTORE_TARGET_NET11;
+
+    /* no --runtime: the release's default (MonoVM through .NET 10, CoreCLR from 11) */
+    asmstore_runtime rt = a->runtime >= 0                   ? (asmstore_runtime)a->runtime
+                          : target <= ASMSTORE_TARGET_NET10 ? ASMSTORE_RUNTIME_MONOVM
+                                                            : ASMSTORE_RUNTIME_CORECLR;
+    asmstore_compression preset_kind;
+    int max_level;
+    if (asmstore_write_options_preset(o, target, rt, a->abi, info, NULL) != ASMSTORE_OK) {
+        fprintf(stderr, "asmstore: no %s store exists for %s (coreclr stores start with net10)\n",
+                rt == ASMSTORE_RUNTIME_CORECLR ? "coreclr" : "monovm",
+                asmstore_target_name(target));
+        return 2;
+    }
+    preset_kind = o->compression;
+    if (a->format)
+        o->format = a->format;
+    if (o->format == 1)
+        o->hash = ASMSTORE_HASH_UNKNOWN; /* its tables are XXH32 + XXH64 */
+    if (a->hash) {
+        if (o->format == 1) {
+            fprintf(stderr, "asmstore: format 1 always holds XXH32 and XXH64 tables (no --hash)\n");
+            return 2;
+        }
+        o->hash = !strcmp(a->hash, "crc32")       ? ASMSTORE_HASH_CRC32
+                  : asmstore_abi_is_64bit(o->abi) ? ASMSTORE_HASH_XXH3_64
+                                                  : ASMSTORE_HASH_XXH32;
+    }
+    if (a->compression) {
+        o->no_compress = !strcmp(a->compression, "none");
+        if (!o->no_compress)
+            o->compression = !strcmp(a->compression, "lz4") ? ASMSTORE_COMPRESSION_LZ4
+                                                            : ASMSTORE_COMPRESSION_ZSTD;
+        if (o->compression != preset_kind)
+            o->level = 0; /* the kind's own default: zstd 3, LZ4 HC 12 */
+    }
+    max_level = asmstore_compression_level_max(o->compression);
+    if (a->level > max_level) {
+        fprintf(stderr, "asmstore: level must be 1..%d for %s\n", max_level,
+                o->compression == ASMSTORE_COMPRESSION_LZ4 ? "LZ4 HC" : "zstd");
+        return 2;
+    }
+    if (a->level)
+        o->level = a->level;
+    if (a->jobs)
+        o->jobs = a->jobs;
+    pack_alignment(a, o);
+    o->compress = cli_compress;
+    return 0;
+}
+
+/* Marks the inputs each --keep-uncompressed NAME (a name or an fnmatch pattern) matches; a NAME
+   that matches none is a usage error (exit 2). */
+static int pack_mark_kept(pack_list *l, const pack_args *a) {
+    size_t k, i;
+
+    for (k = 0; k < a->nkeep; k++) {
+        size_t matched = 0;
+
+        for (i = 0; i < l->n; i++) {
+            if (fnmatch(a->keep[k], l->items[i].name, 0) != 0)
+                continue;
+            l->items[i].uncompressed = 1;
+            matched++;
+        }
+        if (matched)
+            continue;
+        fprintf(stderr,
+                "asmstore: --keep-uncompressed %s: no input is stored under that name; give an "
+                "entry name as "
+                "the store lists it (e.g. %s) or a pattern such as '*.r2r.dll'\n",
+                a->keep[k], l->items[0].name);
+        return 2;
+    }
+    return 0;
+}
+
+/* OUT, or OUT/<file name> when OUT is a directory (or ends with '/'). */
+static void pack_out_path(const char *out, const char *file_name, char *buf, size_t cap) {
+    struct stat st;
+    size_t n = strlen(out);
+
+    if ((n && out[n - 1] == '/') || (stat(out, &st) == 0 && S_ISDIR(st.st_mode)))
+        snprintf(buf, cap, "%s%s%s", out, n && out[n - 1] == '/' ? "" : "/", file_name);
+    else
+        snprintf(buf, cap, "%s", out);
+}
+
+/* Format 1: every file of the set into DIR (created if missing), each written atomically. */
+static int pack_write_set(const asmstore_writer *w, const char *dir) {
+    struct stat st;
+    size_t i, size;
+    const char *name;
+    const void *data;
+
+    if (stat(dir, &st) != 0 && mkdir(dir, 0755) != 0)
+        return cli_fail_errno(dir, "create the directory");
+    for (i = 0; asmstore_writer_output(w, i, &name, &data, &size, NULL) == ASMSTORE_OK; i++) {
+        char path[PATH_MAX];
+        asmstore_error err;
+        asmstore_result res;
+
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        if ((res = asmstore_write_file(path, data, size, 0644, &err)) != ASMSTORE_OK)
+            return res == ASMSTORE_ERR_IO ? cli_fail_errno(path, "write it")
+                                          : cli_fail(path, res, &err);
+        fprintf(stderr, "%s: %zu bytes\n", path, size);
+    }
+    return 0;
+}
+
+/* Maps an input's image and the companions found beside it; returns 0 or an exit code. Mapped, not
+   read: the writer borrows the page cache's bytes (no copy, no new memory) until it is freed. */
+static int pack_map_item(pack_item *it, int with_pdb) {
+    char *paths[3];
+    int k, rc = 0;
+
+    paths[0] = it->path;
+    paths[1] = with_pdb ? companion(it->path, 1) : NULL;
+    paths[2] = companion(it->path, 0);
+    for (k = 0; k < 3 && rc == 0; k++) {
+        if (!paths[k])
+            continue;
+        rc = cli_map_file(paths[k], &it->bytes[k], &it->sizes[k]);
+        if (rc)
+            cli_fail_errno(paths[k],
+                           "read it"); /* 1: gone since pack_input saw it (errno ENOENT) */
+    }
+    free(paths[1]);
+    free(paths[2]);
+    return rc ? 2 : 0;
+}
+
+static void pack_unmap_all(pack_list *l) {
+    size_t i;
+    int k;
+
+    for (i = 0; i < l->n; i++)
+        for (k = 0; k < 3; k++)
+            cli_unmap_file(l->items[i].bytes[k], l->items[i].sizes[k]);
+}
+
+/* Adds every input; returns 0 or an exit code. */
+static int pack_add_all(asmstore_writer *w, pack_list *l, int with_pdb) {
+    size_t i;
+    int rc;
+
+    for (i = 0; i < l->n; i++) {
+        pack_item *it = &l->items[i];
+        asmstore_add ao;
+        asmstore_result res;
+
+        if ((rc = pack_map_item(it, with_pdb)) != 0)
+            return rc;
+        memset(&ao, 0, sizeof ao);
+        ao.abi = it->abi;
+        ao.flags = ASMSTORE_ADD_BORROW | (it->uncompressed ? ASMSTORE_ADD_UNCOMPRESSED : 0u);
+        ao.name = it->name;
+        ao.image = it->bytes[0];
+        ao.image_size = it->sizes[0];
+        ao.pdb = it->bytes[1];
+        ao.pdb_size = it->sizes[1];
+        ao.config = it->bytes[2];
+        ao.config_size = it->sizes[2];
+        res = asmstore_writer_add(w, &ao, NULL);
+        if (res != ASMSTORE_OK) {
+            fprintf(stderr, "asmstore: %s (%s): %s; %s\n", it->name, it->path,
+                    asmstore_result_string(res),
+                    res == ASMSTORE_ERR_INVALID_ARG && ao.abi
+                        ? "--arch needs --target net8 or --format 1"
+                    : *cli_result_hint(res) ? cli_result_hint(res)
+                                            : "give .NET assemblies (.dll) only");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Is one of the inputs stored under name? */
+static int pack_has_name(const pack_list *l, const char *name, size_t len) {
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        if (strlen(l->items[i].name) == len && !memcmp(l->items[i].name, name, len))
+            return 1;
+    return 0;
+}
+
+/* Refuses ReadyToRun component stubs whose composite image is not among the (mapped) inputs:
+   CoreCLR aborts without a word on loading one. Returns 0 or 2. */
+static int pack_check_composites(const pack_list *l) {
+    size_t i, missing = 0;
+
+    for (i = 0; i < l->n; i++) {
+        const pack_item *it = &l->items[i];
+        const char *owner;
+        size_t len;
+
+        if (!cli_r2r_composite_owner(it->bytes[0], it->sizes[0], &owner, &len) ||
+            pack_has_name(l, owner, len))
+            continue;
+        if (missing++)
+            continue;
+        fprintf(stderr,
+                "asmstore: %s (%s) is a ReadyToRun component stub whose code is in the composite "
+                "image %.*s, "
+                "which is not among the inputs (CoreCLR would abort without a message); add %.*s "
+                "(crossgen2 "
+                "writes it beside the stubs), or pack the IL assemblies instead of the stubs\n",
+                it->name, it->path, (int)len, owner, (int)len, owner);
+    }
+    if (missing > 1)
+        fprintf(stderr,
+                "asmstore: %zu component stubs in all name a composite image the inputs lack\n",
+                missing);
+    return missing ? 2 : 0;
+}
+
+/* One pack run: what the command line asked for and what it made. */
+typedef struct pack_job {
+    pack_args a;
+    asmstore_write_options o;
+    asmstore_elf_options eo;
+    asmstore_preset info;
+    pack_list l;
+    wrap_template tpl;
+    asmstore_writer *w;
+} pack_job;
+
+/* The command line into the job's options and inputs. 0, or an exit code. */
+static int pack_prepare(pack_job *j, int argc, char **argv) {
+    int rc;
+
+    j->a.runtime = -1;
+    rc = pack_parse(argc, argv, &j->a, &j->eo, &j->tpl, &j->l);
+    if (rc == 0)
+        rc = pack_mark_kept(&j->l, &j->a);
+    if (rc == 0)
+        rc = pack_options(&j->a, &j->o, &j->info);
+    if (rc == 0 && j->o.format == 1 && (j->a.wrap_set || j->a.raw)) {
+        fprintf(stderr, "asmstore: format 1 stores are raw files (no --raw, --wrap or "
+                        "--template)\n");
+        rc = 2;
+    }
+    return rc;
+}
+
+/* Every input through the writer into the store's bytes. 0, or an exit code. */
+static int pack_build(pack_job *j, const void **data, size_t *size) {
+    asmstore_error err;
+    asmstore_result res;
+    int rc;
+
+    if (isatty(2) && j->l.n > 50)
+        j->o.progress = show_progress;
+    res = asmstore_writer_create(&j->w, &j->o, &err);
+    if (res != ASMSTORE_OK) {
+        cli_fail("the pack options", res, &err);
+        return 2;
+    }
+    rc = pack_add_all(j->w, &j->l, j->a.with_pdb);
+    if (rc == 0)
+        rc = pack_check_composites(&j->l);
+    if (rc)
+        return rc;
+    res = asmstore_writer_finish(j->w, data, size, &err);
+    if (res == ASMSTORE_OK)
+        return 0;
+    if (res == ASMSTORE_ERR_UNSUPPORTED_COMPRESSION && j->o.compression == ASMSTORE_COMPRESSION_LZ4)
+        fprintf(stderr, "asmstore: LZ4 (XALZ) images need liblz4: this asmstore was built without "
+                        "it (install liblz4-dev and rebuild), or give --compression zstd|none\n");
+    else
+        cli_fail("packing the store", res, &err);
+    return 1;
+}
+
+/* The store as one file: raw, or in the .so the options name. 0, or an exit code. */
+static int pack_write_store(pack_job *j, const void *data, size_t size) {
+    char path[PATH_MAX];
+    asmstore_elf_options *eo = &j->eo;
+    int rc;
+
+    pack_out_path(j->a.out, j->info.file_name, path, sizeof path);
+    if (!j->a.wrap_set)
+        eo->mode = j->info.wrapper == ASMSTORE_ELF_SECTION ? ASMSTORE_ELF_MODE_SECTION
+                                                           : ASMSTORE_ELF_MODE_DLOPEN;
+    /* a template: 0 takes the stub's ABI */
+    eo->abi = eo->mode == ASMSTORE_ELF_MODE_TEMPLATE ? j->a.abi : j->o.abi;
+    rc = write_output(path, eo, j->tpl.path, j->a.raw, data, size);
+    if (rc == 0)
+        fprintf(stderr, "%s: %zu entries, %zu-byte format %u store%s\n", path,
+                asmstore_writer_count(j->w), size, j->o.format,
+                j->a.raw                                 ? ""
+                : eo->mode == ASMSTORE_ELF_MODE_SECTION  ? " in a section-kind .so"
+                : eo->mode == ASMSTORE_ELF_MODE_TEMPLATE ? " added to the template .so"
+                                                         : " in a dlopen-kind .so");
+    return rc;
+}
+
+static void pack_free(pack_job *j) {
+    size_t i;
+
+    free(j->tpl.data);
+    free(j->a.keep);
+    asmstore_writer_free(j->w);
+    pack_unmap_all(&j->l);
+    for (i = 0; i < j->l.n; i++) {
+        free(j->l.items[i].name);
+        free(j->l.items[i].path);
+    }
+    free(j->l.items);
+}
+
+int cli_cmd_pack(int argc, char **argv) {
+    pack_job j;
+    const void *data = NULL;
+    size_t size = 0;
+    int rc;
+
+    memset(&j, 0, sizeof j);
+    rc = pack_prepare(&j, argc, argv);
+    if (rc == 0)
+        rc = pack_build(&j, &data, &size);
+    if (rc == 0 && j.o.format == 1)
+        rc = pack_write_set(j.w, j.a.out);
+    else if (rc == 0)
+        rc = pack_write_store(&j, data, size);
+    pack_free(&j);
+    return rc;
+}
+
+/* >>wrap --------------------------------------------------------------------------------------- */
+/* Any file into a .so. */
+int cli_cmd_wrap(int argc, char **argv) {
+    asmstore_elf_options eo;
+    const char *out = NULL, *in = NULL;
+    const unsigned char *data = NULL;
+    wrap_template tpl = {NULL, NULL};
+    size_t size = 0;
+    int k, raw = 0, eor, rc;
+
+    memset(&eo, 0, sizeof eo);
+    for (k = 0; k < argc; k++) {
+        const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
+
+        if ((eor = elf_option(argc, argv, &k, &eo, &raw, &tpl)) != 0) {
+            if (eor < 0) {
+                free(tpl.data);
+                return 2;
+            }
+        } else if (!strcmp(a, "-o") && v) {
+            out = v;
+            k++;
+        } else if (!strcmp(a, "--abi") && v) {
+            k++;
+            if (cli_abi_option(a, v, &eo.abi)) {
+                free(tpl.data);
+                return 2;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            free(tpl.data);
+            return cli_usage();
+        } else if (!in)
+            in = a;
+        else {
+            free(tpl.data);
+            return cli_usage();
+        }
+    }
+    if (!out || !in || raw || (!eo.abi && eo.mode != ASMSTORE_ELF_MODE_TEMPLATE)) {
+        free(tpl.data);
+        return cli_usage();
+    }
+    if (cli_map_file(in, &data, &size) != 0) {
+        free(tpl.data);
+        return cli_fail_errno(in, "read it");
+    }
+    rc = write_output(out, &eo, tpl.path, 0, data, size);
+    cli_unmap_file(data, size);
+    free(tpl.data);
+    return rc;
+}
+
+/* >>elfcheck ----------------------------------------------------------------------------------- */
+/* Bionic's loader rules (docs/elf-so.md §4) over a .so, or the store .so in an APK. */
+/* Prints "WHAT: ok", "WHAT: rule N: ... (offset N)" (v may be NULL) or "WHAT: RESULT"; returns 0
+   ok, 1 else. */
+static int elfcheck_report(const char *what, asmstore_result res, const asmstore_error *v) {
+    if (res == ASMSTORE_OK)
+        printf("%s: ok\n", what);
+    else if (res == ASMSTORE_ERR_ELF_RULE && v)
+        printf("%s: rule %d: %s (offset %llu)\n", what, v->rule, v->message,
+               (unsigned long long)v->offset);
+    else
+        printf("%s: %s\n", what, asmstore_result_string(res));
+    return res != ASMSTORE_OK;
+}
+
+/* A .so on its own. */
+static int elfcheck_file(const char *path, asmstore_abi abi, const char *symbol) {
+    asmstore_error v;
+    asmstore_result res;
+    void *data;
+    size_t size;
+
+    res = asmstore_read_file(path, NULL, &data, &size, NULL);
+    if (res != ASMSTORE_OK)
+        return cli_fail_read(path, res);
+    res = asmstore_elf_check_bionic(data, size, abi, symbol, NULL, &v);
+    free(data);
+    return elfcheck_report(path, res, &v);
+}
+
+/* The store .so of one ABI in an APK, where the loader would map it. */
+static int elfcheck_apk(const char *path, asmstore_abi abi, const char *symbol) {
+    asmstore_locator l;
+    asmstore_error v;
+    asmstore_result res;
+    char what[PATH_MAX + 32];
+
+    snprintf(what, sizeof what, "%s: lib/%s", path, asmstore_abi_android_name(abi));
+    res = asmstore_locate_apk(&l, path, abi, symbol, NULL);
+    if (res != ASMSTORE_OK && l.map == NULL) {
+        asmstore_locator_close(&l);
+        return elfcheck_report(what, res, NULL);
+    }
+    res = asmstore_elf_check_bionic(l.entry_data, l.entry_size, abi, symbol, &l.entry, &v);
+    asmstore_locator_close(&l);
+    return elfcheck_report(what, res, &v);
+}
+
+int cli_cmd_elfcheck(int argc, char **argv) {
+    const char *path = NULL, *symbol = NULL;
+    asmstore_abi abi = ASMSTORE_ABI_UNKNOWN;
+    asmstore_abi abis[4];
+    int k, napk, bad = 0;
+
+    for (k = 0; k < argc; k++) {
+        const char *a = argv[k], *val = k + 1 < argc ? argv[k + 1] : NULL;
+
+        if (!strcmp(a, "--abi") && val) {
+            k++;
+            if (cli_abi_option(a, val, &abi))
+                return 2;
+        } else if (!strcmp(a, "--symbol") && val) {
+            symbol = val;
+            k++;
+        } else if ((a[0] == '-' && a[1]) || path)
+            return cli_usage();
+        else
+            path = a;
+    }
+    if (!path)
+        return cli_usage();
+    napk = cli_apk_abis(path, abis);
+    if (napk == 0)
+        return elfcheck_file(path, abi, symbol);
+    for (k = 0; k < napk; k++)
+        if (!abi || abis[k] == abi)
+            bad |= elfcheck_apk(path, abis[k], symbol);
+    return bad;
+}
