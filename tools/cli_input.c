@@ -65,8 +65,8 @@ static void open_unit_bytes(cli_unit *u, const unsigned char *p, size_t n) {
 
     memset(&ro, 0, sizeof ro);
     ro.decompress = cli_decompress;
-    ro.max_total_size =
-        ASMSTORE_MAX_TOTAL_SIZE; /* a tool reads everything: refuse stores declaring more */
+    /* a tool reads everything: refuse stores declaring more */
+    ro.max_total_size = ASMSTORE_MAX_TOTAL_SIZE;
     if (n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') {
         u->res = asmstore_elf_payload(p, n, NULL, &payload, &psize, &info, &u->err);
         if (u->res != ASMSTORE_OK)
@@ -81,8 +81,11 @@ static void open_unit_bytes(cli_unit *u, const unsigned char *p, size_t n) {
     if (u->opened && u->r.format != 1) {
         if (u->abi == ASMSTORE_ABI_UNKNOWN)
             u->abi = u->r.abi;
-        if (!(u->names = cli_attach_name_table(&u->r)))
-            u->res = ASMSTORE_ERR_OUT_OF_MEMORY, u->opened = 0;
+        u->names = cli_attach_name_table(&u->r);
+        if (!u->names) {
+            u->res = ASMSTORE_ERR_OUT_OF_MEMORY;
+            u->opened = 0;
+        }
     }
 }
 
