@@ -3667,7 +3667,7 @@ ASMSTORE__PRIVATE uint32_t asmstore__index_entry_size(uint32_t format, asmstore_
     return (hash == ASMSTORE_HASH_XXH3_64 ? 8u : 4u) + 4u + (format >= 3 ? 1u : 0u);
 }
 ASMSTORE__PRIVATE int asmstore__level_ok(asmstore_compression kind, int level) {
-    return level >= 1 && level <= (kind == ASMSTORE_COMPRESSION_LZ4 ? 12 : 22);
+    return level >= 1 && level <= asmstore_compression_level_max(kind);
 }
 ASMSTORE__PRIVATE int asmstore__has_compression_magic(const unsigned char *p, size_t n) {
     return n >= 4 &&
@@ -3682,7 +3682,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__resolve_options(asmstore_write_optio
     if (o->abi == ASMSTORE_ABI_UNKNOWN) o->abi = ASMSTORE_ABI_ARM64;
     if (o->format == 0) o->format = 4;
     if (o->compression == ASMSTORE_COMPRESSION_NONE) o->compression = ASMSTORE_COMPRESSION_ZSTD;
-    if (o->level == 0) o->level = o->compression == ASMSTORE_COMPRESSION_LZ4 ? 12 : 3;
+    if (o->level == 0) o->level = asmstore_compression_level_default(o->compression);
     if (o->max_name_len == 0) o->max_name_len = ASMSTORE_MAX_NAME_LEN;
     if (o->image_alignment == 0) o->image_alignment = o->no_compress ? 16u : 1u;
     al = o->image_alignment;

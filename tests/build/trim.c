@@ -1,4 +1,4 @@
-/* trim.c - one program for every trim flavour (tests/t_flavours.sh). It reads entry NAME from a
+/* trim.c - one program for every trim flavour (tests/t_build_flavours.sh). It reads entry NAME from a
    store in a .so through the file locator, then uses what the flavour keeps and says so on stdout:
    "zip" (the APK locator finds the same store; without the ZIP scan an archive is UNSUPPORTED),
    "dlopen" (the dlopen locator finds it), "build" (the writer repacks the image, the ELF generator

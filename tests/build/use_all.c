@@ -1,5 +1,5 @@
 /* use_all.c - calls into every public section so trimmed builds show what they drop. Compiled by
-   t_flavours.sh as C99, C11 and (as use_all.cpp) C++11, with every warning as an error. */
+   t_build_flavours.sh as C99, C11 and (as use_all.cpp) C++11, with every warning as an error. */
 #include "../../asmstore.h"
 #include <stdio.h>
 
