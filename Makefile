@@ -40,7 +40,7 @@ DEPS += mono-devel libmono-2.0-dev clang libclang-rt-14-dev afl++ llvm lld valgr
 # foreign architectures whose libzstd the cross tests download (tests/lib/cross_sysroot.sh)
 CROSS_DEBARCHES = s390x arm64 armhf
 
-.PHONY: all examples check test deps clean bench demo
+.PHONY: all examples check test deps clean bench demo FORCE
 all: $(B)/asmstore $(B)/host $(B)/coreclr_host mono-host
 
 examples: all
@@ -52,8 +52,12 @@ $(B):
 # headers it includes), then linked; repack without libzip only says it is off
 CLI_SRC = $(wildcard tools/*.c)
 CLI_OBJ = $(patsubst tools/%.c,$(B)/cli/%.o,$(CLI_SRC))
-$(B)/cli/%.o: tools/%.c | $(B)
+# the flags the objects were compiled with: a change (e.g. libzip installed since) rebuilds them all
+CLI_FLAGS_NOW = $(CC) $(STD) $(CFLAGS) $(CLI_DEFS)
+$(B)/cli/flags: FORCE | $(B)
 	@mkdir -p $(B)/cli
+	@echo '$(CLI_FLAGS_NOW)' | cmp -s - $@ || echo '$(CLI_FLAGS_NOW)' >$@
+$(B)/cli/%.o: tools/%.c $(B)/cli/flags | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -MMD -MP -c -o $@ $<
 $(B)/asmstore: $(CLI_OBJ)
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIBS) $(CLI_LIBS)
