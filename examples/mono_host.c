@@ -1,28 +1,36 @@
 /* mono_host.c - embeds Mono and runs a .NET program whose every assembly, mscorlib included, comes
-   out of an assembly store .so: dlopen -> asmstore_reader -> asmstore_cache -> Mono, no .dll/.exe
+   out of an assembly store: locate -> asmstore_reader -> asmstore_cache -> Mono, no .dll/.exe
    opened from the filesystem. Mono's AOT code for those assemblies still comes from the install.
 
-     mono_host [--cache DIR] STORE.so PROGRAM.exe [ARGS...]       the store
-     mono_host [--cache DIR] --files FWDIR PROGRAM.exe [ARGS...]  the anchor: the same runtime from files
+     mono_host [--cache DIR] STORE PROGRAM.exe [ARGS...]          the store
+     mono_host [--cache DIR] --files FWDIR PROGRAM.exe [ARGS...]  the anchor: the runtime from files
+
+   STORE is opened the way its runtime finds it (host_locate). The .NET 11 GA MonoVM layout
+   (`asmstore pack --target net11 --runtime monovm`: lib/<abi>/libassembly-store.so, a stub .so
+   whose non-loadable `payload` section holds the store; also .NET 9 and 10) is a file MonoVM maps
+   from the app's native library directory, or finds in the APK, and reads the section of:
+   asmstore_locate_file does that for a .so, a raw store or an APK (lib/<abi>/libassembly-store.so
+   inside). A loadable .so exporting _assembly_store (`--wrap dlopen`, .NET 11 CoreCLR's door) is
+   dlopen'ed and the symbol looked up (asmstore_locate_dlopen). The summary line names the door.
 
    Store mode: PROGRAM.exe is an entry name in the store, not a file. The cache defaults to
-   $XDG_CACHE_HOME/asmstore, else /tmp/asmstore-<uid>; ASMSTORE_CACHE_DISABLE=1 turns the image cache
-   off (the AOT directory below is still used). Files mode: FWDIR is the framework directory Mono
-   itself would use, <root>/mono/4.5 (/usr/lib/mono/4.5 on Debian: mono_set_dirs gets <root>, /usr/lib),
-   PROGRAM.exe a path to a file (its own references are found beside it); --cache is accepted and unused.
-   ARGS go to Main unchanged (examples/hello: `--time-to-main` prints Main's timestamp and returns).
-   The program's output goes to stdout; one summary line goes to stderr:
-     mono_host: all N assemblies served from the store (H hits, M misses, D direct (used in place),
-       C copied to 16-byte alignment): <timings>; AOT images: A, methods from AOT: F, JIT-compiled: J;
-       CPU to Main's return T ms
-     mono_host: started from files (N assemblies, mscorlib FILE): <timings>; AOT images: A, ... (the same)
-   AOT images: the dlopen'ed X.dll.so / X.exe.so objects after Main (dl_iterate_phdr); methods from AOT
-   and JIT-compiled: Mono's own counters "Methods from AOT" (counted where MONO_LOG_MASK=aot logs
-   "AOT: FOUND"; the log has a few more, from shutdown) and "Methods JITted using mono JIT". CPU:
-   getrusage(RUSAGE_SELF) user + sys of every thread when Main has returned (less sensitive to a loaded
-   machine than the time to Main). The exit status is the program's (1 when an assembly came from
-   elsewhere or failed to load). ASMSTORE_HOST_MEMORY=1 adds a "memory: ..." line after Main returns
-   (examples/host_memory.h), in both modes.
+   $XDG_CACHE_HOME/asmstore, else /tmp/asmstore-<uid>; ASMSTORE_CACHE_DISABLE=1 turns the image
+   cache off (the AOT directory below is still used). Files mode: FWDIR is the framework directory
+   Mono itself would use, <root>/mono/4.5 (/usr/lib/mono/4.5 on Debian: mono_set_dirs gets <root>,
+   /usr/lib), PROGRAM.exe a path to a file (its own references are found beside it); --cache is
+   accepted and unused. ARGS go to Main unchanged (examples/hello: `--time-to-main` prints Main's
+   timestamp and returns). The program's output goes to stdout; one summary line to stderr:
+     mono_host: all N assemblies served from the store (H hits, M misses, D direct (used in
+       place), C copied to 16-byte alignment): store open (DOOR) <timings>; AOT images: A,
+       methods from AOT: F, JIT-compiled: J; CPU to Main's return T ms
+     mono_host: started from files (N assemblies, mscorlib FILE): <timings>; AOT images: A, ...
+   AOT images: the dlopen'ed X.dll.so / X.exe.so objects after Main (dl_iterate_phdr); methods
+   from AOT and JIT-compiled: Mono's own counters "Methods from AOT" (counted where
+   MONO_LOG_MASK=aot logs "AOT: FOUND"; the log has a few more, from shutdown) and "Methods JITted
+   using mono JIT". CPU: getrusage(RUSAGE_SELF) user + sys of every thread when Main has returned
+   (less sensitive to a loaded machine than the time to Main). The exit status is the program's (1
+   when an assembly came from elsewhere or failed to load). ASMSTORE_HOST_MEMORY=1 adds a
+   "memory: ..." line after Main returns (examples/host_memory.h), in both modes.
 
    How mscorlib gets loaded from the store: Mono 6.8's mono_assembly_load_corlib() asks the
    assembly preload hooks for "mscorlib" before it searches any directory, and every later load by
@@ -34,19 +42,21 @@
    from the store.
 
    The AOT directory: Mono looks for an image's AOT code (X.dll.so) beside the image's name (for a
-   store image "<store>.so/X.dll.so": ENOTDIR) and then in <root>/mono/aot-cache/<arch>/, <root> being
-   mono_set_dirs' assembly directory. Debian ships mscorlib's there (/usr/lib/mono/aot-cache/amd64/
-   mscorlib.dll.so); without it every method is JIT-compiled (2x the CPU to reach Main). So <root> is
-   a private directory holding ONLY that: <cache root>/mono-aot-framework-v1/mono/aot-cache/<arch>, a
-   symlink to Mono's real <install root>/mono/aot-cache/<arch>, and no assemblies, so a name the store
-   lacks still fails loudly instead of coming from /usr/lib/mono. It persists: created once (0700
-   directories, not followed through symlinks, ours), re-validated each start with a few syscalls
-   (the symlink must be ours and point at the real directory, else it is replaced). <arch> is
-   Mono's name for the build target (amd64, x86, arm64, arm, s390x). With no AOT cache installed, or
-   the directory unusable, Mono gets the nonexistent /nonexistent/asmstore-mono-host and stderr a
+   store image "<store>.so/X.dll.so": ENOTDIR) and then in <root>/mono/aot-cache/<arch>/, <root>
+   being mono_set_dirs' assembly directory. Debian ships mscorlib's there
+   (/usr/lib/mono/aot-cache/amd64/mscorlib.dll.so); without it every method is JIT-compiled (2x
+   the CPU to reach Main). So <root> is a private directory holding ONLY that:
+   <cache root>/mono-aot-framework-v1/mono/aot-cache/<arch>, a symlink to Mono's real
+   <install root>/mono/aot-cache/<arch>, and no assemblies, so a name the store lacks still fails
+   loudly instead of coming from /usr/lib/mono. It persists: created once (0700 directories, not
+   followed through symlinks, ours), re-validated each start with a few syscalls (the symlink must
+   be ours and point at the real directory, else it is replaced). <arch> is Mono's name for the
+   build target (amd64, x86, arm64, arm, s390x). With no AOT cache installed, or the directory
+   unusable, Mono gets the nonexistent /nonexistent/asmstore-mono-host and stderr a
    "mono_host: no AOT code: ..." note; the program still runs, all JIT.
 
-   Build: cc -std=c99 -D_GNU_SOURCE examples/mono_host.c $(pkg-config --cflags --libs mono-2) -lzstd -ldl */
+   Build: cc -std=c99 -D_GNU_SOURCE examples/mono_host.c \
+            $(pkg-config --cflags --libs mono-2) -lzstd -ldl */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -77,9 +87,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Mono's framework directory without AOT code: a path that cannot exist, so a name the store lacks fails loudly. */
+/* Mono's framework directory without AOT code: a path that cannot exist, so that a name the store
+   lacks fails loudly. */
 #define HOST_NO_FRAMEWORK_DIR "/nonexistent/asmstore-mono-host"
-/* The AOT-only framework directory, under the cache root (beside the image cache's own directory). */
+/* The AOT-only framework directory, under the cache root (beside the image cache's own one). */
 #define HOST_AOT_DIR_NAME "mono-aot-framework-v1"
 /* Mono's MONO_ARCHITECTURE for the build target: the aot-cache subdirectory it looks in. */
 #if defined(__x86_64__)
@@ -93,31 +104,56 @@
 #elif defined(__s390x__)
 #define HOST_MONO_ARCH "s390x"
 #endif
-/* Uncompressed images below this alignment are copied before Mono sees them (measured: 4 is enough, 1 is not). */
+/* Uncompressed images below this alignment are copied before Mono sees them (measured: 4 is
+   enough, 1 is not). */
 #define MONO_HOST_MIN_ALIGNMENT 16u
 
 typedef struct loaded {
-    MonoAssembly *assembly;        /* NULL until loaded */
-    asmstore_cache_image image;    /* kept for the process's life: Mono reads it in place */
-    char *config, *config_name;    /* the entry's config data and assembly name, NUL-terminated (Mono keeps the pointers) */
+    MonoAssembly *assembly;     /* NULL until loaded */
+    asmstore_cache_image image; /* kept for the process's life: Mono reads it in place */
+    /* the entry's config data and assembly name, NUL-terminated (Mono keeps the pointers) */
+    char *config, *config_name;
 } loaded;
 
 typedef struct host {
     asmstore_locator loc;
     asmstore_reader reader;
-    uint32_t *name_table;          /* 12-16 bytes per entry: O(1) lookups */
+    uint32_t *name_table; /* 12-16 bytes per entry: O(1) lookups */
     asmstore_cache *cache;
-    loaded *by_index;              /* one per store descriptor */
-    pthread_mutex_t lock;          /* recursive: loading an image may ask the hook for another */
+    loaded *by_index;     /* one per store descriptor */
+    pthread_mutex_t lock; /* recursive: loading an image may ask the hook for another */
     const char *store_path;
     unsigned hits, misses, direct, copied, failures;
-    double get_us, mono_us;        /* time in asmstore_cache_get, time in Mono's image/assembly load */
+    double get_us, mono_us; /* time in asmstore_cache_get, time in Mono's image/assembly load */
 } host;
 
 static double now_us(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* An entry's config data (Foo.dll.config packed beside Foo.dll), registered for "Foo" with Mono,
+   which keeps both pointers: copies, NUL-terminated, kept in l for the process's life. */
+static void host_register_config(loaded *l, const asmstore_entry *e) {
+    char *dot;
+    if (!e->config || !e->config_size) return;
+    l->config = (char *)malloc(e->config_size + 1);
+    l->config_name = strndup(e->name, e->name_len);
+    if (!l->config || !l->config_name) return;
+    dot = strrchr(l->config_name, '.');
+    memcpy(l->config, e->config, e->config_size);
+    l->config[e->config_size] = 0;
+    if (dot && (!strcmp(dot, ".dll") || !strcmp(dot, ".exe"))) *dot = 0;
+    mono_register_config_for_assembly(l->config_name, l->config);
+}
+
+/* The summary's counts: where an image came from. */
+static void host_count_source(host *h, asmstore_cache_source source) {
+    if (source == ASMSTORE_CACHE_HIT) h->hits++;
+    else if (source == ASMSTORE_CACHE_MISS) h->misses++;
+    else if (source == ASMSTORE_CACHE_COPY) h->copied++;
+    else h->direct++;
 }
 
 /* Loads the store entry `name` ("mscorlib", "System.Xml", "hello.exe", "fr/App.resources") as a
@@ -136,7 +172,10 @@ static MonoAssembly *host_load(host *h, const char *name) {
 
     pthread_mutex_lock(&h->lock);
     l = &h->by_index[e.index];
-    if (l->assembly) { a = l->assembly; goto out; }
+    if (l->assembly) {
+        a = l->assembly;
+        goto out;
+    }
 
     t = now_us();
     memset(&err, 0, sizeof err);
@@ -148,30 +187,15 @@ static MonoAssembly *host_load(host *h, const char *name) {
         h->failures++;
         goto out;
     }
-    switch (l->image.source) {
-    case ASMSTORE_CACHE_HIT: h->hits++; break;
-    case ASMSTORE_CACHE_MISS: h->misses++; break;
-    case ASMSTORE_CACHE_COPY: h->copied++; break;
-    default: h->direct++; break;
-    }
+    host_count_source(h, l->image.source);
     /* The name Mono files the image under: "<store path>/<entry name>". It is never opened (a .so
        is not a directory); it makes Assembly.Location and Mono's messages point at the store. */
     snprintf(fname, sizeof fname, "%s/%.*s", h->store_path, (int)e.name_len, e.name);
-    if (e.config && e.config_size) { /* Foo.dll.config from the store, before Mono looks for a file */
-        l->config = (char *)malloc(e.config_size + 1);
-        l->config_name = strndup(e.name, e.name_len);
-        if (l->config && l->config_name) {
-            char *dot = strrchr(l->config_name, '.');
-            memcpy(l->config, e.config, e.config_size);
-            l->config[e.config_size] = 0;
-            if (dot && (!strcmp(dot, ".dll") || !strcmp(dot, ".exe"))) *dot = 0;
-            mono_register_config_for_assembly(l->config_name, l->config);
-        }
-    }
+    host_register_config(l, &e); /* Foo.dll.config from the store, before Mono looks for a file */
     t = now_us();
     /* need_copy 0: Mono reads the cache's image in place (a private mapping or our heap block). */
-    image = mono_image_open_from_data_with_name((char *)(uintptr_t)l->image.data, (uint32_t)l->image.size, 0, &status, 0,
-                                                fname);
+    image = mono_image_open_from_data_with_name((char *)(uintptr_t)l->image.data,
+                                                (uint32_t)l->image.size, 0, &status, 0, fname);
     if (image) {
         a = mono_assembly_load_from_full(image, fname, &status, 0);
         mono_image_close(image); /* the assembly holds its own reference */
@@ -192,17 +216,23 @@ out:
 /* The preload hook: Mono asks it for every assembly by name before searching any directory,
    mscorlib first. Satellites come with a culture: "fr" + "App.resources" -> "fr/App.resources". */
 static MonoAssembly *host_preload(MonoAssemblyName *aname, char **assemblies_path, void *user) {
-    const char *name = mono_assembly_name_get_name(aname), *culture = mono_assembly_name_get_culture(aname);
+    const char *name = mono_assembly_name_get_name(aname),
+               *culture = mono_assembly_name_get_culture(aname);
     char key[1024];
     (void)assemblies_path;
     if (!name) return NULL;
-    if (culture && *culture) snprintf(key, sizeof key, "%s/%s", culture, name);
-    else snprintf(key, sizeof key, "%s", name);
+    if (culture && *culture)
+        snprintf(key, sizeof key, "%s/%s", culture, name);
+    else
+        snprintf(key, sizeof key, "%s", name);
     return host_load((host *)user, key);
 }
 
 /* After the run: every assembly in the domain must be one the hook handed out. */
-typedef struct audit { host *h; unsigned total, foreign; } audit;
+typedef struct audit {
+    host *h;
+    unsigned total, foreign;
+} audit;
 static void host_audit_one(void *assembly, void *user) {
     audit *au = (audit *)user;
     uint32_t i;
@@ -214,20 +244,26 @@ static void host_audit_one(void *assembly, void *user) {
             mono_image_get_name(mono_assembly_get_image((MonoAssembly *)assembly)));
 }
 
-/* The AOT-only framework root (the header comment): fills out with <cache_root>/mono-aot-framework-v1
-   and returns 1, or returns 0 with *why saying what is missing. mono_root is Mono's own root (/usr/lib). */
-static int host_aot_root(const char *cache_root, const char *mono_root, char *out, size_t outsz, char *why, size_t whysz) {
+/* The AOT-only framework root (the header comment): fills out with
+   <cache_root>/mono-aot-framework-v1 and returns 1, or returns 0 with *why saying what is missing.
+   mono_root is Mono's own root (/usr/lib). */
+static int host_aot_root(const char *cache_root, const char *mono_root, char *out, size_t outsz,
+                         char *why, size_t whysz) {
 #ifdef HOST_MONO_ARCH
     static const char *const dirs[] = {HOST_AOT_DIR_NAME, "mono", "aot-cache"};
     char real[4096], tmp2[4096];
     struct stat st;
     int fd, next, ok = 0;
     size_t k;
-    if (!mono_root) { snprintf(why, whysz, "Mono names no install root (mono_assembly_getrootdir)"); return 0; }
+    if (!mono_root) {
+        snprintf(why, whysz, "Mono names no install root (mono_assembly_getrootdir)");
+        return 0;
+    }
     snprintf(real, sizeof real, "%s/mono/aot-cache/" HOST_MONO_ARCH, mono_root);
     errno = 0;
     if (stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(why, whysz, "%.4000s: %s (Mono's AOT cache is not installed)", real, strerror(errno ? errno : ENOTDIR));
+        snprintf(why, whysz, "%.4000s: %s (Mono's AOT cache is not installed)", real,
+                 strerror(errno ? errno : ENOTDIR));
         return 0;
     }
     if (mkdir(cache_root, 0700) != 0 && errno != EEXIST) goto fail;
@@ -237,47 +273,68 @@ static int host_aot_root(const char *cache_root, const char *mono_root, char *ou
         close(fd);
         if ((fd = next) < 0) goto fail;
     }
-    ok = host_place_link(fd, HOST_MONO_ARCH, real); /* first start, or Mono moved: (re)placed atomically */
+    /* first start, or Mono moved: (re)placed atomically */
+    ok = host_place_link(fd, HOST_MONO_ARCH, real);
     close(fd);
     /* absolute, so that Mono's later probes do not depend on the program's working directory */
     if (ok && cache_root[0] != '/' && getcwd(tmp2, sizeof tmp2) &&
-        snprintf(out, outsz, "%s/%s/" HOST_AOT_DIR_NAME, tmp2, cache_root) < (int)outsz) return 1;
-    if (ok && cache_root[0] == '/' && snprintf(out, outsz, "%s/" HOST_AOT_DIR_NAME, cache_root) < (int)outsz) return 1;
+        snprintf(out, outsz, "%s/%s/" HOST_AOT_DIR_NAME, tmp2, cache_root) < (int)outsz)
+        return 1;
+    if (ok && cache_root[0] == '/' &&
+        snprintf(out, outsz, "%s/" HOST_AOT_DIR_NAME, cache_root) < (int)outsz)
+        return 1;
     if (ok) errno = ENAMETOOLONG;
 fail:
-    snprintf(why, whysz, "%.2000s/" HOST_AOT_DIR_NAME "/mono/aot-cache/" HOST_MONO_ARCH " -> %.2000s: %s", cache_root,
-             real, strerror(errno));
+    snprintf(why, whysz,
+             "%.2000s/" HOST_AOT_DIR_NAME "/mono/aot-cache/" HOST_MONO_ARCH " -> %.2000s: %s",
+             cache_root, real, strerror(errno));
     return 0;
 #else
-    (void)cache_root; (void)mono_root; (void)out; (void)outsz;
+    (void)cache_root;
+    (void)mono_root;
+    (void)out;
+    (void)outsz;
     snprintf(why, whysz, "no Mono architecture name for this build target");
     return 0;
 #endif
 }
 
-/* AOT use after Main: the AOT images loaded (X.dll.so / X.exe.so objects mapped by dlopen; Mono closes
-   an unusable one) and Mono's own method counters. */
-typedef struct aot_use { unsigned images; int from_aot, jitted; double cpu_ms; } aot_use;
+/* AOT use after Main: the AOT images loaded (X.dll.so / X.exe.so objects mapped by dlopen; Mono
+   closes an unusable one) and Mono's own method counters. */
+typedef struct aot_use {
+    unsigned images;
+    int from_aot, jitted;
+    double cpu_ms;
+} aot_use;
 static int host_count_aot_image(struct dl_phdr_info *info, size_t size, void *user) {
     const char *n = info->dlpi_name;
     size_t len = n ? strlen(n) : 0;
     (void)size;
-    if (len > 7 && (!strcmp(n + len - 7, ".dll.so") || !strcmp(n + len - 7, ".exe.so"))) ((aot_use *)user)->images++;
+    if (len > 7 && (!strcmp(n + len - 7, ".dll.so") || !strcmp(n + len - 7, ".exe.so")))
+        ((aot_use *)user)->images++;
     return 0;
 }
 static mono_bool host_count_methods(MonoCounter *c, void *user) {
     aot_use *u = (aot_use *)user;
     const char *name = mono_counter_get_name(c);
-    int *dst = !strcmp(name, "Methods from AOT") ? &u->from_aot : !strcmp(name, "Methods JITted using mono JIT") ? &u->jitted : NULL;
-    if (dst && (mono_counter_get_type(c) & MONO_COUNTER_TYPE_MASK) == MONO_COUNTER_INT) mono_counters_sample(c, dst, (int)sizeof *dst);
+    int *dst = !strcmp(name, "Methods from AOT")                ? &u->from_aot
+               : !strcmp(name, "Methods JITted using mono JIT") ? &u->jitted
+                                                                : NULL;
+    if (dst && (mono_counter_get_type(c) & MONO_COUNTER_TYPE_MASK) == MONO_COUNTER_INT)
+        mono_counters_sample(c, dst, (int)sizeof *dst);
     return 1;
 }
 static aot_use host_aot_use(void) {
     aot_use u;
     struct rusage ru;
-    u.images = 0; u.from_aot = -1; u.jitted = -1; u.cpu_ms = -1;
-    if (getrusage(RUSAGE_SELF, &ru) == 0) /* the process's CPU so far: every thread, start to Main's return */
-        u.cpu_ms = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+    u.images = 0;
+    u.from_aot = -1;
+    u.jitted = -1;
+    u.cpu_ms = -1;
+    /* the process's CPU so far: every thread, start to Main's return */
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        u.cpu_ms = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+                   (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
     dl_iterate_phdr(host_count_aot_image, &u);
     mono_counters_foreach(host_count_methods, &u);
     return u;
@@ -306,22 +363,32 @@ static int host_run_files(const char *fwdir, const char *program, int argc, char
     len = strlen(fwdir);
     while (len > 1 && fwdir[len - 1] == '/') len--;
     snprintf(root, sizeof root, "%.*s", (int)len, fwdir);
-    slash = snprintf(corlib, sizeof corlib, "%s/mscorlib.dll", root) < (int)sizeof corlib ? strrchr(root, '/') : NULL;
+    slash = snprintf(corlib, sizeof corlib, "%s/mscorlib.dll", root) < (int)sizeof corlib
+                ? strrchr(root, '/')
+                : NULL;
     if (slash) *slash = 0; /* <root>/mono/<version> -> <root> */
     if (slash) slash = strrchr(root, '/');
     if (!slash || strcmp(slash + 1, "mono") != 0 || access(corlib, R_OK) != 0) {
-        fprintf(stderr, "mono_host: --files %s: not a Mono framework directory <root>/mono/<version> with mscorlib.dll "
-                        "(e.g. /usr/lib/mono/4.5)\n", fwdir);
+        fprintf(stderr,
+                "mono_host: --files %s: not a Mono framework directory <root>/mono/<version> with "
+                "mscorlib.dll (e.g. /usr/lib/mono/4.5)\n",
+                fwdir);
         return 2;
     }
     *slash = 0;
     mono_set_dirs(root[0] ? root : "/", NULL);
     mono_config_parse(NULL);
     domain = mono_jit_init_version("asmstore", "v4.0.30319");
-    if (!domain) { fprintf(stderr, "mono_host: mono_jit_init_version failed\n"); return 1; }
+    if (!domain) {
+        fprintf(stderr, "mono_host: mono_jit_init_version failed\n");
+        return 1;
+    }
     main_assembly = mono_domain_assembly_open(domain, program);
     t_runtime = now_us();
-    if (!main_assembly) { fprintf(stderr, "mono_host: %s: cannot be loaded\n", program); return 1; }
+    if (!main_assembly) {
+        fprintf(stderr, "mono_host: %s: cannot be loaded\n", program);
+        return 1;
+    }
 
     rc = mono_jit_exec(domain, main_assembly, argc, argv);
     fflush(stdout);
@@ -332,133 +399,206 @@ static int host_run_files(const char *fwdir, const char *program, int argc, char
     total = 0;
     mono_assembly_foreach(host_count_one, &total);
     corlib_file = mono_image_get_filename(mono_get_corlib());
-    fprintf(stderr, "mono_host: started from files (%u assemblies, mscorlib %s): runtime + mscorlib + program %.0f us, "
-                    "run %.0f us; AOT images: %u, methods from AOT: %d, JIT-compiled: %d; CPU to Main's return %.1f ms\n",
-            total, corlib_file ? corlib_file : "?", t_runtime - t0, t_end - t_runtime, u.images, u.from_aot, u.jitted, u.cpu_ms);
+    fprintf(stderr,
+            "mono_host: started from files (%u assemblies, mscorlib %s): runtime + mscorlib + "
+            "program %.0f us, run %.0f us; AOT images: %u, methods from AOT: %d, JIT-compiled: %d; "
+            "CPU to Main's return %.1f ms\n",
+            total, corlib_file ? corlib_file : "?", t_runtime - t0, t_end - t_runtime, u.images,
+            u.from_aot, u.jitted, u.cpu_ms);
     mono_jit_cleanup(domain);
     return rc;
 }
 
-int main(int argc, char **argv) {
+/* Opens the store the way its runtime finds it: the file is mapped and looked at first. A stub .so
+   whose non-loadable `payload` section holds the store (the .NET 11 GA MonoVM layout, also 9 and
+   10), a raw store or an APK (lib/<abi>/libassembly-store.so inside) stays that mapping, as MonoVM
+   reads it; a loadable .so exporting _assembly_store (`--wrap dlopen`) is handed to the loader
+   instead: dlopen + dlsym, as a runtime that dlopens its store does. */
+static asmstore_result host_locate(host *h, asmstore_error *err) {
+    asmstore_result res = asmstore_locate_file(&h->loc, h->store_path, NULL, err);
+    if (res != ASMSTORE_OK || h->loc.wrapper != ASMSTORE_ELF_SYMBOL) return res;
+    asmstore_locator_close(&h->loc);
+    memset(err, 0, sizeof *err);
+    return asmstore_locate_dlopen(&h->loc, h->store_path, NULL, err);
+}
+
+/* How host_locate opened the store, for the summary line. */
+static const char *host_door(const host *h) {
+    if (h->loc.via == ASMSTORE_VIA_DLOPEN) return "dlopen + dlsym _assembly_store";
+    if (h->loc.via == ASMSTORE_VIA_APK) return "in the APK";
+    if (h->loc.wrapper == ASMSTORE_ELF_SECTION) return "as a file, its payload section";
+    return "as a file, a raw store";
+}
+
+/* The store: located, validated once, a name table attached, its cache opened. Uncompressed images
+   are used in place when aligned enough for Mono (at an odd address it fails in CultureInfo), else
+   copied. 0 when it is ready; 1 (said on stderr, everything released) when not. */
+static int host_open_store(host *h, const char *cache_dir) {
     asmstore_cache_options co;
-    host h;
     asmstore_error err;
     asmstore_result res;
-    pthread_mutexattr_t ma;
-    const char *cache_dir = NULL, *files_dir = NULL, *program, *framework_dir = HOST_NO_FRAMEWORK_DIR;
-    char default_dir[4096], aot_root[4096], why[8192];
-    int argi = 1, rc;
+    size_t nt;
+    memset(&co, 0, sizeof co);
+    co.min_alignment = MONO_HOST_MIN_ALIGNMENT;
+    memset(&err, 0, sizeof err);
+    res = host_locate(h, &err);
+    if (res != ASMSTORE_OK) {
+        const char *why = h->loc.error[0] ? h->loc.error : err.message ? err.message : "";
+        fprintf(stderr, "mono_host: %s: %s%s%s\n", h->store_path, asmstore_result_string(res),
+                why[0] ? ": " : "", why);
+        return 1;
+    }
+    memset(&err, 0, sizeof err); /* the name table's failure fills none */
+    res = asmstore_reader_init(&h->reader, h->loc.data, h->loc.size, NULL, &err);
+    nt = res == ASMSTORE_OK ? asmstore_reader_name_table_size(&h->reader) + 4 : 0;
+    if (res == ASMSTORE_OK) h->name_table = (uint32_t *)malloc(nt);
+    if (res == ASMSTORE_OK && !h->name_table) res = ASMSTORE_ERR_OUT_OF_MEMORY;
+    if (res == ASMSTORE_OK)
+        res = asmstore_reader_attach_name_table(&h->reader, h->name_table, nt, NULL);
+    if (res == ASMSTORE_OK) res = asmstore_cache_open(&h->cache, cache_dir, &h->reader, &co, &err);
+    if (res == ASMSTORE_OK) {
+        size_t n = h->reader.entry_count ? h->reader.entry_count : 1;
+        h->by_index = (loaded *)calloc(n, sizeof *h->by_index);
+        if (h->by_index) return 0;
+        res = ASMSTORE_ERR_OUT_OF_MEMORY;
+        asmstore_cache_close(h->cache);
+    }
+    fprintf(stderr, "mono_host: %s: %s: %s\n", h->store_path, asmstore_result_string(res),
+            err.message ? err.message : "");
+    free(h->name_table);
+    asmstore_locator_close(&h->loc);
+    return 1;
+}
+
+/* The runtime: hook first (mscorlib is loaded inside mono_jit_init_version), a framework dir with
+   Mono's AOT cache and no assemblies (the header comment). mono_jit_init_version, unlike
+   mono_jit_init(file), does not open the program file. mono_set_dirs(NULL, NULL) sets Mono's own
+   defaults, so that mono_assembly_getrootdir says where its install is (/usr/lib). */
+static MonoDomain *host_start_runtime(host *h, const char *cache_dir) {
+    const char *framework_dir = HOST_NO_FRAMEWORK_DIR;
+    char aot_root[4096], why[8192];
+    MonoDomain *domain;
+    mono_install_assembly_preload_hook(host_preload, h);
+    mono_set_dirs(NULL, NULL);
+    if (host_aot_root(cache_dir, mono_assembly_getrootdir(), aot_root, sizeof aot_root, why,
+                      sizeof why))
+        framework_dir = aot_root;
+    else
+        fprintf(stderr,
+                "mono_host: no AOT code: %s; every method is JIT-compiled (framework dir %s)\n",
+                why, framework_dir);
+    mono_set_dirs(framework_dir, NULL);
+    mono_config_parse(NULL);
+    domain = mono_jit_init_version("asmstore", "v4.0.30319");
+    if (!domain) fprintf(stderr, "mono_host: mono_jit_init_version failed\n");
+    return domain;
+}
+
+/* The summary line after Main (the header comment); rc, or 1 when an assembly came from elsewhere.
+ */
+static int host_report(host *h, int rc, const double t[4]) {
+    audit au;
+    aot_use u = host_aot_use();
+    au.h = h;
+    au.total = 0;
+    au.foreign = 0;
+    mono_assembly_foreach(host_audit_one, &au);
+    asmstore_cache_flush(
+        h->cache); /* a short-lived process waits for the writer: the next run hits */
+    if (au.foreign || h->failures) {
+        fprintf(stderr, "mono_host: %u of %u assemblies NOT from the store, %u load failures\n",
+                au.foreign, au.total, h->failures);
+        return rc ? rc : 1;
+    }
+    fprintf(stderr,
+            "mono_host: all %u assemblies served from the store (%u hits, %u misses, %u direct "
+            "(used in "
+            "place), %u copied to %u-byte alignment): store open (%s) %.0f us, runtime + mscorlib "
+            "%.0f us, run %.0f us; cache get %.0f us, Mono image load %.0f us; AOT images: %u, "
+            "methods from AOT: %d, JIT-compiled: %d; CPU to Main's return %.1f ms\n",
+            au.total, h->hits, h->misses, h->direct, h->copied, MONO_HOST_MIN_ALIGNMENT,
+            host_door(h), t[1] - t[0], t[2] - t[1], t[3] - t[2], h->get_us, h->mono_us, u.images,
+            u.from_aot, u.jitted, u.cpu_ms);
+    return rc;
+}
+
+static void host_close(host *h) {
     uint32_t i;
+    for (i = 0; i < h->reader.entry_count; i++) {
+        asmstore_cache_release(&h->by_index[i].image);
+        free(h->by_index[i].config);
+        free(h->by_index[i].config_name);
+    }
+    free(h->by_index);
+    asmstore_cache_close(h->cache);
+    free(h->name_table);
+    asmstore_locator_close(&h->loc);
+}
+
+/* Store mode: the store, the runtime, Main(string[]) (argv[0] of the program is its entry name). */
+static int host_run_store(host *h, const char *cache_dir, int argc, char **argv) {
+    pthread_mutexattr_t ma;
     MonoDomain *domain;
     MonoAssembly *main_assembly;
-    audit au;
-    aot_use u;
-    double t0, t_store, t_runtime, t_end;
+    double t[4];
+    int rc;
+    t[0] = now_us();
+    if (host_open_store(h, cache_dir)) return 1;
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&h->lock, &ma);
+    pthread_mutexattr_destroy(&ma);
+    t[1] = now_us();
+    if (!(domain = host_start_runtime(h, cache_dir))) return 1;
+    main_assembly = host_load(h, argv[0]);
+    t[2] = now_us();
+    if (!main_assembly) {
+        fprintf(stderr, "mono_host: %s: not in the store %s\n", argv[0], h->store_path);
+        return 1;
+    }
+    rc = mono_jit_exec(domain, main_assembly, argc, argv);
+    fflush(stdout);
+    host_memory_report(); /* ASMSTORE_HOST_MEMORY=1: make bench's memory after Main */
+    t[3] = now_us();
+    rc = host_report(h, rc, t);
+    mono_jit_cleanup(domain);
+    host_close(h);
+    return rc;
+}
 
+int main(int argc, char **argv) {
+    host h;
+    const char *cache_dir = NULL, *files_dir = NULL;
+    char default_dir[4096];
+    int argi = 1;
     memset(&h, 0, sizeof h);
     for (;;) {
-        if (argi + 1 < argc && !strcmp(argv[argi], "--cache")) { cache_dir = argv[argi + 1]; argi += 2; }
-        else if (argi + 1 < argc && !strcmp(argv[argi], "--files")) { files_dir = argv[argi + 1]; argi += 2; }
-        else break;
+        if (argi + 1 < argc && !strcmp(argv[argi], "--cache"))
+            cache_dir = argv[argi + 1];
+        else if (argi + 1 < argc && !strcmp(argv[argi], "--files"))
+            files_dir = argv[argi + 1];
+        else
+            break;
+        argi += 2;
     }
     if (argi + (files_dir ? 0 : 1) >= argc) {
-        fprintf(stderr, "usage: mono_host [--cache DIR] STORE.so PROGRAM.exe [ARGS...]\n"
-                        "       mono_host [--cache DIR] --files FRAMEWORK_DIR PROGRAM.exe [ARGS...]  (e.g. /usr/lib/mono/4.5)\n");
+        fprintf(stderr, "usage: mono_host [--cache DIR] STORE PROGRAM.exe [ARGS...]  (STORE: a .so,"
+                        " a raw store or an APK)\n"
+                        "       mono_host [--cache DIR] --files FRAMEWORK_DIR PROGRAM.exe [ARGS...]"
+                        "  (e.g. /usr/lib/mono/4.5)\n");
         return 2;
     }
     signal(SIGXFSZ, SIG_IGN);
     /* argv[0] of the program is PROGRAM (a path here, an entry name below) */
     if (files_dir) return host_run_files(files_dir, argv[argi], argc - argi, argv + argi);
     h.store_path = argv[argi];
-    program = argv[argi + 1];
     if (!cache_dir) {
         const char *xdg = getenv("XDG_CACHE_HOME");
-        if (xdg && xdg[0] == '/') snprintf(default_dir, sizeof default_dir, "%s/asmstore", xdg);
-        else snprintf(default_dir, sizeof default_dir, "/tmp/asmstore-%lu", (unsigned long)getuid());
+        if (xdg && xdg[0] == '/')
+            snprintf(default_dir, sizeof default_dir, "%s/asmstore", xdg);
+        else
+            snprintf(default_dir, sizeof default_dir, "/tmp/asmstore-%lu", (unsigned long)getuid());
         cache_dir = default_dir;
     }
-    /* The store: dlopen, validate once, open its cache. Uncompressed images are used in place when
-       aligned enough for Mono (at an odd address it fails in CultureInfo), else copied. */
-    memset(&co, 0, sizeof co);
-    co.min_alignment = MONO_HOST_MIN_ALIGNMENT;
-    t0 = now_us();
-    if ((res = asmstore_locate_dlopen(&h.loc, h.store_path, NULL, &err)) != ASMSTORE_OK) {
-        fprintf(stderr, "mono_host: %s: %s%s%s\n", h.store_path, asmstore_result_string(res), h.loc.error[0] ? ": " : "",
-                h.loc.error);
-        return 1;
-    }
-    memset(&err, 0, sizeof err); /* the name table's failure fills none */
-    if ((res = asmstore_reader_init(&h.reader, h.loc.data, h.loc.size, NULL, &err)) != ASMSTORE_OK ||
-        (res = (h.name_table = (uint32_t *)malloc(asmstore_reader_name_table_size(&h.reader) + 4)) == NULL
-                   ? ASMSTORE_ERR_OUT_OF_MEMORY
-                   : asmstore_reader_attach_name_table(&h.reader, h.name_table, asmstore_reader_name_table_size(&h.reader) + 4, NULL)) != ASMSTORE_OK ||
-        (res = asmstore_cache_open(&h.cache, cache_dir, &h.reader, &co, &err)) != ASMSTORE_OK) {
-        fprintf(stderr, "mono_host: %s: %s: %s\n", h.store_path, asmstore_result_string(res),
-                err.message ? err.message : "");
-        free(h.name_table);
-        asmstore_locator_close(&h.loc);
-        return 1;
-    }
-    h.by_index = (loaded *)calloc(h.reader.entry_count ? h.reader.entry_count : 1, sizeof *h.by_index);
-    if (!h.by_index) { asmstore_cache_close(h.cache); free(h.name_table); asmstore_locator_close(&h.loc); return 1; }
-    pthread_mutexattr_init(&ma);
-    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
-    pthread_mutex_init(&h.lock, &ma);
-    pthread_mutexattr_destroy(&ma);
-    t_store = now_us();
-
-    /* The runtime: hook first (mscorlib is loaded inside mono_jit_init_version), a framework dir
-       with Mono's AOT cache and no assemblies (the header comment). mono_jit_init_version, unlike
-       mono_jit_init(file), does not open the program file. mono_set_dirs(NULL, NULL) sets Mono's
-       own defaults, so that mono_assembly_getrootdir says where its install is (/usr/lib). */
-    mono_install_assembly_preload_hook(host_preload, &h);
-    mono_set_dirs(NULL, NULL);
-    if (host_aot_root(cache_dir, mono_assembly_getrootdir(), aot_root, sizeof aot_root, why, sizeof why)) framework_dir = aot_root;
-    else fprintf(stderr, "mono_host: no AOT code: %s; every method is JIT-compiled (framework dir %s)\n", why, framework_dir);
-    mono_set_dirs(framework_dir, NULL);
-    mono_config_parse(NULL);
-    domain = mono_jit_init_version("asmstore", "v4.0.30319");
-    if (!domain) { fprintf(stderr, "mono_host: mono_jit_init_version failed\n"); return 1; }
-    main_assembly = host_load(&h, program);
-    t_runtime = now_us();
-    if (!main_assembly) {
-        fprintf(stderr, "mono_host: %s: not in the store %s\n", program, h.store_path);
-        return 1;
-    }
-
-    /* Run Main(string[]); argv[0] of the program is its entry name. */
-    rc = mono_jit_exec(domain, main_assembly, argc - argi - 1, argv + argi + 1);
-    fflush(stdout);
-    host_memory_report(); /* ASMSTORE_HOST_MEMORY=1: make bench's memory after Main */
-    t_end = now_us();
-
-    u = host_aot_use();
-    au.h = &h; au.total = 0; au.foreign = 0;
-    mono_assembly_foreach(host_audit_one, &au);
-    asmstore_cache_flush(h.cache); /* a short-lived process waits for the writer, so the next run hits */
-    if (au.foreign == 0 && h.failures == 0)
-        fprintf(stderr, "mono_host: all %u assemblies served from the store (%u hits, %u misses, %u direct (used in place), "
-                        "%u copied to %u-byte alignment): "
-                        "store open %.0f us, runtime + mscorlib %.0f us, run %.0f us; "
-                        "cache get %.0f us, Mono image load %.0f us; "
-                        "AOT images: %u, methods from AOT: %d, JIT-compiled: %d; CPU to Main's return %.1f ms\n",
-                au.total, h.hits, h.misses, h.direct, h.copied, MONO_HOST_MIN_ALIGNMENT, t_store - t0, t_runtime - t_store, t_end - t_runtime, h.get_us,
-                h.mono_us, u.images, u.from_aot, u.jitted, u.cpu_ms);
-    else {
-        fprintf(stderr, "mono_host: %u of %u assemblies NOT from the store, %u load failures\n", au.foreign, au.total,
-                h.failures);
-        if (rc == 0) rc = 1;
-    }
-
-    mono_jit_cleanup(domain);
-    for (i = 0; i < h.reader.entry_count; i++) {
-        asmstore_cache_release(&h.by_index[i].image);
-        free(h.by_index[i].config);
-        free(h.by_index[i].config_name);
-    }
-    free(h.by_index);
-    asmstore_cache_close(h.cache);
-    free(h.name_table);
-    asmstore_locator_close(&h.loc);
-    return rc;
+    return host_run_store(&h, cache_dir, argc - argi - 1, argv + argi + 1);
 }

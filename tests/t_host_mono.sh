@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/t_host_mono.sh - build/mono_host runs examples/hello (a C# program using System.Core, System.Xml
-# and System.Xml.Linq) with every assembly, mscorlib included, out of a store .so: cold (cache
-# misses), warm (hits), under strace (no .dll/.exe opened from the filesystem; Mono's AOT .so files
+# and System.Xml.Linq) with every assembly, mscorlib included, out of a store .so (a --wrap dlopen one,
+# dlopen'ed; and the .NET 11 GA MonoVM layout, a stub .so read as a file): cold (cache misses), warm (hits), under strace (no .dll/.exe opened from the filesystem; Mono's AOT .so files
 # may be), and without the assemblies it needs in the store (it must fail, not fall back to
 # /usr/lib/mono). Mono keeps its AOT code: as many methods from AOT as started from files (--files,
 # the anchor), through the private AOT-only framework dir (created 0700, its symlink re-validated).
@@ -55,6 +55,26 @@ nbin=$(find cache -name '*.bin' | wc -l)
 if [ "$nbin" -eq 7 ]; then t_ok "cold run left 7 cache files"; else t_fail "cache files after the cold run" "$nbin"; fi
 run warm 'all 7 assemblies served from the store \(7 hits, 0 misses, 0 direct'
 run disabled 'all 7 assemblies served from the store \(0 hits, 7 misses, 0 direct' ASMSTORE_CACHE_DISABLE=1
+if grep -q 'store open (dlopen + dlsym _assembly_store)' warm.err; then t_ok "the --wrap dlopen store: dlopen + dlsym"
+else t_fail "the --wrap dlopen store's door" "$(tail -1 warm.err)"; fi
+
+# the layout .NET 11 GA's MonoVM ships (docs/store-releases.md 1.1, 1.2): format 3, XXH3-64 names, in the
+# stub lib/<abi>/libassembly-store.so whose non-loadable `payload` section holds the store (no
+# _assembly_store to dlopen), opened as a file the way MonoVM opens it in the native library directory
+mkdir -p "ga/lib/$abi"
+t_check "pack --target net11 --runtime monovm: the GA layout, lib/$abi/libassembly-store.so" \
+  "$ASMSTORE" pack --target net11 --runtime monovm --abi "$abi" -o "ga/lib/$abi/" "$MONO45" "$MONO45/Facades" "$HELLO/hello.exe" "$HELLO/Greeting.dll"
+ga=$T_TMP/ga/lib/$abi/libassembly-store.so
+if "$ASMSTORE" info "$ga" | grep -q '^layout: *format 3, XXH3-64 index, stub wrapper'; then t_ok "the GA store: format 3, XXH3-64, stub wrapper"
+else t_fail "the GA store's layout" "$("$ASMSTORE" info "$ga" | head -3)"; fi
+for kind in cold warm; do
+  "$MONO_HOST" --cache cache-ga "$ga" hello.exe store >"ga.$kind.out" 2>"ga.$kind.err"; rc=$?
+  [ $kind = cold ] && want_re='\(0 hits, 7 misses' || want_re='\(7 hits, 0 misses'
+  if [ $rc -eq 0 ] && diff want "ga.$kind.out" >"ga.$kind.diff" && grep -Eq "all 7 assemblies served from the store $want_re" "ga.$kind.err" &&
+     grep -q 'store open (as a file, its payload section)' "ga.$kind.err"; then
+    t_ok "GA MonoVM store ($kind): program output exact; the stub .so's payload section read as a file; $(grep -o '[0-9]* hits, [0-9]* misses' "ga.$kind.err")"
+  else t_fail "GA MonoVM store ($kind, exit $rc)" "$(cat "ga.$kind.diff" "ga.$kind.err" | head -10)"; fi
+done
 
 # files mode (the benchmark's anchor): the same host and runtime, assemblies from $MONO45 and beside hello.exe
 "$MONO_HOST" --files "$MONO45" "$HELLO/hello.exe" store >files.out 2>files.err; rc=$?
