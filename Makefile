@@ -87,7 +87,7 @@ TEST_NEEDS = elf-hosts mono-host coreclr-host $(FUZZ_TEST_NEEDS) $(BENCH_TEST_NE
 
 # ---- tests ----
 
-$(B)/test_%: tests/test_%.c tests/test.h $(HEADERS) | $(B)
+$(B)/test_%: tests/test_%.c tests/test.h tests/fixture.h $(HEADERS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -o $@ $< $(LIBS) $(CLI_LIBS) -ldl
 
 test: all $(TEST_BIN) $(TEST_EXTRA) $(TEST_NEEDS)

@@ -3,6 +3,7 @@
    non-zero on any failure. SKIP(msg) marks a case skipped with a visible message. */
 #ifndef ASMSTORE_TEST_H
 #define ASMSTORE_TEST_H
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,20 @@ static inline unsigned char *make_bytes(size_t n, unsigned seed) {
     return p;
 }
 
+/* Little-endian stores, for bytes built or patched by hand (ELF headers, ZIP records). */
+static inline void w16(unsigned char *p, unsigned v) {
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+}
+static inline void w32(unsigned char *p, uint32_t v) {
+    w16(p, v & 0xFFFFu);
+    w16(p + 2, v >> 16);
+}
+static inline void w64(unsigned char *p, uint64_t v) {
+    w32(p, (uint32_t)v);
+    w32(p + 4, (uint32_t)(v >> 32));
+}
+
 #if defined(ASMSTORE_H_INCLUDED) && !defined(ASMSTORE_NO_WRITER)
 /* asmstore_writer_add of image under name (strlen), no pdb or config, the other fields from opt
    (NULL: defaults). */
@@ -55,6 +70,44 @@ static inline asmstore_result test_add(asmstore_writer *w, const char *name, con
     opt.flags = flags;
     return test_add_opt(w, name, image, size, &opt);
 }
+
+/* A small real store for `abi` (two stored entries, back to back, as releases write), owned by the
+   returned writer (test_elf.c, test_locator.c). */
+static inline asmstore_writer *make_store(asmstore_abi abi, const void **data, size_t *size) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    unsigned char a[3000], b[700];
+    size_t i;
+    memset(&o, 0, sizeof o);
+    o.abi = abi;
+    o.no_compress = 1;
+    o.jobs = 1;
+    o.image_alignment = 1;
+    for (i = 0; i < sizeof a; i++) a[i] = (unsigned char)(i * 7 + 1);
+    for (i = 0; i < sizeof b; i++) b[i] = (unsigned char)(i ^ 0x5a);
+    if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return NULL;
+    if (test_add(w, "A.dll", a, sizeof a, 0) != ASMSTORE_OK ||
+        test_add(w, "B.dll", b, sizeof b, 0) != ASMSTORE_OK ||
+        asmstore_writer_finish(w, data, size, NULL) != ASMSTORE_OK) {
+        asmstore_writer_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+#ifndef ASMSTORE_NO_ELF
+/* p wrapped in a .so of abi and mode with the default options; NULL on failure (free() it). */
+static inline unsigned char *wrap(asmstore_abi abi, asmstore_elf_mode mode, const void *p, size_t n,
+                                  size_t *out_size) {
+    asmstore_elf_options o;
+    void *out = NULL;
+    memset(&o, 0, sizeof o);
+    o.abi = abi;
+    o.mode = mode;
+    if (asmstore_elf_wrap(&o, p, n, &out, out_size, NULL) != ASMSTORE_OK) return NULL;
+    return (unsigned char *)out;
+}
+#endif
 #endif
 
 #define TEST_DONE() (printf("%d passed, %d failed\n", test__passed, test__failed), test__failed ? 1 : 0)

@@ -1,71 +1,17 @@
-/* test_core.c - reader and writer: hash vectors (checked against xxhsum and zlib's CRC-32),
-   round trips for every format x ABI x profile, lookups, one test per corruption class,
-   determinism across thread counts, zstd frames decoded by the zstd CLI. */
+/* test_reader.c - the reader and the basics it stands on: hash vectors (checked against xxhsum
+   and zlib's CRC-32), name forms, result strings and library facts; round trips for every
+   format x ABI x profile with lookups with and without the name table; one test per corruption
+   class, every truncation, hash collisions, read errors, decompression bombs; the index search
+   on any spread of hashes; hostile stores and caller-edited entries. */
 #define ASMSTORE_IMPLEMENTATION
 #include "../asmstore.h"
 #include "test.h"
+#include "fixture.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdint.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <zstd.h>
-
-/* ---- fixtures ---- */
-
-typedef struct fixture_entry { const char *name; size_t size; int pdb, config, uncompressed; } fixture_entry;
-
-static const fixture_entry fixture[] = {
-    {"System.Runtime.dll", 20000, 0, 0, 0},
-    {"Mono.Android.dll", 70000, 1, 1, 0},
-    {"fr/App.resources.dll", 3000, 0, 0, 0},
-    {"App.dll", 5000, 1, 0, 1},
-    {"NoExtension", 100, 0, 1, 0},
-    {"de/App.resources.dll", 2500, 0, 0, 0},
-};
-#define NFIX (sizeof fixture / sizeof fixture[0])
-
-
-typedef struct built { void *data; size_t size; } built;
-
-static built build_store(uint32_t format, asmstore_abi abi, asmstore_runtime rt, int jobs, int level) {
-    asmstore_write_options o;
-    asmstore_writer *w = NULL;
-    built b = {NULL, 0};
-    const void *d;
-    size_t n, i;
-    memset(&o, 0, sizeof o);
-    o.format = format; o.abi = abi; o.runtime = rt; o.jobs = jobs; o.level = level;
-    if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return b;
-    for (i = 0; i < NFIX; i++) {
-        const fixture_entry *f = &fixture[i];
-        unsigned char *img = make_bytes(f->size, (unsigned)i), *pdb = make_bytes(321, (unsigned)i + 100),
-                      *cfg = make_bytes(77, (unsigned)i + 200);
-        asmstore_add e = {0};
-        asmstore_result r;
-        e.name = f->name;
-        e.image = img;
-        e.image_size = f->size;
-        e.pdb = f->pdb ? pdb : NULL;
-        e.pdb_size = f->pdb ? 321 : 0;
-        e.config = f->config ? cfg : NULL;
-        e.config_size = f->config ? 77 : 0;
-        e.flags = f->uncompressed ? ASMSTORE_ADD_UNCOMPRESSED : 0;
-        r = asmstore_writer_add(w, &e, NULL);
-        free(img); free(pdb); free(cfg);
-        if (r != ASMSTORE_OK) { asmstore_writer_free(w); return b; }
-    }
-    if (asmstore_writer_finish(w, &d, &n, NULL) == ASMSTORE_OK) {
-        b.data = malloc(n);
-        memcpy(b.data, d, n);
-        b.size = n;
-    }
-    asmstore_writer_free(w);
-    return b;
-}
 
 static uint32_t rd32(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 static void wr32(unsigned char *p, uint32_t v) { p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); p[2] = (unsigned char)(v >> 16); p[3] = (unsigned char)(v >> 24); }
@@ -201,132 +147,6 @@ static void test_roundtrip_all_profiles(void) {
                 check_store(&b, format, abis[a], (asmstore_runtime)rt);
                 free(b.data);
             }
-}
-
-static void test_coreclr_format2_refused(void) {
-    asmstore_write_options o;
-    asmstore_writer *w = NULL;
-    memset(&o, 0, sizeof o);
-    o.runtime = ASMSTORE_RUNTIME_CORECLR;
-    o.format = 2;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_PROFILE);
-    CHECK(w == NULL);
-    o.format = 5;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_INVALID_ARG);
-    o.format = 4; o.level = 23;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_INVALID_ARG);
-}
-
-/* Upstream's worked example (docs/store-format.md §1.7): CoreCLR arm64 v4, one stored Foo.dll. */
-static void test_upstream_worked_example(void) {
-    asmstore_write_options o;
-    asmstore_writer *w = NULL;
-    const unsigned char *d;
-    const void *dv;
-    size_t n;
-    static const unsigned char img[] = {'M', 'Z', 1, 2, 3};
-    static const uint32_t hashes[4] = {0x411e680du, 0xb43e23c1u, 0xda087007u, 0xed27bb24u};
-    static const uint32_t descs[4] = {1, 0, 0, 1};
-    int i;
-    memset(&o, 0, sizeof o);
-    o.runtime = ASMSTORE_RUNTIME_CORECLR; o.abi = ASMSTORE_ABI_ARM64; o.no_compress = 1;
-    o.image_alignment = 1; /* upstream's layout: data right after the names */
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(test_add(w, "Foo.dll", img, sizeof img, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &dv, &n, NULL), ASMSTORE_OK);
-    d = (const unsigned char *)dv;
-    CHECK_EQ_INT(n, 145 + sizeof img);
-    CHECK_EQ_INT(rd32(d + 4), 0x80010004u);
-    CHECK_EQ_INT(rd32(d + 8), 2);
-    CHECK_EQ_INT(rd32(d + 12), 4);
-    CHECK_EQ_INT(rd32(d + 16), 36);
-    for (i = 0; i < 4; i++) {
-        CHECK_EQ_INT(rd32(d + 28 + 9 * i), hashes[i]);
-        CHECK_EQ_INT(rd32(d + 28 + 9 * i + 4), descs[i]);
-        CHECK_EQ_INT(d[28 + 9 * i + 8], descs[i]);
-    }
-    CHECK_EQ_INT(rd32(d + 64 + 4), 145);        /* descriptor 0 data offset */
-    CHECK_EQ_INT(rd32(d + 64 + 8), sizeof img);
-    for (i = 0; i < 28; i++) CHECK(d[92 + i] == 0); /* descriptor 1: all zero */
-    CHECK(memcmp(d + 120, "\x07\0\0\0Foo.dll\x0a\0\0\0Foo.ni.dll", 4 + 7 + 4 + 10) == 0);
-    CHECK(memcmp(d + 145, img, sizeof img) == 0);
-    asmstore_writer_free(w);
-}
-
-static void test_writer_rejects_names(void) {
-    asmstore_writer *w = NULL;
-    asmstore_write_options o;
-    char big[ASMSTORE_MAX_NAME_LEN + 2];
-    memset(&o, 0, sizeof o);
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(test_add(w, "", "x", 1, 0), ASMSTORE_ERR_BAD_NAME);
-    CHECK_EQ_INT(asmstore_writer_add(w, &(asmstore_add){.name = "a\0b.dll", .name_len = 7, .image = "x", .image_size = 1}, NULL), ASMSTORE_ERR_BAD_NAME);
-    CHECK_EQ_INT(test_add(w, "\xc0\xaf.dll", "x", 1, 0), ASMSTORE_ERR_BAD_NAME);     /* overlong */
-    CHECK_EQ_INT(test_add(w, "\xed\xa0\x80.dll", "x", 1, 0), ASMSTORE_ERR_BAD_NAME); /* surrogate */
-    CHECK_EQ_INT(test_add(w, "abc\xe2\x82", "x", 1, 0), ASMSTORE_ERR_BAD_NAME);      /* cut short */
-    CHECK_EQ_INT(test_add(w, "\xf4\x90\x80\x80", "x", 1, 0), ASMSTORE_ERR_BAD_NAME); /* > U+10FFFF */
-    memset(big, 'a', sizeof big);
-    CHECK_EQ_INT(asmstore_writer_add(w, &(asmstore_add){.name = big, .name_len = ASMSTORE_MAX_NAME_LEN + 1, .image = "x", .image_size = 1}, NULL), ASMSTORE_ERR_BAD_NAME);
-    CHECK_EQ_INT(asmstore_writer_add(w, &(asmstore_add){.name = big, .name_len = ASMSTORE_MAX_NAME_LEN, .image = "x", .image_size = 1}, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(test_add(w, "Ünïcødé.dll", "x", 1, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(test_add(w, "A.dll", "x", 1, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(test_add(w, "A.dll", "y", 1, 0), ASMSTORE_ERR_DUPLICATE_NAME);
-    CHECK_EQ_INT(asmstore_writer_count(w), 3);
-    asmstore_writer_free(w);
-    asmstore_writer_free(NULL);
-    /* coreclr: a real entry may not collide with another's ignored companion */
-    o.runtime = ASMSTORE_RUNTIME_CORECLR;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(test_add(w, "A.dll", "x", 1, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(test_add(w, "A.ni.dll", "x", 1, 0), ASMSTORE_ERR_DUPLICATE_NAME);
-    CHECK_EQ_INT(asmstore_writer_count(w), 2);
-    asmstore_writer_free(w);
-}
-
-static void test_deterministic_across_jobs(void) {
-    built a = build_store(4, ASMSTORE_ABI_ARM64, ASMSTORE_RUNTIME_MONOVM, 1, 19);
-    built b = build_store(4, ASMSTORE_ABI_ARM64, ASMSTORE_RUNTIME_MONOVM, 2, 19);
-    built c = build_store(4, ASMSTORE_ABI_ARM64, ASMSTORE_RUNTIME_MONOVM, 5, 19);
-    CHECK(a.data && b.data && c.data);
-    CHECK(a.size == b.size && a.size == c.size);
-    CHECK(a.data && b.data && c.data && memcmp(a.data, b.data, a.size) == 0 && memcmp(a.data, c.data, a.size) == 0);
-    free(a.data); free(b.data); free(c.data);
-}
-
-/* Every frame we write decodes with the zstd CLI to the original bytes. */
-static void test_frames_decode_with_zstd_cli(void) {
-    built b = build_store(4, ASMSTORE_ABI_X86_64, ASMSTORE_RUNTIME_MONOVM, 2, 19);
-    asmstore_reader r;
-    size_t i;
-    char dir[] = "/tmp/asmstore-zstd-XXXXXX";
-    if (system("zstd --version >/dev/null 2>&1") != 0) { free(b.data); SKIP("zstd CLI not installed (Debian: zstd)"); }
-    CHECK(mkdtemp(dir) != NULL);
-    CHECK_EQ_INT(asmstore_reader_init(&r, b.data, b.size, NULL, NULL), ASMSTORE_OK);
-    for (i = 0; i < NFIX; i++) {
-        asmstore_entry e;
-        char in[128], out[128], cmd[400];
-        FILE *f;
-        unsigned char *want = make_bytes(fixture[i].size, (unsigned)i), *got = (unsigned char *)malloc(fixture[i].size + 1);
-        size_t n = 0;
-        CHECK_EQ_INT(asmstore_reader_find(&r, fixture[i].name, strlen(fixture[i].name), &e, NULL), ASMSTORE_OK);
-        if (e.compression == ASMSTORE_COMPRESSION_ZSTD) {
-            snprintf(in, sizeof in, "%s/%zu.zst", dir, i);
-            snprintf(out, sizeof out, "%s/%zu.out", dir, i);
-            f = fopen(in, "wb");
-            CHECK(f && fwrite(e.image + 12, 1, e.image_size - 12, f) == e.image_size - 12);
-            if (f) fclose(f);
-            snprintf(cmd, sizeof cmd, "zstd -q -d -f %s -o %s", in, out);
-            CHECK_EQ_INT(system(cmd), 0);
-            f = fopen(out, "rb");
-            if (f) { n = fread(got, 1, fixture[i].size + 1, f); fclose(f); }
-            CHECK_EQ_INT(n, fixture[i].size);
-            CHECK(n == fixture[i].size && memcmp(got, want, n) == 0);
-            unlink(in); unlink(out);
-        }
-        free(want); free(got);
-    }
-    rmdir(dir);
-    free(b.data);
 }
 
 /* ---- corruption: one test per class ---- */
@@ -543,91 +363,6 @@ static void test_empty_image_roundtrip(void) {
     }
 }
 
-/* Bytes that begin with a compression magic cannot be stored raw (the format would read them as
-   compressed): the writer compresses them even when asked not to (found by the round-trip fuzzer). */
-static void test_magic_prefixed_image(void) {
-    static const unsigned char blob[] = {'X', 'A', 'L', 'Z', 6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
-    static const unsigned char blob2[] = {'X', 'A', 'Z', 'S', 1, 2, 3};
-    asmstore_write_options o;
-    asmstore_writer *w = NULL;
-    asmstore_reader r;
-    asmstore_entry e;
-    const void *d;
-    size_t n;
-    unsigned char buf[32];
-    memset(&o, 0, sizeof o);
-    o.no_compress = 1;
-    o.image_alignment = 1; /* back to back, as upstream */
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(test_add(w, "P", blob, sizeof blob, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(test_add(w, "Q", blob2, sizeof blob2, ASMSTORE_ADD_UNCOMPRESSED), ASMSTORE_OK);
-    CHECK_EQ_INT(test_add(w, "R", "XAL", 3, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "P", 1, &e, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_ZSTD);
-    CHECK_EQ_INT(e.uncompressed_size, sizeof blob);
-    CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, sizeof buf, NULL, NULL), ASMSTORE_OK);
-    CHECK(memcmp(buf, blob, sizeof blob) == 0);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "Q", 1, &e, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, sizeof buf, NULL, NULL), ASMSTORE_OK);
-    CHECK(e.uncompressed_size == sizeof blob2 && memcmp(buf, blob2, sizeof blob2) == 0);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "R", 1, &e, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_NONE); /* no magic: stored as asked */
-    asmstore_writer_free(w);
-}
-
-/* Offsets past 4 GiB are refused before any output is allocated. Four borrowed 1.1 GiB images:
-   calloc'ed and never written, so they cost address space, not memory. */
-static void test_over_4gib_refused(void) {
-    size_t big = (size_t)1100 << 20;
-    unsigned char *p;
-    asmstore_write_options o;
-    asmstore_writer *w = NULL;
-    const void *d = NULL;
-    size_t n = 0;
-    char name[32];
-    int k;
-    if (sizeof(size_t) < 8) SKIP("needs a 64-bit address space");
-    p = (unsigned char *)calloc(1, big);
-    if (!p) SKIP("cannot reserve 1.1 GiB of address space");
-    memset(&o, 0, sizeof o);
-    o.no_compress = 1;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
-    for (k = 0; k < 4; k++) {
-        snprintf(name, sizeof name, "Big%d.dll", k);
-        CHECK_EQ_INT(test_add(w, name, p, big, ASMSTORE_ADD_BORROW), ASMSTORE_OK);
-    }
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_ERR_TOO_LARGE);
-    CHECK(d == NULL && n == 0);
-    asmstore_writer_free(w);
-    free(p);
-}
-
-/* Borrowed bytes are used in place: the store holds them, the writer frees none of them. */
-static void test_borrowed_images(void) {
-    unsigned char *img = make_bytes(5000, 7);
-    asmstore_writer *w = NULL;
-    asmstore_reader r;
-    asmstore_entry e;
-    const void *d;
-    size_t n;
-    unsigned char got[5000];
-    CHECK_EQ_INT(asmstore_writer_create(&w, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_add(w, &(asmstore_add){.name = "B.dll", .image = img, .image_size = 5000, .pdb = img, .pdb_size = 100, .flags = ASMSTORE_ADD_BORROW}, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(test_add(w, "C.dll", img, 5000, ASMSTORE_ADD_BORROW | ASMSTORE_ADD_UNCOMPRESSED), ASMSTORE_OK);
-    CHECK_EQ_INT(test_add(w, "D.dll", img, 5000, 0x80), ASMSTORE_ERR_INVALID_ARG);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "B", 1, &e, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_reader_read(&r, &e, got, sizeof got, NULL, NULL), ASMSTORE_OK);
-    CHECK(memcmp(got, img, 5000) == 0 && e.pdb_size == 100 && memcmp(e.pdb, img, 100) == 0);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "C", 1, &e, NULL), ASMSTORE_OK);
-    CHECK(e.compression == ASMSTORE_COMPRESSION_NONE && memcmp(e.image, img, 5000) == 0);
-    asmstore_writer_free(w); /* must not free img (ASan would see a double free below) */
-    free(img);
-}
-
 /* A decompression bomb: a few hundred bytes of frame that expand to 64 MiB. The reader refuses it
    against its maximum before decompressing, and a header that understates the size is caught by
    the frame's own content size, so nothing is ever written past the caller's buffer. */
@@ -663,30 +398,6 @@ static void test_decompression_bomb(void) {
     CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 4096, NULL, NULL), ASMSTORE_ERR_SIZE_MISMATCH);
     free(copy);
     free(buf);
-}
-
-/* 100 000 names: duplicates are still caught (coreclr companions too), and the check is a hash set,
-   not a scan of every earlier name (which would take minutes here). */
-static void test_many_names_duplicates(void) {
-    asmstore_write_options o;
-    asmstore_writer *w = NULL;
-    char name[32];
-    int i, bad = 0;
-    memset(&o, 0, sizeof o);
-    o.runtime = ASMSTORE_RUNTIME_CORECLR;
-    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
-    for (i = 0; i < 50000 && !bad; i++) {
-        snprintf(name, sizeof name, "Lib%d.dll", i);
-        bad = test_add(w, name, "x", 1, ASMSTORE_ADD_BORROW) != ASMSTORE_OK;
-    }
-    CHECK_EQ_INT(bad, 0);
-    CHECK_EQ_INT(asmstore_writer_count(w), 100000);
-    CHECK_EQ_INT(test_add(w, "Lib777.dll", "y", 1, 0), ASMSTORE_ERR_DUPLICATE_NAME);
-    CHECK_EQ_INT(test_add(w, "Lib49999.ni.dll", "y", 1, 0), ASMSTORE_ERR_DUPLICATE_NAME);
-    CHECK_EQ_INT(test_add(w, "Lib0.exe", "y", 1, 0), ASMSTORE_ERR_DUPLICATE_NAME); /* Lib0.ni.dll */
-    CHECK_EQ_INT(test_add(w, "Lib50000.dll", "y", 1, 0), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_count(w), 100002);
-    asmstore_writer_free(w);
 }
 
 /* The index search against a linear scan, without and with the name table's buckets, on indexes that
@@ -815,74 +526,6 @@ static void test_library_facts(void) {
     CHECK_EQ_INT(asmstore_compression_level_max((asmstore_compression)7), 0);
 }
 
-static void test_empty_store(void) {
-    asmstore_writer *w = NULL;
-    const void *d;
-    size_t n;
-    asmstore_reader r;
-    CHECK_EQ_INT(asmstore_writer_create(&w, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(n, 28);
-    CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
-    CHECK_EQ_INT(r.entry_count, 0);
-    CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, NULL, NULL), ASMSTORE_ERR_NOT_FOUND);
-    asmstore_writer_free(w);
-}
-
-/* write_file: atomic, leaves identical targets alone, leaves the old file on failure */
-static void test_write_file(void) {
-    char dir[] = "/tmp/asmstore-wf-XXXXXX", path[128], bad[160];
-    struct stat st1, st2;
-    void *data;
-    size_t n;
-    CHECK(mkdtemp(dir) != NULL);
-    snprintf(path, sizeof path, "%s/out.bin", dir);
-    CHECK_EQ_INT(asmstore_write_file(path, "hello", 5, 0640, NULL), ASMSTORE_OK);
-    CHECK(stat(path, &st1) == 0 && (st1.st_mode & 0777) == 0640);
-    CHECK_EQ_INT(asmstore_write_file(path, "hello", 5, 0640, NULL), ASMSTORE_OK);
-    CHECK(stat(path, &st2) == 0 && st1.st_ino == st2.st_ino); /* identical bytes: not rewritten */
-    CHECK_EQ_INT(asmstore_write_file(path, "world!", 6, 0644, NULL), ASMSTORE_OK);
-    CHECK(stat(path, &st2) == 0 && st2.st_size == 6);
-    CHECK_EQ_INT(asmstore_read_file(path, NULL, &data, &n, NULL), ASMSTORE_OK);
-    CHECK(n == 6 && memcmp(data, "world!", 6) == 0);
-    asmstore_free(NULL, data, n);
-    snprintf(bad, sizeof bad, "%s/missing-dir/out.bin", dir);
-    CHECK_EQ_INT(asmstore_write_file(bad, "x", 1, 0644, NULL), ASMSTORE_ERR_IO);
-    CHECK_EQ_INT(asmstore_read_file(bad, NULL, &data, &n, NULL), ASMSTORE_ERR_NOT_FOUND);
-    unlink(path);
-    CHECK(rmdir(dir) == 0); /* no temp files left behind */
-}
-
-/* A FIFO given as a file is refused at once, never waited on (the open would block for a writer). */
-static int fifo_child(const char *fifo) {
-    asmstore_locator l;
-    void *data;
-    size_t n;
-    int ok = asmstore_read_file(fifo, NULL, &data, &n, NULL) == ASMSTORE_ERR_IO && errno == EINVAL;
-    ok &= asmstore_locate_file(&l, fifo, NULL, NULL) == ASMSTORE_ERR_IO;
-#ifndef ASMSTORE_NO_ZIP
-    ok &= asmstore_locate_apk(&l, fifo, ASMSTORE_ABI_UNKNOWN, NULL, NULL) == ASMSTORE_ERR_BAD_ZIP;
-#endif
-    return ok ? 0 : 1;
-}
-
-static void test_fifo_refused(void) {
-    char dir[] = "/tmp/asmstore-fifo-XXXXXX", fifo[64];
-    int st = 0, waited = 0;
-    pid_t p;
-    CHECK(mkdtemp(dir) != NULL);
-    snprintf(fifo, sizeof fifo, "%s/store.so", dir);
-    CHECK(mkfifo(fifo, 0600) == 0);
-    fflush(stdout);
-    if ((p = fork()) == 0) _exit(fifo_child(fifo));
-    /* a blocked open never returns: give it 30 s (not a timing test), then fail instead of hanging */
-    while (waitpid(p, &st, WNOHANG) == 0 && waited++ < 3000) usleep(10000);
-    if (waited > 3000) { kill(p, SIGKILL); waitpid(p, &st, 0); }
-    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    unlink(fifo);
-    rmdir(dir);
-}
-
 /* ---- hardening: what a hostile store or a caller-edited entry can make the reader do ---- */
 
 /* read() takes only the index from the entry: widened sizes or moved pointers change nothing. */
@@ -975,31 +618,19 @@ int main(void) {
     RUN(test_hash_vectors);
     RUN(test_hash_vs_xxhsum);
     RUN(test_roundtrip_all_profiles);
-    RUN(test_coreclr_format2_refused);
-    RUN(test_upstream_worked_example);
-    RUN(test_writer_rejects_names);
-    RUN(test_deterministic_across_jobs);
-    RUN(test_frames_decode_with_zstd_cli);
     RUN(test_corruption_classes);
     RUN(test_every_truncation);
     RUN(test_hash_collision_never_wrong_image);
     RUN(test_read_errors);
-    RUN(test_fifo_refused);
     RUN(test_hash_detection_32bit_v4);
     RUN(test_name_base_len);
     RUN(test_exact_name_wins);
     RUN(test_lower_bound_any_spread);
     RUN(test_find_index);
     RUN(test_empty_image_roundtrip);
-    RUN(test_magic_prefixed_image);
-    RUN(test_over_4gib_refused);
-    RUN(test_borrowed_images);
     RUN(test_decompression_bomb);
-    RUN(test_many_names_duplicates);
     RUN(test_result_strings);
     RUN(test_library_facts);
-    RUN(test_empty_store);
-    RUN(test_write_file);
     RUN(test_edited_entry_cannot_widen_read);
     RUN(test_amplification_refused);
     RUN(test_names_must_be_utf8);

@@ -1,0 +1,490 @@
+/* tests/test_locator.c - the zip, locator and files sections of asmstore.h as a store is found: the
+   ZIP scan on archives built here byte by byte (comment with a fake EOCD, ZIP64, signing block,
+   compressed, encrypted, misaligned, duplicate, truncated); the locators (file, dlopen, APK,
+   split APK); where each image lies in its file; a FIFO refused, never waited on; and a
+   deterministic mutation run over every parser a store is found through (ELF payload finder,
+   bionic check, template stub, ZIP scan: no crash, results stay inside the input). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#define ASMSTORE_IMPLEMENTATION
+#include "../asmstore.h"
+#include "test.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const asmstore_abi all_abis[4] = {ASMSTORE_ABI_ARM64, ASMSTORE_ABI_ARM, ASMSTORE_ABI_X86_64, ASMSTORE_ABI_X86};
+static char tmpdir[256];
+
+/* ---- ZIP archives built by hand ---- */
+typedef struct zent { const char *name; const void *data; size_t size; unsigned method, flags; size_t align; int lfh_name_differs; } zent;
+typedef struct zopts { const char *comment; size_t comment_len; int zip64; size_t sigblock; int trailing; } zopts;
+
+/* Builds an archive: local headers (data padded to `align` through the extra field, as zipalign
+   does), an optional signing block, the central directory, ZIP64 records, EOCD, comment. */
+static unsigned char *zip_build(const zent *e, int n, const zopts *zo, size_t *out_size) {
+    size_t cap = 1 << 20, pos = 0, i, cd_start, lfh[16];
+    unsigned char *z = (unsigned char *)calloc(1, cap);
+    for (i = 0; i < (size_t)n; i++) {
+        size_t nl = strlen(e[i].name), pad = 0;
+        if (e[i].align) while ((pos + 30 + nl + pad) % e[i].align) pad++;
+        lfh[i] = pos;
+        w32(z + pos, 0x04034b50u); w16(z + pos + 4, 20); w16(z + pos + 6, e[i].flags); w16(z + pos + 8, e[i].method);
+        w32(z + pos + 14, asmstore_crc32(e[i].data, e[i].size)); w32(z + pos + 18, (uint32_t)e[i].size); w32(z + pos + 22, (uint32_t)e[i].size);
+        w16(z + pos + 26, (unsigned)nl); w16(z + pos + 28, (unsigned)pad);
+        memcpy(z + pos + 30, e[i].name, nl);
+        if (e[i].lfh_name_differs) z[pos + 30] ^= 1;
+        pos += 30 + nl + pad;
+        memcpy(z + pos, e[i].data, e[i].size);
+        pos += e[i].size;
+    }
+    if (zo && zo->sigblock) { memset(z + pos, 0xAB, zo->sigblock); memcpy(z + pos + zo->sigblock - 16, "APK Sig Block 42", 16); pos += zo->sigblock; }
+    cd_start = pos;
+    for (i = 0; i < (size_t)n; i++) {
+        size_t nl = strlen(e[i].name);
+        int z64 = zo && zo->zip64;
+        w32(z + pos, 0x02014b50u); w16(z + pos + 4, 0x31e); w16(z + pos + 6, 20); w16(z + pos + 8, e[i].flags); w16(z + pos + 10, e[i].method);
+        w32(z + pos + 16, asmstore_crc32(e[i].data, e[i].size)); w32(z + pos + 20, (uint32_t)e[i].size); w32(z + pos + 24, (uint32_t)e[i].size);
+        w16(z + pos + 28, (unsigned)nl); w16(z + pos + 30, z64 ? 12u : 0u);
+        w32(z + pos + 42, z64 ? 0xFFFFFFFFu : (uint32_t)lfh[i]);
+        memcpy(z + pos + 46, e[i].name, nl);
+        pos += 46 + nl;
+        if (z64) { w16(z + pos, 1); w16(z + pos + 2, 8); w64(z + pos + 4, lfh[i]); pos += 12; }
+    }
+    if (zo && zo->zip64) {
+        size_t rec = pos;
+        w32(z + pos, 0x06064b50u); w64(z + pos + 4, 44); w16(z + pos + 12, 45); w16(z + pos + 14, 45);
+        w64(z + pos + 24, (uint64_t)n); w64(z + pos + 32, (uint64_t)n); w64(z + pos + 40, rec - cd_start); w64(z + pos + 48, cd_start);
+        pos += 56;
+        w32(z + pos, 0x07064b50u); w64(z + pos + 8, rec); w32(z + pos + 16, 1);
+        pos += 20;
+        w32(z + pos, 0x06054b50u); w16(z + pos + 8, 0xFFFF); w16(z + pos + 10, 0xFFFF);
+        w32(z + pos + 12, 0xFFFFFFFFu); w32(z + pos + 16, 0xFFFFFFFFu);
+    } else {
+        w32(z + pos, 0x06054b50u); w16(z + pos + 8, (unsigned)n); w16(z + pos + 10, (unsigned)n);
+        w32(z + pos + 12, (uint32_t)(pos - cd_start)); w32(z + pos + 16, (uint32_t)cd_start);
+    }
+    w16(z + pos + 20, zo && zo->comment ? (unsigned)zo->comment_len : 0u);
+    pos += 22;
+    if (zo && zo->comment) { memcpy(z + pos, zo->comment, zo->comment_len); pos += zo->comment_len; }
+    if (zo && zo->trailing) { memcpy(z + pos, "junk", 4); pos += 4; }
+    *out_size = pos;
+    return z;
+}
+
+static const char payload_bytes[] = "0123456789abcdef-the-payload-bytes";
+
+static void test_zip_scan(void) {
+    zent e[4];
+    zopts zo;
+    unsigned char *z;
+    size_t n, k;
+    asmstore_zip_entry ent;
+    asmstore_abi found;
+    asmstore_error err;
+    memset(e, 0, sizeof e); memset(&zo, 0, sizeof zo);
+    e[0].name = "AndroidManifest.xml"; e[0].data = "<manifest/>"; e[0].size = 11;
+    e[1].name = "lib/x86/libassembly-store.so"; e[1].data = payload_bytes; e[1].size = sizeof payload_bytes; e[1].align = 16384;
+    e[2].name = "lib/arm64-v8a/libassembly-store.so"; e[2].data = payload_bytes; e[2].size = sizeof payload_bytes; e[2].align = 16384;
+    e[3].name = "classes.dex"; e[3].data = "dex"; e[3].size = 3; e[3].method = 8;
+    /* plain */
+    z = zip_build(e, 4, NULL, &n);
+    CHECK_EQ_INT(asmstore_zip_find(z, n, e[2].name, strlen(e[2].name), &ent, NULL), ASMSTORE_OK);
+    CHECK(ent.data_offset % 16384 == 0 && ent.alignment >= 16384 && ent.compressed_size == sizeof payload_bytes);
+    CHECK(memcmp(z + ent.data_offset, payload_bytes, sizeof payload_bytes) == 0);
+    CHECK_EQ_INT(asmstore_zip_find_store(z, n, ASMSTORE_ABI_UNKNOWN, &found, &ent, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(found, ASMSTORE_ABI_ARM64); /* preference order, not archive order */
+    CHECK_EQ_INT(asmstore_zip_find_store(z, n, ASMSTORE_ABI_X86, &found, &ent, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(found, ASMSTORE_ABI_X86);
+    CHECK_EQ_INT(asmstore_zip_find_store(z, n, ASMSTORE_ABI_ARM, &found, &ent, NULL), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(asmstore_zip_find(z, n, "classes.dex", 11, &ent, NULL), ASMSTORE_ERR_ZIP_COMPRESSED);
+    CHECK_EQ_INT(ent.method, 8);
+    CHECK_EQ_INT(asmstore_zip_find(z, n, "AndroidManifest.xml", 19, &ent, NULL), ASMSTORE_ERR_MISALIGNED);
+    CHECK_EQ_INT(ent.data_offset, 30 + 19);
+    CHECK_EQ_INT(ent.alignment, 1);
+    CHECK_EQ_INT(asmstore_zip_find(z, n, "missing", 7, &ent, NULL), ASMSTORE_ERR_NOT_FOUND);
+    /* every truncation fails cleanly */
+    for (k = 0; k < n; k += (k < 64 || n - k < 256) ? 1 : 97)
+        if (asmstore_zip_find(z, k, e[2].name, strlen(e[2].name), &ent, NULL) == ASMSTORE_OK) { CHECK(!"truncated archive accepted"); break; }
+    free(z);
+    /* comment holding a fake EOCD that claims to end the file: rejected, the real one is found */
+    {
+        char c[64];
+        memset(c, 'c', sizeof c);
+        memcpy(c + 10, "PK\5\6", 4);
+        w16((unsigned char *)c + 10 + 12, 0); w16((unsigned char *)c + 10 + 16, 0);
+        w16((unsigned char *)c + 10 + 20, (unsigned)(sizeof c - 10 - 22));
+        zo.comment = c; zo.comment_len = sizeof c;
+        z = zip_build(e, 4, &zo, &n);
+        CHECK_EQ_INT(asmstore_zip_find(z, n, e[2].name, strlen(e[2].name), &ent, NULL), ASMSTORE_OK);
+        free(z);
+        zo.comment = NULL;
+    }
+    /* bytes after the EOCD: not an archive libziparchive would open */
+    zo.trailing = 1;
+    z = zip_build(e, 4, &zo, &n);
+    CHECK_EQ_INT(asmstore_zip_find(z, n, e[2].name, strlen(e[2].name), &ent, NULL), ASMSTORE_ERR_BAD_ZIP);
+    free(z);
+    zo.trailing = 0;
+    /* APK signing block between the entries and the central directory; ZIP64 records */
+    zo.sigblock = 4096; zo.zip64 = 1;
+    z = zip_build(e, 4, &zo, &n);
+    CHECK_EQ_INT(asmstore_zip_find(z, n, e[2].name, strlen(e[2].name), &ent, &err), ASMSTORE_OK);
+    CHECK(ent.zip64 && ent.data_offset % 16384 == 0 && memcmp(z + ent.data_offset, payload_bytes, sizeof payload_bytes) == 0);
+    free(z);
+    zo.sigblock = 0; zo.zip64 = 0;
+    /* encrypted, duplicate name, local header disagreeing with the central one */
+    e[2].flags = 1;
+    z = zip_build(e, 4, NULL, &n);
+    CHECK_EQ_INT(asmstore_zip_find(z, n, e[2].name, strlen(e[2].name), &ent, NULL), ASMSTORE_ERR_ZIP_ENCRYPTED);
+    free(z);
+    e[2].flags = 0;
+    e[3] = e[2]; e[3].align = 0;
+    z = zip_build(e, 4, NULL, &n);
+    CHECK_EQ_INT(asmstore_zip_find(z, n, e[2].name, strlen(e[2].name), &ent, NULL), ASMSTORE_ERR_BAD_ZIP);
+    free(z);
+    e[2].lfh_name_differs = 1;
+    z = zip_build(e, 3, NULL, &n);
+    CHECK_EQ_INT(asmstore_zip_find(z, n, e[2].name, strlen(e[2].name), &ent, NULL), ASMSTORE_ERR_BAD_ZIP);
+    free(z);
+    /* not a zip, empty, NULL */
+    CHECK_EQ_INT(asmstore_zip_find(payload_bytes, sizeof payload_bytes, "a", 1, &ent, NULL), ASMSTORE_ERR_BAD_ZIP);
+    CHECK_EQ_INT(asmstore_zip_find(NULL, 0, "a", 1, &ent, NULL), ASMSTORE_ERR_BAD_ZIP);
+    CHECK_EQ_INT(asmstore_zip_find(NULL, 5, "a", 1, &ent, NULL), ASMSTORE_ERR_INVALID_ARG);
+}
+
+/* ---- locators ---- */
+static int write_tmp(const char *name, const void *p, size_t n, char *path, size_t cap) {
+    snprintf(path, cap, "%s/%s", tmpdir, name);
+    return asmstore_write_file(path, p, n, 0644, NULL) == ASMSTORE_OK;
+}
+
+static void test_locate_file_and_dlopen(void) {
+    const void *store; size_t store_size, n, ns;
+    asmstore_writer *w = make_store(ASMSTORE_ABI_X86_64, &store, &store_size);
+    unsigned char *f = wrap(ASMSTORE_ABI_X86_64, ASMSTORE_ELF_MODE_DLOPEN, store, store_size, &n);
+    unsigned char *s = wrap(ASMSTORE_ABI_X86_64, ASMSTORE_ELF_MODE_SECTION, store, store_size, &ns);
+    char p_raw[512], p_dl[512], p_sec[512];
+    asmstore_locator l;
+    asmstore_reader r;
+    asmstore_entry e;
+    if (!w || !f || !s) { CHECK(0); return; }
+    CHECK(write_tmp("raw.store", store, store_size, p_raw, sizeof p_raw));
+    CHECK(write_tmp("libdl.so", f, n, p_dl, sizeof p_dl));
+    CHECK(write_tmp("libsec.so", s, ns, p_sec, sizeof p_sec));
+    CHECK_EQ_INT(asmstore_locate_file(&l, p_raw, NULL, NULL), ASMSTORE_OK);
+    CHECK(l.size == store_size && memcmp(l.data, store, store_size) == 0 && l.wrapper == ASMSTORE_ELF_NONE && l.via == ASMSTORE_VIA_FILE);
+    CHECK(l.entry_data == l.data && l.entry_size == store_size); /* the whole file */
+    asmstore_locator_close(&l);
+    CHECK_EQ_INT(asmstore_locate_file(&l, p_dl, NULL, NULL), ASMSTORE_OK);
+    CHECK(l.size == store_size && memcmp(l.data, store, store_size) == 0 && l.wrapper == ASMSTORE_ELF_SYMBOL && l.file_offset == 16384);
+    CHECK(l.entry_size == n && memcmp(l.entry_data, f, n) == 0); /* the whole .so */
+    asmstore_locator_close(&l);
+    CHECK_EQ_INT(asmstore_locate_file(&l, p_sec, NULL, NULL), ASMSTORE_OK);
+    CHECK(l.size == store_size && memcmp(l.data, store, store_size) == 0 && l.wrapper == ASMSTORE_ELF_SECTION);
+    asmstore_locator_close(&l);
+    asmstore_locator_close(&l); /* idempotent */
+    CHECK_EQ_INT(asmstore_locate_file(&l, "/nonexistent/x.so", NULL, NULL), ASMSTORE_ERR_NOT_FOUND);
+    /* dlopen (native x86_64 only) */
+#if defined(__x86_64__) && !defined(ASMSTORE_NO_LOCATOR)
+    CHECK_EQ_INT(asmstore_locate_dlopen(&l, p_dl, NULL, NULL), ASMSTORE_OK);
+    CHECK(l.size == store_size && memcmp(l.data, store, store_size) == 0 && l.via == ASMSTORE_VIA_DLOPEN);
+    CHECK_EQ_INT(asmstore_reader_init(&r, l.data, l.size, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, &e, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(e.uncompressed_size, 3000);
+    asmstore_locator_close(&l);
+    CHECK_EQ_INT(asmstore_locate_dlopen(&l, p_sec, NULL, NULL), ASMSTORE_ERR_NO_PAYLOAD);
+    CHECK(strstr(l.error, "_assembly_store") != NULL);
+    CHECK_EQ_INT(asmstore_locate_dlopen(&l, "/nonexistent/x.so", NULL, NULL), ASMSTORE_ERR_DLOPEN);
+    CHECK(l.error[0] != 0);
+#else
+    (void)r; (void)e;
+    printf("  SKIP dlopen part: not an x86_64 host (or no locator)\n");
+#endif
+    unlink(p_raw); unlink(p_dl); unlink(p_sec);
+    free(f); free(s);
+    asmstore_writer_free(w);
+}
+
+static void test_locate_apk_and_split(void) {
+    const void *st_a, *st_x; size_t sa, sx, na, nx, nz;
+    asmstore_writer *wa = make_store(ASMSTORE_ABI_ARM64, &st_a, &sa), *wx = make_store(ASMSTORE_ABI_X86, &st_x, &sx);
+    unsigned char *fa = wrap(ASMSTORE_ABI_ARM64, ASMSTORE_ELF_MODE_DLOPEN, st_a, sa, &na);
+    unsigned char *fx = wrap(ASMSTORE_ABI_X86, ASMSTORE_ELF_MODE_SECTION, st_x, sx, &nx), *z;
+    zent e[3];
+    char dir[400], base[512], split[512], path[512];
+    asmstore_locator l;
+    long pg = sysconf(_SC_PAGESIZE);
+    if (!wa || !wx || !fa || !fx) { CHECK(0); return; }
+    memset(e, 0, sizeof e);
+    e[0].name = "classes.dex"; e[0].data = "dex\n035"; e[0].size = 7;
+    e[1].name = "lib/arm64-v8a/libassembly-store.so"; e[1].data = fa; e[1].size = na; e[1].align = 16384;
+    e[2].name = "lib/x86/libassembly-store.so"; e[2].data = fx; e[2].size = nx; e[2].align = 16384;
+    /* one APK holding two ABIs */
+    z = zip_build(e, 3, NULL, &nz);
+    CHECK(write_tmp("app.apk", z, nz, path, sizeof path));
+    free(z);
+    CHECK_EQ_INT(asmstore_locate_apk(&l, path, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_OK);
+    CHECK(l.size == sa && memcmp(l.data, st_a, sa) == 0 && l.via == ASMSTORE_VIA_APK && l.wrapper == ASMSTORE_ELF_SYMBOL);
+    CHECK(l.abi == ASMSTORE_ABI_ARM64 && !l.from_split && l.entry.data_offset % 16384 == 0);
+    CHECK(l.file_offset == l.entry.data_offset + 16384);
+    CHECK(l.map_size <= na + (size_t)pg); /* only the entry is mapped */
+    CHECK(l.entry_size == na && memcmp(l.entry_data, fa, na) == 0); /* the entry's bytes, as stored */
+    asmstore_locator_close(&l);
+    CHECK_EQ_INT(asmstore_locate_apk(&l, path, ASMSTORE_ABI_X86, NULL, NULL), ASMSTORE_OK);
+    CHECK(l.size == sx && memcmp(l.data, st_x, sx) == 0 && l.wrapper == ASMSTORE_ELF_SECTION);
+    asmstore_locator_close(&l);
+    CHECK_EQ_INT(asmstore_locate_apk(&l, path, ASMSTORE_ABI_X86_64, NULL, NULL), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(asmstore_locate_file(&l, path, NULL, NULL), ASMSTORE_OK); /* file locator sees a ZIP */
+    CHECK(l.via == ASMSTORE_VIA_APK && l.abi == ASMSTORE_ABI_ARM64);
+    asmstore_locator_close(&l);
+    unlink(path);
+    /* split: base.apk holds x86 only, split_config.arm64_v8a.apk holds arm64 */
+    snprintf(dir, sizeof dir, "%s/split", tmpdir);
+    mkdir(dir, 0755);
+    snprintf(base, sizeof base, "%s/base.apk", dir);
+    snprintf(split, sizeof split, "%s/split_config.arm64_v8a.apk", dir);
+    z = zip_build(e + 1, 1, NULL, &nz);
+    CHECK(asmstore_write_file(split, z, nz, 0644, NULL) == ASMSTORE_OK);
+    free(z);
+    e[1] = e[0];
+    z = zip_build(e + 1, 2, NULL, &nz);
+    CHECK(asmstore_write_file(base, z, nz, 0644, NULL) == ASMSTORE_OK);
+    free(z);
+    CHECK_EQ_INT(asmstore_locate_apk(&l, base, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_OK);
+    CHECK(l.from_split && l.size == sa && memcmp(l.data, st_a, sa) == 0);
+    asmstore_locator_close(&l);
+    CHECK_EQ_INT(asmstore_locate_apk(&l, base, ASMSTORE_ABI_X86, NULL, NULL), ASMSTORE_OK); /* no x86 split: base */
+    CHECK(!l.from_split && l.size == sx && memcmp(l.data, st_x, sx) == 0);
+    asmstore_locator_close(&l);
+    CHECK_EQ_INT(asmstore_locate_apk(&l, base, ASMSTORE_ABI_UNKNOWN, NULL, NULL), ASMSTORE_OK); /* first ABI: arm64 split */
+    CHECK(l.from_split && l.abi == ASMSTORE_ABI_ARM64);
+    asmstore_locator_close(&l);
+    unlink(split); unlink(base); rmdir(dir);
+    free(fa); free(fx);
+    asmstore_writer_free(wa); asmstore_writer_free(wx);
+}
+
+/* ---- where an image lies in its file (asmstore_locator_image_offset) ---- */
+/* The file at path holds n bytes equal to p at off. */
+static int file_holds(const char *path, uint64_t off, const void *p, size_t n) {
+    unsigned char *buf = (unsigned char *)malloc(n ? n : 1);
+    int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+    ok = buf && fd >= 0 && pread(fd, buf, n, (off_t)off) == (ssize_t)n && memcmp(buf, p, n) == 0;
+    if (fd >= 0) close(fd);
+    free(buf);
+    return ok;
+}
+
+/* Every entry of l's store: its offset (any alignment) names its bytes in l->path; with 16, exactly the entries
+   at multiples of 16 are OK and the others MISALIGNED at their offset. Returns how many were misaligned. */
+static int check_image_offsets(const asmstore_locator *l, const char *path) {
+    asmstore_reader r;
+    asmstore_error err;
+    uint32_t i;
+    int misaligned = 0;
+    CHECK(strcmp(l->path, path) == 0);
+    CHECK_EQ_INT(asmstore_reader_init(&r, l->data, l->size, NULL, NULL), ASMSTORE_OK);
+    for (i = 0; i < r.entry_count; i++) {
+        asmstore_entry e;
+        uint64_t off = 0, off16 = 0;
+        asmstore_result res;
+        CHECK_EQ_INT(asmstore_reader_entry(&r, i, &e, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_locator_image_offset(l, &r, &e, 1, &off, NULL), ASMSTORE_OK);
+        CHECK(file_holds(path, off, e.image, e.image_size));
+        res = asmstore_locator_image_offset(l, &r, &e, 16, &off16, &err);
+        CHECK_EQ_INT(res, off % 16 ? ASMSTORE_ERR_MISALIGNED : ASMSTORE_OK);
+        if (res == ASMSTORE_ERR_MISALIGNED) CHECK(err.offset == off && err.entry == (int64_t)i);
+        misaligned += res == ASMSTORE_ERR_MISALIGNED;
+    }
+    return misaligned;
+}
+
+static void test_image_offsets(void) {
+    const void *store, *packed;
+    size_t store_size, packed_size, n, nz;
+    asmstore_writer *w = make_store(ASMSTORE_ABI_X86_64, &store, &store_size), *wz = NULL;
+    unsigned char *so = wrap(ASMSTORE_ABI_X86_64, ASMSTORE_ELF_MODE_DLOPEN, store, store_size, &n), *z, big[5000];
+    char p_raw[512], p_so[512], p_apk[512], p_z[512];
+    asmstore_write_options o;
+    asmstore_locator l, other;
+    asmstore_reader r;
+    asmstore_entry e;
+    uint64_t off;
+    zent ze[2];
+    if (!w || !so) { CHECK(0); return; }
+    CHECK(write_tmp("offsets.store", store, store_size, p_raw, sizeof p_raw));
+    CHECK(write_tmp("liboffsets.so", so, n, p_so, sizeof p_so));
+    /* the raw store, its .so by mapping and by dlopen: the back-to-back layout has a misaligned image */
+    CHECK_EQ_INT(asmstore_locate_file(&l, p_raw, NULL, NULL), ASMSTORE_OK);
+    CHECK(check_image_offsets(&l, p_raw) >= 1);
+    /* a reader over other bytes, a bad alignment: refused */
+    CHECK_EQ_INT(asmstore_reader_init(&r, store, store_size, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_entry(&r, 0, &e, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_locator_image_offset(&l, &r, &e, 1, &off, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_locator_image_offset(&l, &r, &e, 3, &off, NULL), ASMSTORE_ERR_INVALID_ARG);
+    asmstore_locator_close(&l);
+    CHECK_EQ_INT(asmstore_locate_file(&l, p_so, NULL, NULL), ASMSTORE_OK);
+    CHECK(check_image_offsets(&l, p_so) >= 1);
+    asmstore_locator_close(&l);
+#if defined(__x86_64__) && !defined(ASMSTORE_NO_LOCATOR)
+    CHECK_EQ_INT(asmstore_locate_dlopen(&l, p_so, NULL, NULL), ASMSTORE_OK);
+    CHECK(l.file_offset == 16384);
+    CHECK(check_image_offsets(&l, p_so) >= 1);
+    asmstore_locator_close(&l);
+#endif
+    /* inside an APK entry: offsets count in the archive */
+    memset(ze, 0, sizeof ze);
+    ze[0].name = "classes.dex"; ze[0].data = "dex\n035"; ze[0].size = 7;
+    ze[1].name = "lib/x86_64/libassembly-store.so"; ze[1].data = so; ze[1].size = n; ze[1].align = 16384;
+    z = zip_build(ze, 2, NULL, &nz);
+    CHECK(write_tmp("offsets.apk", z, nz, p_apk, sizeof p_apk));
+    free(z);
+    CHECK_EQ_INT(asmstore_locate_apk(&l, p_apk, ASMSTORE_ABI_X86_64, NULL, NULL), ASMSTORE_OK);
+    CHECK(check_image_offsets(&l, p_apk) >= 1);
+    asmstore_locator_close(&l);
+    /* a compressed image has no bytes to map (the writer compresses with zstd: not in ASMSTORE_NO_ZSTD builds) */
+#ifndef ASMSTORE_NO_ZSTD
+    memset(&o, 0, sizeof o);
+    o.abi = ASMSTORE_ABI_X86_64; o.jobs = 1;
+    memset(big, 'x', sizeof big);
+    CHECK(asmstore_writer_create(&wz, &o, NULL) == ASMSTORE_OK);
+    CHECK(wz && test_add(wz, "Z.dll", big, sizeof big, 0) == ASMSTORE_OK);
+    CHECK(wz && asmstore_writer_finish(wz, &packed, &packed_size, NULL) == ASMSTORE_OK);
+    CHECK(wz && write_tmp("offsets-z.store", packed, packed_size, p_z, sizeof p_z));
+    CHECK_EQ_INT(asmstore_locate_file(&l, p_z, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_init(&r, l.data, l.size, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Z.dll", 5, &e, NULL), ASMSTORE_OK);
+    CHECK(e.compression == ASMSTORE_COMPRESSION_ZSTD);
+    CHECK_EQ_INT(asmstore_locator_image_offset(&l, &r, &e, 1, &off, NULL), ASMSTORE_ERR_UNSUPPORTED);
+    /* a locator that knows no file (a zeroed one has no payload either) */
+    memset(&other, 0, sizeof other);
+    CHECK_EQ_INT(asmstore_locator_image_offset(&other, &r, &e, 1, &off, NULL), ASMSTORE_ERR_INVALID_ARG);
+    asmstore_locator_close(&l);
+    unlink(p_z);
+#else
+    (void)o; (void)other; (void)packed; (void)packed_size; (void)big; (void)p_z;
+    printf("  SKIP compressed image: an ASMSTORE_NO_ZSTD build writes none\n");
+#endif
+    unlink(p_raw); unlink(p_so); unlink(p_apk);
+    free(so);
+    asmstore_writer_free(w);
+    asmstore_writer_free(wz);
+}
+
+/* A FIFO given as a file is refused at once, never waited on (the open would block for a writer). */
+static int fifo_child(const char *fifo) {
+    asmstore_locator l;
+    void *data;
+    size_t n;
+    int ok = asmstore_read_file(fifo, NULL, &data, &n, NULL) == ASMSTORE_ERR_IO && errno == EINVAL;
+    ok &= asmstore_locate_file(&l, fifo, NULL, NULL) == ASMSTORE_ERR_IO;
+#ifndef ASMSTORE_NO_ZIP
+    ok &= asmstore_locate_apk(&l, fifo, ASMSTORE_ABI_UNKNOWN, NULL, NULL) == ASMSTORE_ERR_BAD_ZIP;
+#endif
+    return ok ? 0 : 1;
+}
+
+static void test_fifo_refused(void) {
+    char dir[] = "/tmp/asmstore-fifo-XXXXXX", fifo[64];
+    int st = 0, waited = 0;
+    pid_t p;
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(fifo, sizeof fifo, "%s/store.so", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    fflush(stdout);
+    if ((p = fork()) == 0) _exit(fifo_child(fifo));
+    /* a blocked open never returns: give it 30 s (not a timing test), then fail instead of hanging */
+    while (waitpid(p, &st, WNOHANG) == 0 && waited++ < 3000) usleep(10000);
+    if (waited > 3000) { kill(p, SIGKILL); waitpid(p, &st, 0); }
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    unlink(fifo);
+    rmdir(dir);
+}
+
+/* ---- deterministic mutation run over every parser ---- */
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(void) { rng_state ^= rng_state << 13; rng_state ^= rng_state >> 7; rng_state ^= rng_state << 17; return (uint32_t)(rng_state >> 11); }
+
+static void fuzz_one(const unsigned char *orig, size_t n, int iters) {
+    int it;
+    for (it = 0; it < iters; it++) {
+        size_t len = n, k, flips = 1 + rnd() % 8;
+        unsigned char *f;
+        const void *pl; size_t ps;
+        asmstore_elf_info info;
+        asmstore_zip_entry ze;
+        if (rnd() % 8 == 0) len = rnd() % (n + 1);
+        f = (unsigned char *)malloc(len ? len : 1);
+        memcpy(f, orig, len);
+        for (k = 0; k < flips && len; k++) {
+            size_t at = (rnd() % 4 == 0) ? rnd() % len : (rnd() % (len < 512 ? len : 512));
+            switch (rnd() % 4) {
+            case 0: f[at] = (unsigned char)rnd(); break;
+            case 1: f[at] = 0xFF; break;
+            case 2: f[at] = 0; break;
+            default: f[at] ^= (unsigned char)(1u << (rnd() % 8)); break;
+            }
+        }
+        if (asmstore_elf_payload(f, len, NULL, &pl, &ps, &info, NULL) == ASMSTORE_OK)
+            CHECK((const unsigned char *)pl >= f && ps <= len && (size_t)((const unsigned char *)pl - f) <= len - ps);
+        (void)asmstore_elf_check_bionic(f, len, ASMSTORE_ABI_UNKNOWN, NULL, NULL, NULL);
+        if (asmstore_zip_find_store(f, len, ASMSTORE_ABI_UNKNOWN, NULL, &ze, NULL) == ASMSTORE_OK)
+            CHECK(ze.data_offset <= len && ze.compressed_size <= len - ze.data_offset);
+        { /* as a template stub: a payload found in it is replaced (ASan sees any stray read or write) */
+            asmstore_elf_options o;
+            void *out = NULL;
+            size_t on = 0;
+            memset(&o, 0, sizeof o);
+            o.mode = ASMSTORE_ELF_MODE_TEMPLATE; o.stub = f; o.stub_size = len;
+            if (asmstore_elf_wrap(&o, "XABA", 4, &out, &on, NULL) == ASMSTORE_OK) CHECK(out && on >= 4);
+            free(out);
+        }
+        free(f);
+    }
+}
+
+static void test_mutations(void) {
+    int i, m;
+    const void *store; size_t store_size, n;
+    for (i = 0; i < 4; i++) {
+        asmstore_writer *w = make_store(all_abis[i], &store, &store_size);
+        if (!w) { CHECK(0); return; }
+        for (m = 0; m < 2; m++) {
+            unsigned char *f = wrap(all_abis[i], (asmstore_elf_mode)m, store, 64, &n); /* small payload: fast */
+            if (f) fuzz_one(f, n, 1500);
+            free(f);
+        }
+        asmstore_writer_free(w);
+    }
+    {
+        zent e[2];
+        zopts zo;
+        unsigned char *z;
+        memset(e, 0, sizeof e); memset(&zo, 0, sizeof zo);
+        e[0].name = "lib/arm64-v8a/libassembly-store.so"; e[0].data = payload_bytes; e[0].size = sizeof payload_bytes; e[0].align = 16;
+        e[1].name = "lib/x86/libassembly-store.so"; e[1].data = payload_bytes; e[1].size = 5; e[1].align = 16;
+        z = zip_build(e, 2, NULL, &n); fuzz_one(z, n, 3000); free(z);
+        zo.zip64 = 1; zo.comment = "hello"; zo.comment_len = 5;
+        z = zip_build(e, 2, &zo, &n); fuzz_one(z, n, 3000); free(z);
+    }
+}
+
+int main(void) {
+    snprintf(tmpdir, sizeof tmpdir, "%s/asmstore-elf.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(tmpdir)) { perror("mkdtemp"); return 1; }
+    RUN(test_zip_scan);
+    RUN(test_locate_file_and_dlopen);
+    RUN(test_locate_apk_and_split);
+    RUN(test_image_offsets);
+    RUN(test_fifo_refused);
+    RUN(test_mutations);
+    rmdir(tmpdir);
+    return TEST_DONE();
+}
