@@ -13,13 +13,15 @@ have() { command -v "$1" >/dev/null 2>&1; }
 # on armhf, cross-built static (no zstd, no dlopen: stored stores only) and run under qemu-user
 for spec in s390x-linux-gnu:qemu-s390x arm-linux-gnueabihf:qemu-arm; do
   cc=${spec%%:*}-gcc; q=${spec##*:}
-  if ! have "$cc" || ! have "$q"; then t_skip "test_elf on ${spec%%:*}" "needs $cc and $q"; continue; fi
-  if $cc -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes -Werror \
-       -O1 -D_GNU_SOURCE -DASMSTORE_NO_ZSTD -DASMSTORE_NO_THREADS -DASMSTORE_NO_LOCATOR -static \
-       -o "$T_TMP/test_elf-$q" "$TOP/tests/test_elf.c" 2>"$T_TMP/err"; then
-    if $q "$T_TMP/test_elf-$q" >"$T_TMP/out" 2>&1 && grep -qE "^[1-9][0-9]* passed, 0 failed" "$T_TMP/out"; then t_ok "test_elf suite on ${spec%%:*} (qemu)"
-    else t_fail "test_elf on ${spec%%:*}" "$(grep -v '^ok' "$T_TMP/out" | tail -5)"; fi
-  else t_fail "build test_elf for ${spec%%:*}" "$(head -3 "$T_TMP/err")"; fi
+  if ! have "$cc" || ! have "$q"; then t_skip "test_elf, test_locator on ${spec%%:*}" "needs $cc and $q"; continue; fi
+  for t in test_elf test_locator; do
+    if $cc -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes -Werror \
+         -O1 -D_GNU_SOURCE -DASMSTORE_NO_ZSTD -DASMSTORE_NO_THREADS -DASMSTORE_NO_LOCATOR -static \
+         -o "$T_TMP/$t-$q" "$TOP/tests/$t.c" 2>"$T_TMP/err"; then
+      if $q "$T_TMP/$t-$q" >"$T_TMP/out" 2>&1 && grep -qE "^[1-9][0-9]* passed, 0 failed" "$T_TMP/out"; then t_ok "$t suite on ${spec%%:*} (qemu)"
+      else t_fail "$t on ${spec%%:*}" "$(grep -v '^ok' "$T_TMP/out" | tail -5)"; fi
+    else t_fail "build $t for ${spec%%:*}" "$(head -3 "$T_TMP/err")"; fi
+  done
 done
 
 if [ ! -d "$MONO45" ]; then t_skip "t_elf" "no $MONO45 (mono-devel)"; t_done; exit; fi
