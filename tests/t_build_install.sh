@@ -51,11 +51,19 @@ int main(int argc, char **argv) {
     int pass;
     if (argc != 2) return 2;
     for (i = 0; i < sizeof big; i++) big[i] = (char)('a' + i % 7);
+    asmstore_add app = {0};
+    asmstore_add satellite = {0};
     memset(&o, 0, sizeof o);
     o.abi = ASMSTORE_ABI_X86_64;
+    app.name = "App.dll";
+    app.image = big;
+    app.image_size = sizeof big;
+    satellite.name = "fr/App.resources.dll";
+    satellite.image = "bonjour";
+    satellite.image_size = 7;
     if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK ||
-        asmstore_writer_add(w, "App.dll", 7, big, sizeof big, NULL, 0, NULL, 0, 0, NULL) != ASMSTORE_OK ||
-        asmstore_writer_add(w, "fr/App.resources.dll", 20, "bonjour", 7, NULL, 0, NULL, 0, 0, NULL) != ASMSTORE_OK ||
+        asmstore_writer_add(w, &app, NULL) != ASMSTORE_OK ||
+        asmstore_writer_add(w, &satellite, NULL) != ASMSTORE_OK ||
         asmstore_writer_finish(w, &store, &size, NULL) != ASMSTORE_OK) return 1;
     if (asmstore_reader_init(&r, store, size, NULL, NULL) != ASMSTORE_OK) return 1;
     for (pass = 0; pass < 2; pass++) {
