@@ -1,10 +1,14 @@
-# `make bench`: every figure next to its anchor, measured in the same run (tests/bench/bench.sh), written
-# to build/bench/BENCHMARKS.md + build/bench/bench.png (the committed copies: BENCHMARKS.md, docs/bench.png).
-# Quick by default (a few minutes on 2 cores); BENCH_FULL=1 adds levels 19 and 22 on the whole corpus and
-# more samples. Never fails on timing. Needs zstd, llvm-mc + ld.lld (the upstream stand-in), zip + zipalign
-# (the APK path), valgrind (instruction counts), gnuplot (the plot); each missing one drops its column.
+# `make bench`: the benchmark report (tests/bench/bench.sh): summary (targets met and behind, the run's
+# noise), machine and run, each figure beside its anchor measured in the same run, targets, how to
+# reproduce, the plot; written to build/bench/BENCHMARKS.md + build/bench/bench.png (the committed copies:
+# BENCHMARKS.md, docs/bench.png). Quick by default (5-15 minutes on 2 cores); BENCH_FULL=1 adds levels 19
+# and 22 on the whole corpus and more samples. Never fails on timing. Needs zstd, llvm-mc + ld.lld (the
+# upstream stand-in), zip + zipalign (the APK path), valgrind (instruction counts), gnuplot (the plot);
+# each missing one drops its column. Section 7 has a CoreCLR 11 table after `make runtime-net11` and a
+# composite table after `make composite-net10`.
 #   make bench-report   the report alone (make bench = all + this)
-#   make bench-report BENCH_ONLY=ttm   section 7 alone (time to Main + memory, CoreCLR and Mono)
+#   make bench-report BENCH_ONLY=ttm   section 7 alone (time to Main, CPU, faults, memory: CoreCLR and Mono)
+#   make bench-report BENCH_TTM_SAMPLES=5   fewer rounds of section 7 (15 by default, 41 with BENCH_FULL=1)
 #   make bench-publish  copy the last report to BENCHMARKS.md + docs/bench.png (what is committed)
 # built before `make test` too, so that a header change that breaks a bench program fails CI, not the next bench
 BENCH_TEST_NEEDS = $(B)/bench/bench_tool $(B)/bench_cache
@@ -15,7 +19,8 @@ $(B)/bench/bench_tool: tests/bench/bench_tool.c asmstore.h | $(B)
 
 .PHONY: bench-report
 bench-report: $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache coreclr-host
-	@CC="$(CC)" BENCH_FULL=$(BENCH_FULL) BENCH_ONLY=$(BENCH_ONLY) tests/bench/bench.sh $(B)/bench $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache
+	@CC="$(CC)" BENCH_FULL=$(BENCH_FULL) BENCH_ONLY=$(BENCH_ONLY) \
+	  tests/bench/bench.sh $(B)/bench $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache
 
 # Copies the last run's report to the committed places (BENCHMARKS.md, docs/bench.png).
 .PHONY: bench-publish

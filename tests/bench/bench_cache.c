@@ -14,6 +14,7 @@
 #include "../cache_util.h"
 
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -101,7 +102,7 @@ static void mem_child(const char *what, const char *root, const cu_store *s, int
    Each run is a posix_spawn of this program ("--child"), timed from the spawn to wait (whole process) and
    inside (open = map the store file + reader + cache open; load = get + touch every image of the
    workload). Paths: direct zstd (cache off), our cache hit, and a replica of upstream's removed
-   design (#11967, store-format.md §8: <N>.bin = payload || 32-byte footer, CRC-32 of the whole
+   design (#11967, docs/store-format.md §8: <N>.bin = payload || 32-byte footer, CRC-32 of the whole
    payload checked on every hit, mmap). Cells run interleaved, rep by rep. Not fork + exec: copying the page tables of
    this harness (it holds the corpus and the store) added ~5 ms to every start on a Firecracker VM, a cost of the
    harness that no app start pays and that shrank every path's lead over another. */
@@ -109,7 +110,7 @@ enum { P_DIRECT, P_HIT, P_UPSTREAM, NPATHS };
 enum { W_APP, W_ALL, NWORK };
 enum { T_WHOLE, T_SPARSE, NTOUCH };
 enum { S_RESIDENT, S_EVICTED, NSTATE };
-static const char *path_name[NPATHS] = {"direct zstd", "cache hit", "upstream replica"};
+static const char *path_name[NPATHS] = {"direct", "cache hit", "upstream"};
 static const char *work_name[NWORK] = {"app", "corpus"};
 static const char *touch_name[NTOUCH] = {"whole", "sparse"};
 static const char *state_name[NSTATE] = {"resident", "evicted"};
@@ -123,7 +124,7 @@ static const char *const app_names[] = {
     "System.Data", "System.Drawing", "System.Json", "System.Transactions", "System.Web.Services",
     "System.Runtime.Extensions", "System.Threading", "System.Diagnostics.Debug", "System.Globalization", "System.Console"};
 
-/* Upstream's removed cache, as store-format.md §8 describes it (the bench's anchor). */
+/* Upstream's removed cache, as docs/store-format.md §8 describes it (the bench's anchor). */
 static void up_path(char *out, size_t cap, const char *root, uint32_t index) { /* root: a short temp path */
     snprintf(out, cap, "%s/%u.bin", root, (unsigned)index);
 }
@@ -211,7 +212,8 @@ static unsigned touch_whole(const unsigned char *d, size_t n) {
     return sum;
 }
 
-/* The child: one app start. argv: PATH TOUCH STOREFILE ROOT WORK. Prints "open_us load_us hits misses". */
+/* The child: one app start. argv: PATH TOUCH STOREFILE ROOT WORK.
+   Prints "open_us load_us hits misses dirty_kb" (private dirty after the load, what the start holds). */
 static int child_main(char **argv) {
     int path = atoi(argv[0]), touch = atoi(argv[1]), work = atoi(argv[4]);
     const char *root = argv[3];
@@ -257,7 +259,7 @@ static int child_main(char **argv) {
     t_load = now_ms();
     asmstore_cache_stats(c, &cnt);
     if (path != P_UPSTREAM) { hits = (unsigned)cnt.hits; misses = (unsigned)cnt.misses; }
-    printf("%.0f %.0f %u %u\n", (t_open - t0) * 1e3, (t_load - t_open) * 1e3, hits, misses);
+    printf("%.0f %.0f %u %u %ld\n", (t_open - t0) * 1e3, (t_load - t_open) * 1e3, hits, misses, read_mem().dirty_kb);
     return 0;
 }
 
@@ -307,18 +309,27 @@ static double page_cache(const flist *l, int evict) {
     return pages ? (double)resident / (double)pages : 0;
 }
 
-typedef struct cell { double wall[64], open[64], load[64]; int n; unsigned hits, misses; double resid_sum; } cell;
+typedef struct cell {
+    double wall[64], load[64];
+    double cpu[64], faults[64], dirty[64]; /* user + sys ms, minor faults, private dirty kB */
+    int n;
+    unsigned hits, misses;
+    double resid_sum;
+} cell;
 
-/* One fresh process; fills wall/open/load (ms). */
+/* One fresh process; fills wall/load (ms), cpu (ms, wait4's rusage), faults and dirty (the child's open
+   time is not kept: the whole process and the load are what the matrix compares). */
 static int run_child(const char *self, int path, int touch, const char *store, const char *root, int work, cell *c) {
     char a0[8], a1[8], a4[8], out[256];
     int pipefd[2], status;
     ssize_t got;
     double t0;
     unsigned hits = 0, misses = 0;
-    double open_us = 0, load_us = 0;
+    double load_us = 0;
     char *args[] = {(char *)self, (char *)"--child", a0, a1, (char *)store, (char *)root, a4, NULL};
     posix_spawn_file_actions_t fa;
+    struct rusage ru;
+    long dirty_kb = 0;
     pid_t p;
     snprintf(a0, sizeof a0, "%d", path);
     snprintf(a1, sizeof a1, "%d", touch);
@@ -334,13 +345,16 @@ static int run_child(const char *self, int path, int touch, const char *store, c
     close(pipefd[1]);
     if (p < 0) { close(pipefd[0]); return -1; }
     got = read(pipefd[0], out, sizeof out - 1);
-    waitpid(p, &status, 0);
+    if (wait4(p, &status, 0, &ru) < 0) memset(&ru, 0, sizeof ru);
     c->wall[c->n] = now_ms() - t0;
     close(pipefd[0]);
     if (got <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
     out[got] = 0;
-    if (sscanf(out, "%lf %lf %u %u", &open_us, &load_us, &hits, &misses) != 4) return -1;
-    c->open[c->n] = open_us / 1e3;
+    if (sscanf(out, "%*f %lf %u %u %ld", &load_us, &hits, &misses, &dirty_kb) != 4) return -1;
+    c->cpu[c->n] = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+                   (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+    c->faults[c->n] = (double)ru.ru_minflt;
+    c->dirty[c->n] = (double)dirty_kb;
     c->load[c->n] = load_us / 1e3;
     c->hits = hits;
     c->misses = misses;
@@ -415,8 +429,9 @@ static int matrix_main(const char *self, const cu_store *s, const char *tmp, int
                         c1->resid_sum += page_cache(&files, st == S_EVICTED);
                         if (run_child(self, pp, t, store, pp == P_UPSTREAM ? up[w] : ours[w], w, c1) != 0) bad++;
                     }
-    printf("| workload | touch | page cache | path | whole process ms, median (min–max) | open ms | load ms | ÷ direct | ÷ upstream | resident before | hits/misses |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("| cell (resident) | path | process, ms | ÷ direct | ÷ upstream | load ms | CPU ms | faults | dirty MiB |"
+           " hits/misses |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|\n");
     for (w = 0; w < NWORK; w++)
         for (t = 0; t < NTOUCH; t++)
             for (st = 0; st < NSTATE; st++) {
@@ -425,10 +440,12 @@ static int matrix_main(const char *self, const cu_store *s, const char *tmp, int
                 for (p = 0; p < NPATHS; p++) {
                     cell *c1 = &cells[w][t][st][p];
                     double mw = median(c1->wall, c1->n);
-                    printf("| %s | %s | %s | %s%s%s | %.1f (%.1f–%.1f) | %.1f | %.1f | %.2f | %.2f | %.0f%% | %u/%u |\n", work_name[w],
-                           touch_name[t], state_name[st], p == P_HIT ? "**" : "", path_name[p], p == P_HIT ? "**" : "", mw,
-                           vmin(c1->wall, c1->n), vmax(c1->wall, c1->n), median(c1->open, c1->n), median(c1->load, c1->n),
-                           dwall > 0 ? mw / dwall : 0, uwall > 0 ? mw / uwall : 0, c1->n ? 100.0 * c1->resid_sum / c1->n : 0,
+                    printf("| %s, %s, %s (%.0f%%) | %s%s%s | %.1f (%.1f–%.1f) | %.2f | %.2f | %.1f | %.0f | %.0f | %.1f |"
+                           " %u/%u |\n", work_name[w], touch_name[t], state_name[st],
+                           c1->n ? 100.0 * c1->resid_sum / c1->n : 0, p == P_HIT ? "**" : "", path_name[p],
+                           p == P_HIT ? "**" : "", mw, vmin(c1->wall, c1->n), vmax(c1->wall, c1->n),
+                           dwall > 0 ? mw / dwall : 0, uwall > 0 ? mw / uwall : 0, median(c1->load, c1->n),
+                           median(c1->cpu, c1->n), median(c1->faults, c1->n), median(c1->dirty, c1->n) / 1024,
                            c1->hits, c1->misses);
                 }
             }
