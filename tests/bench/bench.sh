@@ -524,7 +524,7 @@ CMD="make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')${ONLY:+ BENCH_ONLY=$ON
   echo "## Summary"
   echo ""
   echo "- Targets: **$N_MET met, $N_BEHIND behind**${BEHIND:+ (behind: $BEHIND)}." | fold -s -w 116 | sed 's/ *$//; 2,$s/^/  /'
-  { printf '%s' "- Noise: other processes used $OTHERS_PC % of the $NCPU CPUs during the run (this run $OURS_PC %;"
+  { printf '%s' "- Noise: other processes used $OTHERS_PC % of the $NCPU CPUs during the run (the benchmark itself $OURS_PC %;"
     printf '%s' " steal $STEAL_PC %); load average $LOAD_START at the start (busy: ${TOP_START:-nothing over 10 %}),"
     printf '%s' " $LOAD_END at the end; the anchors' spread (max − min) ÷ median: $SPREAD."
     [ "$OTHERS_PC" -ge 10 ] 2>/dev/null &&
