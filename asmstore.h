@@ -311,8 +311,8 @@ ASMSTORE_DEF void *asmstore_alloc(const asmstore_allocator *a, size_t size);
 ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t size);
 
 /* >>shared: little-endian access, errors ------------------------------------------------------- */
-/* Shared with asmstore_cache.h, not API (two underscores: may change in any release): the
-   little-endian access and the one way an asmstore_error is filled. Static inline in every file
+/* Shared with asmstore_cache.h and the CLI, not API (two underscores: may change in any
+   release): the little-endian access and the one way an asmstore_error is filled. Static inline in every file
    that includes the header, so the cache header uses the same code whether or not its
    translation unit holds the implementation. Fields are never read by casting mapped
    bytes to wider types: on little-endian GCC/Clang a memcpy (one unaligned load), elsewhere byte
@@ -355,6 +355,11 @@ ASMSTORE__INLINE uint64_t asmstore__rd64(const unsigned char *p) {
 #else
     return (uint64_t)asmstore__rd32(p) | ((uint64_t)asmstore__rd32(p + 4) << 32);
 #endif
+}
+
+ASMSTORE__INLINE void asmstore__wr16(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
 }
 
 ASMSTORE__INLINE void asmstore__wr32(unsigned char *p, uint32_t v) {
@@ -1103,11 +1108,6 @@ ASMSTORE_DEF void asmstore_free(const asmstore_allocator *a, void *ptr, size_t s
 }
 
 /* >>internal: bytes and descriptors ------------------------------------------------------------ */
-ASMSTORE__INLINE void asmstore__wr16(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
-}
-
 /* True when [off, off+len) lies inside [0, size). */
 ASMSTORE__INLINE int asmstore__range_ok(uint64_t off, uint64_t len, uint64_t size) {
     return off <= size && len <= size - off;

@@ -403,40 +403,40 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__check_footer(
 
     if (!bytes && size)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, entry, 0,
-                                    "cache file: NULL bytes with a nonzero size");
+                              "cache file: NULL bytes with a nonzero size");
     if (size < ASMSTORE_CACHE_FOOTER_SIZE)
         return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, 0, entry, 0,
-                                    "cache file shorter than its 48-byte footer");
+                              "cache file shorter than its 48-byte footer");
     s = size - ASMSTORE_CACHE_FOOTER_SIZE;
     if ((uint64_t)s != expected_size)
         return asmstore__fail(err, ASMSTORE_ERR_SIZE_MISMATCH, 0, entry, 0,
-                                    "cache file size is not the entry's image size + 48");
+                              "cache file size is not the entry's image size + 48");
     f += s;
     if (asmstore__rd32(f) != ASMSTORE_CACHE_MAGIC)
         return asmstore__fail(err, ASMSTORE_ERR_BAD_MAGIC, s, entry, 0,
-                                    "cache footer magic is not \"XACC\"");
+                              "cache footer magic is not \"XACC\"");
     if (asmstore__rd32(f + 4) != ASMSTORE_CACHE_FOOTER_VERSION)
         return asmstore__fail(err, ASMSTORE_ERR_BAD_VERSION, s + 4, entry, 0,
-                                    "cache footer version is not 2");
+                              "cache footer version is not 2");
     if (asmstore__rd64(f + 8) != store_id)
         return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, s + 8, entry, 0,
-                                    "cache footer's store id is not the store's");
+                              "cache footer's store id is not the store's");
     if (asmstore__rd32(f + 24) != index)
         return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, s + 24, entry, 0,
-                                    "cache footer's descriptor index is not the entry's");
+                              "cache footer's descriptor index is not the entry's");
     if (asmstore__rd32(f + 28) != flags)
         return asmstore__fail(
             err, ASMSTORE_ERR_CORRUPT, s + 28, entry, 0,
             "cache footer's flags are not the store's (source hash iff v2/v3)");
     if (asmstore__rd64(f + 32) != expected_size)
         return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, s + 32, entry, 0,
-                                    "cache footer's payload size is not the entry's image size");
+                              "cache footer's payload size is not the entry's image size");
     if (source_hash && asmstore__rd64(f + 40) != *source_hash)
         return asmstore__fail(err, ASMSTORE_ERR_CHECKSUM, s + 40, entry, 0,
-                                    "cache footer's source hash is not that of the stored bytes");
+                              "cache footer's source hash is not that of the stored bytes");
     if (!source_hash && asmstore__rd64(f + 40) != 0u)
         return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, s + 40, entry, 0,
-                                    "cache footer has a source hash where the store has none");
+                              "cache footer has a source hash where the store has none");
     return ASMSTORE_OK;
 }
 
@@ -452,7 +452,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_validate_file(const void *byte
     size -= ASMSTORE_CACHE_FOOTER_SIZE;
     if (asmstore_xxh3_64(p, size) != asmstore__rd64(p + size + 16))
         return asmstore__fail(err, ASMSTORE_ERR_CHECKSUM, size + 16, (int64_t)index, 0,
-                                    "cache file's payload hash is not the footer's");
+                              "cache file's payload hash is not the footer's");
     return ASMSTORE_OK;
 }
 
@@ -1812,13 +1812,13 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__options(asmstore_cache_o
     if (o->max_queue_bytes == 0) o->max_queue_bytes = ASMSTORE_CACHE_QUEUE_BYTES;
     if (o->min_alignment > 16384u || (o->min_alignment & (o->min_alignment - 1)))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                                    "options.min_alignment is not 0 or a power of two <= 16384");
+                              "options.min_alignment is not 0 or a power of two <= 16384");
     if (o->policy < ASMSTORE_CACHE_POLICY_AUTO || o->policy > ASMSTORE_CACHE_POLICY_RESIDENT)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                                    "options.policy is not an asmstore_cache_policy");
+                              "options.policy is not an asmstore_cache_policy");
     if (o->pack < ASMSTORE_CACHE_PACK_AUTO || o->pack > ASMSTORE_CACHE_PACK_AT_FLUSH)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                                    "options.pack is not an asmstore_cache_pack");
+                              "options.pack is not an asmstore_cache_pack");
     return ASMSTORE_OK;
 }
 
@@ -1954,20 +1954,20 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
 
     if (!out)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                                    "cache open: out is NULL");
+                              "cache open: out is NULL");
     *out = NULL;
     if (!root || !*root)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                                    "cache open: root directory is NULL or empty");
+                              "cache open: root directory is NULL or empty");
     if (!store || !store->data)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                                    "cache open: store is NULL or not initialised");
+                              "cache open: store is NULL or not initialised");
     res = asmstore_cache__options(&o, opt, err);
     if (res != ASMSTORE_OK) return res;
     *out = asmstore_cache__create(store, &o);
     if (!*out)
         return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0,
-                                    "no memory for the cache object");
+                              "no memory for the cache object");
 
     env = getenv("ASMSTORE_CACHE_DISABLE");
     if (!o.disable && !(env && *env && strcmp(env, "0") != 0)) asmstore_cache__attach(*out, root);
@@ -2283,11 +2283,11 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c
         uintptr_t at;
         if (e->image_size > SIZE_MAX - want)
             return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, entry, 0,
-                                        "uncompressed image too large for an aligned copy");
+                                  "uncompressed image too large for an aligned copy");
         block = (unsigned char *)asmstore_alloc(&c->opt.allocator, e->image_size + want);
         if (!block)
             return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, entry, 0,
-                                        "no memory for the aligned copy of an image");
+                                  "no memory for the aligned copy of an image");
         at = ((uintptr_t)block + want - 1) & ~(uintptr_t)(want - 1);
         memcpy((void *)at, e->image, e->image_size);
         out->data = (const unsigned char *)at;
@@ -2356,7 +2356,7 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__decompress(asmstore_cach
     *buf = (unsigned char *)asmstore_alloc(&c->opt.allocator, size);
     if (!*buf)
         return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, (int64_t)e->index, 0,
-                                    "no memory for the decompressed image");
+                              "no memory for the decompressed image");
     asmstore_cache__write_pages(*buf, size, c->page);
     t0 = asmstore_cache__now_ns();
 #ifndef ASMSTORE_NO_ZSTD
@@ -2430,10 +2430,10 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     if (out) memset(out, 0, sizeof *out);
     if (!c || !e || !out)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                                    "cache get: cache, entry or image is NULL");
+                              "cache get: cache, entry or image is NULL");
     if (e->ignored || !e->image)
         return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)e->index, 0,
-                                    "cache get: the entry is an ignored placeholder");
+                              "cache get: the entry is an ignored placeholder");
 
     /* the store's own descriptor decides: a stray entry can neither read outside the store nor
        file one entry's bytes under another's index */
@@ -2442,7 +2442,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     if (e->compression == ASMSTORE_COMPRESSION_NONE) return asmstore_cache__direct(c, e, out, err);
     if (e->uncompressed_size > asmstore_reader_max_entry_size(&c->store))
         return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, (int64_t)e->index, 0,
-                                    "entry's image is larger than the reader's max_entry_size");
+                              "entry's image is larger than the reader's max_entry_size");
     if (c->dirfd >= 0) hit = asmstore_cache__lookup(c, e, &src_hash, &src_known, out, &checksum);
     if (hit == 1) return ASMSTORE_OK;
     return asmstore_cache__miss(c, e, hit, checksum, &src_hash, &src_known, out, err);
@@ -2683,19 +2683,19 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
     if (stats) *stats = st;
     if (!root)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
-                                    "cache prune: root directory is NULL");
+                              "cache prune: root directory is NULL");
     top = asmstore_cache__open_top(root, 0);
     if (top < 0 && errno == ENOENT)
         return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, ENOENT,
-                                    "no " ASMSTORE_CACHE_DIR_NAME " directory under root");
+                              "no " ASMSTORE_CACHE_DIR_NAME " directory under root");
     if (top < 0)
         return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, errno,
-                                    "cannot open the " ASMSTORE_CACHE_DIR_NAME " directory");
+                              "cannot open the " ASMSTORE_CACHE_DIR_NAME " directory");
     if (keep_id) asmstore_cache__id_hex(keep_hex, *keep_id);
     res = asmstore_cache__prune_dirs(top, keep_id ? keep_hex : NULL, dirs, &ndirs, &list, &st);
     if (res == ASMSTORE_ERR_IO) /* before anything was listed */
         return asmstore__fail(err, res, 0, -1, errno,
-                                    "cannot list the " ASMSTORE_CACHE_DIR_NAME " directory");
+                              "cannot list the " ASMSTORE_CACHE_DIR_NAME " directory");
 
     if (res == ASMSTORE_OK) asmstore_cache__prune_lru(dirs, &list, max_bytes, &st);
     for (k = 0; res != ASMSTORE_OK && k < (int)list.n; k++) {

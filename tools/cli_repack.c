@@ -146,17 +146,13 @@ static int parse_args(int argc, char **argv, repack_args *a) {
 }
 
 /* >>replacement images ------------------------------------------------------------------------- */
-static uint32_t le32(const unsigned char *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* A PE file: "MZ", and e_lfanew (at 0x3C) pointing inside the file at "PE\0\0" + a COFF header. */
 static int is_pe(const unsigned char *p, size_t n) {
     uint32_t off;
 
     if (n < 64 || p[0] != 'M' || p[1] != 'Z')
         return 0;
-    off = le32(p + 60);
+    off = asmstore__rd32(p + 60);
     return off >= 64 && (uint64_t)off + 24 <= n && memcmp(p + off, "PE\0\0", 4) == 0;
 }
 
@@ -261,7 +257,7 @@ static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_
                 ao->name, abi, ao->image_size, e->uncompressed_size);
     } else {
         ao->flags |= ASMSTORE_ADD_DESCRIPTOR_INDEX;
-        ao->descriptor_index = le32(e->image + 4);
+        ao->descriptor_index = asmstore__rd32(e->image + 4);
         ao->level = release_level(&u->r, e->compression);
         fprintf(stderr,
                 "%s (%s): replaced, %s level %d, descriptor index %u kept (%zu bytes "
@@ -657,17 +653,6 @@ static uint32_t entry_alignment(const repack_job *j, const char *name, size_t le
     return 4;
 }
 
-static void put16(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
-}
-static void put32(unsigned char *p, uint32_t v) {
-    put16(p, v & 0xFFFFu);
-    put16(p + 2, v >> 16);
-}
-static uint32_t le16(const unsigned char *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
 
 /* Copies the local header and data of the entry whose central directory record is at z + c to
    o + *pos, padded so its data lands at its alignment (entry_alignment); *pos moves past it. cd and
@@ -675,23 +660,27 @@ static uint32_t le16(const unsigned char *p) {
    libzip writes. */
 static size_t align_entry(const repack_job *j, const unsigned char *z, size_t cd, size_t cd_end,
                           size_t c, unsigned char *o, size_t *pos) {
-    size_t nl = le16(z + c + 28), xl = le16(z + c + 30), cl = le16(z + c + 32);
-    size_t lfh = le32(z + c + 42), csize = le32(z + c + 20), pad = 0, lnl, lxl, head;
+    size_t nl = asmstore__rd16(z + c + 28);
+    size_t xl = asmstore__rd16(z + c + 30);
+    size_t cl = asmstore__rd16(z + c + 32);
+    size_t lfh = asmstore__rd32(z + c + 42);
+    size_t csize = asmstore__rd32(z + c + 20);
+    size_t pad = 0, lnl, lxl, head;
     uint32_t align;
 
-    if (c + 46 + nl + xl + cl > cd_end || lfh + 30 > cd || le32(z + lfh) != 0x04034b50u ||
-        (le16(z + lfh + 6) & 8))
+    if (c + 46 + nl + xl + cl > cd_end || lfh + 30 > cd || asmstore__rd32(z + lfh) != 0x04034b50u ||
+        (asmstore__rd16(z + lfh + 6) & 8))
         return 0;
-    lnl = le16(z + lfh + 26);
-    lxl = le16(z + lfh + 28);
+    lnl = asmstore__rd16(z + lfh + 26);
+    lxl = asmstore__rd16(z + lfh + 28);
     head = 30 + lnl + lxl;
     if (lfh + head + csize > cd || lxl > 0xFFFF - REPACK_APK_ALIGN)
         return 0;
-    align = entry_alignment(j, (const char *)z + c + 46, nl, le16(z + c + 10));
+    align = entry_alignment(j, (const char *)z + c + 46, nl, asmstore__rd16(z + c + 10));
     while ((*pos + head + pad) % align)
         pad++;
     memcpy(o + *pos, z + lfh, head);
-    put16(o + *pos + 28, (uint32_t)(lxl + pad));
+    asmstore__wr16(o + *pos + 28, (uint32_t)(lxl + pad));
     memset(o + *pos + head, 0, pad);
     memcpy(o + *pos + head + pad, z + lfh + head, csize);
     *pos += head + pad + csize;
@@ -707,13 +696,13 @@ static int align_archive(const repack_job *j, const unsigned char *z, size_t n, 
     unsigned char *o;
     uint32_t *moved;
 
-    while (eocd > 0 && le32(z + eocd) != 0x06054b50u)
+    while (eocd > 0 && asmstore__rd32(z + eocd) != 0x06054b50u)
         eocd--;
-    if (n < 22 || le32(z + eocd) != 0x06054b50u)
+    if (n < 22 || asmstore__rd32(z + eocd) != 0x06054b50u)
         return 1;
-    count = le16(z + eocd + 10);
-    cd_size = le32(z + eocd + 12);
-    cd = le32(z + eocd + 16);
+    count = asmstore__rd16(z + eocd + 10);
+    cd_size = asmstore__rd32(z + eocd + 12);
+    cd = asmstore__rd32(z + eocd + 16);
     if (cd + cd_size > eocd || count == 0xFFFF)
         return 1;
     o = (unsigned char *)malloc(n + count * (size_t)REPACK_APK_ALIGN);
@@ -739,11 +728,14 @@ static int align_archive(const repack_job *j, const unsigned char *z, size_t n, 
     }
     memcpy(o + pos, z + cd, cd_size);
     for (c = pos, i = 0; i < count; i++) { /* the central directory points at the moved headers */
-        put32(o + c + 42, moved[i]);
-        c += 46 + le16(o + c + 28) + le16(o + c + 30) + le16(o + c + 32);
+        size_t variable = (size_t)asmstore__rd16(o + c + 28) + (size_t)asmstore__rd16(o + c + 30) +
+                          (size_t)asmstore__rd16(o + c + 32);
+
+        asmstore__wr32(o + c + 42, moved[i]);
+        c += 46 + variable;
     }
     memcpy(o + pos + cd_size, z + eocd, n - eocd);
-    put32(o + pos + cd_size + 16, (uint32_t)pos);
+    asmstore__wr32(o + pos + cd_size + 16, (uint32_t)pos);
     free(moved);
     *out = o;
     *out_n = pos + cd_size + (n - eocd);
