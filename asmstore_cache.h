@@ -265,6 +265,9 @@ ASMSTORE_CACHE_DEF void asmstore_cache_flush(asmstore_cache *c);
 /* Copies the counters (a consistent snapshot). */
 ASMSTORE_CACHE_DEF void asmstore_cache_stats(asmstore_cache *c, asmstore_cache_counters *out);
 
+/* Where an image came from, as tools print it: "hit", "miss", "direct", "copy" or "none". */
+ASMSTORE_CACHE_DEF const char *asmstore_cache_source_name(asmstore_cache_source source);
+
 /* Stops the writer after the file it is writing, or between two images of a consolidation
    (whose temp file it removes; queued snapshots are dropped: flush first to keep them), joins
    it, closes the directory and the pack and frees the cache. Images handed out stay valid. NULL
@@ -2479,6 +2482,22 @@ ASMSTORE_CACHE_DEF void asmstore_cache_flush(asmstore_cache *c) {
         pthread_cond_wait(&c->drained, &c->lock);
     c->flushing--;
     pthread_mutex_unlock(&c->lock);
+}
+
+ASMSTORE_CACHE_DEF const char *asmstore_cache_source_name(asmstore_cache_source source) {
+    switch (source) {
+    case ASMSTORE_CACHE_HIT:
+        return "hit";
+    case ASMSTORE_CACHE_MISS:
+        return "miss";
+    case ASMSTORE_CACHE_DIRECT:
+        return "direct";
+    case ASMSTORE_CACHE_COPY:
+        return "copy";
+    case ASMSTORE_CACHE_NONE:
+        break;
+    }
+    return "none";
 }
 
 ASMSTORE_CACHE_DEF void asmstore_cache_stats(asmstore_cache *c, asmstore_cache_counters *out) {

@@ -459,10 +459,6 @@ static void bundle_choose(host *h, const char *program) {
 
 /* ---------------------------------------------------------------- the two doors */
 
-static const char *source_name(asmstore_cache_source s) {
-    return s == ASMSTORE_CACHE_HIT ? "hit" : s == ASMSTORE_CACHE_MISS ? "miss" : s == ASMSTORE_CACHE_COPY ? "copied" : "direct";
-}
-
 /* Which door serves the image just got: BUNDLE when it lies in the bundle file at an offset the door takes
    (s->offset), else EXTERNAL (by address). */
 static door door_for(host *h, const asmstore_entry *e, served *s) {
@@ -539,7 +535,7 @@ static served *probe_lookup(host *h, const char *name, int count_declined, asmst
 
 static void probe_log(const host *h, const char *door_name, const char *name, const served *s, asmstore_result found) {
     if (!h->verbose) return;
-    if (s) fprintf(stderr, "coreclr_host: probe %s: store, %s, %zu bytes, %s\n", name, source_name(s->source), s->size,
+    if (s) fprintf(stderr, "coreclr_host: probe %s: store, %s, %zu bytes, %s\n", name, asmstore_cache_source_name(s->source), s->size,
                    door_name);
     else fprintf(stderr, "coreclr_host: probe %s: declined (%s)\n", name,
                  found == ASMSTORE_ERR_IGNORED ? "placeholder"

@@ -45,15 +45,6 @@ static void hand_to_runtime(const unsigned char *data, size_t size) {
     for (i = 0; i < size; i += 4096) sink += data[i];
 }
 
-static const char *source_name(asmstore_cache_source s) {
-    switch (s) {
-    case ASMSTORE_CACHE_HIT: return "hit";
-    case ASMSTORE_CACHE_MISS: return "miss";
-    case ASMSTORE_CACHE_DIRECT: return "direct";
-    default: return "none";
-    }
-}
-
 int main(int argc, char **argv) {
     const char *cache_dir = NULL, *path;
     char default_dir[4096];
@@ -139,7 +130,7 @@ int main(int argc, char **argv) {
             continue;
         }
         bytes += images[i].size;
-        printf("%-44.*s %10zu %-6s %9.0f\n", (int)e.name_len, e.name, images[i].size, source_name(images[i].source), t);
+        printf("%-44.*s %10zu %-6s %9.0f\n", (int)e.name_len, e.name, images[i].size, asmstore_cache_source_name(images[i].source), t);
     }
     t_loaded = now_us();
 

@@ -1721,6 +1721,16 @@ static void test_race_8_processes(void) {
     free(root);
 }
 
+/* The names tools print for where an image came from, one per source, "none" for anything else. */
+static void test_source_names(void) {
+    CHECK(!strcmp(asmstore_cache_source_name(ASMSTORE_CACHE_HIT), "hit"));
+    CHECK(!strcmp(asmstore_cache_source_name(ASMSTORE_CACHE_MISS), "miss"));
+    CHECK(!strcmp(asmstore_cache_source_name(ASMSTORE_CACHE_DIRECT), "direct"));
+    CHECK(!strcmp(asmstore_cache_source_name(ASMSTORE_CACHE_COPY), "copy"));
+    CHECK(!strcmp(asmstore_cache_source_name(ASMSTORE_CACHE_NONE), "none"));
+    CHECK(!strcmp(asmstore_cache_source_name((asmstore_cache_source)99), "none"));
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     unsetenv("ASMSTORE_CACHE_DISABLE");
@@ -1728,6 +1738,7 @@ int main(void) {
     RUN(test_direct_uncompressed);
     RUN(test_entry_checked);
     RUN(test_validate_file);
+    RUN(test_source_names);
     RUN(test_corrupt_payload_byte);
     RUN(test_corrupt_footer_magic);
     RUN(test_corrupt_footer_version);

@@ -40,16 +40,6 @@ static double cli_now_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Where an image came from, as load prints it (the names its usage lists). */
-static const char *cli_source_name(asmstore_cache_source s) {
-    switch (s) {
-    case ASMSTORE_CACHE_HIT: return "hit";
-    case ASMSTORE_CACHE_MISS: return "miss";
-    case ASMSTORE_CACHE_DIRECT: return "direct";
-    default: return "none";
-    }
-}
-
 /* A .so built for this machine is loaded with dlopen, as a host does at startup; a .so for another
    ABI, raw stores and APKs are mapped (a note says so for the .so). */
 static asmstore_result load_open(const char *path, asmstore_locator *loc, asmstore_error *err) {
@@ -212,7 +202,7 @@ static void load_report(asmstore_cache *c, cli_loaded *out, size_t n, double t0,
     asmstore_cache_stats(c, &cnt);
     for (k = 0; k < n; k++) {
         printf("%.*s %zu %s %016llx\n", (int)out[k].e.name_len, out[k].e.name, out[k].img.size,
-               cli_source_name(out[k].img.source), (unsigned long long)out[k].hash);
+               asmstore_cache_source_name(out[k].img.source), (unsigned long long)out[k].hash);
         asmstore_cache_release(&out[k].img);
     }
     fprintf(stderr,
