@@ -1233,13 +1233,31 @@ static int load_first(const char *root, const cu_store *s, size_t n, int pack, a
    pack at a page boundary, private; fewer new files stay files until ALWAYS (or more of them) consolidates again.
    (The files are written by a NEVER run first: a writer that empties its queue mid-run may consolidate early.) */
 /* Threads of this process (/proc/self/task), or -1. */
-static int thread_count(void) {
+static int thread_count_now(void) {
     DIR *d = opendir("/proc/self/task");
     struct dirent *de;
     int n = 0;
     if (!d) return -1;
     while ((de = readdir(d)) != NULL) n += de->d_name[0] != '.';
     closedir(d);
+    return n;
+}
+
+/* The process's threads once the count holds still for 10 ms: a thread an earlier test joined
+   stays listed in /proc/self/task for a moment after pthread_join returns, and a live writer
+   stays listed for good, so settling hides the one and never the other. */
+static int thread_count(void) {
+    int n = thread_count_now();
+    int tries;
+    for (tries = 0; tries < 200; tries++) {
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        int again;
+        nanosleep(&pause, NULL);
+        again = thread_count_now();
+        if (again == n)
+            break;
+        n = again;
+    }
     return n;
 }
 
