@@ -603,11 +603,16 @@ typedef struct asmstore_zip_entry {
 /* Finds the entry named name[0..name_len) in the ZIP archive zip[0..size): EOCD (archive comment
    allowed; a signature inside the comment is rejected unless the directory ends right at it and
    the record ends the file), ZIP64 EOCD + locator, the central directory (duplicates rejected),
-   the local header (signature, name equal to the central one, data inside the archive, before
-   the central directory). *out is filled whenever the entry exists, also on the errors below.
-   Returns ASMSTORE_ERR_NOT_FOUND, ASMSTORE_ERR_BAD_ZIP, ASMSTORE_ERR_ZIP_ENCRYPTED,
-   ASMSTORE_ERR_ZIP_COMPRESSED (not STORED) or ASMSTORE_ERR_MISALIGNED (data % 16 != 0).
-   err (optional) gets the offset of the problem. */
+   the local header, which must agree with the central one as `unzip -t` wants: signature, name,
+   method, the flags that change how the data is read (encryption, data descriptor, UTF-8 name),
+   CRC-32 and both sizes (ZIP64 too; with a data descriptor, flag bit 3, the local CRC-32 and sizes
+   may be zero: the descriptor is not read), data inside the archive, before the central
+   directory. The data's CRC-32 is not computed here (a host mapping a store would read it all):
+   a reader that wants it compares asmstore_zip_crc32 of the bytes with out->crc32. *out is
+   filled whenever the entry exists, also on the errors below. Bounded, allocation-free.
+   Returns ASMSTORE_ERR_NOT_FOUND, ASMSTORE_ERR_BAD_ZIP (also a local header that disagrees),
+   ASMSTORE_ERR_ZIP_ENCRYPTED, ASMSTORE_ERR_ZIP_COMPRESSED (not STORED) or
+   ASMSTORE_ERR_MISALIGNED (data % 16 != 0). err (optional) gets the offset of the problem. */
 ASMSTORE_DEF asmstore_result asmstore_zip_find(const void *zip, size_t size, const char *name,
                                                size_t name_len, asmstore_zip_entry *out,
                                                asmstore_error *err);
@@ -626,6 +631,11 @@ ASMSTORE_DEF size_t asmstore_zip_store_path(asmstore_abi abi, unsigned i, char *
 ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t size, asmstore_abi abi,
                                                      asmstore_abi *found_abi,
                                                      asmstore_zip_entry *out, asmstore_error *err);
+
+/* The CRC-32 an archive's headers hold (zlib's crc32) of data[0..len), continued from crc: 0 to
+   start, then the value of the bytes before, so an entry can be checked in pieces. Unlike
+   asmstore_crc32 (the store's name hash) the empty input gives 0. */
+ASMSTORE_DEF uint32_t asmstore_zip_crc32(uint32_t crc, const void *data, size_t len);
 #endif /* ASMSTORE_NO_ZIP */
 
 /* >>locator ------------------------------------------------------------------------------------ */
@@ -1182,14 +1192,18 @@ static const uint32_t asmstore__crc_table[256] = {
     0xb40bbe37u, 0xc30c8ea1u, 0x5a05df1bu, 0x2d02ef8du,
 };
 
-ASMSTORE_DEF uint32_t asmstore_crc32(const void *data, size_t len) {
-    const unsigned char *p = (const unsigned char *)data;
-    uint32_t crc = 0xFFFFFFFFu;
+/* The CRC-32 (zlib's, ZIP's) of p[0..len) continued from crc, the value of the bytes before. */
+ASMSTORE__PRIVATE uint32_t asmstore__crc32_update(uint32_t crc, const unsigned char *p, size_t len) {
     size_t i;
 
-    if (len == 0) return 0xFFFFFFFFu; /* upstream's special case (docs/store-format.md §2) */
+    crc = ~crc;
     for (i = 0; i < len; i++) crc = asmstore__crc_table[(crc ^ p[i]) & 0xFFu] ^ (crc >> 8);
     return ~crc;
+}
+
+ASMSTORE_DEF uint32_t asmstore_crc32(const void *data, size_t len) {
+    if (len == 0) return 0xFFFFFFFFu; /* upstream's special case (docs/store-format.md §2) */
+    return asmstore__crc32_update(0, (const unsigned char *)data, len);
 }
 
 ASMSTORE_DEF uint32_t asmstore_xxh32(const void *data, size_t len) {
@@ -2699,6 +2713,9 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
 #define ASMSTORE__ZIP_EOCD 0x06054b50u
 #define ASMSTORE__ZIP64_LOC 0x07064b50u
 #define ASMSTORE__ZIP64_EOCD 0x06064b50u
+/* the flag bits local and central headers must agree on: encrypted (0), data descriptor (3),
+   strong encryption (6), UTF-8 name (11); bits 1-2 (DEFLATE options) only inform, 13 is local */
+#define ASMSTORE__ZIP_FLAGS_READ 0x0849u
 
 typedef struct asmstore__zip {
     const unsigned char *p;
@@ -2846,8 +2863,67 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_cd_find(const asmstore__zip *z, 
     return ASMSTORE_OK;
 }
 
+/* A local header field against the central directory's value: equal, or zero when the local
+   header's flag bit 3 says the value follows the data in a data descriptor (APPNOTE 4.4.4). */
+ASMSTORE__PRIVATE int asmstore__zip_local_agrees(uint64_t local, uint64_t central, int descriptor) {
+    return local == central || (descriptor && local == 0);
+}
+
+/* The local header of the entry the central directory describes as ent (its offsets, sizes, CRC-32,
+   method, flags) under name[0..name_len) agrees with it, as `unzip -t` wants: signature, the same
+   name, method, the flags that change how the data is read (ASMSTORE__ZIP_FLAGS_READ), CRC-32 and
+   both sizes (ZIP64 extra field too); the data lies before the central directory. With a data
+   descriptor (bit 3) the local CRC-32 and sizes may be zero; the descriptor itself is not read: a
+   reader checks the data's CRC-32 against the central directory's (asmstore_zip_crc32). Sets
+   ent->data_offset and ent->alignment. Every entry the library reads comes through here. */
+ASMSTORE__PRIVATE asmstore_result asmstore__zip_local_check(const asmstore__zip *z,
+                                                            const char *name, size_t name_len,
+                                                            asmstore_zip_entry *ent,
+                                                            asmstore_error *err) {
+    const unsigned char *l = z->p + ent->lfh_offset;
+    uint64_t csize, usize, no_offset = 0, data;
+    unsigned flags;
+    int dd;
+    const char *why = NULL;
+
+    if (ent->lfh_offset > z->cd_off || z->cd_off - ent->lfh_offset < 30 ||
+        asmstore__rd32(l) != ASMSTORE__ZIP_LFH)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, ent->lfh_offset, -1, 0,
+                              "local file header missing or outside the archive");
+    data = ent->lfh_offset + 30 + asmstore__rd16(l + 26) + asmstore__rd16(l + 28);
+    if (asmstore__rd16(l + 26) != name_len || data > z->cd_off ||
+        memcmp(l + 30, name, name_len) != 0)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, ent->lfh_offset, -1, 0,
+                              "local file header's name differs from the central directory's");
+    flags = asmstore__rd16(l + 6);
+    dd = (flags & 8u) != 0;
+    csize = asmstore__rd32(l + 18);
+    usize = asmstore__rd32(l + 22);
+    if ((csize == 0xFFFFFFFFu || usize == 0xFFFFFFFFu) &&
+        !asmstore__zip64_extra(l + 30 + name_len, z->p + data, &usize, &csize, &no_offset))
+        why = "local file header without its ZIP64 extra field";
+    else if (asmstore__rd16(l + 8) != ent->method)
+        why = "local file header's compression method differs from the central directory's";
+    else if ((flags ^ ent->flags) & ASMSTORE__ZIP_FLAGS_READ)
+        why = "local file header's flags (encryption, data descriptor, UTF-8 name) differ from "
+              "the central directory's";
+    else if (!asmstore__zip_local_agrees(asmstore__rd32(l + 14), ent->crc32, dd))
+        why = "local file header's CRC-32 differs from the central directory's";
+    else if (!asmstore__zip_local_agrees(csize, ent->compressed_size, dd) ||
+             !asmstore__zip_local_agrees(usize, ent->uncompressed_size, dd))
+        why = "local file header's sizes differ from the central directory's";
+    if (why)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, ent->lfh_offset, -1, 0, why);
+    if (ent->compressed_size > z->cd_off - data)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, data, -1, 0,
+                              "entry data runs into the central directory");
+    ent->data_offset = data;
+    ent->alignment = asmstore__alignment_of(data);
+    return ASMSTORE_OK;
+}
+
 /* The entry whose central directory header is at q: its sizes (ZIP64 extra field too), then its
-   local header (signature, the same name, data before the central directory). */
+   local header (asmstore__zip_local_check). */
 ASMSTORE__PRIVATE asmstore_result asmstore__zip_entry_at(const asmstore__zip *z,
                                                          const unsigned char *q, const char *name,
                                                          size_t name_len, asmstore_zip_entry *ent,
@@ -2858,7 +2934,6 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_entry_at(const asmstore__zip *z,
     uint64_t csize = asmstore__rd32(q + 20);
     uint64_t usize = asmstore__rd32(q + 24);
     uint64_t lfh = asmstore__rd32(q + 42);
-    uint64_t data;
 
     ent->flags = asmstore__rd16(q + 8);
     ent->method = asmstore__rd16(q + 10);
@@ -2874,21 +2949,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_entry_at(const asmstore__zip *z,
     ent->uncompressed_size = usize;
     ent->lfh_offset = lfh;
     ent->zip64 = z->zip64;
-
-    if (lfh > z->cd_off || z->cd_off - lfh < 30 || asmstore__rd32(z->p + lfh) != ASMSTORE__ZIP_LFH)
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0,
-                              "local file header missing or outside the archive");
-    data = lfh + 30 + asmstore__rd16(z->p + lfh + 26) + asmstore__rd16(z->p + lfh + 28);
-    if (asmstore__rd16(z->p + lfh + 26) != name_len || data > z->cd_off ||
-        memcmp(z->p + lfh + 30, name, name_len) != 0)
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, lfh, -1, 0,
-                              "local file header's name differs from the central directory's");
-    if (csize > z->cd_off - data)
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, data, -1, 0,
-                              "entry data runs into the central directory");
-    ent->data_offset = data;
-    ent->alignment = asmstore__alignment_of(data);
-    return ASMSTORE_OK;
+    return asmstore__zip_local_check(z, name, name_len, ent, err);
 }
 
 ASMSTORE__PRIVATE asmstore_result asmstore__zip_lookup(const asmstore__zip *z, const char *name,
@@ -2998,6 +3059,10 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t siz
         if (found_abi && res != ASMSTORE_ERR_NOT_FOUND) *found_abi = a;
     }
     return res;
+}
+
+ASMSTORE_DEF uint32_t asmstore_zip_crc32(uint32_t crc, const void *data, size_t len) {
+    return len ? asmstore__crc32_update(crc, (const unsigned char *)data, len) : crc;
 }
 
 #endif /* ASMSTORE_NO_ZIP */
