@@ -159,6 +159,82 @@ static void test_zip_scan(void) {
     CHECK_EQ_INT(asmstore_zip_find(NULL, 5, "a", 1, &ent, NULL), ASMSTORE_ERR_INVALID_ARG);
 }
 
+/* asmstore_zip_find on z[0..n) for e->name: want, and when refused, a message naming want_msg. */
+static void zip_expect(const unsigned char *z, size_t n, const zent *e, asmstore_result want, const char *want_msg) {
+    asmstore_zip_entry ent;
+    asmstore_error err;
+    asmstore_result r = asmstore_zip_find(z, n, e->name, strlen(e->name), &ent, &err);
+    CHECK_EQ_INT(r, want);
+    if (r == want && want != ASMSTORE_OK && want_msg) CHECK(err.message && strstr(err.message, want_msg));
+}
+
+/* The local header must agree with the central directory (issue 24: accepted before): each field
+   changed in the local header alone is refused; what APPNOTE allows (a data descriptor's zeros, the
+   DEFLATE option bits) is not. */
+static void test_zip_local_header(void) {
+    static const struct { size_t off, width; uint32_t value; const char *msg; } bad[] = {
+        {30, 1, 'L', "name"},           /* first byte of the name */
+        {8, 2, 8, "method"},            /* STORED -> DEFLATE */
+        {14, 4, 0x12345678u, "CRC-32"},
+        {18, 4, 1, "sizes"},            /* compressed size */
+        {22, 4, 1, "sizes"},            /* uncompressed size */
+        {6, 2, 8, "flags"},             /* a data descriptor the central directory does not have */
+        {6, 2, 0x800, "flags"},         /* UTF-8 name in the local header only */
+        {18, 4, 0xFFFFFFFFu, "ZIP64"},  /* ZIP64 sizes without the extra field */
+    };
+    zent e[2];
+    unsigned char *z, *l;
+    size_t n, k, cd;
+    asmstore_zip_entry ent;
+    memset(e, 0, sizeof e);
+    e[0].name = "lib/arm64-v8a/libassembly-store.so"; e[0].data = payload_bytes; e[0].size = sizeof payload_bytes; e[0].align = 16;
+    e[1].name = "classes.dex"; e[1].data = "dex"; e[1].size = 3; e[1].method = 8;
+    z = zip_build(e, 2, NULL, &n);
+    CHECK_EQ_INT(asmstore_zip_find(z, n, e[0].name, strlen(e[0].name), &ent, NULL), ASMSTORE_OK);
+    l = z + ent.lfh_offset;
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        unsigned char keep[4];
+        memcpy(keep, l + bad[k].off, 4);
+        if (bad[k].width == 1) l[bad[k].off] = (unsigned char)bad[k].value;
+        else if (bad[k].width == 2) w16(l + bad[k].off, bad[k].value);
+        else w32(l + bad[k].off, bad[k].value);
+        zip_expect(z, n, &e[0], ASMSTORE_ERR_BAD_ZIP, bad[k].msg);
+        memcpy(l + bad[k].off, keep, 4);
+    }
+    /* DEFLATE option bits (1-2) only inform: a difference is no damage */
+    w16(l + 6, 6);
+    zip_expect(z, n, &e[0], ASMSTORE_OK, NULL);
+    free(z);
+    /* a data descriptor in both headers: the local CRC-32 and sizes may be zero, not something else */
+    e[0].flags = 8;
+    z = zip_build(e, 2, NULL, &n);
+    zip_expect(z, n, &e[0], ASMSTORE_OK, NULL);
+    l = z + ent.lfh_offset;
+    w32(l + 14, 0); w32(l + 18, 0); w32(l + 22, 0);
+    zip_expect(z, n, &e[0], ASMSTORE_OK, NULL);
+    w32(l + 18, 7);
+    zip_expect(z, n, &e[0], ASMSTORE_ERR_BAD_ZIP, "sizes");
+    /* ...and the central directory's own flag must say so too */
+    w32(l + 18, 0);
+    for (cd = 0; cd + 46 <= n && !(asmstore__rd32(z + cd) == 0x02014b50u && !memcmp(z + cd + 46, e[0].name, strlen(e[0].name))); cd++) {}
+    CHECK(cd + 46 <= n);
+    w16(z + cd + 8, 0);
+    zip_expect(z, n, &e[0], ASMSTORE_ERR_BAD_ZIP, "flags");
+    free(z);
+}
+
+/* asmstore_zip_crc32 is zlib's crc32 (check value, pieces, the empty input); asmstore_crc32, the
+   name hash on the same table, keeps upstream's empty-input value. */
+static void test_zip_crc32(void) {
+    uint32_t c = asmstore_zip_crc32(0, "1234", 4);
+    CHECK_EQ_INT(asmstore_zip_crc32(0, "123456789", 9), 0xCBF43926u);
+    CHECK_EQ_INT(asmstore_zip_crc32(c, "56789", 5), 0xCBF43926u);
+    CHECK_EQ_INT(asmstore_zip_crc32(0, "", 0), 0);
+    CHECK_EQ_INT(asmstore_zip_crc32(c, NULL, 0), c);
+    CHECK_EQ_INT(asmstore_crc32("123456789", 9), 0xCBF43926u);
+    CHECK_EQ_INT(asmstore_crc32("", 0), 0xFFFFFFFFu);
+}
+
 /* ---- locators ---- */
 static int write_tmp(const char *name, const void *p, size_t n, char *path, size_t cap) {
     snprintf(path, cap, "%s/%s", tmpdir, name);
@@ -480,6 +556,8 @@ int main(void) {
     snprintf(tmpdir, sizeof tmpdir, "%s/asmstore-elf.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(tmpdir)) { perror("mkdtemp"); return 1; }
     RUN(test_zip_scan);
+    RUN(test_zip_local_header);
+    RUN(test_zip_crc32);
     RUN(test_locate_file_and_dlopen);
     RUN(test_locate_apk_and_split);
     RUN(test_image_offsets);

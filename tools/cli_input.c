@@ -5,6 +5,8 @@
    STORED or DEFLATEd (inflated here, with zlib: the on-device locator never inflates). */
 #include "cli_input.h"
 
+#include "cli_inflate.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -13,11 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef ASMSTORE_CLI_ZLIB /* set by the Makefile when zlib.h is there */
-#include <zlib.h>
-#endif
-
-#define CLI_INFLATE_LIMIT ((uint64_t)4 << 30) /* largest archive entry inflated: 4 GiB */
 
 /* >>files -------------------------------------------------------------------------------------- */
 /* Every input file is mapped once and unmapped by cli_input_close. */
@@ -190,90 +187,56 @@ static int add_v1_dir_set(cli_input *in, const char *dir, const char *prefix, co
 }
 
 /* >>archives ----------------------------------------------------------------------------------- */
-/* Inflates a DEFLATE entry into a new buffer, checking size and CRC-32 against the directory. */
-static unsigned char *inflate_entry(const unsigned char *zip, const asmstore_zip_entry *e,
-                                    int *why) {
-#ifndef ASMSTORE_CLI_ZLIB
-    (void)zip;
-    (void)e;
-    *why = ASMSTORE_ERR_ZIP_COMPRESSED; /* built without zlib */
-    return NULL;
-#else
-    z_stream zs;
-    unsigned char *out;
-    int rc;
-    *why = ASMSTORE_ERR_UNSUPPORTED;
-    if (e->method != 8)
-        return NULL;
-    *why = ASMSTORE_ERR_TOO_LARGE;
-    if (e->uncompressed_size > CLI_INFLATE_LIMIT || e->compressed_size > UINT32_MAX ||
-        e->uncompressed_size > UINT32_MAX)
-        return NULL;
-    *why = ASMSTORE_ERR_OUT_OF_MEMORY;
-    if (!(out = (unsigned char *)malloc(e->uncompressed_size ? (size_t)e->uncompressed_size : 1)))
-        return NULL;
-    memset(&zs, 0, sizeof zs);
-    if (inflateInit2(&zs, -MAX_WBITS) != Z_OK) {
-        free(out);
-        return NULL;
-    }
-    zs.next_in = (Bytef *)(uintptr_t)(zip + e->data_offset);
-    zs.avail_in = (uInt)e->compressed_size;
-    zs.next_out = out;
-    zs.avail_out = (uInt)e->uncompressed_size;
-    rc = inflate(&zs, Z_FINISH);
-    inflateEnd(&zs);
-    *why = ASMSTORE_ERR_DECOMPRESS;
-    if (rc != Z_STREAM_END || zs.total_out != e->uncompressed_size) {
-        free(out);
-        return NULL;
-    }
-    *why = ASMSTORE_ERR_CHECKSUM;
-    if ((uint32_t)crc32(0L, out, (uInt)e->uncompressed_size) != e->crc32) {
-        free(out);
-        return NULL;
-    }
-    return out;
-#endif
-}
-
-/* The bytes of archive entry `name`: in place when STORED (aligned or not: the CLI reads either),
-   inflated when DEFLATEd. 0 found, 1 absent, -1 a broken entry (u->res says why). */
+/* The bytes of archive entry `name` for unit u, read by cli_entry_read: in place when STORED
+   (aligned or not: the CLI reads either), inflated when DEFLATEd; `store`: it must hold a store.
+   0 found, 1 absent, -1 broken or damaged (u->res says why, u->detail what was found). */
 static int entry_bytes(cli_input *in, const unsigned char *zip, size_t size, const char *name,
-                       cli_unit *u, const unsigned char **p, size_t *n) {
+                       int store, cli_unit *u, const unsigned char **p, size_t *n) {
     asmstore_zip_entry e;
     asmstore_error err;
     asmstore_result r = asmstore_zip_find(zip, size, name, strlen(name), &e, &err);
+    cli_entry_bytes b;
 
     if (r == ASMSTORE_ERR_NOT_FOUND)
         return 1;
-    if (u) {
-        u->in_zip = 1;
-        u->zent = e;
-    }
-    if (r == ASMSTORE_OK || r == ASMSTORE_ERR_MISALIGNED) {
-        *p = zip + e.data_offset;
-        *n = (size_t)e.uncompressed_size;
-        return 0;
-    }
-    if (r == ASMSTORE_ERR_ZIP_COMPRESSED) {
-        int why;
-        unsigned char *out = inflate_entry(zip, &e, &why);
-
-        if (u)
-            u->deflated = 1;
-        if (out && keep_buffer(in, out)) {
-            *p = out;
-            *n = (size_t)e.uncompressed_size;
+    u->in_zip = 1;
+    u->zent = e;
+    u->deflated = e.method != 0;
+    if (r == ASMSTORE_ERR_BAD_ZIP) {
+        snprintf(u->detail, sizeof u->detail, "%s (at offset %llu)", err.message,
+                 (unsigned long long)err.offset);
+    } else if (r == ASMSTORE_OK || r == ASMSTORE_ERR_MISALIGNED ||
+               r == ASMSTORE_ERR_ZIP_COMPRESSED) {
+        r = cli_entry_read(zip, &e, store, &b);
+        if (r == ASMSTORE_OK && (!b.owned || keep_buffer(in, b.owned))) {
+            *p = b.p;
+            *n = b.n;
             return 0;
         }
-        r = (asmstore_result)why;
+        if (r == ASMSTORE_OK)
+            r = ASMSTORE_ERR_OUT_OF_MEMORY;
+        snprintf(u->detail, sizeof u->detail, "%s", b.why);
+        memset(&err, 0, sizeof err);
     }
-    if (u) {
-        u->res = r;
-        u->err = err;
-    }
+    u->res = r;
+    u->err = err;
     return -1;
+}
+
+/* A format-1 set's manifest in the archive, or NULL. A damaged one stays as a unit that never
+   opens, so every command says the archive is damaged. */
+static const unsigned char *archive_manifest(cli_input *in, const unsigned char *zip, size_t size,
+                                             const char *name, size_t *n) {
+    const unsigned char *p = NULL;
+    cli_unit *u = new_unit(in, name, ASMSTORE_ABI_UNKNOWN);
+    int rc;
+
+    if (!u)
+        return NULL;
+    rc = entry_bytes(in, zip, size, name, 0, u, &p, n);
+    if (rc != -1 || u->res != ASMSTORE_ERR_BAD_ZIP)
+        in->n--;
+    return rc == 0 ? p : NULL;
 }
 
 /* Every store of every ABI and release path in one archive, plus a format-1 common store and
@@ -300,7 +263,7 @@ static void add_archive(cli_input *in, const unsigned char *zip, size_t size,
             if (!(u = new_unit(in, label, (asmstore_abi)a)))
                 return;
             u->from_split = archive_label[0] != 0;
-            if (entry_bytes(in, zip, size, name, u, &p, &n) == 1) {
+            if (entry_bytes(in, zip, size, name, 1, u, &p, &n) == 1) {
                 in->n--;
                 continue;
             }
@@ -317,14 +280,13 @@ static void add_archive(cli_input *in, const unsigned char *zip, size_t size,
         snprintf(name, sizeof name, "%sassemblies.blob", v1_dirs[d]);
         if ((u = new_unit(in, name, ASMSTORE_ABI_UNKNOWN)) != NULL) {
             u->from_split = archive_label[0] != 0;
-            if (entry_bytes(in, zip, size, name, u, &p, &n) == 1)
+            if (entry_bytes(in, zip, size, name, 1, u, &p, &n) == 1)
                 in->n--;
             else if (u->res == ASMSTORE_OK)
                 open_unit_bytes(u, p, n);
         }
         snprintf(name, sizeof name, "%sassemblies.manifest", v1_dirs[d]);
-        if (entry_bytes(in, zip, size, name, NULL, &man, &man_size) != 0)
-            man = NULL;
+        man = archive_manifest(in, zip, size, name, &man_size);
         if (man || in->n > first)
             link_v1_set(in, first, (const char *)man, man_size);
     }
@@ -464,7 +426,10 @@ int cli_unit_problem(const cli_input *in, const cli_unit *u, FILE *f) {
     const char *label = strcmp(u->label, in->path) ? u->label : "";
     const char *hint = cli_result_hint(u->res);
 
-    if (u->res == ASMSTORE_ERR_ZIP_COMPRESSED && u->zent.method == 8)
+    if (u->detail[0] && u->res == ASMSTORE_ERR_BAD_ZIP)
+        fprintf(f, "asmstore: %s: damaged archive: %s: %s; %s\n", in->path, u->label, u->detail,
+                hint);
+    else if (u->res == ASMSTORE_ERR_ZIP_COMPRESSED && u->zent.method == 8)
         fprintf(f,
                 "asmstore: %s%s%s (%s): the entry is DEFLATEd and this asmstore was built without "
                 "zlib "
@@ -475,6 +440,9 @@ int cli_unit_problem(const cli_input *in, const cli_unit *u, FILE *f) {
                 "asmstore: %s%s%s (%s): archive entry uses compression method %u; only STORED and "
                 "DEFLATE are read\n",
                 in->path, sep, label, cli_unit_abi(u), u->zent.method);
+    else if (u->detail[0])
+        fprintf(f, "asmstore: %s%s%s (%s): %s\n", in->path, sep, label, cli_unit_abi(u),
+                u->detail);
     else
         fprintf(f, "asmstore: %s%s%s (%s): %s%s%s\n", in->path, sep, label, cli_unit_abi(u),
                 cli_failure(u->res, &u->err, why, sizeof why), *hint ? "; " : "", hint);

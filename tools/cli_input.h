@@ -24,6 +24,7 @@ typedef struct cli_unit {
     int opened;               /* the reader validated it; else res/err say why */
     asmstore_result res;
     asmstore_error err;
+    char detail[200];         /* an archive entry that could not be read: what was found */
     asmstore_reader r;
     uint32_t *names;          /* the reader's name table */
 } cli_unit;
