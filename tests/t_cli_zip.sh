@@ -48,6 +48,15 @@ for c in crc-stored crc-deflated local-size local-method declared-short ratio; d
   else t_fail "$c" "$bad"; fi
 done
 
+# a .NET 6-8 APK whose manifest (not a store, read for the names) has a wrong CRC-32
+"$A" pack --target net8 -o "$T_TMP/v1" --abi arm64 "$MONO45"/Facades/System.Runtime.dll >/dev/null 2>&1
+$CASES "$T_TMP/v1.apk" crc-manifest "$T_TMP/v1"
+"$A" verify "$T_TMP/v1.apk" >"$T_TMP/out" 2>&1; rc=$?
+"$A" extract "$T_TMP/v1.apk" -C "$T_TMP/v1-x" >>"$T_TMP/out" 2>&1; rc2=$?
+if [ $rc:$rc2 = 1:1 ] && grep -q "damaged archive: assemblies/assemblies.manifest: CRC-32" "$T_TMP/out"; then
+  t_ok "a .NET 6-8 APK with a damaged manifest: verify and extract exit 1 naming the manifest"
+else t_fail "damaged manifest" "verify rc=$rc extract rc=$rc2 $(head -3 "$T_TMP/out")"; fi
+
 # ---- the bomb: 1.5 GiB of zeros from a 1.5 MB APK, refused in bounded memory ----
 $CASES "$T_TMP/bomb.apk" bomb
 size=$(stat -c %s "$T_TMP/bomb.apk")

@@ -8,7 +8,10 @@ so that one field can be wrong:
   declared-short           both headers declare one byte less than the entry inflates to
   ratio                    both headers declare 1 GiB from a few compressed bytes
   bomb                     the entry inflates to 1.5 GiB of zeros (a 1.5 MB APK, no STORE needed)
+  crc-manifest             STORE is a .NET 6-8 set's directory: its assemblies.blob STORED at
+                           assemblies/, its manifest DEFLATEd with a CRC-32 its data does not have
 """
+import os
 import struct
 import sys
 import zlib
@@ -58,6 +61,14 @@ def main():
     out, case = sys.argv[1], sys.argv[2]
     dex = b"dex\n035\0" * 64
     entries = [(b"classes.dex", 8, deflate(dex), None, None)]
+    if case == "crc-manifest":
+        blob = open(os.path.join(sys.argv[3], "assemblies.blob"), "rb").read()
+        man = open(os.path.join(sys.argv[3], "assemblies.manifest"), "rb").read()
+        c = [zlib.crc32(man) ^ 1, len(deflate(man)), len(man)]
+        entries += [(b"assemblies/assemblies.blob", 0, blob, None, None),
+                    (b"assemblies/assemblies.manifest", 8, deflate(man), c, c + [8])]
+        write(out, entries)
+        return
     if case == "bomb":
         data, crc, usize = zeros_bomb(1536)
         method = 8
@@ -79,10 +90,19 @@ def main():
     if case == "local-method":
         lh[3] = 8
     entries.append((NAME, method, data, c, lh))
-    entries = [(n, m, d, c or [zlib.crc32(dex), len(d), len(dex)], l or [zlib.crc32(dex), len(d), len(dex), m])
-               for n, m, d, c, l in entries]
+    write(out, entries)
+
+
+def write(out, entries):
+    """entries whose headers are None get the right values (classes.dex: those of `dex`)"""
+    dex = b"dex\n035\0" * 64
+    full = []
+    for n, m, d, c, l in entries:
+        plain = dex if n == b"classes.dex" else d
+        c = c or [zlib.crc32(plain), len(d), len(plain)]
+        full.append((n, m, d, c, l or c + [m]))
     with open(out, "wb") as f:
-        f.write(archive(entries))
+        f.write(archive(full))
 
 
 if __name__ == "__main__":
