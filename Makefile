@@ -12,26 +12,21 @@ ifeq ($(HAVE_LZ4),1)
 CLI_DEFS += -DASMSTORE_CLI_LZ4
 CLI_LIBS += -llz4
 endif
-# zlib: the CLI inflates DEFLATEd APK entries; libzip: asmstore repack writes APKs (both optional,
-# as liblz4 is: cross builds go without them)
+# zlib: the CLI inflates DEFLATEd APK entries (optional, as liblz4 is: cross builds go without it)
 HAVE_ZLIB := $(shell test -f /usr/include/zlib.h && echo 1)
 ifeq ($(HAVE_ZLIB),1)
 CLI_DEFS += -DASMSTORE_CLI_ZLIB
 CLI_LIBS += -lz
 endif
-HAVE_LIBZIP := $(shell test -f /usr/include/zip.h && echo 1)
-ifeq ($(HAVE_LIBZIP),1)
-CLI_DEFS += -DASMSTORE_CLI_REPACK
-CLI_LIBS += -lzip
-endif
 HEADERS  = asmstore.h asmstore_cache.h
 
 # Everything `make deps` installs (the one list; fragments add none), by what needs it:
 # the build, CMake, the CLI's optional codecs and tests/*.py
-DEPS  = build-essential pkg-config cmake libzstd-dev libxxhash-dev liblz4-dev zlib1g-dev libzip-dev \
+DEPS  = build-essential pkg-config cmake libzstd-dev libxxhash-dev liblz4-dev zlib1g-dev \
         zstd xxhash python3 python3-xxhash python3-zstandard python3-lz4 file strace cppcheck
-# the ELF wrapper and APK tests, and the cross builds they run under qemu (tests/t_elf.sh, t_cross.sh)
-DEPS += elfutils binutils zip unzip zipalign qemu-user \
+# the ELF wrapper and APK tests (time: repack's memory), and the cross builds they run under qemu
+# (tests/t_elf.sh, t_cross.sh)
+DEPS += elfutils binutils zip unzip zipalign time qemu-user \
         gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-i686-linux-gnu gcc-s390x-linux-gnu \
         libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross libc6-dev-s390x-cross
 # the Mono host (mk/hosts.mk), fuzzing (mk/fuzz.mk), the benchmark's upstream stand-in, instruction
@@ -49,10 +44,10 @@ $(B):
 	mkdir -p $(B)
 
 # the CLI: each tools/*.c compiled on its own into build/cli/ (-MMD: each object also depends on the
-# headers it includes), then linked; repack without libzip only says it is off
+# headers it includes), then linked
 CLI_SRC = $(wildcard tools/*.c)
 CLI_OBJ = $(patsubst tools/%.c,$(B)/cli/%.o,$(CLI_SRC))
-# the flags the objects were compiled with: a change (e.g. libzip installed since) rebuilds them all
+# the flags the objects were compiled with: a change (e.g. liblz4 installed since) rebuilds them all
 CLI_FLAGS_NOW = $(CC) $(STD) $(CFLAGS) $(CLI_DEFS)
 $(B)/cli/flags: FORCE | $(B)
 	@mkdir -p $(B)/cli

@@ -632,6 +632,33 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t siz
                                                      asmstore_abi *found_abi,
                                                      asmstore_zip_entry *out, asmstore_error *err);
 
+/* A walk over every entry of an archive's central directory, in its order (all the caller's). */
+typedef struct asmstore_zip_dir {
+    uint64_t cd_offset, cd_size; /* the central directory; the data of every entry lies before it */
+    uint64_t count;              /* its entries */
+    uint64_t comment_offset;     /* the archive comment (after the end of central directory) */
+    uint32_t comment_size;
+    int zip64;                   /* the archive has a ZIP64 end of central directory */
+    uint64_t index;              /* entries returned so far */
+    uint64_t record_offset;      /* the last returned entry's central directory record: 46 bytes, */
+    uint64_t record_size;        /* name, extra field and comment (to copy its fields from) */
+} asmstore_zip_dir;
+
+/* asmstore_zip_dir_open finds the central directory of zip[0..size) as asmstore_zip_find does (EOCD,
+   ZIP64 records) and fills *dir for the walk. asmstore_zip_next then returns the next entry (*name,
+   *name_len: its name inside zip; out, name and name_len may be NULL) with the checks
+   asmstore_zip_find makes of the one it finds: the central record inside the directory, ZIP64
+   extra field, local header agreeing with it, data before the central directory. Neither checks
+   duplicates, method, encryption or alignment (the caller decides) nor reads the data. Bounded
+   (the walk reads each record and local header once), allocation-free. Returns ASMSTORE_OK,
+   ASMSTORE_ERR_BAD_ZIP (dir->index says which entry) or, past the last entry,
+   ASMSTORE_ERR_NOT_FOUND; ASMSTORE_ERR_INVALID_ARG for NULL arguments. */
+ASMSTORE_DEF asmstore_result asmstore_zip_dir_open(const void *zip, size_t size,
+                                                   asmstore_zip_dir *dir, asmstore_error *err);
+ASMSTORE_DEF asmstore_result asmstore_zip_next(const void *zip, size_t size, asmstore_zip_dir *dir,
+                                               asmstore_zip_entry *out, const char **name,
+                                               size_t *name_len, asmstore_error *err);
+
 /* The CRC-32 an archive's headers hold (zlib's crc32) of data[0..len), continued from crc: 0 to
    start, then the value of the bytes before, so an entry can be checked in pieces. Unlike
    asmstore_crc32 (the store's name hash) the empty input gives 0. */
@@ -2720,6 +2747,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
 typedef struct asmstore__zip {
     const unsigned char *p;
     uint64_t size, cd_off, cd_size, n_total;
+    uint64_t eocd; /* the (32-bit) end of central directory record */
     int zip64;
 } asmstore__zip;
 
@@ -2773,6 +2801,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_open(asmstore__zip *z, const voi
                 z->cd_off = cd_off;
                 z->cd_size = cd_size;
                 z->n_total = n_total;
+                z->eocd = e;
                 z->zip64 = zip64;
                 return ASMSTORE_OK;
             }
@@ -2822,40 +2851,46 @@ ASMSTORE__PRIVATE int asmstore__zip64_extra(const unsigned char *x, const unsign
     return 0;
 }
 
+/* The central directory header at cd_off + pos: signature, and its name, extra field and comment
+   inside the directory. *len: its size. */
+ASMSTORE__PRIVATE asmstore_result asmstore__zip_cd_record(const asmstore__zip *z, uint64_t pos,
+                                                          uint64_t *len, asmstore_error *err) {
+    const unsigned char *q = z->p + z->cd_off + pos;
+
+    if (pos > z->cd_size || z->cd_size - pos < 46 || asmstore__rd32(q) != ASMSTORE__ZIP_CDH)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0,
+                              "central directory header signature or size");
+    *len = 46u + (uint64_t)asmstore__rd16(q + 28) + asmstore__rd16(q + 30) + asmstore__rd16(q + 32);
+    if (z->cd_size - pos < *len)
+        return asmstore__fail(
+            err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0,
+            "central directory header's name, extra or comment past the directory");
+    return ASMSTORE_OK;
+}
+
 /* The one central directory header named name[0..name_len) (*hit), walking every header once:
    a malformed header or a second entry of that name is an error. */
 ASMSTORE__PRIVATE asmstore_result asmstore__zip_cd_find(const asmstore__zip *z, const char *name,
                                                         size_t name_len,
                                                         const unsigned char **hit,
                                                         asmstore_error *err) {
-    const unsigned char *cd = z->p + z->cd_off;
     uint64_t pos = 0;
     uint64_t i;
 
     *hit = NULL;
     for (i = 0; i < z->n_total; i++) {
-        const unsigned char *q = cd + pos;
-        uint64_t n;
-        uint64_t m;
-        uint64_t c;
+        const unsigned char *q = z->p + z->cd_off + pos;
+        uint64_t len;
+        asmstore_result res = asmstore__zip_cd_record(z, pos, &len, err);
 
-        if (z->cd_size - pos < 46 || asmstore__rd32(q) != ASMSTORE__ZIP_CDH)
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0,
-                                  "central directory header signature or size");
-        n = asmstore__rd16(q + 28);
-        m = asmstore__rd16(q + 30);
-        c = asmstore__rd16(q + 32);
-        if (z->cd_size - pos - 46 < n + m + c)
-            return asmstore__fail(
-                err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0,
-                "central directory header's name, extra or comment past the directory");
-        if (n == name_len && memcmp(q + 46, name, name_len) == 0) {
+        if (res != ASMSTORE_OK) return res;
+        if (asmstore__rd16(q + 28) == name_len && memcmp(q + 46, name, name_len) == 0) {
             if (*hit)
                 return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, z->cd_off + pos, -1, 0,
                                       "two central directory entries with this name");
             *hit = q;
         }
-        pos += 46 + n + m + c;
+        pos += len;
     }
     if (!*hit)
         return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0,
@@ -3059,6 +3094,64 @@ ASMSTORE_DEF asmstore_result asmstore_zip_find_store(const void *zip, size_t siz
         if (found_abi && res != ASMSTORE_ERR_NOT_FOUND) *found_abi = a;
     }
     return res;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_zip_dir_open(const void *zip, size_t size,
+                                                   asmstore_zip_dir *dir, asmstore_error *err) {
+    asmstore__zip z;
+    asmstore_result res;
+
+    if (!dir || (!zip && size))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL walk, or NULL archive with a size");
+    memset(dir, 0, sizeof *dir);
+    res = asmstore__zip_open(&z, zip, size, err);
+    if (res != ASMSTORE_OK) return res;
+    dir->cd_offset = z.cd_off;
+    dir->cd_size = z.cd_size;
+    dir->count = z.n_total;
+    dir->comment_offset = z.eocd + 22;
+    dir->comment_size = asmstore__rd16(z.p + z.eocd + 20);
+    dir->zip64 = z.zip64;
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_zip_next(const void *zip, size_t size, asmstore_zip_dir *dir,
+                                               asmstore_zip_entry *out, const char **name,
+                                               size_t *name_len, asmstore_error *err) {
+    asmstore__zip z;
+    asmstore_zip_entry ent;
+    const unsigned char *q;
+    uint64_t pos, len;
+    asmstore_result res;
+
+    if (!dir || !zip || dir->cd_offset > size || size - dir->cd_offset < dir->cd_size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL archive or walk, or a walk of another archive");
+    if (dir->index >= dir->count)
+        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "past the last entry");
+    memset(&z, 0, sizeof z);
+    z.p = (const unsigned char *)zip;
+    z.size = size;
+    z.cd_off = dir->cd_offset;
+    z.cd_size = dir->cd_size;
+    z.n_total = dir->count;
+    z.zip64 = dir->zip64;
+    /* the record after the last one returned (a walk changed by its caller fails the range check) */
+    pos = dir->index ? dir->record_offset + dir->record_size - dir->cd_offset : 0;
+    res = asmstore__zip_cd_record(&z, pos, &len, err);
+    if (res != ASMSTORE_OK) return res;
+    q = z.p + z.cd_off + pos;
+    memset(&ent, 0, sizeof ent);
+    res = asmstore__zip_entry_at(&z, q, (const char *)q + 46, asmstore__rd16(q + 28), &ent, err);
+    if (res != ASMSTORE_OK) return res;
+    dir->record_offset = z.cd_off + pos;
+    dir->record_size = len;
+    dir->index++;
+    if (out) *out = ent;
+    if (name) *name = (const char *)q + 46;
+    if (name_len) *name_len = asmstore__rd16(q + 28);
+    return ASMSTORE_OK;
 }
 
 ASMSTORE_DEF uint32_t asmstore_zip_crc32(uint32_t crc, const void *data, size_t len) {

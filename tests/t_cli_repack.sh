@@ -153,4 +153,86 @@ bad "usage: no -o" 2 "$V3/arm64-v8a/assembly-store.so"
 bad "an OUT that cannot be written is an I/O error" 2 "$V3/arm64-v8a/assembly-store.so" -o "$T_TMP/keep.so/sub/out.so"
 grep -q "not a PE file" <("$ASMSTORE" repack "$V3/arm64-v8a/assembly-store.so" -o "$T_TMP/x.so" --replace System.Runtime.dll="$not_pe" 2>&1) &&
     t_ok "the not-PE message says why" || t_fail "the not-PE message says why"
+
+# ---- APK in one pass: ZIP64 read and written, memory bounded by the store, a damaged input refused ----
+if command -v unzip >/dev/null && [ -e "$T_TMP/w-section.so" ]; then
+    # 70,000 entries (a ZIP without ZIP64 counts 65,535) around a real store, made by Python's zipfile
+    $PY - "$T_TMP/w-section.so" "$T_TMP/z64.apk" 70000 <<'EOF'
+import sys, zipfile, struct
+store, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as z:
+    z.writestr("AndroidManifest.xml", b"<manifest/>" * 100, zipfile.ZIP_DEFLATED)
+    for i in range(n):
+        z.writestr("res/raw/f%05d.txt" % i, b"entry %d\n" % i)
+    name = "lib/arm64-v8a/libassembly-store.so"
+    zi = zipfile.ZipInfo(name, (2026, 1, 1, 0, 0, 0))
+    data = z.fp.tell() + 30 + len(name) + 4          # with an empty alignment record (0xD935)
+    pad = -data % 16384
+    zi.extra = struct.pack("<HH", 0xD935, pad) + b"\0" * pad
+    z.writestr(zi, open(store, "rb").read())
+EOF
+    "$ASMSTORE" repack "$T_TMP/z64.apk" -o "$T_TMP/z64-out.apk" >"$T_TMP/z64.log" 2>&1
+    t_check "ZIP64 APK (70,000 entries): repack exits 0" bash -c "[ $? = 0 ] || { cat '$T_TMP/z64.log'; exit 1; }"
+    t_check "ZIP64 APK: unzip -t passes on the output" unzip -tq "$T_TMP/z64-out.apk"
+    # zipalign cannot open a ZIP64 archive: its -c -p 4 rule checked here
+    t_check "ZIP64 APK: ZIP64 end records; every entry kept in order (bytes, method, CRC); STORED data 4-aligned, .so 16 KiB" \
+        $PY - "$T_TMP/z64.apk" "$T_TMP/z64-out.apk" <<'EOF'
+import sys, zipfile, struct
+a, b = zipfile.ZipFile(sys.argv[1]), zipfile.ZipFile(sys.argv[2])
+raw = open(sys.argv[2], "rb").read()
+assert raw.rfind(b"PK\x06\x06") > 0 and raw.rfind(b"PK\x06\x07") > 0, "no ZIP64 end of central directory"
+ia, ib = a.infolist(), b.infolist()
+assert [i.filename for i in ia] == [j.filename for j in ib], "entry names or order"
+for i, j in zip(ia, ib):
+    assert (i.compress_type, i.CRC, i.compress_size, i.date_time) == (j.compress_type, j.CRC, j.compress_size, j.date_time), i.filename
+    nl, xl = struct.unpack("<HH", raw[j.header_offset + 26:j.header_offset + 30])
+    off = j.header_offset + 30 + nl + xl
+    if j.compress_type == 0:
+        assert off % (16384 if j.filename.endswith(".so") else 4) == 0, "%s data at %d" % (j.filename, off)
+for name in ("AndroidManifest.xml", "res/raw/f69999.txt", "lib/arm64-v8a/libassembly-store.so"):
+    assert a.read(name) == b.read(name), name
+EOF
+    t_check "ZIP64 APK: our reader verifies the output" "$ASMSTORE" verify "$T_TMP/z64-out.apk"
+else t_skip "ZIP64 APK" "unzip absent, or the wrapper was not made"; fi
+
+if [ -x /usr/bin/time ] && command -v zip >/dev/null && command -v zipalign >/dev/null && [ -d "$T_TMP/apk" ]; then
+    # an ordinary APK: 24 MB of assets beside the store (870 KB); repack copies them through a buffer
+    A=$T_TMP/apk; mkdir -p "$A/assets"
+    head -c 16000000 /dev/urandom > "$A/assets/big1.bin"; head -c 8000000 /dev/urandom > "$A/assets/big2.bin"
+    (cd "$A" && zip -q -X ../rss0.apk AndroidManifest.xml assets/big2.bin && zip -q -X -0 ../rss0.apk assets/big1.bin lib/arm64-v8a/libassembly-store.so)
+    zipalign -f -p 4 "$T_TMP/rss0.apk" "$T_TMP/rss.apk"
+    /usr/bin/time -o "$T_TMP/rss" -f %M "$ASMSTORE" repack "$T_TMP/rss.apk" -o "$T_TMP/rss-out.apk" >/dev/null 2>&1
+    rss=$(tail -1 "$T_TMP/rss"); size=$(stat -c %s "$T_TMP/rss.apk")
+    t_check "memory: max RSS of repacking a $((size / 1000000)) MB APK (${rss} KiB) is below its size" \
+        bash -c "[ -s '$T_TMP/rss-out.apk' ] && [ $((rss * 1024)) -lt $size ]"
+    t_check "memory: the output passes unzip -t and zipalign -c -p 4" bash -c "unzip -tq '$T_TMP/rss-out.apk' && zipalign -c -p 4 '$T_TMP/rss-out.apk'"
+else t_skip "repack memory" "/usr/bin/time, zip or zipalign absent"; fi
+
+if [ -e "$T_TMP/in.apk" ]; then
+    # each damaged the way `unzip -t` would report, in an entry repack copies without reading it as a store
+    $PY - "$T_TMP/in.apk" "$T_TMP" <<'EOF'
+import sys, zipfile, warnings
+warnings.simplefilter("ignore")  # the duplicate name is made on purpose
+src, d = sys.argv[1], sys.argv[2]
+raw = bytearray(open(src, "rb").read())
+i = zipfile.ZipFile(src).getinfo("resources.arsc")
+data = i.header_offset + 30 + int.from_bytes(raw[i.header_offset + 26:i.header_offset + 28], "little") + \
+    int.from_bytes(raw[i.header_offset + 28:i.header_offset + 30], "little")
+crc = bytearray(raw); crc[data + 100] ^= 0xFF
+open(d + "/crc.apk", "wb").write(crc)
+m = zipfile.ZipFile(src).getinfo("AndroidManifest.xml")
+lh = bytearray(raw); lh[m.header_offset + 8] = 0          # local header says STORED, the central one DEFLATE
+open(d + "/lh.apk", "wb").write(lh)
+with zipfile.ZipFile(d + "/dup.apk", "w") as z:
+    z.write(d + "/apk/lib/arm64-v8a/libassembly-store.so", "lib/arm64-v8a/libassembly-store.so")
+    z.writestr("res/a.txt", b"one")
+    z.writestr("res/a.txt", b"two")
+EOF
+    bad "damaged APK: a STORED entry whose data has another CRC-32 is refused" 1 "$T_TMP/crc.apk" -o "$T_TMP/keep.so"
+    t_check "damaged APK: the CRC message names the entry" grep -q "damaged archive.*resources.arsc" "$T_TMP/bad.log"
+    bad "damaged APK: a local header that disagrees with the central directory is refused" 1 "$T_TMP/lh.apk" -o "$T_TMP/keep.so"
+    t_check "damaged APK: the local header message says damaged archive" grep -q "damaged archive" "$T_TMP/bad.log"
+    bad "damaged APK: two entries of one name are refused" 1 "$T_TMP/dup.apk" -o "$T_TMP/keep.so" 2>/dev/null
+    t_check "damaged APK: the message names the duplicate" grep -q "two entries are named res/a.txt" "$T_TMP/bad.log"
+fi
 t_done

@@ -46,7 +46,8 @@ static const cli_command cli_commands[] = {
      "                [--add FILE]... [--jobs N]\n"
      "Rewrites an app's store (raw, .so, .NET 6-8 set, APK/AAB) with assemblies replaced or\n"
      "removed, keeping everything else as the original had it; refuses what the app's runtime\n"
-     "would reject. Needs libzip (asmstore --version says whether it is built in).\n"},
+     "would reject. An APK/AAB is written in one pass: entries copied raw and aligned, ZIP64\n"
+     "where needed.\n"},
     {"elfcheck", cli_cmd_elfcheck,
      "elfcheck FILE.so|APK [--abi A] [--symbol NAME]\n"
      "Checks bionic's loader rules (16 KiB pages, DT_HASH, ...) one by one.\n"},
@@ -59,12 +60,14 @@ static const cli_command cli_commands[] = {
      STORE_HELP},
     {"verify", cli_cmd_verify,
      "verify STORE [--abi A]\n"
-     "Looks every entry of every ABI's store up by name and decompresses it; names each\n"
-     "failing ABI.\n" STORE_HELP},
+     "Looks every entry of every ABI's store up by name, decompresses it and checks that it is\n"
+     "what it claims (a PE assembly with a CLI header; a Portable or Windows PDB; a .config\n"
+     "of XML text); names each failing entry and ABI.\n" STORE_HELP},
     {"extract", cli_cmd_extract,
      "extract STORE -C DIR [--abi A] [NAME...]\n"
      "Writes images (and .pdb/.config) under DIR, DIR/<abi>/ when there are several ABIs;\n"
-     "never outside DIR.\n" STORE_HELP},
+     "never outside DIR. An entry whose bytes are not what it claims (as verify checks) is\n"
+     "named and not written; the others are, and extract exits 1.\n" STORE_HELP},
     {"load", cli_cmd_load,
      "load [--cache DIR] STORE NAME...|--all\n"
      "Loads entries as a host would (through the cache in DIR when given).\n"},

@@ -89,6 +89,6 @@ uint32_t *cli_attach_name_table(asmstore_reader *r);
 void cli_json_string(FILE *f, const char *s, size_t n);
 
 /* >>optional parts ----------------------------------------------------------------------------- */
-/* "liblz4 on, zlib on, libzip off": which optional parts this asmstore was built with. */
+/* "liblz4 on, zlib off": which optional parts this asmstore was built with. */
 void cli_print_optional_parts(FILE *f);
 #endif

@@ -340,14 +340,7 @@ void cli_print_optional_parts(FILE *f) {
 #else
     const char *zlib = "off";
 #endif
-#ifdef ASMSTORE_CLI_REPACK
-    const char *libzip = "on";
-#else
-    const char *libzip = "off";
-#endif
 
-    fprintf(f,
-            "optional parts: liblz4 %s (LZ4 stores), zlib %s (DEFLATEd archive entries), "
-            "libzip %s (repack)\n",
-            lz4, zlib, libzip);
+    fprintf(f, "optional parts: liblz4 %s (LZ4 stores), zlib %s (DEFLATEd archive entries)\n", lz4,
+            zlib);
 }

@@ -11,19 +11,8 @@
    printed); 2 usage or I/O error. OUT is only ever replaced whole (temp file + rename). */
 #include "cli.h"
 #include "cli_commands.h"
-
-#ifndef ASMSTORE_CLI_REPACK
-/* >>repack: built without libzip --------------------------------------------------------------- */
-int cli_cmd_repack(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr,
-            "asmstore repack: this asmstore was built without libzip (install libzip-dev and "
-            "rebuild)\n");
-    return 2;
-}
-#else
 #include "cli_input.h"
+#include "cli_zip.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -32,7 +21,6 @@ int cli_cmd_repack(int argc, char **argv) {
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zip.h>
 
 #define REPACK_MAX_CHANGES 256
 #define REPACK_APK_ALIGN                                                                           \
@@ -619,237 +607,206 @@ static int write_set_dir(repack_job *j) {
 }
 
 /* >>writing an apk/aab ------------------------------------------------------------------------- */
-/* libzip copies every other entry as it is. */
-/* v1 (JAR) signature files: the signatures no longer match once a store changed. */
-static int is_signature_file(const char *name) {
-    const char *dot = strrchr(name, '.');
+static int ends_with(const char *s, size_t n, const char *suffix) {
+    size_t k = strlen(suffix);
 
-    if (strncmp(name, "META-INF/", 9) != 0 || strchr(name + 9, '/'))
-        return 0;
-    return !strcmp(name + 9, "MANIFEST.MF") ||
-           (dot && (!strcmp(dot, ".SF") || !strcmp(dot, ".RSA") || !strcmp(dot, ".DSA") ||
-                    !strcmp(dot, ".EC")));
+    return n >= k && !memcmp(s + n - k, suffix, k);
 }
 
-static const repack_output *output_named(const repack_job *j, const char *name) {
+/* v1 (JAR) signature files: the signatures no longer match once a store changed. */
+static int is_signature_file(const char *name, size_t len) {
+    if (len < 9 || memcmp(name, "META-INF/", 9) != 0 || memchr(name + 9, '/', len - 9))
+        return 0;
+    return (len == 20 && ends_with(name, len, "MANIFEST.MF")) || ends_with(name, len, ".SF") ||
+           ends_with(name, len, ".RSA") || ends_with(name, len, ".DSA") ||
+           ends_with(name, len, ".EC");
+}
+
+static const repack_output *output_named(const repack_job *j, const char *name, size_t len) {
     int i;
+
     for (i = 0; i < j->nouts; i++)
-        if (!strcmp(j->outs[i].name, name))
+        if (strlen(j->outs[i].name) == len && !memcmp(j->outs[i].name, name, len))
             return &j->outs[i];
     return NULL;
 }
 
 /* Alignment of a STORED entry's data: 16 KiB for stores and other .so files (dlopen from the APK on
-   16 KiB kernels), 4 for the rest (as zipalign 4); compressed entries need none. */
+   16 KiB kernels), 4 for the rest (as zipalign -p 4); compressed entries need none. */
 static uint32_t entry_alignment(const repack_job *j, const char *name, size_t len,
                                 unsigned method) {
-    char buf[1024];
-
     if (method != 0)
         return 1;
-    snprintf(buf, sizeof buf, "%.*s", (int)len, name);
-    if (output_named(j, buf) || (len > 3 && !memcmp(name + len - 3, ".so", 3)))
+    if (output_named(j, name, len) || ends_with(name, len, ".so"))
         return REPACK_APK_ALIGN;
     return 4;
 }
 
+/* An archive entry's name and where it is in the input (for the duplicate check). */
+typedef struct repack_name {
+    const char *p;
+    size_t n;
+} repack_name;
 
-/* Copies the local header and data of the entry whose central directory record is at z + c to
-   o + *pos, padded so its data lands at its alignment (entry_alignment); *pos moves past it. cd and
-   cd_end bound the central directory. Returns the record's size, 0 when the entry is not one
-   libzip writes. */
-static size_t align_entry(const repack_job *j, const unsigned char *z, size_t cd, size_t cd_end,
-                          size_t c, unsigned char *o, size_t *pos) {
-    size_t nl = asmstore__rd16(z + c + 28);
-    size_t xl = asmstore__rd16(z + c + 30);
-    size_t cl = asmstore__rd16(z + c + 32);
-    size_t lfh = asmstore__rd32(z + c + 42);
-    size_t csize = asmstore__rd32(z + c + 20);
-    size_t pad = 0, lnl, lxl, head;
-    uint32_t align;
+static int name_order(const void *a, const void *b) {
+    const repack_name *x = (const repack_name *)a, *y = (const repack_name *)b;
+    int c = memcmp(x->p, y->p, x->n < y->n ? x->n : y->n);
 
-    if (c + 46 + nl + xl + cl > cd_end || lfh + 30 > cd || asmstore__rd32(z + lfh) != 0x04034b50u ||
-        (asmstore__rd16(z + lfh + 6) & 8))
-        return 0;
-    lnl = asmstore__rd16(z + lfh + 26);
-    lxl = asmstore__rd16(z + lfh + 28);
-    head = 30 + lnl + lxl;
-    if (lfh + head + csize > cd || lxl > 0xFFFF - REPACK_APK_ALIGN)
-        return 0;
-    align = entry_alignment(j, (const char *)z + c + 46, nl, asmstore__rd16(z + c + 10));
-    while ((*pos + head + pad) % align)
-        pad++;
-    memcpy(o + *pos, z + lfh, head);
-    asmstore__wr16(o + *pos + 28, (uint32_t)(lxl + pad));
-    memset(o + *pos + head, 0, pad);
-    memcpy(o + *pos + head + pad, z + lfh + head, csize);
-    *pos += head + pad + csize;
-    return 46 + nl + xl + cl;
+    return c ? c : (x->n > y->n) - (x->n < y->n);
 }
 
-/* libzip cannot align entry data, so the archive it wrote is copied once more with zero padding
-   added to each STORED entry's local extra field (what zipalign does) and the central directory's
-   offsets moved to match. The archive is libzip's own output: no ZIP64, no data descriptors. */
-static int align_archive(const repack_job *j, const unsigned char *z, size_t n, unsigned char **out,
-                         size_t *out_n) {
-    size_t eocd = n >= 22 ? n - 22 : 0, cd, cd_size, count, i, pos = 0, c;
-    unsigned char *o;
-    uint32_t *moved;
+static int damaged(const repack_job *j, const asmstore_zip_dir *dir, asmstore_result res,
+                   const asmstore_error *err) {
+    char what[300];
 
-    while (eocd > 0 && asmstore__rd32(z + eocd) != 0x06054b50u)
-        eocd--;
-    if (n < 22 || asmstore__rd32(z + eocd) != 0x06054b50u)
-        return 1;
-    count = asmstore__rd16(z + eocd + 10);
-    cd_size = asmstore__rd32(z + eocd + 12);
-    cd = asmstore__rd32(z + eocd + 16);
-    if (cd + cd_size > eocd || count == 0xFFFF)
-        return 1;
-    o = (unsigned char *)malloc(n + count * (size_t)REPACK_APK_ALIGN);
-    moved = (uint32_t *)malloc((count ? count : 1) * sizeof *moved);
-    if (!o || !moved) {
-        free(o);
-        free(moved);
-        return 2;
-    }
-    for (c = cd, i = 0; i < count; i++) { /* local headers and data, in central directory order */
-        size_t step;
-
-        moved[i] = (uint32_t)pos;
-        step = align_entry(j, z, cd, cd + cd_size, c, o, &pos);
-        if (!step)
-            break;
-        c += step;
-    }
-    if (i < count) {
-        free(o);
-        free(moved);
-        return 1;
-    }
-    memcpy(o + pos, z + cd, cd_size);
-    for (c = pos, i = 0; i < count; i++) { /* the central directory points at the moved headers */
-        size_t variable = (size_t)asmstore__rd16(o + c + 28) + (size_t)asmstore__rd16(o + c + 30) +
-                          (size_t)asmstore__rd16(o + c + 32);
-
-        asmstore__wr32(o + c + 42, moved[i]);
-        c += 46 + variable;
-    }
-    memcpy(o + pos + cd_size, z + eocd, n - eocd);
-    asmstore__wr32(o + pos + cd_size + 16, (uint32_t)pos);
-    free(moved);
-    *out = o;
-    *out_n = pos + cd_size + (n - eocd);
-    return 0;
+    snprintf(what, sizeof what, "%.200s: damaged archive (central directory entry %llu)",
+             j->a->in, (unsigned long long)dir->index + 1);
+    return cli_fail(what, res, err);
 }
 
-/* Adds source entry i to dst: its new bytes (STORED) when it is a store, else its compressed
-   bytes as they are (no recompression), with its time and attributes. */
-static int copy_entry(const repack_job *j, zip_t *src, zip_t *dst, zip_uint64_t i,
-                      const char *name) {
-    const repack_output *o = output_named(j, name);
-    zip_source_t *s = o ? zip_source_buffer(dst, o->data, o->size, 0)
-                        : zip_source_zip(dst, src, i, ZIP_FL_COMPRESSED, 0, -1);
-    zip_stat_t st;
-    zip_uint8_t opsys;
-    zip_uint32_t attr;
-    zip_int64_t idx;
+/* Walks every entry (asmstore_zip_next: its headers agree) into names[]. No entry may be
+   encrypted, and the local headers and data of all must fit before the central directory without
+   overlapping (their sizes add up to at most its offset: the output is then no larger than the
+   input and its padding). 0, or the exit code. */
+static int walk_entries(const repack_job *j, const unsigned char *zip, size_t size,
+                        asmstore_zip_dir *dir, repack_name *names) {
+    asmstore_zip_entry e;
+    asmstore_error err;
+    asmstore_result res;
+    uint64_t used = 0;
+    const char *name;
+    size_t len;
 
-    if (!s)
-        return 2;
-    if ((idx = zip_file_add(dst, name, s, ZIP_FL_ENC_GUESS)) < 0) {
-        zip_source_free(s);
-        return 2;
+    while ((res = asmstore_zip_next(zip, size, dir, &e, &name, &len, &err)) == ASMSTORE_OK) {
+        names[dir->index - 1].p = name;
+        names[dir->index - 1].n = len;
+        used += e.data_offset - e.lfh_offset + e.compressed_size;
+        if (used > dir->cd_offset) {
+            fprintf(stderr,
+                    "asmstore: %s: damaged archive: entry %.*s overlaps another (their headers "
+                    "and data add up to more than lies before the central directory)\n",
+                    j->a->in, (int)len, name);
+            return 1;
+        }
+        if (e.flags & 1u) {
+            fprintf(stderr, "asmstore: %s: entry %.*s is encrypted: %s\n", j->a->in, (int)len,
+                    name, cli_result_hint(ASMSTORE_ERR_ZIP_ENCRYPTED));
+            return 1;
+        }
     }
-    if (o && zip_set_file_compression(dst, (zip_uint64_t)idx, ZIP_CM_STORE, 0) != 0)
-        return 2;
-    if (zip_stat_index(src, i, 0, &st) == 0 && (st.valid & ZIP_STAT_MTIME))
-        zip_file_set_mtime(dst, (zip_uint64_t)idx, st.mtime, 0);
-    if (zip_file_get_external_attributes(src, i, 0, &opsys, &attr) == 0)
-        zip_file_set_external_attributes(dst, (zip_uint64_t)idx, 0, opsys, attr);
-    return 0;
+    return res == ASMSTORE_ERR_NOT_FOUND ? 0 : damaged(j, dir, res, &err);
 }
 
-/* Every entry of src into dst but the v1 signature files (counted in *dropped). 0, or an exit code. */
-static int copy_entries(const repack_job *j, zip_t *src, zip_t *dst, int *dropped) {
-    zip_int64_t n = zip_get_num_entries(src, 0), i;
+/* Every entry of the archive is checked before anything is written: walk_entries, and no two
+   entries of one name (readers would disagree on which one counts). 0, or the exit code. */
+static int check_archive(const repack_job *j, const unsigned char *zip, size_t size) {
+    asmstore_zip_dir dir;
+    asmstore_error err;
+    asmstore_result res = asmstore_zip_dir_open(zip, size, &dir, &err);
+    repack_name *names;
+    uint64_t i;
+    int rc;
+
+    if (res != ASMSTORE_OK)
+        return damaged(j, &dir, res, &err);
+    if (!(names = (repack_name *)malloc((size_t)(dir.count ? dir.count : 1) * sizeof *names))) {
+        errno = ENOMEM;
+        return cli_fail_errno(j->a->in, "read its central directory");
+    }
+    rc = walk_entries(j, zip, size, &dir, names);
+    if (rc == 0)
+        qsort(names, (size_t)dir.count, sizeof *names, name_order);
+    for (i = 1; rc == 0 && i < dir.count; i++)
+        if (name_order(&names[i - 1], &names[i]) == 0) {
+            fprintf(stderr,
+                    "asmstore: %s: damaged archive: two entries are named %.*s (readers disagree "
+                    "on which one counts; 'unzip -l' lists both): rebuild the archive\n",
+                    j->a->in, (int)names[i].n, names[i].p);
+            rc = 1;
+        }
+    free(names);
+    return rc;
+}
+
+/* What entry e (named name[0..len), its central record the one dir returned last) is written
+   as: the store's new bytes STORED when it is a store, else its bytes as they are (no
+   recompression) with its CRC-32, sizes, time, attributes and extra fields. The sizes and CRC-32
+   go in the local header, so no data descriptor follows the data (flag bit 3 cleared). */
+static void entry_item(const repack_job *j, const unsigned char *zip, const asmstore_zip_dir *dir,
+                       const asmstore_zip_entry *e, const char *name, size_t len, FILE *from,
+                       cli_zip_item *it) {
+    const repack_output *o = output_named(j, name, len);
+    const unsigned char *lfh = zip + e->lfh_offset;
+
+    memset(it, 0, sizeof *it);
+    it->record = zip + dir->record_offset;
+    it->local_extra = lfh + 30 + asmstore__rd16(lfh + 26);
+    it->local_extra_size = asmstore__rd16(lfh + 28);
+    it->flags = (uint16_t)(e->flags & ~8u);
+    if (o) {
+        it->flags = (uint16_t)(it->flags & ~6u); /* DEFLATE's options */
+        it->crc32 = asmstore_zip_crc32(0, o->data, o->size);
+        it->compressed_size = o->size;
+        it->uncompressed_size = o->size;
+        it->data = o->data;
+    } else {
+        it->method = e->method;
+        it->crc32 = e->crc32;
+        it->compressed_size = e->compressed_size;
+        it->uncompressed_size = e->uncompressed_size;
+        it->from = from;
+        it->from_offset = e->data_offset;
+        it->check_crc = e->method == 0;
+    }
+    it->align = entry_alignment(j, name, len, it->method);
+}
+
+/* Every entry but the v1 signature files (counted in *dropped) into z, in central directory
+   order, then its end with the archive comment. 0, or the exit code (z is discarded then). */
+static int copy_entries(const repack_job *j, const unsigned char *zip, size_t size, FILE *from,
+                        cli_zip_out *z, int *dropped) {
+    asmstore_zip_dir dir;
+    asmstore_zip_entry e;
+    cli_zip_item it;
+    const char *name;
+    size_t len;
     int rc = 0;
 
-    for (i = 0; i < n && rc == 0; i++) {
-        const char *name = zip_get_name(src, (zip_uint64_t)i, ZIP_FL_ENC_RAW);
-
-        if (!name)
-            return 1;
-        if (is_signature_file(name)) {
+    if (asmstore_zip_dir_open(zip, size, &dir, NULL) != ASMSTORE_OK)
+        rc = 1; /* check_archive passed: the file changed since */
+    while (rc == 0 && asmstore_zip_next(zip, size, &dir, &e, &name, &len, NULL) == ASMSTORE_OK) {
+        if (is_signature_file(name, len)) {
             (*dropped)++;
             continue;
         }
-        rc = copy_entry(j, src, dst, (zip_uint64_t)i, name);
-        if (rc)
-            fprintf(stderr, "asmstore: %s: %s\n", name, zip_error_strerror(zip_get_error(dst)));
+        entry_item(j, zip, &dir, &e, name, len, from, &it);
+        rc = cli_zip_add(z, &it, j->a->in);
     }
+    if (rc == 0)
+        return cli_zip_finish(z, zip + dir.comment_offset, dir.comment_size);
+    cli_zip_discard(z);
     return rc;
 }
 
-/* The whole new archive in memory (libzip writing into a buffer source). */
-static int build_archive(const repack_job *j, unsigned char **buf, size_t *size, int *dropped) {
-    int zerr = 0, rc = 0;
-    zip_error_t ze;
-    zip_t *src = zip_open(j->a->in, ZIP_RDONLY, &zerr), *dst;
-    zip_source_t *mem;
-    zip_stat_t st;
-
-    if (!src) {
-        fprintf(stderr,
-                "asmstore: %s: libzip cannot open the archive (error %d); 'unzip -t %s' checks "
-                "it\n",
-                j->a->in, zerr, j->a->in);
-        return 1;
-    }
-    zip_error_init(&ze);
-    if (!(mem = zip_source_buffer_create(NULL, 0, 0, &ze))) {
-        zip_close(src);
-        return 2;
-    }
-    zip_source_keep(mem);
-    if (!(dst = zip_open_from_source(mem, ZIP_TRUNCATE, &ze))) {
-        zip_source_free(mem);
-        zip_source_free(mem);
-        zip_close(src);
-        return 2;
-    }
-    rc = copy_entries(j, src, dst, dropped);
-    if (rc == 0 && zip_close(dst) != 0) {
-        fprintf(stderr, "asmstore: %s: writing the archive: %s; check the free space\n", j->a->out,
-                zip_error_strerror(zip_get_error(dst)));
-        rc = 2;
-    }
-    if (rc)
-        zip_discard(dst);
-    zip_discard(src);
-    if (rc == 0 && (zip_source_stat(mem, &st) != 0 || zip_source_open(mem) != 0))
-        rc = 2;
-    if (rc == 0) {
-        *size = (size_t)st.size;
-        if (!(*buf = (unsigned char *)malloc(*size ? *size : 1)) ||
-            zip_source_read(mem, *buf, *size) != (zip_int64_t)*size)
-            rc = 2;
-        zip_source_close(mem);
-    }
-    zip_source_free(mem);
-    return rc;
-}
-
+/* The new archive in one pass (cli_zip.h): the input's central directory is read from its
+   mapping, every entry's data streamed from the file (never all in memory: only the rebuilt
+   stores are). */
 static int write_archive(repack_job *j) {
-    unsigned char *raw = NULL, *aligned = NULL;
-    size_t raw_size = 0, aligned_size = 0;
-    int dropped = 0, rc = build_archive(j, &raw, &raw_size, &dropped);
+    const unsigned char *zip;
+    size_t size;
+    int dropped = 0, rc;
+    FILE *from = NULL;
+    cli_zip_out z;
 
-    if (rc == 0 && (rc = align_archive(j, raw, raw_size, &aligned, &aligned_size)) != 0)
-        fprintf(stderr, "asmstore: %s: the archive libzip wrote could not be aligned\n", j->a->out);
-    if (rc == 0 &&
-        asmstore_write_file(j->a->out, aligned, aligned_size, 0644, NULL) != ASMSTORE_OK) {
-        rc = cli_fail_errno(j->a->out, "write it");
-    }
+    if (cli_map_file(j->a->in, &zip, &size) != 0)
+        return cli_fail_errno(j->a->in, "read it");
+    rc = check_archive(j, zip, size);
+    if (rc == 0 && !(from = fopen(j->a->in, "rb")))
+        rc = cli_fail_errno(j->a->in, "read it");
+    if (rc == 0)
+        rc = cli_zip_create(&z, j->a->out);
+    if (rc == 0)
+        rc = copy_entries(j, zip, size, from, &z, &dropped);
     if (rc == 0)
         fprintf(stderr,
                 "%s: every other entry copied as it was; stores STORED and 16 KiB-aligned. The APK "
@@ -857,8 +814,9 @@ static int write_archive(repack_job *j) {
                 "(signing block%s dropped): sign it again before installing, e.g.\n"
                 "  apksigner sign --ks my.keystore %s\n",
                 j->a->out, dropped ? " and META-INF signature files" : "", j->a->out);
-    free(raw);
-    free(aligned);
+    if (from)
+        fclose(from);
+    cli_unmap_file(zip, size);
     return rc;
 }
 
@@ -1004,4 +962,3 @@ int cli_cmd_repack(int argc, char **argv) {
     free_args(&a);
     return rc;
 }
-#endif     /* ASMSTORE_CLI_REPACK */
