@@ -78,7 +78,8 @@
 
    THREADS AND SAFETY
      A reader is read-only after asmstore_reader_init: threads may share it (each with its own
-     ZSTD_DCtx). It allocates nothing and keeps no global state. Every offset in the store is
+     ZSTD_DCtx). It keeps no memory and no global state (init borrows a scratch only for a store
+     whose images are out of descriptor order, which no writer makes). Every offset in the store is
      checked once at init; a store that passes cannot make a later call read outside it. A writer
      belongs to one thread at a time; it runs its worker threads inside asmstore_writer_finish.
 
@@ -201,8 +202,12 @@ extern "C" {
     X(ERR_ABI_MISMATCH,       -34, "ELF class/machine does not match the requested ABI") \
     X(ERR_NAME_NOT_UTF8,      -35, \
       "entry name is not valid UTF-8 (overlong, surrogate, stray byte or NUL)") \
-    X(ERR_OVERLAP,            -36, "images overlap, share bytes or are out of descriptor order") \
-    X(ERR_COMPRESS,           -37, "compression failed")
+    X(ERR_OVERLAP,            -36, "two entries' image, pdb or config ranges overlap") \
+    X(ERR_COMPRESS,           -37, "compression failed") \
+    X(ERR_ELF_NOT_INERT,      -38, \
+      "loading this ELF file would run code from it or load other files") \
+    X(ERR_BAD_IMAGE,          -39, \
+      "an image is not what it claims (a PE assembly with a CLI header, a PDB or a .config)")
 
 typedef enum asmstore_result {
 #define ASMSTORE__ENUM(name, value, text) ASMSTORE_##name = value,
@@ -227,6 +232,7 @@ typedef struct asmstore_error {
     int64_t backend_code; /* zstd error code or errno, or 0 */
     const char *message;  /* static text: what was checked or looked for; NULL when none */
     int rule;             /* asmstore_elf_check_bionic: the rule (1..12) broken, else 0 */
+    int64_t other_entry;  /* ASMSTORE_ERR_OVERLAP: the descriptor entry's range overlaps, else -1 */
 } asmstore_error;
 
 /* >>core: types -------------------------------------------------------------------------------- */
@@ -386,6 +392,7 @@ ASMSTORE__INLINE asmstore_result asmstore__fail(asmstore_error *err, asmstore_re
         err->backend_code = backend;
         err->message = message;
         err->rule = 0;
+        err->other_entry = -1;
     }
     return r;
 }
@@ -398,6 +405,8 @@ typedef struct asmstore_read_options {
                                           sizes (checked at init: reads each image's header) */
     asmstore_decompress_fn decompress; /* XALZ (and XAZS without zstd) images; may be NULL */
     void *decompress_user;
+    asmstore_allocator allocator;      /* init's scratch for a layout out of descriptor order
+                                          (NULL members: ASMSTORE_MALLOC); never kept */
 } asmstore_read_options;
 
 /* A validated store. Caller-owned, no destructor: it only points into the caller's bytes. */
@@ -467,9 +476,12 @@ typedef struct asmstore_entry {
    format 2-4 with the ABI and 64-bit bit checked; the index entry width from index_size /
    index_entry_count; the hash (XXH3-64 for 12/13-byte entries, CRC-32 or XXH32 for 8/9-byte ones
    told apart by the store's own names); v4's 28-byte header, or 20 where only that fits. Checked
-   once: counts, index order, every descriptor range (in bounds, in descriptor order, no two
-   sharing bytes: ASMSTORE_ERR_OVERLAP), names (ASMSTORE_ERR_NAME_NOT_UTF8), and, when
-   opt->max_total_size is set, the sum of declared sizes. */
+   once: counts, index order, every descriptor range (in bounds, no two sharing bytes in any
+   order: ASMSTORE_ERR_OVERLAP names both entries, err->entry and err->other_entry), names
+   (ASMSTORE_ERR_NAME_NOT_UTF8), and, when opt->max_total_size is set, the sum of declared sizes.
+   Ranges in descriptor order (every writer's layout) are checked in one pass with no memory; any
+   other layout is sorted on a scratch of 8 bytes per range from opt->allocator, freed before this
+   returns (ASMSTORE_ERR_OUT_OF_MEMORY without it): O(n log n) either way. */
 ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
                                                   const asmstore_read_options *opt,
                                                   asmstore_error *err);
@@ -543,6 +555,64 @@ ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, cons
                                                   void *dst, size_t cap, struct ZSTD_DCtx_s *dctx,
                                                   asmstore_error *err);
 
+/* >>image -------------------------------------------------------------------------------------- */
+/* What an entry's bytes claim to be (formats 1-3 carry no checksum: this is how a damaged image is
+   told from an assembly). */
+typedef enum asmstore_image_kind {
+    ASMSTORE_IMAGE_ASSEMBLY = 0, /* .dll (.exe): a PE32/PE32+ file with a CLI header and metadata */
+    ASMSTORE_IMAGE_PDB = 1,      /* .pdb: a Portable PDB, or a Windows PDB (MSF 7.00) */
+    ASMSTORE_IMAGE_CONFIG = 2    /* .dll.config: XML text */
+} asmstore_image_kind;
+
+/* A PE file's parts as asmstore_pe_parse found them, all inside [data, data + size). */
+typedef struct asmstore_pe {
+    const unsigned char *data;
+    size_t size;
+    int pe32_plus;                   /* optional header magic 0x20b (else 0x10b) */
+    const unsigned char *sections;   /* the section table: section_count headers of 40 bytes */
+    uint32_t section_count;
+    const unsigned char *cli_header; /* IMAGE_COR20_HEADER: cli_header_size (its cb, >= 72) bytes */
+    uint32_t cli_header_size;
+    const unsigned char *metadata;   /* the metadata root ("BSJB"): metadata_size bytes */
+    uint32_t metadata_size;
+} asmstore_pe;
+
+/* Parses data[0..size) as an assembly: "MZ" and e_lfanew inside the 64-byte DOS header, "PE\0\0"
+   and the COFF header there, an optional header of magic 0x10b (PE32) or 0x20b (PE32+) as long as
+   its fixed part and 15 data directories, the section table and every section's file bytes
+   inside the file (a PE cut short fails here), data directory 14
+   (the CLI header) present with its RVA mapped by a section to file bytes holding its cb (>= 72)
+   bytes, the CLI header's metadata RVA and size mapped the same way, and there a metadata root
+   "BSJB" whose version string and stream count fit in it. ReadyToRun and composite component
+   images pass (they are PE files with a CLI header too). Any bytes are safe; bounded (each RVA is
+   looked up among at most 65,535 sections) and allocation-free. ASMSTORE_OK, or
+   ASMSTORE_ERR_BAD_IMAGE with err->message saying what is wrong and err->offset where in data. */
+ASMSTORE_DEF asmstore_result asmstore_pe_parse(asmstore_pe *pe, const void *data, size_t size,
+                                               asmstore_error *err);
+
+/* The n bytes at rva, through the section whose file bytes hold them all; NULL when none does. */
+ASMSTORE_DEF const unsigned char *asmstore_pe_at_rva(const asmstore_pe *pe, uint32_t rva,
+                                                     uint64_t n);
+
+/* Checks that data[0..size) is what `kind` says. ASSEMBLY: asmstore_pe_parse. PDB: a Portable PDB
+   (a metadata root "BSJB" at offset 0 whose version string and stream count fit in the file), or
+   a Windows PDB (the 32-byte "Microsoft C/C++ MSF 7.00" signature, a block size of 512, 1024, 2048
+   or 4096 and a block count covering the file exactly: the runtimes skip it, it is still a PDB).
+   CONFIG: text, a '<' first after an optional UTF-8 BOM and white space, no NUL byte but one at
+   the end (format 1 appends it). Bounded (one pass at most), allocation-free, any bytes are safe.
+   ASMSTORE_OK, or ASMSTORE_ERR_BAD_IMAGE with err->offset the byte of data found wrong. */
+ASMSTORE_DEF asmstore_result asmstore_image_check(asmstore_image_kind kind, const void *data,
+                                                  size_t size, asmstore_error *err);
+
+/* Checks an entry's parts: image[0..image_size), its uncompressed bytes (asmstore_reader_read's,
+   or e->image when stored), as an assembly, then e->pdb and e->config when present. An ignored
+   placeholder owns no bytes and passes. As asmstore_image_check; on failure *part (may be NULL)
+   says which part failed, err->entry is e->index and err->offset is where in that part. */
+ASMSTORE_DEF asmstore_result asmstore_image_check_entry(const asmstore_entry *e, const void *image,
+                                                        size_t image_size,
+                                                        asmstore_image_kind *part,
+                                                        asmstore_error *err);
+
 /* >>elf ---------------------------------------------------------------------------------------- */
 #define ASMSTORE_ELF_DEFAULT_SYMBOL    "_assembly_store"
 #define ASMSTORE_ELF_DEFAULT_SONAME    "libassembly-store.so"
@@ -584,6 +654,23 @@ typedef struct asmstore_elf_info {
 ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, const char *symbol,
                                                   const void **payload, size_t *payload_size,
                                                   asmstore_elf_info *info, asmstore_error *err);
+
+/* Checks that dlopen of the ELF file elf[0..size) (and dlsym of any of its symbols) runs nothing
+   from it and loads nothing else (docs/elf-so.md §7): an ET_DYN whose program headers are only
+   PT_LOAD, PT_DYNAMIC, PT_PHDR, PT_GNU_STACK, PT_GNU_RELRO, PT_NOTE, PT_GNU_PROPERTY or
+   PT_GNU_EH_FRAME, none executable (PF_X), with a PT_GNU_STACK (without one glibc makes the stack
+   executable); one PT_DYNAMIC inside a PT_LOAD's file bytes, ended by DT_NULL there, holding only
+   the tags a data-only library needs (no DT_NEEDED, DT_INIT*, DT_PREINIT_ARRAY*, DT_FINI*,
+   DT_AUDIT, DT_DEPAUDIT, DT_FILTER, DT_AUXILIARY, DT_VERNEED, DT_TEXTREL; relocation tables only
+   with size 0); no relocation or init/fini-array section with bytes; no IFUNC or TLS symbol among
+   those DT_HASH / DT_GNU_HASH reach (dlsym would call an IFUNC's resolver). The shape
+   asmstore_elf_write, template mode over upstream's stub and upstream's stores have. Reads the
+   bytes as the loader would see them mapped; bounded (O(headers + tags + symbols)), allocation
+   free, any bytes are safe. Returns ASMSTORE_OK, ASMSTORE_ERR_BAD_ELF (not a parseable ELF) or
+   ASMSTORE_ERR_ELF_NOT_INERT with err->message naming the segment, tag, section or symbol and
+   err->offset where it lies in the file. */
+ASMSTORE_DEF asmstore_result asmstore_elf_check_inert(const void *elf, size_t size,
+                                                      asmstore_error *err);
 
 /* >>zip ---------------------------------------------------------------------------------------- */
 /* An archive entry as its headers describe it (all the caller's). Pure scans over memory. */
@@ -1624,39 +1711,155 @@ ASMSTORE__PRIVATE int asmstore__hash_kind_fits(const asmstore_reader *r, asmstor
 }
 
 /* >>reader: validation ------------------------------------------------------------------------- */
-/* Every descriptor range inside [data_start, size), and the ranges in descriptor order without
-   overlap, as every writer lays them out: no two images share bytes, so a small store cannot
-   declare terabytes by pointing many descriptors at one frame. With max_total (the caller's
-   limit) also sums the sizes the images declare: that reads every image's first bytes, a page of
-   the store each, which a host starting from an evicted page cache need not pay. */
+/* Range k (0 image, 1 pdb, 2 config) of a descriptor: where it starts and how long it is. */
+ASMSTORE__PRIVATE void asmstore__desc_range(const asmstore__desc *d, int k, uint64_t *off,
+                                            uint64_t *len) {
+    *off = k == 0 ? d->image_off : k == 1 ? d->pdb_off : d->config_off;
+    *len = k == 0 ? d->image_size : k == 1 ? d->pdb_size : d->config_size;
+}
+
+/* A range as one sortable key: its start in the high half, its length in the low (both 32-bit in
+   every format), so keys sort by where ranges start. */
+ASMSTORE__PRIVATE uint64_t asmstore__range_key(uint64_t off, uint64_t len) {
+    return off << 32 | len;
+}
+
+ASMSTORE__PRIVATE uint64_t asmstore__range_key_end(uint64_t key) {
+    return (key >> 32) + (key & 0xFFFFFFFFu);
+}
+
+/* Heapsort of n keys: O(n log n) whatever their order, no recursion, no memory. */
+ASMSTORE__PRIVATE void asmstore__sift_down(uint64_t *keys, size_t root, size_t n) {
+    uint64_t v = keys[root];
+
+    for (;;) {
+        size_t child = 2 * root + 1;
+        if (child >= n) break;
+        if (child + 1 < n && keys[child + 1] > keys[child]) child++;
+        if (keys[child] <= v) break;
+        keys[root] = keys[child];
+        root = child;
+    }
+    keys[root] = v;
+}
+
+ASMSTORE__PRIVATE void asmstore__sort_keys(uint64_t *keys, size_t n) {
+    size_t i;
+
+    for (i = n / 2; i-- > 0;) asmstore__sift_down(keys, i, n);
+    for (i = n; i-- > 1;) {
+        uint64_t top = keys[0];
+        keys[0] = keys[i];
+        keys[i] = top;
+        asmstore__sift_down(keys, 0, i);
+    }
+}
+
+/* The first range in descriptor order whose key is `key`, other than `skip`: 3 * descriptor +
+   range kind (the keys came from these descriptors, so one is always found). */
+ASMSTORE__PRIVATE uint64_t asmstore__range_owner(const asmstore_reader *r, uint64_t key,
+                                                 uint64_t skip) {
+    uint32_t i;
+    int k;
+
+    for (i = 0; i < r->entry_count; i++) {
+        asmstore__desc d;
+        asmstore__read_desc(r, i, &d);
+        for (k = 0; k < 3; k++) {
+            uint64_t o, n, id = 3u * (uint64_t)i + (uint64_t)k;
+            asmstore__desc_range(&d, k, &o, &n);
+            if (n && asmstore__range_key(o, n) == key && id != skip) return id;
+        }
+    }
+    return skip;
+}
+
+/* Ranges with keys a and b share bytes: names the later descriptor (err->entry, its descriptor's
+   offset) and the other (err->other_entry), and what of each overlaps. */
+ASMSTORE__PRIVATE asmstore_result asmstore__overlap_fail(const asmstore_reader *r, uint64_t a,
+                                                         uint64_t b, asmstore_error *err) {
+    static const char *const what[3][3] = {
+        {"image overlaps the image of other_entry", "image overlaps the pdb of other_entry",
+         "image overlaps the config of other_entry"},
+        {"pdb overlaps the image of other_entry", "pdb overlaps the pdb of other_entry",
+         "pdb overlaps the config of other_entry"},
+        {"config overlaps the image of other_entry", "config overlaps the pdb of other_entry",
+         "config overlaps the config of other_entry"}};
+    uint64_t one = asmstore__range_owner(r, a, UINT64_MAX), two = asmstore__range_owner(r, b, one);
+    uint64_t later = one > two ? one : two, other = one > two ? two : one;
+    uint32_t i = (uint32_t)(later / 3);
+
+    (void)asmstore__fail(err, ASMSTORE_ERR_OVERLAP,
+                         r->descriptors_offset + (uint64_t)i * r->descriptor_size, i, 0,
+                         what[later % 3][other % 3]);
+    if (err) err->other_entry = (int64_t)(other / 3);
+    return ASMSTORE_ERR_OVERLAP;
+}
+
+/* Any layout: the `count` non-empty ranges sorted by start on a scratch (8 bytes each, freed
+   before this returns), then each checked against the one before it. */
+ASMSTORE__PRIVATE asmstore_result asmstore__check_any_order(const asmstore_reader *r, size_t count,
+                                                            const asmstore_allocator *alloc,
+                                                            asmstore_error *err) {
+    uint64_t *keys = (uint64_t *)asmstore_alloc(alloc, count * sizeof *keys), a = 0, b = 0;
+    size_t j = 0;
+    uint32_t i;
+    int k, found = 0;
+
+    if (!keys)
+        return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, r->descriptors_offset, -1, 0,
+                              "no scratch to check images out of descriptor order (8 bytes each)");
+    for (i = 0; i < r->entry_count; i++) {
+        asmstore__desc d;
+        asmstore__read_desc(r, i, &d);
+        for (k = 0; k < 3; k++) {
+            uint64_t o, n;
+            asmstore__desc_range(&d, k, &o, &n);
+            if (n) keys[j++] = asmstore__range_key(o, n);
+        }
+    }
+    asmstore__sort_keys(keys, count);
+    for (j = 1; j < count && !found; j++) {
+        found = (keys[j] >> 32) < asmstore__range_key_end(keys[j - 1]);
+        a = keys[j - 1];
+        b = keys[j];
+    }
+    asmstore_free(alloc, keys, count * sizeof *keys);
+    return found ? asmstore__overlap_fail(r, a, b, err) : ASMSTORE_OK;
+}
+
+/* Every descriptor range inside [data_start, size), and no two ranges sharing bytes, so a small
+   store cannot declare terabytes by pointing many descriptors at one frame. Ranges in descriptor
+   order, as every writer lays them out, are checked in this one pass; any other layout (the
+   runtimes accept any whose images do not overlap) by asmstore__check_any_order. With
+   opt->max_total_size also sums the sizes the images declare: that reads every image's first
+   bytes, a page of the store each, which a host starting from an evicted page cache need not
+   pay. */
 ASMSTORE__PRIVATE asmstore_result asmstore__check_ranges(asmstore_reader *r, uint64_t data_start,
-                                                         uint64_t max_total, asmstore_error *err) {
+                                                         const asmstore_read_options *opt,
+                                                         asmstore_error *err) {
     uint64_t next = data_start, first = UINT64_MAX, total = 0;
+    uint64_t max_total = opt ? opt->max_total_size : 0;
+    size_t count = 0;
+    int in_order = 1;
     uint32_t i;
 
     for (i = 0; i < r->entry_count; i++) {
         uint64_t at = r->descriptors_offset + (uint64_t)i * r->descriptor_size;
         asmstore__desc d;
         asmstore_entry e;
-        uint32_t ranges[3][2];
         int k;
         asmstore__read_desc(r, i, &d);
-        ranges[0][0] = d.image_off;
-        ranges[0][1] = d.image_size;
-        ranges[1][0] = d.pdb_off;
-        ranges[1][1] = d.pdb_size;
-        ranges[2][0] = d.config_off;
-        ranges[2][1] = d.config_size;
         for (k = 0; k < 3; k++) {
-            uint64_t o = ranges[k][0], n = ranges[k][1];
+            uint64_t o, n;
+            asmstore__desc_range(&d, k, &o, &n);
             if (n == 0) continue;
             if (o < data_start || !asmstore__range_ok(o, n, r->size))
                 return asmstore__fail(err, ASMSTORE_ERR_BAD_DESCRIPTOR, at, i, 0,
                                       "image, pdb or config range outside the store's data");
-            if (o < next)
-                return asmstore__fail(err, ASMSTORE_ERR_OVERLAP, at, i, 0,
-                                      "image, pdb or config range overlaps the one before it");
+            in_order &= o >= next;
             next = o + n;
+            count++;
             if (k == 0 && o < first) first = o;
         }
         if (!max_total) continue;
@@ -1665,6 +1868,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__check_ranges(asmstore_reader *r, uin
         if (total > max_total)
             return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, i, 0,
                                   "sum of the images' declared sizes over max_total_size");
+    }
+    if (!in_order) {
+        asmstore_result res = asmstore__check_any_order(r, count, opt ? &opt->allocator : NULL, err);
+        if (res != ASMSTORE_OK) return res;
     }
     r->data_offset = (size_t)(first == UINT64_MAX ? data_start : first);
     r->total_uncompressed_size = max_total ? total : 0;
@@ -1764,7 +1971,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__index_width(asmstore_reader *r, uint
 
 /* Formats 2-4 with header size h: index, descriptors, names, data. */
 ASMSTORE__PRIVATE asmstore_result asmstore__init_v2(asmstore_reader *r, size_t h,
-                                                    uint64_t max_total, asmstore_error *err) {
+                                                    const asmstore_read_options *opt,
+                                                    asmstore_error *err) {
     uint32_t index_size = asmstore__rd32(r->data + 16);
     uint64_t off, names_end = 0;
     asmstore_result res;
@@ -1788,7 +1996,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__init_v2(asmstore_reader *r, size_t h
     r->names_offset = (size_t)(off + (uint64_t)r->entry_count * ASMSTORE_DESCRIPTOR_SIZE);
     if ((res = asmstore__check_names(r, &names_end, err)) != ASMSTORE_OK) return res;
     if ((res = asmstore__check_index(r, err)) != ASMSTORE_OK) return res;
-    if ((res = asmstore__check_ranges(r, names_end, max_total, err)) != ASMSTORE_OK) return res;
+    if ((res = asmstore__check_ranges(r, names_end, opt, err)) != ASMSTORE_OK) return res;
     return asmstore__detect_hash(r, err);
 }
 
@@ -1851,7 +2059,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_check_tables(const asmstore_reade
 
 /* [20-byte header][L descriptors][G hash32 rows][G hash64 rows][data]; only store 0 has rows. */
 ASMSTORE__PRIVATE asmstore_result asmstore__init_v1(asmstore_reader *r, uint32_t max_entries,
-                                                    uint64_t max_total, asmstore_error *err) {
+                                                    const asmstore_read_options *opt,
+                                                    asmstore_error *err) {
     uint64_t tables;
     asmstore_result res;
 
@@ -1880,7 +2089,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__init_v1(asmstore_reader *r, uint32_t
     r->names_offset =
         (size_t)(tables + 2u * (uint64_t)r->global_entry_count * ASMSTORE__V1_ROW_SIZE);
     if ((res = asmstore__v1_check_tables(r, err)) != ASMSTORE_OK) return res;
-    return asmstore__check_ranges(r, r->names_offset, max_total, err);
+    return asmstore__check_ranges(r, r->names_offset, opt, err);
 }
 
 /* The hash64 row naming (store, local), or UINT32_MAX: a scan, for listing, not for lookups. */
@@ -1980,7 +2189,6 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
                                                   asmstore_error *err) {
     const unsigned char *p = (const unsigned char *)data;
     uint32_t max_entries;
-    uint64_t max_total;
     asmstore_reader z;
     asmstore_error first;
     asmstore_result res;
@@ -2004,14 +2212,13 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
     r->version_word = asmstore__rd32(p + 4);
     if ((res = asmstore__parse_version(r, err)) != ASMSTORE_OK) return res;
     max_entries = (opt && opt->max_entries) ? opt->max_entries : ASMSTORE_MAX_ENTRIES;
-    max_total = opt ? opt->max_total_size : 0;
     r->max_entry_size =
         (opt && opt->max_entry_size) ? opt->max_entry_size : ASMSTORE_MAX_ENTRY_SIZE;
     if (opt) {
         r->decompress = opt->decompress;
         r->decompress_user = opt->decompress_user;
     }
-    if (r->format == 1) return asmstore__init_v1(r, max_entries, max_total, err);
+    if (r->format == 1) return asmstore__init_v1(r, max_entries, opt, err);
     r->entry_count = asmstore__rd32(p + 8);
     r->index_entry_count = asmstore__rd32(p + 12);
     if (r->entry_count > max_entries ||
@@ -2019,11 +2226,11 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
         return asmstore__fail(err, ASMSTORE_ERR_BAD_COUNTS, 8, -1, 0,
                               "entry count over the limit, or index entry count not twice it");
     res = asmstore__init_v2(r, r->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2,
-                            max_total, &first);
+                            opt, &first);
 
     /* v4 with the 20-byte header: main builds of 2026-07-15..17 (docs/store-releases.md §5.4) */
     if (res != ASMSTORE_OK && r->format == 4 &&
-        asmstore__init_v2(r, ASMSTORE_HEADER_SIZE_V2, max_total, NULL) == ASMSTORE_OK)
+        asmstore__init_v2(r, ASMSTORE_HEADER_SIZE_V2, opt, NULL) == ASMSTORE_OK)
         return ASMSTORE_OK;
     if (res != ASMSTORE_OK && err) *err = first;
     return res;
@@ -2367,6 +2574,226 @@ ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, cons
     return ASMSTORE_OK;
 }
 
+/* >>image -------------------------------------------------------------------------------------- */
+/* ECMA-335 §II.25 (PE file), §II.24.2.1 (metadata root); the Portable PDB spec; LLVM's MSF docs. */
+#define ASMSTORE__PE_SECTION_SIZE 40u
+#define ASMSTORE__PE_DIR_CLI      14u /* IMAGE_DIRECTORY_ENTRY_COM_DESCRIPTOR */
+#define ASMSTORE__CLI_HEADER_MIN  72u /* IMAGE_COR20_HEADER */
+#define ASMSTORE__METADATA_MAGIC  0x424A5342u /* "BSJB" */
+#define ASMSTORE__MSF_HEADER_SIZE 56u
+
+ASMSTORE__PRIVATE asmstore_result asmstore__bad_image(asmstore_error *err, uint64_t offset,
+                                                      const char *message) {
+    return asmstore__fail(err, ASMSTORE_ERR_BAD_IMAGE, offset, -1, 0, message);
+}
+
+/* A metadata root at p (n bytes, at offset `at` of the checked file): "BSJB", versions, the
+   version string's length and the string, flags and stream count inside n; `short_root` says
+   what it is when they are not. */
+ASMSTORE__PRIVATE asmstore_result asmstore__metadata_root(const unsigned char *p, uint64_t n,
+                                                          uint64_t at, const char *short_root,
+                                                          asmstore_error *err) {
+    if (n < 4 || asmstore__rd32(p) != ASMSTORE__METADATA_MAGIC)
+        return asmstore__bad_image(err, at, "no metadata root (\"BSJB\") where the metadata starts");
+    if (n < 16 || (uint64_t)asmstore__rd32(p + 12) + 20u > n)
+        return asmstore__bad_image(err, at + 12, short_root);
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF const unsigned char *asmstore_pe_at_rva(const asmstore_pe *pe, uint32_t rva,
+                                                     uint64_t n) {
+    uint32_t k;
+
+    for (k = 0; pe && k < pe->section_count; k++) {
+        const unsigned char *s = pe->sections + (size_t)k * ASMSTORE__PE_SECTION_SIZE;
+        uint32_t va = asmstore__rd32(s + 12), raw_size = asmstore__rd32(s + 16);
+        uint64_t raw_ptr = asmstore__rd32(s + 20);
+        if (rva < va || rva - va >= raw_size) continue;
+        if (n > raw_size - (rva - va) || !asmstore__range_ok(raw_ptr + (rva - va), n, pe->size))
+            return NULL;
+        return pe->data + raw_ptr + (rva - va);
+    }
+    return NULL;
+}
+
+/* Every section's file bytes inside the file (sections_at: the table's offset): a PE cut short
+   loses the end of its last section. */
+ASMSTORE__PRIVATE asmstore_result asmstore__pe_sections(const asmstore_pe *pe, uint64_t sections_at,
+                                                        asmstore_error *err) {
+    uint32_t k;
+
+    for (k = 0; k < pe->section_count; k++) {
+        const unsigned char *s = pe->sections + (size_t)k * ASMSTORE__PE_SECTION_SIZE;
+        if (!asmstore__range_ok(asmstore__rd32(s + 20), asmstore__rd32(s + 16), pe->size))
+            return asmstore__bad_image(err, sections_at + (uint64_t)k * ASMSTORE__PE_SECTION_SIZE,
+                                       "a section's file bytes run past the end of the file "
+                                       "(cut short?)");
+    }
+    return ASMSTORE_OK;
+}
+
+/* The DOS, COFF and optional headers and the section table: fills pe's section table, and *dirs
+   with the offset of the data directories (at least 15 of them). */
+ASMSTORE__PRIVATE asmstore_result asmstore__pe_headers(asmstore_pe *pe, uint64_t *dirs,
+                                                       asmstore_error *err) {
+    const unsigned char *p = pe->data;
+    uint64_t coff, opt, opt_size, count_at, sections;
+
+    if (pe->size < 64 || p[0] != 'M' || p[1] != 'Z')
+        return asmstore__bad_image(err, 0, "no \"MZ\" DOS header of 64 bytes: not a PE file");
+    coff = (uint64_t)asmstore__rd32(p + 0x3c) + 4u;
+    if (!asmstore__range_ok(coff - 4u, 24, pe->size) || memcmp(p + coff - 4u, "PE\0\0", 4) != 0)
+        return asmstore__bad_image(err, 0x3c,
+                                   "e_lfanew points at no \"PE\\0\\0\" signature and COFF header "
+                                   "inside the file");
+    opt = coff + 20u;
+    opt_size = asmstore__rd16(p + coff + 16);
+    if (opt_size < 2 || !asmstore__range_ok(opt, opt_size, pe->size))
+        return asmstore__bad_image(err, coff + 16, "optional header runs past the end of the file");
+    pe->pe32_plus = asmstore__rd16(p + opt) == 0x20b;
+    if (!pe->pe32_plus && asmstore__rd16(p + opt) != 0x10b)
+        return asmstore__bad_image(err, opt,
+                                   "optional header magic is neither 0x10b (PE32) nor 0x20b "
+                                   "(PE32+)");
+    count_at = pe->pe32_plus ? 108u : 92u; /* NumberOfRvaAndSizes; the directories follow it */
+    *dirs = opt + count_at + 4u;
+    if (opt_size < count_at + 4u + 8u * (ASMSTORE__PE_DIR_CLI + 1u) ||
+        asmstore__rd32(p + opt + count_at) <= ASMSTORE__PE_DIR_CLI)
+        return asmstore__bad_image(err, coff + 16,
+                                   "optional header too short for its magic and the 15 data "
+                                   "directories (no CLI header directory)");
+    pe->section_count = asmstore__rd16(p + coff + 2);
+    sections = opt + opt_size;
+    if (!asmstore__range_ok(sections, (uint64_t)pe->section_count * ASMSTORE__PE_SECTION_SIZE,
+                            pe->size))
+        return asmstore__bad_image(err, coff + 2, "section table runs past the end of the file");
+    pe->sections = p + sections;
+    return asmstore__pe_sections(pe, sections, err);
+}
+
+ASMSTORE_DEF asmstore_result asmstore_pe_parse(asmstore_pe *pe, const void *data, size_t size,
+                                               asmstore_error *err) {
+    asmstore_pe z;
+    uint64_t dirs = 0;
+    uint32_t rva, dir_size, md_rva;
+    asmstore_result res;
+
+    if (!pe || (!data && size))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL pe, or NULL data with a size");
+    memset(&z, 0, sizeof z);
+    *pe = z;
+    pe->data = (const unsigned char *)data;
+    pe->size = size;
+    if ((res = asmstore__pe_headers(pe, &dirs, err)) != ASMSTORE_OK) return res;
+    rva = asmstore__rd32(pe->data + dirs + 8u * ASMSTORE__PE_DIR_CLI);
+    dir_size = asmstore__rd32(pe->data + dirs + 8u * ASMSTORE__PE_DIR_CLI + 4u);
+    if (rva == 0 || dir_size == 0)
+        return asmstore__bad_image(err, dirs + 8u * ASMSTORE__PE_DIR_CLI,
+                                   "no CLI header (data directory 14 is empty): a native PE "
+                                   "file, not a .NET assembly");
+    pe->cli_header = asmstore_pe_at_rva(pe, rva, ASMSTORE__CLI_HEADER_MIN);
+    pe->cli_header_size = pe->cli_header ? asmstore__rd32(pe->cli_header) : 0;
+    if (pe->cli_header_size < ASMSTORE__CLI_HEADER_MIN ||
+        !asmstore_pe_at_rva(pe, rva, pe->cli_header_size))
+        return asmstore__bad_image(err, dirs + 8u * ASMSTORE__PE_DIR_CLI,
+                                   "CLI header not in a section's file bytes, or its cb under 72");
+    md_rva = asmstore__rd32(pe->cli_header + 8);
+    pe->metadata_size = asmstore__rd32(pe->cli_header + 12);
+    pe->metadata = asmstore_pe_at_rva(pe, md_rva, pe->metadata_size);
+    if (!pe->metadata || pe->metadata_size == 0)
+        return asmstore__bad_image(err, (uint64_t)(pe->cli_header - pe->data) + 8u,
+                                   "CLI header's metadata range not in a section's file bytes");
+    return asmstore__metadata_root(pe->metadata, pe->metadata_size,
+                                   (uint64_t)(pe->metadata - pe->data),
+                                   "metadata root's version string and stream count run past "
+                                   "the metadata",
+                                   err);
+}
+
+/* A Windows PDB: the MSF 7.00 superblock, its block size and a block count covering the file. */
+ASMSTORE__PRIVATE asmstore_result asmstore__msf_check(const unsigned char *p, size_t size,
+                                                      asmstore_error *err) {
+    static const char magic[32] = "Microsoft C/C++ MSF 7.00\r\n\x1a" "DS\0\0";
+    uint32_t block, blocks;
+
+    if (size < ASMSTORE__MSF_HEADER_SIZE || memcmp(p, magic, sizeof magic) != 0)
+        return asmstore__bad_image(err, 0,
+                                   "neither a Portable PDB (metadata root \"BSJB\" at offset 0) "
+                                   "nor a Windows PDB (\"Microsoft C/C++ MSF 7.00\")");
+    block = asmstore__rd32(p + 32);
+    blocks = asmstore__rd32(p + 40);
+    if ((block != 512 && block != 1024 && block != 2048 && block != 4096) ||
+        (uint64_t)block * blocks != size)
+        return asmstore__bad_image(err, 32,
+                                   "Windows PDB whose block size is not 512-4096 or whose blocks "
+                                   "do not cover the file");
+    return ASMSTORE_OK;
+}
+
+/* A .config: XML text (a '<' after an optional UTF-8 BOM and white space), no NUL but a last
+   one. */
+ASMSTORE__PRIVATE asmstore_result asmstore__config_check(const unsigned char *p, size_t size,
+                                                         asmstore_error *err) {
+    size_t i = size >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3u : 0u;
+    const unsigned char *nul;
+
+    while (i < size && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
+    if (i >= size || p[i] != '<')
+        return asmstore__bad_image(err, i,
+                                   "config is not XML: no '<' after its BOM and white space");
+    nul = (const unsigned char *)memchr(p, 0, size - (p[size - 1] == 0));
+    if (nul)
+        return asmstore__bad_image(err, (uint64_t)(nul - p),
+                                   "config holds a NUL byte: not text");
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_image_check(asmstore_image_kind kind, const void *data,
+                                                  size_t size, asmstore_error *err) {
+    const unsigned char *p = (const unsigned char *)data;
+    asmstore_pe pe;
+
+    if (!data && size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL data with a size");
+    if (kind == ASMSTORE_IMAGE_ASSEMBLY) return asmstore_pe_parse(&pe, data, size, err);
+    if (kind == ASMSTORE_IMAGE_PDB) {
+        if (size >= 4 && asmstore__rd32(p) == ASMSTORE__METADATA_MAGIC)
+            return asmstore__metadata_root(p, size, 0,
+                                           "Portable PDB's version string and stream count run "
+                                           "past the file",
+                                           err);
+        return asmstore__msf_check(p, size, err);
+    }
+    if (kind == ASMSTORE_IMAGE_CONFIG) return asmstore__config_check(p, size, err);
+    return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown image kind");
+}
+
+ASMSTORE_DEF asmstore_result asmstore_image_check_entry(const asmstore_entry *e, const void *image,
+                                                        size_t image_size,
+                                                        asmstore_image_kind *part,
+                                                        asmstore_error *err) {
+    asmstore_image_kind kind = ASMSTORE_IMAGE_ASSEMBLY;
+    asmstore_result res;
+
+    if (!e)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL entry");
+    if (e->ignored) return ASMSTORE_OK;
+    res = asmstore_image_check(kind, image, image_size, err);
+    if (res == ASMSTORE_OK && e->pdb) {
+        kind = ASMSTORE_IMAGE_PDB;
+        res = asmstore_image_check(kind, e->pdb, e->pdb_size, err);
+    }
+    if (res == ASMSTORE_OK && e->config) {
+        kind = ASMSTORE_IMAGE_CONFIG;
+        res = asmstore_image_check(kind, e->config, e->config_size, err);
+    }
+    if (res == ASMSTORE_OK) return res;
+    if (part) *part = kind;
+    if (err) err->entry = e->index;
+    return res;
+}
+
 /* >>elf ---------------------------------------------------------------------------------------- */
 #define ASMSTORE__ET_DYN 3u
 #define ASMSTORE__PT_LOAD 1u
@@ -2486,6 +2913,18 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_open(asmstore__elf *e, const voi
     if (e->shnum && (e->shentsize < (e->is64 ? 64u : 40u) ||
                      !asmstore__range_ok(e->shoff, (uint64_t)e->shnum * e->shentsize, e->size)))
         return ASMSTORE_ERR_BAD_ELF;
+    return ASMSTORE_OK;
+}
+
+/* asmstore__elf_open, saying in err what failed. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_open_or_fail(asmstore__elf *e, const void *data,
+                                                             size_t size, asmstore_error *err) {
+    asmstore_result res = asmstore__elf_open(e, data, size);
+
+    if (res != ASMSTORE_OK)
+        return asmstore__fail(
+            err, res, 0, -1, 0,
+            "ELF header (little-endian, 32/64-bit) or its header tables out of bounds");
     return ASMSTORE_OK;
 }
 
@@ -2708,11 +3147,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
     *payload_size = 0;
     if (info) memset(info, 0, sizeof *info);
     if (!symbol) symbol = ASMSTORE_ELF_DEFAULT_SYMBOL;
-    res = asmstore__elf_open(&e, elf, size);
-    if (res != ASMSTORE_OK)
-        return asmstore__fail(
-            err, res, 0, -1, 0,
-            "ELF header (little-endian, 32/64-bit) or its header tables out of bounds");
+    if ((res = asmstore__elf_open_or_fail(&e, elf, size, err)) != ASMSTORE_OK) return res;
     if (info) {
         info->is_64bit = e.is64;
         info->machine = e.machine;
@@ -2730,6 +3165,343 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
         info->payload_offset = off;
         info->payload_size = len;
     }
+    return ASMSTORE_OK;
+}
+
+/* >>elf: what loading runs --------------------------------------------------------------------- */
+/* asmstore_elf_check_inert reads every table as the loader sees it mapped (through the PT_LOADs),
+   never through section headers, which loaders do not use for them. */
+#define ASMSTORE__PT_GNU_EH_FRAME 0x6474e550u
+#define ASMSTORE__PT_GNU_PROPERTY 0x6474e553u
+#define ASMSTORE__STT_COMMON 5u         /* the last symbol type that is neither code nor TLS */
+#define ASMSTORE__INERT_PAGE_MIN 4096u  /* the smallest page a loader maps with */
+#define ASMSTORE__INERT_PAGE_MAX 65536u /* the largest (arm64 Linux with 64 KiB pages) */
+
+/* What the check has found so far. */
+typedef struct asmstore__inert {
+    asmstore__elf e;
+    asmstore_error *err;
+    uint64_t wa;                 /* the class's word: 4 or 8 */
+    asmstore__phdr dyn;          /* the PT_DYNAMIC */
+    uint64_t symtab, hash, gnu_hash;
+    int have_symtab, have_hash, have_gnu_hash;
+    unsigned rel_tables, rel_sizes; /* bit k: relocation table k's address / size tag seen */
+} asmstore__inert;
+
+ASMSTORE__PRIVATE asmstore_result asmstore__inert_fail(const asmstore__inert *c, const char *msg,
+                                                       uint64_t off) {
+    return asmstore__fail(c->err, ASMSTORE_ERR_ELF_NOT_INERT, off, -1, 0, msg);
+}
+
+/* The file offset the loader maps [vaddr, vaddr + len) from: 1 when the range lies in one
+   PT_LOAD's file bytes (the segment checks make every other mapping of those pages agree), with
+   *avail (may be NULL) the bytes from vaddr to the end of those. */
+ASMSTORE__PRIVATE int asmstore__elf_mapped(const asmstore__elf *e, uint64_t vaddr, uint64_t len,
+                                           uint64_t *off, uint64_t *avail) {
+    asmstore__phdr h;
+    uint32_t i;
+
+    for (i = 0; i < e->phnum; i++) {
+        asmstore__elf_phdr(e, i, &h);
+        if (h.type != ASMSTORE__PT_LOAD || vaddr < h.vaddr || vaddr - h.vaddr > h.filesz ||
+            len > h.filesz - (vaddr - h.vaddr) || !asmstore__range_ok(h.offset, h.filesz, e->size))
+            continue;
+        *off = h.offset + (vaddr - h.vaddr);
+        if (avail) *avail = h.filesz - (vaddr - h.vaddr);
+        return 1;
+    }
+    return 0;
+}
+
+/* The page size the check reasons with: the largest (up to 64 KiB) that divides every PT_LOAD's
+   p_vaddr - p_offset, since a loader maps with no other; 0 when not even 4 KiB does. */
+ASMSTORE__PRIVATE uint64_t asmstore__inert_page(const asmstore__elf *e) {
+    asmstore__phdr h;
+    uint64_t deltas = 0, page = ASMSTORE__INERT_PAGE_MAX;
+    uint32_t i;
+
+    for (i = 0; i < e->phnum; i++) {
+        asmstore__elf_phdr(e, i, &h);
+        if (h.type == ASMSTORE__PT_LOAD) deltas |= h.vaddr - h.offset;
+    }
+    while (page >= ASMSTORE__INERT_PAGE_MIN && (deltas & (page - 1)) != 0) page >>= 1;
+    return page >= ASMSTORE__INERT_PAGE_MIN ? page : 0;
+}
+
+/* One PT_LOAD after `prev` (nload of them before it): inside the file, sorted, not overlapping,
+   and sharing a page with prev only where both map the same file bytes there. */
+ASMSTORE__PRIVATE asmstore_result asmstore__inert_load(const asmstore__inert *c,
+                                                       const asmstore__phdr *h,
+                                                       const asmstore__phdr *prev, uint32_t nload,
+                                                       uint64_t page, uint64_t at) {
+    uint64_t prev_last;
+
+    if (!asmstore__range_ok(h->offset, h->filesz, c->e.size) || h->filesz > h->memsz ||
+        h->vaddr + h->memsz < h->vaddr)
+        return asmstore__inert_fail(c, "PT_LOAD outside the file, filesz > memsz, or wrapping",
+                                    at);
+    if (nload == 0) return ASMSTORE_OK;
+    if (h->vaddr < prev->vaddr + prev->memsz)
+        return asmstore__inert_fail(c, "PT_LOADs unsorted or overlapping", at);
+    prev_last = prev->memsz ? prev->vaddr + prev->memsz - 1 : prev->vaddr;
+    if (prev_last / page == h->vaddr / page &&
+        h->vaddr - h->offset != prev->vaddr - prev->offset)
+        return asmstore__inert_fail(
+            c, "two PT_LOADs share a page but map it from different file bytes", at);
+    return ASMSTORE_OK;
+}
+
+/* Every program header: a type the loader only maps or reads, none executable, one PT_DYNAMIC,
+   a PT_GNU_STACK. */
+ASMSTORE__PRIVATE asmstore_result asmstore__inert_segments(asmstore__inert *c) {
+    const asmstore__elf *e = &c->e;
+    uint64_t page = asmstore__inert_page(e);
+    asmstore__phdr h, prev;
+    uint32_t i, nload = 0, ndyn = 0, nstack = 0;
+    asmstore_result res;
+
+    if (e->type != ASMSTORE__ET_DYN) return asmstore__inert_fail(c, "e_type is not ET_DYN", 16);
+    if (page == 0)
+        return asmstore__inert_fail(c, "PT_LOAD p_vaddr - p_offset not a multiple of 4 KiB", 0);
+    memset(&prev, 0, sizeof prev);
+    for (i = 0; i < e->phnum; i++) {
+        uint64_t at = e->phoff + (uint64_t)i * e->phentsize;
+
+        asmstore__elf_phdr(e, i, &h);
+        if (h.flags & ASMSTORE__PF_X)
+            return asmstore__inert_fail(c, "an executable segment (PF_X)", at);
+        if (h.type == ASMSTORE__PT_INTERP)
+            return asmstore__inert_fail(c, "PT_INTERP: a program interpreter", at);
+        if (h.type == ASMSTORE__PT_TLS)
+            return asmstore__inert_fail(c, "PT_TLS: thread-local storage the loader sets up", at);
+        if (h.type == ASMSTORE__PT_LOAD) {
+            if ((res = asmstore__inert_load(c, &h, &prev, nload, page, at)) != ASMSTORE_OK)
+                return res;
+            prev = h;
+            nload++;
+        } else if (h.type == ASMSTORE__PT_DYNAMIC) {
+            c->dyn = h;
+            ndyn++;
+        } else if (h.type == ASMSTORE__PT_GNU_STACK) {
+            nstack++;
+        } else if (h.type != 0 && h.type != ASMSTORE__PT_PHDR && h.type != ASMSTORE__PT_NOTE &&
+                   h.type != ASMSTORE__PT_GNU_RELRO && h.type != ASMSTORE__PT_GNU_PROPERTY &&
+                   h.type != ASMSTORE__PT_GNU_EH_FRAME) {
+            return asmstore__inert_fail(c, "a program header type a data-only library lacks", at);
+        }
+    }
+    if (nload == 0) return asmstore__inert_fail(c, "no PT_LOAD", e->phoff);
+    if (ndyn != 1) return asmstore__inert_fail(c, "not exactly one PT_DYNAMIC", e->phoff);
+    if (nstack == 0)
+        return asmstore__inert_fail(c, "no PT_GNU_STACK: glibc would make the stack executable",
+                                    e->phoff);
+    return ASMSTORE_OK;
+}
+
+/* The dynamic tags a data-only library may carry (HARMLESS), the ones that make the loader run
+   code or load another file (REFUSED, with what they do), and the relocation tables (RELOC_TABLE)
+   and their sizes (RELOC_SIZE) k = 0..3, allowed when the size is 0. Any other tag is refused. */
+enum { ASMSTORE__TAG_HARMLESS, ASMSTORE__TAG_REFUSED, ASMSTORE__TAG_RELOC_TABLE,
+       ASMSTORE__TAG_RELOC_SIZE };
+typedef struct asmstore__inert_tag {
+    uint32_t tag;
+    unsigned char role, k;
+    const char *what;
+} asmstore__inert_tag;
+
+static const asmstore__inert_tag asmstore__inert_tags[] = {
+    {1, ASMSTORE__TAG_REFUSED, 0, "DT_NEEDED: loads another library"},
+    {12, ASMSTORE__TAG_REFUSED, 0, "DT_INIT: a constructor"},
+    {13, ASMSTORE__TAG_REFUSED, 0, "DT_FINI: a destructor"},
+    {22, ASMSTORE__TAG_REFUSED, 0, "DT_TEXTREL: relocations in read-only segments"},
+    {25, ASMSTORE__TAG_REFUSED, 0, "DT_INIT_ARRAY: constructors"},
+    {26, ASMSTORE__TAG_REFUSED, 0, "DT_FINI_ARRAY: destructors"},
+    {27, ASMSTORE__TAG_REFUSED, 0, "DT_INIT_ARRAYSZ: constructors"},
+    {28, ASMSTORE__TAG_REFUSED, 0, "DT_FINI_ARRAYSZ: destructors"},
+    {32, ASMSTORE__TAG_REFUSED, 0, "DT_PREINIT_ARRAY: constructors"},
+    {33, ASMSTORE__TAG_REFUSED, 0, "DT_PREINIT_ARRAYSZ: constructors"},
+    {0x6ffffefbu, ASMSTORE__TAG_REFUSED, 0, "DT_DEPAUDIT: loads audit libraries"},
+    {0x6ffffefcu, ASMSTORE__TAG_REFUSED, 0, "DT_AUDIT: loads audit libraries"},
+    {0x6ffffffeu, ASMSTORE__TAG_REFUSED, 0, "DT_VERNEED: needs other libraries' versions"},
+    {0x6fffffffu, ASMSTORE__TAG_REFUSED, 0, "DT_VERNEEDNUM: needs other libraries' versions"},
+    {0x7ffffffdu, ASMSTORE__TAG_REFUSED, 0, "DT_AUXILIARY: loads an auxiliary library"},
+    {0x7fffffffu, ASMSTORE__TAG_REFUSED, 0, "DT_FILTER: loads the library it filters"},
+    {7, ASMSTORE__TAG_RELOC_TABLE, 0, NULL},
+    {8, ASMSTORE__TAG_RELOC_SIZE, 0, "DT_RELASZ: relocations"},
+    {17, ASMSTORE__TAG_RELOC_TABLE, 1, NULL},
+    {18, ASMSTORE__TAG_RELOC_SIZE, 1, "DT_RELSZ: relocations"},
+    {36, ASMSTORE__TAG_RELOC_TABLE, 2, NULL},
+    {35, ASMSTORE__TAG_RELOC_SIZE, 2, "DT_RELRSZ: relocations"},
+    {23, ASMSTORE__TAG_RELOC_TABLE, 3, NULL},
+    {2, ASMSTORE__TAG_RELOC_SIZE, 3, "DT_PLTRELSZ: PLT relocations"},
+    /* HASH STRTAB SYMTAB STRSZ SYMENT SONAME RPATH SYMBOLIC DEBUG BIND_NOW RUNPATH FLAGS PLTGOT */
+    {4, 0, 0, NULL}, {5, 0, 0, NULL}, {6, 0, 0, NULL}, {10, 0, 0, NULL}, {11, 0, 0, NULL},
+    {14, 0, 0, NULL}, {15, 0, 0, NULL}, {16, 0, 0, NULL}, {21, 0, 0, NULL}, {24, 0, 0, NULL},
+    {29, 0, 0, NULL}, {30, 0, 0, NULL}, {3, 0, 0, NULL},
+    /* RELAENT RELENT PLTREL RELRENT RELACOUNT RELCOUNT: entry sizes and counts, no table */
+    {9, 0, 0, NULL}, {19, 0, 0, NULL}, {20, 0, 0, NULL}, {37, 0, 0, NULL},
+    {0x6ffffff9u, 0, 0, NULL}, {0x6ffffffau, 0, 0, NULL},
+    /* GNU_HASH VERSYM FLAGS_1 VERDEF VERDEFNUM */
+    {0x6ffffef5u, 0, 0, NULL}, {0x6ffffff0u, 0, 0, NULL}, {0x6ffffffbu, 0, 0, NULL},
+    {0x6ffffffcu, 0, 0, NULL}, {0x6ffffffdu, 0, 0, NULL}};
+
+/* One tag with its value, found at file offset at. */
+ASMSTORE__PRIVATE asmstore_result asmstore__inert_tag_check(asmstore__inert *c, uint64_t tag,
+                                                            uint64_t val, uint64_t at) {
+    size_t i, n = sizeof asmstore__inert_tags / sizeof asmstore__inert_tags[0];
+    const asmstore__inert_tag *t = NULL;
+
+    for (i = 0; i < n && !t; i++)
+        if (asmstore__inert_tags[i].tag == tag) t = &asmstore__inert_tags[i];
+    if (!t) return asmstore__inert_fail(c, "a dynamic tag a data-only library lacks", at);
+    if (t->role == ASMSTORE__TAG_REFUSED) return asmstore__inert_fail(c, t->what, at);
+    if (t->role == ASMSTORE__TAG_RELOC_TABLE) c->rel_tables |= 1u << t->k;
+    if (t->role == ASMSTORE__TAG_RELOC_SIZE && val != 0) return asmstore__inert_fail(c, t->what, at);
+    if (t->role == ASMSTORE__TAG_RELOC_SIZE) c->rel_sizes |= 1u << t->k;
+    if (tag == ASMSTORE__DT_FLAGS && (val & ASMSTORE__DF_TEXTREL))
+        return asmstore__inert_fail(c, "DF_TEXTREL: relocations in read-only segments", at);
+    if (tag == ASMSTORE__DT_SYMTAB) c->symtab = val;
+    if (tag == ASMSTORE__DT_HASH) c->hash = val;
+    if (tag == ASMSTORE__DT_GNU_HASH) c->gnu_hash = val;
+    c->have_symtab |= tag == ASMSTORE__DT_SYMTAB;
+    c->have_hash |= tag == ASMSTORE__DT_HASH;
+    c->have_gnu_hash |= tag == ASMSTORE__DT_GNU_HASH;
+    return ASMSTORE_OK;
+}
+
+/* The dynamic table, read where the loader maps PT_DYNAMIC (which must be its p_offset, the bytes
+   bionic reads through the section header), up to DT_NULL inside its file bytes. */
+ASMSTORE__PRIVATE asmstore_result asmstore__inert_dynamic(asmstore__inert *c) {
+    const asmstore__elf *e = &c->e;
+    uint64_t off, k, n, entry = 2 * c->wa;
+    asmstore_result res;
+
+    if (!asmstore__elf_mapped(e, c->dyn.vaddr, c->dyn.filesz, &off, NULL) || off != c->dyn.offset)
+        return asmstore__inert_fail(c, "PT_DYNAMIC not mapped from its file bytes", c->dyn.offset);
+    n = c->dyn.filesz / entry;
+    for (k = 0; k < n; k++) {
+        uint64_t at = off + k * entry;
+        uint64_t tag = asmstore__rdw(e->p + at, e->is64);
+
+        if (tag == ASMSTORE__DT_NULL) break;
+        res = asmstore__inert_tag_check(c, tag, asmstore__rdw(e->p + at + c->wa, e->is64), at);
+        if (res != ASMSTORE_OK) return res;
+    }
+    if (k == n) return asmstore__inert_fail(c, "no DT_NULL inside PT_DYNAMIC", off);
+    if (c->rel_tables & ~c->rel_sizes)
+        return asmstore__inert_fail(c, "a relocation table without its size", off);
+    return ASMSTORE_OK;
+}
+
+/* Section headers the loaders do not read, but that say what the file is for: no relocation or
+   init/fini array section with bytes, no SHT_DYNAMIC apart from PT_DYNAMIC. */
+ASMSTORE__PRIVATE asmstore_result asmstore__inert_sections(const asmstore__inert *c) {
+    const asmstore__elf *e = &c->e;
+    asmstore__shdr s;
+    uint32_t i;
+
+    for (i = 1; i < e->shnum; i++) {
+        uint64_t at = e->shoff + (uint64_t)i * e->shentsize;
+
+        asmstore__elf_shdr(e, i, &s);
+        /* SHT_RELA, SHT_REL, SHT_RELR and Android's packed ones */
+        if (s.size && (s.type == 4 || s.type == 9 || s.type == 19 || s.type == 0x60000001u ||
+                       s.type == 0x60000002u || s.type == 0x6fffff00u))
+            return asmstore__inert_fail(c, "a relocation section with bytes", at);
+        /* SHT_INIT_ARRAY, SHT_FINI_ARRAY, SHT_PREINIT_ARRAY */
+        if (s.size && s.type >= 14 && s.type <= 16)
+            return asmstore__inert_fail(c, "an init or fini array section with bytes", at);
+        if (s.type == ASMSTORE__SHT_DYNAMIC && s.offset != c->dyn.offset)
+            return asmstore__inert_fail(c, "an SHT_DYNAMIC section apart from PT_DYNAMIC", at);
+    }
+    return ASMSTORE_OK;
+}
+
+/* Symbols 0..count-1 of DT_SYMTAB, the ones a hash lookup can reach: none an IFUNC (dlsym would
+   call its resolver) or TLS symbol, or of a type above those (OS- and processor-specific). */
+ASMSTORE__PRIVATE asmstore_result asmstore__inert_symbols(const asmstore__inert *c,
+                                                          uint64_t count) {
+    uint64_t symsz = c->e.is64 ? 24u : 16u, off = 0, k;
+    asmstore__sym y;
+
+    if (count == 0) return ASMSTORE_OK;
+    if (!c->have_symtab || count > c->e.size / symsz ||
+        !asmstore__elf_mapped(&c->e, c->symtab, count * symsz, &off, NULL))
+        return asmstore__inert_fail(c, "the symbols a hash table reaches are not in the file", 0);
+    for (k = 0; k < count; k++) {
+        asmstore__elf_sym(&c->e, off, k, &y);
+        if ((y.info & 15u) > ASMSTORE__STT_COMMON)
+            return asmstore__inert_fail(
+                c, "an IFUNC or TLS symbol: dlsym would run or set up code for it", off + k * symsz);
+    }
+    return ASMSTORE_OK;
+}
+
+/* DT_HASH: nbucket, nchain, then buckets and chains, every one below nchain (glibc follows them
+   unchecked); the nchain symbols are what lookups reach. */
+ASMSTORE__PRIVATE asmstore_result asmstore__inert_sysv(const asmstore__inert *c) {
+    uint64_t off = 0, words, k;
+    uint32_t nchain;
+
+    if (!asmstore__elf_mapped(&c->e, c->hash, 8, &off, NULL))
+        return asmstore__inert_fail(c, "DT_HASH not in the file's mapped bytes", 0);
+    nchain = asmstore__rd32(c->e.p + off + 4);
+    words = (uint64_t)asmstore__rd32(c->e.p + off) + nchain;
+    if (!asmstore__elf_mapped(&c->e, c->hash, 8 + 4 * words, &off, NULL))
+        return asmstore__inert_fail(c, "DT_HASH buckets or chains past the mapped bytes", off);
+    for (k = 0; k < words; k++)
+        if (asmstore__rd32(c->e.p + off + 8 + 4 * k) >= nchain)
+            return asmstore__inert_fail(c, "DT_HASH bucket or chain past its nchain symbols",
+                                        off + 8 + 4 * k);
+    return asmstore__inert_symbols(c, nchain);
+}
+
+/* DT_GNU_HASH: the header, bloom words and buckets mapped, every bucket 0 or >= symoffset; lookups
+   reach symbols from symoffset to the end of the highest bucket's chain (its word with bit 0). */
+ASMSTORE__PRIVATE asmstore_result asmstore__inert_gnu(const asmstore__inert *c) {
+    const unsigned char *p = c->e.p;
+    uint64_t off = 0, avail = 0, nbuckets, symoffset, head, k, top = 0;
+
+    if (!asmstore__elf_mapped(&c->e, c->gnu_hash, 16, &off, NULL))
+        return asmstore__inert_fail(c, "DT_GNU_HASH not in the file's mapped bytes", 0);
+    nbuckets = asmstore__rd32(p + off);
+    symoffset = asmstore__rd32(p + off + 4);
+    head = 16 + (uint64_t)asmstore__rd32(p + off + 8) * c->wa; /* header and bloom words */
+    if (!asmstore__elf_mapped(&c->e, c->gnu_hash, head + 4 * nbuckets, &off, &avail))
+        return asmstore__inert_fail(c, "DT_GNU_HASH buckets past the mapped bytes", off);
+    for (k = 0; k < nbuckets; k++) {
+        uint64_t b = asmstore__rd32(p + off + head + 4 * k);
+
+        if (b != 0 && b < symoffset)
+            return asmstore__inert_fail(c, "DT_GNU_HASH bucket below symoffset", off + head + 4 * k);
+        if (b > top) top = b;
+    }
+    if (top == 0) return asmstore__inert_symbols(c, symoffset);
+    /* the chains follow the buckets: walk the highest bucket's to its end */
+    for (k = top - symoffset; 4 * k + 4 <= avail - head - 4 * nbuckets; k++)
+        if (asmstore__rd32(p + off + head + 4 * nbuckets + 4 * k) & 1u)
+            return asmstore__inert_symbols(c, symoffset + k + 1);
+    return asmstore__inert_fail(c, "DT_GNU_HASH chain past the mapped bytes", off);
+}
+
+ASMSTORE_DEF asmstore_result asmstore_elf_check_inert(const void *elf, size_t size,
+                                                      asmstore_error *err) {
+    asmstore__inert c;
+    asmstore_result res;
+
+    memset(&c, 0, sizeof c);
+    c.err = err;
+    if (!elf && size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL file with a size");
+    if ((res = asmstore__elf_open_or_fail(&c.e, elf, size, err)) != ASMSTORE_OK) return res;
+    c.wa = c.e.is64 ? 8u : 4u;
+    if ((res = asmstore__inert_segments(&c)) != ASMSTORE_OK ||
+        (res = asmstore__inert_dynamic(&c)) != ASMSTORE_OK ||
+        (res = asmstore__inert_sections(&c)) != ASMSTORE_OK)
+        return res;
+    /* glibc and bionic take DT_GNU_HASH when there is one, else DT_HASH: check both */
+    if (c.have_hash && (res = asmstore__inert_sysv(&c)) != ASMSTORE_OK) return res;
+    if (c.have_gnu_hash && (res = asmstore__inert_gnu(&c)) != ASMSTORE_OK) return res;
     return ASMSTORE_OK;
 }
 
@@ -6039,11 +6811,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
     b.err = err;
     if (!elf && size)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL file with a size");
-    res = asmstore__elf_open(&b.e, elf, size);
-    if (res != ASMSTORE_OK)
-        return asmstore__fail(
-            err, res, 0, -1, 0,
-            "ELF header (little-endian, 32/64-bit) or its header tables out of bounds");
+    if ((res = asmstore__elf_open_or_fail(&b.e, elf, size, err)) != ASMSTORE_OK) return res;
     b.wa = b.e.is64 ? 8u : 4u;
     b.symsz = b.e.is64 ? 24u : 16u;
     b.dynsz = b.e.is64 ? 16u : 8u;

@@ -580,7 +580,7 @@ static void test_amplification_refused(void) {
     p = (unsigned char *)malloc(n);
     memcpy(p, d, n);
     CHECK_EQ_INT(asmstore_reader_init(&r, p, n, NULL, NULL), ASMSTORE_OK);
-    ro.max_entries = 0; ro.max_entry_size = 0; ro.decompress = NULL; ro.decompress_user = NULL;
+    memset(&ro, 0, sizeof ro);
     ro.max_total_size = (uint64_t)N * 4096 - 1; /* one byte short of what the images declare */
     CHECK_EQ_INT(asmstore_reader_init(&r, p, n, &ro, NULL), ASMSTORE_ERR_TOO_LARGE);
     ro.max_total_size = (uint64_t)N * 4096;
@@ -615,6 +615,304 @@ static void test_names_must_be_utf8(void) {
     }
 }
 
+/* ---- layouts: any order without overlap ---- */
+
+/* A store of n stored images of 8 bytes each, back to back (format 3, arm64); NULL on failure.
+   *desc: where the descriptors start. */
+static unsigned char *layout_store(size_t n, size_t *size, size_t *desc) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    asmstore_reader r;
+    const void *d;
+    unsigned char *p = NULL;
+    size_t i;
+    memset(&o, 0, sizeof o);
+    o.format = 3; o.jobs = 1;
+    o.no_compress = 1; o.image_alignment = 1;
+    if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return NULL;
+    for (i = 0; i < n; i++) {
+        char name[32];
+        unsigned char img[8];
+        snprintf(name, sizeof name, "L%06u.dll", (unsigned)i);
+        memcpy(img, "img", 3); wr32(img + 4, (uint32_t)i);
+        img[3] = (unsigned char)'0' + (unsigned char)(i % 10);
+        if (test_add(w, name, img, sizeof img, 0) != ASMSTORE_OK) break;
+    }
+    if (i == n && asmstore_writer_finish(w, &d, size, NULL) == ASMSTORE_OK &&
+        asmstore_reader_init(&r, d, *size, NULL, NULL) == ASMSTORE_OK) {
+        p = (unsigned char *)malloc(*size);
+        memcpy(p, d, *size);
+        *desc = r.descriptors_offset;
+    }
+    asmstore_writer_free(w);
+    return p;
+}
+
+/* Descriptor i's image offset (format 3: after the mapping index). */
+static unsigned char *image_off_field(unsigned char *p, size_t desc, size_t i) {
+    return p + desc + i * ASMSTORE_DESCRIPTOR_SIZE + 4;
+}
+
+/* The images of p placed in reverse descriptor order (image i where image n-1-i was), the bytes
+   moved with them: a valid store no writer makes. */
+static void reverse_layout(unsigned char *p, size_t size, size_t desc, size_t n) {
+    unsigned char *copy = (unsigned char *)malloc(size);
+    size_t i;
+    memcpy(copy, p, size);
+    for (i = 0; i < n; i++) {
+        uint32_t from = rd32(copy + desc + i * ASMSTORE_DESCRIPTOR_SIZE + 4);
+        uint32_t to = rd32(copy + desc + (n - 1 - i) * ASMSTORE_DESCRIPTOR_SIZE + 4);
+        memcpy(p + to, copy + from, 8);
+        wr32(image_off_field(p, desc, i), to);
+    }
+    free(copy);
+}
+
+/* Images in reverse descriptor order are what runtimes accept: init opens the store and every
+   entry reads its own bytes; before 0.7 this was ASMSTORE_ERR_OVERLAP ("out of descriptor
+   order"). An image moved into another's bytes is refused, naming both entries. */
+static void test_layout_any_order(void) {
+    enum { N = 6 };
+    size_t size = 0, desc = 0, i;
+    unsigned char *p = layout_store(N, &size, &desc);
+    asmstore_reader r;
+    asmstore_error err;
+    CHECK(p != NULL);
+    if (!p) return;
+    reverse_layout(p, size, desc, N);
+    CHECK(rd32(image_off_field(p, desc, 0)) > rd32(image_off_field(p, desc, N - 1)));
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, size, NULL, &err), ASMSTORE_OK);
+    for (i = 0; i < N; i++) {
+        asmstore_entry e;
+        unsigned char buf[8];
+        CHECK_EQ_INT(asmstore_reader_entry(&r, (uint32_t)i, &e, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, sizeof buf, NULL, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(rd32(buf + 4), i);
+    }
+    CHECK_EQ_INT(r.data_offset, rd32(image_off_field(p, desc, N - 1)));
+    /* entry 4's image now starts inside entry 1's */
+    wr32(image_off_field(p, desc, 4), rd32(image_off_field(p, desc, 1)) + 3);
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, size, NULL, &err), ASMSTORE_ERR_OVERLAP);
+    CHECK_EQ_INT(err.entry, 4);
+    CHECK_EQ_INT(err.other_entry, 1);
+    CHECK_EQ_INT(err.offset, desc + 4 * ASMSTORE_DESCRIPTOR_SIZE);
+    CHECK(err.message && strcmp(err.message, "image overlaps the image of other_entry") == 0);
+    free(p);
+}
+
+/* A pdb laid over another entry's image, in descriptor order otherwise: both named, and what. */
+static void test_layout_pdb_overlap(void) {
+    built b = build_store(3, ASMSTORE_ABI_ARM64, ASMSTORE_RUNTIME_MONOVM, 1, 1);
+    unsigned char *p = (unsigned char *)b.data;
+    asmstore_reader r;
+    asmstore_error err;
+    size_t desc;
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, b.size, NULL, NULL), ASMSTORE_OK);
+    desc = r.descriptors_offset;
+    CHECK(rd32(p + desc + 3 * ASMSTORE_DESCRIPTOR_SIZE + 16) != 0); /* App.dll has a pdb */
+    wr32(p + desc + 3 * ASMSTORE_DESCRIPTOR_SIZE + 12, rd32(p + desc + ASMSTORE_DESCRIPTOR_SIZE + 4));
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, b.size, NULL, &err), ASMSTORE_ERR_OVERLAP);
+    CHECK_EQ_INT(err.entry, 3);
+    CHECK_EQ_INT(err.other_entry, 1);
+    CHECK(err.message && strcmp(err.message, "pdb overlaps the image of other_entry") == 0);
+    free(b.data);
+}
+
+/* 100,000 descriptors (300,000 would-be ranges' worth of work): reversed, accepted; one pair made
+   to overlap in the middle, refused naming that pair; every descriptor on one frame, refused.
+   Correctness only: the bound is O(n log n), a heapsort. */
+static void test_layout_100000(void) {
+    enum { N = 100000 };
+    size_t size = 0, desc = 0, i;
+    unsigned char *p = layout_store(N, &size, &desc);
+    asmstore_reader r;
+    asmstore_error err;
+    asmstore_entry e;
+    unsigned char buf[8];
+    CHECK(p != NULL);
+    if (!p) return;
+    reverse_layout(p, size, desc, N);
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, size, NULL, &err), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_entry(&r, 54321, &e, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, sizeof buf, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(rd32(buf + 4), 54321);
+    wr32(image_off_field(p, desc, 70000), rd32(image_off_field(p, desc, 30000)) + 7);
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, size, NULL, &err), ASMSTORE_ERR_OVERLAP);
+    CHECK_EQ_INT(err.entry, 70000);
+    CHECK_EQ_INT(err.other_entry, 30000);
+    for (i = 0; i < N; i++) wr32(image_off_field(p, desc, i), rd32(image_off_field(p, desc, N - 1)));
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, size, NULL, &err), ASMSTORE_ERR_OVERLAP);
+    CHECK_EQ_INT(err.entry, 1);
+    CHECK_EQ_INT(err.other_entry, 0);
+    free(p);
+}
+
+/* The scratch comes from read_options.allocator; without memory init says so. */
+static void *no_memory(void *user, size_t size) { (void)user; (void)size; return NULL; }
+static void test_layout_scratch_allocator(void) {
+    size_t size = 0, desc = 0;
+    unsigned char *p = layout_store(4, &size, &desc);
+    asmstore_reader r;
+    asmstore_read_options ro;
+    CHECK(p != NULL);
+    if (!p) return;
+    memset(&ro, 0, sizeof ro);
+    ro.allocator.alloc = no_memory;
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, size, &ro, NULL), ASMSTORE_OK); /* in order: none */
+    reverse_layout(p, size, desc, 4);
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, size, &ro, NULL), ASMSTORE_ERR_OUT_OF_MEMORY);
+    CHECK_EQ_INT(asmstore_reader_init(&r, p, size, NULL, NULL), ASMSTORE_OK);
+    free(p);
+}
+
+/* ---- image check ---- */
+
+/* asmstore_image_check's verdict on p with byte `at` (4 bytes, little-endian) set to v. */
+static asmstore_result pe_with(const unsigned char *pe, size_t n, size_t at, uint32_t v,
+                               asmstore_error *err) {
+    unsigned char *c = (unsigned char *)malloc(n);
+    asmstore_result res;
+    memcpy(c, pe, n);
+    wr32(c + at, v);
+    res = asmstore_image_check(ASMSTORE_IMAGE_ASSEMBLY, c, n, err);
+    free(c);
+    return res;
+}
+
+/* make_pe passes; each field it depends on, broken, is refused with ASMSTORE_ERR_BAD_IMAGE and a
+   message naming it; so are a 1-byte image and every truncation. */
+static void test_image_check_pe(void) {
+    static const struct { size_t at; uint32_t v; const char *says; } broken[] = {
+        {0, 0x905a4e, "\"MZ\""},                       /* "NZ" */
+        {0x3c, 0x7fffffff, "e_lfanew"},
+        {0x40, 0x4551, "\"PE\\0\\0\""},               /* "QE\0\0" */
+        {0x54, 0x21020010, "optional header too short"}, /* SizeOfOptionalHeader 16 */
+        {0x54, 0x2102ffff, "optional header runs past"},
+        {0x58, 0x10c, "magic"},
+        {0x58 + 92, 14, "15 data directories"},       /* NumberOfRvaAndSizes 14 */
+        {0x44, 0x7fff014c, "section table"},          /* 32767 sections */
+        {0x138 + 16, 0x100000, "section's file bytes"},
+        {0x58 + 96 + 8 * 14, 0, "no CLI header"},
+        {0x58 + 96 + 8 * 14, 0x9000, "CLI header not in a section"},
+        {0x200, 71, "cb under 72"},
+        {0x208, 0x1000, "metadata range"},
+        {0x20c, 0x7fffff, "metadata range"},
+        {0x248, 0x424a5343, "\"BSJB\""},
+        {0x254, 13, "version string"},
+    };
+    size_t n = 3000, i;
+    unsigned char *pe = make_pe(n, 3);
+    asmstore_pe parsed;
+    asmstore_error err;
+    CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_ASSEMBLY, pe, n, &err), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_pe_parse(&parsed, pe, n, &err), ASMSTORE_OK);
+    CHECK(parsed.cli_header == pe + 0x200 && parsed.metadata == pe + 0x248 && !parsed.pe32_plus);
+    CHECK(asmstore_pe_at_rva(&parsed, 0x2000 + (uint32_t)n - 0x200, 1) == NULL);
+    CHECK(asmstore_pe_at_rva(&parsed, 0x2000 + (uint32_t)n - 0x201, 1) == pe + n - 1);
+    for (i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+        memset(&err, 0, sizeof err);
+        CHECK_EQ_INT(pe_with(pe, n, broken[i].at, broken[i].v, &err), ASMSTORE_ERR_BAD_IMAGE);
+        if (!err.message || !strstr(err.message, broken[i].says))
+            fprintf(stderr, "  case %u: %s\n", (unsigned)i, err.message ? err.message : "(none)");
+        CHECK(err.message && strstr(err.message, broken[i].says));
+    }
+    CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_ASSEMBLY, "M", 1, &err), ASMSTORE_ERR_BAD_IMAGE);
+    CHECK_EQ_INT(err.offset, 0);
+    for (i = 0; i < n; i++)
+        if (asmstore_image_check(ASMSTORE_IMAGE_ASSEMBLY, pe, i, NULL) != ASMSTORE_ERR_BAD_IMAGE) break;
+    CHECK_EQ_INT(i, n); /* every truncation refused */
+    free(pe);
+}
+
+/* Real assemblies pass: Mono's framework and the .NET shared framework, where installed. */
+static void test_image_check_real(void) {
+    const char *dirs[] = {"/usr/lib/mono/4.5", "/usr/lib/mono/4.5/Facades", "build/runtime-net11"};
+    size_t k, checked = 0;
+    for (k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+        char cmd[512], path[1024];
+        FILE *ls;
+        snprintf(cmd, sizeof cmd, "ls %s/*.dll 2>/dev/null", dirs[k]);
+        if (!(ls = popen(cmd, "r"))) continue;
+        while (fgets(path, sizeof path, ls)) {
+            void *d = NULL;
+            size_t n = 0;
+            asmstore_error err;
+            path[strcspn(path, "\n")] = 0;
+            if (asmstore_read_file(path, NULL, &d, &n, NULL) != ASMSTORE_OK) continue;
+            if (asmstore_image_check(ASMSTORE_IMAGE_ASSEMBLY, d, n, &err) != ASMSTORE_OK)
+                fprintf(stderr, "  %s: %s at %llu\n", path, err.message, (unsigned long long)err.offset);
+            else
+                checked++;
+            CHECK_EQ_INT(err.result == ASMSTORE_ERR_BAD_IMAGE && err.message, 0);
+            asmstore_free(NULL, d, n);
+            memset(&err, 0, sizeof err);
+        }
+        pclose(ls);
+    }
+    if (!checked) SKIP("no Mono 4.5 or build/runtime-net11 assemblies here");
+    printf("  %u real assemblies pass\n", (unsigned)checked);
+}
+
+/* PDBs: a Portable PDB passes, a Windows PDB (MSF 7.00) too; random bytes and a Windows PDB whose
+   blocks do not cover it do not. Configs: XML text after a BOM and white space, one last NUL. */
+static void test_image_check_pdb_config(void) {
+    static const char msf[32] = "Microsoft C/C++ MSF 7.00\r\n\x1a" "DS\0\0";
+    unsigned char *pdb = make_pdb(500, 1), win[4096], *rnd = make_bytes(500, 2);
+    static const char *good[] = {"<configuration/>", "\xEF\xBB\xBF <?xml version=\"1.0\"?><a/>",
+                                 "\r\n\t<configuration></configuration>\n"};
+    asmstore_error err;
+    size_t i;
+    CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_PDB, pdb, 500, &err), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_PDB, pdb, 30, &err), ASMSTORE_ERR_BAD_IMAGE);
+    CHECK(strstr(err.message, "Portable PDB") != NULL);
+    CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_PDB, rnd, 500, &err), ASMSTORE_ERR_BAD_IMAGE);
+    CHECK(strstr(err.message, "neither a Portable PDB") != NULL);
+    memset(win, 0, sizeof win);
+    memcpy(win, msf, sizeof msf);
+    wr32(win + 32, 1024); wr32(win + 40, 4);
+    CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_PDB, win, sizeof win, &err), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_PDB, win, 3000, &err), ASMSTORE_ERR_BAD_IMAGE);
+    CHECK(strstr(err.message, "Windows PDB") != NULL);
+    for (i = 0; i < sizeof good / sizeof good[0]; i++)
+        CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_CONFIG, good[i], strlen(good[i]), &err), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_CONFIG, "<a/>", 5, &err), ASMSTORE_OK); /* format 1's NUL */
+    CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_CONFIG, "<a\0/>", 5, &err), ASMSTORE_ERR_BAD_IMAGE);
+    CHECK_EQ_INT(err.offset, 2);
+    CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_CONFIG, "config", 6, &err), ASMSTORE_ERR_BAD_IMAGE);
+    CHECK(strstr(err.message, "not XML") != NULL);
+    CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_CONFIG, "", 0, &err), ASMSTORE_ERR_BAD_IMAGE);
+    free(pdb); free(rnd);
+}
+
+/* An entry: image, pdb, config each checked, err->entry naming it; placeholders pass. */
+static void test_image_check_entry(void) {
+    unsigned char *pe = make_pe(1000, 4), *pdb = make_pdb(100, 5);
+    asmstore_entry e;
+    asmstore_error err;
+    asmstore_image_kind part = ASMSTORE_IMAGE_CONFIG;
+    memset(&e, 0, sizeof e);
+    e.index = 9;
+    CHECK_EQ_INT(asmstore_image_check_entry(&e, pe, 1000, &part, &err), ASMSTORE_OK);
+    e.pdb = pdb; e.pdb_size = 100;
+    e.config = (const unsigned char *)"<c/>"; e.config_size = 4;
+    CHECK_EQ_INT(asmstore_image_check_entry(&e, pe, 1000, &part, &err), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_image_check_entry(&e, pe, 999, &part, &err), ASMSTORE_ERR_BAD_IMAGE);
+    CHECK_EQ_INT(err.entry, 9);
+    CHECK_EQ_INT(part, ASMSTORE_IMAGE_ASSEMBLY);
+    e.pdb_size = 10;
+    CHECK_EQ_INT(asmstore_image_check_entry(&e, pe, 1000, &part, &err), ASMSTORE_ERR_BAD_IMAGE);
+    CHECK(strstr(err.message, "PDB") != NULL);
+    CHECK_EQ_INT(part, ASMSTORE_IMAGE_PDB);
+    e.pdb_size = 100;
+    e.config = (const unsigned char *)"c/>"; e.config_size = 3;
+    CHECK_EQ_INT(asmstore_image_check_entry(&e, pe, 1000, &part, &err), ASMSTORE_ERR_BAD_IMAGE);
+    CHECK(strstr(err.message, "config") != NULL);
+    CHECK_EQ_INT(part, ASMSTORE_IMAGE_CONFIG);
+    e.ignored = 1;
+    CHECK_EQ_INT(asmstore_image_check_entry(&e, NULL, 0, NULL, &err), ASMSTORE_OK);
+    free(pe); free(pdb);
+}
+
 int main(void) {
     RUN(test_hash_vectors);
     RUN(test_hash_vs_xxhsum);
@@ -635,5 +933,13 @@ int main(void) {
     RUN(test_edited_entry_cannot_widen_read);
     RUN(test_amplification_refused);
     RUN(test_names_must_be_utf8);
+    RUN(test_layout_any_order);
+    RUN(test_layout_pdb_overlap);
+    RUN(test_layout_100000);
+    RUN(test_layout_scratch_allocator);
+    RUN(test_image_check_pe);
+    RUN(test_image_check_real);
+    RUN(test_image_check_pdb_config);
+    RUN(test_image_check_entry);
     return TEST_DONE();
 }
