@@ -1,7 +1,8 @@
 /* tests/test_elf.c - the elf and elf-writer sections of asmstore.h: generated wrappers (every ABI
    and mode) found again by the payload finder and passing the bionic rules; the wrapper options;
    each bionic rule violated on purpose; template mode on a stub, and a stub that already carries
-   a payload getting it replaced. ZIP, locators and the mutation run: test_locator.c. */
+   a payload getting it replaced; what loading runs (asmstore_elf_check_inert): every generated kind
+   passes, each thing that would run code or load another file is refused by name. ZIP, locators and the mutation run: test_locator.c. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -331,11 +332,123 @@ static void test_template_replaces_payload(void) {
         }
 }
 
+/* ---- what loading runs (asmstore_elf_check_inert) ---- */
+/* The word of the class at p. */
+static void wword(unsigned char *p, int b64, uint64_t v) { if (b64) w64(p, v); else w32(p, (uint32_t)v); }
+
+/* One mutation of a generated dlopen-kind file and the words the refusal must name. The dynamic
+   table is SONAME, SYMTAB, SYMENT, STRTAB, STRSZ, HASH, NULL; the program headers PHDR, LOAD,
+   DYNAMIC, GNU_STACK (docs/elf-so.md §3). */
+static int expect_not_inert(const unsigned char *orig, size_t n, asmstore_abi abi, int mutation, const char *want) {
+    unsigned char *f = (unsigned char *)malloc(n);
+    int b64 = is64(abi);
+    gen_layout g;
+    unsigned char *dyn, *sym, *lp;
+    asmstore_error v;
+    asmstore_result res;
+    uint64_t load_end;
+    memcpy(f, orig, n);
+    g = layout_of(f, b64);
+    dyn = f + shdr_off(f, b64, 4);
+    sym = f + shdr_off(f, b64, 1) + (b64 ? 24 : 16); /* _assembly_store */
+    lp = phdr(f, b64, 1);
+    load_end = b64 ? r64(lp + 16) + r64(lp + 40) : r32(lp + 8) + r32(lp + 20); /* LOAD's p_vaddr + p_memsz */
+    switch (mutation) {
+    case 0: w16(f + 16, 2); break;                              /* ET_EXEC */
+    case 1: w32(phdr(f, b64, 1) + (b64 ? 4 : 24), 5); break;    /* PT_LOAD R+X */
+    case 2: w32(phdr(f, b64, 3), 3); break;                     /* GNU_STACK -> PT_INTERP */
+    case 3: w32(phdr(f, b64, 3), 7); break;                     /* GNU_STACK -> PT_TLS */
+    case 4: w32(phdr(f, b64, 3), 0); break;                     /* no GNU_STACK */
+    case 5: w32(phdr(f, b64, 3) + (b64 ? 4 : 24), 7); break;    /* executable stack */
+    case 6: w32(phdr(f, b64, 0), 2); break;                     /* PHDR -> a 2nd PT_DYNAMIC */
+    case 7: w32(phdr(f, b64, 3), 0x70000001u); break;           /* GNU_STACK -> PT_ARM_EXIDX */
+    case 8: wword(phdr(f, b64, 2) + (b64 ? 16 : 8), b64, 0x100000); break; /* PT_DYNAMIC unmapped */
+    case 9: wword(dyn + 6 * 2 * g.wa, b64, 21); break;          /* DT_NULL -> DT_DEBUG */
+    case 10: wword(dyn, b64, 1); break;                         /* SONAME -> NEEDED */
+    case 11: wword(dyn, b64, 12); break;                        /* -> INIT */
+    case 12: wword(dyn, b64, 25); break;                        /* -> INIT_ARRAY */
+    case 13: wword(dyn, b64, 32); break;                        /* -> PREINIT_ARRAY */
+    case 14: wword(dyn, b64, 26); break;                        /* -> FINI_ARRAY */
+    case 15: wword(dyn, b64, 13); break;                        /* -> FINI */
+    case 16: wword(dyn, b64, 0x6ffffefcu); break;               /* -> AUDIT */
+    case 17: wword(dyn, b64, 0x7fffffffu); break;               /* -> FILTER */
+    case 18: wword(dyn, b64, 0x7ffffffdu); break;               /* -> AUXILIARY */
+    case 19: wword(dyn, b64, 0x6000000fu); break;               /* -> ANDROID_REL */
+    case 20: wword(dyn, b64, 8); break;                         /* -> RELASZ (SONAME's index) */
+    case 21: wword(dyn, b64, 7); break;                         /* -> RELA, no RELASZ */
+    case 22: wword(dyn, b64, 23); break;                        /* -> JMPREL, no PLTRELSZ */
+    case 23: wword(dyn, b64, 30); wword(dyn + g.wa, b64, 4); break; /* -> FLAGS DF_TEXTREL */
+    case 24: w32(f + g.shoff + 3 * g.shsz + 4, 4); break;       /* .hash -> SHT_RELA */
+    case 25: w32(f + g.shoff + 3 * g.shsz + 4, 14); break;      /* .hash -> SHT_INIT_ARRAY */
+    case 26: sym[b64 ? 4 : 12] = 0x1a; break;                   /* GLOBAL IFUNC */
+    case 27: sym[b64 ? 4 : 12] = 0x16; break;                   /* GLOBAL TLS */
+    case 28: w32(f + shdr_off(f, b64, 3) + 12, 2); break;       /* chain[0] = nchain */
+    case 29: wword(phdr(f, b64, 1) + (b64 ? 16 : 8), b64, 16); break; /* LOAD vaddr - offset = 16 */
+    case 30: { unsigned char *p = phdr(f, b64, 3); /* GNU_STACK -> a LOAD in LOAD's last 16 KiB page, */
+               w32(p, 1);                          /* mapped from 16 KiB before in the file */
+               if (b64) { w64(p + 8, load_end - 0x4000); w64(p + 16, load_end); w64(p + 32, 16); w64(p + 40, 16); }
+               else { w32(p + 4, (uint32_t)load_end - 0x4000); w32(p + 8, (uint32_t)load_end);
+                      w32(p + 16, 16); w32(p + 20, 16); }
+             } break;
+    default: break;
+    }
+    memset(&v, 0, sizeof v);
+    res = asmstore_elf_check_inert(f, n, &v);
+    free(f);
+    if (res != ASMSTORE_ERR_ELF_NOT_INERT || !v.message || !strstr(v.message, want)) {
+        fprintf(stderr, "  abi %s mutation %d: %s (%s), wanted '%s'\n", asmstore_abi_name(abi), mutation,
+                asmstore_result_string(res), v.message ? v.message : "", want);
+        return 0;
+    }
+    return 1;
+}
+
+/* Every generated kind on every ABI, and a template over a stub, pass; each thing that would run
+   code or load another file is refused, naming it. */
+static void test_inert(void) {
+    static const char *const want[31] = {
+        "ET_DYN", "executable segment", "PT_INTERP", "PT_TLS", "no PT_GNU_STACK", "executable segment",
+        "not exactly one PT_DYNAMIC", "program header type", "PT_DYNAMIC not mapped", "no DT_NULL",
+        "DT_NEEDED", "DT_INIT:", "DT_INIT_ARRAY", "DT_PREINIT_ARRAY", "DT_FINI_ARRAY", "DT_FINI:", "DT_AUDIT",
+        "DT_FILTER", "DT_AUXILIARY", "dynamic tag", "DT_RELASZ", "without its size", "without its size",
+        "DF_TEXTREL", "relocation section", "init or fini array", "IFUNC", "TLS", "past its nchain",
+        "4 KiB", "share a page"};
+    int i, m;
+    for (i = 0; i < 4; i++) {
+        const void *store; size_t store_size, n, sn, tn;
+        asmstore_writer *w = make_store(all_abis[i], &store, &store_size);
+        unsigned char *f = w ? wrap(all_abis[i], ASMSTORE_ELF_MODE_DLOPEN, store, store_size, &n) : NULL;
+        unsigned char *s = w ? wrap(all_abis[i], ASMSTORE_ELF_MODE_SECTION, store, store_size, &sn) : NULL;
+        unsigned char *stub = wrap(all_abis[i], ASMSTORE_ELF_MODE_DLOPEN, "stub", 4, &tn);
+        asmstore_elf_options o;
+        void *t = NULL;
+        asmstore_error v;
+        CHECK(w && f && s && stub);
+        if (!w || !f || !s || !stub) return;
+        memset(&o, 0, sizeof o);
+        o.mode = ASMSTORE_ELF_MODE_TEMPLATE; o.stub = stub; o.stub_size = tn;
+        CHECK_EQ_INT(asmstore_elf_wrap(&o, store, store_size, &t, &tn, NULL), ASMSTORE_OK);
+        memset(&v, 0, sizeof v); /* a passing file leaves it as it was */
+        CHECK_EQ_INT(asmstore_elf_check_inert(f, n, &v), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_elf_check_inert(s, sn, &v), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_elf_check_inert(t, tn, &v), ASMSTORE_OK);
+        CHECK(v.message == NULL);
+        for (m = 0; m <= 30; m++) CHECK(expect_not_inert(f, n, all_abis[i], m, want[m]));
+        /* not ELF, cut short, NULL */
+        CHECK_EQ_INT(asmstore_elf_check_inert(store, store_size, NULL), ASMSTORE_ERR_BAD_ELF);
+        CHECK(asmstore_elf_check_inert(f, 200, NULL) != ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_elf_check_inert(NULL, 5, NULL), ASMSTORE_ERR_INVALID_ARG);
+        free(f); free(s); free(stub); free(t);
+        asmstore_writer_free(w);
+    }
+}
+
 int main(void) {
     RUN(test_wrap_every_abi_and_mode);
     RUN(test_options);
     RUN(test_bionic_rules_each);
     RUN(test_template);
     RUN(test_template_replaces_payload);
+    RUN(test_inert);
     return TEST_DONE();
 }
