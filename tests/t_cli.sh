@@ -54,7 +54,7 @@ if [ -d "$MONO45" ] && [ -d "$MONO45/Facades" ]; then
   # inputs are mapped, not read: a .pdb and a .dll.config beside an assembly come back byte for byte,
   # and an input that cannot be mapped (a FIFO) is refused with a reason, the old output intact
   mkdir -p "$T_TMP/comp"; cp "$T_TMP/src/Facades/System.Runtime.dll" "$T_TMP/comp/"
-  head -c 3000 /dev/urandom >"$T_TMP/comp/System.Runtime.pdb"; echo '<configuration/>' >"$T_TMP/comp/System.Runtime.dll.config"
+  t_pe --pdb "$T_TMP/comp/System.Runtime.pdb" 3000; echo '<configuration/>' >"$T_TMP/comp/System.Runtime.dll.config"
   "$ASMSTORE" pack --raw --runtime monovm --format 3 --pdb -o "$T_TMP/comp.store" "$T_TMP/comp" 2>/dev/null &&
     "$ASMSTORE" extract "$T_TMP/comp.store" -C "$T_TMP/comp.out" >/dev/null 2>&1
   t_check "pack --pdb: the image, .pdb and .dll.config extract byte for byte" \
@@ -93,7 +93,7 @@ fi
 
 # --- verify exit codes and corruption ---
 mkdir -p "$T_TMP/small"
-head -c 5000 /dev/urandom >"$T_TMP/small/A.dll"; head -c 3000 /dev/zero >"$T_TMP/small/B.dll"
+t_pe "$T_TMP/small/A.dll" 5000; t_pe --fill zero "$T_TMP/small/B.dll" 3000
 "$ASMSTORE" pack --raw -o "$T_TMP/s.store" --runtime monovm --format 3 "$T_TMP/small" 2>/dev/null
 "$ASMSTORE" verify "$T_TMP/s.store" >/dev/null; t_check "verify: valid store exits 0" test $? = 0
 sz=$(stat -c %s "$T_TMP/s.store")
@@ -110,7 +110,7 @@ head -c 100 /dev/urandom >"$T_TMP/garbage"
 # two entries with names of equal length; the second is renamed in place to "../AAAA.dll"
 # (its index hashes then point at a name that no longer matches: the reader still opens it)
 mkdir -p "$T_TMP/evil"
-echo one >"$T_TMP/evil/aaaaaaa.dll"; echo two >"$T_TMP/evil/bbbbbbb.dll"
+t_pe --fill "one " "$T_TMP/evil/aaaaaaa.dll" 700 "$T_TMP/evil/bbbbbbb.dll" 700
 "$ASMSTORE" pack --raw --no-compress --runtime monovm --format 3 -o "$T_TMP/evil.store" "$T_TMP/evil/aaaaaaa.dll" "$T_TMP/evil/bbbbbbb.dll" 2>/dev/null
 python3 - "$T_TMP/evil.store" <<'EOF'
 import sys
@@ -124,7 +124,7 @@ if [ $rc != 0 ] && [ ! -e "$T_TMP/AAAA.dll" ] && [ -f "$T_TMP/out1/aaaaaaa.dll" 
   t_ok "extract refuses ../ names and writes the rest"; else t_fail "extract ../" "rc=$rc $(cat "$T_TMP/err")"; fi
 # a symlinked directory inside DIR is not followed
 mkdir -p "$T_TMP/sat/fr" "$T_TMP/out2" "$T_TMP/elsewhere"
-echo sat >"$T_TMP/sat/fr/X.resources.dll"
+t_pe --fill sat "$T_TMP/sat/fr/X.resources.dll" 700
 "$ASMSTORE" pack --raw --runtime monovm -o "$T_TMP/sat.store" "$T_TMP/sat" 2>/dev/null
 ln -s "$T_TMP/elsewhere" "$T_TMP/out2/fr"
 "$ASMSTORE" extract "$T_TMP/sat.store" -C "$T_TMP/out2" 2>/dev/null; rc=$?
@@ -142,8 +142,8 @@ if [ -d "$MONO45/Facades" ]; then
   for f in System.Runtime System.Collections System.IO System.Threading.Tasks; do cp -L "$MONO45/Facades/$f.dll" "$rel/src/"; done
   for f in System.Linq System.Threading; do cp -L "$MONO45/Facades/$f.dll" "$rel/arch/"; done
 else
-  for i in 1 2 3 4; do head -c $((i * 3000)) /dev/urandom >"$rel/src/Lib$i.dll"; done
-  for i in 5 6; do head -c $((i * 3000)) /dev/urandom >"$rel/arch/Lib$i.dll"; done
+  for i in 1 2 3 4; do t_pe "$rel/src/Lib$i.dll" $((i * 3000)); done
+  for i in 5 6; do t_pe "$rel/arch/Lib$i.dll" $((i * 3000)); done
 fi
 cp "$rel/src/$(ls "$rel/src" | grep -m1 dll)" "$rel/src/fr/App.resources.dll"
 if ! $PY -c 'import lz4.block, xxhash, zstandard' 2>/dev/null; then

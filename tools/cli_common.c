@@ -132,6 +132,9 @@ const char *cli_result_hint(asmstore_result r) {
     case ASMSTORE_ERR_ELF_RULE: return "'asmstore elfcheck FILE' names each rule it breaks";
     case ASMSTORE_ERR_ABI_MISMATCH:
         return "give the --abi the file was built for ('asmstore info FILE' shows it)";
+    case ASMSTORE_ERR_BAD_IMAGE:
+        return "a store holds .NET assemblies (with their .pdb and .dll.config): take the file "
+               "from the app's build output or original package";
     default: return input_hint(r);
     }
 }
@@ -142,6 +145,9 @@ const char *cli_failure(asmstore_result r, const asmstore_error *err, char *buf,
     int n =
         snprintf(buf, cap, "%s%s%s", asmstore_result_string(r), msg ? ": " : "", msg ? msg : "");
 
+    if (about && r == ASMSTORE_ERR_OVERLAP && err->other_entry >= 0 && n >= 0 && (size_t)n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, " (entry %lld, other_entry %lld)",
+                      (long long)err->entry, (long long)err->other_entry);
     if (about && err->offset && n >= 0 && (size_t)n < cap)
         snprintf(buf + n, cap - (size_t)n, " (at offset %llu)", (unsigned long long)err->offset);
     return buf;

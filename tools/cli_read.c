@@ -284,6 +284,24 @@ static unsigned char *cli_read_entry(const cli_unit *u, const asmstore_entry *e,
     return buf;
 }
 
+/* Says in why[0..cap) how an entry's bytes are not what it claims (asmstore_image_check_entry:
+   the image a PE assembly with a CLI header, its .pdb a PDB, its .config XML text); 0 when they
+   are. verify reports it, extract writes nothing for it. */
+static int cli_image_problem(const asmstore_entry *e, const unsigned char *image, char *why,
+                             size_t cap) {
+    static const char *const claim[] = {"the image is not a .NET assembly", "its .pdb is not a PDB",
+                                        "its .config is not XML text"};
+    static const char *const part[] = {"image", ".pdb", ".config"};
+    asmstore_image_kind kind = ASMSTORE_IMAGE_ASSEMBLY;
+    asmstore_error err;
+
+    if (asmstore_image_check_entry(e, image, e->uncompressed_size, &kind, &err) == ASMSTORE_OK)
+        return 0;
+    snprintf(why, cap, "%s: %s (at offset %llu of the %s)", claim[kind], err.message,
+             (unsigned long long)err.offset, part[kind]);
+    return 1;
+}
+
 /* >>verify ------------------------------------------------------------------------------------- */
 /* Exit 0 valid; 1 problems found, each printed with its store and ABI; 2 usage or I/O. */
 /* Each entry must be reachable by its names (v2+: with and without the extension). */
@@ -302,6 +320,16 @@ static int verify_lookup(const cli_unit *u, const asmstore_entry *e, const char 
         return 0;
     printf("%s (%s): entry %u %s: lookup by name gives %s / %s\n", u->label, cli_unit_abi(u),
            e->index, fname, asmstore_result_string(r1), asmstore_result_string(r2));
+    return 1;
+}
+
+static int verify_image(const cli_unit *u, const asmstore_entry *e, const char *fname,
+                        const unsigned char *image) {
+    char why[512];
+
+    if (!cli_image_problem(e, image, why, sizeof why))
+        return 0;
+    printf("%s (%s): entry %u %s: %s\n", u->label, cli_unit_abi(u), e->index, fname, why);
     return 1;
 }
 
@@ -353,6 +381,7 @@ static int verify_unit(const cli_unit *u, ZSTD_DCtx *dctx) {
             problems++;
             continue;
         }
+        problems += verify_image(u, &e, fname, buf);
         problems += verify_composite(u, &e, fname, buf);
         free(buf);
     }
@@ -441,7 +470,7 @@ typedef struct extract_job {
 /* Writes one entry (and its .pdb / .config) under DIR[/<abi>]; returns the worst exit status. */
 static int extract_entry(extract_job *j, const cli_unit *u, const asmstore_entry *e,
                          const char *abi_dir) {
-    char fname[1200], rel[PATH_MAX];
+    char fname[1200], rel[PATH_MAX], why[512];
     unsigned char *buf;
     int rc;
 
@@ -449,6 +478,12 @@ static int extract_entry(extract_job *j, const cli_unit *u, const asmstore_entry
         return 1;
     if (!(buf = cli_read_entry(u, e, j->dctx, fname)))
         return 1;
+    if (cli_image_problem(e, buf, why, sizeof why)) {
+        fprintf(stderr, "asmstore: %s (%s): entry %u %s: not extracted: %s\n", u->label,
+                cli_unit_abi(u), e->index, fname, why);
+        free(buf);
+        return 1;
+    }
     snprintf(rel, sizeof rel, "%s%s", abi_dir, fname);
     rc = write_extracted(j->rootfd, j->dir, rel, buf, e->uncompressed_size);
     free(buf);

@@ -14,3 +14,6 @@ t_check() { local n=$1; shift; if "$@" >"$T_TMP/out" 2>&1; then t_ok "$n"; else 
 t_done() { echo "$T_PASS passed, $T_FAIL failed"; [ "$T_FAIL" -eq 0 ]; }
 SAMPLES=${SAMPLES:-$TOP/../shared/assembly-store-samples}
 MONO45=${MONO45:-/usr/lib/mono/4.5}
+# t_pe [--pdb] [--fill random|zero|TEXT] OUT SIZE...: the smallest real assembly (or Portable PDB) of
+# SIZE bytes, for stores verify and extract must accept (tests/lib/mini_pe.py)
+t_pe() { python3 "$TOP/tests/lib/mini_pe.py" "$@"; }

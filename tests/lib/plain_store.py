@@ -3,6 +3,9 @@
 stores the CLI's writer will not or cannot make quickly:
 
   plain_store.py OUT count N         N entries A0000000.dll ... with tiny images, in about a second
+
+Each image is the smallest real assembly (tests/lib/mini_pe.py) with "image I\n" after it, so
+asmstore verify and extract accept it.
   plain_store.py OUT names HEX...    one entry per hex-encoded name, any bytes (invalid UTF-8 too)
 """
 import os
@@ -11,11 +14,13 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from indep_store import name_hash, without_ext  # noqa: E402
+from mini_pe import PE_MIN, assembly  # noqa: E402
 
 
 def write(out, names):
     n = len(names)
-    images = [b"image %d\n" % i for i in range(n)]
+    pe = assembly(PE_MIN, "zero")
+    images = [pe + b"image %d\n" % i for i in range(n)]
     index = []
     for i, nm in enumerate(names):
         index.append((name_hash("xxh3", nm), i))
