@@ -1,5 +1,6 @@
 /* fuzz_zip.c - the APK/ZIP scanner over arbitrary bytes, in memory: EOCD (comment, ZIP64), central
-   directory, local headers. Whatever it returns must lie inside the archive. */
+   directory, local headers, and the walk over every entry (asmstore_zip_next, what repack copies).
+   Whatever it returns must lie inside the archive. */
 #define ASMSTORE_IMPLEMENTATION
 #define ASMSTORE_NO_LOCATOR
 #define ASMSTORE_NO_STDIO
@@ -9,6 +10,33 @@
 static void check_inside(const asmstore_zip_entry *e, size_t size) {
     if (e->data_offset > size || e->compressed_size > size - e->data_offset) abort();
     if (e->lfh_offset >= e->data_offset) abort();
+}
+
+/* The central directory walk (asmstore_zip_dir_open, asmstore_zip_next): the directory and comment
+   inside the archive; every entry's data before the directory, its name and record inside it, in
+   order; at most `count` entries. */
+static void walk_dir(const uint8_t *data, size_t size) {
+    asmstore_zip_dir dir;
+    asmstore_zip_entry e;
+    const char *name;
+    size_t len;
+    uint64_t n = 0, next;
+
+    if (asmstore_zip_dir_open(data, size, &dir, NULL) != ASMSTORE_OK) return;
+    if (dir.cd_offset > size || dir.cd_size > size - dir.cd_offset ||
+        dir.comment_offset + dir.comment_size > size)
+        abort();
+    next = dir.cd_offset;
+    while (asmstore_zip_next(data, size, &dir, &e, &name, &len, NULL) == ASMSTORE_OK) {
+        check_inside(&e, size);
+        if (e.data_offset + e.compressed_size > dir.cd_offset || ++n > dir.count || n != dir.index)
+            abort();
+        if (dir.record_offset != next ||
+            dir.record_offset + dir.record_size > dir.cd_offset + dir.cd_size ||
+            (const uint8_t *)name != data + dir.record_offset + 46 || len > dir.record_size - 46)
+            abort();
+        next = dir.record_offset + dir.record_size;
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -28,5 +56,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
     for (k = 0; k < sizeof names / sizeof names[0]; k++)
         if (asmstore_zip_find(data, size, names[k], strlen(names[k]), &e, &err) == ASMSTORE_OK) check_inside(&e, size);
+    walk_dir(data, size);
     return 0;
 }

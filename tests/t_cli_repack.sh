@@ -206,6 +206,11 @@ if [ -x /usr/bin/time ] && command -v zip >/dev/null && command -v zipalign >/de
     t_check "memory: max RSS of repacking a $((size / 1000000)) MB APK (${rss} KiB) is below its size" \
         bash -c "[ -s '$T_TMP/rss-out.apk' ] && [ $((rss * 1024)) -lt $size ]"
     t_check "memory: the output passes unzip -t and zipalign -c -p 4" bash -c "unzip -tq '$T_TMP/rss-out.apk' && zipalign -c -p 4 '$T_TMP/rss-out.apk'"
+    # the temp file is renamed over OUT only when it differs (a new inode), as every other output
+    before=$(stat -c %i "$T_TMP/rss-out.apk")
+    "$ASMSTORE" repack "$T_TMP/rss.apk" -o "$T_TMP/rss-out.apk" >/dev/null 2>&1
+    t_check "an unchanged APK output is left untouched (same inode, no temp file left)" \
+        bash -c "[ $before = \$(stat -c %i '$T_TMP/rss-out.apk') ] && ! ls '$T_TMP'/rss-out.apk.tmp.* 2>/dev/null"
 else t_skip "repack memory" "/usr/bin/time, zip or zipalign absent"; fi
 
 if [ -e "$T_TMP/in.apk" ]; then

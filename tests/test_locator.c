@@ -235,6 +235,47 @@ static void test_zip_crc32(void) {
     CHECK_EQ_INT(asmstore_crc32("", 0), 0xFFFFFFFFu);
 }
 
+/* asmstore_zip_dir_open + asmstore_zip_next: every entry in central directory order with its
+   record, past a signing block, ZIP64 and a comment; the end; a disagreeing local header stops the
+   walk at its entry; a walk changed by its caller or NULL arguments are refused. */
+static void test_zip_walk(void) {
+    zent e[3] = {{"a.txt", "one", 3, 0, 0, 4, 0}, {"lib/x.so", payload_bytes, sizeof payload_bytes, 0, 0, 16384, 0},
+                 {"b", "two", 3, 0, 0, 0, 0}};
+    zopts zo = {"the comment", 11, 1, 4096, 0};
+    size_t n, len, k;
+    unsigned char *z = zip_build(e, 3, &zo, &n);
+    asmstore_zip_dir dir;
+    asmstore_zip_entry ent;
+    const char *name;
+    uint64_t next;
+
+    CHECK_EQ_INT(asmstore_zip_dir_open(z, n, &dir, NULL), ASMSTORE_OK);
+    CHECK(dir.count == 3 && dir.zip64 && dir.comment_size == 11 && memcmp(z + dir.comment_offset, "the comment", 11) == 0);
+    next = dir.cd_offset;
+    for (k = 0; k < 3; k++) {
+        CHECK_EQ_INT(asmstore_zip_next(z, n, &dir, &ent, &name, &len, NULL), ASMSTORE_OK);
+        CHECK(len == strlen(e[k].name) && memcmp(name, e[k].name, len) == 0 && dir.index == k + 1);
+        CHECK(dir.record_offset == next && dir.record_size == 46 + len + 12 && (const unsigned char *)name == z + next + 46);
+        CHECK(ent.compressed_size == e[k].size && memcmp(z + ent.data_offset, e[k].data, e[k].size) == 0);
+        next += dir.record_size;
+    }
+    CHECK_EQ_INT(asmstore_zip_next(z, n, &dir, &ent, &name, &len, NULL), ASMSTORE_ERR_NOT_FOUND);
+    dir.index = 1;
+    dir.record_offset = n; /* a walk of another archive */
+    CHECK_EQ_INT(asmstore_zip_next(z, n, &dir, NULL, NULL, NULL, NULL), ASMSTORE_ERR_BAD_ZIP);
+    CHECK_EQ_INT(asmstore_zip_dir_open(NULL, 5, &dir, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_zip_next(z, n, NULL, NULL, NULL, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
+    free(z);
+
+    e[1].lfh_name_differs = 1;
+    z = zip_build(e, 3, NULL, &n);
+    CHECK_EQ_INT(asmstore_zip_dir_open(z, n, &dir, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_zip_next(z, n, &dir, NULL, NULL, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_zip_next(z, n, &dir, NULL, NULL, NULL, NULL), ASMSTORE_ERR_BAD_ZIP);
+    CHECK(dir.index == 1);
+    free(z);
+}
+
 /* ---- locators ---- */
 static int write_tmp(const char *name, const void *p, size_t n, char *path, size_t cap) {
     snprintf(path, cap, "%s/%s", tmpdir, name);
@@ -558,6 +599,7 @@ int main(void) {
     RUN(test_zip_scan);
     RUN(test_zip_local_header);
     RUN(test_zip_crc32);
+    RUN(test_zip_walk);
     RUN(test_locate_file_and_dlopen);
     RUN(test_locate_apk_and_split);
     RUN(test_image_offsets);

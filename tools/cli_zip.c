@@ -290,6 +290,34 @@ static size_t central_end(const cli_zip_out *z, uint64_t cd_off, size_t comment_
     return n + 22;
 }
 
+/* Does OUT already hold what the temp file holds (compared in halves of the copy buffer)? Then it
+   is left alone, mtime unchanged, as asmstore_write_file leaves an unchanged file. */
+static int same_as_out(const cli_zip_out *z) {
+    const size_t half = ZIP_COPY_BUF / 2;
+    struct stat st;
+    FILE *a, *b;
+    int same;
+
+    if (lstat(z->path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != z->pos)
+        return 0;
+    a = fopen(z->tmp, "rb");
+    b = fopen(z->path, "rb");
+    same = a && b;
+    while (same) {
+        size_t n = fread(z->buf, 1, half, a);
+
+        same = fread(z->buf + half, 1, half, b) == n && !memcmp(z->buf, z->buf + half, n) &&
+               !ferror(a) && !ferror(b);
+        if (n < half)
+            break;
+    }
+    if (a)
+        fclose(a);
+    if (b)
+        fclose(b);
+    return same;
+}
+
 int cli_zip_finish(cli_zip_out *z, const unsigned char *comment, size_t comment_size) {
     unsigned char end[98];
     size_t n = central_end(z, z->pos, comment_size, end);
@@ -299,6 +327,10 @@ int cli_zip_finish(cli_zip_out *z, const unsigned char *comment, size_t comment_
     if (fclose(z->f) != 0)
         bad = 1;
     z->f = NULL;
+    if (!bad && same_as_out(z)) {
+        cli_zip_discard(z); /* removes the temp file */
+        return 0;
+    }
     if (bad || rename(z->tmp, z->path) != 0) {
         cli_fail_errno(z->path, "write it");
         cli_zip_discard(z);

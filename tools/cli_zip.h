@@ -46,7 +46,8 @@ int cli_zip_create(cli_zip_out *z, const char *path);
    what its CRC-32 says, or its extra field leaves no room for the padding); 2 on I/O errors. */
 int cli_zip_add(cli_zip_out *z, const cli_zip_item *it, const char *in_path);
 /* Writes the central directory and its end (comment[0..comment_size), the input's archive comment)
-   and renames the temp file over OUT (mode 0644). 0, or 2 after saying why. Frees z either way. */
+   and renames the temp file over OUT (mode 0644), unless OUT already holds these bytes (then it is
+   left untouched). 0, or 2 after saying why. Frees z either way. */
 int cli_zip_finish(cli_zip_out *z, const unsigned char *comment, size_t comment_size);
 /* Removes the temp file and frees z (after a failure). */
 void cli_zip_discard(cli_zip_out *z);

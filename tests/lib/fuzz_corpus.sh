@@ -56,7 +56,19 @@ if command -v zip >/dev/null && [ -f "$OUT/elf/monovm-v4-arm64-dlopen.so" ]; the
      && zip -q -r "$OUT/zip/deflated.apk" lib classes.dex \
      && zip -q -0 -r "$OUT/zip/comment.apk" lib classes.dex \
      && printf 'PK\005\006 fake EOCD inside the comment' | zip -q -z "$OUT/zip/comment.apk") || true
+  # for the central directory walk: a data descriptor (zip from a pipe); 300 entries with extra
+  # fields and comments and an archive comment (Python's zipfile)
+  printf 'streamed' | zip -q "$OUT/zip/descriptor.apk" - 2>/dev/null || true
+  python3 -c 'import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w") as z:
+    for i in range(300):
+        zi = zipfile.ZipInfo("res/f%03d" % i)
+        zi.extra, zi.comment = b"\x55\x54\x05\x00\x01\x00\x00\x00\x00", b"c"
+        z.writestr(zi, b"x" * (i % 7))
+    z.comment = b"archive comment"' "$OUT/zip/many.apk" 2>/dev/null || true
   if command -v zipalign >/dev/null; then zipalign -f 16384 "$OUT/zip/base.apk" "$OUT/zip/aligned.apk" >/dev/null 2>&1 || true; fi
+  # what repack writes (padding in the local extra fields)
+  "$A" repack "$OUT/zip/aligned.apk" -o "$OUT/zip/repacked.apk" >/dev/null 2>&1 || true
 fi
 # cache files: mode byte + parameters + payload (see fuzz/fuzz_cache.c)
 mkdir -p "$OUT/cache"
