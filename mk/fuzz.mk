@@ -23,6 +23,12 @@ $(B)/fuzz/%-replay: fuzz/fuzz_%.c fuzz/fuzz_main.c $(FUZZ_HDRS) | $(B)/fuzz
 $(B)/fuzz/%-libfuzzer: fuzz/fuzz_%.c $(FUZZ_HDRS) | $(B)/fuzz
 	$(FUZZ_CC) -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(FUZZ_LIBS)
 
+# fuzz_zip also drives the CLI's entry reader (tools/cli_inflate.c: CRC-32, bounded inflate with zlib)
+$(B)/fuzz/zip-replay $(B)/fuzz/zip-libfuzzer: tools/cli_inflate.c tools/cli_inflate.h tools/cli.h
+ifeq ($(HAVE_ZLIB),1)
+$(B)/fuzz/zip-replay $(B)/fuzz/zip-libfuzzer: FUZZ_LIBS += -DASMSTORE_CLI_ZLIB -lz
+endif
+
 $(B)/fuzz/seeds/.stamp: $(B)/asmstore tests/lib/fuzz_corpus.sh | $(B)/fuzz
 	@tests/lib/fuzz_corpus.sh $(B)/asmstore $(B)/fuzz/seeds
 	@touch $@

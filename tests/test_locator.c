@@ -1,6 +1,7 @@
 /* tests/test_locator.c - the zip, locator and files sections of asmstore.h as a store is found: the
    ZIP scan on archives built here byte by byte (comment with a fake EOCD, ZIP64, signing block,
-   compressed, encrypted, misaligned, duplicate, truncated); the locators (file, dlopen, APK,
+   compressed, encrypted, misaligned, duplicate, truncated, a local header disagreeing with the central
+   directory in each field; zip CRC-32); the locators (file, dlopen, APK,
    split APK); where each image lies in its file; a FIFO refused, never waited on; and a
    deterministic mutation run over every parser a store is found through (ELF payload finder,
    bionic check, template stub, ZIP scan: no crash, results stay inside the input). */

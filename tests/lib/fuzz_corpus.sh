@@ -70,6 +70,14 @@ with zipfile.ZipFile(sys.argv[1], "w") as z:
   # what repack writes (padding in the local extra fields)
   "$A" repack "$OUT/zip/aligned.apk" -o "$OUT/zip/repacked.apk" >/dev/null 2>&1 || true
 fi
+# for the local header checks, CRC-32 and the CLI's inflate: t_cli_zip.sh's APKs (the bomb of 16 MiB
+# of zeros, 16 KB: a seed stays small)
+if [ -f "$OUT/elf/monovm-v4-arm64-dlopen.so" ]; then
+  for c in stored deflated crc-stored crc-deflated local-size local-method declared-short ratio; do
+    python3 "$(dirname "$0")/zip_cases.py" "$OUT/zip/case-$c.apk" $c "$OUT/elf/monovm-v4-arm64-dlopen.so" || true
+  done
+  python3 "$(dirname "$0")/zip_cases.py" "$OUT/zip/case-bomb.apk" bomb 16 || true
+fi
 # cache files: mode byte + parameters + payload (see fuzz/fuzz_cache.c)
 mkdir -p "$OUT/cache"
 printf '\001\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017MZ payload bytes' >"$OUT/cache/roundtrip"

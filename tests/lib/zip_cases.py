@@ -7,7 +7,7 @@ so that one field can be wrong:
   local-size, local-method the local header's sizes / method disagree with the central directory's
   declared-short           both headers declare one byte less than the entry inflates to
   ratio                    both headers declare 1 GiB from a few compressed bytes
-  bomb                     the entry inflates to 1.5 GiB of zeros (a 1.5 MB APK, no STORE needed)
+  bomb [MIB]               the entry inflates to 1.5 GiB (MIB MiB) of zeros: a 1.5 MB APK
   crc-manifest             STORE is a .NET 6-8 set's directory: its assemblies.blob STORED at
                            assemblies/, its manifest DEFLATEd with a CRC-32 its data does not have
 """
@@ -70,7 +70,7 @@ def main():
         write(out, entries)
         return
     if case == "bomb":
-        data, crc, usize = zeros_bomb(1536)
+        data, crc, usize = zeros_bomb(int(sys.argv[3]) if len(sys.argv) > 3 else 1536)
         method = 8
     else:
         raw = open(sys.argv[3], "rb").read()
