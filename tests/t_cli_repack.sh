@@ -228,6 +228,15 @@ open(d + "/crc.apk", "wb").write(crc)
 m = zipfile.ZipFile(src).getinfo("AndroidManifest.xml")
 lh = bytearray(raw); lh[m.header_offset + 8] = 0          # local header says STORED, the central one DEFLATE
 open(d + "/lh.apk", "wb").write(lh)
+# the first entry's sizes (both headers) stretched to the central directory: its data covers the others
+cd = int.from_bytes(raw[-6:-2], "little")
+first = zipfile.ZipFile(src).infolist()[0]
+ov = bytearray(raw); h = first.header_offset
+span = cd - (h + 30 + int.from_bytes(raw[h + 26:h + 28], "little") + int.from_bytes(raw[h + 28:h + 30], "little"))
+ov[h + 18:h + 22] = span.to_bytes(4, "little")
+c = raw.find(b"PK\x01\x02" , cd)
+ov[c + 20:c + 24] = span.to_bytes(4, "little")
+open(d + "/overlap.apk", "wb").write(ov)
 with zipfile.ZipFile(d + "/dup.apk", "w") as z:
     z.write(d + "/apk/lib/arm64-v8a/libassembly-store.so", "lib/arm64-v8a/libassembly-store.so")
     z.writestr("res/a.txt", b"one")
@@ -237,6 +246,8 @@ EOF
     t_check "damaged APK: the CRC message names the entry" grep -q "damaged archive.*resources.arsc" "$T_TMP/bad.log"
     bad "damaged APK: a local header that disagrees with the central directory is refused" 1 "$T_TMP/lh.apk" -o "$T_TMP/keep.so"
     t_check "damaged APK: the local header message says damaged archive" grep -q "damaged archive" "$T_TMP/bad.log"
+    bad "damaged APK: entries whose data overlap are refused" 1 "$T_TMP/overlap.apk" -o "$T_TMP/keep.so"
+    t_check "damaged APK: the overlap message names the entry" grep -q "damaged archive: entry .* overlaps" "$T_TMP/bad.log"
     bad "damaged APK: two entries of one name are refused" 1 "$T_TMP/dup.apk" -o "$T_TMP/keep.so" 2>/dev/null
     t_check "damaged APK: the message names the duplicate" grep -q "two entries are named res/a.txt" "$T_TMP/bad.log"
 fi
