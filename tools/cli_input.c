@@ -86,6 +86,12 @@ static void open_unit_bytes(cli_unit *u, const unsigned char *p, size_t n) {
     }
 }
 
+void cli_unit_reopen(cli_unit *u, const unsigned char *p, size_t n) {
+    free(u->names);
+    u->names = NULL;
+    open_unit_bytes(u, p, n);
+}
+
 void cli_abi_file_name(asmstore_abi abi, char *buf, size_t cap) {
     size_t k;
 

@@ -52,6 +52,9 @@ int cli_input_open(cli_input *in, const char *path, asmstore_abi only);
    returns the exit status; 0 when at least one selected store opened. */
 int cli_input_open_or_fail(cli_input *in, const char *path, asmstore_abi only);
 void cli_input_close(cli_input *in);
+/* Opens unit u's reader again over p[0..n) (a raw store or an ELF wrapper around one: the payload
+   where a loader mapped it, say), with a new name table; u->opened and u->res say how it went. */
+void cli_unit_reopen(cli_unit *u, const unsigned char *p, size_t n);
 /* Prints why unit u could not be used on f; returns the exit status it stands for. */
 int cli_unit_problem(const cli_input *in, const cli_unit *u, FILE *f);
 
