@@ -15,7 +15,7 @@
                  (LZ4) through a decompress callback you supply. Formats 1 (.NET 6-8 sets), 2
                  (.NET 9), 3 (.NET 10 and 11) and 4 (.NET 11 previews), told apart by the bytes.
      elf         find the payload in any .so (the `_assembly_store` symbol or a "payload" section).
-     zip         find a store in an APK/AAB at every release's path.
+     zip         find a store in an APK/AAB at every release's path; walk every entry of one.
      locator     give a host (data, size) from dlopen, a mapped file or an APK (split APKs too),
                  and the file offset of a stored image for a runtime that maps images itself.
      files       atomic output (temp file + rename; identical targets left untouched).
