@@ -7,7 +7,8 @@
      decompressed into memory the caller owns, and a snapshot of it is queued for ONE background
      writer thread, which writes a temp file and renames it into place. Once enough files have
      gathered, the writer consolidates them into the store's one pack file (each image on a page),
-     which hits then map from. Uncompressed entries are served straight from the store.
+     mapped once: hits from it are slices of that one mapping, so a process may hold more images
+     than the kernel allows mappings. Uncompressed entries are served straight from the store.
 
    DO THIS
        #define ASMSTORE_CACHE_IMPLEMENTATION
@@ -180,9 +181,10 @@ typedef struct asmstore_cache_image {
     uint64_t pack_id;     /* HIT from the pack: the pack (asmstore_cache_pack_file), or 0 */
     uint64_t pack_offset; /* HIT from the pack: the image's offset in that pack file */
     /* private: for asmstore_cache_release only */
-    void *base;                   /* the mapping or heap block */
-    size_t length;                /* its length */
+    void *base;                   /* the mapping or heap block (a slice: data) */
+    size_t length;                /* its length (a slice: size) */
     asmstore_allocator allocator; /* for a MISS or COPY block */
+    void *slice_of;               /* HIT lent from the pack's one mapping: that mapping */
 } asmstore_cache_image;
 
 /* What a cache object did, for tools, tests and hosts (asmstore_cache_stats). */
@@ -212,6 +214,9 @@ typedef struct asmstore_cache_counters {
     /* v2/v3 gets that hashed the entry's stored bytes (none for a hit in a pack written against
        the unchanged options.store_file) */
     uint64_t source_hashed;
+    /* valid files not served because mmap failed (the process holds as many mappings as the
+       kernel allows, vm.max_map_count): decompressed instead (also misses) */
+    uint64_t map_failures;
 } asmstore_cache_counters;
 
 typedef struct asmstore_cache_prune_stats {
@@ -240,9 +245,11 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
    its index, image and sizes are checked against the store's descriptor). Compressed: a HIT or
    a MISS (memory from the cache's allocator; a snapshot queued for the writer unless the queue
    is full). Uncompressed: DIRECT into the store, or COPY when its address is below
-   opt->min_alignment. On failure (ASMSTORE_ERR_IGNORED, _INVALID_ARG, _TOO_LARGE, _DECOMPRESS,
-   _OUT_OF_MEMORY, ...) *out is empty. The image is the caller's until asmstore_cache_release,
-   and may outlive the cache. */
+   opt->min_alignment. A valid file that mmap refuses (the process holds vm.max_map_count
+   mappings) is decompressed instead (counters.map_failures); if memory fails too, the
+   _OUT_OF_MEMORY message says the mappings ran out. On failure (ASMSTORE_ERR_IGNORED,
+   _INVALID_ARG, _TOO_LARGE, _DECOMPRESS, _OUT_OF_MEMORY, ...) *out is empty. The image is the
+   caller's until asmstore_cache_release, and may outlive the cache. */
 ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const asmstore_entry *e,
                                                       asmstore_cache_image *out,
                                                       asmstore_error *err);
@@ -255,7 +262,8 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
    address. */
 ASMSTORE_CACHE_DEF int asmstore_cache_pack_file(asmstore_cache *c, uint64_t *pack_id);
 
-/* Unmaps (HIT) or frees (MISS, COPY) the image and clears *img; DIRECT images and NULL are fine. */
+/* Unmaps (HIT; a slice of the pack's mapping is given back, what was written to it dropped) or
+   frees (MISS, COPY) the image and clears *img; DIRECT images and NULL are fine. Any thread. */
 ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img);
 
 /* Blocks until every queued snapshot is written (or dropped after a failure), recorded, and
@@ -490,6 +498,19 @@ typedef struct asmstore_cache__slot {
     uint64_t offset, size, hash, source_hash;
 } asmstore_cache__slot;
 
+/* A pack served from is mapped whole, once (>>cache-pack): its hits are slices of that one
+   mapping, each lent to one image at a time. It outlives the pack and the cache while slices are
+   lent; the last reference unmaps it. */
+typedef struct asmstore_cache__map {
+    pthread_mutex_t lock;
+    unsigned char *base; /* the pack's bytes, MAP_PRIVATE */
+    size_t len, page;
+    unsigned char *lent; /* a bit per page: the slice of the image starting there is lent */
+    size_t lent_bytes;
+    size_t refs; /* the pack's own + one per slice lent (lock) */
+    asmstore_allocator allocator;
+} asmstore_cache__map;
+
 /* A pack file opened, its header and table checked. Gets take a reference while they map from
    it; the writer replaces the cache's pack after a consolidation, and the last reference closes
    the old one. */
@@ -504,7 +525,8 @@ typedef struct asmstore_cache__pack {
     uint64_t serial;
     /* written against the very store file this cache object reads (store_file) */
     int same_store;
-    size_t refs; /* the cache's own + gets in flight (c->lock) */
+    size_t refs;              /* the cache's own + gets in flight (c->lock) */
+    asmstore_cache__map *map; /* the pack mapped whole, or NULL: each hit maps its range */
 } asmstore_cache__pack;
 
 struct asmstore_cache {
@@ -1097,7 +1119,13 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__add_pending(asmstore_cache *c,
    first multiple of align after 64 + 40 * entry_count. Images lie in the order the writer met
    them (the app's load order), not the index's. The header and table are untrusted input:
    pack_parse checks every field against the store and the file's size before any image is
-   mapped, and a packed image is served only when its size and source hash are the store's. */
+   mapped, and a packed image is served only when its size and source hash are the store's.
+   The pack served from is mapped whole, once, and a hit is a slice of that mapping: a process
+   holding every image of a large store holds one mapping, where one mapping per image stopped at
+   the kernel's vm.max_map_count (65530 by default), and malloc failed with it. A slice is lent
+   to one image at a time (a second get of an image still held maps its range on its own: writes
+   to one must not show in the other); release drops its private pages (MADV_DONTNEED: the next
+   borrower reads the file's bytes again) before it can be lent again. */
 #define ASMSTORE_CACHE__PACK_MAGIC     0x50434158u /* "XACP" */
 #define ASMSTORE_CACHE__PACK_HEAD      64u
 #define ASMSTORE_CACHE__PACK_SLOT      40u
@@ -1155,8 +1183,95 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_parse(const unsigned char *b
     return i == count && end == file_size ? (size_t)count : 0;
 }
 
+/* Drops a reference to mapping m (lock held, released here); the last one unmaps it. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__map_drop(asmstore_cache__map *m) {
+    asmstore_allocator a;
+    size_t left = --m->refs;
+
+    pthread_mutex_unlock(&m->lock);
+    if (left) return;
+    munmap(m->base, m->len);
+    pthread_mutex_destroy(&m->lock);
+    a = m->allocator;
+    asmstore_free(&a, m->lent, m->lent_bytes);
+    asmstore_free(&a, m, sizeof *m);
+}
+
+/* Maps pack p whole for slices (p->map). Where it cannot (no memory or address space; a system
+   whose MADV_DONTNEED keeps private pages: not Linux) p->map stays NULL and each hit maps its
+   own range. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__pack_map(const asmstore_cache *c,
+                                                      asmstore_cache__pack *p) {
+#ifdef __linux__
+    const asmstore_allocator *a = &c->opt.allocator;
+    asmstore_cache__map *m = (asmstore_cache__map *)asmstore_alloc(a, sizeof *m);
+    void *base = MAP_FAILED;
+
+    if (!m) return;
+    memset(m, 0, sizeof *m);
+    m->lent_bytes = p->len / c->page / 8u + 1u;
+    m->lent = (unsigned char *)asmstore_alloc(a, m->lent_bytes);
+    if (m->lent) base = mmap(NULL, p->len, PROT_READ | PROT_WRITE, MAP_PRIVATE, p->fd, 0);
+    if (base == MAP_FAILED || pthread_mutex_init(&m->lock, NULL) != 0) {
+        if (base != MAP_FAILED) munmap(base, p->len);
+        asmstore_free(a, m->lent, m->lent_bytes);
+        asmstore_free(a, m, sizeof *m);
+        return;
+    }
+    memset(m->lent, 0, m->lent_bytes);
+    m->base = (unsigned char *)base;
+    m->len = p->len;
+    m->page = c->page;
+    m->refs = 1;
+    m->allocator = *a;
+    p->map = m;
+#else
+    (void)c;
+    (void)p;
+#endif
+}
+
+/* Lends the slice of mapping m (may be NULL) where the image at offset starts: its address, or
+   NULL when there is no mapping or that slice is lent already. */
+ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__slice_lend(asmstore_cache__map *m,
+                                                                  uint64_t offset) {
+    unsigned char *slice = NULL, bit;
+    size_t page;
+
+    if (!m) return NULL;
+    page = (size_t)(offset / m->page);
+    bit = (unsigned char)(1u << (page & 7u));
+    pthread_mutex_lock(&m->lock);
+    if (!(m->lent[page / 8u] & bit)) {
+        m->lent[page / 8u] |= bit;
+        m->refs++;
+        slice = m->base + offset;
+    }
+    pthread_mutex_unlock(&m->lock);
+    return slice;
+}
+
+/* Gives back the slice at `slice` holding an image of size bytes. Written (written != 0: it was
+   handed out writable), its private pages are dropped first; a slice whose pages cannot be
+   (madvise refused: mlock'ed memory) is never lent again, its gets map their own range. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__slice_return(asmstore_cache__map *m,
+                                                         unsigned char *slice, size_t size,
+                                                         int written) {
+    size_t page = (size_t)(slice - m->base) / m->page,
+           span = (size + m->page - 1u) & ~(m->page - 1u);
+    int keep = written && madvise(slice, span, MADV_DONTNEED) != 0;
+
+    pthread_mutex_lock(&m->lock);
+    if (!keep) m->lent[page / 8u] &= (unsigned char)~(1u << (page & 7u));
+    asmstore_cache__map_drop(m);
+}
+
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__pack_close(const asmstore_allocator *a,
                                                         asmstore_cache__pack *p) {
+    if (p->map) {
+        pthread_mutex_lock(&p->map->lock);
+        asmstore_cache__map_drop(p->map);
+    }
     close(p->fd);
     asmstore_free(a, p->slot, p->nslot * sizeof *p->slot);
     asmstore_free(a, p, sizeof *p);
@@ -1587,6 +1702,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__consolidate(asmstore_cache *c, uint6
     if (err) return err > 0 ? err : 0;
     fresh = asmstore_cache__pack_open(c);
     if (!fresh) return 0;
+    asmstore_cache__pack_map(c, fresh);
     ours = fresh->id.ino == ino;
     if (ours) {
         ASMSTORE_CACHE__LOCKED(c, rate = c->n.direct_ns_per_mib);
@@ -1933,6 +2049,7 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__attach(asmstore_cache *c, const cha
                                          &c->nrec, &c->n.direct_ns_per_mib);
     c->pack = asmstore_cache__pack_open(c);
     if (c->pack) {
+        asmstore_cache__pack_map(c, c->pack);
         c->pack->refs = 1;
         c->pack->serial = ++c->packs_opened;
         c->n.packed_entries = c->pack->nslot;
@@ -2147,19 +2264,36 @@ ASMSTORE_CACHE__PRIVATE const uint64_t *asmstore_cache__source_hash(asmstore_cac
     return hash;
 }
 
+/* Packed image sl (of size bytes) of pack p, writable: a slice of p's mapping (*slice_of: that
+   mapping), or when that is lent or missing a mapping of its own (*slice_of NULL). NULL when mmap
+   fails. */
+ASMSTORE_CACHE__PRIVATE unsigned char *asmstore_cache__pack_image(const asmstore_cache__pack *p,
+                                                                  const asmstore_cache__slot *sl,
+                                                                  size_t size,
+                                                                  asmstore_cache__map **slice_of) {
+    unsigned char *m = asmstore_cache__slice_lend(p->map, sl->offset);
+    void *own;
+
+    *slice_of = m ? p->map : NULL;
+    if (m) return m;
+    own = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, p->fd, (off_t)sl->offset);
+    return own == MAP_FAILED ? NULL : (unsigned char *)own;
+}
+
 /* Tries entry e's image in the pack, as try_hit below does its file (0: the pack does not hold
-   it). The table's size and source hash must be the store's (src_hash NULL: the store has none;
-   a pack written against this very store file is taken at its word, else the stored bytes are
-   hashed); the image is hashed unless the pack is the recorded one. */
+   it, 3: it could not be mapped). The table's size and source hash must be the store's (src_hash
+   NULL: the store has none; a pack written against this very store file is taken at its word,
+   else the stored bytes are hashed); the image is hashed unless the pack is the recorded one. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_pack(asmstore_cache *c, const asmstore_entry *e,
                                                      uint64_t *src_hash, int *src_known,
                                                      asmstore_cache_image *img, int *checksum,
                                                      int *recorded) {
     asmstore_cache__pack *p = asmstore_cache__pack_ref(c);
     const asmstore_cache__slot *sl = asmstore_cache__pack_find(p, e->index);
+    asmstore_cache__map *slice_of = NULL;
     size_t size = e->uncompressed_size;
     uint64_t want = 0;
-    void *m = MAP_FAILED;
+    unsigned char *m = NULL;
     int rc = -1;
 
     *checksum = 0;
@@ -2171,21 +2305,25 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_pack(asmstore_cache *c, const as
     if (src_hash)
         want = p->same_store ? sl->source_hash
                              : *asmstore_cache__source_hash(c, e, src_hash, src_known);
-    if (sl->size == (uint64_t)size && sl->source_hash == want)
-        m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, p->fd, (off_t)sl->offset);
-    else
+    if (sl->size == (uint64_t)size && sl->source_hash == want) {
+        m = asmstore_cache__pack_image(p, sl, size, &slice_of);
+        rc = m ? -1 : 3;
+    } else {
         *checksum = sl->size == (uint64_t)size; /* v2/v3: the store's data changed */
-    if (m != MAP_FAILED) {
-        if (!asmstore_cache__serve(c, e, (const unsigned char *)m, size, p))
+    }
+    if (m) {
+        if (!asmstore_cache__serve(c, e, m, size, p))
             rc = 2;
         else if (!p->recorded && asmstore_xxh3_64(m, size) != sl->hash)
             *checksum = 1;
         else
             rc = 1;
-        if (rc != 1) munmap(m, size);
+        if (rc != 1 && slice_of) asmstore_cache__slice_return(slice_of, m, size, 0);
+        if (rc != 1 && !slice_of) munmap(m, size);
     }
     if (rc == 1) {
         asmstore_cache__hit_image(img, m, size, size);
+        img->slice_of = slice_of;
         img->pack_id = p->serial;
         img->pack_offset = sl->offset;
         *recorded = p->recorded;
@@ -2195,7 +2333,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_pack(asmstore_cache *c, const as
 }
 
 /* Tries the cache file of entry e. 1: hit (*img filled), 0: no file, -1: a file that failed a
-   check, 2: a file the policy steps aside from. *recorded: the file is the one the writer
+   check, 2: a file the policy steps aside from, 3: a file mmap refused. *recorded: the file is the one the writer
    recorded, so its payload was not hashed. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asmstore_entry *e,
                                                     const uint64_t *src_hash,
@@ -2227,7 +2365,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__try_hit(asmstore_cache *c, const asm
        image turns into private dirty memory); read faults keep the pages clean and shared */
     m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     close(fd);
-    if (m == MAP_FAILED) return -1;
+    if (m == MAP_FAILED) return 3;
     if (!asmstore_cache__serve(c, e, (const unsigned char *)m, len, NULL)) {
         munmap(m, len);
         return 2;
@@ -2315,7 +2453,8 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__direct(asmstore_cache *c
    replacement of a bad packed image). v2/v3: the stored bytes are hashed (*src_hash, once a
    get) before a file is checked or written, so that the footer we may write describes the
    bytes the payload came from. Returns what try_hit does (1 hit, counted; 0 none; -1 a file
-   that failed a check, *checksum says whether a hash did; 2 the policy stepped aside). */
+   that failed a check, *checksum says whether a hash did; 2 the policy stepped aside; 3 mmap
+   refused a valid image). */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__lookup(asmstore_cache *c, const asmstore_entry *e,
                                                    uint64_t *src_hash, int *src_known,
                                                    asmstore_cache_image *out, int *checksum) {
@@ -2381,7 +2520,8 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__decompress(asmstore_cach
 }
 
 /* A miss: e decompressed into *out, counted (hit and checksum: what lookup found), and written
-   to the cache again unless the policy stepped aside from a file that is there. */
+   to the cache again unless the file is there (the policy stepped aside from it, or mmap refused
+   it: that failure says which limit the process met). */
 ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__miss(
     asmstore_cache *c, const asmstore_entry *e, int hit, int checksum, uint64_t *src_hash,
     int *src_known, asmstore_cache_image *out, asmstore_error *err) {
@@ -2390,6 +2530,11 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__miss(
     unsigned char *buf = NULL;
     asmstore_result res = asmstore_cache__decompress(c, e, &buf, &ns, err);
 
+    if (res == ASMSTORE_ERR_OUT_OF_MEMORY && hit == 3)
+        return asmstore__fail(err, res, 0, (int64_t)e->index, ENOMEM,
+                              "no memory for the decompressed image, and mmap refused its cache "
+                              "file: the process holds as many mappings as the kernel allows "
+                              "(vm.max_map_count); release images or raise the limit");
     if (res != ASMSTORE_OK) return res;
 
     pthread_mutex_lock(&c->lock);
@@ -2401,12 +2546,13 @@ ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__miss(
         c->n.checksum_failures += (uint64_t)checksum;
     }
     if (hit == 2) c->n.aside++;
+    if (hit == 3) c->n.map_failures++;
 
     /* a file this process wrote and now missed was damaged or removed */
-    if (hit != 2 && c->state[e->index] == ASMSTORE_CACHE__WRITTEN)
+    if (hit < 2 && c->state[e->index] == ASMSTORE_CACHE__WRITTEN)
         c->state[e->index] = ASMSTORE_CACHE__IDLE;
     pthread_mutex_unlock(&c->lock);
-    if (c->dirfd >= 0 && hit != 2) {
+    if (c->dirfd >= 0 && hit < 2) {
         uint64_t src = 0;
         if (c->use_source_hash) src = *asmstore_cache__source_hash(c, e, src_hash, src_known);
         asmstore_cache__enqueue(c, e->index, buf, size, c->use_source_hash, src);
@@ -2462,7 +2608,10 @@ ASMSTORE_CACHE_DEF int asmstore_cache_pack_file(asmstore_cache *c, uint64_t *pac
 
 ASMSTORE_CACHE_DEF void asmstore_cache_release(asmstore_cache_image *img) {
     if (!img) return;
-    if (img->source == ASMSTORE_CACHE_HIT && img->base)
+    if (img->source == ASMSTORE_CACHE_HIT && img->slice_of)
+        asmstore_cache__slice_return((asmstore_cache__map *)img->slice_of,
+                                     (unsigned char *)img->base, img->length, 1);
+    else if (img->source == ASMSTORE_CACHE_HIT && img->base)
         munmap(img->base, img->length);
     else if ((img->source == ASMSTORE_CACHE_MISS || img->source == ASMSTORE_CACHE_COPY) &&
              img->base)
@@ -2737,6 +2886,9 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
 
 /*
    HISTORY
+     0.7.0  the pack is mapped once and its hits are slices of that mapping (one mapping per image
+            stopped at vm.max_map_count); a file mmap refuses is decompressed, not rejected
+            (counters.map_failures); asmstore_cache_image has a private slice_of.
      0.6.0  one version with asmstore.h; open, get, prune and validate_file take asmstore_error *err
             last (message, footer offset, entry, errno); asmstore_cache_image's private fields are
             base, length, allocator (were base_, length_, allocator_).
