@@ -2,7 +2,7 @@
 # APKs read as strictly as `unzip -t` (issue 24): a CRC-32 the data does not have (STORED and
 # DEFLATEd), a local header whose sizes or method disagree with the central directory, an entry
 # that inflates to more than it declares or declares more than DEFLATE can give: verify, extract,
-# info and list exit 1 with "damaged archive" and extract creates nothing; a 1.5 MB APK whose
+# info, list and load exit 1 with "damaged archive" and extract creates nothing; a 1.5 MB APK whose
 # store inflates to 1.5 GiB of zeros is refused with a max RSS under 64 MiB; well-formed APKs
 # (STORED, DEFLATEd) still give the store's exact bytes. The APKs come from tests/lib/zip_cases.py.
 . "$(dirname "$0")/lib/lib.sh"
@@ -36,7 +36,8 @@ done
 for c in crc-stored crc-deflated local-size local-method declared-short ratio; do
   $CASES "$T_TMP/$c.apk" $c "$T_TMP/store.so"
   bad=
-  for cmd in verify info list; do
+  for cmd in verify info list "load --all"; do
+    # shellcheck disable=SC2086
     "$A" $cmd "$T_TMP/$c.apk" >"$T_TMP/out" 2>&1; rc=$?
     [ $rc = 1 ] && grep -q "damaged archive: lib/arm64-v8a/libassembly-store.so: " "$T_TMP/out" ||
       bad="$bad $cmd: rc=$rc $(head -2 "$T_TMP/out")"
@@ -44,7 +45,7 @@ for c in crc-stored crc-deflated local-size local-method declared-short ratio; d
   "$A" extract "$T_TMP/$c.apk" -C "$T_TMP/never-$c" >"$T_TMP/out" 2>&1; rc=$?
   [ $rc = 1 ] && grep -q "damaged archive" "$T_TMP/out" && [ ! -e "$T_TMP/never-$c" ] ||
     bad="$bad extract: rc=$rc $(head -2 "$T_TMP/out")"
-  if [ -z "$bad" ]; then t_ok "$c: verify, info, list and extract exit 1: $(grep -o 'damaged archive.*' "$T_TMP/out" | cut -c1-150)"
+  if [ -z "$bad" ]; then t_ok "$c: verify, info, list, load and extract exit 1: $(grep -o 'damaged archive.*' "$T_TMP/out" | cut -c1-150)"
   else t_fail "$c" "$bad"; fi
 done
 
@@ -60,11 +61,12 @@ else t_fail "damaged manifest" "verify rc=$rc extract rc=$rc2 $(head -3 "$T_TMP/
 # ---- the bomb: 1.5 GiB of zeros from a 1.5 MB APK, refused in bounded memory ----
 $CASES "$T_TMP/bomb.apk" bomb
 size=$(stat -c %s "$T_TMP/bomb.apk")
-for cmd in verify extract; do
+for cmd in verify "extract -C $T_TMP/bomb-x" "load --all"; do
   rm -rf "$T_TMP/bomb-x"
-  read -r rc rss < <(rss_run "$A" $cmd "$T_TMP/bomb.apk" $([ $cmd = extract ] && echo "-C $T_TMP/bomb-x"))
+  # shellcheck disable=SC2086
+  read -r rc rss < <(rss_run "$A" $cmd "$T_TMP/bomb.apk")
   if [ "$rc" = 1 ] && [ "$rss" -lt 65536 ] && grep -q "refused to inflate it" "$T_TMP/out" && [ ! -e "$T_TMP/bomb-x" ]; then
-    t_ok "bomb ($size-byte APK, 1.5 GiB of zeros): $cmd exits 1 with max RSS $((rss / 1024)) MiB (< 64): $(grep -o 'refused.*' "$T_TMP/out" | head -1)"
+    t_ok "bomb ($size-byte APK, 1.5 GiB of zeros): ${cmd%% *} exits 1 with max RSS $((rss / 1024)) MiB (< 64): $(grep -o 'refused.*' "$T_TMP/out" | head -1)"
   else t_fail "bomb: $cmd" "rc=$rc max RSS ${rss} KiB $(head -2 "$T_TMP/out")"; fi
 done
 t_done
