@@ -82,4 +82,55 @@ if ! "$ASMSTORE" load --cache c s.xaba NoSuch.dll >/dev/null 2>&1 && ! "$ASMSTOR
    ! "$ASMSTORE" cache prune "$T_TMP/none" >/dev/null 2>&1; then
   t_ok "unknown names, missing arguments and missing cache dirs fail"
 else t_fail "error exits"; fi
+
+# load reads every input info reads: a .NET 6-8 set (our --target net8 output) as its directory or
+# one of its blobs, with --abi (0.6.0 said "I/O error" for the directory, "out of memory" for a blob)
+mkdir -p v1/a64 v1/x64
+seq 1 7000 >v1/a64/B.dll
+seq 3 9000 >v1/x64/B.dll
+"$ASMSTORE" pack --target net8 -o v1/set in/Alpha.dll --arch arm64 v1/a64/B.dll --arch x86_64 v1/x64/B.dll 2>/dev/null
+"$ASMSTORE" load v1/set --abi arm64 --all >v1run 2>v1err; rc=$?
+if [ $rc = 0 ] && grep -qx "Alpha $(stat -c %s in/Alpha.dll) miss [0-9a-f]*" v1run &&
+   grep -qx "B $(stat -c %s v1/a64/B.dll) miss [0-9a-f]*" v1run && [ "$(wc -l <v1run)" = 2 ]; then
+  t_ok "load: a .NET 6-8 set directory, --abi arm64: store 0's entry and arm64's"
+else t_fail "load: set directory" "rc $rc: $(cat v1run v1err)"; fi
+"$ASMSTORE" load --abi x86_64 v1/set B >v1run 2>v1err; rc=$?
+if [ $rc = 0 ] && grep -qx "B $(stat -c %s v1/x64/B.dll) miss [0-9a-f]*" v1run; then t_ok "load --abi x86_64: that ABI's entry"
+else t_fail "load --abi x86_64" "rc $rc: $(cat v1run v1err)"; fi
+"$ASMSTORE" load v1/set --all >v1run 2>v1err; rc=$?
+if [ $rc = 0 ] && [ "$(wc -l <v1run)" = 2 ] && grep -q 'holds stores for 2 ABIs: loading .*--abi picks another' v1err; then
+  t_ok "load without --abi on a two-ABI set: one ABI's stores, saying which"
+else t_fail "load: two-ABI set" "rc $rc: $(cat v1run v1err)"; fi
+"$ASMSTORE" load v1/set/assemblies.blob Alpha.dll >v1run 2>v1err; rc=$?
+if [ $rc = 0 ] && grep -qx "Alpha $(stat -c %s in/Alpha.dll) miss [0-9a-f]*" v1run; then t_ok "load: one blob of a set (store 0), by name"
+else t_fail "load: assemblies.blob" "rc $rc: $(cat v1run v1err)"; fi
+"$ASMSTORE" load v1/set --abi mips --all >/dev/null 2>v1err; rc=$?
+"$ASMSTORE" load s.xaba --abi x86 --all >/dev/null 2>v1err2; rc2=$?
+"$ASMSTORE" load v1/none --all >/dev/null 2>v1err3; rc3=$?
+if [ $rc = 2 ] && grep -q 'unknown ABI' v1err && [ $rc2 = 1 ] && grep -q 'no assembly store found for that ABI' v1err2 &&
+   [ $rc3 = 2 ] && grep -q 'No such file' v1err3; then
+  t_ok "load: an unknown ABI (2), an ABI the store lacks (1), a missing path (2), each saying so"
+else t_fail "load: error exits" "$rc $rc2 $rc3: $(cat v1err v1err2 v1err3)"; fi
+
+# the real .NET 8 samples: the razr set's directory and its store 0 blob (LZ4 images: liblz4 needed)
+razr=$SAMPLES/v1-razr-pointcrep
+if [ ! -d "$razr" ]; then t_skip "load: real .NET 8 sets" "no $razr"
+elif ! "$ASMSTORE" --version | grep -q 'liblz4 on'; then t_skip "load: real .NET 8 sets" "built without liblz4"
+else
+  "$ASMSTORE" load "$razr" --all >rz1 2>rze1; rc1=$?
+  "$ASMSTORE" load "$razr/base_assemblies.blob" --all >rz2 2>rze2; rc2=$?
+  if [ $rc1 = 0 ] && [ "$(wc -l <rz1)" = 25 ] && grep -q '^System.Private.CoreLib 1451008 miss ' rz1 &&
+     [ $rc2 = 0 ] && [ "$(wc -l <rz2)" = 24 ]; then
+    t_ok "load: the razr .NET 8 set (25 entries) and its base_assemblies.blob (24)"
+  else t_fail "load: razr samples" "$rc1 $rc2: $(head -3 rze1 rze2)"; fi
+fi
+
+# a store of 200,000 entries past vm.max_map_count printed a line for each of ~121k failures: load names
+# the first 10 and counts the rest (more images than mappings is test_cache's test_more_images_than_mappings)
+# shellcheck disable=SC2046
+"$ASMSTORE" load s.xaba $(seq -f 'No%g.dll' 1 15) Alpha.dll >many1 2>manye1; rc=$?
+if [ $rc = 1 ] && [ "$(grep -c ': not found' manye1)" = 10 ] && grep -q '^Alpha.dll ' many1 &&
+   grep -q '^asmstore: 5 more entries failed to load (15 of 16 in all; the first 10 are named above)$' manye1; then
+  t_ok "load: the first 10 failures are named, the rest counted in one line"
+else t_fail "load: many failures" "$rc: $(cat manye1)"; fi
 t_done

@@ -69,8 +69,11 @@ static const cli_command cli_commands[] = {
      "never outside DIR. An entry whose bytes are not what it claims (as verify checks) is\n"
      "named and not written; the others are, and extract exits 1.\n" STORE_HELP},
     {"load", cli_cmd_load,
-     "load [--cache DIR] STORE NAME...|--all\n"
-     "Loads entries as a host would (through the cache in DIR when given).\n"},
+     "load [--cache DIR] [--abi A] STORE NAME...|--all\n"
+     "Loads entries as a host would (through the cache in DIR when given): one ABI's stores\n"
+     "(--abi, else this machine's when STORE has them, else the first). A .so for this machine\n"
+     "is dlopen'ed only when loading it runs nothing; any other is read from the file.\n"
+     STORE_HELP},
     {"cache", cli_cmd_cache,
      "cache prune DIR [--keep ID] [--max-bytes N]\n"
      "       asmstore cache stats DIR\n"

@@ -1,33 +1,43 @@
 /* cli_cache.c - the cache commands of the asmstore CLI (it sees asmstore.h as declarations only and
    holds the asmstore_cache.h implementation).
-     asmstore load [--cache DIR] STORE NAME...|--all
+     asmstore load [--cache DIR] [--abi A] STORE NAME...|--all
      asmstore cache prune DIR [--keep ID] [--max-bytes N]
      asmstore cache stats DIR */
 #include "cli.h"
 #include "cli_commands.h"
+#include "cli_input.h"
 #define ASMSTORE_CACHE_IMPLEMENTATION
 #include "../asmstore_cache.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* >>usage -------------------------------------------------------------------------------------- */
 static int cli_cache_usage(void) {
     fputs("usage:\n"
-          "  asmstore load [--cache DIR] STORE NAME...|--all\n"
+          "  asmstore load [--cache DIR] [--abi A] STORE NAME...|--all\n"
           "      loads entries as a host would (through the cache in DIR when given), waits for "
           "the\n"
           "      cache writer, prints: name size hit|miss|direct xxh3-64-of-the-bytes\n"
           "  asmstore cache prune DIR [--keep ID] [--max-bytes N]\n"
           "  asmstore cache stats DIR\n"
-          "STORE is a .so (loaded with dlopen, as a host does), a raw store or an APK; DIR holds "
-          ASMSTORE_CACHE_DIR_NAME "/. ASMSTORE_CACHE_DISABLE=1 turns the cache off.\n",
+          "STORE is anything 'asmstore info' reads (a .so, a raw store, a .NET 6-8 set or one of "
+          "its\n"
+          "blobs, an APK); the stores of one ABI are loaded: --abi, else this machine's when "
+          "STORE\n"
+          "has them, else the first. A .so for this machine is dlopen'ed, as a host does, only "
+          "when\n"
+          "loading it runs nothing (asmstore_elf_check_inert); any other is read from the file. "
+          "DIR\n"
+          "holds " ASMSTORE_CACHE_DIR_NAME "/. ASMSTORE_CACHE_DISABLE=1 turns the cache off.\n",
           stderr);
     return 2;
 }
@@ -40,27 +50,6 @@ static double cli_now_ms(void) {
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* A .so built for this machine is loaded with dlopen, as a host does at startup; a .so for another
-   ABI, raw stores and APKs are mapped (a note says so for the .so). */
-static asmstore_result load_open(const char *path, asmstore_locator *loc, asmstore_error *err) {
-    char real[PATH_MAX];
-    asmstore_result res = asmstore_locate_file(loc, path, NULL, err);
-
-    /* an APK entry is mapped where it lies: dlopen of the APK path would read the ZIP as ELF */
-    if (res != ASMSTORE_OK || loc->wrapper != ASMSTORE_ELF_SYMBOL || loc->via == ASMSTORE_VIA_APK)
-        return res;
-    if (loc->abi != asmstore_host_abi()) {
-        fprintf(stderr,
-                "asmstore: %s is an %s library: mapped, not dlopen'ed, on this %s machine\n", path,
-                asmstore_abi_name(loc->abi), asmstore_abi_name(asmstore_host_abi()));
-        return res;
-    }
-    asmstore_locator_close(loc);
-    if (!realpath(path, real))
-        return ASMSTORE_ERR_IO;
-    return asmstore_locate_dlopen(loc, real, NULL, err); /* absolute path: dlopen must not search */
-}
-
 /* What load was asked for. */
 typedef struct load_args {
     const char *dir;   /* --cache DIR; NULL: no cache */
@@ -68,13 +57,16 @@ typedef struct load_args {
     char **names;      /* argv's strings */
     size_t nnames;
     int all;
+    asmstore_abi abi;  /* --abi; UNKNOWN: this machine's when STORE has it, else the first */
 } load_args;
 
-/* The store being loaded from: where it was found, its reader and the reader's name table. */
+/* What is loaded from: STORE opened as info opens it, the stores of it load serves (one ABI's,
+   with a .NET 6-8 set's store 0), and the .so dlopen loaded when it did. */
 typedef struct load_store {
+    cli_input in;
+    cli_unit *units[CLI_MAX_UNITS];
+    int n;
     asmstore_locator loc;
-    asmstore_reader r;
-    uint32_t *name_table;
 } load_store;
 
 /* One image loaded. */
@@ -97,7 +89,10 @@ static int load_parse(int argc, char **argv, load_args *a) {
             a->dir = argv[++i];
         else if (!strcmp(argv[i], "--all"))
             a->all = 1;
-        else if (!a->path)
+        else if (!strcmp(argv[i], "--abi") && i + 1 < argc) {
+            if (cli_abi_option("--abi", argv[++i], &a->abi))
+                return 2;
+        } else if (!a->path)
             a->path = argv[i];
         else
             a->names[a->nnames++] = argv[i];
@@ -107,35 +102,128 @@ static int load_parse(int argc, char **argv, load_args *a) {
     return 0;
 }
 
-/* Finds and reads the store as a host would. 0, or an exit code after saying why. */
-static int load_store_open(load_store *s, const char *path) {
-    asmstore_error err;
-    asmstore_read_options ro;
-    asmstore_result res = load_open(path, &s->loc, &err);
+/* The ABI load serves: --abi, else this machine's when STORE has a store for it, else the first
+   STORE has; UNKNOWN when only a .NET 6-8 store 0 (every ABI's) opened. */
+static asmstore_abi load_pick_abi(const cli_input *in, asmstore_abi want, int *nabis) {
+    asmstore_abi first = ASMSTORE_ABI_UNKNOWN;
+    unsigned seen = 0;
+    int i, host = 0;
 
-    if (res != ASMSTORE_OK && access(path, R_OK) != 0)
-        return cli_fail_errno(path, "read it");
+    for (i = 0; i < in->n; i++) {
+        const cli_unit *u = &in->units[i];
+
+        if (!u->selected || !u->opened || u->abi == ASMSTORE_ABI_UNKNOWN)
+            continue;
+        host |= u->abi == asmstore_host_abi();
+        if (first == ASMSTORE_ABI_UNKNOWN)
+            first = u->abi;
+        seen |= 1u << u->abi;
+    }
+    for (*nabis = 0; seen; seen &= seen - 1)
+        (*nabis)++;
+    if (want != ASMSTORE_ABI_UNKNOWN)
+        return want;
+    return host ? asmstore_host_abi() : first;
+}
+
+/* Is the file open as fd one that loading runs nothing from? 1 yes; 0 after saying why not. */
+static int load_is_inert(const char *path, const char *self) {
+    const unsigned char *data = NULL;
+    size_t size = 0;
+    asmstore_error err;
+    asmstore_result res = ASMSTORE_ERR_IO;
+    char why[512];
+
+    if (cli_map_file(self, &data, &size) == 0) {
+        res = asmstore_elf_check_inert(data, size, &err);
+        cli_unmap_file(data, size);
+    }
+    if (res == ASMSTORE_OK)
+        return 1;
+    fprintf(stderr, "asmstore: %s: read from the file, not dlopen'ed: %s\n", path,
+            res == ASMSTORE_ERR_IO ? "it could not be mapped again to check what loading runs"
+                                   : cli_failure(res, &err, why, sizeof why));
+    return 0;
+}
+
+/* A .so for this machine is dlopen'ed, as a host loads it, when loading it runs nothing, and read
+   where the loader mapped it; any other stays read from the file (a note says why). The check and
+   dlopen see the same file: both open it through one descriptor. 0, or the exit status after
+   saying why dlopen failed. */
+static int load_dlopen(load_store *s, cli_unit *u, const char *path) {
+    char self[64];
+    asmstore_error err;
+    asmstore_result res;
+    int fd;
+
+    if (s->in.archive || s->in.n != 1 || strcmp(u->wrapper, "elf-dlopen") != 0)
+        return 0;
+    if (u->abi != asmstore_host_abi()) {
+        fprintf(stderr, "asmstore: %s is an %s library: read from the file, not dlopen'ed, on this "
+                        "%s machine\n", path, asmstore_abi_name(u->abi),
+                asmstore_abi_name(asmstore_host_abi()));
+        return 0;
+    }
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+        return cli_fail_errno(path, "open it");
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+    if (!load_is_inert(path, self)) {
+        close(fd);
+        return 0;
+    }
+    res = asmstore_locate_dlopen(&s->loc, self, NULL, &err);
+    close(fd); /* the loader holds its own mapping */
     if (res != ASMSTORE_OK) {
         fprintf(stderr, "asmstore: %s: %s%s%s; %s\n", path, asmstore_result_string(res),
-                s->loc.error[0] ? ": " : "", s->loc.error,
-                res == ASMSTORE_ERR_IO          ? "check the path and its permissions"
-                : res == ASMSTORE_ERR_NOT_FOUND ? "no store for this machine's ABI there "
-                                                  "('asmstore info' lists what it holds)"
-                                                : cli_result_hint(res));
-        return res == ASMSTORE_ERR_IO ? 2 : 1;
+                s->loc.error[0] ? ": " : "", s->loc.error, cli_result_hint(res));
+        return cli_status(res);
     }
-    memset(&ro, 0, sizeof ro);
-    ro.decompress = cli_decompress; /* XALZ (.NET 9/10); zstd goes through the cache's contexts */
-    res = asmstore_reader_init(&s->r, s->loc.data, s->loc.size, &ro, &err);
-    if (res != ASMSTORE_OK)
-        return cli_fail(path, res, &err);
-    /* without a name table every entry (and every lookup's hit) walks the names: quadratic */
-    s->name_table = cli_attach_name_table(&s->r);
-    if (!s->name_table) {
-        cli_fail(path, ASMSTORE_ERR_OUT_OF_MEMORY, NULL);
-        return 2;
+    cli_unit_reopen(u, (const unsigned char *)s->loc.data, s->loc.size);
+    return u->opened ? 0 : cli_unit_problem(&s->in, u, stderr);
+}
+
+/* Opens STORE as info does and picks the stores load serves. 0, or an exit code after saying
+   why. */
+static int load_store_open(load_store *s, const load_args *a) {
+    int i, nabis, rc = cli_input_open_or_fail(&s->in, a->path, a->abi);
+    asmstore_abi abi;
+
+    if (rc != 0)
+        return rc;
+    abi = load_pick_abi(&s->in, a->abi, &nabis);
+    if (nabis > 1 && a->abi == ASMSTORE_ABI_UNKNOWN)
+        fprintf(stderr, "asmstore: %s holds stores for %d ABIs: loading %s's (--abi picks "
+                        "another)\n", a->path, nabis, asmstore_abi_android_name(abi));
+    for (i = 0; i < s->in.n && rc == 0; i++) {
+        cli_unit *u = &s->in.units[i];
+
+        if (!u->selected || (u->abi != abi && u->abi != ASMSTORE_ABI_UNKNOWN))
+            continue;
+        rc = u->opened ? load_dlopen(s, u, a->path) : cli_unit_problem(&s->in, u, stderr);
+        s->units[s->n++] = u;
     }
-    return 0;
+    return rc;
+}
+
+/* The names asked for that unit k holds, into ua (names: room for a's); unit 0 also gets those no
+   unit holds, so each is said to be missing once. */
+static void load_names_of(const load_store *s, int k, const load_args *a, load_args *ua) {
+    size_t i;
+
+    ua->nnames = 0;
+    for (i = 0; i < a->nnames; i++) {
+        const char *name = a->names[i];
+        int j, owner = 0;
+
+        for (j = 0; j < s->n; j++)
+            if (asmstore_reader_find_index(&s->units[j]->r, name, strlen(name), NULL, NULL) !=
+                ASMSTORE_ERR_NOT_FOUND) {
+                owner = j;
+                break;
+            }
+        if (owner == k)
+            ua->names[ua->nnames++] = a->names[i];
+    }
 }
 
 /* The cache in dir, or a disabled one (every entry decompressed) without it. 0, or 2. */
@@ -157,10 +245,23 @@ static int load_cache_open(asmstore_cache **c, const char *dir, const asmstore_r
     return 2;
 }
 
+/* Entries that failed, named one by one before the rest are counted: a store of 200,000 entries
+   must not print a line for each. */
+#define LOAD_FAILURES_NAMED 10
+
+/* Says how many more entries failed than were named. */
+static void load_failures_counted(size_t failed, size_t count) {
+    if (failed > LOAD_FAILURES_NAMED)
+        fprintf(stderr,
+                "asmstore: %zu more entries failed to load (%zu of %zu in all; the first %d are "
+                "named above)\n",
+                failed - LOAD_FAILURES_NAMED, failed, count, LOAD_FAILURES_NAMED);
+}
+
 /* Gets every entry asked for (all, or by name) into out[*n...]. 0, or 1 when one failed. */
 static int load_entries(asmstore_cache *c, const asmstore_reader *r, const load_args *a,
                         cli_loaded *out, size_t *n) {
-    size_t k, count = a->all ? (size_t)r->entry_count : a->nnames;
+    size_t k, failed = 0, count = a->all ? (size_t)r->entry_count : a->nnames;
     int rc = 0;
 
     for (k = 0; k < count; k++) {
@@ -175,14 +276,16 @@ static int load_entries(asmstore_cache *c, const asmstore_reader *r, const load_
         } else {
             res = asmstore_reader_find(r, a->names[k], strlen(a->names[k]), &e, &err);
             if (res != ASMSTORE_OK) {
-                rc = cli_fail(a->names[k], res, &err);
+                rc = failed++ < LOAD_FAILURES_NAMED ? cli_fail(a->names[k], res, &err)
+                                                    : cli_status(res);
                 continue;
             }
         }
         res = asmstore_cache_get(c, &e, &out[*n].img, &err);
         if (res != ASMSTORE_OK) {
-            fprintf(stderr, "asmstore: %.*s: %s; %s\n", (int)e.name_len, e.name,
-                    cli_failure(res, &err, why, sizeof why), cli_result_hint(res));
+            if (failed++ < LOAD_FAILURES_NAMED)
+                fprintf(stderr, "asmstore: %.*s: %s; %s\n", (int)e.name_len, e.name,
+                        cli_failure(res, &err, why, sizeof why), cli_result_hint(res));
             rc = 1;
             continue;
         }
@@ -190,6 +293,7 @@ static int load_entries(asmstore_cache *c, const asmstore_reader *r, const load_
         out[*n].hash = asmstore_xxh3_64(out[*n].img.data, out[*n].img.size);
         (*n)++;
     }
+    load_failures_counted(failed, count);
     return rc;
 }
 
@@ -217,36 +321,60 @@ static void load_report(asmstore_cache *c, cli_loaded *out, size_t n, double t0,
             (unsigned long long)cnt.packs_written, (unsigned long long)cnt.packed_entries,
             (unsigned long long)cnt.rejected, (unsigned long long)cnt.entries_skipped,
             (unsigned long long)cnt.write_failures);
+    if (cnt.map_failures)
+        fprintf(stderr,
+                "asmstore: %llu valid cache files were decompressed instead: mmap refused them "
+                "(this process holds as many mappings as the kernel allows, vm.max_map_count)\n",
+                (unsigned long long)cnt.map_failures);
 }
 
-int cli_cmd_load(int argc, char **argv) {
-    load_args a;
-    load_store s;
+/* Loads what was asked for from unit k of s (through its own cache) and reports it. 0, 1 when an
+   entry failed, 2 when the cache or memory did. */
+static int load_unit(const load_store *s, int k, const load_args *a) {
+    const asmstore_reader *r = &s->units[k]->r;
+    load_args ua = *a;
     asmstore_cache *c = NULL;
     cli_loaded *out = NULL;
     size_t n = 0;
     double t0;
     int rc;
 
-    memset(&s, 0, sizeof s);
-    rc = load_parse(argc, argv, &a);
-    if (rc == 0)
-        rc = load_store_open(&s, a.path);
-    if (rc == 0)
-        rc = load_cache_open(&c, a.dir, &s.r);
-    if (rc == 0) {
-        out = (cli_loaded *)calloc(a.all ? (size_t)s.r.entry_count + 1 : a.nnames, sizeof *out);
+    ua.names = (char **)calloc(a->nnames + 1, sizeof *ua.names);
+    if (!ua.names)
+        return 2;
+    load_names_of(s, k, a, &ua);
+    rc = ua.all || ua.nnames ? load_cache_open(&c, a->dir, r) : 0;
+    if (rc == 0 && c) {
+        out = (cli_loaded *)calloc(ua.all ? (size_t)r->entry_count + 1 : ua.nnames, sizeof *out);
         rc = out ? 0 : 2;
     }
-    if (rc == 0) {
+    if (rc == 0 && c) {
         t0 = cli_now_ms();
-        rc = load_entries(c, &s.r, &a, out, &n);
+        rc = load_entries(c, r, &ua, out, &n);
         load_report(c, out, n, t0, cli_now_ms());
     }
     asmstore_cache_close(c);
     free(out);
-    free(s.name_table);
-    asmstore_locator_close(&s.loc);
+    free(ua.names);
+    return rc;
+}
+
+int cli_cmd_load(int argc, char **argv) {
+    load_args a;
+    load_store s;
+    int rc, k;
+
+    memset(&s, 0, sizeof s);
+    rc = load_parse(argc, argv, &a);
+    if (rc == 0)
+        rc = load_store_open(&s, &a);
+    for (k = 0; rc < 2 && k < s.n; k++) {
+        int unit_rc = load_unit(&s, k, &a);
+
+        rc = unit_rc > rc ? unit_rc : rc;
+    }
+    cli_input_close(&s.in);
+    asmstore_locator_close(&s.loc); /* after the readers over its mapping */
     free(a.names);
     return rc;
 }

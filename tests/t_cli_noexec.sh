@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# tests/t_cli_noexec.sh - nothing a file carries runs. A .so built here with cc, whose constructor
+# creates a file and which carries a valid store under _assembly_store, is given to every command
+# (load with and without a cache, info, list, verify, extract, pack and wrap inputs, wrap --template,
+# repack, elfcheck, cache) on its own and inside an APK: the file is never created (0.6.0's load
+# dlopen'ed it). A .so that loading runs nothing from is still dlopen'ed by load, as a host does.
+# asmstore_elf_check_inert over real files: every generated kind on every ABI, templates over stubs
+# built by each ABI's cc, upstream-style stores made by llvm-mc + ld.lld pass; libxamarin-app.so of
+# the samples (code, relocations, DT_NEEDED) is refused.
+. "$(dirname "$0")/lib/lib.sh"
+have() { command -v "$1" >/dev/null 2>&1; }
+cd "$T_TMP" || exit 1
+CC=${CC:-cc}
+if ! have "$CC"; then t_skip "t_cli_noexec" "no C compiler ($CC)"; t_done; exit; fi
+case $(uname -m) in
+  x86_64) host=x86_64;; aarch64) host=arm64;; i?86) host=x86;; armv7*|armv8l) host=arm;; *) host=;;
+esac
+if [ -z "$host" ]; then t_skip "t_cli_noexec" "no Android ABI for $(uname -m)"; t_done; exit; fi
+
+seq 1 5000 >A.dll
+"$ASMSTORE" pack --raw --target net11 --abi "$host" -o host.store A.dll 2>/dev/null
+
+# the hostile .so: a constructor that creates $T_TMP/PWNED, and the store as _assembly_store
+{
+  echo '#include <stdio.h>'
+  echo '__attribute__((constructor)) static void pwn(void) { FILE *f = fopen(PWNED, "w"); if (f) fclose(f); }'
+  echo '__attribute__((visibility("default"), aligned(16))) const unsigned char _assembly_store[] = {'
+  od -An -v -tu1 host.store | tr -s ' \n' ',,' | sed 's/^,//; s/,$//'
+  echo '};'
+} >hostile.c
+if ! $CC -shared -fPIC -O1 -DPWNED="\"$T_TMP/PWNED\"" -o hostile.so hostile.c 2>cc.err; then
+  t_fail "build the hostile .so" "$(head -3 cc.err)"; t_done; exit
+fi
+# the control: dlopen'ing it does create the file (else the assertions below prove nothing)
+cat >dl.c <<'EOF'
+#include <dlfcn.h>
+int main(int argc, char **argv) { return argc > 1 && dlopen(argv[1], RTLD_NOW) ? 0 : 1; }
+EOF
+$CC -o dl dl.c -ldl 2>/dev/null && ./dl "$T_TMP/hostile.so" && [ -f PWNED ]
+t_check "control: dlopen of the hostile .so runs its constructor" test $? = 0
+rm -f PWNED
+
+mkdir -p lib/"$("$ASMSTORE" info host.store --json | sed -n 's/.*"abi": *"\([^"]*\)".*/\1/p' | head -1)"
+abidir=$(ls lib)
+cp hostile.so "lib/$abidir/libassembly-store.so"
+if have zip; then zip -q -0 hostile.apk "lib/$abidir/libassembly-store.so"; fi
+
+# every command, each with the hostile file as its input (and as the APK's store where that applies)
+run_all() { # INPUT
+  local in=$1
+  "$ASMSTORE" load "$in" --all
+  "$ASMSTORE" load --cache cache "$in" --all
+  "$ASMSTORE" load --abi "$host" "$in" A.dll
+  "$ASMSTORE" info "$in"
+  "$ASMSTORE" info --json "$in"
+  "$ASMSTORE" list "$in"
+  "$ASMSTORE" verify "$in"
+  "$ASMSTORE" extract "$in" -C "out-$(basename "$in")"
+  "$ASMSTORE" repack "$in" -o "repacked-$(basename "$in")"
+  "$ASMSTORE" elfcheck "$in"
+  "$ASMSTORE" pack -o "packed-$(basename "$in").xaba" --raw "$in"
+  "$ASMSTORE" wrap --abi "$host" -o "wrapped-$(basename "$in")" "$in"
+  "$ASMSTORE" wrap --abi "$host" --template "$in" -o "templated-$(basename "$in")" host.store
+  "$ASMSTORE" pack -o "packtpl-$(basename "$in")" --template "$in" --abi "$host" A.dll
+  "$ASMSTORE" cache stats cache
+  "$ASMSTORE" cache prune cache --max-bytes 1
+}
+run_all "$T_TMP/hostile.so" >all.out 2>&1
+if [ ! -f PWNED ] && grep -q '^A.dll 23893 ' all.out &&
+   grep -q "hostile.so: read from the file, not dlopen'ed: loading this ELF file would run code" all.out; then
+  t_ok "the hostile .so given to every command: its constructor never runs; load reads it from the file, saying why"
+else t_fail "hostile .so" "$([ -f PWNED ] && echo 'PWNED created; ')$(head -5 all.out)"; fi
+rm -f PWNED
+if [ -f hostile.apk ]; then
+  run_all "$T_TMP/hostile.apk" >apk.out 2>&1
+  if [ ! -f PWNED ] && grep -q '^A.dll 23893 ' apk.out; then t_ok "the same .so inside an APK, to every command: never run"
+  else t_fail "hostile APK" "$([ -f PWNED ] && echo 'PWNED created; ')$(head -5 apk.out)"; fi
+else t_skip "hostile APK" "zip not installed"; fi
+
+# a .so that loading runs nothing from (asmstore wrap's) is still dlopen'ed, as a host does
+"$ASMSTORE" wrap --abi "$host" --mode dlopen -o inert.so host.store
+LD_DEBUG=files "$ASMSTORE" load inert.so --all >inert.out 2>inert.err
+if ! grep -q 'file=' inert.err; then t_skip "load dlopens an inert .so" "the loader has no LD_DEBUG=files (not glibc)"
+elif grep -q 'dynamically loaded by' inert.err && grep -q '^A.dll 23893 ' inert.out && ! grep -q "not dlopen'ed" inert.err; then
+  t_ok "load dlopens a .so that loading runs nothing from"
+else t_fail "load of an inert .so" "$(grep -v '^ *[0-9]*:' inert.err | head -3)"; fi
+
+# the library check over real files
+cat >inert_check.c <<'EOF'
+#define ASMSTORE_IMPLEMENTATION
+#define ASMSTORE_NO_DLOPEN
+#include "asmstore.h"
+/* inert_check FILE...: one line per file, "FILE: ok" or "FILE: refused: why"; exit 1 if any was. */
+int main(int argc, char **argv) {
+    int i, refused = 0;
+    for (i = 1; i < argc; i++) {
+        void *data = NULL;
+        size_t size = 0;
+        asmstore_error err;
+        asmstore_result res = asmstore_read_file(argv[i], NULL, &data, &size, NULL);
+        if (res == ASMSTORE_OK) res = asmstore_elf_check_inert(data, size, &err);
+        printf("%s: %s%s\n", argv[i], res == ASMSTORE_OK ? "ok" : "refused: ",
+               res == ASMSTORE_OK ? "" : res == ASMSTORE_ERR_ELF_NOT_INERT ? err.message : asmstore_result_string(res));
+        refused |= res != ASMSTORE_OK;
+        free(data);
+    }
+    return refused;
+}
+EOF
+if ! $CC -std=c99 -O1 -D_GNU_SOURCE -DASMSTORE_NO_ZSTD -I"$TOP" -o inert_check inert_check.c 2>cc.err; then
+  t_fail "build inert_check" "$(head -3 cc.err)"; t_done; exit
+fi
+./inert_check hostile.so >ic.out
+t_check "asmstore_elf_check_inert refuses the hostile .so" grep -q 'hostile.so: refused: an executable segment' ic.out
+
+cc_of() { case $1 in arm64) echo aarch64-linux-gnu-gcc;; arm) echo arm-linux-gnueabihf-gcc;; x86) echo i686-linux-gnu-gcc;; x86_64) echo x86_64-linux-gnu-gcc;; esac; }
+echo '__attribute__((visibility("default"))) _Bool dotnet_for_android_data_payload = 1;' >stub.c
+files=""
+for abi in arm64 arm x86_64 x86; do
+  "$ASMSTORE" pack --raw --no-compress --runtime monovm --format 4 --abi $abi -o raw-$abi A.dll 2>/dev/null
+  "$ASMSTORE" wrap --abi $abi --mode dlopen -o dlopen-$abi.so raw-$abi
+  "$ASMSTORE" wrap --abi $abi --mode section -o section-$abi.so raw-$abi
+  files="$files dlopen-$abi.so section-$abi.so"
+  cc=$(cc_of $abi); [ $abi = "$host" ] && cc=$CC
+  if have "$cc"; then
+    # the stub as upstream links it (-nostdlib, stripped), with sysv and with both hash styles
+    for h in sysv both; do
+      $cc -shared -nostdlib -fPIC -O2 -s -Wl,-z,max-page-size=16384 -Wl,--hash-style=$h \
+        -Wl,-soname,libassembly-store.so -o stub-$h-$abi.so stub.c 2>/dev/null &&
+      "$ASMSTORE" wrap --abi $abi --template stub-$h-$abi.so -o template-$h-$abi.so raw-$abi &&
+      files="$files stub-$h-$abi.so template-$h-$abi.so"
+    done
+  else t_skip "$abi: stubs and templates" "$cc not installed"; fi
+done
+# upstream's dlopen-kind store (DlopenAssemblyStoreGenerator.cs): llvm-mc + ld.lld
+if have llvm-mc && have ld.lld; then
+  for spec in arm64:aarch64-linux-android:aarch64linux:16384 arm:armv7-linux-androideabi:armelf_linux_eabi:4096 \
+              x86_64:x86_64-linux-android:elf_x86_64:16384 x86:i686-linux-android:elf_i386:4096; do
+    IFS=: read -r abi triple emu page <<<"$spec"
+    printf '\t.section payload, "a"\n\t.balign %s\n\t.globl _assembly_store\n_assembly_store:\n\t.incbin "raw-%s"\n' \
+      "$page" $abi >up-$abi.s
+    llvm-mc --filetype=obj -triple=$triple -o up-$abi.o up-$abi.s 2>/dev/null &&
+    ld.lld --shared -soname libassembly-store.so -m $emu -z max-page-size=$page --build-id=sha1 \
+      --export-dynamic-symbol=_assembly_store -o up-$abi.so up-$abi.o 2>/dev/null &&
+    files="$files up-$abi.so"
+  done
+else t_skip "upstream-style stores" "llvm-mc or ld.lld not installed"; fi
+# shellcheck disable=SC2086
+if ./inert_check $files >ic.out; then t_ok "asmstore_elf_check_inert passes every generated kind, template, stub ($(wc -l <ic.out) files)"
+else t_fail "inert check over generated files" "$(grep refused ic.out | head -3)"; fi
+
+n=0
+for f in "$SAMPLES"/*/libxamarin-app.so "$SAMPLES"/*/*/libxamarin-app.so; do
+  [ -f "$f" ] || continue
+  n=$((n + 1))
+  ./inert_check "$f" >>xa.out
+done
+if [ $n = 0 ]; then t_skip "libxamarin-app.so refused" "no samples in $SAMPLES"
+elif [ "$(grep -c ': refused: ' xa.out)" = $n ]; then t_ok "asmstore_elf_check_inert refuses every sample libxamarin-app.so ($n)"
+else t_fail "libxamarin-app.so" "$(grep -v refused xa.out | head -3)"; fi
+t_done
