@@ -49,6 +49,14 @@ for c in crc-stored crc-deflated local-size local-method declared-short ratio; d
   else t_fail "$c" "$bad"; fi
 done
 
+# an APK cut short (no central directory): one line says so, not one per release path looked for
+head -c 20000 "$T_TMP/stored.apk" >"$T_TMP/cut.apk"
+"$A" verify "$T_TMP/cut.apk" >"$T_TMP/out" 2>&1; rc=$?
+if [ $rc = 1 ] && [ "$(grep -c "damaged archive: no end of central directory record" "$T_TMP/out")" = 1 ] &&
+   [ "$(grep -c '^asmstore:' "$T_TMP/out")" = 1 ]; then
+  t_ok "an APK cut short: verify exits 1 with one line: $(grep -o 'damaged archive.*' "$T_TMP/out" | cut -c1-60)"
+else t_fail "APK cut short" "rc=$rc $(head -3 "$T_TMP/out")"; fi
+
 # a .NET 6-8 APK whose manifest (not a store, read for the names) has a wrong CRC-32
 "$A" pack --target net8 -o "$T_TMP/v1" --abi arm64 "$MONO45"/Facades/System.Runtime.dll >/dev/null 2>&1
 $CASES "$T_TMP/v1.apk" crc-manifest "$T_TMP/v1"

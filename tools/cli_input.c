@@ -193,6 +193,15 @@ static int add_v1_dir_set(cli_input *in, const char *dir, const char *prefix, co
 }
 
 /* >>archives ----------------------------------------------------------------------------------- */
+/* What the library found wrong with the archive, and where, as u's detail. */
+static void damage_found(cli_unit *u, const asmstore_error *err) {
+    int n = snprintf(u->detail, sizeof u->detail, "%s", err->message ? err->message : "");
+
+    if (err->offset && n >= 0 && (size_t)n < sizeof u->detail)
+        snprintf(u->detail + n, sizeof u->detail - (size_t)n, " (at offset %llu)",
+                 (unsigned long long)err->offset);
+}
+
 /* The bytes of archive entry `name` for unit u, read by cli_entry_read: in place when STORED
    (aligned or not: the CLI reads either), inflated when DEFLATEd; `store`: it must hold a store.
    0 found, 1 absent, -1 broken or damaged (u->res says why, u->detail what was found). */
@@ -209,8 +218,7 @@ static int entry_bytes(cli_input *in, const unsigned char *zip, size_t size, con
     u->zent = e;
     u->deflated = e.method != 0;
     if (r == ASMSTORE_ERR_BAD_ZIP) {
-        snprintf(u->detail, sizeof u->detail, "%s (at offset %llu)", err.message,
-                 (unsigned long long)err.offset);
+        damage_found(u, &err);
     } else if (r == ASMSTORE_OK || r == ASMSTORE_ERR_MISALIGNED ||
                r == ASMSTORE_ERR_ZIP_COMPRESSED) {
         r = cli_entry_read(zip, &e, store, &b);
@@ -245,6 +253,24 @@ static const unsigned char *archive_manifest(cli_input *in, const unsigned char 
     return rc == 0 ? p : NULL;
 }
 
+/* 1 when the archive's central directory is there; else one unit says so (not one per path). */
+static int archive_opens(cli_input *in, const unsigned char *zip, size_t size,
+                         const char *archive_label) {
+    asmstore_zip_dir dir;
+    asmstore_error err;
+    cli_unit *u;
+
+    if (asmstore_zip_dir_open(zip, size, &dir, &err) == ASMSTORE_OK)
+        return 1;
+    if ((u = new_unit(in, archive_label, ASMSTORE_ABI_UNKNOWN)) != NULL) {
+        u->in_zip = 1;
+        u->res = err.result;
+        u->err = err;
+        damage_found(u, &err);
+    }
+    return 0;
+}
+
 /* Every store of every ABI and release path in one archive, plus a format-1 common store and
    manifest. */
 static void add_archive(cli_input *in, const unsigned char *zip, size_t size,
@@ -253,6 +279,8 @@ static void add_archive(cli_input *in, const unsigned char *zip, size_t size,
     int a, first = in->n, d;
     unsigned i;
 
+    if (!archive_opens(in, zip, size, archive_label))
+        return;
     for (a = 1; a <= 4; a++) {
         char name[96];
         size_t len;
@@ -433,8 +461,8 @@ int cli_unit_problem(const cli_input *in, const cli_unit *u, FILE *f) {
     const char *hint = cli_result_hint(u->res);
 
     if (u->detail[0] && u->res == ASMSTORE_ERR_BAD_ZIP)
-        fprintf(f, "asmstore: %s: damaged archive: %s: %s; %s\n", in->path, u->label, u->detail,
-                hint);
+        fprintf(f, "asmstore: %s: damaged archive: %s%s%s; %s\n", in->path, u->label,
+                u->label[0] ? ": " : "", u->detail, hint);
     else if (u->res == ASMSTORE_ERR_ZIP_COMPRESSED && u->zent.method == 8)
         fprintf(f,
                 "asmstore: %s%s%s (%s): the entry is DEFLATEd and this asmstore was built without "
