@@ -2596,7 +2596,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__metadata_root(const unsigned char *p
     if (n < 4 || asmstore__rd32(p) != ASMSTORE__METADATA_MAGIC)
         return asmstore__bad_image(err, at, "no metadata root (\"BSJB\") where the metadata starts");
     if (n < 16 || (uint64_t)asmstore__rd32(p + 12) + 20u > n)
-        return asmstore__bad_image(err, at + 12, short_root);
+        return asmstore__bad_image(err, n < 16 ? at : at + 12, short_root);
     return ASMSTORE_OK;
 }
 
@@ -3183,6 +3183,7 @@ typedef struct asmstore__inert {
     asmstore_error *err;
     uint64_t wa;                 /* the class's word: 4 or 8 */
     asmstore__phdr dyn;          /* the PT_DYNAMIC */
+    uint64_t dyn_at;             /* its program header's file offset */
     uint64_t symtab, hash, gnu_hash;
     int have_symtab, have_hash, have_gnu_hash;
     unsigned rel_tables, rel_sizes; /* bit k: relocation table k's address / size tag seen */
@@ -3281,6 +3282,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_segments(asmstore__inert *c) {
             nload++;
         } else if (h.type == ASMSTORE__PT_DYNAMIC) {
             c->dyn = h;
+            c->dyn_at = at;
             ndyn++;
         } else if (h.type == ASMSTORE__PT_GNU_STACK) {
             nstack++;
@@ -3290,7 +3292,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_segments(asmstore__inert *c) {
             return asmstore__inert_fail(c, "a program header type a data-only library lacks", at);
         }
     }
-    if (nload == 0) return asmstore__inert_fail(c, "no PT_LOAD", e->phoff);
+    /* the table's offset is one in the file only when it has entries */
+    if (nload == 0) return asmstore__inert_fail(c, "no PT_LOAD", e->phnum ? e->phoff : 0);
     if (ndyn != 1) return asmstore__inert_fail(c, "not exactly one PT_DYNAMIC", e->phoff);
     if (nstack == 0)
         return asmstore__inert_fail(c, "no PT_GNU_STACK: glibc would make the stack executable",
@@ -3377,7 +3380,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_dynamic(asmstore__inert *c) {
     asmstore_result res;
 
     if (!asmstore__elf_mapped(e, c->dyn.vaddr, c->dyn.filesz, &off, NULL) || off != c->dyn.offset)
-        return asmstore__inert_fail(c, "PT_DYNAMIC not mapped from its file bytes", c->dyn.offset);
+        return asmstore__inert_fail(c, "PT_DYNAMIC not mapped from its file bytes", c->dyn_at);
     n = c->dyn.filesz / entry;
     for (k = 0; k < n; k++) {
         uint64_t at = off + k * entry;

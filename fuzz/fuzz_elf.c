@@ -1,5 +1,6 @@
-/* fuzz_elf.c - the ELF payload finder and the bionic-rules validator over arbitrary bytes (32- and
-   64-bit), then the store reader over whatever payload comes out. */
+/* fuzz_elf.c - the ELF payload finder, the bionic-rules validator and the check that loading runs
+   nothing (asmstore_elf_check_inert) over arbitrary bytes (32- and 64-bit), then the store reader
+   over whatever payload comes out. */
 #define ASMSTORE_IMPLEMENTATION
 #define ASMSTORE_NO_LOCATOR
 #define ASMSTORE_NO_STDIO
@@ -13,6 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t psize, k;
     asmstore_elf_info info;
     asmstore_error v;
+    asmstore_result inert;
     for (k = 0; k < sizeof symbols / sizeof symbols[0]; k++) {
         if (asmstore_elf_payload(data, size, symbols[k], &payload, &psize, &info, NULL) == ASMSTORE_OK) {
             asmstore_reader r;
@@ -24,5 +26,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     asmstore_elf_check_bionic(data, size, ASMSTORE_ABI_UNKNOWN, NULL, NULL, &v);
     asmstore_elf_check_bionic(data, size, ASMSTORE_ABI_ARM, "_assembly_store", NULL, &v);
+    /* a refusal names what it found and where, inside the input */
+    memset(&v, 0, sizeof v);
+    inert = asmstore_elf_check_inert(data, size, &v);
+    if (inert == ASMSTORE_ERR_ELF_NOT_INERT && (!v.message || v.offset > size)) abort();
+    if (inert != ASMSTORE_OK && inert != ASMSTORE_ERR_ELF_NOT_INERT && inert != ASMSTORE_ERR_BAD_ELF) abort();
     return 0;
 }

@@ -44,6 +44,9 @@ if command -v cc >/dev/null; then
   if cc -shared -nostdlib -fPIC -O2 -o "$tmp/stub.so" "$tmp/stub.c" 2>/dev/null; then
     "$A" wrap -o "$OUT/elf/template-x86_64.so" --abi x86_64 --template "$tmp/stub.so" "$OUT/reader/monovm-v4-x86_64" >/dev/null 2>&1 || true
   fi
+  # a library that loading would run (a constructor, relocations, DT_NEEDED): the inert check's refusals
+  echo 'static int ran; __attribute__((constructor)) static void ctor(void) { ran = 1; } int *p = &ran;' >"$tmp/ctor.c"
+  cc -shared -fPIC -O1 -o "$OUT/elf/ctor.so" "$tmp/ctor.c" 2>/dev/null || true
 fi
 # APKs holding a store, built by zip (plain, with a comment, ZIP64, compressed, zipaligned)
 if command -v zip >/dev/null && [ -f "$OUT/elf/monovm-v4-arm64-dlopen.so" ]; then
@@ -78,6 +81,26 @@ if [ -f "$OUT/elf/monovm-v4-arm64-dlopen.so" ]; then
   done
   python3 "$(dirname "$0")/zip_cases.py" "$OUT/zip/case-bomb.apk" bomb 16 || true
 fi
+# the image check (fuzz/fuzz_image.c): a kind byte (0 assembly, 1 pdb, 2 config), then the bytes:
+# real small assemblies (Mono's Facades, the .NET shared framework), the minimal one, a Portable and
+# a Windows PDB, configs, and truncations of each assembly (headers, section table, CLI header, root)
+mkdir -p "$OUT/image" "$tmp/img"
+MINI="python3 $(cd "$(dirname "$0")" && pwd)/mini_pe.py"
+$MINI "$tmp/img/mini.dll" 700 && $MINI --pdb "$tmp/img/mini.pdb" 200
+for f in /usr/lib/mono/4.5/Facades/System.Runtime.dll /usr/lib/mono/4.5/Facades/System.Threading.dll \
+         /usr/share/dotnet/shared/Microsoft.NETCore.App/*/System.Runtime.dll "$tmp/img/mini.dll"; do
+  [ -f "$f" ] && [ "$(stat -c %s "$f")" -lt 65536 ] || continue
+  n=$(basename "$(dirname "$f")")-$(basename "$f")
+  { printf '\000'; cat "$f"; } >"$OUT/image/$n"
+  for cut in 64 300 600 1024; do { printf '\000'; head -c $cut "$f"; } >"$OUT/image/$n-cut$cut"; done
+done
+{ printf '\001'; cat "$tmp/img/mini.pdb"; } >"$OUT/image/portable.pdb"
+python3 -c 'import struct, sys
+sys.stdout.buffer.write(b"\x01Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0" + struct.pack("<6I", 1024, 1, 2, 0, 0, 1) + bytes(2048 - 56))' \
+  >"$OUT/image/windows.pdb"
+printf '\002<configuration/>\n' >"$OUT/image/plain.config"
+printf '\002\357\273\277 <?xml version="1.0"?><configuration><dllmap dll="a" target="b"/></configuration>\000' \
+  >"$OUT/image/bom-nul.config"
 # cache files: mode byte + parameters + payload (see fuzz/fuzz_cache.c)
 mkdir -p "$OUT/cache"
 printf '\001\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017MZ payload bytes' >"$OUT/cache/roundtrip"
