@@ -2916,11 +2916,14 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_open(asmstore__elf *e, const voi
     return ASMSTORE_OK;
 }
 
-/* asmstore__elf_open, saying in err what failed. */
+/* asmstore__elf_open of a public function's argument, saying in err what failed. */
 ASMSTORE__PRIVATE asmstore_result asmstore__elf_open_or_fail(asmstore__elf *e, const void *data,
                                                              size_t size, asmstore_error *err) {
-    asmstore_result res = asmstore__elf_open(e, data, size);
+    asmstore_result res;
 
+    if (!data && size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL file with a size");
+    res = asmstore__elf_open(e, data, size);
     if (res != ASMSTORE_OK)
         return asmstore__fail(
             err, res, 0, -1, 0,
@@ -3494,8 +3497,6 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_inert(const void *elf, size_t si
 
     memset(&c, 0, sizeof c);
     c.err = err;
-    if (!elf && size)
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL file with a size");
     if ((res = asmstore__elf_open_or_fail(&c.e, elf, size, err)) != ASMSTORE_OK) return res;
     c.wa = c.e.is64 ? 8u : 4u;
     if ((res = asmstore__inert_segments(&c)) != ASMSTORE_OK ||
@@ -6812,8 +6813,6 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
     asmstore_result res;
     memset(&b, 0, sizeof b);
     b.err = err;
-    if (!elf && size)
-        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL file with a size");
     if ((res = asmstore__elf_open_or_fail(&b.e, elf, size, err)) != ASMSTORE_OK) return res;
     b.wa = b.e.is64 ? 8u : 4u;
     b.symsz = b.e.is64 ? 24u : 16u;

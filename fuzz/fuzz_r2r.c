@@ -1,6 +1,7 @@
 /* fuzz_r2r.c - the CLI's ReadyToRun header reader (tools/cli_r2r.c) over arbitrary bytes: never a
    read outside the input, and a composite name only from inside it. Seeds: fuzz/corpus/r2r/ (a
    component stub, its composite, damaged stubs). */
+#define ASMSTORE_IMPLEMENTATION /* asmstore_pe_parse, which cli_r2r.c reads the PE file with */
 #include "../tools/cli_r2r.c"
 #include <stdlib.h>
 

@@ -16,8 +16,8 @@ fi
 
 # a store of Main.dll and 20 satellites fr/Axx.resources.dll
 mkdir -p "$T_TMP/src/fr"
-echo main >"$T_TMP/src/Main.dll"
-for i in $(seq -w 0 19); do echo "satellite $i" >"$T_TMP/src/fr/A$i.resources.dll"; done
+t_pe --fill main "$T_TMP/src/Main.dll" 700
+for i in $(seq -w 0 19); do t_pe --fill "satellite $i" "$T_TMP/src/fr/A$i.resources.dll" 700; done
 "$ASMSTORE" pack --raw -o "$T_TMP/s.store" "$T_TMP/src" 2>/dev/null || { t_fail "pack the store"; t_done; exit; }
 W_ROOT=$(cd "$T_TMP" && pwd -P) # canonical: the shim compares directory paths
 

@@ -40,13 +40,14 @@ struct.pack_into("<HHIIIHH", f, 0x84, 0x8664, 1, 0, 0, 0, opt_size, 0x2022)
 opt = 0x98
 struct.pack_into("<H", f, opt, 0x20B)
 struct.pack_into("<I", f, opt + 108, 16)
-cli_rva, r2r_rva, name_rva = VA, VA + 0x48, VA + 0x100
+cli_rva, r2r_rva, name_rva, md_rva = VA, VA + 0x48, VA + 0x100, VA + 0x180
 struct.pack_into("<II", f, opt + 112 + 14 * 8, cli_rva, 72)
 sec = opt + opt_size
 f[sec:sec + 8] = b".text\0\0\0"
 struct.pack_into("<IIII", f, sec + 8, SIZE, VA, SIZE, RAW)
 def at(rva): return RAW + rva - VA
-struct.pack_into("<IHH", f, at(cli_rva), 72, 2, 5)
+struct.pack_into("<IHHII", f, at(cli_rva), 72, 2, 5, md_rva, 32)  # CLI header, its metadata
+f[at(md_rva):at(md_rva) + 32] = b"BSJB" + struct.pack("<HHII", 1, 1, 0, 12) + b"v4.0.30319" + bytes(6)
 struct.pack_into("<II", f, at(cli_rva) + 64, r2r_rva, 16 + 12)
 flags = 0x20 if kind in ("stub", "huge", "outside") else 0x100
 nsec = 0x7FFFFFFF if kind == "huge" else 1
@@ -140,12 +141,18 @@ for c in none zstd; do
   "$ASMSTORE" verify "$T_TMP/bad-$c" >"$T_TMP/out.v" 2>&1; rc=$?
   verify_refused() {
     [ $rc = 1 ] && [ "$(grep -c 'component stub whose code is in the composite image hello.r2r.dll' "$T_TMP/out.v")" = 2 ] &&
-      grep -q 'pack hello.r2r.dll into the store' "$T_TMP/out.v" && grep -q '^2 problem' "$T_TMP/out.v"
+      grep -q 'pack hello.r2r.dll into the store' "$T_TMP/out.v" && grep -q '^3 problem' "$T_TMP/out.v" &&
+      grep -q 'truncated.dll: the image is not a .NET assembly' "$T_TMP/out.v"
   }
-  t_check "verify ($c store): stubs without their composite -> exit 1, one problem per stub, naming the composite" verify_refused
+  t_check "verify ($c store): stubs without their composite -> exit 1, one problem per stub, naming the composite (and the cut PE)" verify_refused
 done
 "$ASMSTORE" pack --runtime coreclr --raw -o "$T_TMP/g" "$T_TMP/truncated.dll" "$T_TMP/huge.dll" "$T_TMP/outside.dll" "$T_TMP/random.dll" "$T_TMP/mz.dll" 2>"$T_TMP/err"
-t_check "garbage, truncated and out-of-range R2R headers: no crash, not components (pack and verify ok)" "$ASMSTORE" verify "$T_TMP/g"
+"$ASMSTORE" verify "$T_TMP/g" >"$T_TMP/out.v" 2>&1; rc=$?
+garbage_named() {
+  [ $rc = 1 ] && ! grep -q 'component stub' "$T_TMP/out.v" && grep -q '^3 problem' "$T_TMP/out.v" &&
+    for f in truncated random mz; do grep -q "$f.dll: the image is not a .NET assembly" "$T_TMP/out.v" || return 1; done
+}
+t_check "garbage, truncated and out-of-range R2R headers: no crash, not components; verify names the three that are not assemblies" garbage_named
 # crossgen2's own composite build (hello.r2r.dll + IL-only stubs), when build/composite holds one
 CX=${CX:-$BUILD/composite}
 if [ -f "$CX/hello.r2r.dll" ] && [ -f "$CX/hello.dll" ]; then

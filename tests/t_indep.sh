@@ -11,7 +11,7 @@ src="$T_TMP/src"; mkdir -p "$src"
 if [ -d "$MONO45/Facades" ]; then
   for f in "$MONO45"/Facades/*.dll "$MONO45"/System.Xml.dll "$MONO45"/mscorlib.dll; do cp -L "$f" "$src/"; done
 else
-  for i in 1 2 3 4 5; do head -c $((i * 7000)) /dev/urandom >"$src/Blob$i.dll"; done
+  for i in 1 2 3 4 5; do t_pe "$src/Blob$i.dll" $((i * 7000)); done
 fi
 n=$(ls "$src" | wc -l)
 for combo in monovm:2 monovm:3 monovm:4 coreclr:3 coreclr:4; do

@@ -29,7 +29,7 @@ poke() { printf "\\x$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
 # ---- sources: a flat directory for formats 2/3; a tree for format 1 (common, satellites, per ABI) ----
 src="$T_TMP/src"; v1src="$T_TMP/v1src"; mkdir -p "$src" "$v1src/fr" "$v1src/de"
 if [ -d "$MONO45/Facades" ]; then cp -L "$MONO45"/Facades/*.dll "$src/"; corpus="Mono Facades"
-else for i in $(seq 1 40); do head -c $((i * 997)) /dev/urandom >"$src/Blob$i.dll"; done; corpus="random blobs"; fi
+else for i in $(seq 1 40); do t_pe "$src/Blob$i.dll" $((i * 997)); done; corpus="minimal assemblies"; fi
 n=$(ls "$src" | wc -l)
 set -- "$src"/*.dll
 cp "$src"/*.dll "$v1src/"; rm "$v1src/$(basename "$1")" "$v1src/$(basename "$2")"

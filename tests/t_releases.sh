@@ -90,7 +90,7 @@ if ! command -v zip >/dev/null || ! command -v zipalign >/dev/null; then
   t_skip "archives" "zip/zipalign not installed"; t_done; exit; fi
 src="$T_TMP/src"; mkdir -p "$src"
 for f in "$MONO45"/Facades/System.Runtime.dll "$MONO45"/Facades/System.Collections.dll "$MONO45"/System.Xml.dll; do [ -f "$f" ] && cp "$f" "$src/"; done
-[ "$(ls "$src" | wc -l)" -gt 0 ] || for i in 1 2 3; do head -c $((i * 5000)) /dev/urandom >"$src/Blob$i.dll"; done
+[ "$(ls "$src" | wc -l)" -gt 0 ] || for i in 1 2 3; do t_pe "$src/Blob$i.dll" $((i * 5000)); done
 ABIS="arm64-v8a armeabi-v7a x86_64 x86"
 for abi in $ABIS; do "$A" pack --raw --format 3 --abi "$abi" -o "$T_TMP/store-$abi" "$src" >/dev/null 2>&1; done
 # make_archive OUT MODE(stored|deflated) LAYOUT(new|blobso|aab-new|aab-blobso) ABIS...

@@ -819,8 +819,8 @@ static void test_image_check_pe(void) {
     CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_ASSEMBLY, "M", 1, &err), ASMSTORE_ERR_BAD_IMAGE);
     CHECK_EQ_INT(err.offset, 0);
     for (i = 0; i < n; i++)
-        if (asmstore_image_check(ASMSTORE_IMAGE_ASSEMBLY, pe, i, NULL) != ASMSTORE_ERR_BAD_IMAGE) break;
-    CHECK_EQ_INT(i, n); /* every truncation refused */
+        if (asmstore_image_check(ASMSTORE_IMAGE_ASSEMBLY, pe, i, &err) != ASMSTORE_ERR_BAD_IMAGE || err.offset > i) break;
+    CHECK_EQ_INT(i, n); /* every truncation refused, at an offset inside what is left */
     free(pe);
 }
 
@@ -865,6 +865,8 @@ static void test_image_check_pdb_config(void) {
     CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_PDB, pdb, 500, &err), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_PDB, pdb, 30, &err), ASMSTORE_ERR_BAD_IMAGE);
     CHECK(strstr(err.message, "Portable PDB") != NULL);
+    CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_PDB, "BSJB[", 5, &err), ASMSTORE_ERR_BAD_IMAGE);
+    CHECK_EQ_INT(err.offset, 0); /* fuzz/regress/image/short-pdb-root: the offset was 12 */
     CHECK_EQ_INT(asmstore_image_check(ASMSTORE_IMAGE_PDB, rnd, 500, &err), ASMSTORE_ERR_BAD_IMAGE);
     CHECK(strstr(err.message, "neither a Portable PDB") != NULL);
     memset(win, 0, sizeof win);
