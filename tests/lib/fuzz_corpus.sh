@@ -38,6 +38,21 @@ for abi in arm64 x86; do
   for fmt in 2 3; do $IND write "$OUT/reader/crc32-v$fmt-$abi" $fmt $abi monovm "$tmp"/in/*.dll --hash crc32 >/dev/null 2>&1 || true; done
   $IND write "$OUT/reader/padded-v3-$abi" 3 $abi monovm "$tmp"/in/*.dll --align-images 64 >/dev/null 2>&1 || true
 done
+# valid stores no writer makes: every image, pdb and config range laid out in reverse descriptor order
+# (the reader's sorted overlap check, for any layout)
+for n in monovm-v3-arm64-stored monovm-v4-x86-stored; do
+  [ -f "$OUT/reader/$n" ] || continue
+  python3 -c 'import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read()); src = bytes(b)
+ver, n, _, isz = struct.unpack_from("<IIII", b, 4)
+d = (28 if ver & 0xFFFF == 4 else 20) + isz
+ranges = [(i, k) + struct.unpack_from("<II", src, d + 28 * i + 4 + 8 * k) for i in range(n) for k in range(3)]
+ranges = [r for r in ranges if r[3]]
+at = min(r[2] for r in ranges)
+for i, k, off, size in reversed(ranges):
+    b[at:at + size] = src[off:off + size]; struct.pack_into("<I", b, d + 28 * i + 4 + 8 * k, at); at += size
+open(sys.argv[2], "wb").write(b)' "$OUT/reader/$n" "$OUT/reader/$n-reversed" || true
+done
 # template mode: a stub .so from the C compiler, the payload added as llvm-objcopy would
 if command -v cc >/dev/null; then
   echo '__attribute__((visibility("default"))) int dotnet_for_android_data_payload = 1;' >"$tmp/stub.c"
