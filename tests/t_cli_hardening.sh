@@ -40,6 +40,29 @@ run "load of 1000 names over $N entries" "$ASMSTORE" load "$T_TMP/big.store" $na
 run "extract of 1000 names over $N entries" "$ASMSTORE" extract "$T_TMP/big.store" -C "$T_TMP/big" $names
 t_check "extract wrote exactly the 1000 named entries" test "$(ls "$T_TMP/big" | wc -l):$(tail -c 13 "$T_TMP/big/A0199999.dll")" = "1000:image 199999"
 
+# --- pack of more input files than the process may map (vm.max_map_count) ---
+maps=$(cat /proc/sys/vm/max_map_count 2>/dev/null || echo 0)
+if [ "$maps" -gt 0 ] && [ "$maps" -le 300000 ]; then
+  n=$((maps + 5000))
+  t_pe "$T_TMP/one.dll" 700
+  $PY - "$T_TMP/one.dll" "$T_TMP/many" $n <<'EOF'
+import os, sys
+image = open(sys.argv[1], "rb").read()
+os.mkdir(sys.argv[2])
+for i in range(int(sys.argv[3])):
+    with open("%s/M%06d.dll" % (sys.argv[2], i), "wb") as f:
+        f.write(image)
+EOF
+  "$ASMSTORE" pack --raw -o "$T_TMP/many.store" "$T_TMP/many" >"$T_TMP/many.out" 2>&1
+  t_check "pack of $n files (vm.max_map_count $maps): exit 0 ($(tail -1 "$T_TMP/many.out"))" \
+    test $? = 0
+  t_check "pack of $n files: every file is an entry" \
+    test "$("$ASMSTORE" list "$T_TMP/many.store" | grep -c ' M[0-9]*\.dll$')" = $n
+  rm -rf "$T_TMP/many" "$T_TMP/many.store"
+else
+  t_skip "pack past vm.max_map_count" "the limit is $maps (unreadable or above 300,000)"
+fi
+
 # --- list --json: valid JSON whatever the bytes of a name ---
 # json_string's rule: quotes, backslashes and control characters escaped, valid UTF-8 as is, and
 # \ufffd for each byte that does not start a valid sequence

@@ -47,7 +47,9 @@ typedef struct pack_item {
     int uncompressed; /* --keep-uncompressed named it */
     const unsigned char *bytes[3];
     size_t sizes[3];
+    unsigned read_mask; /* bit k: bytes[k] was read into memory (the mappings ran out), not mapped */
 } pack_item;
+#define PACK_READ_BELOW (64 * 1024) /* inputs smaller than this are read, not mapped */
 typedef struct pack_list {
     pack_item *items;
     size_t n, cap;
@@ -550,7 +552,27 @@ static int pack_write_set(const asmstore_writer *w, const char *dir) {
     return 0;
 }
 
-/* Maps an input's image and the companions found beside it; returns 0 or an exit code. Mapped, not
+/* One input file: mapped, or read into memory when it is small (a mapping costs one of the
+   process's vm.max_map_count, about 65,000) or when the mappings ran out. Returns 0, 1 or 2 as
+   cli_map_file does. */
+static int pack_hold_file(pack_item *it, int k, const char *path) {
+    struct stat st;
+    void *copy;
+    int rc;
+
+    if (stat(path, &st) != 0 || st.st_size >= PACK_READ_BELOW) {
+        rc = cli_map_file(path, &it->bytes[k], &it->sizes[k]);
+        if (rc != 2 || errno != ENOMEM)
+            return rc;
+    }
+    if (asmstore_read_file(path, NULL, &copy, &it->sizes[k], NULL) != ASMSTORE_OK)
+        return cli_map_file(path, &it->bytes[k], &it->sizes[k]); /* its errno and exit code */
+    it->bytes[k] = (const unsigned char *)copy;
+    it->read_mask |= 1u << k;
+    return 0;
+}
+
+/* Holds an input's image and the companions found beside it; returns 0 or an exit code. Mapped, not
    read: the writer borrows the page cache's bytes (no copy, no new memory) until it is freed. */
 static int pack_map_item(pack_item *it, int with_pdb) {
     char *paths[3];
@@ -562,7 +584,7 @@ static int pack_map_item(pack_item *it, int with_pdb) {
     for (k = 0; k < 3 && rc == 0; k++) {
         if (!paths[k])
             continue;
-        rc = cli_map_file(paths[k], &it->bytes[k], &it->sizes[k]);
+        rc = pack_hold_file(it, k, paths[k]);
         if (rc)
             cli_fail_errno(paths[k],
                            "read it"); /* 1: gone since pack_input saw it (errno ENOENT) */
@@ -577,8 +599,14 @@ static void pack_unmap_all(pack_list *l) {
     int k;
 
     for (i = 0; i < l->n; i++)
-        for (k = 0; k < 3; k++)
-            cli_unmap_file(l->items[i].bytes[k], l->items[i].sizes[k]);
+        for (k = 0; k < 3; k++) {
+            pack_item *it = &l->items[i];
+
+            if (it->read_mask & (1u << k))
+                asmstore_free(NULL, (void *)(uintptr_t)it->bytes[k], it->sizes[k]);
+            else
+                cli_unmap_file(it->bytes[k], it->sizes[k]);
+        }
 }
 
 /* Adds every input; returns 0 or an exit code. */
