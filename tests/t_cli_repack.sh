@@ -151,8 +151,34 @@ bad "a missing replacement file is an I/O error" 2 "$V3/arm64-v8a/assembly-store
 bad "a missing IN is an I/O error" 2 "$T_TMP/absent.so" -o "$T_TMP/keep.so"
 bad "usage: no -o" 2 "$V3/arm64-v8a/assembly-store.so"
 bad "an OUT that cannot be written is an I/O error" 2 "$V3/arm64-v8a/assembly-store.so" -o "$T_TMP/keep.so/sub/out.so"
-grep -q "not a PE file" <("$ASMSTORE" repack "$V3/arm64-v8a/assembly-store.so" -o "$T_TMP/x.so" --replace System.Runtime.dll="$not_pe" 2>&1) &&
-    t_ok "the not-PE message says why" || t_fail "the not-PE message says why"
+grep -q "not a .NET assembly" <("$ASMSTORE" repack "$V3/arm64-v8a/assembly-store.so" -o "$T_TMP/x.so" --replace System.Runtime.dll="$not_pe" 2>&1) &&
+    t_ok "the not-an-assembly message says why" || t_fail "the not-an-assembly message says why"
+# a native PE (MZ, PE, no CLI header) is no assembly either: the same check as verify's
+t_pe "$T_TMP/native.dll" 700
+$PY - "$T_TMP/native.dll" <<'EOF'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+pe = struct.unpack_from("<I", b, 0x3C)[0]
+magic = struct.unpack_from("<H", b, pe + 24)[0]
+cli_dir = pe + 24 + (96 if magic == 0x10B else 112) + 14 * 8
+b[cli_dir:cli_dir + 8] = bytes(8)  # data directory 14 (the CLI header) gone
+open(sys.argv[1], "wb").write(b)
+EOF
+bad "a replacement without a CLI header (a native PE) is refused" 1 "$V3/arm64-v8a/assembly-store.so" -o "$T_TMP/keep.so" --replace System.Runtime.dll="$T_TMP/native.dll"
+# an unchanged entry whose bytes are no assembly: repack refuses to carry it into a new store
+mkdir -p "$T_TMP/dmg"
+t_pe "$T_TMP/dmg/A.dll" 900 "$T_TMP/dmg/B.dll" 900
+"$ASMSTORE" pack --raw --compression none -o "$T_TMP/dmg.store" "$T_TMP/dmg" >/dev/null 2>&1
+$PY - "$T_TMP/dmg.store" <<'EOF'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+at = b.rindex(b"BSJB")  # the last image's metadata root
+b[at:at + 4] = b"XXXX"
+open(sys.argv[1], "wb").write(b)
+EOF
+bad "an unchanged image that is no assembly is refused" 1 "$T_TMP/dmg.store" -o "$T_TMP/keep.so"
+grep -q "B.dll: the image is not a .NET assembly" "$T_TMP/bad.log" &&
+    t_ok "the refusal names the entry and why" || { t_fail "the refusal names the entry and why"; cat "$T_TMP/bad.log"; }
 
 # ---- APK in one pass: ZIP64 read and written, memory bounded by the store, a damaged input refused ----
 if command -v unzip >/dev/null && [ -e "$T_TMP/w-section.so" ]; then

@@ -569,3 +569,20 @@ int cli_entry_filename(const cli_unit *u, const asmstore_entry *e, char *buf, si
                                                                                                : -1;
     return snprintf(buf, cap, "store%u-entry%u.dll", u->r.store_id, e->index) < (int)cap ? 0 : -1;
 }
+
+/* Says in why[0..cap) how an entry's bytes are not what it claims (asmstore_image_check_entry:
+   the image a PE assembly with a CLI header, its .pdb a PDB, its .config XML text); 0 when they
+   are. verify reports it, extract writes nothing for it, repack refuses the store. */
+int cli_image_problem(const asmstore_entry *e, const unsigned char *image, char *why, size_t cap) {
+    static const char *const claim[] = {"the image is not a .NET assembly", "its .pdb is not a PDB",
+                                        "its .config is not XML text"};
+    static const char *const part[] = {"image", ".pdb", ".config"};
+    asmstore_image_kind kind = ASMSTORE_IMAGE_ASSEMBLY;
+    asmstore_error err;
+
+    if (asmstore_image_check_entry(e, image, e->uncompressed_size, &kind, &err) == ASMSTORE_OK)
+        return 0;
+    snprintf(why, cap, "%s: %s (at offset %llu of the %s)", claim[kind], err.message,
+             (unsigned long long)err.offset, part[kind]);
+    return 1;
+}

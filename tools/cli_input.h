@@ -68,6 +68,9 @@ const char *cli_unit_runtime(const cli_unit *u);
 asmstore_compression cli_unit_compression(const cli_unit *u);
 /* The file name an entry is listed and extracted under (format 1: name + ".dll", or its hash). */
 int cli_entry_filename(const cli_unit *u, const asmstore_entry *e, char *buf, size_t cap);
+/* Says in why[0..cap) how entry e's bytes (image: its uncompressed image) are not what it claims;
+   0 when they are (asmstore_image_check_entry). */
+int cli_image_problem(const asmstore_entry *e, const unsigned char *image, char *why, size_t cap);
 /* An ABI as file names spell it: "arm64_v8a" (assemblies.arm64_v8a.blob, split_config.x86.apk). */
 void cli_abi_file_name(asmstore_abi abi, char *buf, size_t cap);
 #endif

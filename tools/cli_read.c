@@ -284,24 +284,6 @@ static unsigned char *cli_read_entry(const cli_unit *u, const asmstore_entry *e,
     return buf;
 }
 
-/* Says in why[0..cap) how an entry's bytes are not what it claims (asmstore_image_check_entry:
-   the image a PE assembly with a CLI header, its .pdb a PDB, its .config XML text); 0 when they
-   are. verify reports it, extract writes nothing for it. */
-static int cli_image_problem(const asmstore_entry *e, const unsigned char *image, char *why,
-                             size_t cap) {
-    static const char *const claim[] = {"the image is not a .NET assembly", "its .pdb is not a PDB",
-                                        "its .config is not XML text"};
-    static const char *const part[] = {"image", ".pdb", ".config"};
-    asmstore_image_kind kind = ASMSTORE_IMAGE_ASSEMBLY;
-    asmstore_error err;
-
-    if (asmstore_image_check_entry(e, image, e->uncompressed_size, &kind, &err) == ASMSTORE_OK)
-        return 0;
-    snprintf(why, cap, "%s: %s (at offset %llu of the %s)", claim[kind], err.message,
-             (unsigned long long)err.offset, part[kind]);
-    return 1;
-}
-
 /* >>verify ------------------------------------------------------------------------------------- */
 /* Exit 0 valid; 1 problems found, each printed with its store and ABI; 2 usage or I/O. */
 /* Each entry must be reachable by its names (v2+: with and without the extension). */

@@ -134,22 +134,13 @@ static int parse_args(int argc, char **argv, repack_args *a) {
 }
 
 /* >>replacement images ------------------------------------------------------------------------- */
-/* A PE file: "MZ", and e_lfanew (at 0x3C) pointing inside the file at "PE\0\0" + a COFF header. */
-static int is_pe(const unsigned char *p, size_t n) {
-    uint32_t off;
-
-    if (n < 64 || p[0] != 'M' || p[1] != 'Z')
-        return 0;
-    off = asmstore__rd32(p + 60);
-    return off >= 64 && (uint64_t)off + 24 <= n && memcmp(p + off, "PE\0\0", 4) == 0;
-}
-
-/* Reads every --replace FILE. 0, or the exit code (2 unreadable, 1 not a PE file). */
+/* Reads every --replace FILE. 0, or the exit code (2 unreadable, 1 not a .NET assembly). */
 static int load_replacements(repack_args *a) {
     int i;
 
     for (i = 0; i < a->n; i++) {
         repack_change *c = &a->ch[i];
+        asmstore_error err;
         asmstore_result res;
 
         if (!c->file)
@@ -157,11 +148,12 @@ static int load_replacements(repack_args *a) {
         res = asmstore_read_file(c->file, NULL, &c->image, &c->image_size, NULL);
         if (res != ASMSTORE_OK)
             return cli_fail_read(c->file, res);
-        if (!is_pe((const unsigned char *)c->image, c->image_size)) {
+        if (asmstore_image_check(ASMSTORE_IMAGE_ASSEMBLY, c->image, c->image_size, &err) !=
+            ASMSTORE_OK) {
             fprintf(stderr,
-                    "asmstore: %s: not a PE file (no \"MZ\" header pointing at a \"PE\" "
-                    "signature): an assembly store holds .NET assemblies only\n",
-                    c->file);
+                    "asmstore: %s: not a .NET assembly: %s (at offset %llu): an assembly store "
+                    "holds .NET assemblies only\n",
+                    c->file, err.message, (unsigned long long)err.offset);
             return 1;
         }
     }
@@ -295,6 +287,33 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
     return 0;
 }
 
+/* An unchanged entry is copied as it is, so it is checked first (asmstore_image_check_entry on its
+   uncompressed bytes): a repack must not carry a damaged image into a new app. 0, or 1 naming it
+   (verify lists every such entry). */
+static int check_unchanged(const cli_unit *u, const asmstore_entry *e, const char *fname) {
+    unsigned char *copy = NULL;
+    const unsigned char *image = (const unsigned char *)e->image;
+    asmstore_error err;
+    asmstore_result res = ASMSTORE_OK;
+    char why[512];
+    int bad;
+
+    if (e->compression != ASMSTORE_COMPRESSION_NONE) {
+        if (!(copy = (unsigned char *)malloc(e->uncompressed_size ? e->uncompressed_size : 1)))
+            return cli_fail(u->label, ASMSTORE_ERR_OUT_OF_MEMORY, NULL);
+        res = asmstore_reader_read(&u->r, e, copy, e->uncompressed_size, NULL, &err);
+        image = copy;
+    }
+    bad = res != ASMSTORE_OK || cli_image_problem(e, image, why, sizeof why);
+    if (bad)
+        fprintf(stderr, "asmstore: %s (%s): entry %u %s: %s; nothing written (asmstore verify "
+                "lists every damaged entry; --replace it with a good image)\n", u->label,
+                cli_unit_abi(u), e->index, fname, res != ASMSTORE_OK ? asmstore_result_string(res)
+                                                                     : why);
+    free(copy);
+    return bad;
+}
+
 /* Adds every entry of unit u with the changes asked for. 0, or an exit code. */
 static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
     uint32_t k;
@@ -320,6 +339,8 @@ static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
         c = change_for(j, u, &e, fname);
         if (c && !c->file)
             continue; /* --remove */
+        if (!c && !e.ignored && (rc = check_unchanged(u, &e, fname)) != 0)
+            return rc;
         if ((rc = add_entry(w, u, &e, fname, c)) != 0)
             return rc;
     }
