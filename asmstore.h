@@ -900,6 +900,11 @@ typedef struct asmstore_write_options {
                                           directly). Power of two, 1 .. 16384; 0: 16 for
                                           no_compress stores (runtimes map such images in place),
                                           else 1. Releases use 1 (no padding) */
+    int no_companions;                 /* coreclr: no ignored "X.ni.dll" companion after each
+                                          entry, as .NET 11 GA writes (dotnet/android#12811);
+                                          0: one each, as .NET 10 and 11 previews (p1 .. rc1)
+                                          wrote. A real "X.ni.dll" is an ordinary entry either
+                                          way */
 } asmstore_write_options;
 
 /* Per-entry flags (asmstore_add.flags). */
@@ -965,7 +970,7 @@ ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out,
    names over the limit (ASMSTORE_ERR_BAD_NAME) and duplicates (ASMSTORE_ERR_DUPLICATE_NAME); a
    NULL entry, bytes NULL with a size, unknown flags or options the format lacks give
    ASMSTORE_ERR_INVALID_ARG. Under the coreclr profile an ignored "Foo.ni.dll" companion is added
-   too (unless ASMSTORE_ADD_NO_COMPANION). */
+   too (unless ASMSTORE_ADD_NO_COMPANION or opt->no_companions). */
 ASMSTORE_DEF asmstore_result asmstore_writer_add(asmstore_writer *w, const asmstore_add *entry,
                                                  asmstore_error *err);
 #ifndef ASMSTORE_NO_STDIO
@@ -1006,11 +1011,13 @@ typedef enum asmstore_target {
     ASMSTORE_TARGET_NET8 = 1,          /* .NET 6-8: format 1 store set, XALZ (LZ4 HC 9); MonoVM
                                           only */
     ASMSTORE_TARGET_NET9 = 2,          /* format 2, XALZ (LZ4 HC 12), stub wrapper; MonoVM only */
-    ASMSTORE_TARGET_NET10 = 3,         /* format 3, xxHash, XALZ (LZ4 HC 12), stub wrapper */
+    ASMSTORE_TARGET_NET10 = 3,         /* format 3, xxHash, XALZ (LZ4 HC 12), stub wrapper;
+                                          coreclr ".ni.dll" companions */
     ASMSTORE_TARGET_NET11 = 4,         /* GA: format 3, XAZS level 22; coreclr CRC-32 + dlopen
-                                          wrapper, monovm xxHash + stub wrapper */
+                                          wrapper and no ".ni.dll" companions, monovm xxHash + stub
+                                          wrapper */
     ASMSTORE_TARGET_NET11_PREVIEW = 5  /* 11 p7/rc1: format 4 (content id), XAZS level 3; hashes
-                                          and wrappers as GA */
+                                          and wrappers as GA, coreclr ".ni.dll" companions */
 } asmstore_target;
 
 /* What a preset implies beyond the write options: the layout it gives and how releases package
@@ -1026,12 +1033,14 @@ typedef struct asmstore_preset {
                                           "assemblies.blob" (.NET 6-8, store 0 of the set) */
 } asmstore_preset;
 
-/* Sets the preset's fields of *o (abi, runtime, format, hash, compression, level, no_compress = 0,
-   image_alignment = 1: no padding, as releases write) and leaves the others (jobs, allocator,
-   progress, compress callback, max_name_len) alone. abi 0 means arm64. info may be NULL.
+/* Sets the preset's fields of *o (abi, runtime, format, hash, compression, level, no_companions,
+   no_compress = 0, image_alignment = 1: no padding, as releases write) and leaves the others
+   (jobs, allocator, progress, compress callback, max_name_len) alone. abi 0 means arm64. info may
+   be NULL.
    Combinations no release shipped (net8 or net9 with coreclr) give ASMSTORE_ERR_PROFILE. The
-   descriptor indices follow the release's rule by default (asmstore_add), and coreclr
-   stores get their ignored ".ni.dll" companions. LZ4 presets still need o->compress. */
+   descriptor indices follow the release's rule by default (asmstore_add). coreclr stores of net10
+   and net11-preview get their ignored ".ni.dll" companions; net11 (GA) sets no_companions, as
+   dotnet/android#12811 made the release write none. LZ4 presets still need o->compress. */
 ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_options *o,
                                                            asmstore_target target,
                                                            asmstore_runtime runtime,
@@ -4900,7 +4909,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__companion_name(const asmstore_writer
     size_t base;
 
     *ni_len = 0;
-    if (w->opt.runtime != ASMSTORE_RUNTIME_CORECLR ||
+    if (w->opt.runtime != ASMSTORE_RUNTIME_CORECLR || w->opt.no_companions ||
         (a->flags & (ASMSTORE_ADD_IGNORED | ASMSTORE_ADD_NO_COMPANION)))
         return ASMSTORE_OK;
     base = asmstore_name_base_len(a->name, a->name_len);
@@ -5709,6 +5718,7 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
     o->runtime = runtime;
     o->no_compress = 0;
     o->image_alignment = 1;
+    o->no_companions = coreclr && target == ASMSTORE_TARGET_NET11; /* GA: #12811 */
     o->format = target == ASMSTORE_TARGET_NET8            ? 1u
                 : target == ASMSTORE_TARGET_NET9          ? 2u
                 : target == ASMSTORE_TARGET_NET11_PREVIEW ? 4u

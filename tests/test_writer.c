@@ -383,7 +383,7 @@ typedef struct want_preset {
     asmstore_compression comp;
     int level;
     asmstore_elf_kind wrapper;
-    int companions;                /* .ni.dll ignored entries (coreclr) */
+    int companions;                /* .ni.dll ignored entries (coreclr .NET 10, 11 previews) */
 } want_preset;
 
 static const want_preset release_table[] = {
@@ -392,7 +392,7 @@ static const want_preset release_table[] = {
     {ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_MONOVM, 3, 1, 0, ASMSTORE_COMPRESSION_LZ4, 12, ASMSTORE_ELF_SECTION, 0},
     {ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_CORECLR, 3, 1, 0, ASMSTORE_COMPRESSION_LZ4, 12, ASMSTORE_ELF_SECTION, 1},
     {ASMSTORE_TARGET_NET11, ASMSTORE_RUNTIME_MONOVM, 3, 1, 0, ASMSTORE_COMPRESSION_ZSTD, 22, ASMSTORE_ELF_SECTION, 0},
-    {ASMSTORE_TARGET_NET11, ASMSTORE_RUNTIME_CORECLR, 3, 0, 1, ASMSTORE_COMPRESSION_ZSTD, 22, ASMSTORE_ELF_SYMBOL, 1},
+    {ASMSTORE_TARGET_NET11, ASMSTORE_RUNTIME_CORECLR, 3, 0, 1, ASMSTORE_COMPRESSION_ZSTD, 22, ASMSTORE_ELF_SYMBOL, 0}, /* GA: none (#12811) */
     {ASMSTORE_TARGET_NET11_PREVIEW, ASMSTORE_RUNTIME_MONOVM, 4, 1, 0, ASMSTORE_COMPRESSION_ZSTD, 3, ASMSTORE_ELF_SECTION, 0},
     {ASMSTORE_TARGET_NET11_PREVIEW, ASMSTORE_RUNTIME_CORECLR, 4, 0, 1, ASMSTORE_COMPRESSION_ZSTD, 3, ASMSTORE_ELF_SYMBOL, 1},
 };
@@ -418,6 +418,7 @@ static void test_presets(void) {
             CHECK_EQ_INT(o.compression, x->comp);
             CHECK_EQ_INT(o.level, x->level);
             CHECK_EQ_INT(o.image_alignment, 1);
+            CHECK_EQ_INT(o.no_companions, x->rt == ASMSTORE_RUNTIME_CORECLR && !x->companions);
             CHECK_EQ_INT(o.hash, x->format == 1 ? ASMSTORE_HASH_UNKNOWN : x->crc ? ASMSTORE_HASH_CRC32 : is64 ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32);
             CHECK_EQ_INT(info.version_word, x->format == 1 ? 1u : words[x->format - 1][abi]);
             CHECK_EQ_INT(info.header_size, x->format == 4 ? 28 : 20);
@@ -550,6 +551,67 @@ static void test_crc32_format3(void) {
         for (i = 1; i < p.index_count; i++) CHECK(rd32(d + p.index + 9u * (i - 1)) <= rd32(d + p.index + 9u * i));
         asmstore_writer_free(w);
     }
+}
+
+/* .NET 11 GA CoreCLR writes no ".ni.dll" twins (dotnet/android#12811), so a real "Foo.ni.dll" sits
+   beside "Foo.dll" as an ordinary entry; net10 and net11-preview keep one twin per entry, whose name
+   a real "Foo.ni.dll" then collides with. */
+static void test_ni_dll_names(void) {
+    static const asmstore_target twins[2] = {ASMSTORE_TARGET_NET10, ASMSTORE_TARGET_NET11_PREVIEW};
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    asmstore_reader r;
+    asmstore_entry e;
+    const void *d;
+    size_t n;
+    uint32_t k;
+    int t;
+    memset(&o, 0, sizeof o);
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET11, ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_ARM, NULL, NULL), ASMSTORE_OK);
+    o.level = 3;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "Foo.dll", "MZ foo", 6, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "Foo.ni.dll", "MZ real ni", 10, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "Bar.ni.dll", "MZ bar", 6, ASMSTORE_ADD_UNCOMPRESSED), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_count(w), 3);
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(r.entry_count, 3);
+    CHECK_EQ_INT(r.hash_kind, ASMSTORE_HASH_CRC32);
+    for (k = 0; k < r.entry_count; k++) {
+        CHECK_EQ_INT(asmstore_reader_entry(&r, k, &e, NULL), ASMSTORE_OK);
+        CHECK(!e.ignored);
+    }
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Bar.ni.dll", 10, &e, NULL), ASMSTORE_OK);
+    CHECK(e.image_size == 6 && memcmp(e.image, "MZ bar", 6) == 0);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Foo.ni.dll", 10, &e, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(e.uncompressed_size, 10);
+    CHECK_EQ_INT(asmstore_reader_find(&r, "Bar.dll", 7, &e, NULL), ASMSTORE_ERR_NOT_FOUND);
+    asmstore_writer_free(w);
+    for (t = 0; t < 2; t++) {
+        memset(&o, 0, sizeof o);
+        CHECK_EQ_INT(asmstore_write_options_preset(&o, twins[t], ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_OK);
+        o.no_compress = 1;
+        CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(test_add(w, "Foo.dll", "MZ foo", 6, 0), ASMSTORE_OK);
+        CHECK_EQ_INT(test_add(w, "Foo.ni.dll", "MZ real ni", 10, 0), ASMSTORE_ERR_DUPLICATE_NAME);
+        CHECK_EQ_INT(test_add(w, "Bar.ni.dll", "MZ bar", 6, 0), ASMSTORE_OK); /* twin Bar.ni.ni.dll */
+        CHECK_EQ_INT(asmstore_writer_count(w), 4);
+        CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "Foo.ni.dll", 10, &e, NULL), ASMSTORE_ERR_IGNORED);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "Bar.ni.dll", 10, &e, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "Bar.ni.ni.dll", 13, &e, NULL), ASMSTORE_ERR_IGNORED);
+        asmstore_writer_free(w);
+    }
+    /* the option alone, outside any preset */
+    memset(&o, 0, sizeof o);
+    o.runtime = ASMSTORE_RUNTIME_CORECLR; o.no_compress = 1; o.no_companions = 1;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "Foo.dll", "MZ foo", 6, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(w, "Foo.ni.dll", "MZ real ni", 10, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_count(w), 2);
+    asmstore_writer_free(w);
 }
 
 /* Each image at a multiple of N, zero padding before it, nothing between image, pdb and config. */
@@ -1142,6 +1204,7 @@ int main(void) {
     RUN(test_presets_refused);
     RUN(test_option_checks);
     RUN(test_crc32_format3);
+    RUN(test_ni_dll_names);
     RUN(test_image_alignment);
     RUN(test_default_alignment);
     RUN(test_descriptor_indices);
