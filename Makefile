@@ -18,15 +18,21 @@ ifeq ($(HAVE_ZLIB),1)
 CLI_DEFS += -DASMSTORE_CLI_ZLIB
 CLI_LIBS += -lz
 endif
+# libcrypto: repack --sign-key signs APKs (optional too: built without it, the option is refused)
+HAVE_CRYPTO := $(shell test -f /usr/include/openssl/evp.h && echo 1)
+ifeq ($(HAVE_CRYPTO),1)
+CLI_DEFS += -DASMSTORE_CLI_CRYPTO
+CLI_LIBS += -lcrypto
+endif
 HEADERS  = asmstore.h asmstore_cache.h
 
 # Everything `make deps` installs (the one list; fragments add none), by what needs it:
 # the build, CMake, the CLI's optional codecs and tests/*.py
 DEPS  = build-essential pkg-config cmake libzstd-dev libxxhash-dev liblz4-dev zlib1g-dev \
-        zstd xxhash python3 python3-xxhash python3-zstandard python3-lz4 file strace cppcheck
+        libssl-dev zstd xxhash python3 python3-xxhash python3-zstandard python3-lz4 file strace cppcheck
 # the ELF wrapper and APK tests (time: repack's memory), and the cross builds they run under qemu
 # (tests/t_elf.sh, t_cross.sh)
-DEPS += elfutils binutils zip unzip zipalign time qemu-user \
+DEPS += elfutils binutils zip unzip zipalign apksigner time qemu-user \
         gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-i686-linux-gnu gcc-s390x-linux-gnu \
         libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-i386-cross libc6-dev-s390x-cross
 # the Mono host (mk/hosts.mk), fuzzing (mk/fuzz.mk), the benchmark's upstream stand-in, instruction

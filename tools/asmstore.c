@@ -43,11 +43,12 @@ static const cli_command cli_commands[] = {
      "Wraps any file in a libassembly-store.so (no objcopy, llvm-mc or ld).\n"},
     {"repack", cli_cmd_repack,
      "repack IN -o OUT [--replace [ABI/]NAME=FILE]... [--remove [ABI/]NAME]...\n"
-     "                [--add FILE]... [--jobs N]\n"
+     "                [--add FILE]... [--jobs N] [--sign-key KEY.pem --sign-cert CERT.pem]\n"
      "Rewrites an app's store (raw, .so, .NET 6-8 set, APK/AAB) with assemblies replaced or\n"
      "removed, keeping everything else as the original had it; refuses what the app's runtime\n"
      "would reject. An APK/AAB is written in one pass: entries copied raw and aligned, ZIP64\n"
-     "where needed.\n"},
+     "where needed. --sign-key/--sign-cert sign an APK (v2 + v3, minSdk 24+) in that pass,\n"
+     "moving no entry: a PEM RSA or EC key and its X.509 certificate.\n"},
     {"elfcheck", cli_cmd_elfcheck,
      "elfcheck FILE.so|APK [--abi A] [--symbol NAME]\n"
      "Checks bionic's loader rules (16 KiB pages, DT_HASH, ...) one by one.\n"},

@@ -346,7 +346,14 @@ void cli_print_optional_parts(FILE *f) {
 #else
     const char *zlib = "off";
 #endif
+#ifdef ASMSTORE_CLI_CRYPTO
+    const char *crypto = "on";
+#else
+    const char *crypto = "off";
+#endif
 
-    fprintf(f, "optional parts: liblz4 %s (LZ4 stores), zlib %s (DEFLATEd archive entries)\n", lz4,
-            zlib);
+    fprintf(f,
+            "optional parts: liblz4 %s (LZ4 stores), zlib %s (DEFLATEd archive entries), "
+            "libcrypto %s (repack --sign-key)\n",
+            lz4, zlib, crypto);
 }

@@ -7,11 +7,14 @@
    pdb and config data, the image padding, the wrapper (the original .so is the template, so its
    ELF details stay and its payload is replaced), file and entry names. What the app's
    libxamarin-app.so would reject is handled as docs/store-releases.md §3.4 says.
-   Exit codes: 0 written; 1 IN invalid or the change refused (the reason and what to do are
-   printed); 2 usage or I/O error. OUT is only ever replaced whole (temp file + rename). */
+   With --sign-key KEY.pem --sign-cert CERT.pem an APK comes out signed (v2 + v3, cli_sign.h) with
+   its entries where this writer put them. Exit codes: 0 written; 1 IN invalid or the change
+   refused (the reason and what to do are printed); 2 usage or I/O error. OUT is only ever
+   replaced whole (temp file + rename). */
 #include "cli.h"
 #include "cli_commands.h"
 #include "cli_input.h"
+#include "cli_sign.h"
 #include "cli_zip.h"
 
 #include <errno.h>
@@ -44,6 +47,7 @@ typedef struct repack_args {
     const char *add[REPACK_MAX_CHANGES];
     int nadd;
     int jobs;
+    const char *sign_key, *sign_cert; /* --sign-key, --sign-cert (both or neither) */
 } repack_args;
 
 /* One output file: a store (wrapped as it was) or a format-1 set file, by the name it had. */
@@ -59,12 +63,13 @@ typedef struct repack_job {
     cli_input in;
     repack_output outs[CLI_MAX_UNITS + 1];
     int nouts;
+    cli_sign_key *key; /* read before any work, from --sign-key and --sign-cert */
 } repack_job;
 
 /* >>arguments ---------------------------------------------------------------------------------- */
 static int repack_usage(void) {
     fputs("usage: asmstore repack IN -o OUT [--replace [ABI/]NAME=FILE]... [--add FILE]... "
-          "[--remove [ABI/]NAME]... [--jobs N]\n",
+          "[--remove [ABI/]NAME]... [--jobs N] [--sign-key KEY.pem --sign-cert CERT.pem]\n",
           stderr);
     return 2;
 }
@@ -119,6 +124,10 @@ static int parse_args(int argc, char **argv, repack_args *a) {
             if (a->nadd < REPACK_MAX_CHANGES)
                 a->add[a->nadd++] = v;
             k++;
+        } else if (!strcmp(o, "--sign-key") && v) {
+            a->sign_key = argv[++k];
+        } else if (!strcmp(o, "--sign-cert") && v) {
+            a->sign_cert = argv[++k];
         } else if (!strcmp(o, "--jobs") && v) {
             k++;
             if (cli_int_option(o, v, 1, &a->jobs))
@@ -129,6 +138,11 @@ static int parse_args(int argc, char **argv, repack_args *a) {
             a->in = o;
         else
             return repack_usage();
+    }
+    if (!a->sign_key != !a->sign_cert) {
+        fprintf(stderr, "asmstore: --sign-key and --sign-cert go together: give both (the PEM "
+                        "private key and its certificate)\n");
+        return 2;
     }
     return a->in && a->out ? 0 : repack_usage();
 }
@@ -809,9 +823,38 @@ static int copy_entries(const repack_job *j, const unsigned char *zip, size_t si
     return rc;
 }
 
+/* An AAB: its stores are under base/ (asmstore_apk_store_path's bundle paths). */
+static int is_bundle(const repack_job *j) {
+    return j->in.n > 0 && !strncmp(j->in.units[0].label, "base/", 5);
+}
+
+/* What to run now that the input's signature is gone: an AAB is signed with jarsigner; an APK
+   with --sign-key, or with an apksigner that keeps the stores' 16 KiB alignment. */
+static void say_sign_next(const repack_job *j, int dropped) {
+    const char *out = j->a->out;
+
+    fprintf(stderr,
+            "%s: every other entry copied as it was; stores STORED and 16 KiB-aligned. The %s "
+            "signature is gone (signing block%s dropped): sign it again before %s:\n",
+            out, is_bundle(j) ? "AAB" : "APK", dropped ? " and META-INF signature files" : "",
+            is_bundle(j) ? "uploading it" : "installing it");
+    if (is_bundle(j)) {
+        fprintf(stderr, "  jarsigner -keystore my.keystore %s my-key-alias\n"
+                        "(an AAB is signed with jarsigner, not apksigner)\n", out);
+        return;
+    }
+    fprintf(stderr,
+            "  asmstore repack %s -o %s --sign-key key.pem --sign-cert cert.pem\n"
+            "signs it (APK Signature Scheme v2 + v3, minSdk 24 and later) without moving an entry. "
+            "Aligners move them: zipalign without -P 16 and apksigner before build-tools 35 "
+            "(Debian's) put lib/<abi>/*.so at 4 KiB, and 'asmstore elfcheck' then refuses the "
+            "store (16 KiB pages)\n",
+            out, out);
+}
+
 /* The new archive in one pass (cli_zip.h): the input's central directory is read from its
    mapping, every entry's data streamed from the file (never all in memory: only the rebuilt
-   stores are). */
+   stores are); signed with j->key when there is one. */
 static int write_archive(repack_job *j) {
     const unsigned char *zip;
     size_t size;
@@ -826,15 +869,17 @@ static int write_archive(repack_job *j) {
         rc = cli_fail_errno(j->a->in, "read it");
     if (rc == 0)
         rc = cli_zip_create(&z, j->a->out);
-    if (rc == 0)
+    if (rc == 0) {
+        z.sign = j->key;
         rc = copy_entries(j, zip, size, from, &z, &dropped);
-    if (rc == 0)
+    }
+    if (rc == 0 && j->key)
         fprintf(stderr,
-                "%s: every other entry copied as it was; stores STORED and 16 KiB-aligned. The APK "
-                "signature is gone "
-                "(signing block%s dropped): sign it again before installing, e.g.\n"
-                "  apksigner sign --ks my.keystore %s\n",
-                j->a->out, dropped ? " and META-INF signature files" : "", j->a->out);
+                "%s: every other entry copied as it was; stores STORED and 16 KiB-aligned; signed "
+                "(APK Signature Scheme v2 + v3, minSdk 24 and later; no v1 signature)\n",
+                j->a->out);
+    else if (rc == 0)
+        say_sign_next(j, dropped);
     if (from)
         fclose(from);
     cli_unmap_file(zip, size);
@@ -907,6 +952,22 @@ static int refuse_v1_remove(const repack_job *j) {
     return 0;
 }
 
+/* --sign-key signs an APK: not a store, a set or an AAB. */
+static int refuse_sign(const repack_job *j) {
+    if (!j->key || (j->in.archive && !is_bundle(j)))
+        return 0;
+    if (j->in.archive)
+        fprintf(stderr,
+                "asmstore: %s: --sign-key signs APKs; an AAB is signed with jarsigner: repack "
+                "without --sign-key, then 'jarsigner -keystore my.keystore %s my-key-alias'\n",
+                j->a->in, j->a->out);
+    else
+        fprintf(stderr,
+                "asmstore: %s: --sign-key signs APKs, and this is no APK: repack without it\n",
+                j->a->in);
+    return 2;
+}
+
 /* Every change must have matched an entry. */
 static int unmatched(const repack_job *j) {
     int i;
@@ -963,12 +1024,16 @@ int cli_cmd_repack(int argc, char **argv) {
     memset(&j, 0, sizeof j);
     j.a = &a;
     rc = parse_args(argc, argv, &a);
+    if (rc == 0 && a.sign_key)
+        rc = cli_sign_load(a.sign_key, a.sign_cert, &j.key);
     if (rc == 0)
         rc = refuse_add(&a);
     if (rc == 0)
         rc = load_replacements(&a);
     if (rc == 0)
         rc = open_in(&j);
+    if (rc == 0)
+        rc = refuse_sign(&j);
     if (rc == 0)
         rc = refuse_v1_remove(&j);
     if (rc == 0)
@@ -980,6 +1045,7 @@ int cli_cmd_repack(int argc, char **argv) {
     for (i = 0; i < j.nouts; i++)
         free(j.outs[i].data);
     cli_input_close(&j.in);
+    cli_sign_free(j.key);
     free_args(&a);
     return rc;
 }

@@ -17,6 +17,7 @@
 #define ZIP_COPY_BUF 65536u       /* also holds one local extra field (at most 65535 bytes) */
 #define ZIP_MAX_ALIGN 16384u
 #define ZIP64_VERSION 45u         /* "version needed" of an entry or archive that uses ZIP64 */
+#define ZIP_SIGN_BLOCK_ROOM 65536u /* a signing block's size is far below it (one certificate) */
 
 static const unsigned char zeros[ZIP_MAX_ALIGN];
 
@@ -318,11 +319,49 @@ static int same_as_out(const cli_zip_out *z) {
     return same;
 }
 
+/* The signing block over the entries written so far (read back from the temp file), the central
+   directory and the end that will follow it, written at z->pos. 0, or 2 after saying why. */
+static int put_signing_block(cli_zip_out *z, const unsigned char *comment, size_t comment_size) {
+    unsigned char *end = (unsigned char *)malloc(98 + comment_size), *block = NULL;
+    size_t n = end ? central_end(z, z->pos, comment_size, end) : 0, block_size = 0;
+    FILE *f = NULL;
+    int rc = 2;
+
+    if (!end)
+        errno = ENOMEM;
+    if (n != 22 || z->pos > ZIP_SATURATED - ZIP_SIGN_BLOCK_ROOM)
+        fprintf(stderr,
+                "asmstore: %s: cannot sign it: it needs ZIP64 (over 65,534 entries or 4 GiB), "
+                "which APK signing does not allow\n",
+                z->path);
+    else if (fflush(z->f) != 0 || !(f = fopen(z->tmp, "rb")))
+        cli_fail_errno(z->path, "read it back to sign it");
+    else {
+        memcpy(end + n, comment, comment_size);
+        rc = cli_sign_block(z->sign, z->path, f, z->pos, z->cd, z->cd_size, end,
+                            n + comment_size, &block, &block_size);
+    }
+    if (rc == 0 && put(z, block, block_size))
+        rc = cli_fail_errno(z->path, "write it");
+    if (f)
+        fclose(f);
+    free(block);
+    free(end);
+    return rc;
+}
+
 int cli_zip_finish(cli_zip_out *z, const unsigned char *comment, size_t comment_size) {
     unsigned char end[98];
-    size_t n = central_end(z, z->pos, comment_size, end);
-    int bad = put(z, z->cd, z->cd_size) || put(z, end, n) || put(z, comment, comment_size) ||
-              fflush(z->f) != 0 || fchmod(fileno(z->f), 0644) != 0;
+    size_t n;
+    int bad;
+
+    if (z->sign && put_signing_block(z, comment, comment_size) != 0) {
+        cli_zip_discard(z);
+        return 2;
+    }
+    n = central_end(z, z->pos, comment_size, end);
+    bad = put(z, z->cd, z->cd_size) || put(z, end, n) || put(z, comment, comment_size) ||
+          fflush(z->f) != 0 || fchmod(fileno(z->f), 0644) != 0;
 
     if (fclose(z->f) != 0)
         bad = 1;
