@@ -163,17 +163,17 @@ else
         case $tg:$rt in net11*:coreclr) kind=dlopen ;; *) kind=section ;; esac
         case $abi in arm64) dir=arm64-v8a ;; arm) dir=armeabi-v7a ;; *) dir=$abi ;; esac
         case $tg in net9) file=libassemblies.$dir.blob.so ;; *) file=libassembly-store.so ;; esac
-        cr=0; [ $rt = coreclr ] && cr=1
+        tw=0; [ $rt:$tg != coreclr:net11 ] && [ $rt = coreclr ] && tw=1   # .NET 11 GA writes no .ni.dll twins
         out="$rel/$tg-$rt-$abi"; mkdir -p "$out"
         "$ASMSTORE" pack --target $tg --runtime $rt --abi $abi --raw -o "$out/raw" "$rel/src" 2>"$T_TMP/err" &&
           "$ASMSTORE" pack --target $tg --runtime $rt --abi $abi -o "$out/" "$rel/src" 2>>"$T_TMP/err"
-        if ! $PY "$CHK" store "$out/raw" "$rel/src" $fmt $abi $h $magic $cr >"$T_TMP/out" 2>&1; then
+        if ! $PY "$CHK" store "$out/raw" "$rel/src" $fmt $abi $h $magic $tw >"$T_TMP/out" 2>&1; then
           t_fail "pack --target $tg --runtime $rt --abi $abi" "$(cat "$T_TMP/err"; grep problem "$T_TMP/out" | head -5; tail -2 "$T_TMP/out")"
         elif [ ! -f "$out/$file" ]; then t_fail "pack --target $tg -o DIR/" "no $file in $(ls "$out")"
         elif [ $kind = dlopen ] && ! readelf -W --dyn-syms "$out/$file" | grep -q ' _assembly_store$'; then t_fail "$tg $rt $abi wrapper" "no _assembly_store"
         elif [ $kind = section ] && readelf -W --dyn-syms "$out/$file" | grep -q _assembly_store; then t_fail "$tg $rt $abi wrapper" "dlopen kind, expected stub"
         elif ! readelf -W -S "$out/$file" | grep -q ' payload '; then t_fail "$tg $rt $abi wrapper" "no payload section"
-        else t_ok "pack --target $tg --runtime $rt --abi $abi: format $fmt, $h, $magic, coreclr=$cr; $file, $kind wrapper"; fi
+        else t_ok "pack --target $tg --runtime $rt --abi $abi: format $fmt, $h, $magic, twins=$tw; $file, $kind wrapper"; fi
       done
     done
   done
@@ -198,25 +198,28 @@ else
     t_check "pack --target $tg: --jobs 1 and --jobs 4 give identical stores" cmp "$rel/j1-$tg" "$rel/j4-$tg"
   done
   # the default is net11 coreclr; every flag overrides only its part
-  check_flags() { # NAME FORMAT HASH MAGIC CORECLR ALIGN -- PACK FLAGS
+  check_flags() { # NAME FORMAT HASH MAGIC TWINS ALIGN -- PACK FLAGS
     local n=$1 f=$2 h=$3 m=$4 c=$5 al=$6; shift 7
     if "$ASMSTORE" pack --raw -o "$rel/fl" "$@" "$rel/src" 2>"$T_TMP/err" && $PY "$CHK" store "$rel/fl" "$rel/src" $f arm64 $h $m $c $al >"$T_TMP/out" 2>&1
-    then t_ok "pack $n: format $f, $h, $m, coreclr=$c, images aligned to $al"
+    then t_ok "pack $n: format $f, $h, $m, twins=$c, images aligned to $al"
     else t_fail "pack $n" "$(cat "$T_TMP/err"; grep problem "$T_TMP/out" | head -5)"; fi
   }
-  check_flags "(no flags)" 3 crc32 XAZS 1 1 --
-  check_flags "--format 4" 4 crc32 XAZS 1 1 -- --format 4
-  check_flags "--hash xxhash" 3 xxh3 XAZS 1 1 -- --hash xxhash
-  check_flags "--compression lz4" 3 crc32 XALZ 1 1 -- --compression lz4
+  # (the net11 coreclr default writes no .ni.dll twins, as .NET 11 GA; net10 / net11-preview coreclr do)
+  check_flags "(no flags)" 3 crc32 XAZS 0 1 --
+  check_flags "--format 4" 4 crc32 XAZS 0 1 -- --format 4
+  check_flags "--hash xxhash" 3 xxh3 XAZS 0 1 -- --hash xxhash
+  check_flags "--compression lz4" 3 crc32 XALZ 0 1 -- --compression lz4
+  check_flags "--target net10 --runtime coreclr --no-compress" 3 xxh3 none 1 4096 -- --target net10 --runtime coreclr --no-compress
+  check_flags "--target net11-preview --format 3" 3 crc32 XAZS 1 1 -- --target net11-preview --format 3
   # uncompressed without --target: images 16-byte aligned (usable in place), 4096 for CoreCLR (which maps
   # them in place and crashes on odd offsets) even with --target; --align-images 1: the release's layout
-  check_flags "--no-compress" 3 crc32 none 1 4096 -- --no-compress
+  check_flags "--no-compress" 3 crc32 none 0 4096 -- --no-compress
   check_flags "--runtime monovm --format 2 --compression none" 2 xxh3 none 0 16 -- --runtime monovm --format 2 --compression none
-  check_flags "--target net11 --no-compress" 3 crc32 none 1 4096 -- --target net11 --no-compress
-  check_flags "--target net11 --no-compress --align-images 1" 3 crc32 none 1 1 -- --target net11 --no-compress --align-images 1
+  check_flags "--target net11 --no-compress" 3 crc32 none 0 4096 -- --target net11 --no-compress
+  check_flags "--target net11 --no-compress --align-images 1" 3 crc32 none 0 1 -- --target net11 --no-compress --align-images 1
   check_flags "--target net10 --runtime monovm --no-compress" 3 xxh3 none 0 1 -- --target net10 --runtime monovm --no-compress
   check_flags "--target net10 --compression zstd --level 5" 3 xxh3 XAZS 0 1 -- --target net10 --compression zstd --level 5
-  check_flags "--align-images 4096 --no-compress" 3 crc32 none 1 4096 -- --align-images 4096 --no-compress
+  check_flags "--align-images 4096 --no-compress" 3 crc32 none 0 4096 -- --align-images 4096 --no-compress
   check_flags "--target net9 --align-images 16" 2 xxh3 XALZ 0 16 -- --target net9 --align-images 16
   "$ASMSTORE" pack -o "$rel/def.so" "$rel/src" 2>/dev/null
   t_check "pack (no flags) writes a dlopen-kind .so" sh -c "readelf -W --dyn-syms '$rel/def.so' | grep -q ' _assembly_store\$'"
@@ -332,5 +335,61 @@ if command -v script >/dev/null 2>&1; then
   if grep -q 'compressing [0-9]*/[0-9]*' tty.out; then t_ok "pack: progress on a terminal"
   else t_fail "pack progress on a tty" "$(head -c 300 tty.out)"; fi
 else t_skip "progress on a terminal" "no script(1)"; fi
+
+# --- .ni.dll: .NET 11 GA CoreCLR writes no twins (dotnet/android#12811), net10 / net11-preview do; a
+#     real X.ni.dll is an ordinary entry; info names the layout from the hash, the wrapper, the bytes ---
+mkdir ni && t_pe ni/Foo.dll 2000 ni/Foo.ni.dll 3000 ni/Bar.dll 1500
+t_pe ni2.dll 2200; cp ni/Bar.dll Bar.dll
+ignored() { "$ASMSTORE" list --json "$1" | python3 -c 'import json,sys; print(sum(e["ignored"] for e in json.load(sys.stdin)))'; }
+"$ASMSTORE" pack --raw --target net11 --runtime coreclr -o ga.raw ni/Bar.dll ni/Foo.dll 2>/dev/null
+"$ASMSTORE" list ga.raw >ga.list 2>&1
+if [ "$(wc -l <ga.list)" = 2 ] && ! grep -q 'ni\.dll' ga.list && [ "$(ignored ga.raw)" = 0 ]; then
+  t_ok "pack --target net11 --runtime coreclr: no .ni.dll twins (2 entries for 2 assemblies)"
+else t_fail "net11 coreclr twins" "$(cat ga.list)"; fi
+for tg in net10 net11-preview; do
+  "$ASMSTORE" pack --raw --target $tg --runtime coreclr -o $tg.raw ni/Bar.dll ni/Foo.dll 2>/dev/null
+  "$ASMSTORE" list $tg.raw >$tg.list 2>&1
+  if [ "$(wc -l <$tg.list)" = 4 ] && grep -q 'Bar.ni.dll (ignored)' $tg.list && grep -q 'Foo.ni.dll (ignored)' $tg.list; then
+    t_ok "pack --target $tg --runtime coreclr keeps each entry's ignored .ni.dll twin"
+  else t_fail "$tg coreclr twins" "$(cat $tg.list)"; fi
+done
+"$ASMSTORE" pack --raw -o real.raw ni 2>err; rc=$?
+"$ASMSTORE" list real.raw >real.list 2>&1
+rm -rf real.x; "$ASMSTORE" extract real.raw -C real.x >/dev/null 2>&1
+if [ $rc = 0 ] && [ "$(wc -l <real.list)" = 3 ] && [ "$(ignored real.raw)" = 0 ] && cmp -s ni/Foo.ni.dll real.x/Foo.ni.dll &&
+   "$ASMSTORE" verify real.raw >/dev/null 2>&1 && "$ASMSTORE" info real.raw | grep -q '^entries: *3 (0 ignored'; then
+  t_ok "a real Foo.ni.dll beside Foo.dll (net11 coreclr): an ordinary entry in list, info, verify and extract"
+else t_fail "real Foo.ni.dll" "rc=$rc $(cat err real.list)"; fi
+"$ASMSTORE" repack real.raw -o real2.raw --replace Foo.ni.dll=ni2.dll --remove Foo >/dev/null 2>err; rc=$?
+"$ASMSTORE" list real2.raw >real2.list 2>&1
+rm -rf real2.x; "$ASMSTORE" extract real2.raw -C real2.x >/dev/null 2>&1
+if [ $rc = 0 ] && [ "$(wc -l <real2.list)" = 2 ] && cmp -s ni2.dll real2.x/Foo.ni.dll && [ ! -e real2.x/Foo.dll ]; then
+  t_ok "repack: --replace Foo.ni.dll replaces the real one, --remove Foo leaves it (only an ignored twin goes with Foo.dll)"
+else t_fail "repack of a real Foo.ni.dll" "rc=$rc $(cat err real2.list)"; fi
+"$ASMSTORE" pack --raw --target net10 --runtime coreclr -o no.raw ni 2>err; rc=$?
+if [ $rc != 0 ] && [ ! -e no.raw ] && grep -q 'duplicate' err; then
+  t_ok "net10 coreclr: a real Foo.ni.dll beside Foo.dll collides with Foo.dll's twin (refused, exit $rc)"
+else t_fail "net10 twin collision" "rc=$rc $(cat err)"; fi
+# info: the layout from the bytes; GA's stores and the twins' CRC-32 stores told apart; an empty store's
+# index names no hash, so only a dlopen wrapper tells the runtime
+"$ASMSTORE" pack --target net11 --runtime coreclr -o ga.so ni/Bar.dll 2>/dev/null
+"$ASMSTORE" pack --raw --target net11-preview --format 3 -o tw.raw ni/Bar.dll 2>/dev/null
+printf 'XABA\003\000\001\200\0\0\0\0\0\0\0\0\0\0\0\0' >empty.raw
+"$ASMSTORE" wrap -o empty.so --abi arm64 empty.raw >/dev/null 2>&1
+"$ASMSTORE" pack --raw --target net11 --runtime monovm -o mono.raw ni/Bar.dll 2>/dev/null
+bad=""
+for c in "ga.so|CRC-32 index, dlopen wrapper: the .NET 11 GA CoreCLR layout$|CoreCLR" \
+         "ga.raw|CRC-32 index, no wrapper: the .NET 11 GA CoreCLR layout$|CoreCLR" \
+         "tw.raw|CRC-32 index, no wrapper: the .NET 11 CoreCLR layout, with the .ni.dll twins GA no longer writes|CoreCLR" \
+         "net10.raw|XXH3-64 index, no wrapper: the .NET 10 layout|CoreCLR" \
+         "mono.raw|XXH3-64 index, no wrapper: the .NET 11 MonoVM layout|MonoVM" \
+         "empty.so|empty index, dlopen wrapper: the .NET 11 GA CoreCLR layout|CoreCLR" \
+         "empty.raw|empty index, no wrapper: .*(CoreCLR or MonoVM: an empty index names no hash)|CoreCLR or MonoVM"; do
+  IFS='|' read -r f lay rt <<<"$c"
+  "$ASMSTORE" info "$f" >info.out 2>&1
+  grep -q "^layout: *format 3, $lay" info.out && grep -q "^runtime: *$rt\$" info.out || bad="$bad $f: $(head -2 info.out | tr '\n' ' ')"
+done
+if [ -z "$bad" ]; then t_ok "info names the layout and runtime from the bytes (hash, wrapper, empty index), twins only for xxHash stores"
+else t_fail "info layout naming" "$bad"; fi
 cd "$TOP" || exit 1
 t_done

@@ -489,19 +489,30 @@ const char *cli_unit_abi(const cli_unit *u) {
     return u->abi == ASMSTORE_ABI_UNKNOWN ? "every ABI" : asmstore_abi_android_name(u->abi);
 }
 
-const char *cli_unit_runtime(const cli_unit *u) {
+/* Does the store hold ignored entries (the ".ni.dll" twins CoreCLR stores of .NET 10 and the 11
+   previews carry; .NET 11 GA writes none)? */
+static int unit_has_ignored(const cli_unit *u) {
     uint32_t k;
 
-    if (u->r.format == 1 || u->r.format == 2)
-        return "MonoVM";
-    if (u->r.hash_kind == ASMSTORE_HASH_CRC32)
-        return "CoreCLR";
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
 
         if (asmstore_reader_entry(&u->r, k, &e, NULL) == ASMSTORE_OK && e.ignored)
-            return "CoreCLR";
+            return 1;
     }
+    return 0;
+}
+
+/* From the bytes (docs/store-releases.md §5.8): a CRC-32 index only CoreCLR reads; an xxHash one
+   with twins is the CoreCLR of .NET 10 / 11 previews, without them MonoVM. An empty index hashes
+   nothing: then only a dlopen wrapper (CoreCLR's from 11 p7) tells. */
+const char *cli_unit_runtime(const cli_unit *u) {
+    if (u->r.format == 1 || u->r.format == 2)
+        return "MonoVM";
+    if (!u->r.entry_count)
+        return !strcmp(u->wrapper, "elf-dlopen") ? "CoreCLR" : "CoreCLR or MonoVM";
+    if (u->r.hash_kind == ASMSTORE_HASH_CRC32 || unit_has_ignored(u))
+        return "CoreCLR";
     return "MonoVM";
 }
 
@@ -518,10 +529,31 @@ asmstore_compression cli_unit_compression(const cli_unit *u) {
     return ASMSTORE_COMPRESSION_NONE;
 }
 
+/* The release a format-3 store's bytes name (docs/store-releases.md §5.8): the index's hash, the
+   compression, the wrapper; twins only where the hash leaves CoreCLR and MonoVM apart. */
+static const char *unit_era3(const cli_unit *u, asmstore_compression c) {
+    int dlopen = !strcmp(u->wrapper, "elf-dlopen");
+
+    if (!u->r.entry_count)
+        return dlopen ? "the .NET 11 GA CoreCLR layout (an empty store)"
+                      : "the .NET 10 or 11 layout (CoreCLR or MonoVM: an empty index names no hash)";
+    if (u->r.hash_kind == ASMSTORE_HASH_CRC32)
+        return unit_has_ignored(u) ? "the .NET 11 CoreCLR layout, with the .ni.dll twins GA no "
+                                     "longer writes"
+                                   : "the .NET 11 GA CoreCLR layout";
+    if (c == ASMSTORE_COMPRESSION_ZSTD)
+        return unit_has_ignored(u) ? "a .NET 11 main build of 2026-07-02..15 (CoreCLR)"
+                                   : "the .NET 11 MonoVM layout";
+    if (strstr(u->label, "libassemblies."))
+        return "the .NET 10.0.100-101 layout";
+    return "the .NET 10 layout (or 11 previews 1-6)";
+}
+
 void cli_unit_release(const cli_unit *u, char *buf, size_t cap) {
     const asmstore_reader *r = &u->r;
     asmstore_compression c = cli_unit_compression(u);
-    const char *hash = r->hash_kind == ASMSTORE_HASH_CRC32     ? "CRC-32"
+    const char *hash = r->format != 1 && !r->entry_count       ? "empty"
+                       : r->hash_kind == ASMSTORE_HASH_CRC32   ? "CRC-32"
                        : r->hash_kind == ASMSTORE_HASH_XXH32   ? "XXH32"
                        : r->hash_kind == ASMSTORE_HASH_XXH3_64 ? "XXH3-64"
                                                                : "XXH32/XXH64";
@@ -534,14 +566,8 @@ void cli_unit_release(const cli_unit *u, char *buf, size_t cap) {
     else if (r->format == 4)
         era = r->header_size == ASMSTORE_HEADER_SIZE_V4 ? "the .NET 11 preview 7 / rc1 layout"
                                                         : "a .NET 11 main build of 2026-07-15..17";
-    else if (r->hash_kind == ASMSTORE_HASH_CRC32)
-        era = "the .NET 11 CoreCLR layout";
-    else if (c == ASMSTORE_COMPRESSION_ZSTD)
-        era = "the .NET 11 MonoVM layout";
-    else if (strstr(u->label, "libassemblies."))
-        era = "the .NET 10.0.100-101 layout";
     else
-        era = "the .NET 10 layout (or 11 previews 1-6)";
+        era = unit_era3(u, c);
     if (r->format == 1)
         snprintf(buf, cap, "format 1, %s, %s: %s",
                  r->store_id == 0 ? "store 0 (XXH32 and XXH64 tables)" : "per-ABI store 1",

@@ -61,7 +61,7 @@ int cli_unit_problem(const cli_input *in, const cli_unit *u, FILE *f);
 /* >>words for what was found ------------------------------------------------------------------- */
 /* "arm64-v8a", or "every ABI" for a format-1 store 0. */
 const char *cli_unit_abi(const cli_unit *u);
-/* "format 3, CRC-32 index, dlopen wrapper: the .NET 11 CoreCLR layout" and the like. */
+/* "format 3, CRC-32 index, dlopen wrapper: the .NET 11 GA CoreCLR layout" and the like. */
 void cli_unit_release(const cli_unit *u, char *buf, size_t cap);
 const char *cli_unit_runtime(const cli_unit *u);
 /* The compression of the store's first compressed entry; NONE when none is. */

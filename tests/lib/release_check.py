@@ -4,9 +4,10 @@ docs/store-releases.md (§1, §2, §3.2, §4) and docs/store-format.md, byte by 
 hashes from python3-xxhash and zlib and images decoded by python3-lz4 (raw blocks) and
 python3-zstandard: nothing here shares code with asmstore.h.
 
-  release_check.py store STORE SRCDIR FORMAT ABI HASH MAGIC CORECLR [ALIGN]
-      one raw format 2-4 store: HASH crc32|xxh32|xxh3, MAGIC XALZ|XAZS|none, CORECLR 0|1,
-      ALIGN the image alignment (default 1: data back to back right after the names)
+  release_check.py store STORE SRCDIR FORMAT ABI HASH MAGIC TWINS [ALIGN]
+      one raw format 2-4 store: HASH crc32|xxh32|xxh3, MAGIC XALZ|XAZS|none, TWINS 1 when every
+      entry is followed by its ignored X.ni.dll twin (CoreCLR of .NET 10 and the 11 previews), 0 when
+      no entry is ignored (MonoVM, and CoreCLR of .NET 11 GA: a real X.ni.dll is then ordinary), ALIGN the image alignment (default 1: data back to back right after the names)
   release_check.py set DIR SRCDIR [ABI=ARCHDIR]...
       a format 1 set (.NET 6-8): assemblies.blob from SRCDIR's files, one assemblies.<abi_>.blob
       per ABI from ARCHDIR's, assemblies.manifest
@@ -66,7 +67,7 @@ def check_padding(b, start, off, align, what):
         bad("%s at %d: expected zero padding from %d" % (what, off, start))
 
 
-def check_store(path, srcdir, fmt, abi, kind, magic, coreclr, align):
+def check_store(path, srcdir, fmt, abi, kind, magic, twins, align):
     b = open(path, "rb").read()
     abi_id, is64, _ = ABIS[abi]
     mg, version, count, icount, isize = struct.unpack_from("<5I", b, 0)
@@ -100,10 +101,10 @@ def check_store(path, srcdir, fmt, abi, kind, magic, coreclr, align):
     for i, nm in enumerate(names):
         rows = sorted((h, ign) for h, d, ign in index if d == i)
         want = sorted((name_hash(kind, x), 0) for x in (nm, without_ext(nm)))
-        ignored = coreclr and nm.endswith(b".ni.dll")
+        ignored = twins and i % 2 == 1
         if [h for h, _ in rows] != [h for h, _ in want] or {ign for _, ign in rows} != {1 if ignored else 0}:
             bad("%s: index entries %s, expected %s of its names, ignore=%d" % (nm.decode(), rows, kind, ignored))
-        if coreclr and i % 2 == 1 and nm != without_ext(names[i - 1]) + b".ni.dll":
+        if ignored and nm != without_ext(names[i - 1]) + b".ni.dll":
             bad("%s: expected %s's .ni.dll companion here" % (nm.decode(), names[i - 1].decode()))
         mi, do, ds, ddo, dds, cdo, cds = descs[i]
         if ignored:
@@ -126,9 +127,10 @@ def check_store(path, srcdir, fmt, abi, kind, magic, coreclr, align):
             bad("%s: image differs from the source file" % nm.decode())
     if data_end != len(b):
         bad("data ends at %d, the store at %d" % (data_end, len(b)))
-    if coreclr != any(nm.endswith(b".ni.dll") for nm in names):
-        bad("coreclr=%d but .ni.dll companions %s" % (coreclr, "present" if not coreclr else "absent"))
-    print("%s: format %d %s %s %s, %d entries, %d problem(s)" % (path, fmt, abi, kind, magic, count, len(problems)))
+    if mapping != len(inputs(srcdir)) or count != mapping * (2 if twins else 1):
+        bad("%d entries, %d real: expected %d inputs%s" % (count, mapping, len(inputs(srcdir)), ", each with its twin" if twins else ""))
+    print("%s: format %d %s %s %s, %d entries (%s), %d problem(s)"
+          % (path, fmt, abi, kind, magic, count, "with .ni.dll twins" if twins else "no twins", len(problems)))
 
 
 def v1_name(file_name):
