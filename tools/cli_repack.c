@@ -840,7 +840,7 @@ static void say_sign_next(const repack_job *j, int dropped) {
             is_bundle(j) ? "uploading it" : "installing it");
     if (is_bundle(j)) {
         fprintf(stderr, "  jarsigner -keystore my.keystore %s my-key-alias\n"
-                        "(an AAB is signed with jarsigner, not apksigner)\n", out);
+                        "(an AAB is signed with jarsigner: apksigner is for APKs)\n", out);
         return;
     }
     fprintf(stderr,
