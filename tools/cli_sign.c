@@ -53,38 +53,23 @@ static int no_password(char *buf, int size, int rwflag, void *user) {
     return 0;
 }
 
-static int read_key(const char *path, EVP_PKEY **pkey) {
+/* The PEM private key (pkey) or certificate (cert, when pkey is NULL) in path. 0 read; 1 none
+   there, after saying `what` was not found and what the option takes (`takes`); 2 unreadable. */
+static int read_pem(const char *path, const char *what, const char *takes, EVP_PKEY **pkey,
+                    X509 **cert) {
     FILE *f = fopen(path, "rb");
+    int found;
 
     if (!f)
-        return cli_fail_errno(path, "read the signing key");
-    *pkey = PEM_read_PrivateKey(f, NULL, no_password, NULL);
+        return cli_fail_errno(path, pkey ? "read the signing key" : "read the signing certificate");
+    if (pkey)
+        found = (*pkey = PEM_read_PrivateKey(f, NULL, no_password, NULL)) != NULL;
+    else
+        found = (*cert = PEM_read_X509(f, NULL, NULL, NULL)) != NULL;
     fclose(f);
-    if (*pkey)
-        return 0;
-    fprintf(stderr,
-            "asmstore: %s: no PEM private key found (%s). --sign-key takes an RSA or EC key in "
-            "PEM, PKCS#8 or traditional, without a password: 'openssl pkey -in KEY -out plain.pem' "
-            "writes one, 'openssl pkcs12 -in KS.p12 -nocerts -nodes' takes it from a keystore\n",
-            path, crypto_reason());
-    return 1;
-}
-
-static int read_cert(const char *path, X509 **cert) {
-    FILE *f = fopen(path, "rb");
-
-    if (!f)
-        return cli_fail_errno(path, "read the signing certificate");
-    *cert = PEM_read_X509(f, NULL, NULL, NULL);
-    fclose(f);
-    if (*cert)
-        return 0;
-    fprintf(stderr,
-            "asmstore: %s: no PEM X.509 certificate found (%s). --sign-cert takes the key's "
-            "certificate in PEM ('openssl x509 -inform DER -in CERT.der -out cert.pem' converts "
-            "a DER one)\n",
-            path, crypto_reason());
-    return 1;
+    if (!found)
+        fprintf(stderr, "asmstore: %s: no %s found (%s). %s\n", path, what, crypto_reason(), takes);
+    return found ? 0 : 1;
 }
 
 /* The pair's checks and DER forms into k. 0, or the exit code after saying why. */
@@ -125,9 +110,16 @@ int cli_sign_load(const char *key_path, const char *cert_path, cli_sign_key **ou
         errno = ENOMEM;
         return cli_fail_errno(key_path, "read the signing key");
     }
-    rc = read_key(key_path, &k->pkey);
+    rc = read_pem(key_path, "PEM private key",
+                  "--sign-key takes an RSA or EC key in PEM, PKCS#8 or traditional, without a "
+                  "password: 'openssl pkey -in KEY -out plain.pem' writes one, 'openssl pkcs12 -in "
+                  "KS.p12 -nocerts -nodes' takes it from a keystore",
+                  &k->pkey, NULL);
     if (rc == 0)
-        rc = read_cert(cert_path, &cert);
+        rc = read_pem(cert_path, "PEM X.509 certificate",
+                      "--sign-cert takes the key's certificate in PEM ('openssl x509 -inform DER "
+                      "-in CERT.der -out cert.pem' converts a DER one)",
+                      NULL, &cert);
     if (rc == 0)
         rc = describe(k, cert, key_path, cert_path);
     X509_free(cert);
