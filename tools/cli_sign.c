@@ -264,7 +264,8 @@ static void buf_lp(sign_buf *b, const void *data, size_t n) {
 
     if (p) {
         asmstore__wr32(p, (uint32_t)n);
-        memcpy(p + 4, data, n);
+        if (n) /* data is NULL for a signed data that ran out of memory */
+            memcpy(p + 4, data, n);
     }
 }
 
