@@ -187,6 +187,18 @@ refused "--sign-key without --sign-cert is a usage error" 2 "go together" \
 refused "--sign-key on a store that is no APK is refused" 2 "signs APKs, and this is no APK" \
     "$V3/arm64-v8a/assembly-store.so" -o "$T_TMP/keep.apk" --sign-key "$K/rsa8.pem" --sign-cert "$K/rsa8.crt"
 
+# ---- an APK that needs ZIP64 (70,000 entries): APK signing does not allow it ----
+$PY - "$A/lib/arm64-v8a/libassembly-store.so" "$T_TMP/z64.apk" 70000 <<'EOF'
+import sys, zipfile
+store, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as z:
+    for i in range(n):
+        z.writestr("res/raw/f%05d.txt" % i, b"entry %d\n" % i)
+    z.writestr("lib/arm64-v8a/libassembly-store.so", open(store, "rb").read())
+EOF
+refused "an APK that needs ZIP64 is refused when signing" 2 "needs ZIP64.*which APK signing does not allow" \
+    "$T_TMP/z64.apk" -o "$T_TMP/keep.apk" --sign-key "$K/rsa8.pem" --sign-cert "$K/rsa8.crt"
+
 # ---- AAB: signed with jarsigner ----
 B=$T_TMP/aab; mkdir -p "$B/base/lib/arm64-v8a"
 cp "$A/lib/arm64-v8a/libassembly-store.so" "$B/base/lib/arm64-v8a/"
