@@ -46,7 +46,7 @@ IN=$T_TMP/in.apk
 # ---- without a key: the message says how to sign without moving entries ----
 "$ASMSTORE" repack "$IN" -o "$T_TMP/unsigned.apk" 2>"$T_TMP/nokey.log"
 t_check "no key: the message gives the asmstore command that signs" grep -q -- "asmstore repack .*unsigned.apk --sign-key key.pem --sign-cert cert.pem" "$T_TMP/nokey.log"
-t_check "no key: the message warns that aligners move lib/<abi>/*.so to 4 KiB" grep -q "zipalign without -P 16 and apksigner before build-tools 35.*4 KiB" "$T_TMP/nokey.log"
+t_check "no key: the message warns that aligners move lib/<abi>/*.so to 4 KiB" grep -q "zipalign without -P 16 puts lib/<abi>/\*.so at 4 KiB and apksigner before build-tools 35" "$T_TMP/nokey.log"
 
 # the entries section of an archive (up to its signing block, or its central directory)
 entries_end() {
@@ -124,6 +124,16 @@ cp "$T_TMP/unsigned.apk" "$T_TMP/inplace.apk"
 t_check "the no-key message's command signs the APK in place" bash -c \
     "'$ASMSTORE' repack '$T_TMP/inplace.apk' -o '$T_TMP/inplace.apk' --sign-key '$K/ec8.pem' --sign-cert '$K/ec8.crt' 2>/dev/null && $(declare -f block_ok); PY=$PY; block_ok '$T_TMP/inplace.apk' && cmp -n $UNS_END '$T_TMP/inplace.apk' '$T_TMP/unsigned.apk'"
 [ $HAVE_APKSIGNER = 1 ] && t_check "the in-place signed APK: apksigner verifies it" verifies "$T_TMP/inplace.apk"
+
+# ---- what the message warns of: an entry before the stores grows, zipalign -p 4 puts them at 4 KiB;
+# repack --sign-key puts them back at 16 KiB, signed ----
+mkdir -p "$T_TMP/grow"; cp "$T_TMP/unsigned.apk" "$T_TMP/grow/g.apk"; seq 1 5000 >"$T_TMP/grow/AndroidManifest.xml"
+(cd "$T_TMP/grow" && zip -q g.apk AndroidManifest.xml) && zipalign -f -p 4 "$T_TMP/grow/g.apk" "$T_TMP/grow/za.apk"
+t_check "zipalign -p 4 after an earlier entry grew: elfcheck refuses the store (not 16 KiB)" bash -c \
+    "! '$ASMSTORE' elfcheck '$T_TMP/grow/za.apk' && '$ASMSTORE' elfcheck '$T_TMP/grow/za.apk' 2>&1 | grep -q '16 KiB'"
+t_check "repack --sign-key of that APK: elfcheck passes again, signed" bash -c \
+    "'$ASMSTORE' repack '$T_TMP/grow/za.apk' -o '$T_TMP/grow/fixed.apk' --sign-key '$K/rsa8.pem' --sign-cert '$K/rsa8.crt' 2>/dev/null &&
+     '$ASMSTORE' elfcheck '$T_TMP/grow/fixed.apk' && $(declare -f block_ok); PY=$PY; block_ok '$T_TMP/grow/fixed.apk'"
 
 # ---- a changed store, signed ----
 if [ -e "$SMALL" ] && [ $HAVE_APKSIGNER = 1 ]; then

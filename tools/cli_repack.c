@@ -846,9 +846,9 @@ static void say_sign_next(const repack_job *j, int dropped) {
     fprintf(stderr,
             "  asmstore repack %s -o %s --sign-key key.pem --sign-cert cert.pem\n"
             "signs it (APK Signature Scheme v2 + v3, minSdk 24 and later) without moving an entry. "
-            "Aligners move them: zipalign without -P 16 and apksigner before build-tools 35 "
-            "(Debian's) put lib/<abi>/*.so at 4 KiB, and 'asmstore elfcheck' then refuses the "
-            "store (16 KiB pages)\n",
+            "Sign last: once anything before a store changed, zipalign without -P 16 puts "
+            "lib/<abi>/*.so at 4 KiB and apksigner before build-tools 35 (Debian's) does not "
+            "restore 16 KiB, and 'asmstore elfcheck' then refuses the store (16 KiB pages)\n",
             out, out);
 }
 
