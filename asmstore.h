@@ -3700,16 +3700,17 @@ ASMSTORE__PRIVATE asmstore_result asmstore__zip_local_check(const asmstore__zip 
                                                             const char *name, size_t name_len,
                                                             asmstore_zip_entry *ent,
                                                             asmstore_error *err) {
-    const unsigned char *l = z->p + ent->lfh_offset;
+    const unsigned char *l;
     uint64_t csize, usize, no_offset = 0, data;
     unsigned flags;
     int dd;
     const char *why = NULL;
 
     if (ent->lfh_offset > z->cd_off || z->cd_off - ent->lfh_offset < 30 ||
-        asmstore__rd32(l) != ASMSTORE__ZIP_LFH)
+        asmstore__rd32(z->p + ent->lfh_offset) != ASMSTORE__ZIP_LFH)
         return asmstore__fail(err, ASMSTORE_ERR_BAD_ZIP, ent->lfh_offset, -1, 0,
                               "local file header missing or outside the archive");
+    l = z->p + ent->lfh_offset; /* formed only once it is known to lie inside */
     data = ent->lfh_offset + 30 + asmstore__rd16(l + 26) + asmstore__rd16(l + 28);
     if (asmstore__rd16(l + 26) != name_len || data > z->cd_off ||
         memcmp(l + 30, name, name_len) != 0)
