@@ -44,7 +44,9 @@
    How nothing comes from the disk:
    - TRUSTED_PLATFORM_ASSEMBLIES is empty and APP_PATHS unset: the binder knows no file, so every
      load by name ("System.Runtime" -> "System.Runtime.ni.dll", then "System.Runtime.dll") asks the
-     probes and nothing else. "X.ni.dll" names hit the store's ignored placeholders: declined.
+     probes and nothing else. "X.ni.dll" names are declined either way: a .NET 10 or 11 preview
+     store holds ignored placeholders for them, a .NET 11 GA one none (dotnet/android#12811), and a
+     real assembly of such a name is served like any other.
    - CoreLib: the runtime asks the probes for "System.Private.CoreLib.dll" first, then falls back to
      the directory libcoreclr.so was loaded from, which in a runtime directory holds that file. So
      libcoreclr.so and libclrjit.so are dlopen'ed through symlinks in a private directory that holds

@@ -146,8 +146,9 @@ served=$(sed -n 's/^coreclr_host: probe \(.*\)\.dll: store, .*/\1/p' "$cdir/warm
 echo "   what came from where (warm run):"
 echo "      the store, $(echo "$served" | wc -l) assemblies ($(grep -c ': store, hit,' "$cdir/warm.err") probes answered by cache hits):"
 echo "$served" | paste -sd' ' | fold -s -w 104 | sed 's/^/         /'
-echo "      declined: $(grep -c ': declined (placeholder)' "$cdir/warm.err") Foo.ni.dll names" \
-     "(the binder asks for Foo.ni.dll, then Foo.dll; the store holds placeholders)"
+echo "      declined: $(grep -c '\.ni\.dll: declined' "$cdir/warm.err") Foo.ni.dll names" \
+     "(the binder asks for Foo.ni.dll, then Foo.dll; a .NET 11 GA store has no .ni.dll entries," \
+     "$(grep -c ': declined (placeholder)' "$cdir/warm.err") answered by placeholders)"
 if command -v strace >/dev/null 2>&1; then
   strace -f -qq -e trace=%file -o "$cdir/strace" "$B/coreclr_host" --cache "$cache" "$(realpath "$cstore")" hello.dll \
     >/dev/null 2>&1 || true

@@ -3,7 +3,8 @@
 # (tests/lib/indep_store.py, from docs/store-releases.md / docs/store-format.md only; hashes by python3-xxhash
 # and zlib, LZ4 blocks by python3-lz4, frames by python3-zstandard), then read by asmstore.
 #   A. independent: the real samples reproduce EXPECTED.json; .NET 6-8 (format 1) sets for 1 and 4 ABIs
-#      with and without the manifest; CRC-32 format 2/3 stores on every ABI; 9-byte XXH32 vs CRC-32 on
+#      with and without the manifest; CRC-32 format 2/3 stores on every ABI; .NET 11 GA CoreCLR stores
+#      with no .ni.dll twins (a real Real.ni.dll an ordinary entry) and CRC-32 ones with twins; 9-byte XXH32 vs CRC-32 on
 #      32-bit ABIs told apart from the bytes; padded stores; XALZ stores (blocks also decoded by the lz4
 #      CLI); the checker fails on damaged stores.
 #   B. asmstore: verify + extract of every store of A (v1: each .blob file, named from the manifest beside
@@ -70,6 +71,22 @@ for abi in $ABIS; do
     ind write "$s" $fmt $abi coreclr "$src"/*.dll --hash crc32 && add "$s"
     t_run "CRC-32 v$fmt $abi" ind check "$s" "$src" --hash crc32
   done
+done
+# .NET 11 GA CoreCLR (v3, CRC-32) has no .ni.dll twins, so a real X.ni.dll is an ordinary entry; the
+# twins of .NET 10 / 11 previews' CoreCLR, on a CRC-32 v3 store too, are read past by asmstore
+nisrc="$T_TMP/nisrc"; mkdir -p "$nisrc"; cp "$src"/*.dll "$nisrc/"; cp "$1" "$nisrc/Real.ni.dll"
+for abi in arm64 x86; do
+  s="$T_TMP/ga.$abi"; ind write "$s" 3 $abi coreclr "$nisrc"/*.dll --hash crc32
+  if ind check "$s" "$nisrc" --hash crc32 >"$T_TMP/out" 2>&1 && grep -q ", $((n + 1)) entries, " "$T_TMP/out"; then
+    t_ok "GA CoreCLR v3 $abi (CRC-32): $((n + 1)) entries, no twins, Real.ni.dll ordinary"
+  else t_fail "GA CoreCLR v3 $abi" "$(tail -2 "$T_TMP/out")"; fi
+  rm -rf "$T_TMP/x"
+  if "$ASMSTORE" verify "$s" >/dev/null 2>&1 && "$ASMSTORE" extract "$s" -C "$T_TMP/x" >/dev/null 2>&1 &&
+     cmp -s "$1" "$T_TMP/x/Real.ni.dll" && [ "$(ls "$T_TMP/x" | wc -l)" = $((n + 1)) ]; then
+    t_ok "asmstore verify + extract GA CoreCLR v3 $abi: Real.ni.dll comes back, every entry a file"
+  else t_fail "asmstore on GA CoreCLR v3 $abi" "$(ls "$T_TMP/x" 2>&1 | head -3)"; fi
+  s="$T_TMP/twins.$abi"; ind write "$s" 3 $abi coreclr "$src"/*.dll --hash crc32 --twins yes && add "$s"
+  t_run "CRC-32 v3 $abi with .ni.dll twins (--twins yes)" ind check "$s" "$src" --hash crc32
 done
 for abi in arm x86; do
   ind write "$T_TMP/xxh32.$abi" 3 $abi monovm "$src"/*.dll && add "$T_TMP/xxh32.$abi"

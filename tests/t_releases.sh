@@ -83,6 +83,8 @@ for f in "$SAMPLES"/v3-*/*/assembly-store.so; do
   t_check "$(basename "$(dirname "$f")") v3 sample: info/list --json parse" test $? = 0
   "$A" info "$f" | grep -q "format 3, XXH3-64 index, no wrapper: the .NET 10 layout"
   t_check "$(basename "$(dirname "$f")") v3 sample: info names the .NET 10 layout" test $? = 0
+  "$A" info "$f" | grep -q "^runtime: *MonoVM$"
+  t_check "$(basename "$(dirname "$f")") v3 sample: MonoVM (xxHash, no ignored .ni.dll twins)" test $? = 0
 done
 
 # ---- archives: each release's paths, 1 and 4 ABIs, STORED+zipalign and DEFLATEd ----

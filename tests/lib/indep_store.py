@@ -14,9 +14,11 @@ Formats 2-4 (one store per ABI):
       app's descriptor indices: they must be distinct, and may have holes where an image was
       replaced uncompressed or removed.
   indep_store.py write OUT FORMAT ABI RUNTIME FILE... [--hash crc32|xxh] [--align-images N]
-                       [--compression zstd|lz4|none]
+                       [--compression zstd|lz4|none] [--twins yes|no]
       write a store the way upstream's writer does (default: CoreCLR v4 = CRC-32, else xxHash; Zstd
-      level 3). --hash crc32 gives 9-byte (v3/v4) or 8-byte (v2) CRC-32 entries on any ABI;
+      level 3). CoreCLR v3/v4 entries get their ignored X.ni.dll twins as .NET 10 and the 11 previews
+      wrote, except v3 with CRC-32, .NET 11 GA's layout, which has none (docs/store-releases.md §4);
+      --twins overrides. --hash crc32 gives 9-byte (v3/v4) or 8-byte (v2) CRC-32 entries on any ABI;
       --align-images N zero-pads so that each image starts at a multiple of N; --compression lz4
       writes XALZ (LZ4 HC level 12), descriptor indices 0..n-1.
 Format 1 (.NET 6-8 store sets, docs/store-releases.md §2):
@@ -321,12 +323,17 @@ def check(path, srcdir, expect_hash=None, align=None, packed=False, repacked=Fal
     return problems
 
 
-def write(out, fmt, abi_name, runtime, files, hash_kind=None, align=1, compression="zstd", lz4_level=12):
+def write(out, fmt, abi_name, runtime, files, hash_kind=None, align=1, compression="zstd", lz4_level=12,
+          twins=None):
     abi, is64, _ = ABIS[abi_short(abi_name)]
     coreclr = runtime == "coreclr"
     if hash_kind is None:
         hash_kind = "crc32" if coreclr and fmt == 4 else "xxh"
     kind = "crc32" if hash_kind == "crc32" else ("xxh3" if is64 else "xxh32")
+    if twins is None:  # v2 has no ignore byte, so no twins; .NET 11 GA (v3, CRC-32) stopped writing them
+        twins = coreclr and fmt >= 3 and not (fmt == 3 and kind == "crc32")
+    if twins and fmt < 3:
+        raise SystemExit("format 2 has no ignore byte: no --twins yes")
     if align < 1 or align > 16384 or align & (align - 1):
         raise SystemExit("--align-images must be a power of two <= 16384")
     entries = []  # (name, image or None for an ignored entry)
@@ -338,7 +345,7 @@ def write(out, fmt, abi_name, runtime, files, hash_kind=None, align=1, compressi
             data = compress(compression, data, compressed, lz4_level)
             compressed += 1
         entries.append((nm, data))
-        if coreclr and fmt >= 3:  # v2 has no ignore byte, so no .ni.dll twins
+        if twins:
             entries.append((without_ext(nm) + b".ni.dll", None))
     n = len(entries)
     header = 28 if fmt >= 4 else 20
@@ -920,6 +927,7 @@ def main(argv):
     w.add_argument("--align-images", type=int, default=1)
     w.add_argument("--compression", choices=["zstd", "lz4", "none"], default="zstd")
     w.add_argument("--lz4-level", type=int, default=12)
+    w.add_argument("--twins", choices=["yes", "no"])
     w1 = sub.add_parser("write-v1")
     w1.add_argument("outdir")
     w1.add_argument("prefix")
@@ -943,7 +951,8 @@ def main(argv):
     if a.cmd == "check":
         problems = check(a.store, a.srcdir, a.hash, a.align, a.packed, a.repacked)
     elif a.cmd == "write":
-        write(a.out, a.format, a.abi, a.runtime, a.files, a.hash, a.align_images, a.compression, a.lz4_level)
+        write(a.out, a.format, a.abi, a.runtime, a.files, a.hash, a.align_images, a.compression, a.lz4_level,
+              None if a.twins is None else a.twins == "yes")
     elif a.cmd == "write-v1":
         abis = [abi_short(x) for x in a.abis.split(",")]
         for f in write_v1(a.outdir, a.prefix, abis, a.srcdir, not a.no_manifest, a.compression, a.pdb, a.lz4_level):
