@@ -233,7 +233,7 @@ else
   t_check "pack --align-images 24 refused (power of two)" sh -c "[ $rc = 2 ] && grep -q 'power of two' '$T_TMP/err'"
 fi
 # README's pack usage says what the CLI says
-"$ASMSTORE" pack --help | sed -n '/asmstore pack/,/^[A-Z]/p' | sed '$d' | sed 's/^usage: //' | tr -s ' \n' ' ' | sed 's/^ //' >"$T_TMP/u1"
+"$ASMSTORE" pack --help | sed -n '/^usage: asmstore pack/,/^[A-Z]/p' | sed '$d' | sed 's/^usage: //' | tr -s ' \n' ' ' | sed 's/^ //' >"$T_TMP/u1"
 sed -n '/^asmstore pack/,/^asmstore wrap/p' "$TOP/README.md" | sed '$d' | tr -s ' \n' ' ' | sed 's/^ //' >"$T_TMP/u2"
 t_check "README's pack usage equals the CLI's" cmp "$T_TMP/u1" "$T_TMP/u2"
 # every command: --help on stdout, exit 0; --version is the header's; an unknown command exits 2

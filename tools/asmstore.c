@@ -17,7 +17,7 @@
     "path, STORED or DEFLATEd).\n"
 
 static const cli_command cli_commands[] = {
-    {"pack", cli_cmd_pack,
+    {"pack", cli_cmd_pack, cli_pack_options,
      "pack -o OUT [--target net8|net9|net10|net11|net11-preview] [--runtime coreclr|monovm]\n"
      "                [--abi arm64|arm|x86_64|x86] [--format 1|2|3|4] [--hash crc32|xxhash]\n"
      "                [--compression zstd|lz4|none | --no-compress] [--level N]\n"
@@ -36,49 +36,60 @@ static const cli_command cli_commands[] = {
      "release's back-to-back layout (a warning for CoreCLR). --keep-uncompressed NAME (an\n"
      "entry name or a pattern such as '*.r2r.dll'; repeatable) stores those entries as they\n"
      "are in a compressed store. ReadyToRun component stubs are refused unless their\n"
-     "composite image is an input.\n"},
-    {"wrap", cli_cmd_wrap,
+     "composite image is an input.\n",
+     "asmstore pack -o out/ --target net9 bin/Release/net9.0-android/android-arm64/"},
+    {"wrap", cli_cmd_wrap, cli_wrap_options,
      "wrap -o OUT.so --abi A [--mode dlopen|section] [--template STUB.so] [--symbol NAME]\n"
      "                [--soname NAME] [--align N] PAYLOAD\n"
-     "Wraps any file in a libassembly-store.so (no objcopy, llvm-mc or ld).\n"},
-    {"repack", cli_cmd_repack,
+     "Wraps any file in a libassembly-store.so (no objcopy, llvm-mc or ld).\n",
+     "asmstore wrap -o libassembly-store.so --abi arm64 assemblies.arm64_v8a.blob"},
+    {"repack", cli_cmd_repack, cli_repack_options,
      "repack IN -o OUT [--replace [ABI/]NAME=FILE]... [--remove [ABI/]NAME]...\n"
      "                [--add FILE]... [--jobs N] [--sign-key KEY.pem --sign-cert CERT.pem]\n"
      "Rewrites an app's store (raw, .so, .NET 6-8 set, APK/AAB) with assemblies replaced or\n"
      "removed, keeping everything else as the original had it; refuses what the app's runtime\n"
      "would reject. An APK/AAB is written in one pass: entries copied raw and aligned, ZIP64\n"
      "where needed. --sign-key/--sign-cert sign an APK (v2 + v3, minSdk 24+) in that pass,\n"
-     "moving no entry: a PEM RSA or EC key and its X.509 certificate.\n"},
-    {"elfcheck", cli_cmd_elfcheck,
+     "moving no entry: a PEM RSA or EC key and its X.509 certificate.\n",
+     "asmstore repack app.apk -o patched.apk --replace MyApp.dll=bin/MyApp.dll"},
+    {"elfcheck", cli_cmd_elfcheck, cli_elfcheck_options,
      "elfcheck FILE.so|APK [--abi A] [--symbol NAME]\n"
-     "Checks bionic's loader rules (16 KiB pages, DT_HASH, ...) one by one.\n"},
-    {"list", cli_cmd_list,
+     "Checks bionic's loader rules (16 KiB pages, DT_HASH, ...) one by one.\n",
+     "asmstore elfcheck app.apk --abi arm64"},
+    {"list", cli_cmd_list, cli_list_options,
      "list STORE [--json] [--abi A]\n"
-     "Lists every entry of every store in STORE.\n" STORE_HELP},
-    {"info", cli_cmd_info,
+     "Lists every entry of every store in STORE.\n" STORE_HELP,
+     "asmstore list app.apk --abi arm64"},
+    {"info", cli_cmd_info, cli_list_options,
      "info STORE [--json] [--abi A]\n"
      "Names the layout (format, hash, wrapper: which .NET release writes it) and counts.\n"
-     STORE_HELP},
-    {"verify", cli_cmd_verify,
+     STORE_HELP,
+     "asmstore info app.apk --json"},
+    {"verify", cli_cmd_verify, cli_verify_options,
      "verify STORE [--abi A]\n"
      "Looks every entry of every ABI's store up by name, decompresses it and checks that it is\n"
      "what it claims (a PE assembly with a CLI header; a Portable or Windows PDB; a .config\n"
-     "of XML text); names each failing entry and ABI.\n" STORE_HELP},
-    {"extract", cli_cmd_extract,
+     "of XML text); names each failing entry and ABI.\n" STORE_HELP,
+     "asmstore verify app.apk"},
+    {"extract", cli_cmd_extract, cli_extract_options,
      "extract STORE -C DIR [--abi A] [NAME...]\n"
      "Writes images (and .pdb/.config) under DIR, DIR/<abi>/ when there are several ABIs;\n"
      "never outside DIR. An entry whose bytes are not what it claims (as verify checks) is\n"
-     "named and not written; the others are, and extract exits 1.\n" STORE_HELP},
-    {"load", cli_cmd_load,
+     "named and not written; the others are, and extract exits 1.\n" STORE_HELP,
+     "asmstore extract app.apk -C out --abi arm64 MyApp.dll"},
+    {"load", cli_cmd_load, cli_load_options,
      "load [--cache DIR] [--abi A] STORE NAME...|--all\n"
      "Loads entries as a host would (through the cache in DIR when given): one ABI's stores\n"
      "(--abi, else this machine's when STORE has them, else the first). A .so for this machine\n"
      "is dlopen'ed only when loading it runs nothing; any other is read from the file.\n"
-     STORE_HELP},
-    {"cache", cli_cmd_cache,
+     "Prints per entry: name, size, hit|miss|direct, the XXH3-64 of the bytes. DIR holds\n"
+     "decompressed-assembly-cache-v1/; ASMSTORE_CACHE_DISABLE=1 turns the cache off.\n" STORE_HELP,
+     "asmstore load --cache /tmp/asmcache app.apk --all"},
+    {"cache", cli_cmd_cache, cli_cache_options,
      "cache prune DIR [--keep ID] [--max-bytes N]\n"
      "       asmstore cache stats DIR\n"
-     "Removes old or excess cache files; shows what a cache directory holds.\n"},
+     "Removes old or excess cache files; shows what a cache directory holds.\n",
+     "asmstore cache prune /tmp/asmcache --max-bytes 100000000"},
 };
 
 #define CLI_NCOMMANDS (sizeof cli_commands / sizeof cli_commands[0])
@@ -94,40 +105,62 @@ static int help_all(void) {
 
         printf("  asmstore %.*s\n", (int)(nl ? nl - u : (ptrdiff_t)strlen(u)), u);
     }
-    printf("Run 'asmstore COMMAND --help' for one command.\n%s", cli_exit_rule);
+    printf("Run 'asmstore help COMMAND' (or 'asmstore COMMAND --help') for one command.\n%s",
+           cli_exit_rule);
+    return 0;
+}
+
+/* The command called name, or NULL. */
+static const cli_command *find_command(const char *name) {
+    size_t i;
+
+    for (i = 0; i < CLI_NCOMMANDS; i++)
+        if (!strcmp(name, cli_commands[i].name))
+            return &cli_commands[i];
+    return NULL;
+}
+
+static int unknown_command(const char *name) {
+    size_t i;
+
+    fprintf(stderr, "asmstore: unknown command '%s'. Commands:", name);
+    for (i = 0; i < CLI_NCOMMANDS; i++)
+        fprintf(stderr, " %s", cli_commands[i].name);
+    fprintf(stderr, ". Try 'asmstore --help'.\n");
+    return 2;
+}
+
+/* asmstore help [COMMAND]: the same as asmstore COMMAND --help. */
+static int help_command(int argc, char **argv) {
+    const cli_command *c;
+
+    if (argc < 3)
+        return help_all();
+    if (!(c = find_command(argv[2])))
+        return unknown_command(argv[2]);
+    cli_print_help(stdout, c);
     return 0;
 }
 
 int main(int argc, char **argv) {
-    size_t i;
+    const cli_command *c;
+    int rc;
 
     if (argc < 2)
         return cli_usage();
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
         return help_all();
+    if (!strcmp(argv[1], "help"))
+        return help_command(argc, argv);
     if (!strcmp(argv[1], "--version")) {
         printf("asmstore %d.%d.%d\n", ASMSTORE_VERSION_MAJOR, ASMSTORE_VERSION_MINOR,
                ASMSTORE_VERSION_PATCH);
         cli_print_optional_parts(stdout);
         return 0;
     }
-    for (i = 0; i < CLI_NCOMMANDS; i++) {
-        int k;
-
-        if (strcmp(argv[1], cli_commands[i].name) != 0)
-            continue;
-        cli_begin(&cli_commands[i]);
-        for (k = 2; k < argc; k++)
-            if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-                cli_print_usage(stdout, &cli_commands[i]);
-                fputs(cli_exit_rule, stdout);
-                return 0;
-            }
-        return cli_commands[i].run(argc - 2, argv + 2);
-    }
-    fprintf(stderr, "asmstore: unknown command '%s'. Commands:", argv[1]);
-    for (i = 0; i < CLI_NCOMMANDS; i++)
-        fprintf(stderr, " %s", cli_commands[i].name);
-    fprintf(stderr, ". Try 'asmstore --help'.\n");
-    return 2;
+    if (!(c = find_command(argv[1])))
+        return unknown_command(argv[1]);
+    cli_begin(c);
+    rc = cli_check_args(argc - 2, argv + 2); /* --help, and every option's spelling */
+    return rc >= 0 ? rc : c->run(argc - 2, argv + 2);
 }

@@ -20,10 +20,13 @@
 
 /* >>usage -------------------------------------------------------------------------------------- */
 /* One command of the table in asmstore.c. */
+typedef struct cli_option cli_option;
 typedef struct cli_command {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *usage; /* its synopsis lines, then what it does */
+    const cli_option *options; /* what its command line takes (cli_parse_next) */
+    const char *usage;         /* its synopsis lines, then what it does */
+    const char *example;       /* one command line using it */
 } cli_command;
 
 /* "Exit status: ..." the one rule every command follows. */
@@ -36,6 +39,44 @@ void cli_print_usage(FILE *f, const cli_command *c);
 int cli_usage(void);
 
 /* >>options ------------------------------------------------------------------------------------ */
+/* Every command's command line goes through one parser with getopt_long's rules: --name VALUE and
+   --name=VALUE, -o VALUE and -oVALUE, flags clustered (-hx), operands between options (handed back
+   in order), "--" ends the options, a value is the next argument whatever it starts with. --help
+   and -h are every command's (key 'h'), in no table. No abbreviations: --out is not --output. */
+struct cli_option {
+    const char *name;  /* the long form without its dashes: "output" is --output */
+    int key;           /* the short form's letter ('o': -o), or above 255 for a long-only option */
+    int nvalues;       /* 0 a flag, 1 --name VALUE, 2 --name VALUE VALUE (pack --arch ABI FILE) */
+    const char *value; /* the values as help names them ("OUT"); a '|' list names every choice */
+};
+
+#define CLI_OPTIONS_END {NULL, 0, 0, NULL}
+
+/* cli_parse_next's results besides an option's key. */
+enum { CLI_OPERAND = 0, CLI_DONE = -1, CLI_BAD = -2 };
+
+typedef struct cli_parser {
+    int argc;
+    char **argv;
+    const cli_option *options; /* ends with CLI_OPTIONS_END */
+    int k;                     /* the argument read next */
+    int in_cluster;            /* inside argv[k]'s short flags, at argv[k] + in_cluster */
+    int operands_only;         /* after "--" */
+    const char *value;         /* the option's (first) value, or the operand */
+    const char *value2;        /* an nvalues 2 option's second value */
+    char spelled[64];          /* the option as given, for messages: "--output", "-o" */
+} cli_parser;
+
+void cli_parse_begin(cli_parser *p, int argc, char **argv, const cli_option *options);
+/* The next argument: an option's key (its values in p->value, p->value2), CLI_OPERAND (the operand
+   in p->value), CLI_DONE at the end, or CLI_BAD after saying on stderr which option is unknown,
+   lacks its value or takes none. */
+int cli_parse_next(cli_parser *p);
+/* The whole command line against the running command's options, before it runs: -1 go on; 0 after
+   printing the command's help (--help, -h); 2 after saying what is wrong with an option. */
+int cli_check_args(int argc, char **argv);
+/* Prints the command's help on f: usage, an example, its options, the exit status rule. */
+void cli_print_help(FILE *f, const cli_command *c);
 /* The value of an ABI option (--abi, --arch): 0 with *abi set, or 2 after saying it is unknown. */
 int cli_abi_option(const char *option, const char *value, asmstore_abi *abi);
 /* A whole number >= min (--jobs, --level): 0 with *n set, or 2 after saying what it takes. */

@@ -20,27 +20,15 @@
 #include <time.h>
 #include <unistd.h>
 
-/* >>usage -------------------------------------------------------------------------------------- */
-static int cli_cache_usage(void) {
-    fputs("usage:\n"
-          "  asmstore load [--cache DIR] [--abi A] STORE NAME...|--all\n"
-          "      loads entries as a host would (through the cache in DIR when given), waits for "
-          "the\n"
-          "      cache writer, prints: name size hit|miss|direct xxh3-64-of-the-bytes\n"
-          "  asmstore cache prune DIR [--keep ID] [--max-bytes N]\n"
-          "  asmstore cache stats DIR\n"
-          "STORE is anything 'asmstore info' reads (a .so, a raw store, a .NET 6-8 set or one of "
-          "its\n"
-          "blobs, an APK); the stores of one ABI are loaded: --abi, else this machine's when "
-          "STORE\n"
-          "has them, else the first. A .so for this machine is dlopen'ed, as a host does, only "
-          "when\n"
-          "loading it runs nothing (asmstore_elf_check_inert); any other is read from the file. "
-          "DIR\n"
-          "holds " ASMSTORE_CACHE_DIR_NAME "/. ASMSTORE_CACHE_DISABLE=1 turns the cache off.\n",
-          stderr);
-    return 2;
-}
+/* >>options ------------------------------------------------------------------------------------ */
+enum { OPT_CACHE = 256, OPT_ALL, OPT_ABI, OPT_KEEP, OPT_MAX_BYTES };
+const cli_option cli_load_options[] = {{"cache", OPT_CACHE, 1, "DIR"},
+                                       {"all", OPT_ALL, 0, NULL},
+                                       {"abi", OPT_ABI, 1, "arm64|arm|x86_64|x86"},
+                                       CLI_OPTIONS_END};
+const cli_option cli_cache_options[] = {{"keep", OPT_KEEP, 1, "ID"},
+                                        {"max-bytes", OPT_MAX_BYTES, 1, "N"},
+                                        CLI_OPTIONS_END};
 
 /* >>load --------------------------------------------------------------------------------------- */
 static double cli_now_ms(void) {
@@ -54,7 +42,7 @@ static double cli_now_ms(void) {
 typedef struct load_args {
     const char *dir;   /* --cache DIR; NULL: no cache */
     const char *path;  /* STORE */
-    char **names;      /* argv's strings */
+    const char **names; /* argv's strings */
     size_t nnames;
     int all;
     asmstore_abi abi;  /* --abi; UNKNOWN: this machine's when STORE has it, else the first */
@@ -78,27 +66,31 @@ typedef struct cli_loaded {
 
 /* 0, or the usage's exit code. */
 static int load_parse(int argc, char **argv, load_args *a) {
-    int i;
+    cli_parser p;
+    int key;
 
     memset(a, 0, sizeof *a);
-    a->names = (char **)calloc((size_t)argc + 1, sizeof *a->names);
+    a->names = (const char **)calloc((size_t)argc + 1, sizeof *a->names);
     if (!a->names)
         return 2;
-    for (i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--cache") && i + 1 < argc)
-            a->dir = argv[++i];
-        else if (!strcmp(argv[i], "--all"))
+    cli_parse_begin(&p, argc, argv, cli_load_options);
+    while ((key = cli_parse_next(&p)) != CLI_DONE) {
+        if (key == OPT_CACHE)
+            a->dir = p.value;
+        else if (key == OPT_ALL)
             a->all = 1;
-        else if (!strcmp(argv[i], "--abi") && i + 1 < argc) {
-            if (cli_abi_option("--abi", argv[++i], &a->abi))
+        else if (key == OPT_ABI) {
+            if (cli_abi_option("--abi", p.value, &a->abi))
                 return 2;
-        } else if (!a->path)
-            a->path = argv[i];
+        } else if (key == CLI_OPERAND && !a->path)
+            a->path = p.value;
+        else if (key == CLI_OPERAND)
+            a->names[a->nnames++] = p.value;
         else
-            a->names[a->nnames++] = argv[i];
+            return 2; /* CLI_BAD, said */
     }
     if (!a->path || (!a->all && a->nnames == 0) || (a->all && a->nnames))
-        return cli_cache_usage();
+        return cli_usage();
     return 0;
 }
 
@@ -339,7 +331,7 @@ static int load_unit(const load_store *s, int k, const load_args *a) {
     double t0;
     int rc;
 
-    ua.names = (char **)calloc(a->nnames + 1, sizeof *ua.names);
+    ua.names = (const char **)calloc(a->nnames + 1, sizeof *ua.names);
     if (!ua.names)
         return 2;
     load_names_of(s, k, a, &ua);
@@ -457,27 +449,12 @@ static int cli_cache_stats_cmd(const char *root) {
     return 0;
 }
 
-static int cli_cache_prune_cmd(int argc, char **argv) {
-    const char *root = argv[1];
-    uint64_t keep = 0, max_bytes = 0;
-    int has_keep = 0, i;
+static int cli_cache_prune_cmd(const char *root, const uint64_t *keep, uint64_t max_bytes) {
     asmstore_cache_prune_stats ps;
     asmstore_error err;
     asmstore_result res;
 
-    for (i = 2; i < argc; i++) {
-        char *end = NULL;
-
-        if (!strcmp(argv[i], "--keep") && i + 1 < argc) {
-            keep = strtoull(argv[++i], &end, 16);
-            has_keep = 1;
-        } else if (!strcmp(argv[i], "--max-bytes") && i + 1 < argc) {
-            max_bytes = strtoull(argv[++i], &end, 10);
-        }
-        if (!end || !*argv[i] || *end)
-            return cli_cache_usage();
-    }
-    res = asmstore_cache_prune(root, has_keep ? &keep : NULL, max_bytes, &ps, &err);
+    res = asmstore_cache_prune(root, keep, max_bytes, &ps, &err);
     if (res == ASMSTORE_ERR_NOT_FOUND)
         return no_cache(root);
     if (res == ASMSTORE_ERR_IO)
@@ -491,10 +468,37 @@ static int cli_cache_prune_cmd(int argc, char **argv) {
     return 0;
 }
 
+/* A whole number in base (16: a store id, 10: bytes) into *n; 0, or -1 when v is not one. */
+static int cache_number(const char *v, int base, uint64_t *n) {
+    char *end;
+
+    *n = strtoull(v, &end, base);
+    return *v && !*end ? 0 : -1;
+}
+
+/* cache prune DIR [--keep ID] [--max-bytes N] | cache stats DIR */
 int cli_cmd_cache(int argc, char **argv) {
-    if (argc == 2 && !strcmp(argv[0], "stats"))
-        return cli_cache_stats_cmd(argv[1]);
-    if (argc >= 2 && !strcmp(argv[0], "prune"))
-        return cli_cache_prune_cmd(argc, argv);
-    return cli_cache_usage();
+    const char *op[2] = {NULL, NULL};
+    uint64_t keep = 0, max_bytes = 0;
+    int nop = 0, has_keep = 0, has_max = 0, key;
+    cli_parser p;
+
+    cli_parse_begin(&p, argc, argv, cli_cache_options);
+    while ((key = cli_parse_next(&p)) != CLI_DONE) {
+        if (key == CLI_BAD)
+            return 2;
+        if (key == CLI_OPERAND && nop < 2)
+            op[nop++] = p.value;
+        else if (key == OPT_KEEP && !cache_number(p.value, 16, &keep))
+            has_keep = 1;
+        else if (key == OPT_MAX_BYTES && !cache_number(p.value, 10, &max_bytes))
+            has_max = 1;
+        else
+            return cli_usage();
+    }
+    if (nop == 2 && !strcmp(op[0], "stats") && !has_keep && !has_max)
+        return cli_cache_stats_cmd(op[1]);
+    if (nop == 2 && !strcmp(op[0], "prune"))
+        return cli_cache_prune_cmd(op[1], has_keep ? &keep : NULL, max_bytes);
+    return cli_usage();
 }

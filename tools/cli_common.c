@@ -41,6 +41,128 @@ int cli_usage(void) {
 }
 
 /* >>options ------------------------------------------------------------------------------------ */
+void cli_parse_begin(cli_parser *p, int argc, char **argv, const cli_option *options) {
+    memset(p, 0, sizeof *p);
+    p->argc = argc;
+    p->argv = argv;
+    p->options = options;
+}
+
+static const cli_option cli_help_option = {"help", 'h', 0, NULL};
+
+/* The option with the long name (n bytes) or, when name is NULL, the short letter. */
+static const cli_option *cli_find_option(const cli_option *o, const char *name, size_t n,
+                                         int letter) {
+    if (name ? n == 4 && !memcmp(name, "help", 4) : letter == 'h')
+        return &cli_help_option;
+    for (; o && o->name; o++)
+        if (name ? strlen(o->name) == n && !memcmp(o->name, name, n) : o->key == letter)
+            return o;
+    return NULL;
+}
+
+/* "asmstore CMD: unknown option --x (...)", "asmstore CMD: option -o needs a value, OUT (...)";
+   returns CLI_BAD. */
+static int cli_parse_bad(const cli_parser *p, const cli_option *o, const char *problem) {
+    const char *cmd = cli_current ? cli_current->name : "COMMAND";
+
+    if (!o)
+        fprintf(stderr, "asmstore %s: unknown option %s (asmstore %s --help lists them)\n", cmd,
+                p->spelled, cmd);
+    else
+        fprintf(stderr, "asmstore %s: option %s %s%s%s (asmstore %s --help lists the options)\n",
+                cmd, p->spelled, problem, o->value ? ", " : "", o->value ? o->value : "", cmd);
+    return CLI_BAD;
+}
+
+/* o's values: attached (--name=V, -oV) or the arguments after it, whatever they start with. */
+static int cli_parse_values(cli_parser *p, const cli_option *o, const char *attached) {
+    if (!o->nvalues)
+        return attached ? cli_parse_bad(p, o, "takes no value") : o->key;
+    if (!attached && p->k >= p->argc)
+        return cli_parse_bad(p, o, o->nvalues == 2 ? "needs two values" : "needs a value");
+    p->value = attached ? attached : p->argv[p->k++];
+    if (o->nvalues == 2 && p->k >= p->argc)
+        return cli_parse_bad(p, o, "needs two values");
+    if (o->nvalues == 2)
+        p->value2 = p->argv[p->k++];
+    return o->key;
+}
+
+/* The letter at argv[k] + in_cluster (1 when starting): the rest of the argument is its value, or
+   more flags. */
+static int cli_parse_short(cli_parser *p) {
+    const char *arg = p->argv[p->k];
+    int at = p->in_cluster ? p->in_cluster : 1;
+    const cli_option *o = cli_find_option(p->options, NULL, 0, (unsigned char)arg[at]);
+    int more = arg[at + 1] != 0;
+
+    snprintf(p->spelled, sizeof p->spelled, "-%c", arg[at]);
+    p->in_cluster = more && (!o || !o->nvalues) ? at + 1 : 0;
+    if (!p->in_cluster)
+        p->k++;
+    if (!o)
+        return cli_parse_bad(p, NULL, NULL);
+    return cli_parse_values(p, o, more && o->nvalues ? arg + at + 1 : NULL);
+}
+
+int cli_parse_next(cli_parser *p) {
+    const char *arg, *eq;
+    const cli_option *o;
+    size_t n;
+
+    p->value = p->value2 = NULL;
+    if (p->in_cluster)
+        return cli_parse_short(p);
+    if (p->k >= p->argc)
+        return CLI_DONE;
+    arg = p->argv[p->k];
+    if (p->operands_only || arg[0] != '-' || !arg[1]) {
+        p->value = arg;
+        p->k++;
+        return CLI_OPERAND;
+    }
+    if (arg[1] != '-')
+        return cli_parse_short(p);
+    p->k++;
+    if (!arg[2]) {
+        p->operands_only = 1;
+        return cli_parse_next(p);
+    }
+    eq = strchr(arg, '=');
+    n = eq ? (size_t)(eq - arg) - 2 : strlen(arg) - 2;
+    snprintf(p->spelled, sizeof p->spelled, "--%.*s", (int)(n < 56 ? n : 56), arg + 2);
+    o = cli_find_option(p->options, arg + 2, n, 0);
+    return o ? cli_parse_values(p, o, eq ? eq + 1 : NULL) : cli_parse_bad(p, NULL, NULL);
+}
+
+int cli_check_args(int argc, char **argv) {
+    cli_parser p;
+    int key;
+
+    cli_parse_begin(&p, argc, argv, cli_current->options);
+    while ((key = cli_parse_next(&p)) != CLI_DONE) {
+        if (key == CLI_BAD)
+            return 2;
+        if (key == 'h') {
+            cli_print_help(stdout, cli_current);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+void cli_print_help(FILE *f, const cli_command *c) {
+    const cli_option *o;
+
+    cli_print_usage(f, c);
+    fputs("Options:\n", f);
+    for (o = c->options; o && o->name; o++)
+        fprintf(f, "  %s%c%s--%s%s%s\n", o->key < 256 ? "-" : " ", o->key < 256 ? o->key : ' ',
+                o->key < 256 ? ", " : "  ", o->name, o->value ? " " : "", o->value ? o->value : "");
+    fprintf(f, "  -h, --help\nExample: %s\n%s", c->example, cli_exit_rule);
+}
+
 int cli_abi_option(const char *option, const char *value, asmstore_abi *abi) {
     *abi = asmstore_abi_parse(value);
     if (*abi != ASMSTORE_ABI_UNKNOWN)

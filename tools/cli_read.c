@@ -14,40 +14,52 @@
 #include <unistd.h>
 #include <zstd.h>
 
-/* "STORE [--json] [--abi A]" and the like: flags any command reading a store takes. */
+/* "STORE [--json] [--abi A]" and the like: what the commands reading a store take. */
+enum { OPT_JSON = 256, OPT_ABI };
+#define OPTION_ABI {"abi", OPT_ABI, 1, "arm64|arm|x86_64|x86"}
+const cli_option cli_list_options[] = {{"json", OPT_JSON, 0, NULL}, OPTION_ABI, CLI_OPTIONS_END};
+const cli_option cli_verify_options[] = {OPTION_ABI, CLI_OPTIONS_END};
+const cli_option cli_extract_options[] = {{"directory", 'C', 1, "DIR"}, OPTION_ABI,
+                                          CLI_OPTIONS_END};
+
 typedef struct cli_args {
     const char *path, *dir;
     int json;
     asmstore_abi abi;
-    char **names;
+    const char **names;
     int nnames;
 } cli_args;
 
-static int parse_store_args(int argc, char **argv, int allow_names, int allow_dir, cli_args *a) {
-    int i;
+/* STORE, then NAMEs for extract (its -C DIR is required). 0, or the exit code. */
+static int parse_store_args(int argc, char **argv, const cli_option *options, cli_args *a) {
+    int extract = options == cli_extract_options, key;
+    cli_parser p;
 
     memset(a, 0, sizeof *a);
-    a->names = (char **)calloc((size_t)argc + 1, sizeof *a->names);
+    a->names = (const char **)calloc((size_t)argc + 1, sizeof *a->names);
     if (!a->names)
         return 2;
-    for (i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json") && !allow_dir)
-            a->json = 1;
-        else if (!strcmp(argv[i], "--abi") && i + 1 < argc) {
-            if (cli_abi_option("--abi", argv[++i], &a->abi))
+    cli_parse_begin(&p, argc, argv, options);
+    while ((key = cli_parse_next(&p)) != CLI_DONE) {
+        switch (key) {
+        case OPT_JSON: a->json = 1; break;
+        case OPT_ABI:
+            if (cli_abi_option("--abi", p.value, &a->abi))
                 return 2;
-        } else if (!strcmp(argv[i], "-C") && allow_dir && i + 1 < argc)
-            a->dir = argv[++i];
-        else if (argv[i][0] == '-' && argv[i][1])
-            return cli_usage();
-        else if (!a->path)
-            a->path = argv[i];
-        else if (allow_names)
-            a->names[a->nnames++] = argv[i];
-        else
-            return cli_usage();
+            break;
+        case 'C': a->dir = p.value; break;
+        case CLI_OPERAND:
+            if (!a->path)
+                a->path = p.value;
+            else if (extract)
+                a->names[a->nnames++] = p.value;
+            else
+                return cli_usage();
+            break;
+        default: return 2; /* CLI_BAD, said; --help never gets here (cli_check_args) */
+        }
     }
-    if (!a->path || (allow_dir && !a->dir))
+    if (!a->path || (extract && !a->dir))
         return cli_usage();
     return 0;
 }
@@ -73,7 +85,7 @@ static int cli_each_store(int argc, char **argv, int json_array_always,
     int rc, i, nsel = 0, array, status = 0;
     cli_visit v;
 
-    if ((rc = parse_store_args(argc, argv, 0, 0, &a)) != 0) {
+    if ((rc = parse_store_args(argc, argv, cli_list_options, &a)) != 0) {
         free(a.names);
         return rc;
     }
@@ -377,9 +389,9 @@ int cli_cmd_verify(int argc, char **argv) {
     const cli_unit *last = NULL;
     ZSTD_DCtx *dctx;
 
-    if ((rc = parse_store_args(argc, argv, 0, 0, &a)) != 0 || a.json) {
+    if ((rc = parse_store_args(argc, argv, cli_verify_options, &a)) != 0) {
         free(a.names);
-        return rc ? rc : cli_usage();
+        return rc;
     }
     free(a.names);
     if ((rc = cli_input_open_or_fail(&in, a.path, a.abi)) != 0) {
@@ -513,7 +525,7 @@ static int several_abis(const cli_input *in) {
 }
 
 /* Extracts the stores of one input: all entries, or those named (each looked up once per store). */
-static int extract_input(extract_job *j, const cli_input *in, char **names, int nnames) {
+static int extract_input(extract_job *j, const cli_input *in, const char **names, int nnames) {
     int i, n, status = 0, per_abi = several_abis(in);
     int *found = (int *)calloc((size_t)nnames + 1, sizeof *found);
 
@@ -571,7 +583,7 @@ int cli_cmd_extract(int argc, char **argv) {
     extract_job j;
     int rc;
 
-    if ((rc = parse_store_args(argc, argv, 1, 1, &a)) != 0) {
+    if ((rc = parse_store_args(argc, argv, cli_extract_options, &a)) != 0) {
         free(a.names);
         return rc;
     }

@@ -67,12 +67,15 @@ typedef struct repack_job {
 } repack_job;
 
 /* >>arguments ---------------------------------------------------------------------------------- */
-static int repack_usage(void) {
-    fputs("usage: asmstore repack IN -o OUT [--replace [ABI/]NAME=FILE]... [--add FILE]... "
-          "[--remove [ABI/]NAME]... [--jobs N] [--sign-key KEY.pem --sign-cert CERT.pem]\n",
-          stderr);
-    return 2;
-}
+enum { OPT_REPLACE = 256, OPT_REMOVE, OPT_ADD, OPT_JOBS, OPT_SIGN_KEY, OPT_SIGN_CERT };
+const cli_option cli_repack_options[] = {{"output", 'o', 1, "OUT"},
+                                         {"replace", OPT_REPLACE, 1, "[ABI/]NAME=FILE"},
+                                         {"remove", OPT_REMOVE, 1, "[ABI/]NAME"},
+                                         {"add", OPT_ADD, 1, "FILE"},
+                                         {"jobs", OPT_JOBS, 1, "N"},
+                                         {"sign-key", OPT_SIGN_KEY, 1, "KEY.pem"},
+                                         {"sign-cert", OPT_SIGN_CERT, 1, "CERT.pem"},
+                                         CLI_OPTIONS_END};
 
 /* "arm64-v8a/Foo.dll" -> ABI + "Foo.dll"; a first component that names no ABI is part of the name
    ("fr/Foo.resources.dll"). */
@@ -87,64 +90,69 @@ static const char *split_abi(const char *s, asmstore_abi *abi) {
     return *abi != ASMSTORE_ABI_UNKNOWN ? slash + 1 : s;
 }
 
-static int parse_args(int argc, char **argv, repack_args *a) {
-    int k;
+/* --replace [ABI/]NAME=FILE (file set) or --remove [ABI/]NAME into the next change. 0, or 2. */
+static int parse_change(repack_args *a, const char *v, int replace) {
+    repack_change *c = &a->ch[a->n];
+    const char *eq = strchr(v, '=');
 
-    for (k = 0; k < argc; k++) {
-        const char *o = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
-
-        if (!strcmp(o, "-o") && v) {
-            a->out = v;
-            k++;
-        } else if ((!strcmp(o, "--replace") || !strcmp(o, "--remove")) && v) {
-            repack_change *c = &a->ch[a->n];
-            const char *eq = strchr(v, '=');
-
-            if (a->n >= REPACK_MAX_CHANGES) {
-                fprintf(stderr, "asmstore: more than %d changes\n", REPACK_MAX_CHANGES);
-                return 2;
-            }
-            memset(c, 0, sizeof *c);
-            k++;
-            if (o[2] == 'r' && o[4] == 'p') { /* --replace NAME=FILE */
-                if (!eq || eq == v || !eq[1]) {
-                    fprintf(stderr, "asmstore: --replace takes NAME=FILE, not %s\n", v);
-                    return 2;
-                }
-                c->arg = strndup(v, (size_t)(eq - v));
-                c->file = eq + 1;
-            } else {
-                c->arg = strdup(v);
-            }
-            if (!c->arg)
-                return 2;
-            c->name = split_abi(c->arg, &c->abi);
-            a->n++;
-        } else if (!strcmp(o, "--add") && v) {
-            if (a->nadd < REPACK_MAX_CHANGES)
-                a->add[a->nadd++] = v;
-            k++;
-        } else if (!strcmp(o, "--sign-key") && v) {
-            a->sign_key = argv[++k];
-        } else if (!strcmp(o, "--sign-cert") && v) {
-            a->sign_cert = argv[++k];
-        } else if (!strcmp(o, "--jobs") && v) {
-            k++;
-            if (cli_int_option(o, v, 1, &a->jobs))
-                return 2;
-        } else if (o[0] == '-' && o[1])
-            return repack_usage();
-        else if (!a->in)
-            a->in = o;
-        else
-            return repack_usage();
+    if (a->n >= REPACK_MAX_CHANGES) {
+        fprintf(stderr, "asmstore: more than %d changes\n", REPACK_MAX_CHANGES);
+        return 2;
     }
+    memset(c, 0, sizeof *c);
+    if (replace) {
+        if (!eq || eq == v || !eq[1]) {
+            fprintf(stderr, "asmstore: --replace takes NAME=FILE, not %s\n", v);
+            return 2;
+        }
+        c->arg = strndup(v, (size_t)(eq - v));
+        c->file = eq + 1;
+    } else {
+        c->arg = strdup(v);
+    }
+    if (!c->arg)
+        return 2;
+    c->name = split_abi(c->arg, &c->abi);
+    a->n++;
+    return 0;
+}
+
+/* One option or operand: 0, or the exit code. */
+static int parse_arg(repack_args *a, int key, const char *v) {
+    switch (key) {
+    case 'o': a->out = v; return 0;
+    case OPT_REPLACE:
+    case OPT_REMOVE: return parse_change(a, v, key == OPT_REPLACE);
+    case OPT_ADD:
+        if (a->nadd < REPACK_MAX_CHANGES)
+            a->add[a->nadd++] = v;
+        return 0;
+    case OPT_SIGN_KEY: a->sign_key = v; return 0;
+    case OPT_SIGN_CERT: a->sign_cert = v; return 0;
+    case OPT_JOBS: return cli_int_option("--jobs", v, 1, &a->jobs);
+    case CLI_OPERAND:
+        if (a->in)
+            return cli_usage();
+        a->in = v;
+        return 0;
+    default: return 2; /* CLI_BAD, said */
+    }
+}
+
+static int parse_args(int argc, char **argv, repack_args *a) {
+    cli_parser p;
+    int key, rc;
+
+    cli_parse_begin(&p, argc, argv, cli_repack_options);
+    while ((key = cli_parse_next(&p)) != CLI_DONE)
+        if ((rc = parse_arg(a, key, p.value)) != 0)
+            return rc;
     if (!a->sign_key != !a->sign_cert) {
         fprintf(stderr, "asmstore: --sign-key and --sign-cert go together: give both (the PEM "
                         "private key and its certificate)\n");
         return 2;
     }
-    return a->in && a->out ? 0 : repack_usage();
+    return a->in && a->out ? 0 : cli_usage();
 }
 
 /* >>replacement images ------------------------------------------------------------------------- */

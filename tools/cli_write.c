@@ -198,30 +198,77 @@ typedef struct wrap_template {
     const char *path;
 } wrap_template;
 
-/* Shared by pack and wrap: --wrap/--mode, --template, --symbol, --soname, --align. Returns 1 when
-   argv[*k] was one of them (and consumed its value), 0 when not, -1 on a bad value. */
-static int elf_option(int argc, char **argv, int *k, asmstore_elf_options *eo, int *raw,
-                      wrap_template *tpl) {
-    const char *a = argv[*k], *v = *k + 1 < argc ? argv[*k + 1] : NULL;
+/* The options of pack and wrap, and their keys. */
+enum {
+    OPT_TARGET = 256,
+    OPT_RUNTIME,
+    OPT_ABI,
+    OPT_FORMAT,
+    OPT_HASH,
+    OPT_COMPRESSION,
+    OPT_NO_COMPRESS,
+    OPT_LEVEL,
+    OPT_ALIGN_IMAGES,
+    OPT_JOBS,
+    OPT_KEEP,
+    OPT_PDB,
+    OPT_RAW,
+    OPT_WRAP,
+    OPT_MODE,
+    OPT_TEMPLATE,
+    OPT_SYMBOL,
+    OPT_SONAME,
+    OPT_ALIGN,
+    OPT_ARCH
+};
+#define OPTION_ABI {"abi", OPT_ABI, 1, "arm64|arm|x86_64|x86"}
+#define OPTIONS_ELF                                                                               \
+    {"template", OPT_TEMPLATE, 1, "STUB.so"}, {"symbol", OPT_SYMBOL, 1, "NAME"},                  \
+        {"soname", OPT_SONAME, 1, "NAME"}, {"align", OPT_ALIGN, 1, "N"}
+const cli_option cli_pack_options[] = {{"output", 'o', 1, "OUT"},
+                                       {"target", OPT_TARGET, 1,
+                                        "net8|net9|net10|net11|net11-preview"},
+                                       {"runtime", OPT_RUNTIME, 1, "coreclr|monovm"},
+                                       OPTION_ABI,
+                                       {"format", OPT_FORMAT, 1, "1|2|3|4"},
+                                       {"hash", OPT_HASH, 1, "crc32|xxhash"},
+                                       {"compression", OPT_COMPRESSION, 1, "zstd|lz4|none"},
+                                       {"no-compress", OPT_NO_COMPRESS, 0, NULL},
+                                       {"level", OPT_LEVEL, 1, "N"},
+                                       {"align-images", OPT_ALIGN_IMAGES, 1, "N"},
+                                       {"jobs", OPT_JOBS, 1, "N"},
+                                       {"keep-uncompressed", OPT_KEEP, 1, "NAME"},
+                                       {"pdb", OPT_PDB, 0, NULL},
+                                       {"raw", OPT_RAW, 0, NULL},
+                                       {"wrap", OPT_WRAP, 1, "dlopen|section"},
+                                       {"mode", OPT_MODE, 1, "dlopen|section"},
+                                       OPTIONS_ELF,
+                                       {"arch", OPT_ARCH, 2, "ABI FILE|DIR"},
+                                       CLI_OPTIONS_END};
+const cli_option cli_wrap_options[] = {{"output", 'o', 1, "OUT.so"},
+                                       OPTION_ABI,
+                                       {"mode", OPT_MODE, 1, "dlopen|section"},
+                                       {"wrap", OPT_WRAP, 1, "dlopen|section"},
+                                       OPTIONS_ELF,
+                                       CLI_OPTIONS_END};
+const cli_option cli_elfcheck_options[] = {OPTION_ABI, {"symbol", OPT_SYMBOL, 1, "NAME"},
+                                           CLI_OPTIONS_END};
 
-    if (!strcmp(a, "--raw")) {
-        *raw = 1;
-        return 1;
-    }
-    if (!v)
-        return 0;
-    if (!strcmp(a, "--wrap") || !strcmp(a, "--mode")) {
-        if (!strcmp(v, "dlopen"))
-            eo->mode = ASMSTORE_ELF_MODE_DLOPEN;
-        else if (!strcmp(v, "section"))
-            eo->mode = ASMSTORE_ELF_MODE_SECTION;
-        else {
+/* Shared by pack and wrap: --wrap/--mode, --template, --symbol, --soname, --align VALUE. Returns 1
+   when key is one of them, 0 when not, -1 on a bad value (said). */
+static int elf_option(int key, const char *v, asmstore_elf_options *eo, wrap_template *tpl) {
+    asmstore_result res;
+
+    switch (key) {
+    case OPT_WRAP:
+    case OPT_MODE:
+        if (strcmp(v, "dlopen") != 0 && strcmp(v, "section") != 0) {
             fprintf(stderr, "asmstore: unknown wrapper mode %s (dlopen or section)\n", v);
             return -1;
         }
-    } else if (!strcmp(a, "--template")) {
-        asmstore_result res;
-
+        eo->mode = v[0] == 'd' ? ASMSTORE_ELF_MODE_DLOPEN : ASMSTORE_ELF_MODE_SECTION;
+        return 1;
+    case OPT_TEMPLATE:
         free(tpl->data);
         tpl->data = NULL;
         res = asmstore_read_file(v, NULL, &tpl->data, &eo->stub_size, NULL);
@@ -232,16 +279,12 @@ static int elf_option(int argc, char **argv, int *k, asmstore_elf_options *eo, i
         eo->stub = tpl->data;
         tpl->path = v;
         eo->mode = ASMSTORE_ELF_MODE_TEMPLATE;
-    } else if (!strcmp(a, "--symbol"))
-        eo->symbol = v;
-    else if (!strcmp(a, "--soname"))
-        eo->soname = v;
-    else if (!strcmp(a, "--align"))
-        eo->alignment = (size_t)strtoull(v, NULL, 0);
-    else
-        return 0;
-    (*k)++;
-    return 1;
+        return 1;
+    case OPT_SYMBOL: eo->symbol = v; return 1;
+    case OPT_SONAME: eo->soname = v; return 1;
+    case OPT_ALIGN: eo->alignment = (size_t)strtoull(v, NULL, 0); return 1;
+    default: return 0;
+    }
 }
 
 /* Writes payload as a .so per eo, or raw when raw is set; reports on stderr, naming the template
@@ -292,31 +335,31 @@ typedef struct pack_args {
 
 /* --target, --runtime, --format, --hash, --compression VALUE: 1 taken, 0 not one of them, -1 a bad
    value (said). */
-static int pack_choice_option(const char *o, const char *v, pack_args *a) {
-    if (!strcmp(o, "--target")) {
+static int pack_choice_option(int key, const char *v, pack_args *a) {
+    if (key == OPT_TARGET) {
         a->target = asmstore_target_parse(v);
         if (a->target)
             return 1;
         fprintf(stderr, "asmstore: unknown target %s (net8, net9, net10, net11, net11-preview)\n",
                 v);
-    } else if (!strcmp(o, "--runtime")) {
+    } else if (key == OPT_RUNTIME) {
         a->runtime = !strcmp(v, "coreclr")  ? ASMSTORE_RUNTIME_CORECLR
                      : !strcmp(v, "monovm") ? ASMSTORE_RUNTIME_MONOVM
                                             : -1;
         if (a->runtime >= 0)
             return 1;
         fprintf(stderr, "asmstore: unknown runtime %s (coreclr or monovm)\n", v);
-    } else if (!strcmp(o, "--format")) {
+    } else if (key == OPT_FORMAT) {
         a->format = (uint32_t)atoi(v);
         if (a->format >= 1 && a->format <= 4)
             return 1;
         fprintf(stderr, "asmstore: format must be 1, 2, 3 or 4\n");
-    } else if (!strcmp(o, "--hash")) {
+    } else if (key == OPT_HASH) {
         a->hash = v;
         if (!strcmp(v, "crc32") || !strcmp(v, "xxhash"))
             return 1;
         fprintf(stderr, "asmstore: hash must be crc32 or xxhash\n");
-    } else if (!strcmp(o, "--compression")) {
+    } else if (key == OPT_COMPRESSION) {
         a->compression = v;
         if (!strcmp(v, "zstd") || !strcmp(v, "lz4") || !strcmp(v, "none"))
             return 1;
@@ -328,14 +371,14 @@ static int pack_choice_option(const char *o, const char *v, pack_args *a) {
 }
 
 /* --abi, --level, --jobs, --align-images, --keep-uncompressed VALUE: as pack_choice_option. */
-static int pack_value_option(const char *o, const char *v, int argc, pack_args *a) {
-    if (!strcmp(o, "--abi"))
-        return cli_abi_option(o, v, &a->abi) ? -1 : 1;
-    if (!strcmp(o, "--level"))
-        return cli_int_option(o, v, 1, &a->level) ? -1 : 1;
-    if (!strcmp(o, "--jobs"))
-        return cli_int_option(o, v, 1, &a->jobs) ? -1 : 1;
-    if (!strcmp(o, "--align-images")) {
+static int pack_value_option(int key, const char *v, int argc, pack_args *a) {
+    if (key == OPT_ABI)
+        return cli_abi_option("--abi", v, &a->abi) ? -1 : 1;
+    if (key == OPT_LEVEL)
+        return cli_int_option("--level", v, 1, &a->level) ? -1 : 1;
+    if (key == OPT_JOBS)
+        return cli_int_option("--jobs", v, 1, &a->jobs) ? -1 : 1;
+    if (key == OPT_ALIGN_IMAGES) {
         char *end;
         unsigned long long n = strtoull(v, &end, 0);
 
@@ -345,7 +388,7 @@ static int pack_value_option(const char *o, const char *v, int argc, pack_args *
         fprintf(stderr, "asmstore: --align-images takes a power of two, 1 .. 16384\n");
         return -1;
     }
-    if (!strcmp(o, "--keep-uncompressed")) {
+    if (key == OPT_KEEP) {
         if (!a->keep)
             a->keep = (const char **)malloc((size_t)argc * sizeof *a->keep);
         if (!a->keep) {
@@ -375,38 +418,36 @@ static int pack_arch_input(pack_list *l, const char *abi_name, const char *path)
    */
 static int pack_parse(int argc, char **argv, pack_args *a, asmstore_elf_options *eo,
                       wrap_template *tpl, pack_list *l) {
-    int k, taken;
+    cli_parser p;
+    int key, taken;
 
-    for (k = 0; k < argc; k++) {
-        const char *o = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
-
-        a->wrap_set |= !strcmp(o, "--wrap") || !strcmp(o, "--template");
-        taken = elf_option(argc, argv, &k, eo, &a->raw, tpl);
-        if (taken == 0 && v && !strcmp(o, "-o")) {
-            a->out = v;
-            taken = 2;
-        }
-        if (taken == 0 && v)
-            taken = 2 * pack_choice_option(o, v, a);
-        if (taken == 0 && v)
-            taken = 2 * pack_value_option(o, v, argc, a);
+    cli_parse_begin(&p, argc, argv, cli_pack_options);
+    while ((key = cli_parse_next(&p)) != CLI_DONE) {
+        a->wrap_set |= key == OPT_WRAP || key == OPT_MODE || key == OPT_TEMPLATE;
+        taken = elf_option(key, p.value, eo, tpl);
+        if (taken == 0)
+            taken = pack_choice_option(key, p.value, a);
+        if (taken == 0)
+            taken = pack_value_option(key, p.value, argc, a);
         if (taken < 0)
             return 2;
-        k += taken == 2; /* the value */
         if (taken)
             continue;
-        if (!strcmp(o, "--no-compress"))
-            a->compression = "none";
-        else if (!strcmp(o, "--pdb"))
-            a->with_pdb = 1;
-        else if (!strcmp(o, "--arch") && v && k + 2 < argc) {
-            if (pack_arch_input(l, v, argv[k + 2]))
+        switch (key) {
+        case 'o': a->out = p.value; break;
+        case OPT_NO_COMPRESS: a->compression = "none"; break;
+        case OPT_PDB: a->with_pdb = 1; break;
+        case OPT_RAW: a->raw = 1; break;
+        case OPT_ARCH:
+            if (pack_arch_input(l, p.value, p.value2))
                 return 2;
-            k += 2;
-        } else if (o[0] == '-' && o[1])
-            return cli_usage();
-        else if (pack_input(l, o))
-            return 2;
+            break;
+        case CLI_OPERAND:
+            if (pack_input(l, p.value))
+                return 2;
+            break;
+        default: return 2; /* CLI_BAD, said */
+        }
     }
     return a->out && l->n ? 0 : cli_usage();
 }
@@ -800,45 +841,42 @@ int cli_cmd_pack(int argc, char **argv) {
 
 /* >>wrap --------------------------------------------------------------------------------------- */
 /* Any file into a .so. */
+/* wrap's command line: 0, or the exit code. */
+static int wrap_parse(int argc, char **argv, asmstore_elf_options *eo, wrap_template *tpl,
+                      const char **out, const char **in) {
+    cli_parser p;
+    int key, taken;
+
+    cli_parse_begin(&p, argc, argv, cli_wrap_options);
+    while ((key = cli_parse_next(&p)) != CLI_DONE) {
+        if ((taken = elf_option(key, p.value, eo, tpl)) != 0) {
+            if (taken < 0)
+                return 2;
+        } else if (key == 'o')
+            *out = p.value;
+        else if (key == OPT_ABI) {
+            if (cli_abi_option("--abi", p.value, &eo->abi))
+                return 2;
+        } else if (key == CLI_OPERAND && !*in)
+            *in = p.value;
+        else
+            return key == CLI_BAD ? 2 : cli_usage();
+    }
+    return *out && *in && (eo->abi || eo->mode == ASMSTORE_ELF_MODE_TEMPLATE) ? 0 : cli_usage();
+}
+
 int cli_cmd_wrap(int argc, char **argv) {
     asmstore_elf_options eo;
     const char *out = NULL, *in = NULL;
     const unsigned char *data = NULL;
     wrap_template tpl = {NULL, NULL};
     size_t size = 0;
-    int k, raw = 0, eor, rc;
+    int rc;
 
     memset(&eo, 0, sizeof eo);
-    for (k = 0; k < argc; k++) {
-        const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
-
-        if ((eor = elf_option(argc, argv, &k, &eo, &raw, &tpl)) != 0) {
-            if (eor < 0) {
-                free(tpl.data);
-                return 2;
-            }
-        } else if (!strcmp(a, "-o") && v) {
-            out = v;
-            k++;
-        } else if (!strcmp(a, "--abi") && v) {
-            k++;
-            if (cli_abi_option(a, v, &eo.abi)) {
-                free(tpl.data);
-                return 2;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            free(tpl.data);
-            return cli_usage();
-        } else if (!in)
-            in = a;
-        else {
-            free(tpl.data);
-            return cli_usage();
-        }
-    }
-    if (!out || !in || raw || (!eo.abi && eo.mode != ASMSTORE_ELF_MODE_TEMPLATE)) {
+    if ((rc = wrap_parse(argc, argv, &eo, &tpl, &out, &in)) != 0) {
         free(tpl.data);
-        return cli_usage();
+        return rc;
     }
     if (cli_map_file(in, &data, &size) != 0) {
         free(tpl.data);
@@ -902,22 +940,20 @@ int cli_cmd_elfcheck(int argc, char **argv) {
     const char *path = NULL, *symbol = NULL;
     asmstore_abi abi = ASMSTORE_ABI_UNKNOWN;
     asmstore_abi abis[4];
-    int k, napk, bad = 0;
+    cli_parser p;
+    int k, key, napk, bad = 0;
 
-    for (k = 0; k < argc; k++) {
-        const char *a = argv[k], *val = k + 1 < argc ? argv[k + 1] : NULL;
-
-        if (!strcmp(a, "--abi") && val) {
-            k++;
-            if (cli_abi_option(a, val, &abi))
+    cli_parse_begin(&p, argc, argv, cli_elfcheck_options);
+    while ((key = cli_parse_next(&p)) != CLI_DONE) {
+        if (key == OPT_ABI) {
+            if (cli_abi_option("--abi", p.value, &abi))
                 return 2;
-        } else if (!strcmp(a, "--symbol") && val) {
-            symbol = val;
-            k++;
-        } else if ((a[0] == '-' && a[1]) || path)
-            return cli_usage();
+        } else if (key == OPT_SYMBOL)
+            symbol = p.value;
+        else if (key == CLI_OPERAND && !path)
+            path = p.value;
         else
-            path = a;
+            return key == CLI_BAD ? 2 : cli_usage();
     }
     if (!path)
         return cli_usage();
