@@ -583,6 +583,35 @@ void cli_unit_release(const cli_unit *u, char *buf, size_t cap) {
                  era);
 }
 
+/* The image alignment the store was written with: 1 when every entry follows the one before
+   directly (what releases write), else the largest power of two (up to 16 KiB) dividing every image
+   offset. */
+size_t cli_unit_image_alignment(const cli_unit *u) {
+    uint64_t end = u->r.data_offset, all = 0;
+    int gap = 0;
+    uint32_t k;
+
+    for (k = 0; k < u->r.entry_count; k++) {
+        asmstore_entry e;
+        uint64_t off;
+
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK || e.ignored || !e.image_size)
+            continue;
+        off = (uint64_t)(e.image - u->r.data);
+        gap |= off != end;
+        all |= off;
+        end = off + e.image_size;
+        if (e.pdb)
+            end = (uint64_t)(e.pdb - u->r.data) + e.pdb_size;
+        if (e.config)
+            end = (uint64_t)(e.config - u->r.data) + e.config_size + (u->r.format == 1 ? 1u : 0u);
+    }
+    if (!gap)
+        return 1;
+    all &= ~all + 1; /* lowest set bit */
+    return all && all <= 16384 ? (size_t)all : 16384;
+}
+
 /* The file name an entry is shown and extracted under. Format 1 names have no ".dll"; unnamed
    format-1 entries are called after their XXH64 hash, or their index where no hash is known. */
 int cli_entry_filename(const cli_unit *u, const asmstore_entry *e, char *buf, size_t cap) {

@@ -66,6 +66,10 @@ void cli_unit_release(const cli_unit *u, char *buf, size_t cap);
 const char *cli_unit_runtime(const cli_unit *u);
 /* The compression of the store's first compressed entry; NONE when none is. */
 asmstore_compression cli_unit_compression(const cli_unit *u);
+/* The image alignment the store was written with: 1 when every entry follows the one before
+   directly (what releases write), else the largest power of two (up to 16 KiB) dividing every image
+   offset (repack keeps it, diff compares it). */
+size_t cli_unit_image_alignment(const cli_unit *u);
 /* The file name an entry is listed and extracted under (format 1: name + ".dll", or its hash). */
 int cli_entry_filename(const cli_unit *u, const asmstore_entry *e, char *buf, size_t cap);
 /* Says in why[0..cap) how entry e's bytes (image: its uncompressed image) are not what it claims;

@@ -370,35 +370,6 @@ static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
 }
 
 /* >>write options that reproduce a store ------------------------------------------------------- */
-/* The image alignment the store was written with: 1 when every entry follows the one before
-   directly (what releases write), else the largest power of two (up to 16 KiB) dividing every image
-   offset. */
-static size_t unit_alignment(const cli_unit *u) {
-    uint64_t end = u->r.data_offset, all = 0;
-    int gap = 0;
-    uint32_t k;
-
-    for (k = 0; k < u->r.entry_count; k++) {
-        asmstore_entry e;
-        uint64_t off;
-
-        if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK || e.ignored || !e.image_size)
-            continue;
-        off = (uint64_t)(e.image - u->r.data);
-        gap |= off != end;
-        all |= off;
-        end = off + e.image_size;
-        if (e.pdb)
-            end = (uint64_t)(e.pdb - u->r.data) + e.pdb_size;
-        if (e.config)
-            end = (uint64_t)(e.config - u->r.data) + e.config_size + (u->r.format == 1 ? 1u : 0u);
-    }
-    if (!gap)
-        return 1;
-    all &= ~all + 1; /* lowest set bit */
-    return all && all <= 16384 ? (size_t)all : 16384;
-}
-
 static void store_options(const repack_job *j, const cli_unit *u, asmstore_compression kind,
                           asmstore_write_options *o) {
     memset(o, 0, sizeof *o);
@@ -409,7 +380,7 @@ static void store_options(const repack_job *j, const cli_unit *u, asmstore_compr
     o->level = release_level(&u->r, o->compression);
     o->compress = cli_compress;
     o->jobs = j->a->jobs;
-    o->image_alignment = unit_alignment(u);
+    o->image_alignment = cli_unit_image_alignment(u);
 }
 
 /* >>building the outputs ----------------------------------------------------------------------- */
