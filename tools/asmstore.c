@@ -1,8 +1,8 @@
 /* asmstore - command-line tool over asmstore.h and asmstore_cache.h: the command table and main.
    The commands live by concern: cli_read.c (list, info, verify, extract), cli_write.c (pack, wrap,
-   elfcheck), cli_repack.c (repack), cli_cache.c (load, cache); what they share is cli_common.c
-   (cli.h) and cli_input.c (cli_input.h). Build: make (an object per file under build/cli, linked
-   into build/asmstore). */
+   elfcheck), cli_repack.c (repack), cli_diff.c (diff), cli_cache.c (load, cache); what they share
+   is cli_common.c (cli.h) and cli_input.c (cli_input.h). Build: make (an object per file under
+   build/cli, linked into build/asmstore). */
 #include "cli.h"
 #include "cli_commands.h"
 
@@ -52,15 +52,28 @@ static const cli_command cli_commands[] = {
      "where needed. --sign-key/--sign-cert sign an APK (v2 + v3, minSdk 24+) in that pass,\n"
      "moving no entry: a PEM RSA or EC key and its X.509 certificate.\n",
      "asmstore repack app.apk -o patched.apk --replace MyApp.dll=bin/MyApp.dll"},
+    {"diff", cli_cmd_diff, cli_diff_options,
+     "diff A B [--json] [--abi A]\n"
+     "Compares two STOREs store by store (paired by ABI): store-level differences (format,\n"
+     "header size, name hash, wrapper, image alignment, compression; archive path, alignment\n"
+     "and method when both are in archives), then entries added, removed and changed (index,\n"
+     "sizes, compression, ignored, .pdb, .config, content: the uncompressed image, whose\n"
+     "SHA-256 it shows). Entries are matched by name (a .NET 6-8 store without its manifest:\n"
+     "by name hash). Reads bytes only; nothing is loaded. --json: one object, \"schema\": 1.\n"
+     "Its exit status is not the rule below: 0 the same; 1 different; 2 usage or I/O error,\n"
+     "or an input with no readable store.\n" STORE_HELP,
+     "asmstore diff app.apk patched.apk --abi arm64"},
     {"elfcheck", cli_cmd_elfcheck, cli_elfcheck_options,
      "elfcheck FILE.so|APK [--abi A] [--symbol NAME]\n"
      "Checks bionic's loader rules (16 KiB pages, DT_HASH, ...) one by one.\n",
      "asmstore elfcheck app.apk --abi arm64"},
     {"list", cli_cmd_list, cli_list_options,
-     "list STORE [--json] [--abi A]\n"
-     "Lists every entry of every store in STORE.\n" STORE_HELP,
+     "list STORE [--json] [--hash] [--abi A]\n"
+     "Lists every entry of every store in STORE. --hash adds a column, and --json a field,\n"
+     "with the SHA-256 of each uncompressed image (read from the bytes; nothing is loaded).\n"
+     STORE_HELP,
      "asmstore list app.apk --abi arm64"},
-    {"info", cli_cmd_info, cli_list_options,
+    {"info", cli_cmd_info, cli_info_options,
      "info STORE [--json] [--abi A]\n"
      "Names the layout (format, hash, wrapper: which .NET release writes it) and counts.\n"
      STORE_HELP,

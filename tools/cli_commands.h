@@ -11,6 +11,7 @@ int cli_cmd_info(int argc, char **argv);
 int cli_cmd_verify(int argc, char **argv);
 int cli_cmd_extract(int argc, char **argv);
 extern const cli_option cli_list_options[];
+extern const cli_option cli_info_options[];
 extern const cli_option cli_verify_options[];
 extern const cli_option cli_extract_options[];
 
@@ -26,6 +27,9 @@ extern const cli_option cli_elfcheck_options[];
 int cli_cmd_repack(int argc, char **argv);
 extern const cli_option cli_repack_options[];
 
+/* >>diff (cli_diff.c) -------------------------------------------------------------------------- */
+int cli_cmd_diff(int argc, char **argv);
+extern const cli_option cli_diff_options[];
 
 /* >>cache commands (cli_cache.c) --------------------------------------------------------------- */
 int cli_cmd_load(int argc, char **argv);

@@ -2,6 +2,7 @@
    its argument with cli_input_open_or_fail and walks the selected stores. */
 #include "cli.h"
 #include "cli_commands.h"
+#include "cli_digest.h"
 #include "cli_fs.h"
 #include "cli_input.h"
 #include "cli_r2r.h"
@@ -15,16 +16,18 @@
 #include <zstd.h>
 
 /* "STORE [--json] [--abi A]" and the like: what the commands reading a store take. */
-enum { OPT_JSON = 256, OPT_ABI };
+enum { OPT_JSON = 256, OPT_ABI, OPT_HASH };
 #define OPTION_ABI {"abi", OPT_ABI, 1, "arm64|arm|x86_64|x86"}
-const cli_option cli_list_options[] = {{"json", OPT_JSON, 0, NULL}, OPTION_ABI, CLI_OPTIONS_END};
+const cli_option cli_list_options[] = {{"json", OPT_JSON, 0, NULL}, {"hash", OPT_HASH, 0, NULL},
+                                       OPTION_ABI, CLI_OPTIONS_END};
+const cli_option cli_info_options[] = {{"json", OPT_JSON, 0, NULL}, OPTION_ABI, CLI_OPTIONS_END};
 const cli_option cli_verify_options[] = {OPTION_ABI, CLI_OPTIONS_END};
 const cli_option cli_extract_options[] = {{"directory", 'C', 1, "DIR"}, OPTION_ABI,
                                           CLI_OPTIONS_END};
 
 typedef struct cli_args {
     const char *path, *dir;
-    int json;
+    int json, hash;
     asmstore_abi abi;
     const char **names;
     int nnames;
@@ -43,6 +46,7 @@ static int parse_store_args(int argc, char **argv, const cli_option *options, cl
     while ((key = cli_parse_next(&p)) != CLI_DONE) {
         switch (key) {
         case OPT_JSON: a->json = 1; break;
+        case OPT_HASH: a->hash = 1; break;
         case OPT_ABI:
             if (cli_abi_option("--abi", p.value, &a->abi))
                 return 2;
@@ -76,20 +80,28 @@ typedef struct cli_visit {
     int nth;  /* 0 for the first store printed */
     int many; /* more than one store, or an archive: say which one each line is about */
     int json;
+    int hash;        /* list --hash: a sha256 column */
+    ZSTD_DCtx *dctx; /* list: images are decompressed to hash them */
+    int *status;     /* raised by an image that cannot be read (cli_status) */
 } cli_visit;
 
-static int cli_each_store(int argc, char **argv, int json_array_always,
+static int cli_each_store(int argc, char **argv, const cli_option *options, int json_array_always,
                           void (*visit)(const cli_visit *v)) {
     cli_args a;
     cli_input in;
     int rc, i, nsel = 0, array, status = 0;
     cli_visit v;
 
-    if ((rc = parse_store_args(argc, argv, cli_list_options, &a)) != 0) {
+    if ((rc = parse_store_args(argc, argv, options, &a)) != 0) {
         free(a.names);
         return rc;
     }
     free(a.names);
+    if (a.hash && !cli_sha256_available()) {
+        fprintf(stderr, "asmstore: list --hash: this asmstore was built without libcrypto, which "
+                        "gives the SHA-256 (install libssl-dev and rebuild)\n");
+        return 2;
+    }
     if ((rc = cli_input_open_or_fail(&in, a.path, a.abi)) != 0)
         return rc;
     for (i = 0; i < in.n; i++)
@@ -101,6 +113,9 @@ static int cli_each_store(int argc, char **argv, int json_array_always,
     v.nth = 0;
     v.many = in.archive || nsel > 1;
     v.json = a.json;
+    v.hash = a.hash;
+    v.dctx = ZSTD_createDCtx();
+    v.status = &status;
     for (i = 0; i < in.n; i++) {
         if (!in.units[i].selected)
             continue;
@@ -117,14 +132,31 @@ static int cli_each_store(int argc, char **argv, int json_array_always,
     }
     if (array)
         printf("\n]\n");
+    ZSTD_freeDCtx(v.dctx);
     cli_input_close(&in);
     return status;
+}
+
+/* The SHA-256 of entry e's image into hex for list --hash and --json ("" for a placeholder and
+   without libcrypto); an image that cannot be read is named on stderr and makes list exit 1. */
+static void list_sha256(const cli_visit *v, const asmstore_entry *e, const char *fname,
+                        char hex[CLI_SHA256_HEX]) {
+    asmstore_error err;
+    asmstore_result r = cli_entry_sha256(v->u, e, v->dctx, hex, &err);
+    char why[512];
+
+    if (r == ASMSTORE_OK || r == ASMSTORE_ERR_IGNORED || r == ASMSTORE_ERR_UNSUPPORTED)
+        return;
+    fprintf(stderr, "asmstore: %s (%s): entry %u %s: no sha256: %s\n", v->u->label,
+            cli_unit_abi(v->u), e->index, fname, cli_failure(r, &err, why, sizeof why));
+    if (*v->status < cli_status(r))
+        *v->status = cli_status(r);
 }
 
 static void list_visit(const cli_visit *v) {
     const cli_unit *u = v->u;
     uint32_t k;
-    char fname[1200];
+    char fname[1200], sha[CLI_SHA256_HEX] = "";
 
     if (v->many && !v->json)
         printf("# %s (%s, %s, payload at offset %llu)\n", u->label, cli_unit_abi(u), u->wrapper,
@@ -132,12 +164,17 @@ static void list_visit(const cli_visit *v) {
     if (u->r.format == 1 && !u->has_manifest && !v->json)
         printf("# no assemblies.manifest beside it: entries are shown by %s\n",
                u->r.store_id == 0 || u->r.v1_common ? "name hash" : "index");
+    if (!v->json) /* the columns' names; a sha256 column is 64 wide */
+        printf("%5s %10s %10s %-4s %s%*sname\n", "index", "size", "stored", "comp",
+               v->hash ? "sha256" : "", v->hash ? 59 : 0, "");
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
 
         asmstore_reader_entry(&u->r, k, &e, NULL);
         if (cli_entry_filename(u, &e, fname, sizeof fname) != 0)
             fname[0] = 0;
+        if (v->json || v->hash)
+            list_sha256(v, &e, fname, sha);
         if (v->json) {
             printf("%s\n {\"index\": %u, ", (v->nth == 0 && k == 0) ? "" : ",", k);
             if (v->many) {
@@ -152,12 +189,17 @@ static void list_visit(const cli_visit *v) {
                 printf(", \"named\": %s, \"xxh64\": \"%016llx\", \"mapping_index\": %u",
                        e.name ? "true" : "false", (unsigned long long)e.hash, e.mapping_index);
             printf(", \"ignored\": %s, \"stored_size\": %zu, \"size\": %zu, \"compression\": "
-                   "\"%s\", \"pdb_size\": %zu, \"config_size\": %zu}",
+                   "\"%s\", \"pdb_size\": %zu, \"config_size\": %zu, \"sha256\": ",
                    e.ignored ? "true" : "false", e.image_size, e.uncompressed_size,
                    compression_name(e.compression), e.pdb_size, e.config_size);
+            if (sha[0])
+                printf("\"%s\"}", sha);
+            else
+                printf("null}");
         } else {
-            printf("%5u %10zu %10zu %-4s %s%s%s%s\n", k, e.uncompressed_size, e.image_size,
-                   compression_name(e.compression), fname, e.ignored ? " (ignored)" : "",
+            printf("%5u %10zu %10zu %-4s %s%s%s%s%s%s\n", k, e.uncompressed_size, e.image_size,
+                   compression_name(e.compression), v->hash ? (sha[0] ? sha : "-") : "",
+                   v->hash ? " " : "", fname, e.ignored ? " (ignored)" : "",
                    e.pdb ? " +pdb" : "", e.config ? " +config" : "");
         }
     }
@@ -270,10 +312,10 @@ static void info_visit(const cli_visit *v) {
 }
 
 int cli_cmd_list(int argc, char **argv) {
-    return cli_each_store(argc, argv, 1, list_visit);
+    return cli_each_store(argc, argv, cli_list_options, 1, list_visit);
 }
 int cli_cmd_info(int argc, char **argv) {
-    return cli_each_store(argc, argv, 0, info_visit);
+    return cli_each_store(argc, argv, cli_info_options, 0, info_visit);
 }
 
 /* Decompresses one entry into a fresh buffer; prints a problem (naming the store) and returns NULL
@@ -418,14 +460,16 @@ int cli_cmd_verify(int argc, char **argv) {
         problems += p;
         bad_stores += p > 0;
         if (in.n > 1)
-            printf("%s (%s): %s, %u entries\n", u->label, cli_unit_abi(u), p ? "FAILED" : "ok",
-                   u->r.entry_count);
+            printf("%s (%s): %s, %u %s\n", u->label, cli_unit_abi(u), p ? "FAILED" : "ok",
+                   u->r.entry_count, cli_plural(u->r.entry_count, "entry", "entries"));
     }
     ZSTD_freeDCtx(dctx);
     if (problems)
-        printf("%d problem(s) in %d of %d store(s)\n", problems, bad_stores, checked);
+        printf("%d %s in %d of %d %s\n", problems, cli_plural((unsigned)problems, "problem", "problems"),
+               bad_stores, checked, cli_plural((unsigned)checked, "store", "stores"));
     else if (checked == 1)
-        printf("%s: ok, %u entries\n", a.path, last->r.entry_count);
+        printf("%s: ok, %u %s\n", a.path, last->r.entry_count,
+               cli_plural(last->r.entry_count, "entry", "entries"));
     else
         printf("%s: ok, %d stores\n", a.path, checked);
     cli_input_close(&in);

@@ -1,0 +1,38 @@
+/* cli_digest.h - an entry's uncompressed image and its content hash (cli_digest.c): the SHA-256
+   that list --hash, list --json and diff give per entry, from the bytes alone (nothing is loaded or
+   dlopen'ed). The hash is libcrypto's; built without it (no ASMSTORE_CLI_CRYPTO) there is none. */
+#ifndef ASMSTORE_CLI_DIGEST_H
+#define ASMSTORE_CLI_DIGEST_H
+#include "cli_input.h"
+
+#include <zstd.h>
+
+/* >>images ------------------------------------------------------------------------------------- */
+/* One entry's uncompressed image: in the store when it is stored as is, else in `owned`. */
+typedef struct cli_image {
+    const unsigned char *p;
+    size_t n;
+    unsigned char *owned;
+} cli_image;
+
+/* Entry e of u's store, uncompressed: in place when stored so, else decompressed (with dctx) into
+   one malloc'd buffer of the entry's size, so one image at a time is in memory. ASMSTORE_OK with
+   *img set (cli_image_free releases it); ASMSTORE_ERR_IGNORED for a placeholder, which owns no
+   bytes; else the reader's result (err says what was found). */
+asmstore_result cli_image_get(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
+                              cli_image *img, asmstore_error *err);
+void cli_image_free(cli_image *img);
+
+/* >>content hash ------------------------------------------------------------------------------- */
+#define CLI_SHA256_HEX 65 /* 64 lowercase hex digits and a NUL */
+
+/* 1 when this asmstore was built with libcrypto and so gives content hashes. */
+int cli_sha256_available(void);
+/* The SHA-256 of p[0..n) in hex; 0, or -1 with hex "" (no libcrypto, or it failed). */
+int cli_sha256_hex(const void *p, size_t n, char hex[CLI_SHA256_HEX]);
+/* The SHA-256 of entry e's uncompressed image (cli_image_get, then cli_sha256_hex): ASMSTORE_OK;
+   ASMSTORE_ERR_UNSUPPORTED without libcrypto; else why the image could not be read (err). hex is ""
+   unless ASMSTORE_OK. */
+asmstore_result cli_entry_sha256(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
+                                 char hex[CLI_SHA256_HEX], asmstore_error *err);
+#endif
