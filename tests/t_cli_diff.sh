@@ -178,7 +178,7 @@ t_check "damaged image: list --hash names it, shows '-' for it, exits 1" \
 # ---- list --hash and list --json: sha256 of the uncompressed image ----
 "$ASMSTORE" extract "$T/s2.bin" -C "$T/x2" >/dev/null
 t_check "list --hash: each entry's sha256 column is sha256sum of the file extract writes" \
-    bash -c "cd '$T/x2' && '$ASMSTORE' list --hash '$T/s2.bin' | awk '{print \$5\"  \"\$6}' >'$T/lh' && [ -s '$T/lh' ] && sha256sum -c --quiet '$T/lh'"
+    bash -c "cd '$T/x2' && '$ASMSTORE' list --hash '$T/s2.bin' | awk '\$1 ~ /^[0-9]+\$/ {print \$5\"  \"\$6}' >'$T/lh' && [ \$(wc -l <'$T/lh') = 5 ] && sha256sum -c --strict --quiet '$T/lh'"
 t_check "list --json: a sha256 per entry, sha256sum of the file extract writes" \
     bash -c "'$ASMSTORE' list --json '$T/s2.bin' | $PY -c '
 import json, sys, hashlib
