@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/t_cli_noexec.sh - nothing a file carries runs. A .so built here with cc, whose constructor
 # creates a file and which carries a valid store under _assembly_store, is given to every command
-# (load with and without a cache, info, list, verify, extract, pack and wrap inputs, wrap --template,
-# repack, elfcheck, cache) on its own and inside an APK: the file is never created (0.6.0's load
-# dlopen'ed it). A .so that loading runs nothing from is still dlopen'ed by load, as a host does.
+# (load with and without a cache, info, list, list --hash, diff, verify, extract, pack and wrap
+# inputs, wrap --template, repack, elfcheck, cache) on its own and inside an APK: the file is never
+# created (0.6.0's load dlopen'ed it). A .so that loading runs nothing from is still dlopen'ed by
+# load, as a host does.
 # asmstore_elf_check_inert over real files: every generated kind on every ABI, templates over stubs
 # built by each ABI's cc, upstream-style stores made by llvm-mc + ld.lld pass; libxamarin-app.so of
 # the samples (code, relocations, DT_NEEDED) is refused.
@@ -54,6 +55,9 @@ run_all() { # INPUT
   "$ASMSTORE" info "$in"
   "$ASMSTORE" info --json "$in"
   "$ASMSTORE" list "$in"
+  "$ASMSTORE" list --hash --json "$in"
+  "$ASMSTORE" diff "$in" "$in"
+  "$ASMSTORE" diff --json "$in" host.store
   "$ASMSTORE" verify "$in"
   "$ASMSTORE" extract "$in" -C "out-$(basename "$in")"
   "$ASMSTORE" repack "$in" -o "repacked-$(basename "$in")"
