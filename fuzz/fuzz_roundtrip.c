@@ -26,6 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* releases' back-to-back layout, or images padded to 2..16384 bytes (zero-copy stores) */
     o.image_alignment = (data[0] & 0x80) ? (size_t)1 << (1 + size % 14) : 1;
     if (size & 4) o.hash = ASMSTORE_HASH_CRC32; /* .NET 11 GA: CRC-32 in any format, any ABI */
+    o.no_companions = (size & 8) != 0;       /* .NET 11 GA CoreCLR: no ".ni.dll" twins */
     o.level = 1;
     o.jobs = 1 + ((data[0] >> 6) & 1);
     if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return 0; /* coreclr + format 2: refused */
@@ -49,6 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (asmstore_writer_finish(w, &out, &out_size, NULL) != ASMSTORE_OK) abort();
     if (asmstore_reader_init(&r, out, out_size, NULL, NULL) != ASMSTORE_OK) abort();
+    /* CoreCLR stores get one ignored twin per entry unless no_companions (.NET 11 GA) */
+    if (o.runtime == ASMSTORE_RUNTIME_CORECLR && r.entry_count != (o.no_companions ? n : 2 * n)) abort();
     for (i = 0; i < n; i++) {
         asmstore_entry e;
         unsigned char *buf;
