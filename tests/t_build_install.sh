@@ -9,7 +9,8 @@ if make -s -C "$TOP" install PREFIX="$P" >"$T_TMP/install.log" 2>&1; then t_ok "
 else t_fail "make install" "$(tail -5 "$T_TMP/install.log")"; t_done; exit; fi
 
 missing=
-for f in include/asmstore.h include/asmstore_cache.h bin/asmstore share/pkgconfig/asmstore.pc \
+for f in include/asmstore.h include/asmstore_cache.h bin/asmstore share/man/man1/asmstore.1 \
+         share/bash-completion/completions/asmstore share/pkgconfig/asmstore.pc \
          share/cmake/asmstore/asmstoreConfig.cmake share/cmake/asmstore/asmstoreConfigVersion.cmake; do
   [ -f "$P/$f" ] || missing="$missing $f"
 done

@@ -326,7 +326,7 @@ if grep -q "looked for $T_TMP/rule/.*asmstore load --cache" err; then t_ok "cach
 else t_fail "cache stats message" "$(cat err)"; fi
 
 # progress ("compressing i/n") only when stderr is a terminal
-mkdir many && for i in $(seq 1 60); do printf 'payload %s\n' "$i" >"many/A$i.dll"; done
+mkdir many && t_pe $(for i in $(seq 1 60); do echo "many/A$i.dll $((1000 + i))"; done)
 "$ASMSTORE" pack --raw -o many.bin many 2>err >/dev/null
 if ! grep -q compressing err && grep -q 'many.bin: [0-9]* entries' err; then t_ok "pack: no progress when stderr is not a terminal (the summary only)"
 else t_fail "pack progress to a file" "$(head -c 300 err)"; fi
@@ -343,27 +343,27 @@ t_pe ni2.dll 2200; cp ni/Bar.dll Bar.dll
 ignored() { "$ASMSTORE" list --json "$1" | python3 -c 'import json,sys; print(sum(e["ignored"] for e in json.load(sys.stdin)))'; }
 "$ASMSTORE" pack --raw --target net11 --runtime coreclr -o ga.raw ni/Bar.dll ni/Foo.dll 2>/dev/null
 "$ASMSTORE" list ga.raw >ga.list 2>&1
-if [ "$(wc -l <ga.list)" = 2 ] && ! grep -q 'ni\.dll' ga.list && [ "$(ignored ga.raw)" = 0 ]; then
+if [ "$(grep -vc '^index' ga.list)" = 2 ] && ! grep -q 'ni\.dll' ga.list && [ "$(ignored ga.raw)" = 0 ]; then
   t_ok "pack --target net11 --runtime coreclr: no .ni.dll twins (2 entries for 2 assemblies)"
 else t_fail "net11 coreclr twins" "$(cat ga.list)"; fi
 for tg in net10 net11-preview; do
   "$ASMSTORE" pack --raw --target $tg --runtime coreclr -o $tg.raw ni/Bar.dll ni/Foo.dll 2>/dev/null
   "$ASMSTORE" list $tg.raw >$tg.list 2>&1
-  if [ "$(wc -l <$tg.list)" = 4 ] && grep -q 'Bar.ni.dll (ignored)' $tg.list && grep -q 'Foo.ni.dll (ignored)' $tg.list; then
+  if [ "$(grep -vc '^index' $tg.list)" = 4 ] && grep -q 'Bar.ni.dll (ignored)' $tg.list && grep -q 'Foo.ni.dll (ignored)' $tg.list; then
     t_ok "pack --target $tg --runtime coreclr keeps each entry's ignored .ni.dll twin"
   else t_fail "$tg coreclr twins" "$(cat $tg.list)"; fi
 done
 "$ASMSTORE" pack --raw -o real.raw ni 2>err; rc=$?
 "$ASMSTORE" list real.raw >real.list 2>&1
 rm -rf real.x; "$ASMSTORE" extract real.raw -C real.x >/dev/null 2>&1
-if [ $rc = 0 ] && [ "$(wc -l <real.list)" = 3 ] && [ "$(ignored real.raw)" = 0 ] && cmp -s ni/Foo.ni.dll real.x/Foo.ni.dll &&
+if [ $rc = 0 ] && [ "$(grep -vc '^index' real.list)" = 3 ] && [ "$(ignored real.raw)" = 0 ] && cmp -s ni/Foo.ni.dll real.x/Foo.ni.dll &&
    "$ASMSTORE" verify real.raw >/dev/null 2>&1 && "$ASMSTORE" info real.raw | grep -q '^entries: *3 (0 ignored'; then
   t_ok "a real Foo.ni.dll beside Foo.dll (net11 coreclr): an ordinary entry in list, info, verify and extract"
 else t_fail "real Foo.ni.dll" "rc=$rc $(cat err real.list)"; fi
 "$ASMSTORE" repack real.raw -o real2.raw --replace Foo.ni.dll=ni2.dll --remove Foo >/dev/null 2>err; rc=$?
 "$ASMSTORE" list real2.raw >real2.list 2>&1
 rm -rf real2.x; "$ASMSTORE" extract real2.raw -C real2.x >/dev/null 2>&1
-if [ $rc = 0 ] && [ "$(wc -l <real2.list)" = 2 ] && cmp -s ni2.dll real2.x/Foo.ni.dll && [ ! -e real2.x/Foo.dll ]; then
+if [ $rc = 0 ] && [ "$(grep -vc '^index' real2.list)" = 2 ] && cmp -s ni2.dll real2.x/Foo.ni.dll && [ ! -e real2.x/Foo.dll ]; then
   t_ok "repack: --replace Foo.ni.dll replaces the real one, --remove Foo leaves it (only an ignored twin goes with Foo.dll)"
 else t_fail "repack of a real Foo.ni.dll" "rc=$rc $(cat err real2.list)"; fi
 "$ASMSTORE" pack --raw --target net10 --runtime coreclr -o no.raw ni 2>err; rc=$?

@@ -6,9 +6,9 @@ mkdir in
 seq 1 60000 >in/Alpha.dll
 seq 5 7 900000 >in/Beta.dll
 head -c 40000 /dev/urandom >in/Gamma.dll
-"$ASMSTORE" pack -o s.xaba --raw --target net11-preview --runtime monovm in/Alpha.dll in/Beta.dll in/Gamma.dll 2>/dev/null
-"$ASMSTORE" pack -o v3.xaba --raw --target net11-preview --runtime monovm --format 3 in/Alpha.dll in/Beta.dll in/Gamma.dll 2>/dev/null
-"$ASMSTORE" pack -o plain.xaba --raw --target net11-preview --runtime monovm --no-compress in/Alpha.dll 2>/dev/null
+"$ASMSTORE" pack --no-check -o s.xaba --raw --target net11-preview --runtime monovm in/Alpha.dll in/Beta.dll in/Gamma.dll 2>/dev/null
+"$ASMSTORE" pack --no-check -o v3.xaba --raw --target net11-preview --runtime monovm --format 3 in/Alpha.dll in/Beta.dll in/Gamma.dll 2>/dev/null
+"$ASMSTORE" pack --no-check -o plain.xaba --raw --target net11-preview --runtime monovm --no-compress in/Alpha.dll 2>/dev/null
 
 # expected "name size hash" from the source files (xxhsum -H3 when present, else our first load)
 expect() {
@@ -69,7 +69,7 @@ else t_fail "cache prune --max-bytes" "$(cat prune2 stats3)"; fi
 # past 16 staged files the writer consolidates them into one pack, which the next run's hits come from
 mkdir -p many
 for i in $(seq 1 20); do seq 1 $((i * 3000)) >"many/M$i.dll"; done
-"$ASMSTORE" pack -o many.xaba --raw --target net11-preview --runtime monovm many/*.dll 2>/dev/null
+"$ASMSTORE" pack --no-check -o many.xaba --raw --target net11-preview --runtime monovm many/*.dll 2>/dev/null
 "$ASMSTORE" load --cache cp many.xaba --all >/dev/null 2>pk1
 "$ASMSTORE" load --cache cp many.xaba --all >pk2run 2>pk2
 "$ASMSTORE" cache stats cp >pkstats
@@ -88,7 +88,7 @@ else t_fail "error exits"; fi
 mkdir -p v1/a64 v1/x64
 seq 1 7000 >v1/a64/B.dll
 seq 3 9000 >v1/x64/B.dll
-"$ASMSTORE" pack --target net8 -o v1/set in/Alpha.dll --arch arm64 v1/a64/B.dll --arch x86_64 v1/x64/B.dll 2>/dev/null
+"$ASMSTORE" pack --no-check --target net8 -o v1/set in/Alpha.dll --arch arm64 v1/a64/B.dll --arch x86_64 v1/x64/B.dll 2>/dev/null
 "$ASMSTORE" load v1/set --abi arm64 --all >v1run 2>v1err; rc=$?
 if [ $rc = 0 ] && grep -qx "Alpha $(stat -c %s in/Alpha.dll) miss [0-9a-f]*" v1run &&
    grep -qx "B $(stat -c %s v1/a64/B.dll) miss [0-9a-f]*" v1run && [ "$(wc -l <v1run)" = 2 ]; then

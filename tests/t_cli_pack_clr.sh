@@ -146,7 +146,12 @@ for c in none zstd; do
   }
   t_check "verify ($c store): stubs without their composite -> exit 1, one problem per stub, naming the composite (and the cut PE)" verify_refused
 done
-"$ASMSTORE" pack --runtime coreclr --raw -o "$T_TMP/g" "$T_TMP/truncated.dll" "$T_TMP/huge.dll" "$T_TMP/outside.dll" "$T_TMP/random.dll" "$T_TMP/mz.dll" 2>"$T_TMP/err"
+# pack refuses what is no assembly before any work: the first such input named, nothing written
+"$ASMSTORE" pack --runtime coreclr --raw -o "$T_TMP/g" "$T_TMP/huge.dll" "$T_TMP/truncated.dll" "$T_TMP/random.dll" 2>"$T_TMP/err"; rc=$?
+t_check "pack: a truncated PE among the inputs -> exit 1 naming it, nothing written" \
+  sh -c "[ $rc = 1 ] && [ ! -e '$T_TMP/g' ] && grep -q 'truncated.dll (.*): not a .NET assembly' '$T_TMP/err'"
+# so the garbage store comes from the independent writer
+$PY "$IND" write "$T_TMP/g" 3 arm64 coreclr "$T_TMP/truncated.dll" "$T_TMP/huge.dll" "$T_TMP/outside.dll" "$T_TMP/random.dll" "$T_TMP/mz.dll" --compression none
 "$ASMSTORE" verify "$T_TMP/g" >"$T_TMP/out.v" 2>&1; rc=$?
 garbage_named() {
   [ $rc = 1 ] && ! grep -q 'component stub' "$T_TMP/out.v" && grep -q '^3 problem' "$T_TMP/out.v" &&

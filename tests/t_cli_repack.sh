@@ -55,7 +55,7 @@ if [ -e "$BIG" ]; then
         $INDEP check "$T_TMP/rep.so" "$T_TMP/new" --repacked
     t_check "replace: compressed descriptors consistent (XALZ headers decode with the lz4 CLI)" $INDEP lz4-cli "$T_TMP/rep.so"
     "$ASMSTORE" repack "$S" -o "$T_TMP/rm.so" --remove WaterCountdownWidget >/dev/null 2>&1
-    t_check "remove: 9 entries left, the rest as they were" bash -c "[ \$('$ASMSTORE' list '$T_TMP/rm.so' | wc -l) = 9 ] && $INDEP check '$T_TMP/rm.so' '$T_TMP/old' --repacked"
+    t_check "remove: 9 entries left, the rest as they were" bash -c "[ \$('$ASMSTORE' list '$T_TMP/rm.so' | grep -vc '^index') = 9 ] && $INDEP check '$T_TMP/rm.so' '$T_TMP/old' --repacked"
 
     # format 1: a common entry replaced; the set's other files and the manifest are unchanged
     "$ASMSTORE" repack "$SAMPLES/v1-razr-pointcrep" -o "$T_TMP/razr-rep" --replace StereoKit="$SMALL" >"$T_TMP/v1.log" 2>&1

@@ -5,6 +5,7 @@
    build/cli, linked into build/asmstore). */
 #include "cli.h"
 #include "cli_commands.h"
+#include "cli_doc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@ static const cli_command cli_commands[] = {
      "                [--align-images N] [--jobs N] [--keep-uncompressed NAME]... [--pdb]\n"
      "                [--raw | --wrap dlopen|section | --template STUB.so]\n"
      "                [--symbol NAME] [--soname NAME] [--align N] [--arch ABI FILE|DIR]...\n"
-     "                FILE|DIR...\n"
+     "                [--no-check] FILE|DIR...\n"
      "Writes what a release writes: by default --target net11 --runtime coreclr (format 3,\n"
      "CRC-32, zstd 22, dlopen-kind .so); --runtime defaults to monovm for net8..net10. Each\n"
      "other flag overrides its part. -o DIR/ writes DIR/<the release's file name>. --target\n"
@@ -36,7 +37,9 @@ static const cli_command cli_commands[] = {
      "release's back-to-back layout (a warning for CoreCLR). --keep-uncompressed NAME (an\n"
      "entry name or a pattern such as '*.r2r.dll'; repeatable) stores those entries as they\n"
      "are in a compressed store. ReadyToRun component stubs are refused unless their\n"
-     "composite image is an input.\n",
+     "composite image is an input. Before any work pack checks that OUT's directory takes\n"
+     "files and that each input is a .NET assembly (its .pdb a PDB, its .config XML);\n"
+     "--no-check packs the bytes as given (test stores, which verify then refuses).\n",
      "asmstore pack -o out/ --target net9 bin/Release/net9.0-android/android-arm64/"},
     {"wrap", cli_cmd_wrap, cli_wrap_options,
      "wrap -o OUT.so --abi A [--mode dlopen|section] [--template STUB.so] [--symbol NAME]\n"
@@ -169,6 +172,14 @@ int main(int argc, char **argv) {
         printf("asmstore %d.%d.%d\n", ASMSTORE_VERSION_MAJOR, ASMSTORE_VERSION_MINOR,
                ASMSTORE_VERSION_PATCH);
         cli_print_optional_parts(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--man")) { /* make install's asmstore.1 */
+        cli_doc_man(stdout, cli_commands, CLI_NCOMMANDS);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--completion") && argc == 3 && !strcmp(argv[2], "bash")) {
+        cli_doc_bash(stdout, cli_commands, CLI_NCOMMANDS);
         return 0;
     }
     if (!(c = find_command(argv[1])))

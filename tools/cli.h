@@ -93,6 +93,8 @@ const char *cli_failure(asmstore_result r, const asmstore_error *err, char *buf,
 /* The exit status a result stands for: 2 for I/O errors and memory, 1 for anything the input holds.
    */
 int cli_status(asmstore_result r);
+/* one when n is 1, else many: "1 entry", "2 entries". */
+const char *cli_plural(unsigned long long n, const char *one, const char *many);
 /* Prints "asmstore: WHAT: <cli_failure>; <what to try>" and returns cli_status(r). err may be NULL.
    */
 int cli_fail(const char *what, asmstore_result r, const asmstore_error *err);

@@ -302,10 +302,10 @@ static void load_report(asmstore_cache *c, cli_loaded *out, size_t n, double t0,
         asmstore_cache_release(&out[k].img);
     }
     fprintf(stderr,
-            "%zu entries in %.1f ms (writer done at %.1f ms): %llu hits (%llu from the pack), "
+            "%zu %s in %.1f ms (writer done at %.1f ms): %llu hits (%llu from the pack), "
             "%llu misses, %llu direct; cache %s%s, %llu files written (%llu bytes), %llu packs "
             "written (%llu images packed), %llu rejected, %llu skipped, %llu write failures\n",
-            n, t1 - t0, cli_now_ms() - t0, (unsigned long long)cnt.hits,
+            n, cli_plural(n, "entry", "entries"), t1 - t0, cli_now_ms() - t0, (unsigned long long)cnt.hits,
             (unsigned long long)cnt.pack_hits, (unsigned long long)cnt.misses,
             (unsigned long long)cnt.direct, cnt.enabled ? "on" : "off",
             cnt.enabled && !cnt.writes_enabled ? " (writes off)" : "",
@@ -445,7 +445,9 @@ static int cli_cache_stats_cmd(const char *root) {
         ndirs++;
     }
     closedir(d);
-    printf("total: %d store ids, %llu files, %llu bytes\n", ndirs, all_files, all_bytes);
+    printf("total: %d store %s, %llu %s, %llu bytes\n", ndirs,
+           cli_plural((unsigned)ndirs, "id", "ids"), all_files, cli_plural(all_files, "file", "files"),
+           all_bytes);
     return 0;
 }
 
@@ -461,10 +463,11 @@ static int cli_cache_prune_cmd(const char *root, const uint64_t *keep, uint64_t 
         return cli_fail_errno(root, "prune the cache");
     if (res != ASMSTORE_OK)
         return cli_fail(root, res, &err);
-    printf("removed %llu store dirs, %llu files, %llu bytes; kept %llu files, %llu bytes\n",
-           (unsigned long long)ps.dirs_removed, (unsigned long long)ps.files_removed,
+    printf("removed %llu store %s, %llu %s, %llu bytes; kept %llu %s, %llu bytes\n",
+           (unsigned long long)ps.dirs_removed, cli_plural(ps.dirs_removed, "dir", "dirs"),
+           (unsigned long long)ps.files_removed, cli_plural(ps.files_removed, "file", "files"),
            (unsigned long long)ps.bytes_removed, (unsigned long long)ps.files_kept,
-           (unsigned long long)ps.bytes_kept);
+           cli_plural(ps.files_kept, "file", "files"), (unsigned long long)ps.bytes_kept);
     return 0;
 }
 

@@ -279,6 +279,10 @@ int cli_status(asmstore_result r) {
     return r == ASMSTORE_ERR_IO || r == ASMSTORE_ERR_OUT_OF_MEMORY ? 2 : 1;
 }
 
+const char *cli_plural(unsigned long long n, const char *one, const char *many) {
+    return n == 1 ? one : many;
+}
+
 int cli_fail(const char *what, asmstore_result r, const asmstore_error *err) {
     const char *hint = cli_result_hint(r);
     char why[512];

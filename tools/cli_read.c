@@ -621,6 +621,19 @@ static int extract_input(extract_job *j, const cli_input *in, const char **names
     return status;
 }
 
+/* Does a selected store hold one of the names? None: extract has nothing to write. */
+static int extract_finds_any(const cli_input *in, const char **names, int nnames) {
+    int i, n;
+
+    for (i = 0; i < in->n; i++)
+        for (n = 0; n < nnames; n++)
+            if (in->units[i].selected && in->units[i].opened &&
+                asmstore_reader_find(&in->units[i].r, names[n], strlen(names[n]), NULL, NULL) ==
+                    ASMSTORE_OK)
+                return 1;
+    return 0;
+}
+
 int cli_cmd_extract(int argc, char **argv) {
     cli_args a;
     cli_input in;
@@ -637,6 +650,12 @@ int cli_cmd_extract(int argc, char **argv) {
         return rc;
     }
     memset(&j, 0, sizeof j);
+    if (a.nnames && !extract_finds_any(&in, a.names, a.nnames)) {
+        rc = extract_input(&j, &in, a.names, a.nnames); /* names each one not there */
+        cli_input_close(&in);
+        free(a.names);
+        return rc; /* and creates no directory for nothing */
+    }
     if ((j.rootfd = cli_dir_open(a.dir, 1)) < 0) {
         fprintf(stderr,
                 "asmstore: -C %s: %s (give -C a new or existing directory, not a symlink)\n", a.dir,

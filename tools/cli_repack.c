@@ -468,8 +468,8 @@ static int build_store(repack_job *j, const cli_unit *u) {
     if (rc == 0)
         rc = wrap_like(j, u, data, size, new_output(j, u, u->label));
     if (rc == 0)
-        fprintf(stderr, "%s: %zu entries, format %u\n", u->label, asmstore_writer_count(w),
-                u->r.format);
+        fprintf(stderr, "%s: %zu %s, format %u\n", u->label, asmstore_writer_count(w),
+                cli_plural(asmstore_writer_count(w), "entry", "entries"), u->r.format);
     asmstore_writer_free(w);
     return rc;
 }
@@ -539,7 +539,8 @@ static int build_v1_set(repack_job *j) {
             continue; /* the manifest (kept as it is), or a store 0 the input did not have */
         rc = wrap_like(j, u, data, size, new_output(j, u, u->label));
         if (rc == 0)
-            fprintf(stderr, "%s: %u entries, format 1\n", u->label, u->r.entry_count);
+            fprintf(stderr, "%s: %u %s, format 1\n", u->label, u->r.entry_count,
+                    cli_plural(u->r.entry_count, "entry", "entries"));
     }
     asmstore_writer_free(w);
     return rc;
@@ -1020,7 +1021,10 @@ int cli_cmd_repack(int argc, char **argv) {
     if (rc == 0)
         rc = write_all(&j);
     if (rc == 0)
-        fprintf(stderr, "%s: written\n", a.out);
+        fprintf(stderr, "%s: %s\n", a.out,
+                a.n || a.nadd ? "written"
+                              : "unchanged (no --replace, --remove or --add: every entry is "
+                                "kept as IN has it)");
     for (i = 0; i < j.nouts; i++)
         free(j.outs[i].data);
     cli_input_close(&j.in);

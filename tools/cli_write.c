@@ -219,7 +219,8 @@ enum {
     OPT_SYMBOL,
     OPT_SONAME,
     OPT_ALIGN,
-    OPT_ARCH
+    OPT_ARCH,
+    OPT_NO_CHECK
 };
 #define OPTION_ABI {"abi", OPT_ABI, 1, "arm64|arm|x86_64|x86"}
 #define OPTIONS_ELF                                                                               \
@@ -244,6 +245,7 @@ const cli_option cli_pack_options[] = {{"output", 'o', 1, "OUT"},
                                        {"mode", OPT_MODE, 1, "dlopen|section"},
                                        OPTIONS_ELF,
                                        {"arch", OPT_ARCH, 2, "ABI FILE|DIR"},
+                                       {"no-check", OPT_NO_CHECK, 0, NULL},
                                        CLI_OPTIONS_END};
 const cli_option cli_wrap_options[] = {{"output", 'o', 1, "OUT.so"},
                                        OPTION_ABI,
@@ -327,7 +329,7 @@ typedef struct pack_args {
     asmstore_abi abi;
     uint32_t format;
     const char *hash, *compression;
-    int level, jobs, with_pdb, raw, wrap_set;
+    int level, jobs, with_pdb, raw, wrap_set, no_check;
     size_t align_images;
     const char **keep; /* --keep-uncompressed NAMEs (argv's strings) */
     size_t nkeep;
@@ -437,6 +439,7 @@ static int pack_parse(int argc, char **argv, pack_args *a, asmstore_elf_options 
         case 'o': a->out = p.value; break;
         case OPT_NO_COMPRESS: a->compression = "none"; break;
         case OPT_PDB: a->with_pdb = 1; break;
+        case OPT_NO_CHECK: a->no_check = 1; break;
         case OPT_RAW: a->raw = 1; break;
         case OPT_ARCH:
             if (pack_arch_input(l, p.value, p.value2))
@@ -570,6 +573,33 @@ static void pack_out_path(const char *out, const char *file_name, char *buf, siz
         snprintf(buf, cap, "%s", out);
 }
 
+/* The directory OUT goes into (OUT itself when it is one or ends with '/') is there and takes
+   files: checked before any work, so a mistyped -o costs nothing. 0, or 2 after naming it. */
+static int pack_check_out(const char *out) {
+    char dir[PATH_MAX];
+    const char *slash = strrchr(out, '/');
+    struct stat st;
+    size_t n = strlen(out);
+
+    if ((n && out[n - 1] == '/') || (stat(out, &st) == 0 && S_ISDIR(st.st_mode)))
+        snprintf(dir, sizeof dir, "%s", out);
+    else if (slash)
+        snprintf(dir, sizeof dir, "%.*s", slash == out ? 1 : (int)(slash - out), out);
+    else
+        snprintf(dir, sizeof dir, ".");
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "asmstore: -o %s: the directory %s is not there (create it first, or give "
+                        "-o a path in an existing directory)\n", out, dir);
+        return 2;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "asmstore: -o %s: cannot write into the directory %s: %s (check its "
+                        "permissions, or give -o another directory)\n", out, dir, strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
 /* Format 1: every file of the set into DIR (created if missing), each written atomically. */
 static int pack_write_set(const asmstore_writer *w, const char *dir) {
     struct stat st;
@@ -650,18 +680,52 @@ static void pack_unmap_all(pack_list *l) {
         }
 }
 
-/* Adds every input; returns 0 or an exit code. */
-static int pack_add_all(asmstore_writer *w, pack_list *l, int with_pdb) {
+/* An input the store would misname: not a .NET assembly (a PE file with a CLI header), a --pdb
+   companion that is no PDB, a .config that is no XML text. 0, or 1 after naming it. */
+static int pack_check_item(const pack_item *it) {
+    static const char *const claim[] = {"not a .NET assembly (a PE file with a CLI header)",
+                                        "not a PDB (Portable or Windows)", "not XML text"};
+    static const char *const part[] = {"", ", its .pdb", ", its .config"};
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        asmstore_error err;
+
+        if (k && !it->bytes[k])
+            continue;
+        if (asmstore_image_check((asmstore_image_kind)k, it->bytes[k], it->sizes[k], &err) ==
+            ASMSTORE_OK)
+            continue;
+        fprintf(stderr, "asmstore: %s (%s%s): %s: %s (at offset %llu); %s\n", it->name, it->path,
+                part[k], claim[k], err.message, (unsigned long long)err.offset,
+                cli_result_hint(ASMSTORE_ERR_BAD_IMAGE));
+        return 1;
+    }
+    return 0;
+}
+
+/* Holds and checks every input (and its companions; --no-check: holds only) before any is
+   compressed. 0, or the exit code. */
+static int pack_hold_inputs(pack_list *l, const pack_args *a) {
     size_t i;
     int rc;
+
+    for (i = 0; i < l->n; i++)
+        if ((rc = pack_map_item(&l->items[i], a->with_pdb)) != 0 ||
+            (!a->no_check && (rc = pack_check_item(&l->items[i])) != 0))
+            return rc;
+    return 0;
+}
+
+/* Adds every (held) input; returns 0 or an exit code. */
+static int pack_add_all(asmstore_writer *w, pack_list *l) {
+    size_t i;
 
     for (i = 0; i < l->n; i++) {
         pack_item *it = &l->items[i];
         asmstore_add ao;
         asmstore_result res;
 
-        if ((rc = pack_map_item(it, with_pdb)) != 0)
-            return rc;
         memset(&ao, 0, sizeof ao);
         ao.abi = it->abi;
         ao.flags = ASMSTORE_ADD_BORROW | (it->uncompressed ? ASMSTORE_ADD_UNCOMPRESSED : 0u);
@@ -744,6 +808,8 @@ static int pack_prepare(pack_job *j, int argc, char **argv) {
     j->a.runtime = -1;
     rc = pack_parse(argc, argv, &j->a, &j->eo, &j->tpl, &j->l);
     if (rc == 0)
+        rc = pack_check_out(j->a.out);
+    if (rc == 0)
         rc = pack_mark_kept(&j->l, &j->a);
     if (rc == 0)
         rc = pack_options(&j->a, &j->o, &j->info);
@@ -752,6 +818,10 @@ static int pack_prepare(pack_job *j, int argc, char **argv) {
                         "--template)\n");
         rc = 2;
     }
+    if (rc == 0)
+        rc = pack_hold_inputs(&j->l, &j->a);
+    if (rc == 0)
+        rc = pack_check_composites(&j->l);
     return rc;
 }
 
@@ -768,10 +838,7 @@ static int pack_build(pack_job *j, const void **data, size_t *size) {
         cli_fail("the pack options", res, &err);
         return 2;
     }
-    rc = pack_add_all(j->w, &j->l, j->a.with_pdb);
-    if (rc == 0)
-        rc = pack_check_composites(&j->l);
-    if (rc)
+    if ((rc = pack_add_all(j->w, &j->l)) != 0)
         return rc;
     res = asmstore_writer_finish(j->w, data, size, &err);
     if (res == ASMSTORE_OK)
@@ -798,8 +865,9 @@ static int pack_write_store(pack_job *j, const void *data, size_t size) {
     eo->abi = eo->mode == ASMSTORE_ELF_MODE_TEMPLATE ? j->a.abi : j->o.abi;
     rc = write_output(path, eo, j->tpl.path, j->a.raw, data, size);
     if (rc == 0)
-        fprintf(stderr, "%s: %zu entries, %zu-byte format %u store%s\n", path,
-                asmstore_writer_count(j->w), size, j->o.format,
+        fprintf(stderr, "%s: %zu %s, %zu-byte format %u store%s\n", path,
+                asmstore_writer_count(j->w),
+                cli_plural(asmstore_writer_count(j->w), "entry", "entries"), size, j->o.format,
                 j->a.raw                                 ? ""
                 : eo->mode == ASMSTORE_ELF_MODE_SECTION  ? " in a section-kind .so"
                 : eo->mode == ASMSTORE_ELF_MODE_TEMPLATE ? " added to the template .so"
