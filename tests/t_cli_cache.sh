@@ -57,7 +57,7 @@ else t_fail "cache stats" "$(cat stats1)"; fi
 
 "$ASMSTORE" cache prune c --keep "$id" >prune1
 "$ASMSTORE" cache stats c >stats2
-if grep -q 'removed 2 store dirs, 3 files' prune1 && grep -q '^total: 1 store ids, 3 files' stats2; then t_ok "cache prune --keep"
+if grep -q 'removed 2 store dirs, 3 files' prune1 && grep -q '^total: 1 store id, 3 files' stats2; then t_ok "cache prune --keep"
 else t_fail "cache prune --keep" "$(cat prune1 stats2)"; fi
 
 "$ASMSTORE" cache prune c --max-bytes 200000 >prune2
@@ -74,7 +74,7 @@ for i in $(seq 1 20); do seq 1 $((i * 3000)) >"many/M$i.dll"; done
 "$ASMSTORE" load --cache cp many.xaba --all >pk2run 2>pk2
 "$ASMSTORE" cache stats cp >pkstats
 if grep -q '20 misses.*1 packs written (20 images packed)' pk1 && grep -q '20 hits (20 from the pack)' pk2 &&
-   [ "$(awk '{print $3}' pk2run | sort -u)" = hit ] && grep -q '^total: 1 store ids, 1 files' pkstats; then
+   [ "$(awk '{print $3}' pk2run | sort -u)" = hit ] && grep -q '^total: 1 store id, 1 file,' pkstats; then
   t_ok "load: 20 misses are packed into one file, the next run hits them all from it"
 else t_fail "load: the pack" "$(cat pk1 pk2 pkstats)"; fi
 

@@ -18,7 +18,7 @@ case $(uname -m) in
 esac
 if [ -z "$host" ]; then t_skip "t_cli_noexec" "no Android ABI for $(uname -m)"; t_done; exit; fi
 
-t_pe A.dll 5000
+t_pe A.dll 23893
 "$ASMSTORE" pack --raw --target net11 --abi "$host" -o host.store A.dll 2>/dev/null
 
 # the hostile .so: a constructor that creates $T_TMP/PWNED, and the store as _assembly_store
