@@ -50,7 +50,7 @@ if [ ! -x "$ASMSTORE" ] || ! command -v zip >/dev/null || ! command -v zipalign 
 else
   printf 'MZ trim flavour image' >"$T_TMP/Trim.dll"
   mkdir -p "$T_TMP/apk/lib/x86_64"
-  "$ASMSTORE" pack -o "$T_TMP/store.so" --abi x86_64 "$T_TMP/Trim.dll" >/dev/null 2>&1
+  "$ASMSTORE" pack --no-check -o "$T_TMP/store.so" --abi x86_64 "$T_TMP/Trim.dll" >/dev/null 2>&1
   cp "$T_TMP/store.so" "$T_TMP/apk/lib/x86_64/libassembly-store.so"
   (cd "$T_TMP/apk" && zip -q -0 -r "$T_TMP/stored.zip" lib) && zipalign -f 16384 "$T_TMP/stored.zip" "$T_TMP/app.apk"
   trim_all="$trim_build $trim_zip $trim_dlopen"

@@ -194,7 +194,7 @@ else t_fail "corrupt an entry" "the XAZS image of System.Text.RegularExpressions
 # an entry that decompresses fine but is not a PE image: served, and the runtime rejects it
 farm notpe System.Text.RegularExpressions.dll
 head -c 20000 /dev/urandom | { printf 'MZ'; cat; } >notpe/System.Text.RegularExpressions.dll
-pack_farm notpe.so notpe
+"$ASMSTORE" pack --no-check --abi x86_64 $PACK_CORECLR_FLAGS -o notpe.so notpe "$APP/hello.dll" "$APP/Greeting.dll" >/dev/null 2>&1
 bad notpe notpe.so "FileNotFoundException: Could not load file or assembly 'System.Text.RegularExpressions" "an entry that is not a PE image"
 
 # a program not in the store: the runtime, declined by the probe, tries "<store>/nothere.dll" on disk
