@@ -29,6 +29,9 @@ ifeq ($(HAVE_ZLIB),1)
 $(B)/fuzz/zip-replay $(B)/fuzz/zip-libfuzzer: FUZZ_LIBS += -DASMSTORE_CLI_ZLIB -lz
 endif
 
+# fuzz_options drives the CLI's option parser (tools/cli_common.c: cli_parse_next)
+$(B)/fuzz/options-replay $(B)/fuzz/options-libfuzzer: tools/cli_common.c tools/cli.h
+
 $(B)/fuzz/seeds/.stamp: $(B)/asmstore tests/lib/fuzz_corpus.sh | $(B)/fuzz
 	@tests/lib/fuzz_corpus.sh $(B)/asmstore $(B)/fuzz/seeds
 	@touch $@

@@ -91,7 +91,7 @@ warm hit
   t_ok "it packs, reads and caches (cold miss, warm hit)"
 else t_fail "run the program" "$(cat run.log 2>/dev/null)"; fi
 
-printf 'payload %s\n' $(seq 1 500) >Lib.dll
+t_pe Lib.dll 4000
 if "$P/bin/asmstore" pack --raw --target net11-preview --runtime monovm -o s.bin Lib.dll >/dev/null 2>&1 && "$P/bin/asmstore" list s.bin 2>&1 | grep -q 'Lib.dll'; then
   t_ok "the installed CLI packs and lists"
 else t_fail "installed CLI" "$("$P/bin/asmstore" list s.bin 2>&1 | head -3)"; fi

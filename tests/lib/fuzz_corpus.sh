@@ -125,6 +125,11 @@ head -c 200 /dev/zero | tr '\0' 'A' >"$OUT/cache/raw"
 printf '\x00\x07One.dll\x05\x00hello\x03Two\x03\x00abc' >"$OUT/roundtrip/basic"
 printf '\x11\x14fr/App.resources.dll\x02\x00hi\x05A.dll\x01\x00z' >"$OUT/roundtrip/coreclr"
 printf '\x26\x01A\x01\x00a\x05A.dll\x02\x00bb' >"$OUT/roundtrip/exact-vs-ext"
+# command lines for the option parser (fuzz/fuzz_options.c): arguments apart by NUL bytes
+mkdir -p "$OUT/options"
+printf -- '-o\000OUT\000in.dll\000--json\000--\000-x' >"$OUT/options/spaced"
+printf -- '-oOUT\000--output=OUT\000-xC\000DIR\000--arch\000arm64\000in' >"$OUT/options/attached"
+printf -- '--arch\000arm64\000--json=1\000--nope\000-hxz\000-C' >"$OUT/options/bad"
 # other harnesses (elf, zip, cache) use the same directories by name
 for d in "$OUT"/*/; do [ -n "$(ls -A "$d")" ] || rmdir "$d"; done
 echo "seeds: $(find "$OUT" -type f | wc -l) files in $OUT"
