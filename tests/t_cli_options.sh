@@ -82,6 +82,8 @@ t_check "one entry: '1 entry' in verify and pack, never '1 entries'" \
   sh -c "grep -q 'ok, 1 entry\$' v && grep -q ': 1 entry, ' pe && ! grep -q '1 entries' v pe"
 "$A" verify s0 >v
 t_check "two entries: '2 entries'" grep -q 'ok, 2 entries$' v
+"$A" diff one.bin one.bin >d
+t_check "diff of one store of one entry: '1 store, 1 entry'" grep -q '^same: one.bin and one.bin hold the same 1 store, 1 entry$' d
 
 # --- extract of a name that is not there creates no directory
 "$A" extract s0 -C nodir NoSuch.dll >/dev/null 2>e; r=$?

@@ -553,8 +553,8 @@ static int diff_pair(diff_run *d, const cli_unit *a, const cli_unit *b) {
         print_counts(0, &c);
         fputs("\n", stdout);
     } else {
-        printf("%s (%s | %s): the same, %llu entries\n", cli_unit_abi(a), a->label, b->label,
-               c.same);
+        printf("%s (%s | %s): the same, %llu %s\n", cli_unit_abi(a), a->label, b->label, c.same,
+               cli_plural(c.same, "entry", "entries"));
     }
     add_counts(&d->total, &c);
     d->pairs++;
@@ -573,8 +573,8 @@ static void only_in(diff_run *d, const cli_unit *u, int which) {
         printf(", \"differences\": [], \"entries\": [], \"added\": 0, \"removed\": 0, "
                "\"changed\": 0, \"unchanged\": 0, \"unreadable\": 0, \"same\": false}");
     } else {
-        printf("%s: only in %s (%s, %u entries)\n", cli_unit_abi(u), which ? "B" : "A", u->label,
-               u->r.entry_count);
+        printf("%s: only in %s (%s, %u %s)\n", cli_unit_abi(u), which ? "B" : "A", u->label,
+               u->r.entry_count, cli_plural(u->r.entry_count, "entry", "entries"));
     }
     d->pairs++;
     d->pairs_differ++;
@@ -631,14 +631,16 @@ static void diff_summary(const diff_run *d, const diff_args *a) {
         printf(", \"same\": %s}\n", same_word(d->pairs_differ, d->trouble));
     } else if (d->pairs_differ || d->trouble) {
         if (d->pairs_differ)
-            printf("differ: %d of %d store(s); entries: ", d->pairs_differ, d->pairs);
+            printf("differ: %d of %d %s; entries: ", d->pairs_differ, d->pairs,
+                   cli_plural((unsigned)d->pairs, "store", "stores"));
         else
             printf("not compared in full (what could not be read is named above); entries: ");
         print_counts(0, t);
         fputs("\n", stdout);
     } else {
-        printf("same: %s and %s hold the same %d store(s), %llu entries\n", a->path[0], a->path[1],
-               d->pairs, t->same);
+        printf("same: %s and %s hold the same %d %s, %llu %s\n", a->path[0], a->path[1], d->pairs,
+               cli_plural((unsigned)d->pairs, "store", "stores"), t->same,
+               cli_plural(t->same, "entry", "entries"));
     }
 }
 
