@@ -89,9 +89,10 @@ static int load_parse(int argc, char **argv, load_args *a) {
         else
             return 2; /* CLI_BAD, said */
     }
-    if (!a->path || (!a->all && a->nnames == 0) || (a->all && a->nnames))
-        return cli_usage();
-    return 0;
+    if (a->path && (a->all || a->nnames) && !(a->all && a->nnames))
+        return 0;
+    cli_usage();
+    return 2;
 }
 
 /* The ABI load serves: --abi, else this machine's when STORE has a store for it, else the first

@@ -452,7 +452,10 @@ static int pack_parse(int argc, char **argv, pack_args *a, asmstore_elf_options 
         default: return 2; /* CLI_BAD, said */
         }
     }
-    return a->out && l->n ? 0 : cli_usage();
+    if (a->out && l->n)
+        return 0;
+    cli_usage();
+    return 2;
 }
 
 /* the image base page-aligned, as a file's is on 4 KiB kernels */
@@ -930,7 +933,10 @@ static int wrap_parse(int argc, char **argv, asmstore_elf_options *eo, wrap_temp
         else
             return key == CLI_BAD ? 2 : cli_usage();
     }
-    return *out && *in && (eo->abi || eo->mode == ASMSTORE_ELF_MODE_TEMPLATE) ? 0 : cli_usage();
+    if (*out && *in && (eo->abi || eo->mode == ASMSTORE_ELF_MODE_TEMPLATE))
+        return 0;
+    cli_usage();
+    return 2;
 }
 
 int cli_cmd_wrap(int argc, char **argv) {
