@@ -318,24 +318,18 @@ int cli_cmd_info(int argc, char **argv) {
     return cli_each_store(argc, argv, cli_info_options, 0, info_visit);
 }
 
-/* Decompresses one entry into a fresh buffer; prints a problem (naming the store) and returns NULL
-   on failure. */
-static unsigned char *cli_read_entry(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
-                                     const char *fname) {
+/* Entry e's uncompressed image into *img (cli_image_get: in place when stored, else decompressed);
+   prints a problem naming the store and returns -1 when it cannot be read. */
+static int cli_read_entry(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
+                          const char *fname, cli_image *img) {
     asmstore_error err;
-    unsigned char *buf = (unsigned char *)malloc(e->uncompressed_size ? e->uncompressed_size : 1);
-    asmstore_result res;
+    asmstore_result res = cli_image_get(u, e, dctx, img, &err);
 
-    if (!buf)
-        return NULL;
-    res = asmstore_reader_read(&u->r, e, buf, e->uncompressed_size, dctx, &err);
-    if (res != ASMSTORE_OK) {
-        printf("%s (%s): entry %u %s: %s\n", u->label, cli_unit_abi(u), e->index, fname,
-               asmstore_result_string(res));
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    if (res == ASMSTORE_OK)
+        return 0;
+    printf("%s (%s): entry %u %s: %s\n", u->label, cli_unit_abi(u), e->index, fname,
+           asmstore_result_string(res));
+    return -1;
 }
 
 /* >>verify ------------------------------------------------------------------------------------- */
@@ -405,7 +399,7 @@ static int verify_unit(const cli_unit *u, ZSTD_DCtx *dctx) {
     }
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
-        unsigned char *buf;
+        cli_image img;
 
         asmstore_reader_entry(&u->r, k, &e, NULL);
         if (cli_entry_filename(u, &e, fname, sizeof fname) != 0)
@@ -413,13 +407,13 @@ static int verify_unit(const cli_unit *u, ZSTD_DCtx *dctx) {
         problems += verify_lookup(u, &e, fname);
         if (e.ignored)
             continue;
-        if (!(buf = cli_read_entry(u, &e, dctx, fname))) {
+        if (cli_read_entry(u, &e, dctx, fname, &img) != 0) {
             problems++;
             continue;
         }
-        problems += verify_image(u, &e, fname, buf);
-        problems += verify_composite(u, &e, fname, buf);
-        free(buf);
+        problems += verify_image(u, &e, fname, img.p);
+        problems += verify_composite(u, &e, fname, img.p);
+        cli_image_free(&img);
     }
     return problems;
 }
@@ -509,22 +503,22 @@ typedef struct extract_job {
 static int extract_entry(extract_job *j, const cli_unit *u, const asmstore_entry *e,
                          const char *abi_dir) {
     char fname[1200], rel[PATH_MAX], why[512];
-    unsigned char *buf;
+    cli_image img;
     int rc;
 
     if (cli_entry_filename(u, e, fname, sizeof fname) != 0)
         return 1;
-    if (!(buf = cli_read_entry(u, e, j->dctx, fname)))
+    if (cli_read_entry(u, e, j->dctx, fname, &img) != 0)
         return 1;
-    if (cli_image_problem(e, buf, why, sizeof why)) {
+    if (cli_image_problem(e, img.p, why, sizeof why)) {
         fprintf(stderr, "asmstore: %s (%s): entry %u %s: not extracted: %s\n", u->label,
                 cli_unit_abi(u), e->index, fname, why);
-        free(buf);
+        cli_image_free(&img);
         return 1;
     }
     snprintf(rel, sizeof rel, "%s%s", abi_dir, fname);
-    rc = write_extracted(j->rootfd, j->dir, rel, buf, e->uncompressed_size);
-    free(buf);
+    rc = write_extracted(j->rootfd, j->dir, rel, img.p, img.n);
+    cli_image_free(&img);
     if (rc)
         return rc;
     j->files++;

@@ -13,6 +13,7 @@
    replaced whole (temp file + rename). */
 #include "cli.h"
 #include "cli_commands.h"
+#include "cli_digest.h"
 #include "cli_input.h"
 #include "cli_sign.h"
 #include "cli_zip.h"
@@ -313,26 +314,18 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
    uncompressed bytes): a repack must not carry a damaged image into a new app. 0, or 1 naming it
    (verify lists every such entry). */
 static int check_unchanged(const cli_unit *u, const asmstore_entry *e, const char *fname) {
-    unsigned char *copy = NULL;
-    const unsigned char *image = (const unsigned char *)e->image;
+    cli_image img;
     asmstore_error err;
-    asmstore_result res = ASMSTORE_OK;
+    asmstore_result res = cli_image_get(u, e, NULL, &img, &err);
     char why[512];
-    int bad;
+    int bad = res != ASMSTORE_OK || cli_image_problem(e, img.p, why, sizeof why);
 
-    if (e->compression != ASMSTORE_COMPRESSION_NONE) {
-        if (!(copy = (unsigned char *)malloc(e->uncompressed_size ? e->uncompressed_size : 1)))
-            return cli_fail(u->label, ASMSTORE_ERR_OUT_OF_MEMORY, NULL);
-        res = asmstore_reader_read(&u->r, e, copy, e->uncompressed_size, NULL, &err);
-        image = copy;
-    }
-    bad = res != ASMSTORE_OK || cli_image_problem(e, image, why, sizeof why);
     if (bad)
         fprintf(stderr, "asmstore: %s (%s): entry %u %s: %s; nothing written (asmstore verify "
                 "lists every damaged entry; --replace it with a good image)\n", u->label,
                 cli_unit_abi(u), e->index, fname, res != ASMSTORE_OK ? asmstore_result_string(res)
                                                                      : why);
-    free(copy);
+    cli_image_free(&img);
     return bad;
 }
 
