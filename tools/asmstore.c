@@ -48,13 +48,25 @@ static const cli_command cli_commands[] = {
      "asmstore wrap -o libassembly-store.so --abi arm64 assemblies.arm64_v8a.blob"},
     {"repack", cli_cmd_repack, cli_repack_options,
      "repack IN -o OUT [--replace [ABI/]NAME=FILE]... [--remove [ABI/]NAME]...\n"
-     "                [--add FILE]... [--jobs N] [--sign-key KEY.pem --sign-cert CERT.pem]\n"
+     "                [--add FILE]... [--from DIR] [--jobs N]\n"
+     "                [--sign-key KEY.pem --sign-cert CERT.pem]\n"
      "Rewrites an app's store (raw, .so, .NET 6-8 set, APK/AAB) with assemblies replaced or\n"
      "removed, keeping everything else as the original had it; refuses what the app's runtime\n"
      "would reject. An APK/AAB is written in one pass: entries copied raw and aligned, ZIP64\n"
      "where needed. --sign-key/--sign-cert sign an APK (v2 + v3, minSdk 24+) in that pass,\n"
-     "moving no entry: a PEM RSA or EC key and its X.509 certificate.\n",
+     "moving no entry: a PEM RSA or EC key and its X.509 certificate. --from DIR takes the\n"
+     "changes from the folder 'asmstore unpack IN -C DIR' wrote: a changed file is a\n"
+     "--replace, a deleted one a --remove, a new one an --add; unchanged files are kept.\n",
      "asmstore repack app.apk -o patched.apk --replace MyApp.dll=bin/MyApp.dll"},
+    {"unpack", cli_cmd_unpack, cli_unpack_options,
+     "unpack STORE -C DIR [--force]\n"
+     "Writes every store's uncompressed images (and .pdb/.config) under DIR/<abi>/ (any-abi/\n"
+     "for a .NET 6-8 store 0), and DIR/asmstore-unpack.json: what 'repack STORE --from DIR'\n"
+     "needs to rebuild exactly that store (layout, wrapper, order, indices, compression and\n"
+     "level, each image's SHA-256). Edit, delete or add files there, then repack --from:\n"
+     "unchanged files are kept byte for byte. DIR must be new or empty unless --force; no\n"
+     "name leads outside it.\n" STORE_HELP,
+     "asmstore unpack app.apk -C app-stores"},
     {"diff", cli_cmd_diff, cli_diff_options,
      "diff A B [--json] [--abi A]\n"
      "Compares two STOREs store by store (paired by ABI): store-level differences (format,\n"
@@ -186,5 +198,5 @@ int main(int argc, char **argv) {
         return unknown_command(argv[1]);
     cli_begin(c);
     rc = cli_check_args(argc - 2, argv + 2); /* --help, and every option's spelling */
-    return rc >= 0 ? rc : c->run(argc - 2, argv + 2);
+    return rc >= 0 ? rc : cli_json_finish(c->run(argc - 2, argv + 2));
 }

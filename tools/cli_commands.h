@@ -27,6 +27,10 @@ extern const cli_option cli_elfcheck_options[];
 int cli_cmd_repack(int argc, char **argv);
 extern const cli_option cli_repack_options[];
 
+/* >>unpack (cli_unpack.c) ---------------------------------------------------------------------- */
+int cli_cmd_unpack(int argc, char **argv);
+extern const cli_option cli_unpack_options[];
+
 /* >>diff (cli_diff.c) -------------------------------------------------------------------------- */
 int cli_cmd_diff(int argc, char **argv);
 extern const cli_option cli_diff_options[];

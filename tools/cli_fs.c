@@ -21,9 +21,7 @@ int cli_dir_open(const char *dir, int create) {
     return open(dir, CLI_DIR_FLAGS);
 }
 
-/* A name is safe to create under DIR if it is relative, has no "." or ".." component, no empty one
-   and no NUL or backslash. */
-static int safe_relative_name(const char *n, size_t len) {
+int cli_safe_relative_name(const char *n, size_t len) {
     size_t i = 0;
 
     if (len == 0 || n[0] == '/')
@@ -139,7 +137,7 @@ int cli_write_under(int rootfd, const char *relpath, const void *data, size_t si
     const char *p = relpath, *slash;
     int dirfd, rc, err;
 
-    if (!safe_relative_name(relpath, strlen(relpath)))
+    if (!cli_safe_relative_name(relpath, strlen(relpath)))
         return 1;
     dirfd = dup(rootfd);
     if (dirfd < 0)

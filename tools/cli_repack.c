@@ -1,5 +1,6 @@
 /* cli_repack.c - asmstore repack IN -o OUT [--replace [ABI/]NAME=FILE]... [--add FILE]... [--remove
-   NAME]...
+   NAME]... [--from DIR]
+   (--from: the changes in an unpack folder, turned into those three by cli_unpack.h)
 
    IN is anything cli_input_open reads: a raw store, a .so wrapper, a format-1 (.NET 6-8) set or an
    APK/AAB. Everything not asked to change is kept: format, version word, hash, entry order,
@@ -16,6 +17,7 @@
 #include "cli_digest.h"
 #include "cli_input.h"
 #include "cli_sign.h"
+#include "cli_unpack.h"
 #include "cli_zip.h"
 
 #include <errno.h>
@@ -39,6 +41,8 @@ typedef struct repack_change {
     void *image;      /* its bytes */
     size_t image_size;
     int used; /* matched at least one entry */
+    const cli_unit *unit; /* --from: this store only */
+    int level;            /* --from: the settings' level; 0 the release's */
 } repack_change;
 
 typedef struct repack_args {
@@ -49,6 +53,7 @@ typedef struct repack_args {
     int nadd;
     int jobs;
     const char *sign_key, *sign_cert; /* --sign-key, --sign-cert (both or neither) */
+    const char *from;                 /* --from DIR (asmstore unpack's folder) */
 } repack_args;
 
 /* One output file: a store (wrapped as it was) or a format-1 set file, by the name it had. */
@@ -65,10 +70,11 @@ typedef struct repack_job {
     repack_output outs[CLI_MAX_UNITS + 1];
     int nouts;
     cli_sign_key *key; /* read before any work, from --sign-key and --sign-cert */
+    cli_from from;     /* --from DIR: what changed in the folder */
 } repack_job;
 
 /* >>arguments ---------------------------------------------------------------------------------- */
-enum { OPT_REPLACE = 256, OPT_REMOVE, OPT_ADD, OPT_JOBS, OPT_SIGN_KEY, OPT_SIGN_CERT };
+enum { OPT_REPLACE = 256, OPT_REMOVE, OPT_ADD, OPT_JOBS, OPT_SIGN_KEY, OPT_SIGN_CERT, OPT_FROM };
 const cli_option cli_repack_options[] = {{"output", 'o', 1, "OUT"},
                                          {"replace", OPT_REPLACE, 1, "[ABI/]NAME=FILE"},
                                          {"remove", OPT_REMOVE, 1, "[ABI/]NAME"},
@@ -76,6 +82,7 @@ const cli_option cli_repack_options[] = {{"output", 'o', 1, "OUT"},
                                          {"jobs", OPT_JOBS, 1, "N"},
                                          {"sign-key", OPT_SIGN_KEY, 1, "KEY.pem"},
                                          {"sign-cert", OPT_SIGN_CERT, 1, "CERT.pem"},
+                                         {"from", OPT_FROM, 1, "DIR"},
                                          CLI_OPTIONS_END};
 
 /* "arm64-v8a/Foo.dll" -> ABI + "Foo.dll"; a first component that names no ABI is part of the name
@@ -130,6 +137,7 @@ static int parse_arg(repack_args *a, int key, const char *v) {
         return 0;
     case OPT_SIGN_KEY: a->sign_key = v; return 0;
     case OPT_SIGN_CERT: a->sign_cert = v; return 0;
+    case OPT_FROM: a->from = v; return 0;
     case OPT_JOBS: return cli_int_option("--jobs", v, 1, &a->jobs);
     case CLI_OPERAND:
         if (a->in)
@@ -166,7 +174,7 @@ static int load_replacements(repack_args *a) {
         asmstore_error err;
         asmstore_result res;
 
-        if (!c->file)
+        if (!c->file || c->image)
             continue;
         res = asmstore_read_file(c->file, NULL, &c->image, &c->image_size, NULL);
         if (res != ASMSTORE_OK)
@@ -212,6 +220,8 @@ static repack_change *change_for(repack_job *j, const cli_unit *u, const asmstor
 
         if (c->abi != ASMSTORE_ABI_UNKNOWN && u->abi != ASMSTORE_ABI_UNKNOWN && c->abi != u->abi)
             continue;
+        if (c->unit && c->unit != u)
+            continue; /* --from: that store's entry only */
         if (name_is(fname, c->name) && !(c->file && e->ignored)) {
             c->used = 1;
             return c;
@@ -228,14 +238,6 @@ static repack_change *change_for(repack_job *j, const cli_unit *u, const asmstor
         }
     }
     return NULL;
-}
-
-/* The level each release compressed with (docs/store-releases.md §1.1): LZ4 HC 9 in format 1, 12
-   after; zstd 3 in format 4 (.NET 11 previews), 22 in .NET 11 GA's format 3. */
-static int release_level(const asmstore_reader *r, asmstore_compression kind) {
-    if (kind == ASMSTORE_COMPRESSION_LZ4)
-        return r->format == 1 ? 9 : 12;
-    return r->format == 4 ? 3 : 22;
 }
 
 /* The replacement image c for entry e, stored the way the app can still load (docs/store-releases.md
@@ -261,7 +263,7 @@ static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_
     } else {
         ao->flags |= ASMSTORE_ADD_DESCRIPTOR_INDEX;
         ao->descriptor_index = asmstore__rd32(e->image + 4);
-        ao->level = release_level(&u->r, e->compression);
+        ao->level = c->level ? c->level : cli_release_level(&u->r, e->compression);
         fprintf(stderr,
                 "%s (%s): replaced, %s level %d, descriptor index %u kept (%zu bytes "
                 "uncompressed, %zu reserved)\n",
@@ -370,7 +372,7 @@ static void store_options(const repack_job *j, const cli_unit *u, asmstore_compr
     o->abi = u->r.format == 1 ? ASMSTORE_ABI_ARM64 : u->r.abi;
     o->hash = u->r.format == 1 ? ASMSTORE_HASH_UNKNOWN : u->r.hash_kind;
     o->compression = kind ? kind : ASMSTORE_COMPRESSION_ZSTD;
-    o->level = release_level(&u->r, o->compression);
+    o->level = cli_release_level(&u->r, o->compression);
     o->compress = cli_compress;
     o->jobs = j->a->jobs;
     o->image_alignment = cli_unit_image_alignment(u);
@@ -905,6 +907,39 @@ static int open_in(repack_job *j) {
     return 0;
 }
 
+/* --from DIR (cli_unpack.h): each entry whose file changed, or whose level was edited, becomes a
+   --replace of that store's entry, each deleted file a --remove, each new file an --add; they are
+   then read, checked and refused exactly as those options are. 0, or the exit code. */
+static int from_changes(repack_job *j) {
+    repack_args *a = (repack_args *)j->a;
+    int i, rc = cli_from_read(a->from, &j->in, &j->from);
+
+    for (i = 0; rc == 0 && i < j->from.n; i++) {
+        const cli_from_edit *e = &j->from.edits[i];
+        repack_change *c = &a->ch[a->n];
+
+        if (a->n >= REPACK_MAX_CHANGES) {
+            fprintf(stderr, "asmstore: --from %s: more than %d changed files: repack in steps\n",
+                    a->from, REPACK_MAX_CHANGES);
+            return 2;
+        }
+        memset(c, 0, sizeof *c);
+        if (!(c->arg = strdup(e->name)))
+            return 2;
+        c->name = c->arg;
+        c->abi = e->unit->abi;
+        c->unit = e->unit;
+        c->file = e->path;
+        c->level = e->level;
+        a->n++;
+    }
+    for (i = 0; rc == 0 && i < j->from.nadd && a->nadd < REPACK_MAX_CHANGES; i++)
+        a->add[a->nadd++] = j->from.adds[i];
+    if (rc == 0)
+        rc = refuse_add(a);
+    return rc ? rc : load_replacements(a);
+}
+
 /* Removing from a .NET 6-8 set changes the row count libxamarin-app.so was built with
    (docs/store-releases.md §3.4). */
 static int refuse_v1_remove(const repack_job *j) {
@@ -1005,6 +1040,8 @@ int cli_cmd_repack(int argc, char **argv) {
         rc = load_replacements(&a);
     if (rc == 0)
         rc = open_in(&j);
+    if (rc == 0 && a.from)
+        rc = from_changes(&j);
     if (rc == 0)
         rc = refuse_sign(&j);
     if (rc == 0)
@@ -1022,6 +1059,7 @@ int cli_cmd_repack(int argc, char **argv) {
         free(j.outs[i].data);
     cli_input_close(&j.in);
     cli_sign_free(j.key);
+    cli_from_free(&j.from);
     free_args(&a);
     return rc;
 }

@@ -1,0 +1,624 @@
+/* cli_unpack.c - asmstore unpack IN -C DIR, and what repack --from DIR takes from that folder.
+
+   unpack writes every store's uncompressed images (and .pdb/.config companions) under
+   DIR/<store>/ (the store's ABI, "any-abi" for a .NET 6-8 store 0), then DIR/asmstore-unpack.json
+   (cli_settings.h; docs/unpack.md): what repack needs to rebuild exactly that store, each entry's
+   SHA-256 included. Every file goes through cli_write_under (a temp file renamed, never through a
+   symlink, never outside DIR). repack --from reads it back (cli_from_read). Exit codes: 0
+   written; 1 IN invalid or an entry's name unsafe; 2 usage or I/O (DIR not empty without
+   --force). */
+#include "cli.h"
+#include "cli_commands.h"
+#include "cli_digest.h"
+#include "cli_fs.h"
+#include "cli_settings.h"
+#include "cli_unpack.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct unpack_job {
+    const char *in, *dir;
+    int force;
+    int rootfd;
+    cli_input input;
+    ZSTD_DCtx *dctx;
+    char dirs[CLI_MAX_UNITS][40]; /* each store's directory under DIR */
+    unsigned long long files;
+} unpack_job;
+
+/* >>levels ------------------------------------------------------------------------------------- */
+int cli_release_level(const asmstore_reader *r, asmstore_compression kind) {
+    if (kind == ASMSTORE_COMPRESSION_NONE)
+        return 0;
+    if (kind == ASMSTORE_COMPRESSION_LZ4)
+        return r->format == 1 ? 9 : 12;
+    return r->format == 4 ? 3 : 22;
+}
+
+static const char *compression_word(asmstore_compression kind) {
+    return kind == ASMSTORE_COMPRESSION_LZ4 ? "lz4" : kind ? "zstd" : "none";
+}
+
+/* Where unit u came from, as the settings record it: the archive entry, or the file's name (the
+   input may have moved since). */
+static const char *unit_source(const cli_input *in, const cli_unit *u) {
+    const char *slash = strrchr(u->label, '/');
+
+    return in->archive || !slash ? u->label : slash + 1;
+}
+
+/* >>arguments ---------------------------------------------------------------------------------- */
+enum { OPT_FORCE = 256 };
+const cli_option cli_unpack_options[] = {
+    {"directory", 'C', 1, "DIR"}, {"force", OPT_FORCE, 0, NULL}, CLI_OPTIONS_END};
+
+static int parse_args(int argc, char **argv, unpack_job *j) {
+    cli_parser p;
+    int key;
+
+    cli_parse_begin(&p, argc, argv, cli_unpack_options);
+    while ((key = cli_parse_next(&p)) != CLI_DONE) {
+        if (key == 'C')
+            j->dir = p.value;
+        else if (key == OPT_FORCE)
+            j->force = 1;
+        else if (key == CLI_OPERAND && !j->in)
+            j->in = p.value;
+        else
+            return key == CLI_BAD ? 2 : cli_usage();
+    }
+    return j->in && j->dir ? 0 : cli_usage();
+}
+
+/* >>the folder --------------------------------------------------------------------------------- */
+/* DIR must be new or empty unless --force: unpack never replaces files silently. 0, or 2. */
+static int check_dir(const unpack_job *j) {
+    DIR *d = opendir(j->dir);
+    struct dirent *de;
+    int empty = 1;
+
+    if (!d)
+        return 0; /* a new one (cli_dir_open says what else is wrong) */
+    while (empty && (de = readdir(d)) != NULL)
+        empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+    closedir(d);
+    if (empty || j->force)
+        return 0;
+    fprintf(stderr,
+            "asmstore: -C %s: the directory is not empty: unpack into a new or empty directory, or "
+            "give --force to overwrite the files unpack writes (others stay, and repack --from "
+            "takes them for new assemblies)\n",
+            j->dir);
+    return 2;
+}
+
+/* Each store's directory: its ABI ("any-abi" for a .NET 6-8 store 0), "-2" and on when the input
+   has two stores of one ABI. */
+static void name_dirs(unpack_job *j) {
+    int i, k, n;
+
+    for (i = 0; i < j->input.n; i++) {
+        const cli_unit *u = &j->input.units[i];
+        const char *base =
+            u->abi == ASMSTORE_ABI_UNKNOWN ? "any-abi" : asmstore_abi_android_name(u->abi);
+
+        snprintf(j->dirs[i], sizeof j->dirs[i], "%s", base);
+        for (n = 2, k = 0; k < i; k++)
+            if (!strcmp(j->dirs[k], j->dirs[i])) {
+                snprintf(j->dirs[i], sizeof j->dirs[i], "%s-%d", base, n++);
+                k = -1;
+            }
+    }
+}
+
+/* Writes one file under DIR; a name that would leave it is refused (1), an I/O error is 2. */
+static int put_file(unpack_job *j, const cli_unit *u, const char *rel, const void *p, size_t n) {
+    int rc = cli_write_under(j->rootfd, rel, p, n, 0644);
+
+    if (rc == 1)
+        fprintf(stderr,
+                "asmstore: %s: refusing to write %s under %s: an unsafe name (absolute, '..', "
+                "backslash), or a symlink or non-directory in the way: nothing is written outside "
+                "-C DIR\n",
+                u->label, rel, j->dir);
+    else if (rc == 2)
+        cli_fail_errno(rel, "write it under -C DIR");
+    j->files += rc == 0;
+    return rc;
+}
+
+/* >>one entry ---------------------------------------------------------------------------------- */
+/* A companion's file and its SHA-256 into the entry's JSON: "pdb": "Foo.pdb", "pdb_sha256": ... */
+static int put_companion(unpack_job *j, const cli_unit *u, int s, const char *key,
+                         const char *file, const unsigned char *p, size_t n, FILE *f) {
+    char rel[PATH_MAX], hex[CLI_SHA256_HEX];
+    int rc;
+
+    if (!p) {
+        fprintf(f, ", \"%s\": null, \"%s_sha256\": null", key, key);
+        return 0;
+    }
+    snprintf(rel, sizeof rel, "%s/%s", j->dirs[s], file);
+    if ((rc = put_file(j, u, rel, p, n)) != 0)
+        return rc;
+    cli_sha256_hex(p, n, hex);
+    fprintf(f, ", \"%s\": ", key);
+    cli_json_string(f, file, strlen(file));
+    fprintf(f, ", \"%s_sha256\": \"%s\"", key, hex);
+    return 0;
+}
+
+/* The entry's image and companions under DIR/<store>/, its JSON object into f. */
+static int unpack_entry(unpack_job *j, int s, const asmstore_entry *e, const char *fname,
+                        FILE *f) {
+    const cli_unit *u = &j->input.units[s];
+    char rel[PATH_MAX], hex[CLI_SHA256_HEX] = "", why[512], pdb[1100];
+    asmstore_error err;
+    cli_image img;
+    int rc = 0;
+
+    memset(&img, 0, sizeof img);
+    if (!e->ignored) {
+        asmstore_result res = cli_image_get(u, e, j->dctx, &img, &err);
+
+        if (res != ASMSTORE_OK || cli_image_problem(e, img.p, why, sizeof why)) {
+            fprintf(stderr, "asmstore: %s (%s): entry %u %s: %s; nothing unpacked (asmstore verify "
+                    "lists every damaged entry)\n", u->label, cli_unit_abi(u), e->index, fname,
+                    res != ASMSTORE_OK ? cli_failure(res, &err, why, sizeof why) : why);
+            cli_image_free(&img);
+            return 1;
+        }
+        snprintf(rel, sizeof rel, "%s/%s", j->dirs[s], fname);
+        rc = put_file(j, u, rel, img.p, img.n);
+        cli_sha256_hex(img.p, img.n, hex);
+        cli_image_free(&img);
+    }
+    fprintf(f, "%s\n    {\"index\": %u, \"name\": ", e->index ? "," : "", e->index);
+    cli_json_string(f, fname, strlen(fname));
+    fprintf(f, ", \"file\": ");
+    if (e->ignored)
+        fprintf(f, "null");
+    else
+        cli_json_string(f, fname, strlen(fname));
+    if (e->compression != ASMSTORE_COMPRESSION_NONE)
+        fprintf(f, ", \"descriptor_index\": %u", asmstore__rd32(e->image + 4));
+    else
+        fprintf(f, ", \"descriptor_index\": null");
+    fprintf(f, ", \"mapping_index\": %u, \"compression\": \"%s\", \"level\": %d, \"ignored\": %s, "
+            "\"size\": %zu, \"sha256\": ", e->mapping_index, compression_word(e->compression),
+            cli_release_level(&u->r, e->compression), e->ignored ? "true" : "false",
+            e->uncompressed_size);
+    fprintf(f, e->ignored ? "null" : "\"%s\"", hex);
+    snprintf(pdb, sizeof pdb, "%.*s.pdb", (int)asmstore_name_base_len(fname, strlen(fname)), fname);
+    if (rc == 0)
+        rc = put_companion(j, u, s, "pdb", pdb, e->pdb, e->pdb_size, f);
+    snprintf(pdb, sizeof pdb, "%s.config", fname);
+    /* format 1 stores the .config with one NUL appended (docs/store-releases.md §2.3) */
+    if (rc == 0)
+        rc = put_companion(j, u, s, "config", pdb, e->config,
+                           e->config_size - (e->config && u->r.format == 1 &&
+                                             e->config[e->config_size - 1] == 0), f);
+    fputc('}', f);
+    return rc;
+}
+
+/* >>one store ---------------------------------------------------------------------------------- */
+static void store_json(const unpack_job *j, int s, FILE *f) {
+    const cli_unit *u = &j->input.units[s];
+    char release[300];
+
+    cli_unit_release(u, release, sizeof release);
+    fprintf(f, "%s\n  {\"dir\": \"%s\", \"source\": ", s ? "," : "", j->dirs[s]);
+    cli_json_string(f, unit_source(&j->input, u), strlen(unit_source(&j->input, u)));
+    if (u->abi == ASMSTORE_ABI_UNKNOWN)
+        fprintf(f, ", \"abi\": null");
+    else
+        fprintf(f, ", \"abi\": \"%s\"", asmstore_abi_android_name(u->abi));
+    fprintf(f, ", \"wrapper\": \"%s\", \"release\": ", u->wrapper);
+    cli_json_string(f, release, strlen(release));
+    fprintf(f, ",\n   \"format\": %u, \"version_word\": %u, \"store_id\": %u, \"header_size\": %zu, "
+            "\"hash\": \"%s\", \"image_alignment\": %zu,\n   \"entries\": [", u->r.format,
+            u->r.version_word, u->r.store_id, u->r.header_size,
+            asmstore_hash_name(u->r.hash_kind), cli_unit_image_alignment(u));
+}
+
+static int unpack_store(unpack_job *j, int s, FILE *f) {
+    const cli_unit *u = &j->input.units[s];
+    uint32_t k;
+    int rc = 0;
+
+    store_json(j, s, f);
+    for (k = 0; k < u->r.entry_count && rc == 0; k++) {
+        asmstore_entry e;
+        char fname[1024];
+
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK ||
+            cli_entry_filename(u, &e, fname, sizeof fname) != 0) {
+            fprintf(stderr, "asmstore: %s: entry %u cannot be read\n", u->label, k);
+            return 1;
+        }
+        rc = unpack_entry(j, s, &e, fname, f);
+    }
+    fprintf(f, "]}");
+    return rc;
+}
+
+/* >>the command -------------------------------------------------------------------------------- */
+/* Every store of IN must have opened: a folder that cannot be packed back is no use. */
+static int open_input(unpack_job *j) {
+    int rc = cli_input_open_or_fail(&j->input, j->in, ASMSTORE_ABI_UNKNOWN), i;
+
+    for (i = 0; rc == 0 && i < j->input.n; i++)
+        if (!j->input.units[i].opened)
+            rc = cli_unit_problem(&j->input, &j->input.units[i], stderr);
+    return rc;
+}
+
+/* Every store, then the settings file last (a folder without it is an unfinished unpack). */
+static int unpack_all(unpack_job *j) {
+    char *text = NULL;
+    size_t size = 0;
+    const char *slash = strrchr(j->in, '/');
+    FILE *f = open_memstream(&text, &size);
+    int i, rc = 0;
+
+    if (!f)
+        return cli_fail_errno(j->in, "hold its settings in memory");
+    fprintf(f, "{\"schema\": %d, \"tool\": \"asmstore %d.%d.%d\", \"input\": ",
+            CLI_SETTINGS_SCHEMA, ASMSTORE_VERSION_MAJOR, ASMSTORE_VERSION_MINOR,
+            ASMSTORE_VERSION_PATCH);
+    cli_json_string(f, slash ? slash + 1 : j->in, strlen(slash ? slash + 1 : j->in));
+    fprintf(f, ", \"archive\": %s,\n \"stores\": [", j->input.archive ? "true" : "false");
+    for (i = 0; i < j->input.n && rc == 0; i++)
+        rc = unpack_store(j, i, f);
+    fprintf(f, "]}\n");
+    if (fclose(f) != 0 && rc == 0)
+        rc = cli_fail_errno(j->in, "hold its settings in memory");
+    if (rc == 0)
+        rc = put_file(j, &j->input.units[0], CLI_SETTINGS_NAME, text, size);
+    free(text);
+    return rc;
+}
+
+int cli_cmd_unpack(int argc, char **argv) {
+    static unpack_job j;
+    int rc;
+
+    memset(&j, 0, sizeof j);
+    j.rootfd = -1;
+    if ((rc = parse_args(argc, argv, &j)) != 0)
+        return rc;
+    if (!cli_sha256_available()) {
+        fprintf(stderr, "asmstore: unpack records each image's SHA-256, and this asmstore was "
+                        "built without libcrypto: rebuild it with libssl-dev installed\n");
+        return 2;
+    }
+    if ((rc = check_dir(&j)) != 0 || (rc = open_input(&j)) != 0)
+        return rc;
+    if ((j.rootfd = cli_dir_open(j.dir, 1)) < 0) {
+        fprintf(stderr, "asmstore: -C %s: %s (give -C a new or empty directory, not a symlink)\n",
+                j.dir, errno == ELOOP || errno == ENOTDIR ? "not a directory" : strerror(errno));
+        cli_input_close(&j.input);
+        return 2;
+    }
+    name_dirs(&j);
+    j.dctx = ZSTD_createDCtx();
+    rc = unpack_all(&j);
+    if (rc == 0)
+        printf("unpacked %d %s (%llu files) into %s; edit them, then: asmstore repack %s --from %s "
+               "-o OUT\n", j.input.n, cli_plural((unsigned)j.input.n, "store", "stores"), j.files,
+               j.dir, j.in, j.dir);
+    ZSTD_freeDCtx(j.dctx);
+    close(j.rootfd);
+    cli_input_close(&j.input);
+    return rc;
+}
+
+/* >>from a folder: the settings against the input ---------------------------------------------- */
+typedef struct from_job {
+    const char *dir;
+    char settings[PATH_MAX];
+    const cli_input *in;
+    cli_settings s;
+    cli_from *f;
+} from_job;
+
+/* One field of the settings that IN does not have: refused, saying why it cannot be (1). */
+static int differs(const from_job *j, const cli_unit *u, const char *entry, const char *field,
+                   const char *there, const char *here) {
+    fprintf(stderr,
+            "asmstore: %s: %s%s%s: \"%s\" is %s there but %s in %s: the folder was unpacked from "
+            "another input, or the field was edited, which repack cannot honour (of an entry's "
+            "settings only \"level\" can change; unpack %s again)\n",
+            j->settings, u->label, entry ? ": " : "", entry ? entry : "", field, there, here,
+            j->in->path, j->in->path);
+    return 1;
+}
+
+static int differs_u(const from_job *j, const cli_unit *u, const char *entry, const char *field,
+                     uint64_t there, uint64_t here) {
+    char a[24], b[24];
+
+    if (there == here)
+        return 0;
+    snprintf(a, sizeof a, "%llu", (unsigned long long)there);
+    snprintf(b, sizeof b, "%llu", (unsigned long long)here);
+    return differs(j, u, entry, field, a, b);
+}
+
+static int differs_s(const from_job *j, const cli_unit *u, const char *entry, const char *field,
+                     const char *there, const char *here) {
+    if ((!there && !here) || (there && here && !strcmp(there, here)))
+        return 0;
+    return differs(j, u, entry, field, there ? there : "null", here ? here : "null");
+}
+
+static int check_store(const from_job *j, const cli_unit *u, const cli_settings_store *st) {
+    const char *abi = u->abi == ASMSTORE_ABI_UNKNOWN ? NULL : asmstore_abi_android_name(u->abi);
+
+    return differs_s(j, u, NULL, "source", st->source, unit_source(j->in, u)) ||
+           differs_s(j, u, NULL, "abi", st->abi, abi) ||
+           differs_s(j, u, NULL, "wrapper", st->wrapper, u->wrapper) ||
+           differs_s(j, u, NULL, "hash", st->hash, asmstore_hash_name(u->r.hash_kind)) ||
+           differs_u(j, u, NULL, "format", st->format, u->r.format) ||
+           differs_u(j, u, NULL, "version_word", st->version_word, u->r.version_word) ||
+           differs_u(j, u, NULL, "store_id", st->store_id, u->r.store_id) ||
+           differs_u(j, u, NULL, "header_size", st->header_size, u->r.header_size) ||
+           differs_u(j, u, NULL, "image_alignment", st->image_alignment,
+                     cli_unit_image_alignment(u)) ||
+           differs_u(j, u, NULL, "the number of entries", st->nentries, u->r.entry_count);
+}
+
+/* The level a re-compressed image can get: 1-12 for LZ4 HC, 1-22 for zstd, 0 uncompressed. */
+static int check_level(const from_job *j, const cli_unit *u, const cli_settings_entry *se,
+                       const asmstore_entry *e) {
+    int max = e->compression == ASMSTORE_COMPRESSION_LZ4 ? 12 : e->compression ? 22 : 0;
+
+    if (se->level >= (max ? 1 : 0) && se->level <= max)
+        return 0;
+    fprintf(stderr, "asmstore: %s: %s: %s: \"level\" %d: a %s image takes %s\n", j->settings,
+            u->label, se->name, se->level, compression_word(e->compression),
+            max ? (max == 12 ? "1 to 12 (LZ4 HC)" : "1 to 22 (zstd)") : "0 (it is stored as is)");
+    return 1;
+}
+
+static int check_entry(const from_job *j, const cli_unit *u, const cli_settings_entry *se,
+                       const asmstore_entry *e, const char *fname) {
+    uint32_t di = e->compression ? asmstore__rd32(e->image + 4) : 0;
+
+    return differs_s(j, u, fname, "name", se->name, fname) ||
+           differs_u(j, u, fname, "index", se->index, e->index) ||
+           differs_u(j, u, fname, "ignored", (unsigned)se->ignored, (unsigned)!!e->ignored) ||
+           differs_s(j, u, fname, "compression", se->compression,
+                     compression_word(e->compression)) ||
+           differs_u(j, u, fname, "size", se->size, e->uncompressed_size) ||
+           differs_u(j, u, fname, "descriptor_index",
+                     se->has_descriptor_index ? se->descriptor_index : UINT64_MAX,
+                     e->compression ? di : UINT64_MAX) ||
+           differs_u(j, u, fname, "mapping_index", se->mapping_index, e->mapping_index) ||
+           differs_u(j, u, fname, "file (null for an ignored entry)", !se->file,
+                     (unsigned)!!e->ignored) ||
+           differs_u(j, u, fname, "pdb (null without one)", !se->pdb, !e->pdb) ||
+           differs_u(j, u, fname, "config (null without one)", !se->config, !e->config) ||
+           check_level(j, u, se, e);
+}
+
+/* >>from a folder: its files ------------------------------------------------------------------- */
+enum { FILE_SAME, FILE_CHANGED, FILE_GONE, FILE_BAD };
+
+/* DIR/<store>/<rel> against the SHA-256 unpack recorded; FILE_BAD after saying why. */
+static int file_state(const from_job *j, const cli_settings_store *st, const char *rel,
+                      const char *sha256, char *path, size_t cap) {
+    const unsigned char *p;
+    char hex[CLI_SHA256_HEX];
+    size_t n;
+    int rc;
+
+    snprintf(path, cap, "%s/%s/%s", j->dir, st->dir, rel);
+    rc = cli_map_file(path, &p, &n);
+    if (rc == 1)
+        return FILE_GONE;
+    if (rc != 0) {
+        cli_fail_errno(path, "read it");
+        return FILE_BAD;
+    }
+    rc = cli_sha256_hex(p, n, hex);
+    cli_unmap_file(p, n);
+    if (rc != 0) {
+        fprintf(stderr, "asmstore: %s: cannot hash it (libcrypto failed)\n", path);
+        return FILE_BAD;
+    }
+    return strcmp(hex, sha256) ? FILE_CHANGED : FILE_SAME;
+}
+
+/* A .pdb or .config is kept as IN has it: its file must be there, unchanged. */
+static int check_companion(const from_job *j, const cli_settings_store *st, const char *rel,
+                           const char *sha256) {
+    char path[PATH_MAX + 1100];
+    int state;
+
+    if (!rel || (state = file_state(j, st, rel, sha256, path, sizeof path)) == FILE_SAME)
+        return 0;
+    if (state == FILE_BAD)
+        return 2;
+    fprintf(stderr,
+            "asmstore: %s: %s: repack keeps an entry's .pdb and .config as the input has them: "
+            "put the file unpack wrote back (or remove the entry's image too)\n",
+            path, state == FILE_GONE ? "deleted" : "changed");
+    return 1;
+}
+
+static int add_edit(cli_from *f, const cli_unit *u, const char *name, const char *path,
+                    int level) {
+    cli_from_edit *e;
+
+    if (!(e = (cli_from_edit *)realloc(f->edits, (size_t)(f->n + 1) * sizeof *e)))
+        return 2;
+    f->edits = e;
+    e += f->n++;
+    e->unit = u;
+    e->level = level;
+    e->name = strdup(name);
+    e->path = path ? strdup(path) : NULL;
+    return e->name && (!path || e->path) ? 0 : 2;
+}
+
+/* One entry: unchanged (nothing), changed or re-levelled (an edit with its file), deleted (an
+   edit without one). 0, or the exit code. */
+static int entry_edit(from_job *j, const cli_unit *u, const cli_settings_store *st,
+                      const cli_settings_entry *se, asmstore_compression kind) {
+    char path[PATH_MAX + 1100];
+    int state;
+
+    if (se->ignored)
+        return 0;
+    state = file_state(j, st, se->file, se->sha256, path, sizeof path);
+    if (state == FILE_BAD)
+        return 2;
+    if (state == FILE_GONE)
+        return add_edit(j->f, u, se->name, NULL, 0);
+    if (check_companion(j, st, se->pdb, se->pdb_sha256) ||
+        check_companion(j, st, se->config, se->config_sha256))
+        return 1;
+    if (state == FILE_SAME && se->level == cli_release_level(&u->r, kind))
+        return 0;
+    return add_edit(j->f, u, se->name, path, se->level);
+}
+
+/* Does some entry of st name rel as its image or a companion? */
+static int named(const cli_settings_store *st, const char *rel) {
+    size_t i;
+
+    for (i = 0; i < st->nentries; i++) {
+        const cli_settings_entry *e = &st->entries[i];
+
+        if ((e->file && !strcmp(e->file, rel)) || (e->pdb && !strcmp(e->pdb, rel)) ||
+            (e->config && !strcmp(e->config, rel)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Every regular file under DIR/<store>/<sub> that no entry names: a new assembly (an add). Symlinks
+   are not followed. 0, or the exit code. */
+static int find_new(from_job *j, const cli_settings_store *st, const char *sub, int depth) {
+    char path[PATH_MAX], rel[PATH_MAX];
+    struct dirent *de;
+    DIR *d;
+    int rc = 0;
+
+    snprintf(path, sizeof path, "%s/%s%s%s", j->dir, st->dir, *sub ? "/" : "", sub);
+    if (!(d = opendir(path)))
+        return errno == ENOENT && !*sub ? 0 : cli_fail_errno(path, "read the directory");
+    while (rc == 0 && (de = readdir(d)) != NULL) {
+        struct stat sb;
+        char full[PATH_MAX * 2];
+
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        snprintf(rel, sizeof rel, "%s%s%s", sub, *sub ? "/" : "", de->d_name);
+        snprintf(full, sizeof full, "%s/%s", path, de->d_name);
+        if (lstat(full, &sb) != 0)
+            rc = cli_fail_errno(full, "read it");
+        else if (S_ISDIR(sb.st_mode) && depth < 8)
+            rc = find_new(j, st, rel, depth + 1);
+        else if (S_ISREG(sb.st_mode) && !named(st, rel)) {
+            char **a = (char **)realloc(j->f->adds, (size_t)(j->f->nadd + 1) * sizeof *a);
+
+            if (!a || !(a[j->f->nadd] = strdup(full)))
+                rc = 2;
+            if (a)
+                j->f->adds = a;
+            j->f->nadd += rc == 0;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+/* >>from a folder: reading it all -------------------------------------------------------------- */
+/* The settings file, mapped and parsed. 0, or the exit code. */
+static int read_settings(from_job *j) {
+    const unsigned char *p;
+    size_t n;
+    int rc;
+
+    snprintf(j->settings, sizeof j->settings, "%s/%s", j->dir, CLI_SETTINGS_NAME);
+    rc = cli_map_file(j->settings, &p, &n);
+    if (rc == 1)
+        fprintf(stderr, "asmstore: --from %s: no %s in it: give --from the directory 'asmstore "
+                "unpack IN -C DIR' wrote\n", j->dir, CLI_SETTINGS_NAME);
+    if (rc != 0)
+        return rc == 1 ? 2 : cli_fail_errno(j->settings, "read it");
+    rc = cli_settings_parse(&j->s, (const char *)p, n);
+    cli_unmap_file(p, n);
+    if (rc != 0)
+        fprintf(stderr, "asmstore: %s: at byte %zu: %s (unpack again to get a good one)\n",
+                j->settings, j->s.error_offset, j->s.error);
+    return rc ? 1 : 0;
+}
+
+/* Store i of the settings against unit i of IN, entry by entry, then its files. */
+static int from_store(from_job *j, const cli_unit *u, const cli_settings_store *st) {
+    uint32_t k;
+    int rc = check_store(j, u, st);
+
+    for (k = 0; rc == 0 && k < u->r.entry_count; k++) {
+        asmstore_entry e;
+        char fname[1024];
+
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK ||
+            cli_entry_filename(u, &e, fname, sizeof fname) != 0)
+            return 1;
+        rc = check_entry(j, u, &st->entries[k], &e, fname);
+        if (rc == 0)
+            rc = entry_edit(j, u, st, &st->entries[k], e.compression);
+    }
+    return rc ? rc : find_new(j, st, "", 0);
+}
+
+int cli_from_read(const char *dir, const cli_input *in, cli_from *f) {
+    static from_job j;
+    int rc, i;
+
+    memset(&j, 0, sizeof j);
+    memset(f, 0, sizeof *f);
+    j.dir = dir;
+    j.in = in;
+    j.f = f;
+    if ((rc = read_settings(&j)) != 0)
+        return rc;
+    if ((size_t)in->n != j.s.nstores || j.s.archive != in->archive) {
+        fprintf(stderr, "asmstore: %s: it describes %zu %s%s, and %s holds %d%s: unpack %s again\n",
+                j.settings, j.s.nstores, cli_plural(j.s.nstores, "store", "stores"),
+                j.s.archive ? " in an archive" : "", in->path, in->n,
+                in->archive ? " in an archive" : "", in->path);
+        rc = 1;
+    }
+    for (i = 0; rc == 0 && i < in->n; i++)
+        rc = from_store(&j, &in->units[i], &j.s.stores[i]);
+    cli_settings_free(&j.s);
+    if (rc != 0)
+        cli_from_free(f);
+    return rc;
+}
+
+void cli_from_free(cli_from *f) {
+    int i;
+
+    for (i = 0; i < f->n; i++) {
+        free(f->edits[i].name);
+        free(f->edits[i].path);
+    }
+    for (i = 0; i < f->nadd; i++)
+        free(f->adds[i]);
+    free(f->edits);
+    free(f->adds);
+    memset(f, 0, sizeof *f);
+}
