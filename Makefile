@@ -30,6 +30,9 @@ HEADERS  = asmstore.h asmstore_cache.h
 # the build, CMake, the CLI's optional codecs and tests/*.py
 DEPS  = build-essential pkg-config cmake libzstd-dev libxxhash-dev liblz4-dev zlib1g-dev \
         libssl-dev zstd xxhash python3 python3-xxhash python3-zstandard python3-lz4 file strace cppcheck
+# the Python package (python/, tests/t_python.sh): its C extension's build, the venv it installs
+# into offline (pip --no-build-isolation: the system's setuptools and wheel) and its pytest suite
+DEPS += python3-dev python3-venv python3-setuptools python3-wheel python3-pip python3-pytest
 # the ELF wrapper and APK tests (time: repack's memory), and the cross builds they run under qemu
 # (tests/t_elf.sh, t_cross.sh)
 DEPS += elfutils binutils zip unzip zipalign apksigner time qemu-user \
@@ -80,7 +83,9 @@ TEST_SH  = $(sort $(wildcard tests/t_*.sh))
 #   mk/bench.mk     make bench-report (what `make bench` runs), bench-publish; BENCH_TEST_NEEDS (the bench
 #                   programs, compiled before `make test`)
 #   mk/dotnet.mk    make runtime-net11, composite-net10 (NuGet packages into build/); DOTNET_TEST_NEEDS
+#   mk/python.mk    make python-venv, bench-python, python-asan (tests/t_python.sh installs on its own)
 include mk/hosts.mk mk/elf.mk mk/cache.mk mk/sanitize.mk mk/fuzz.mk mk/install.mk mk/bench.mk mk/dotnet.mk
+include mk/python.mk
 
 # what `make test` runs besides tests/test_*.c and tests/t_*.sh, and what it builds first
 TEST_EXTRA = $(CACHE_TESTS) $(FUZZ_TESTS) $(SANITIZE_TESTS)

@@ -1,0 +1,662 @@
+/* _asmstore.c - the C extension under the asmstore Python package (python/asmstore/__init__.py).
+
+   Why the CPython C API and not cffi: reads must hand out a memoryview over the file's mapping with
+   no copy and keep the mapping alive while one exists (the buffer protocol, with an export count
+   that close() checks, as mmap.close() does), and decompress straight into a new bytes object; both
+   are direct in the C API, and it needs nothing beyond python3-dev at install time (cffi would be a
+   second build dependency with no gain here).
+
+   Nothing of the library is written again here: inputs are opened by the CLI's own code
+   (tools/cli_input.c: raw stores, .so, .NET 6-8 sets, APK/AAB/split APKs, DEFLATEd entries through
+   cli_inflate.c), entries are read by asmstore.h's reader (its implementation is compiled in
+   tools/cli_common.c), and pack, repack and extract run the CLI's commands in-process
+   (asmstore_cli_main: tools/asmstore.c's main renamed by setup.py) with C stdout and stderr caught
+   in memory, so their exit status and message reach the Python exception and nothing they print
+   reaches the caller's output. The GIL is held throughout: a Store is used by one thread at a
+   time. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "cli_input.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+/* tools/asmstore.c's main, renamed when compiled into this extension */
+int asmstore_cli_main(int argc, char **argv);
+
+/* >>errors ------------------------------------------------------------------------------------- */
+/* asmstore.AsmstoreError and asmstore.EntryNotFound, handed over by the package's __init__.py */
+static PyObject *error_class;
+static PyObject *not_found_class;
+
+/* An int object, or None when `known` is 0 (a new reference either way). */
+static PyObject *int_or_none(int known, long long v) {
+    if (!known)
+        Py_RETURN_NONE;
+    return PyLong_FromLongLong(v);
+}
+
+/* Raises cls(message, code, offset, entry, status): code, offset and entry None when unknown. */
+static PyObject *raise_error(PyObject *cls, const char *message, const asmstore_error *err,
+                             asmstore_result r, int status) {
+    int about = err && err->result == r;
+    PyObject *code = int_or_none(r != ASMSTORE_OK, (long long)r);
+    PyObject *offset = int_or_none(about && err->offset, about ? (long long)err->offset : 0);
+    PyObject *entry = int_or_none(about && err->entry >= 0, about ? (long long)err->entry : 0);
+    PyObject *exc = NULL;
+
+    if (!cls)
+        PyErr_SetString(PyExc_RuntimeError, "asmstore: the package did not initialise _asmstore");
+    else if (code && offset && entry)
+        exc = PyObject_CallFunction(cls, "sOOOi", message, code, offset, entry, status);
+    if (exc) {
+        PyErr_SetObject(cls, exc);
+        Py_DECREF(exc);
+    }
+    Py_XDECREF(code);
+    Py_XDECREF(offset);
+    Py_XDECREF(entry);
+    return NULL;
+}
+
+/* Raises AsmstoreError for result r about `what` (cli_failure's words: the library's message and
+   offset). */
+static PyObject *raise_result(const char *what, asmstore_result r, const asmstore_error *err) {
+    char why[512], msg[2048];
+
+    snprintf(msg, sizeof msg, "%s: %s", what, cli_failure(r, err, why, sizeof why));
+    return raise_error(r == ASMSTORE_ERR_NOT_FOUND || r == ASMSTORE_ERR_IGNORED ? not_found_class
+                                                                                 : error_class,
+                       msg, err, r, cli_status(r));
+}
+
+static PyObject *py_init(PyObject *self, PyObject *args) {
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO", &error_class, &not_found_class))
+        return NULL;
+    Py_INCREF(error_class);
+    Py_INCREF(not_found_class);
+    Py_RETURN_NONE;
+}
+
+/* >>capture: what the commands print ----------------------------------------------------------- */
+/* C's stdout and stderr swapped for memory streams while CLI code runs (glibc's stdout and stderr
+   are plain variables); Python's own output goes through its file descriptors and is untouched. */
+typedef struct capture {
+    FILE *saved_out, *saved_err;
+    char *out, *err;
+    size_t nout, nerr;
+} capture;
+
+static int capture_begin(capture *c) {
+    FILE *out, *err;
+
+    memset(c, 0, sizeof *c);
+    fflush(stdout);
+    fflush(stderr);
+    out = open_memstream(&c->out, &c->nout);
+    err = out ? open_memstream(&c->err, &c->nerr) : NULL;
+    if (!err) {
+        if (out)
+            fclose(out);
+        free(c->out);
+        PyErr_NoMemory();
+        return -1;
+    }
+    c->saved_out = stdout;
+    c->saved_err = stderr;
+    stdout = out;
+    stderr = err;
+    return 0;
+}
+
+/* Restores stdout and stderr; c->out and c->err hold what was printed (capture_free frees it). */
+static void capture_end(capture *c) {
+    FILE *out = stdout, *err = stderr;
+
+    stdout = c->saved_out;
+    stderr = c->saved_err;
+    fclose(out);
+    fclose(err);
+}
+
+static void capture_free(capture *c) {
+    free(c->out);
+    free(c->err);
+}
+
+/* >>run: a command in-process ------------------------------------------------------------------ */
+/* _run(["pack", "-o", OUT, ...]) -> (exit status, stdout, stderr) of `asmstore ARGS...`. */
+static PyObject *py_run(PyObject *self, PyObject *args) {
+    PyObject *list, *res = NULL;
+    Py_ssize_t n, i;
+    char **argv;
+    capture c;
+    int rc;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &list))
+        return NULL;
+    n = PyList_GET_SIZE(list);
+    if (!(argv = (char **)calloc((size_t)n + 2, sizeof *argv)))
+        return PyErr_NoMemory();
+    argv[0] = (char *)"asmstore";
+    for (i = 0; i < n; i++)
+        if (!(argv[i + 1] = (char *)PyUnicode_AsUTF8(PyList_GET_ITEM(list, i)))) {
+            free(argv);
+            return NULL;
+        }
+    if (capture_begin(&c) == 0) {
+        rc = asmstore_cli_main((int)n + 1, argv);
+        capture_end(&c);
+        res = Py_BuildValue("(is#s#)", rc, c.out, (Py_ssize_t)c.nout, c.err, (Py_ssize_t)c.nerr);
+        capture_free(&c);
+    }
+    free(argv);
+    return res;
+}
+
+/* >>store: an opened input --------------------------------------------------------------------- */
+/* The stores of one input that the Python object serves: one ABI's (and a .NET 6-8 set's store 0,
+   which serves every ABI). */
+typedef struct store_obj {
+    PyObject_HEAD
+    cli_input *in;
+    char *path;                 /* in->path points here */
+    int units[CLI_MAX_UNITS];   /* the units served, in the input's order */
+    int nunits;
+    Py_ssize_t exports;         /* memoryviews over the mapping still alive */
+    ZSTD_DCtx *dctx;
+} store_obj;
+
+static PyTypeObject store_type;
+
+static void store_release(store_obj *s) {
+    if (s->in) {
+        cli_input_close(s->in);
+        free(s->in);
+        s->in = NULL;
+    }
+    free(s->path);
+    s->path = NULL;
+    ZSTD_freeDCtx(s->dctx);
+    s->dctx = NULL;
+    s->nunits = 0;
+}
+
+static void store_dealloc(store_obj *s) {
+    store_release(s); /* no export can be alive: each holds a reference */
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static int store_closed(const store_obj *s) {
+    if (s->in)
+        return 0;
+    PyErr_SetString(PyExc_ValueError, "I/O operation on a closed asmstore.Store");
+    return 1;
+}
+
+/* The ABI served when none was asked for: the host's when the input has it, else the first
+   opened store's. */
+static asmstore_abi pick_abi(const cli_input *in) {
+    asmstore_abi host = asmstore_host_abi(), first = ASMSTORE_ABI_UNKNOWN;
+    int i;
+
+    for (i = 0; i < in->n; i++) {
+        const cli_unit *u = &in->units[i];
+
+        if (!u->selected || !u->opened || u->abi == ASMSTORE_ABI_UNKNOWN)
+            continue;
+        if (u->abi == host)
+            return host;
+        if (first == ASMSTORE_ABI_UNKNOWN)
+            first = u->abi;
+    }
+    return first;
+}
+
+/* The message of every selected store that did not open (cli_unit_problem's words), raised with
+   the first one's result. */
+static PyObject *raise_problems(const cli_input *in) {
+    const cli_unit *first = NULL;
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    int i, status = 1;
+
+    if (!f)
+        return PyErr_NoMemory();
+    for (i = 0; i < in->n; i++) {
+        const cli_unit *u = &in->units[i];
+
+        if (!u->selected || u->opened)
+            continue;
+        if (!first)
+            first = u;
+        status = cli_unit_problem(in, u, f);
+    }
+    fclose(f);
+    if (n && text[n - 1] == '\n')
+        text[n - 1] = 0;
+    raise_error(error_class, text, first ? &first->err : NULL,
+                first ? first->res : ASMSTORE_ERR_NOT_FOUND, status);
+    free(text);
+    return NULL;
+}
+
+/* cli_no_store's message (what was looked for) as the exception. */
+static PyObject *raise_no_store(const char *path, asmstore_abi only) {
+    capture c;
+
+    if (capture_begin(&c) != 0)
+        return NULL;
+    cli_no_store(path, only);
+    capture_end(&c);
+    if (c.nerr && c.err[c.nerr - 1] == '\n')
+        c.err[c.nerr - 1] = 0;
+    raise_error(error_class, c.err, NULL, ASMSTORE_ERR_NOT_FOUND, 1);
+    capture_free(&c);
+    return NULL;
+}
+
+/* Chooses the units s serves once s->in is open: NULL (an exception set) when none is usable. */
+static PyObject *store_choose(store_obj *s, asmstore_abi only) {
+    cli_input *in = s->in;
+    asmstore_abi abi = only ? only : pick_abi(in);
+    int i, selected = 0;
+
+    for (i = 0; i < in->n; i++) {
+        cli_unit *u = &in->units[i];
+
+        u->selected &= u->abi == abi || u->abi == ASMSTORE_ABI_UNKNOWN;
+        selected |= u->selected;
+        if (u->selected && u->opened)
+            s->units[s->nunits++] = i;
+    }
+    if (!selected)
+        return raise_no_store(in->path, only);
+    if (!s->nunits)
+        return raise_problems(in);
+    return (PyObject *)s;
+}
+
+/* _open(path, abi) -> Store: abi "" for any (the host's if there, else the first found). */
+static PyObject *py_open(PyObject *self, PyObject *args) {
+    const char *path, *abi_name;
+    asmstore_abi only = ASMSTORE_ABI_UNKNOWN;
+    store_obj *s;
+    int rc;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "ss", &path, &abi_name))
+        return NULL;
+    if (*abi_name && (only = asmstore_abi_parse(abi_name)) == ASMSTORE_ABI_UNKNOWN)
+        return PyErr_Format(PyExc_ValueError,
+                            "unknown ABI %R: give arm64, arm, x86_64 or x86 (or arm64-v8a, "
+                            "armeabi-v7a)", PyTuple_GET_ITEM(args, 1));
+    if (!(s = PyObject_New(store_obj, &store_type)))
+        return NULL;
+    s->in = (cli_input *)malloc(sizeof *s->in);
+    s->path = strdup(path);
+    s->nunits = 0;
+    s->exports = 0;
+    s->dctx = ZSTD_createDCtx();
+    if (!s->in || !s->path || !s->dctx) {
+        free(s->in);
+        s->in = NULL;
+        Py_DECREF(s);
+        return PyErr_NoMemory();
+    }
+    if ((rc = cli_input_open(s->in, s->path, only)) == 2) {
+        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+        Py_DECREF(s);
+        return NULL;
+    }
+    if (rc == 1 || !store_choose(s, only)) {
+        if (!PyErr_Occurred())
+            raise_no_store(path, only);
+        Py_DECREF(s);
+        return NULL;
+    }
+    return (PyObject *)s;
+}
+
+/* >>store: what it is -------------------------------------------------------------------------- */
+static PyObject *unit_info(const cli_unit *u) {
+    char release[256];
+
+    cli_unit_release(u, release, sizeof release);
+    return Py_BuildValue(
+        "{s:s,s:s,s:I,s:I,s:s,s:s,s:O,s:s,s:s,s:i,s:I,s:I,s:K,s:O,s:O,s:O,s:n}", "label", u->label,
+        "abi", cli_unit_abi(u), "format", u->r.format, "version_word", u->r.version_word,
+        "hash", asmstore_hash_name(u->r.hash_kind), "wrapper", u->wrapper, "is_64bit",
+        u->r.is_64bit ? Py_True : Py_False, "release", release, "runtime", cli_unit_runtime(u),
+        "compression", (int)cli_unit_compression(u), "entry_count",
+        u->r.entry_count, "store_id", u->r.store_id, "payload_offset",
+        (unsigned long long)u->payload_offset, "in_archive", u->in_zip ? Py_True : Py_False,
+        "deflated", u->deflated ? Py_True : Py_False, "from_split",
+        u->from_split ? Py_True : Py_False, "image_alignment",
+        (Py_ssize_t)cli_unit_image_alignment(u));
+}
+
+/* units() -> [dict]: each store served, as unit_info describes it. */
+static PyObject *store_units(store_obj *s, PyObject *unused) {
+    PyObject *list;
+    int i;
+
+    (void)unused;
+    if (store_closed(s) || !(list = PyList_New(s->nunits)))
+        return NULL;
+    for (i = 0; i < s->nunits; i++) {
+        PyObject *d = unit_info(&s->in->units[s->units[i]]);
+
+        if (!d) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, d);
+    }
+    return list;
+}
+
+/* abis() -> [str]: every ABI the input holds a store for (whichever this Store serves). */
+static PyObject *store_abis(store_obj *s, PyObject *unused) {
+    PyObject *list;
+    int i, j, seen[8] = {0};
+
+    (void)unused;
+    if (store_closed(s) || !(list = PyList_New(0)))
+        return NULL;
+    for (i = 0; i < s->in->n; i++) {
+        j = (int)s->in->units[i].abi;
+        if (j <= 0 || j >= 8 || seen[j]++)
+            continue;
+        if (PyList_Append(list, PyUnicode_FromString(asmstore_abi_android_name((asmstore_abi)j)))) {
+            Py_DECREF(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
+/* >>store: entries ----------------------------------------------------------------------------- */
+static PyObject *entry_tuple(int unit, const cli_unit *u, const asmstore_entry *e) {
+    char fname[1200];
+
+    if (cli_entry_filename(u, e, fname, sizeof fname) != 0)
+        fname[0] = 0;
+    return Py_BuildValue("(iIOz#sinnnnK)", unit, e->index, e->ignored ? Py_True : Py_False,
+                         e->name, (Py_ssize_t)(e->name ? e->name_len : 0), fname, (int)e->compression,
+                         (Py_ssize_t)e->image_size, (Py_ssize_t)e->uncompressed_size,
+                         (Py_ssize_t)e->pdb_size, (Py_ssize_t)e->config_size,
+                         (unsigned long long)e->hash);
+}
+
+/* entries() -> [(unit, index, ignored, name or None, file name, compression, stored size, size,
+   pdb size, config size, format-1 hash)] in descriptor order, store by store. */
+static PyObject *store_entries(store_obj *s, PyObject *unused) {
+    PyObject *list;
+    int i;
+
+    (void)unused;
+    if (store_closed(s) || !(list = PyList_New(0)))
+        return NULL;
+    for (i = 0; i < s->nunits; i++) {
+        const cli_unit *u = &s->in->units[s->units[i]];
+        asmstore_error err;
+        asmstore_entry e;
+        uint32_t k;
+
+        for (k = 0; k < u->r.entry_count; k++) {
+            asmstore_result r = asmstore_reader_entry(&u->r, k, &e, &err);
+            PyObject *t;
+
+            if (r != ASMSTORE_OK) {
+                Py_DECREF(list);
+                return raise_result(u->label, r, &err);
+            }
+            if (!(t = entry_tuple(i, u, &e)) || PyList_Append(list, t)) {
+                Py_XDECREF(t);
+                Py_DECREF(list);
+                return NULL;
+            }
+            Py_DECREF(t);
+        }
+    }
+    return list;
+}
+
+/* >>store: reading ----------------------------------------------------------------------------- */
+/* A slice of a store's mapping that a memoryview reads in place: it keeps the store open. */
+typedef struct view_obj {
+    PyObject_HEAD
+    store_obj *store;
+    const unsigned char *p;
+    Py_ssize_t n;
+} view_obj;
+
+static int view_getbuffer(view_obj *v, Py_buffer *b, int flags) {
+    if (PyBuffer_FillInfo(b, (PyObject *)v, (void *)(uintptr_t)v->p, v->n, 1, flags) != 0)
+        return -1;
+    v->store->exports++;
+    return 0;
+}
+
+static void view_releasebuffer(view_obj *v, Py_buffer *b) {
+    (void)b;
+    v->store->exports--;
+}
+
+static void view_dealloc(view_obj *v) {
+    Py_DECREF(v->store);
+    PyObject_Free(v);
+}
+
+static PyBufferProcs view_buffer = {(getbufferproc)view_getbuffer,
+                                    (releasebufferproc)view_releasebuffer};
+
+static PyTypeObject view_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "asmstore._asmstore.View",
+    .tp_basicsize = sizeof(view_obj),
+    .tp_dealloc = (destructor)view_dealloc,
+    .tp_as_buffer = &view_buffer,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "bytes of a store's mapping, read through a memoryview",
+};
+
+/* A read-only memoryview over p[0..n) of s's mapping. */
+static PyObject *mapped_view(store_obj *s, const unsigned char *p, size_t n) {
+    view_obj *v = PyObject_New(view_obj, &view_type);
+    PyObject *mv;
+
+    if (!v)
+        return NULL;
+    Py_INCREF(s);
+    v->store = s;
+    v->p = p;
+    v->n = (Py_ssize_t)n;
+    mv = PyMemoryView_FromObject((PyObject *)v);
+    Py_DECREF(v);
+    return mv;
+}
+
+/* Entry e's uncompressed image: a memoryview over the mapping when stored as is, else new bytes
+   decompressed into directly. */
+static PyObject *entry_image(store_obj *s, const cli_unit *u, const asmstore_entry *e) {
+    asmstore_error err;
+    asmstore_result r;
+    PyObject *b;
+
+    if (e->ignored)
+        return raise_result(u->label, ASMSTORE_ERR_IGNORED, NULL);
+    if (e->compression == ASMSTORE_COMPRESSION_NONE)
+        return mapped_view(s, e->image, e->image_size);
+    if (!(b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)e->uncompressed_size)))
+        return NULL;
+    r = asmstore_reader_read(&u->r, e, PyBytes_AS_STRING(b), e->uncompressed_size, s->dctx, &err);
+    if (r != ASMSTORE_OK) {
+        char what[1400];
+
+        Py_DECREF(b);
+        snprintf(what, sizeof what, "%s: entry %u %.*s", u->label, e->index,
+                 e->name ? (int)e->name_len : 0, e->name ? e->name : "");
+        return raise_result(what, r, &err);
+    }
+    return b;
+}
+
+/* The part asked for of entry e: 0 the image, 1 its .pdb, 2 its .config (None when it has none). */
+static PyObject *entry_part(store_obj *s, const cli_unit *u, const asmstore_entry *e, int part) {
+    if (part == 0)
+        return entry_image(s, u, e);
+    if (part == 1 && e->pdb)
+        return mapped_view(s, e->pdb, e->pdb_size);
+    if (part == 2 && e->config)
+        return mapped_view(s, e->config, e->config_size);
+    Py_RETURN_NONE;
+}
+
+/* EntryNotFound for name: r ASMSTORE_ERR_NOT_FOUND, or ASMSTORE_ERR_IGNORED for a placeholder. */
+static PyObject *raise_not_found(const store_obj *s, const char *name, asmstore_result r) {
+    char msg[1400];
+
+    snprintf(msg, sizeof msg,
+             "%s: no entry named %s%s (names are matched with or without .dll; list them with "
+             "iter(store))",
+             s->in->path, name, r == ASMSTORE_ERR_IGNORED ? ", only an ignored placeholder" : "");
+    return raise_error(not_found_class, msg, NULL, r, 1);
+}
+
+/* read(name, part) -> memoryview | bytes | None: looked up the way hosts ask (with or without .dll),
+   in each store served in turn. */
+static PyObject *store_read(store_obj *s, PyObject *args) {
+    const char *name;
+    Py_ssize_t len;
+    int i, part = 0;
+    asmstore_result worst = ASMSTORE_ERR_NOT_FOUND;
+
+    if (!PyArg_ParseTuple(args, "s#|i", &name, &len, &part) || store_closed(s))
+        return NULL;
+    for (i = 0; i < s->nunits; i++) {
+        const cli_unit *u = &s->in->units[s->units[i]];
+        asmstore_error err;
+        asmstore_entry e;
+        asmstore_result r = asmstore_reader_find(&u->r, name, (size_t)len, &e, &err);
+
+        if (r == ASMSTORE_OK)
+            return entry_part(s, u, &e, part);
+        if (r == ASMSTORE_ERR_IGNORED)
+            worst = r;
+        else if (r != ASMSTORE_ERR_NOT_FOUND)
+            return raise_result(u->label, r, &err);
+    }
+    return raise_not_found(s, name, worst);
+}
+
+/* read_index(unit, index, part): the same for descriptor `index` of the unit-th store served. */
+static PyObject *store_read_index(store_obj *s, PyObject *args) {
+    int unit, part = 0;
+    unsigned index;
+    const cli_unit *u;
+    asmstore_error err;
+    asmstore_entry e;
+    asmstore_result r;
+
+    if (!PyArg_ParseTuple(args, "iI|i", &unit, &index, &part) || store_closed(s))
+        return NULL;
+    if (unit < 0 || unit >= s->nunits)
+        return PyErr_Format(PyExc_IndexError, "no store %d here (%d served)", unit, s->nunits);
+    u = &s->in->units[s->units[unit]];
+    if (index >= u->r.entry_count)
+        return PyErr_Format(PyExc_IndexError, "no entry %u (the store has %u)", index,
+                            u->r.entry_count);
+    if ((r = asmstore_reader_entry(&u->r, index, &e, &err)) != ASMSTORE_OK)
+        return raise_result(u->label, r, &err);
+    return entry_part(s, u, &e, part);
+}
+
+/* >>store: closing ----------------------------------------------------------------------------- */
+static PyObject *store_close(store_obj *s, PyObject *unused) {
+    (void)unused;
+    if (s->exports > 0)
+        return PyErr_Format(PyExc_BufferError,
+                            "cannot close the store: %zd memoryview(s) over its mapping are still in "
+                            "use (release them, or copy with bytes(view), first)", s->exports);
+    store_release(s);
+    Py_RETURN_NONE;
+}
+
+static PyObject *store_is_closed(store_obj *s, void *unused) {
+    (void)unused;
+    return PyBool_FromLong(s->in == NULL);
+}
+
+static PyMethodDef store_methods[] = {
+    {"units", (PyCFunction)store_units, METH_NOARGS, "the stores served, each as a dict"},
+    {"abis", (PyCFunction)store_abis, METH_NOARGS, "every ABI the input has a store for"},
+    {"entries", (PyCFunction)store_entries, METH_NOARGS, "every entry, as tuples"},
+    {"read", (PyCFunction)store_read, METH_VARARGS, "read(name, part=0): an entry's bytes"},
+    {"read_index", (PyCFunction)store_read_index, METH_VARARGS,
+     "read_index(unit, index, part=0): an entry's bytes by descriptor index"},
+    {"close", (PyCFunction)store_close, METH_NOARGS, "unmap (BufferError while views live)"},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef store_getset[] = {
+    {"closed", (getter)store_is_closed, NULL, "whether close() ran", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject store_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "asmstore._asmstore.Store",
+    .tp_basicsize = sizeof(store_obj),
+    .tp_dealloc = (destructor)store_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "an input's stores for one ABI (asmstore.open wraps it)",
+    .tp_methods = store_methods,
+    .tp_getset = store_getset,
+};
+
+/* >>module ------------------------------------------------------------------------------------- */
+/* results() -> [(code, name, text)]: every asmstore_result. */
+static PyObject *py_results(PyObject *self, PyObject *unused) {
+    PyObject *list = PyList_New(0);
+
+    (void)self;
+    (void)unused;
+#define RESULT_ROW(name, value, text)                                                            \
+    if (list && PyList_Append(list, Py_BuildValue("(iss)", value, #name, text))) {              \
+        Py_DECREF(list);                                                                         \
+        list = NULL;                                                                             \
+    }
+    ASMSTORE_RESULT_LIST(RESULT_ROW)
+#undef RESULT_ROW
+    return list;
+}
+
+static PyMethodDef module_methods[] = {
+    {"_init", py_init, METH_VARARGS, "_init(AsmstoreError, EntryNotFound)"},
+    {"open", py_open, METH_VARARGS, "open(path, abi) -> Store (abi '' for any)"},
+    {"run", py_run, METH_VARARGS, "run([args]) -> (status, stdout, stderr) of the CLI"},
+    {"results", py_results, METH_NOARGS, "every result code: (code, name, text)"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "_asmstore",
+    "the C part of the asmstore package: asmstore.h and the CLI's input and command code", -1,
+    module_methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__asmstore(void) {
+    PyObject *m;
+
+    if (PyType_Ready(&store_type) < 0 || PyType_Ready(&view_type) < 0)
+        return NULL;
+    if (!(m = PyModule_Create(&module_def)))
+        return NULL;
+    if (PyModule_AddIntConstant(m, "version", (long)asmstore_version_number()) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,377 @@
+"""The asmstore Python package (python/), run by tests/t_python.sh against an installed copy.
+
+Environment: ASMSTORE_TOP (the clone, default ../..), ASMSTORE_SAMPLES (the real samples; their
+tests skip without them)."""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+import asmstore
+
+TOP = os.environ.get("ASMSTORE_TOP") or os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+SAMPLES = os.environ.get("ASMSTORE_SAMPLES") or os.path.join(TOP, "..", "shared",
+                                                             "assembly-store-samples")
+HAVE_SAMPLES = os.path.isfile(os.path.join(SAMPLES, "EXPECTED.json"))
+needs_samples = pytest.mark.skipif(not HAVE_SAMPLES, reason="no real samples at " + SAMPLES)
+PRESETS = [("net8", "monovm"), ("net9", "monovm"), ("net10", "monovm"), ("net10", "coreclr"),
+           ("net11", "monovm"), ("net11", "coreclr"), ("net11-preview", "monovm"),
+           ("net11-preview", "coreclr")]
+FORMAT = {"net8": 1, "net9": 2, "net10": 3, "net11": 3, "net11-preview": 4}
+
+
+def sha256(b):
+    return hashlib.sha256(b).hexdigest()
+
+
+def mini_pe(path, size, fill="random"):
+    """The smallest real assembly of size bytes (tests/lib/mini_pe.py), its bytes."""
+    subprocess.run([sys.executable, os.path.join(TOP, "tests", "lib", "mini_pe.py"), "--fill", fill,
+                    str(path), str(size)], check=True)
+    with open(path, "rb") as f:
+        return f.read()
+
+
+@pytest.fixture
+def assemblies(tmp_path):
+    """Three real minimal assemblies: name -> bytes (one zero-filled, so it compresses)."""
+    d = tmp_path / "in"
+    d.mkdir()
+    return {name: mini_pe(d / name, size, fill) for name, size, fill in
+            [("App.dll", 4096, "random"), ("Lib.dll", 20000, "zero"), ("Tiny.dll", 1024, "random")]}
+
+
+def store_of(tmp_path, assemblies, **kw):
+    files = [tmp_path / "in" / n for n in assemblies]
+    return asmstore.pack(files, tmp_path / "app.so", **kw)
+
+
+def apk_with(tmp_path, so, compress=zipfile.ZIP_DEFLATED, abi="arm64-v8a"):
+    apk = tmp_path / "app.apk"
+    with zipfile.ZipFile(apk, "w") as z:
+        z.writestr("AndroidManifest.xml", b"<manifest/>")
+        z.write(so, "lib/%s/libassembly-store.so" % abi, compress_type=compress)
+    return apk
+
+
+# ---- the real samples against EXPECTED.json -------------------------------------------------
+def expected():
+    with open(os.path.join(SAMPLES, "EXPECTED.json")) as f:
+        return json.load(f)
+
+
+def sample_stores():
+    return [k for k, v in expected().items() if "descriptors" in v] if HAVE_SAMPLES else []
+
+
+@needs_samples
+@pytest.mark.parametrize("key", sample_stores())
+def test_sample_matches_expected(key):
+    want = expected()[key]
+    with asmstore.open(os.path.join(SAMPLES, key)) as store:
+        unit = next(i for i, s in enumerate(store.stores) if key.endswith(s.label.split("/")[-1]))
+        info = store.stores[unit]
+        assert info.format == want["format"]
+        assert info.version_word == int(want["version_word"], 16)
+        assert info.entry_count == len(want["descriptors"])
+        entries = [e for e in store if e.store == unit]
+        assert len(entries) == len(want["descriptors"])
+        for e, d in zip(entries, want["descriptors"]):
+            name = d.get("name") or d.get("name_from_manifest")
+            assert e.name == name
+            assert e.stored_size == d["data_size"]
+            assert e.size == d["uncompressed_size"]
+            assert e.compression == asmstore.Compression.LZ4
+            image = store.read(e)
+            assert sha256(image) == d["uncompressed_sha256"]
+            assert bytes(image[:2]) == d["uncompressed_starts_with"].encode()
+            assert sha256(store[name]) == d["uncompressed_sha256"]
+
+
+@needs_samples
+def test_sample_xalz_slices_are_the_stores_entries():
+    """Each xalz/ slice is one entry of a sample store: its image is what the store gives."""
+    slices = {k: v for k, v in expected().items() if k.startswith("xalz/")}
+    where = {"watercountdown-arm64-v8a.": "v3-watercountdown-widget/arm64-v8a/assembly-store.so",
+             "razr-pointcrep-base.": "v1-razr-pointcrep/base_assemblies.blob"}
+    assert slices
+    for key, want in slices.items():
+        base = key[len("xalz/"):]
+        prefix = next(p for p in where if base.startswith(p))
+        name = base[len(prefix):-len(".xalz")]
+        with asmstore.open(os.path.join(SAMPLES, where[prefix])) as store:
+            e = next(e for e in store if e.file_name == name or e.name == name[:-4])
+            assert e.stored_size == want["size"]
+            assert e.size == want["uncompressed_size"]
+            assert sha256(store.read(e)) == want["uncompressed_sha256"]
+
+
+@needs_samples
+def test_sample_sets_and_abis():
+    with asmstore.open(os.path.join(SAMPLES, "v1-expandroid"), abi="armeabi-v7a") as s:
+        assert s.info.abi == "armeabi-v7a" and s.info.format == 1
+        assert sorted(s.abis) == ["arm64-v8a", "armeabi-v7a"]
+        assert "System.Text.Json.dll" in s and "System.Text.Json" in s
+    with asmstore.open(os.path.join(SAMPLES, "v1-razr-pointcrep")) as s:
+        assert [i.store_id for i in s.stores] == [0, 1]  # assemblies.blob, then the ABI's blob
+        assert len(s) == 25
+        assert s.info.store_id == 1
+        assert sha256(s["StereoKit.dll"]) == sha256(s["StereoKit"])
+
+
+@needs_samples
+def test_sample_libxamarin_app_holds_no_store():
+    with pytest.raises(asmstore.AsmstoreError) as e:
+        asmstore.open(os.path.join(SAMPLES, "v3-watercountdown-widget/x86_64/libxamarin-app.so"))
+    assert e.value.code_name == "ERR_NO_PAYLOAD" and e.value.status == 1
+    assert "libassembly-store.so" in e.value.message
+
+
+# ---- pack -> open, every preset ---------------------------------------------------------------
+@pytest.mark.parametrize("target,runtime", PRESETS)
+def test_pack_open_round_trip(tmp_path, assemblies, target, runtime):
+    out = tmp_path / "out"
+    out.mkdir()
+    asmstore.pack([tmp_path / "in" / n for n in assemblies], str(out) + "/", target=target,
+                  runtime=runtime, abi="arm64")
+    written = sorted(os.listdir(out))
+    path = out if target == "net8" else out / written[0]
+    with asmstore.open(path) as store:
+        assert store.info.format == FORMAT[target]
+        assert store.info.abi == ("every ABI" if target == "net8" else "arm64-v8a")
+        assert store.info.runtime.lower() == runtime
+        real = [e for e in store if not e.ignored]
+        assert sorted(e.file_name for e in real) == sorted(assemblies)
+        for name, data in assemblies.items():
+            assert bytes(store[name]) == data
+            assert bytes(store[name[:-4]]) == data
+        ignored = [e for e in store if e.ignored]
+        for e in ignored:
+            with pytest.raises(asmstore.EntryNotFound):
+                store.read(e.name)
+
+
+def test_pack_returns_bytes_and_options(tmp_path, assemblies):
+    blob = asmstore.pack([tmp_path / "in" / n for n in assemblies], target="net10", raw=True,
+                         level=3, compression="zstd")
+    assert blob[:4] == b"XABA"
+    path = tmp_path / "raw.bin"
+    path.write_bytes(blob)
+    with asmstore.open(path) as store:
+        assert store.info.wrapper == "raw"
+        assert {e.compression for e in store} == {asmstore.Compression.ZSTD}
+        assert bytes(store["Lib.dll"]) == assemblies["Lib.dll"]
+
+
+def test_pack_refuses_what_the_cli_refuses_and_prints_nothing(tmp_path, capfd):
+    bad = tmp_path / "NotAnAssembly.dll"
+    bad.write_bytes(b"just some bytes" * 100)
+    with pytest.raises(asmstore.AsmstoreError) as e:
+        asmstore.pack([bad], tmp_path / "x.so")
+    assert e.value.status == 1
+    assert "NotAnAssembly.dll" in e.value.message
+    assert not (tmp_path / "x.so").exists()
+    with pytest.raises(asmstore.AsmstoreError) as e:
+        asmstore.pack([bad], tmp_path / "x.so", target="net7")
+    assert e.value.status == 2
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""  # the CLI's messages went to the exception only
+
+
+def test_pack_no_check_packs_bytes(tmp_path):
+    raw = tmp_path / "Blob.dll"
+    raw.write_bytes(b"\x01\x02" * 300)
+    blob = asmstore.pack([raw], check=False, compression="none", raw=True)
+    (tmp_path / "s").write_bytes(blob)
+    with asmstore.open(tmp_path / "s") as store:
+        assert bytes(store["Blob"]) == raw.read_bytes()
+
+
+# ---- reading: memoryviews, closing, APKs ------------------------------------------------------
+def test_uncompressed_images_are_views_over_the_mapping(tmp_path, assemblies):
+    so = store_of(tmp_path, assemblies, compression="none")
+    store = asmstore.open(so)
+    view = store["App.dll"]
+    assert isinstance(view, memoryview) and view.readonly
+    assert bytes(view) == assemblies["App.dll"]
+    with pytest.raises(BufferError):
+        store.close()  # a live view keeps the mapping
+    view.release()
+    store.close()
+    assert store.closed
+    with pytest.raises(ValueError):
+        store.read("App.dll")
+    with pytest.raises(ValueError):
+        store.extract(tmp_path / "x")
+    store.close()  # twice is fine
+
+
+def test_compressed_images_are_bytes(tmp_path, assemblies):
+    with asmstore.open(store_of(tmp_path, assemblies, compression="zstd")) as store:
+        image = store["Lib.dll"]
+        assert type(image) is bytes and image == assemblies["Lib.dll"]
+        e = next(e for e in store if e.name == "Lib.dll")
+        assert e.compression == asmstore.Compression.ZSTD and e.stored_size < e.size
+
+
+def test_missing_names_raise_key_errors(tmp_path, assemblies):
+    with asmstore.open(store_of(tmp_path, assemblies)) as store:
+        with pytest.raises(KeyError):
+            store["Nope.dll"]
+        with pytest.raises(asmstore.EntryNotFound) as e:
+            store.read("Nope")
+        assert e.value.code_name == "ERR_NOT_FOUND"
+        assert "Nope.dll" not in store
+        assert store.read_pdb("App.dll") is None and store.read_config("App.dll") is None
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED])
+def test_apk(tmp_path, assemblies, method):
+    apk = apk_with(tmp_path, store_of(tmp_path, assemblies), method)
+    with asmstore.open(apk) as store:
+        assert store.info.in_archive
+        assert store.info.deflated == (method == zipfile.ZIP_DEFLATED)
+        assert store.info.label == "lib/arm64-v8a/libassembly-store.so"
+        assert bytes(store["Tiny.dll"]) == assemblies["Tiny.dll"]
+    with pytest.raises(asmstore.AsmstoreError) as e:
+        asmstore.open(apk, abi="x86")
+    assert "for that ABI" in e.value.message
+
+
+def test_split_apks_and_abi_choice(tmp_path, assemblies):
+    so = store_of(tmp_path, assemblies)
+    base = tmp_path / "base.apk"
+    with zipfile.ZipFile(base, "w") as z:
+        z.writestr("AndroidManifest.xml", b"<manifest/>")
+    with zipfile.ZipFile(tmp_path / "split_config.arm64_v8a.apk", "w") as z:
+        z.write(so, "lib/arm64-v8a/libassembly-store.so")
+    with asmstore.open(base) as store:
+        assert store.info.from_split and store.abis == ["arm64-v8a"]
+        assert bytes(store["App"]) == assemblies["App.dll"]
+
+
+def test_extract(tmp_path, assemblies, capfd):
+    with asmstore.open(store_of(tmp_path, assemblies)) as store:
+        assert store.extract(tmp_path / "x") == 3
+    for name, data in assemblies.items():
+        assert (tmp_path / "x" / name).read_bytes() == data
+    assert capfd.readouterr() == ("", "")
+
+
+def test_extract_never_writes_through_a_symlink(tmp_path, assemblies):
+    (tmp_path / "x").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    os.symlink(tmp_path / "elsewhere" / "App.dll", tmp_path / "x" / "App.dll")
+    with asmstore.open(store_of(tmp_path, assemblies)) as store:
+        assert store.extract(tmp_path / "x") == 3
+    assert not (tmp_path / "elsewhere" / "App.dll").exists()  # the link is replaced, not followed
+    assert not os.path.islink(tmp_path / "x" / "App.dll")
+    os.symlink(tmp_path / "elsewhere", tmp_path / "linked")
+    with asmstore.open(store_of(tmp_path, assemblies)) as store:
+        with pytest.raises(asmstore.AsmstoreError) as e:
+            store.extract(tmp_path / "linked")
+    assert e.value.status == 2 and "symlink" in e.value.message
+    assert os.listdir(tmp_path / "elsewhere") == []
+
+
+# ---- repack -----------------------------------------------------------------------------------
+def test_repack_replace_with_bytes_and_path(tmp_path, assemblies):
+    so = store_of(tmp_path, assemblies, target="net10")
+    new_app = mini_pe(tmp_path / "App2.dll", 5000)
+    new_lib = mini_pe(tmp_path / "Lib2.dll", 9000, "zero")
+    asmstore.repack(so, tmp_path / "new.so", replace={"App.dll": new_app,
+                                                      "Lib.dll": tmp_path / "Lib2.dll"})
+    with asmstore.open(tmp_path / "new.so") as store:
+        assert bytes(store["App.dll"]) == new_app
+        assert bytes(store["Lib.dll"]) == new_lib
+        assert bytes(store["Tiny.dll"]) == assemblies["Tiny.dll"]
+        assert store.info.release == asmstore.open(so).info.release
+
+
+def test_repack_remove_and_apk(tmp_path, assemblies):
+    apk = apk_with(tmp_path, store_of(tmp_path, assemblies), zipfile.ZIP_STORED)
+    asmstore.repack(apk, tmp_path / "new.apk", remove=["Tiny.dll"])
+    with asmstore.open(tmp_path / "new.apk") as store:
+        assert "Tiny.dll" not in store and "App.dll" in store
+
+
+def test_repack_errors_carry_the_cli_message(tmp_path, assemblies, capfd):
+    so = store_of(tmp_path, assemblies)
+    with pytest.raises(asmstore.AsmstoreError) as e:
+        asmstore.repack(so, tmp_path / "new.so", replace={"Missing.dll": b"x"})
+    assert e.value.status == 1 and "Missing.dll" in e.value.message
+    assert not (tmp_path / "new.so").exists()
+    assert capfd.readouterr() == ("", "")
+
+
+# ---- bad input raises, never crashes ----------------------------------------------------------
+def test_errors_carry_code_and_offset(tmp_path, assemblies):
+    data = bytearray(open(store_of(tmp_path, assemblies, raw=True), "rb").read())
+    (tmp_path / "t").write_bytes(bytes(data[:40]))
+    with pytest.raises(asmstore.AsmstoreError) as e:
+        asmstore.open(tmp_path / "t")
+    assert e.value.code < 0 and e.value.code_name.startswith("ERR_")
+    assert e.value.code_name in e.value.message or asmstore.RESULTS[e.value.code][1] in e.value.message
+    with pytest.raises(FileNotFoundError):
+        asmstore.open(tmp_path / "not-there")
+    with pytest.raises(ValueError):
+        asmstore.open(tmp_path / "t", abi="mips")
+    (tmp_path / "empty").write_bytes(b"")
+    with pytest.raises(asmstore.AsmstoreError) as e:
+        asmstore.open(tmp_path / "empty")
+    assert e.value.code_name == "ERR_TRUNCATED" and "cut short" in e.value.message
+
+
+def test_damaged_image_raises_with_offset(tmp_path, assemblies):
+    so = store_of(tmp_path, assemblies, raw=True, compression="zstd")
+    data = bytearray(open(so, "rb").read())
+    with asmstore.open(so) as store:
+        e = next(e for e in store if e.name == "Lib.dll")
+        size = e.stored_size
+    at = data.find(b"XAZS")
+    while at >= 0:  # break every zstd frame: the magic after each image header
+        data[at + 12:at + 16] = b"\0\0\0\0"
+        at = data.find(b"XAZS", at + 4)
+    (tmp_path / "bad").write_bytes(bytes(data))
+    with asmstore.open(tmp_path / "bad") as store:
+        with pytest.raises(asmstore.AsmstoreError) as err:
+            store["Lib.dll"]
+        assert err.value.code_name == "ERR_DECOMPRESS" and size > 0
+
+
+def corpus_files():
+    found = []
+    for top in ("corpus", "regress"):
+        root = os.path.join(TOP, "fuzz", top)
+        for d, _dirs, files in os.walk(root):
+            found += [os.path.join(d, f) for f in sorted(files)]
+    return found
+
+
+def test_fuzz_corpus_never_crashes():
+    """Every fuzz/corpus and fuzz/regress input through open, iteration and read."""
+    files = corpus_files()
+    assert len(files) > 100
+    opened = read = 0
+    for path in files:
+        try:
+            with asmstore.open(path) as store:
+                opened += 1
+                for e in store:
+                    try:
+                        read += len(store.read(e)) >= 0
+                    except asmstore.AsmstoreError:
+                        pass
+        except (asmstore.AsmstoreError, OSError):
+            pass
+    assert opened > 0 and read > 0
+
+
+def test_version_and_results():
+    assert asmstore.__version__.count(".") == 2
+    assert asmstore.RESULTS[0][0] == "OK" and asmstore.RESULTS[-7][0] == "ERR_NOT_FOUND"
