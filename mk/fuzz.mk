@@ -32,6 +32,11 @@ endif
 # fuzz_options drives the CLI's option parser (tools/cli_common.c: cli_parse_next)
 $(B)/fuzz/options-replay $(B)/fuzz/options-libfuzzer: tools/cli_common.c tools/cli.h
 
+# fuzz_settings drives repack --from's settings reader (tools/cli_settings.c: bounded JSON, schema
+# checks; tools/cli_fs.c: the safe-name rule)
+$(B)/fuzz/settings-replay $(B)/fuzz/settings-libfuzzer: tools/cli_settings.c tools/cli_settings.h \
+    tools/cli_fs.c tools/cli_fs.h tools/cli.h
+
 $(B)/fuzz/seeds/.stamp: $(B)/asmstore tests/lib/fuzz_corpus.sh | $(B)/fuzz
 	@tests/lib/fuzz_corpus.sh $(B)/asmstore $(B)/fuzz/seeds
 	@touch $@

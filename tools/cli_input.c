@@ -625,6 +625,12 @@ int cli_entry_filename(const cli_unit *u, const asmstore_entry *e, char *buf, si
     return snprintf(buf, cap, "store%u-entry%u.dll", u->r.store_id, e->index) < (int)cap ? 0 : -1;
 }
 
+size_t cli_entry_config_size(const cli_unit *u, const asmstore_entry *e) {
+    if (!e->config)
+        return 0;
+    return e->config_size - (u->r.format == 1 && e->config[e->config_size - 1] == 0);
+}
+
 /* Says in why[0..cap) how an entry's bytes are not what it claims (asmstore_image_check_entry:
    the image a PE assembly with a CLI header, its .pdb a PDB, its .config XML text); 0 when they
    are. verify reports it, extract writes nothing for it, repack refuses the store. */

@@ -72,6 +72,9 @@ asmstore_compression cli_unit_compression(const cli_unit *u);
 size_t cli_unit_image_alignment(const cli_unit *u);
 /* The file name an entry is listed and extracted under (format 1: name + ".dll", or its hash). */
 int cli_entry_filename(const cli_unit *u, const asmstore_entry *e, char *buf, size_t cap);
+/* The size of entry e's .config as the file it was: format 1 stores it with one NUL appended
+   (docs/store-releases.md §2.3), which the writer appends again. 0 without one. */
+size_t cli_entry_config_size(const cli_unit *u, const asmstore_entry *e);
 /* Says in why[0..cap) how entry e's bytes (image: its uncompressed image) are not what it claims;
    0 when they are (asmstore_image_check_entry). */
 int cli_image_problem(const asmstore_entry *e, const unsigned char *image, char *why, size_t cap);

@@ -301,7 +301,7 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
     ao.pdb = e->pdb;
     ao.pdb_size = e->pdb_size;
     ao.config = e->config;
-    ao.config_size = e->config_size;
+    ao.config_size = cli_entry_config_size(u, e); /* format 1: without the NUL it appends */
     res = asmstore_writer_add(w, &ao, &err);
     if (res != ASMSTORE_OK) {
         char what[600];

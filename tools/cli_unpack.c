@@ -199,11 +199,8 @@ static int unpack_entry(unpack_job *j, int s, const asmstore_entry *e, const cha
     if (rc == 0)
         rc = put_companion(j, u, s, "pdb", pdb, e->pdb, e->pdb_size, f);
     snprintf(pdb, sizeof pdb, "%s.config", fname);
-    /* format 1 stores the .config with one NUL appended (docs/store-releases.md §2.3) */
     if (rc == 0)
-        rc = put_companion(j, u, s, "config", pdb, e->config,
-                           e->config_size - (e->config && u->r.format == 1 &&
-                                             e->config[e->config_size - 1] == 0), f);
+        rc = put_companion(j, u, s, "config", pdb, e->config, cli_entry_config_size(u, e), f);
     fputc('}', f);
     return rc;
 }

@@ -130,6 +130,20 @@ mkdir -p "$OUT/options"
 printf -- '-o\000OUT\000in.dll\000--json\000--\000-x' >"$OUT/options/spaced"
 printf -- '-oOUT\000--output=OUT\000-xC\000DIR\000--arch\000arm64\000in' >"$OUT/options/attached"
 printf -- '--arch\000arm64\000--json=1\000--nope\000-hxz\000-C' >"$OUT/options/bad"
+# settings files for repack --from (fuzz/fuzz_settings.c): what unpack writes for real minimal
+# assemblies (a .pdb, a .config, a satellite; a .NET 11 store and a .NET 6-8 set)
+mkdir -p "$OUT/settings" "$tmp/pe/fr" "$tmp/arch"
+python3 "$(dirname "$0")/mini_pe.py" "$tmp/pe/A.dll" 900 "$tmp/pe/fr/A.resources.dll" 700 "$tmp/arch/N.dll" 600 &&
+  python3 "$(dirname "$0")/mini_pe.py" --pdb "$tmp/pe/A.pdb" 400
+printf '<?xml version="1.0"?>\n<configuration/>\n' >"$tmp/pe/A.dll.config"
+for t in net11 net10; do
+  "$A" pack --target $t --pdb -o "$tmp/s-$t" "$tmp/pe" >/dev/null 2>&1 || true
+done
+"$A" pack --target net8 --pdb -o "$tmp/s-net8" "$tmp/pe" --arch arm64 "$tmp/arch" >/dev/null 2>&1 || true
+for t in net11 net10 net8; do
+  "$A" unpack "$tmp/s-$t" -C "$tmp/u-$t" >/dev/null 2>&1 && cp "$tmp/u-$t/asmstore-unpack.json" "$OUT/settings/$t.json"
+done
+printf '{"schema": 1, "archive": false, "stores": [{"dir": "..", "entries": [{"file": "../x"}]}]}' >"$OUT/settings/hostile"
 # other harnesses (elf, zip, cache) use the same directories by name
 for d in "$OUT"/*/; do [ -n "$(ls -A "$d")" ] || rmdir "$d"; done
 echo "seeds: $(find "$OUT" -type f | wc -l) files in $OUT"
