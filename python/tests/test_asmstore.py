@@ -243,6 +243,16 @@ def test_apk(tmp_path, assemblies, method):
     assert "for that ABI" in e.value.message
 
 
+def test_aab(tmp_path, assemblies):
+    aab = tmp_path / "app.aab"
+    with zipfile.ZipFile(aab, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("base/manifest/AndroidManifest.xml", b"<manifest/>")
+        z.write(store_of(tmp_path, assemblies, abi="x86_64"), "base/lib/x86_64/libassembly-store.so")
+    with asmstore.open(aab) as store:
+        assert store.info.label == "base/lib/x86_64/libassembly-store.so"
+        assert store.abis == ["x86_64"] and bytes(store["Lib"]) == assemblies["Lib.dll"]
+
+
 def test_split_apks_and_abi_choice(tmp_path, assemblies):
     so = store_of(tmp_path, assemblies)
     base = tmp_path / "base.apk"
