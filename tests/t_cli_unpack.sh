@@ -145,15 +145,7 @@ if [ -d "$H" ]; then
 fi
 
 # ---- unpack never writes outside DIR, never over files silently ----
-mkdir -p "$T/evil"
-t_pe --fill "one " "$T/evil/aaaaaaa.dll" 700 "$T/evil/bbbbbbb.dll" 700
-"$ASMSTORE" pack --raw --no-compress --runtime monovm --format 3 -o "$T/evil.store" "$T/evil/aaaaaaa.dll" "$T/evil/bbbbbbb.dll" 2>/dev/null
-python3 - "$T/evil.store" <<'EOF'
-import sys
-p = sys.argv[1]; b = bytearray(open(p, 'rb').read())
-i = b.index(b'bbbbbbb.dll'); b[i:i+11] = b'../AAAA.dll'
-open(p, 'wb').write(b)
-EOF
+t_evil_store "$T/evil.store" # its second entry is named "../AAAA.dll"
 "$ASMSTORE" unpack "$T/evil.store" -C "$T/ev" >"$T/ev.log" 2>&1; rc=$?
 t_check "an entry named ../AAAA.dll: refused (exit 1), nothing outside DIR, no settings file" bash -c \
     "[ $rc = 1 ] && grep -q 'refusing to write' '$T/ev.log' && ! find '$T' -name AAAA.dll | grep -q . && [ ! -e '$T/ev/asmstore-unpack.json' ]"

@@ -17,3 +17,13 @@ MONO45=${MONO45:-/usr/lib/mono/4.5}
 # t_pe [--pdb] [--fill random|zero|TEXT] OUT SIZE...: the smallest real assembly (or Portable PDB) of
 # SIZE bytes, for stores verify and extract must accept (tests/lib/mini_pe.py)
 t_pe() { python3 "$TOP/tests/lib/mini_pe.py" "$@"; }
+# t_evil_store OUT: a raw store of two real assemblies of names of equal length, the second renamed in
+# place to "../AAAA.dll" (its index hashes then point at a name that no longer matches: the reader
+# still opens it), for commands that must never write outside their directory
+t_evil_store() {
+    local d; d=$(mktemp -d "$T_TMP/evil.XXXXXX")
+    t_pe --fill "one " "$d/aaaaaaa.dll" 700 "$d/bbbbbbb.dll" 700
+    "$ASMSTORE" pack --raw --no-compress --runtime monovm --format 3 -o "$1" "$d/aaaaaaa.dll" "$d/bbbbbbb.dll" 2>/dev/null
+    python3 -c 'import sys; p = sys.argv[1]; b = bytearray(open(p, "rb").read()); i = b.index(b"bbbbbbb.dll")
+b[i:i+11] = b"../AAAA.dll"; open(p, "wb").write(b)' "$1"
+}
