@@ -147,7 +147,7 @@ static int scan_value(json_parser *p, int depth) {
     if (p->pos >= j->size)
         return json_fail(p, "a value");
     if (j->n >= p->cap)
-        return json_fail(p, "fewer values"); /* cannot happen: cap is one per 2 bytes */
+        return json_fail(p, "fewer values"); /* cannot happen: cap counts them */
     memset(&j->nodes[k], 0, sizeof j->nodes[k]);
     j->n++;
     j->nodes[k].start = p->pos;
@@ -190,9 +190,13 @@ int cli_json_parse(cli_json *j, const char *text, size_t size) {
     j->size = size;
     p.j = j;
     p.pos = 0;
-    p.cap = size / 2 + 2;
     if (size > CLI_SETTINGS_MAX_SIZE)
         return json_fail(&p, "a file of at most 64 MiB");
+    /* every value but the first follows a '[', '{', ',' or ':' (counted in strings too: an upper
+       bound), so the node array is a few times the text, not 20 */
+    for (p.cap = 1; p.pos < size; p.pos++)
+        p.cap += strchr("[{,:", text[p.pos]) && text[p.pos] ? 1u : 0u;
+    p.pos = 0;
     if (!(j->nodes = (cli_json_node *)malloc(p.cap * sizeof *j->nodes)))
         return json_fail(&p, "memory for the file's values (out of memory)");
     if (scan_value(&p, 0) == 0) {

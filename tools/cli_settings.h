@@ -34,7 +34,7 @@ typedef struct cli_json_node {
 typedef struct cli_json {
     const char *text;
     size_t size;
-    cli_json_node *nodes; /* one malloc, at most one node per 2 bytes of text */
+    cli_json_node *nodes; /* one malloc: one node per '[', '{', ',' and ':' of the text, and 1 */
     size_t n;
     size_t error_offset; /* where the text stops being JSON */
     char error[120];     /* what was expected there */
