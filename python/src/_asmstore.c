@@ -371,13 +371,18 @@ static PyObject *store_abis(store_obj *s, PyObject *unused) {
     if (store_closed(s) || !(list = PyList_New(0)))
         return NULL;
     for (i = 0; i < s->in->n; i++) {
+        PyObject *name;
+
         j = (int)s->in->units[i].abi;
         if (j <= 0 || j >= 8 || seen[j]++)
             continue;
-        if (PyList_Append(list, PyUnicode_FromString(asmstore_abi_android_name((asmstore_abi)j)))) {
+        name = PyUnicode_FromString(asmstore_abi_android_name((asmstore_abi)j));
+        if (!name || PyList_Append(list, name)) {
+            Py_XDECREF(name);
             Py_DECREF(list);
             return NULL;
         }
+        Py_DECREF(name);
     }
     return list;
 }

@@ -385,3 +385,32 @@ def test_fuzz_corpus_never_crashes():
 def test_version_and_results():
     assert asmstore.__version__.count(".") == 2
     assert asmstore.RESULTS[0][0] == "OK" and asmstore.RESULTS[-7][0] == "ERR_NOT_FOUND"
+
+
+def test_no_python_objects_leak(tmp_path, assemblies):
+    """Opening, listing, reading and failing 500 times keeps no Python object alive (tracemalloc
+    sees every object the extension makes: a reference kept per call would be tens of KB here)."""
+    import gc
+    import tracemalloc
+    apk = apk_with(tmp_path, store_of(tmp_path, assemblies), zipfile.ZIP_DEFLATED)
+    (tmp_path / "bad").write_bytes(b"XABA" + b"\xff" * 60)
+
+    def rounds(n):
+        for _ in range(n):
+            with asmstore.open(apk) as store:
+                for e in store:
+                    bytes(store.read(e))
+                assert store.read_pdb("App") is None
+                with pytest.raises(KeyError):
+                    store["Nope"]
+            with pytest.raises(asmstore.AsmstoreError):
+                asmstore.open(tmp_path / "bad")
+    rounds(20)
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    rounds(500)
+    gc.collect()
+    grown = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    assert grown < 8192, "%d bytes kept after 500 rounds" % grown
