@@ -672,6 +672,85 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
 ASMSTORE_DEF asmstore_result asmstore_elf_check_inert(const void *elf, size_t size,
                                                       asmstore_error *err);
 
+/* >>app library -------------------------------------------------------------------------------- */
+/* The app's own libxamarin-app.so holds the table a compressed entry's descriptor_index points
+   into: the size of the buffer the runtime decompresses it into, fixed at build time
+   (docs/store-releases.md §3). Read from the dynamic symbols, through the PT_LOADs as the loader
+   maps them (file offsets differ from addresses in .data). */
+typedef enum asmstore_app_table {
+    ASMSTORE_APP_TABLE_NONE = 0,     /* neither table: a Debug build, or not the app's library */
+    ASMSTORE_APP_TABLE_POINTERS = 1, /* .NET 6-9: compressed_assemblies {count, descriptors*},
+                                        each descriptor's data a relocated pointer */
+    ASMSTORE_APP_TABLE_BUFFER = 2    /* .NET 10+: compressed_assembly_count, descriptors with an
+                                        offset into uncompressed_assemblies_data_buffer */
+} asmstore_app_table;
+
+/* What asmstore_app_open found (offsets are file offsets, addresses virtual ones). */
+typedef struct asmstore_app_info {
+    asmstore_abi abi;            /* from e_machine */
+    int is_64bit;
+    asmstore_app_table table;
+    uint32_t format_tag;         /* format_tag's version (1: .NET 6-8, 2: 9-10 ...), 0 if absent */
+    uint32_t count;              /* descriptors */
+    uint32_t descriptor_size;    /* 12 (BUFFER, 32-bit POINTERS) or 16 (64-bit POINTERS) */
+    uint64_t count_offset;       /* the u32 count */
+    uint64_t descriptors_addr;
+    uint64_t descriptors_offset;
+    uint32_t data_size;          /* BUFFER: uncompressed_assemblies_data_size */
+    uint64_t data_size_offset;   /* BUFFER: where that u32 lies */
+    uint64_t data_addr;          /* BUFFER: uncompressed_assemblies_data_buffer */
+    uint64_t data_symbol_size;   /* BUFFER: its st_size */
+    int have_config;             /* application_config found and large enough */
+    uint64_t config_offset;
+    uint32_t assemblies_in_apk;  /* application_config.number_of_assemblies_in_apk */
+    uint32_t store_files;        /* .number_of_assembly_store_files (format_tag 1), else 0 */
+    uint32_t bundled_slots;      /* entries of assembly_store_bundled_assemblies[] */
+} asmstore_app_info;
+
+/* One compressed-assembly descriptor. */
+typedef struct asmstore_app_descriptor {
+    uint32_t uncompressed_file_size; /* the most a decompressed image may hold */
+    uint8_t loaded;
+    uint32_t buffer_offset;    /* BUFFER: into the data buffer */
+    uint64_t data_addr;        /* where the runtime decompresses to (POINTERS: 0 when null) */
+    uint64_t offset;           /* the descriptor's file offset */
+    uint64_t reloc_offset;     /* POINTERS: file offset of the relocation setting data, else 0 */
+} asmstore_app_descriptor;
+
+/* Reads the compressed-assembly table of the app library so[0..size): the table (one of the two
+   releases' symbols, its descriptors inside a PT_LOAD's file bytes and inside the symbol; BUFFER:
+   the buffer inside a writable PT_LOAD's memory; POINTERS: the descriptors' address from the
+   relative relocation of compressed_assemblies.descriptors), application_config's counts and the
+   slots of assembly_store_bundled_assemblies[]. 32- and 64-bit little-endian; bounded
+   (O(sections + symbols + relocations)), allocation-free, any bytes are safe. Returns ASMSTORE_OK
+   (table NONE when neither table symbol is there), ASMSTORE_ERR_BAD_ELF with err->message naming
+   the symbol or relocation that is out of place, ASMSTORE_ERR_INVALID_ARG for NULL. */
+ASMSTORE_DEF asmstore_result asmstore_app_open(const void *so, size_t size,
+                                               asmstore_app_info *info, asmstore_error *err);
+
+/* Descriptor `index` (< info->count) of the table asmstore_app_open read from the same bytes.
+   POINTERS: data from its relative relocation (O(relocations)); BUFFER: O(1). Allocation-free.
+   Returns ASMSTORE_OK, ASMSTORE_ERR_NOT_FOUND for an index past the table, ASMSTORE_ERR_BAD_ELF
+   when the relocation table is out of the file. */
+ASMSTORE_DEF asmstore_result asmstore_app_read_descriptor(const void *so, size_t size,
+                                                          const asmstore_app_info *info,
+                                                          uint32_t index,
+                                                          asmstore_app_descriptor *d,
+                                                          asmstore_error *err);
+
+/* The runtime's checks (docs/store-releases.md §3.3) for one compressed image whose header says
+   descriptor_index and uncompressed_length: a table with the index in it, BUFFER: the
+   descriptor's range inside uncompressed_assemblies_data_size and the buffer symbol, POINTERS: a
+   non-null data pointer, and uncompressed_length <= the descriptor's size (smaller is accepted).
+   Allocation-free. Returns ASMSTORE_OK, ASMSTORE_ERR_BAD_INDEX (no table or index past it),
+   ASMSTORE_ERR_TOO_LARGE (the image grew past the descriptor: the runtime aborts),
+   ASMSTORE_ERR_CORRUPT (the descriptor's buffer is out of place), err->entry the index. */
+ASMSTORE_DEF asmstore_result asmstore_app_check_image(const void *so, size_t size,
+                                                      const asmstore_app_info *info,
+                                                      uint32_t descriptor_index,
+                                                      uint32_t uncompressed_length,
+                                                      asmstore_error *err);
+
 /* >>zip ---------------------------------------------------------------------------------------- */
 /* An archive entry as its headers describe it (all the caller's). Pure scans over memory. */
 typedef struct asmstore_zip_entry {
@@ -1367,18 +1446,19 @@ typedef struct asmstore__abi_info {
     int is_64bit;              /* ELFCLASS64, and the store's 64-bit version flag */
     const char *v1_store_file; /* .NET 6-8 store-set file (UNKNOWN row: store 0, the common one) */
     const char *net9_file;     /* .NET 9 (and 10.0.100-101) wrapper name */
+    uint32_t r_relative;       /* R_*_RELATIVE: how the app library's pointers are relocated */
 } asmstore__abi_info;
 
 static const asmstore__abi_info asmstore__abis[ASMSTORE__ABI_COUNT] = {
-    {"unknown", "unknown", "unknown", {NULL, NULL}, 0, 0, 0, "assemblies.blob", ""},
+    {"unknown", "unknown", "unknown", {NULL, NULL}, 0, 0, 0, "assemblies.blob", "", 0},
     {"arm64", "arm64-v8a", "arm64_v8a", {"aarch64", NULL}, 183, 0, 1,
-     "assemblies.arm64_v8a.blob", "libassemblies.arm64-v8a.blob.so"},
+     "assemblies.arm64_v8a.blob", "libassemblies.arm64-v8a.blob.so", 1027},
     {"arm", "armeabi-v7a", "armeabi_v7a", {"armhf", "armv7"}, 40, 0x05000000u, 0,
-     "assemblies.armeabi_v7a.blob", "libassemblies.armeabi-v7a.blob.so"},
+     "assemblies.armeabi_v7a.blob", "libassemblies.armeabi-v7a.blob.so", 23},
     {"x86_64", "x86_64", "x86_64", {NULL, NULL}, 62, 0, 1,
-     "assemblies.x86_64.blob", "libassemblies.x86_64.blob.so"},
+     "assemblies.x86_64.blob", "libassemblies.x86_64.blob.so", 8},
     {"x86", "x86", "x86", {"i386", "i686"}, 3, 0, 0,
-     "assemblies.x86.blob", "libassemblies.x86.blob.so"}};
+     "assemblies.x86.blob", "libassemblies.x86.blob.so", 8}};
 
 /* An asmstore_abi value (UNKNOWN included) the table has a row for; anything else is a bad
    argument. */
@@ -3068,14 +3148,13 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_symbol_extent(const asmstore__el
     return ASMSTORE_OK;
 }
 
-/* The payload named by `symbol` in the first SHT_DYNSYM section (one pass: O(e_shnum +
-   symbols)): ASMSTORE_OK with *off, *size and info filled, ASMSTORE_ERR_NOT_FOUND when there is
-   no such symbol (or no .dynsym), else the error. */
-ASMSTORE__PRIVATE asmstore_result asmstore__elf_symbol_payload(const asmstore__elf *e,
-                                                               const char *symbol, uint64_t *off,
-                                                               uint64_t *size,
-                                                               asmstore_elf_info *info,
-                                                               asmstore_error *err) {
+/* The dynamic symbol named `symbol` in the first SHT_DYNSYM section (one pass: O(e_shnum +
+   symbols)): ASMSTORE_OK with *y and *entry_off (its .dynsym entry's file offset),
+   ASMSTORE_ERR_NOT_FOUND when there is no such symbol (or no .dynsym), else the error. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_dynsym_find(const asmstore__elf *e,
+                                                            const char *symbol, asmstore__sym *y,
+                                                            uint64_t *entry_off,
+                                                            asmstore_error *err) {
     uint64_t entsz = e->is64 ? 24u : 16u;
     size_t symlen = strlen(symbol);
     asmstore__shdr s;
@@ -3100,23 +3179,36 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_symbol_payload(const asmstore__e
 
     n = s.size / entsz;
     for (k = 1; k < n; k++) {
-        asmstore__sym y;
-        asmstore_result res;
-
-        asmstore__elf_sym(e, s.offset, k, &y);
-        if (!asmstore__elf_str_eq(e, str.offset, str.size, y.name, symbol, symlen)) continue;
-        res = asmstore__elf_symbol_extent(e, &y, s.offset + k * entsz, off, size, err);
-        if (res != ASMSTORE_OK) return res;
-        if (info) {
-            info->kind = ASMSTORE_ELF_SYMBOL;
-            info->symbol_size = y.size;
-            info->section_index = y.shndx;
-            info->section_is_last = y.shndx + 1u == e->shnum;
-            info->symbol_entry_offset = s.offset + k * entsz;
-        }
+        asmstore__elf_sym(e, s.offset, k, y);
+        if (!asmstore__elf_str_eq(e, str.offset, str.size, y->name, symbol, symlen)) continue;
+        *entry_off = s.offset + k * entsz;
         return ASMSTORE_OK;
     }
     return ASMSTORE_ERR_NOT_FOUND;
+}
+
+/* The payload named by `symbol` (asmstore__elf_dynsym_find): ASMSTORE_OK with *off, *size and
+   info filled, ASMSTORE_ERR_NOT_FOUND when there is no such symbol, else the error. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_symbol_payload(const asmstore__elf *e,
+                                                               const char *symbol, uint64_t *off,
+                                                               uint64_t *size,
+                                                               asmstore_elf_info *info,
+                                                               asmstore_error *err) {
+    asmstore__sym y;
+    uint64_t at = 0;
+    asmstore_result res = asmstore__elf_dynsym_find(e, symbol, &y, &at, err);
+
+    if (res != ASMSTORE_OK) return res;
+    res = asmstore__elf_symbol_extent(e, &y, at, off, size, err);
+    if (res != ASMSTORE_OK) return res;
+    if (info) {
+        info->kind = ASMSTORE_ELF_SYMBOL;
+        info->symbol_size = y.size;
+        info->section_index = y.shndx;
+        info->section_is_last = y.shndx + 1u == e->shnum;
+        info->symbol_entry_offset = at;
+    }
+    return ASMSTORE_OK;
 }
 
 /* The section named "payload" (MonoVM's legacy wrapper): *off and *size in the file. */
@@ -3515,6 +3607,288 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_inert(const void *elf, size_t si
     /* glibc and bionic take DT_GNU_HASH when there is one, else DT_HASH: check both */
     if (c.have_hash && (res = asmstore__inert_sysv(&c)) != ASMSTORE_OK) return res;
     if (c.have_gnu_hash && (res = asmstore__inert_gnu(&c)) != ASMSTORE_OK) return res;
+    return ASMSTORE_OK;
+}
+
+/* >>app library -------------------------------------------------------------------------------- */
+/* Layouts of src/native/.../xamarin-app.hh (docs/store-releases.md §3.2): a descriptor's data
+   pointer / buffer_offset sits at +8 on every ABI; application_config's counts are u32s after its
+   eleven flag bytes. */
+#define ASMSTORE__SHT_RELA 4u
+#define ASMSTORE__SHT_REL 9u
+#define ASMSTORE__APP_DESC_DATA 8u
+#define ASMSTORE__APP_BUFFER_DESC 12u
+#define ASMSTORE__APP_CFG_ASSEMBLIES 24u
+#define ASMSTORE__APP_CFG_STORE_FILES 32u /* format_tag 1 (.NET 6-8) only */
+#define ASMSTORE__APP_FORMAT_TAG 0x5E6972616D58ull /* "Xmari^", the version in the top 16 bits */
+
+/* A dynamic symbol's bytes as the loader maps them: ASMSTORE_OK with *off when `symbol` is there
+   with at least `need` bytes inside a PT_LOAD's file bytes, ASMSTORE_ERR_NOT_FOUND when absent,
+   ASMSTORE_ERR_BAD_ELF saying `why` when it is out of place. */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_symbol(const asmstore__elf *e, const char *symbol,
+                                                       uint64_t need, const char *why,
+                                                       asmstore__sym *y, uint64_t *off,
+                                                       asmstore_error *err) {
+    uint64_t at = 0;
+    asmstore_result res = asmstore__elf_dynsym_find(e, symbol, y, &at, err);
+
+    if (res != ASMSTORE_OK) return res;
+    if (y->shndx == 0 || y->size < need || !asmstore__elf_mapped(e, y->value, need, off, NULL))
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, at, -1, 0, why);
+    return ASMSTORE_OK;
+}
+
+/* [addr, addr + len) inside the memory of one writable PT_LOAD (where .data and .bss live). */
+ASMSTORE__PRIVATE int asmstore__app_writable(const asmstore__elf *e, uint64_t addr, uint64_t len) {
+    asmstore__phdr h;
+    uint32_t i;
+
+    for (i = 0; i < e->phnum; i++) {
+        asmstore__elf_phdr(e, i, &h);
+        if (h.type == ASMSTORE__PT_LOAD && (h.flags & ASMSTORE__PF_W) && addr >= h.vaddr &&
+            addr - h.vaddr <= h.memsz && len <= h.memsz - (addr - h.vaddr))
+            return 1;
+    }
+    return 0;
+}
+
+/* The value the loader stores in the pointer at `addr`: the R_*_RELATIVE relocation of an
+   SHT_RELA (its addend) or SHT_REL section (the word in place) that targets it; *value 0 and
+   *at 0 when none does (an unrelocated pointer of a shared library is null). */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_relocated(const asmstore__elf *e, uint64_t addr,
+                                                          uint64_t *value, uint64_t *at,
+                                                          asmstore_error *err) {
+    uint64_t w = e->is64 ? 8u : 4u;
+    uint32_t want = asmstore__abi(asmstore__abi_of_machine(e->machine))->r_relative;
+    asmstore__shdr s;
+    uint32_t i;
+
+    *value = 0;
+    *at = 0;
+    for (i = 1; i < e->shnum; i++) {
+        uint64_t ent, k;
+        int rela;
+
+        asmstore__elf_shdr(e, i, &s);
+        if (s.type != ASMSTORE__SHT_RELA && s.type != ASMSTORE__SHT_REL) continue;
+        rela = s.type == ASMSTORE__SHT_RELA;
+        ent = w * (rela ? 3u : 2u);
+        if (!asmstore__range_ok(s.offset, s.size, e->size))
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset, -1, 0,
+                                  "relocation section outside the file");
+        for (k = 0; k + ent <= s.size; k += ent) {
+            const unsigned char *r = e->p + s.offset + k;
+            uint64_t info = asmstore__rdw(r + w, e->is64);
+            uint64_t off = 0;
+
+            if (asmstore__rdw(r, e->is64) != addr ||
+                (e->is64 ? (uint32_t)info : (uint32_t)(info & 0xffu)) != want)
+                continue;
+            if (!rela && !asmstore__elf_mapped(e, addr, w, &off, NULL))
+                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset + k, -1, 0,
+                                      "relocated pointer outside the file");
+            *value = rela ? asmstore__rdw(r + 2 * w, e->is64) : asmstore__rdw(e->p + off, e->is64);
+            *at = s.offset + k;
+            return ASMSTORE_OK;
+        }
+    }
+    return ASMSTORE_OK;
+}
+
+/* .NET 10+: compressed_assembly_count, the descriptors (12 B each, inside their symbol), the data
+   size and the buffer in writable memory. */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_buffer_table(const asmstore__elf *e,
+                                                             asmstore_app_info *info,
+                                                             asmstore_error *err) {
+    asmstore__sym y;
+    uint64_t off = 0;
+    asmstore_result res;
+
+    info->table = ASMSTORE_APP_TABLE_BUFFER;
+    info->descriptor_size = ASMSTORE__APP_BUFFER_DESC;
+    info->count = asmstore__rd32(e->p + info->count_offset);
+    res = asmstore__app_symbol(e, "compressed_assembly_descriptors",
+                               (uint64_t)info->count * ASMSTORE__APP_BUFFER_DESC,
+                               "compressed_assembly_descriptors smaller than the count's 12-byte "
+                               "descriptors or outside the file",
+                               &y, &off, err);
+    if (res == ASMSTORE_ERR_NOT_FOUND)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0,
+                              "compressed_assembly_count without compressed_assembly_descriptors");
+    if (res != ASMSTORE_OK) return res;
+    info->descriptors_addr = y.value;
+    info->descriptors_offset = off;
+    res = asmstore__app_symbol(e, "uncompressed_assemblies_data_size", 4,
+                               "uncompressed_assemblies_data_size not a u32 in the file", &y, &off,
+                               err);
+    if (res == ASMSTORE_ERR_NOT_FOUND)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0,
+                              "compressed_assembly_count without uncompressed_assemblies_data_size");
+    if (res != ASMSTORE_OK) return res;
+    info->data_size = asmstore__rd32(e->p + off);
+    info->data_size_offset = off;
+    res = asmstore__elf_dynsym_find(e, "uncompressed_assemblies_data_buffer", &y, &off, err);
+    if (res == ASMSTORE_ERR_NOT_FOUND ||
+        (res == ASMSTORE_OK && (y.shndx == 0 || !asmstore__app_writable(e, y.value, y.size))))
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, off, -1, 0,
+                              "uncompressed_assemblies_data_buffer missing or not in writable "
+                              "memory");
+    if (res != ASMSTORE_OK) return res;
+    info->data_addr = y.value;
+    info->data_symbol_size = y.size;
+    return ASMSTORE_OK;
+}
+
+/* .NET 6-9: compressed_assemblies = {u32 count; descriptors *}, the array (12 / 16 B each) where
+   the pointer's relocation says, inside writable memory (the runtime sets `loaded` there). */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_pointer_table(const asmstore__elf *e,
+                                                              const asmstore__sym *table,
+                                                              asmstore_app_info *info,
+                                                              asmstore_error *err) {
+    uint64_t w = e->is64 ? 8u : 4u;
+    uint64_t bytes, at = 0, off = 0;
+    asmstore_result res;
+
+    info->table = ASMSTORE_APP_TABLE_POINTERS;
+    info->descriptor_size = (uint32_t)(ASMSTORE__APP_DESC_DATA + w);
+    info->count = asmstore__rd32(e->p + info->count_offset);
+    res = asmstore__app_relocated(e, table->value + w, &info->descriptors_addr, &at, err);
+    if (res != ASMSTORE_OK) return res;
+    bytes = (uint64_t)info->count * info->descriptor_size;
+    if (info->count == 0) return ASMSTORE_OK;
+    if (!asmstore__elf_mapped(e, info->descriptors_addr, bytes, &off, NULL) ||
+        !asmstore__app_writable(e, info->descriptors_addr, bytes))
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, at, -1, 0,
+                              "compressed_assemblies.descriptors not relocated to writable data "
+                              "in the file");
+    info->descriptors_offset = off;
+    return ASMSTORE_OK;
+}
+
+/* format_tag's version, application_config's counts, assembly_store_bundled_assemblies' slots:
+   each one only when its symbol is there and large enough. */
+ASMSTORE__PRIVATE void asmstore__app_config(const asmstore__elf *e, asmstore_app_info *info) {
+    uint64_t w = e->is64 ? 8u : 4u;
+    asmstore__sym y;
+    uint64_t off = 0;
+    uint64_t tag;
+
+    if (asmstore__app_symbol(e, "format_tag", 8, NULL, &y, &off, NULL) == ASMSTORE_OK) {
+        tag = asmstore__rd64(e->p + off);
+        if ((tag & 0xFFFFFFFFFFFFull) == ASMSTORE__APP_FORMAT_TAG)
+            info->format_tag = (uint32_t)(tag >> 48);
+    }
+    if (asmstore__app_symbol(e, "application_config", ASMSTORE__APP_CFG_STORE_FILES + 4, NULL, &y,
+                             &off, NULL) == ASMSTORE_OK) {
+        info->have_config = 1;
+        info->config_offset = off;
+        info->assemblies_in_apk = asmstore__rd32(e->p + off + ASMSTORE__APP_CFG_ASSEMBLIES);
+        if (info->format_tag == 1)
+            info->store_files = asmstore__rd32(e->p + off + ASMSTORE__APP_CFG_STORE_FILES);
+    }
+    if (asmstore__elf_dynsym_find(e, "assembly_store_bundled_assemblies", &y, &off, NULL) ==
+        ASMSTORE_OK)
+        info->bundled_slots = (uint32_t)(y.size / (4u * w) > 0xFFFFFFFFu ? 0xFFFFFFFFu
+                                                                         : y.size / (4u * w));
+}
+
+ASMSTORE_DEF asmstore_result asmstore_app_open(const void *so, size_t size,
+                                               asmstore_app_info *info, asmstore_error *err) {
+    asmstore__elf e;
+    asmstore__sym y;
+    uint64_t off = 0;
+    asmstore_result res;
+
+    if (!info)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL info");
+    memset(info, 0, sizeof *info);
+    if ((res = asmstore__elf_open_or_fail(&e, so, size, err)) != ASMSTORE_OK) return res;
+    info->abi = asmstore__abi_of_machine(e.machine);
+    info->is_64bit = e.is64;
+    asmstore__app_config(&e, info);
+    res = asmstore__app_symbol(&e, "compressed_assembly_count", 4,
+                               "compressed_assembly_count not a u32 in the file", &y, &off, err);
+    if (res == ASMSTORE_OK) {
+        info->count_offset = off;
+        return asmstore__app_buffer_table(&e, info, err);
+    }
+    if (res != ASMSTORE_ERR_NOT_FOUND) return res;
+    res = asmstore__app_symbol(&e, "compressed_assemblies", e.is64 ? 16u : 8u,
+                               "compressed_assemblies smaller than {count, descriptors} or outside "
+                               "the file",
+                               &y, &off, err);
+    if (res == ASMSTORE_ERR_NOT_FOUND) return ASMSTORE_OK;
+    if (res != ASMSTORE_OK) return res;
+    info->count_offset = off;
+    return asmstore__app_pointer_table(&e, &y, info, err);
+}
+
+ASMSTORE_DEF asmstore_result asmstore_app_read_descriptor(const void *so, size_t size,
+                                                          const asmstore_app_info *info,
+                                                          uint32_t index,
+                                                          asmstore_app_descriptor *d,
+                                                          asmstore_error *err) {
+    asmstore__elf e;
+    asmstore_result res;
+    const unsigned char *p;
+
+    if (!info || !d)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL argument");
+    memset(d, 0, sizeof *d);
+    if (info->table == ASMSTORE_APP_TABLE_NONE || index >= info->count)
+        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, index, 0,
+                              "descriptor index past the app library's table");
+    if ((res = asmstore__elf_open_or_fail(&e, so, size, err)) != ASMSTORE_OK) return res;
+    d->offset = info->descriptors_offset + (uint64_t)index * info->descriptor_size;
+    if (!asmstore__range_ok(d->offset, info->descriptor_size, e.size))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, index, 0,
+                              "info does not come from these bytes");
+    p = e.p + d->offset;
+    d->uncompressed_file_size = asmstore__rd32(p);
+    d->loaded = p[4];
+    if (info->table == ASMSTORE_APP_TABLE_BUFFER) {
+        d->buffer_offset = asmstore__rd32(p + ASMSTORE__APP_DESC_DATA);
+        d->data_addr = info->data_addr + d->buffer_offset;
+        return ASMSTORE_OK;
+    }
+    return asmstore__app_relocated(&e,
+                                   info->descriptors_addr +
+                                       (uint64_t)index * info->descriptor_size +
+                                       ASMSTORE__APP_DESC_DATA,
+                                   &d->data_addr, &d->reloc_offset, err);
+}
+
+ASMSTORE_DEF asmstore_result asmstore_app_check_image(const void *so, size_t size,
+                                                      const asmstore_app_info *info,
+                                                      uint32_t descriptor_index,
+                                                      uint32_t uncompressed_length,
+                                                      asmstore_error *err) {
+    asmstore__elf e;
+    asmstore_app_descriptor d;
+    asmstore_result res;
+    int in_place;
+
+    if (!info) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL info");
+    if (info->table == ASMSTORE_APP_TABLE_NONE || descriptor_index >= info->count)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, 0, descriptor_index, 0,
+                              "compressed image's descriptor index past the app library's table "
+                              "(the runtime aborts)");
+    res = asmstore_app_read_descriptor(so, size, info, descriptor_index, &d, err);
+    if (res != ASMSTORE_OK) return res;
+    if (info->table == ASMSTORE_APP_TABLE_BUFFER)
+        in_place = asmstore__range_ok(d.buffer_offset, d.uncompressed_file_size, info->data_size) &&
+                   info->data_size <= info->data_symbol_size;
+    else
+        in_place = asmstore__elf_open(&e, so, size) == ASMSTORE_OK && d.data_addr != 0 &&
+                   asmstore__app_writable(&e, d.data_addr, d.uncompressed_file_size);
+    if (!in_place)
+        return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, d.offset, descriptor_index, 0,
+                              "descriptor's buffer outside the app library's data (the runtime "
+                              "aborts)");
+    if (uncompressed_length > d.uncompressed_file_size)
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, d.offset, descriptor_index, 0,
+                              "compressed image larger than its descriptor in the app library "
+                              "(the runtime aborts: assemblies don't grow)");
     return ASMSTORE_OK;
 }
 

@@ -1,0 +1,272 @@
+/* tests/test_app.c - the app library part of asmstore.h (asmstore_app_*): the compressed-assembly
+   table of the three real libxamarin-app.so files (.NET 10 arm64 and x86_64: one buffer with
+   offsets; .NET 8 arm64: relocated per-entry pointers) read and matched against their own stores
+   with the runtime's checks; damaged copies (a count past the table, a lost relocation, a buffer
+   outside the data, a grown image) refused by name; every truncation and byte flip is safe. The
+   real files are read in place (SAMPLES overrides where they are). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#define ASMSTORE_IMPLEMENTATION
+#include "../asmstore.h"
+#include "test.h"
+
+static const char *samples(void) {
+    const char *s = getenv("SAMPLES");
+    return s ? s : "../shared/assembly-store-samples";
+}
+
+static unsigned char *slurp(const char *file, size_t *n) {
+    char path[1024];
+    void *d = NULL;
+    snprintf(path, sizeof path, "%s/%s", samples(), file);
+    if (asmstore_read_file(path, NULL, &d, n, NULL) != ASMSTORE_OK) return NULL;
+    return (unsigned char *)d;
+}
+
+#define V3_X64 "v3-watercountdown-widget/x86_64/"
+#define V3_ARM64 "v3-watercountdown-widget/arm64-v8a/"
+#define V1_RAZR "v1-razr-pointcrep/"
+#define NO_SAMPLES "samples absent (set SAMPLES=.../assembly-store-samples)"
+
+static uint32_t r32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Every compressed entry of the store in `blob` (an ELF wrapper or a raw store) passes the
+   runtime's checks against the library; returns how many were checked, -1 when it does not read. */
+static int check_store(const unsigned char *so, size_t so_size, const asmstore_app_info *info,
+                       const unsigned char *blob, size_t blob_size) {
+    const void *pl = blob;
+    size_t pl_size = blob_size;
+    asmstore_reader r;
+    uint32_t i;
+    int n = 0;
+    if (blob_size > 4 && blob[0] == 0x7f &&
+        asmstore_elf_payload(blob, blob_size, NULL, &pl, &pl_size, NULL, NULL) != ASMSTORE_OK)
+        return -1;
+    if (asmstore_reader_init(&r, pl, pl_size, NULL, NULL) != ASMSTORE_OK) return -1;
+    for (i = 0; i < r.entry_count; i++) {
+        asmstore_entry e;
+        asmstore_error err;
+        if (asmstore_reader_entry(&r, i, &e, NULL) != ASMSTORE_OK || e.ignored) continue;
+        if (e.compression == ASMSTORE_COMPRESSION_NONE) continue;
+        CHECK_EQ_INT(asmstore_app_check_image(so, so_size, info, r32(e.image + 4),
+                                              (uint32_t)e.uncompressed_size, &err),
+                     ASMSTORE_OK);
+        n++;
+    }
+    return n;
+}
+
+/* >>real libraries ----------------------------------------------------------------------------- */
+static void test_net10_x86_64(void) {
+    size_t n = 0, sn = 0;
+    unsigned char *so = slurp(V3_X64 "libxamarin-app.so", &n);
+    unsigned char *store = slurp(V3_X64 "assembly-store.so", &sn);
+    asmstore_app_info info;
+    asmstore_app_descriptor d;
+    uint64_t sum = 0;
+    uint32_t i;
+    if (!so || !store) {
+        free(so);
+        free(store);
+        SKIP(NO_SAMPLES);
+    }
+    CHECK_EQ_INT(asmstore_app_open(so, n, &info, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(info.table, ASMSTORE_APP_TABLE_BUFFER);
+    CHECK_EQ_INT(info.abi, ASMSTORE_ABI_X86_64);
+    CHECK_EQ_INT(info.count, 10);
+    CHECK_EQ_INT(info.descriptor_size, 12);
+    CHECK_EQ_INT(info.format_tag, 2);
+    CHECK_EQ_INT(info.data_size, 1836544);
+    CHECK_EQ_INT(info.data_symbol_size, 1836544);
+    CHECK_EQ_INT(info.descriptors_addr, 0xeed0);
+    CHECK_EQ_INT(info.descriptors_offset, 0xeed0 - 0xdb80 + 0x5b80); /* .data: address != offset */
+    CHECK(info.have_config);
+    CHECK_EQ_INT(info.assemblies_in_apk, 10);
+    CHECK_EQ_INT(info.store_files, 0);
+    CHECK_EQ_INT(info.bundled_slots, 10);
+    for (i = 0; i < info.count; i++) {
+        CHECK_EQ_INT(asmstore_app_read_descriptor(so, n, &info, i, &d, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(d.buffer_offset, sum); /* the running sum of the sizes */
+        CHECK_EQ_INT(d.data_addr, info.data_addr + sum);
+        CHECK_EQ_INT(d.loaded, 0);
+        sum += d.uncompressed_file_size;
+    }
+    CHECK_EQ_INT(sum, info.data_size);
+    CHECK_EQ_INT(asmstore_app_read_descriptor(so, n, &info, 10, &d, NULL), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(check_store(so, n, &info, store, sn), 10);
+    free(so);
+    free(store);
+}
+
+static void test_net10_arm64_upper_bound(void) {
+    size_t n = 0, sn = 0;
+    unsigned char *so = slurp(V3_ARM64 "libxamarin-app.so", &n);
+    unsigned char *store = slurp(V3_ARM64 "assembly-store.so", &sn);
+    asmstore_app_info info;
+    asmstore_app_descriptor d;
+    asmstore_error err;
+    if (!so || !store) {
+        free(so);
+        free(store);
+        SKIP(NO_SAMPLES);
+    }
+    CHECK_EQ_INT(asmstore_app_open(so, n, &info, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(info.table, ASMSTORE_APP_TABLE_BUFFER);
+    CHECK_EQ_INT(info.abi, ASMSTORE_ABI_ARM64);
+    CHECK_EQ_INT(info.descriptors_offset, 0x6b10);
+    CHECK_EQ_INT(info.data_size, 1827328);
+    /* Mono.Android: the unshrunk size, while the store holds the shrunk 294,400 */
+    CHECK_EQ_INT(asmstore_app_read_descriptor(so, n, &info, 9, &d, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(d.uncompressed_file_size, 306688);
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, 9, 294400, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, 9, 306688, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, 9, 306689, &err), ASMSTORE_ERR_TOO_LARGE);
+    CHECK_EQ_INT(err.entry, 9);
+    CHECK(err.message && strstr(err.message, "larger than its descriptor"));
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, 10, 1, &err), ASMSTORE_ERR_BAD_INDEX);
+    CHECK_EQ_INT(check_store(so, n, &info, store, sn), 10);
+    free(so);
+    free(store);
+}
+
+static void test_net8_relocated_pointers(void) {
+    size_t n = 0, b0n = 0, b1n = 0;
+    unsigned char *so = slurp(V1_RAZR "libxamarin-app.so", &n);
+    unsigned char *b0 = slurp(V1_RAZR "base_assemblies.blob", &b0n);
+    unsigned char *b1 = slurp(V1_RAZR "base_assemblies.arm64_v8a.blob", &b1n);
+    asmstore_app_info info;
+    asmstore_app_descriptor d;
+    uint64_t next = 0;
+    uint32_t i;
+    if (!so || !b0 || !b1) {
+        free(so);
+        free(b0);
+        free(b1);
+        SKIP(NO_SAMPLES);
+    }
+    CHECK_EQ_INT(asmstore_app_open(so, n, &info, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(info.table, ASMSTORE_APP_TABLE_POINTERS);
+    CHECK_EQ_INT(info.count, 25);
+    CHECK_EQ_INT(info.descriptor_size, 16);
+    CHECK_EQ_INT(info.descriptors_addr, 0x36418); /* the RELATIVE relocation's addend */
+    CHECK_EQ_INT(info.format_tag, 1);
+    CHECK_EQ_INT(info.assemblies_in_apk, 25);
+    CHECK_EQ_INT(info.store_files, 2);
+    CHECK_EQ_INT(info.bundled_slots, 25);
+    for (i = 0; i < info.count; i++) {
+        CHECK_EQ_INT(asmstore_app_read_descriptor(so, n, &info, i, &d, NULL), ASMSTORE_OK);
+        CHECK(d.data_addr != 0 && d.reloc_offset != 0);
+        if (i) CHECK(d.data_addr >= next); /* consecutive buffers, each as large as its size */
+        next = d.data_addr + d.uncompressed_file_size;
+    }
+    CHECK_EQ_INT(asmstore_app_read_descriptor(so, n, &info, 2, &d, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(d.uncompressed_file_size, 363008); /* Mono.Android, unshrunk; the store: 339,456 */
+    CHECK_EQ_INT(check_store(so, n, &info, b0, b0n) + check_store(so, n, &info, b1, b1n), 25);
+    free(so);
+    free(b0);
+    free(b1);
+}
+
+/* >>not an app library ------------------------------------------------------------------------- */
+static void test_no_table(void) {
+    static const unsigned char not_elf[64] = "not an ELF file";
+    static const unsigned char payload[16] = "XABA";
+    asmstore_app_info info;
+    asmstore_error err;
+    void *so = NULL;
+    size_t n = 0;
+    CHECK_EQ_INT(asmstore_app_open(not_elf, sizeof not_elf, &info, &err), ASMSTORE_ERR_BAD_ELF);
+    CHECK_EQ_INT(asmstore_app_open(NULL, 0, NULL, &err), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_app_check_image(NULL, 0, NULL, 0, 0, &err), ASMSTORE_ERR_INVALID_ARG);
+    /* a store's ELF wrapper is an ELF file with neither table */
+    CHECK_EQ_INT(asmstore_elf_wrap(NULL, payload, sizeof payload, &so, &n, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_app_open(so, n, &info, &err), ASMSTORE_OK);
+    CHECK_EQ_INT(info.table, ASMSTORE_APP_TABLE_NONE);
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, 0, 1, &err), ASMSTORE_ERR_BAD_INDEX);
+    asmstore_free(NULL, so, n);
+}
+
+/* >>damaged copies ----------------------------------------------------------------------------- */
+static void test_damaged_buffer_table(void) {
+    size_t n = 0;
+    unsigned char *so = slurp(V3_X64 "libxamarin-app.so", &n);
+    asmstore_app_info info, bad;
+    asmstore_error err;
+    if (!so) SKIP(NO_SAMPLES);
+    CHECK_EQ_INT(asmstore_app_open(so, n, &info, NULL), ASMSTORE_OK);
+    /* a count past the descriptors' symbol */
+    w32(so + info.count_offset, 11);
+    CHECK_EQ_INT(asmstore_app_open(so, n, &bad, &err), ASMSTORE_ERR_BAD_ELF);
+    CHECK(err.message && strstr(err.message, "compressed_assembly_descriptors"));
+    w32(so + info.count_offset, 10);
+    /* descriptor 3's buffer past the data size */
+    w32(so + info.descriptors_offset + 3 * 12 + 8, info.data_size);
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, 3, 1, &err), ASMSTORE_ERR_CORRUPT);
+    CHECK_EQ_INT(err.entry, 3);
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, 2, 1, &err), ASMSTORE_OK);
+    /* a data size past the buffer symbol: every entry's buffer is out of place */
+    w32(so + info.data_size_offset, info.data_size + 1);
+    CHECK_EQ_INT(asmstore_app_open(so, n, &bad, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &bad, 2, 1, &err), ASMSTORE_ERR_CORRUPT);
+    free(so);
+}
+
+static void test_damaged_pointer_table(void) {
+    size_t n = 0;
+    unsigned char *so = slurp(V1_RAZR "libxamarin-app.so", &n);
+    asmstore_app_info info, bad;
+    asmstore_app_descriptor d;
+    asmstore_error err;
+    if (!so) SKIP(NO_SAMPLES);
+    CHECK_EQ_INT(asmstore_app_open(so, n, &info, NULL), ASMSTORE_OK);
+    /* descriptor 4's data relocation retargeted elsewhere: a null pointer at run time */
+    CHECK_EQ_INT(asmstore_app_read_descriptor(so, n, &info, 4, &d, NULL), ASMSTORE_OK);
+    w32(so + d.reloc_offset, r32(so + d.reloc_offset) + 1);
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, 4, 1, &err), ASMSTORE_ERR_CORRUPT);
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, 5, 1, &err), ASMSTORE_OK);
+    /* a count past the file */
+    w32(so + info.count_offset, 0x10000000u);
+    CHECK_EQ_INT(asmstore_app_open(so, n, &bad, &err), ASMSTORE_ERR_BAD_ELF);
+    CHECK(err.message && strstr(err.message, "descriptors"));
+    free(so);
+}
+
+/* Every prefix and every single-byte change of the three libraries reads without a fault; the
+   reader either refuses or gives a table whose every descriptor reads. */
+static void test_truncations_and_flips(void) {
+    static const char *const files[3] = {V3_X64 "libxamarin-app.so", V3_ARM64 "libxamarin-app.so",
+                                         V1_RAZR "libxamarin-app.so"};
+    int f;
+    for (f = 0; f < 3; f++) {
+        size_t n = 0, k;
+        unsigned char *so = slurp(files[f], &n);
+        if (!so) SKIP(NO_SAMPLES);
+        for (k = 0; k < n; k += (k < 4096 ? 1 : 97)) {
+            asmstore_app_info info;
+            unsigned char keep = so[k];
+            uint32_t i;
+            (void)asmstore_app_open(so, k, &info, NULL);
+            so[k] = (unsigned char)(keep ^ 0xA5);
+            if (asmstore_app_open(so, n, &info, NULL) == ASMSTORE_OK)
+                for (i = 0; i < info.count && i < 64; i++)
+                    (void)asmstore_app_check_image(so, n, &info, i, 1, NULL);
+            so[k] = keep;
+        }
+        free(so);
+    }
+}
+
+int main(void) {
+    RUN(test_net10_x86_64);
+    RUN(test_net10_arm64_upper_bound);
+    RUN(test_net8_relocated_pointers);
+    RUN(test_no_table);
+    RUN(test_damaged_buffer_table);
+    RUN(test_damaged_pointer_table);
+    RUN(test_truncations_and_flips);
+    printf("%d passed, %d failed\n", test__passed, test__failed);
+    return test__failed ? 1 : 0;
+}
