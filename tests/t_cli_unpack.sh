@@ -140,6 +140,10 @@ if [ -d "$H" ]; then
     hostile "a level out of range" 's|"level": 12|"level": 40|' 'not a whole number in range'
     "$ASMSTORE" repack "$V3/x86_64/assembly-store.so" --from "$H" -o "$T/other.out" >"$T/o.log" 2>&1; rc=$?
     t_check "the folder of another input: refused (exit 1), naming the field" bash -c "[ $rc = 1 ] && grep -q 'abi' '$T/o.log'"
+    rm -rf "$T/h" && cp -r "$H" "$T/h" && rm -r "$T/h/arm64-v8a"
+    "$ASMSTORE" repack "$V3/arm64-v8a/assembly-store.so" --from "$T/h" -o "$T/h.out" >"$T/o.log" 2>&1; rc=$?
+    t_check "a store's directory gone: refused (exit 1), not every entry removed" bash -c \
+        "[ $rc = 1 ] && grep -q 'no directory arm64-v8a/' '$T/o.log' && [ ! -e '$T/h.out' ]"
     "$ASMSTORE" repack "$V3/x86_64/assembly-store.so" --from "$T/nothing" -o "$T/other.out" >"$T/o.log" 2>&1; rc=$?
     t_check "--from a directory without the settings: exit 2, says what to give" bash -c "[ $rc = 2 ] && grep -q 'asmstore unpack IN -C DIR' '$T/o.log'"
 fi

@@ -561,10 +561,28 @@ static int read_settings(from_job *j) {
     return rc ? 1 : 0;
 }
 
+/* A store whose directory is gone would lose every entry: more likely a slip than meant. */
+static int store_dir_missing(const from_job *j, const cli_settings_store *st) {
+    char path[PATH_MAX];
+    struct stat sb;
+    size_t i;
+
+    for (i = 0; i < st->nentries && !st->entries[i].file; i++)
+        ;
+    snprintf(path, sizeof path, "%s/%s", j->dir, st->dir);
+    if (i == st->nentries || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)))
+        return 0;
+    fprintf(stderr,
+            "asmstore: --from %s: no directory %s/ (the store %s): put it back as unpack wrote it "
+            "(to remove entries, delete their files in it)\n",
+            j->dir, st->dir, st->source);
+    return 1;
+}
+
 /* Store i of the settings against unit i of IN, entry by entry, then its files. */
 static int from_store(from_job *j, const cli_unit *u, const cli_settings_store *st) {
     uint32_t k;
-    int rc = check_store(j, u, st);
+    int rc = check_store(j, u, st) || store_dir_missing(j, st);
 
     for (k = 0; rc == 0 && k < u->r.entry_count; k++) {
         asmstore_entry e;
