@@ -78,6 +78,15 @@ for tg in net8 net9 net10 net11 net11-preview; do
     done
 done
 
+# an APK with two ABIs' stores, and an AAB (base/lib/<abi>/)
+mkdir -p "$T/multi/lib/x86_64" "$T/aab/base/lib/arm64-v8a" &&
+    cp "$T/a-net11-coreclr/lib/arm64-v8a"/*.so "$T/aab/base/lib/arm64-v8a/" &&
+    cp -r "$T/a-net11-coreclr/lib" "$T/multi/" &&
+    "$ASMSTORE" pack --target net11 --abi x86_64 -o "$T/multi/lib/x86_64/" "$T/src" >/dev/null 2>&1 &&
+    apk multi "$T/multi" lib && round "$T/multi.apk" "two-ABI-apk" &&
+    apk aab "$T/aab" base && cp "$T/aab.apk" "$T/app.aab" && round "$T/app.aab" "aab"
+[ "$(ls -d "$T/u-two-ABI-apk"/*/ 2>/dev/null | wc -l)" = 2 ] || t_fail "two-ABI APK: one directory per ABI" "$(ls "$T/u-two-ABI-apk")"
+
 # ---- an edited file comes back; verify passes; extract returns it ----
 E=$T/u-net11-coreclr-apk
 if [ -d "$E" ]; then
