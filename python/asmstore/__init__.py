@@ -127,7 +127,7 @@ class Store:
 
     def __init__(self, path: PathLike, abi: Optional[str] = None) -> None:
         self.path = os.fspath(path)
-        self._s = _asmstore.open(self.path, _abi_arg(abi))
+        self._s = _asmstore.open(os.fsencode(self.path), _abi_arg(abi))
         self.stores: List[Info] = [Info(**dict(u, compression=Compression(u["compression"])))
                                    for u in self._s.units()]
         #: the ABIs the input has stores for (open it again with abi= for another)
@@ -240,7 +240,8 @@ def _result_of(message: str) -> Tuple[Optional[int], Optional[int]]:
 
 def _run(args: List[str]) -> str:
     """Runs `asmstore ARGS` in-process; its stdout, or AsmstoreError with its message and status."""
-    status, out, err = _asmstore.run(args)
+    status, out, err = _asmstore.run([os.fsencode(a) for a in args])
+    out, err = out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
     if status != 0:
         message = err.strip() or out.strip() or "asmstore %s failed (exit %d)" % (args[0], status)
         code, offset = _result_of(message)

@@ -46,16 +46,19 @@ static PyObject *raise_error(PyObject *cls, const char *message, const asmstore_
     PyObject *code = int_or_none(r != ASMSTORE_OK, (long long)r);
     PyObject *offset = int_or_none(about && err->offset, about ? (long long)err->offset : 0);
     PyObject *entry = int_or_none(about && err->entry >= 0, about ? (long long)err->entry : 0);
+    /* a message names paths and archive entries, which need not be UTF-8 */
+    PyObject *text = PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace");
     PyObject *exc = NULL;
 
     if (!cls)
         PyErr_SetString(PyExc_RuntimeError, "asmstore: the package did not initialise _asmstore");
-    else if (code && offset && entry)
-        exc = PyObject_CallFunction(cls, "sOOOi", message, code, offset, entry, status);
+    else if (code && offset && entry && text)
+        exc = PyObject_CallFunction(cls, "OOOOi", text, code, offset, entry, status);
     if (exc) {
         PyErr_SetObject(cls, exc);
         Py_DECREF(exc);
     }
+    Py_XDECREF(text);
     Py_XDECREF(code);
     Py_XDECREF(offset);
     Py_XDECREF(entry);
@@ -129,7 +132,8 @@ static void capture_free(capture *c) {
 }
 
 /* >>run: a command in-process ------------------------------------------------------------------ */
-/* _run(["pack", "-o", OUT, ...]) -> (exit status, stdout, stderr) of `asmstore ARGS...`. */
+/* run([b"pack", b"-o", OUT, ...]) -> (exit status, stdout, stderr) of `asmstore ARGS...`, all
+   bytes (os.fsencode'd paths). */
 static PyObject *py_run(PyObject *self, PyObject *args) {
     PyObject *list, *res = NULL;
     Py_ssize_t n, i;
@@ -145,14 +149,14 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
         return PyErr_NoMemory();
     argv[0] = (char *)"asmstore";
     for (i = 0; i < n; i++)
-        if (!(argv[i + 1] = (char *)PyUnicode_AsUTF8(PyList_GET_ITEM(list, i)))) {
+        if (!(argv[i + 1] = PyBytes_AsString(PyList_GET_ITEM(list, i)))) {
             free(argv);
             return NULL;
         }
     if (capture_begin(&c) == 0) {
         rc = asmstore_cli_main((int)n + 1, argv);
         capture_end(&c);
-        res = Py_BuildValue("(is#s#)", rc, c.out, (Py_ssize_t)c.nout, c.err, (Py_ssize_t)c.nerr);
+        res = Py_BuildValue("(iy#y#)", rc, c.out, (Py_ssize_t)c.nout, c.err, (Py_ssize_t)c.nerr);
         capture_free(&c);
     }
     free(argv);
@@ -283,7 +287,7 @@ static PyObject *store_choose(store_obj *s, asmstore_abi only) {
     return (PyObject *)s;
 }
 
-/* _open(path, abi) -> Store: abi "" for any (the host's if there, else the first found). */
+/* open(path as bytes, abi) -> Store: abi "" for any (the host's if there, else the first found). */
 static PyObject *py_open(PyObject *self, PyObject *args) {
     const char *path, *abi_name;
     asmstore_abi only = ASMSTORE_ABI_UNKNOWN;
@@ -291,7 +295,7 @@ static PyObject *py_open(PyObject *self, PyObject *args) {
     int rc;
 
     (void)self;
-    if (!PyArg_ParseTuple(args, "ss", &path, &abi_name))
+    if (!PyArg_ParseTuple(args, "ys", &path, &abi_name))
         return NULL;
     if (*abi_name && (only = asmstore_abi_parse(abi_name)) == ASMSTORE_ABI_UNKNOWN)
         return PyErr_Format(PyExc_ValueError,
@@ -311,7 +315,7 @@ static PyObject *py_open(PyObject *self, PyObject *args) {
         return PyErr_NoMemory();
     }
     if ((rc = cli_input_open(s->in, s->path, only)) == 2) {
-        PyErr_SetFromErrnoWithFilename(PyExc_OSError, path);
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, PyTuple_GET_ITEM(args, 0));
         Py_DECREF(s);
         return NULL;
     }
@@ -330,7 +334,8 @@ static PyObject *unit_info(const cli_unit *u) {
 
     cli_unit_release(u, release, sizeof release);
     return Py_BuildValue(
-        "{s:s,s:s,s:I,s:I,s:s,s:s,s:O,s:s,s:s,s:i,s:I,s:I,s:K,s:O,s:O,s:O,s:n}", "label", u->label,
+        "{s:N,s:s,s:I,s:I,s:s,s:s,s:O,s:s,s:s,s:i,s:I,s:I,s:K,s:O,s:O,s:O,s:n}", "label",
+        PyUnicode_DecodeFSDefault(u->label),
         "abi", cli_unit_abi(u), "format", u->r.format, "version_word", u->r.version_word,
         "hash", asmstore_hash_name(u->r.hash_kind), "wrapper", u->wrapper, "is_64bit",
         u->r.is_64bit ? Py_True : Py_False, "release", release, "runtime", cli_unit_runtime(u),
@@ -388,16 +393,23 @@ static PyObject *store_abis(store_obj *s, PyObject *unused) {
 }
 
 /* >>store: entries ----------------------------------------------------------------------------- */
+/* A name as str: UTF-8 (the reader checks it), else its bytes kept as os.fsdecode keeps them. */
+static PyObject *name_str(const char *p, size_t n) {
+    if (!p)
+        Py_RETURN_NONE;
+    return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, "surrogateescape");
+}
+
 static PyObject *entry_tuple(int unit, const cli_unit *u, const asmstore_entry *e) {
     char fname[1200];
 
     if (cli_entry_filename(u, e, fname, sizeof fname) != 0)
         fname[0] = 0;
-    return Py_BuildValue("(iIOz#sinnnnK)", unit, e->index, e->ignored ? Py_True : Py_False,
-                         e->name, (Py_ssize_t)(e->name ? e->name_len : 0), fname, (int)e->compression,
-                         (Py_ssize_t)e->image_size, (Py_ssize_t)e->uncompressed_size,
-                         (Py_ssize_t)e->pdb_size, (Py_ssize_t)e->config_size,
-                         (unsigned long long)e->hash);
+    return Py_BuildValue("(iIONNinnnnK)", unit, e->index, e->ignored ? Py_True : Py_False,
+                         name_str(e->name, e->name_len), name_str(fname, strlen(fname)),
+                         (int)e->compression, (Py_ssize_t)e->image_size,
+                         (Py_ssize_t)e->uncompressed_size, (Py_ssize_t)e->pdb_size,
+                         (Py_ssize_t)e->config_size, (unsigned long long)e->hash);
 }
 
 /* entries() -> [(unit, index, ignored, name or None, file name, compression, stored size, size,

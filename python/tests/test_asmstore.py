@@ -414,3 +414,18 @@ def test_no_python_objects_leak(tmp_path, assemblies):
     grown = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
     assert grown < 8192, "%d bytes kept after 500 rounds" % grown
+
+
+def test_paths_that_are_not_utf8(tmp_path, assemblies):
+    """A directory named with bytes that are no UTF-8 (os.fsdecode's surrogates) works throughout."""
+    d = tmp_path / os.fsdecode(b"caf\xe9")
+    d.mkdir()
+    so = asmstore.pack([tmp_path / "in" / n for n in assemblies], d / "app.so")
+    with asmstore.open(so) as store:
+        assert store.info.label == os.fspath(so)
+        assert store.extract(d / "out") == 3
+    assert (d / "out" / "App.dll").read_bytes() == assemblies["App.dll"]
+    (d / "bad").write_bytes(b"XABA")
+    with pytest.raises(asmstore.AsmstoreError) as e:
+        asmstore.open(d / "bad")
+    assert "caf\ufffd" in e.value.message
