@@ -330,7 +330,7 @@ else t_skip "progress on a terminal" "no script(1)"; fi
 #     real X.ni.dll is an ordinary entry; info names the layout from the hash, the wrapper, the bytes ---
 mkdir ni && t_pe ni/Foo.dll 2000 ni/Foo.ni.dll 3000 ni/Bar.dll 1500
 t_pe ni2.dll 2200; cp ni/Bar.dll Bar.dll
-ignored() { "$ASMSTORE" list --json "$1" | python3 -c 'import json,sys; print(sum(e["ignored"] for e in json.load(sys.stdin)))'; }
+ignored() { "$ASMSTORE" list --json "$1" | python3 -c 'import json,sys; print(sum(e["ignored"] for s in json.load(sys.stdin)["stores"] for e in s["entries"]))'; }
 "$ASMSTORE" pack --raw --target net11 --runtime coreclr -o ga.raw ni/Bar.dll ni/Foo.dll 2>/dev/null
 "$ASMSTORE" list ga.raw >ga.list 2>&1
 if [ "$(grep -vc '^index' ga.list)" = 2 ] && ! grep -q 'ni\.dll' ga.list && [ "$(ignored ga.raw)" = 0 ]; then

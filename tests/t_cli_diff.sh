@@ -182,7 +182,7 @@ t_check "list --hash: each entry's sha256 column is sha256sum of the file extrac
 t_check "list --json: a sha256 per entry, sha256sum of the file extract writes" \
     bash -c "'$ASMSTORE' list --json '$T/s2.bin' | $PY -c '
 import json, sys, hashlib
-es = json.load(sys.stdin)
+es = json.load(sys.stdin)[\"stores\"][0][\"entries\"]
 assert len(es) == 5
 for e in es:
     assert e[\"sha256\"] == hashlib.sha256(open(\"$T/x2/\" + e[\"name\"], \"rb\").read()).hexdigest(), e'"
@@ -190,8 +190,8 @@ if [ -d "$SAMPLES" ]; then
     t_check "list --json on a real .NET 6-8 set: the sha256 EXPECTED.json gives each image" \
         bash -c "'$ASMSTORE' list --json '$SAMPLES/v1-expandroid' | $PY -c '
 import json, sys
-es = json.load(sys.stdin); want = json.load(open(\"$SAMPLES/EXPECTED.json\"))[\"v1-expandroid/assemblies.arm64_v8a.blob\"]
-got = [e[\"sha256\"] for e in es if e[\"store\"] == \"assemblies.arm64_v8a.blob\"]
+ss = json.load(sys.stdin)[\"stores\"]; want = json.load(open(\"$SAMPLES/EXPECTED.json\"))[\"v1-expandroid/assemblies.arm64_v8a.blob\"]
+got = [e[\"sha256\"] for s in ss if s[\"store\"] == \"assemblies.arm64_v8a.blob\" for e in s[\"entries\"]]
 assert got == [d[\"uncompressed_sha256\"] for d in want[\"descriptors\"]], got'"
 fi
 t_done

@@ -77,7 +77,7 @@ def expect(b):
         except UnicodeDecodeError:
             out.append("\ufffd"); i += 1
     return "".join(out)
-got = [e["name"] for e in json.load(open(sys.argv[1], encoding="utf-8"))]
+got = [e["name"] for s in json.load(open(sys.argv[1], encoding="utf-8"))["stores"] for e in s["entries"]]
 want = [expect(bytes.fromhex(h)) for h in sys.argv[2:]]
 sys.exit(0 if got == want else "got %r\nwant %r" % (got, want))
 EOF

@@ -75,7 +75,7 @@ mkdir one && t_pe one/One.dll 1200
 "$A" pack --raw -o one.bin one 2>pe
 "$A" list one.bin >l
 t_check "list: a header line names the columns" sh -c "[ \"\$(head -1 l)\" = 'index       size     stored comp name' ] && [ \$(wc -l <l) = 2 ]"
-"$A" list --json one.bin | python3 -c 'import json,sys; assert len(json.load(sys.stdin)) == 1' 2>/dev/null
+"$A" list --json one.bin | python3 -c 'import json,sys; assert len(json.load(sys.stdin)["stores"][0]["entries"]) == 1' 2>/dev/null
 t_check "list --json: no header in it" test $? = 0
 "$A" verify one.bin >v
 t_check "one entry: '1 entry' in verify and pack, never '1 entries'" \

@@ -94,7 +94,7 @@ t_check "monovm --no-compress --align-images 1: no warning (the CoreCLR rule onl
 # --- --keep-uncompressed NAME: those entries as they are, the rest compressed ---
 first=$(ls "$src" | head -1); second=$(ls "$src" | sed -n 2p)
 uncompressed_names() { # the non-ignored entries `list --json` shows uncompressed, sorted, space-separated
-  "$ASMSTORE" list --json "$T_TMP/s" | $PY -c 'import json,sys; print(" ".join(sorted(r["name"] for r in json.load(sys.stdin) if not r["ignored"] and r["compression"] == "none")))'
+  "$ASMSTORE" list --json "$T_TMP/s" | $PY -c 'import json,sys; print(" ".join(sorted(r["name"] for s in json.load(sys.stdin)["stores"] for r in s["entries"] if not r["ignored"] and r["compression"] == "none")))'
 }
 kept_at() { # NAME N: NAME's image is stored as it is, at a multiple of N
   offsets "$T_TMP/s" | awk -v name="$1" -v n="$2" '$1 == name { found = 1; if ($2 % n || $4) exit 1 } END { exit !found }'

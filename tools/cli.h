@@ -131,6 +131,35 @@ uint32_t *cli_attach_name_table(asmstore_reader *r);
 /* Writes n bytes as a JSON string, valid JSON whatever the bytes (see cli_common.c). */
 void cli_json_string(FILE *f, const char *s, size_t n);
 
+/* --json's one document on stdout (docs/json.md): {"schema": CLI_JSON_SCHEMA, "command": NAME,
+   ...the command's fields..., "error": null or {"status", "code", "message"}}. cli_json_begin
+   starts it; cli_fail, cli_fail_errno and cli_no_store then also note their message for "error";
+   main's cli_json_finish closes whatever is open, so the output is one valid document on every
+   path. The field writers take the key (NULL for an array's item) and put the commas. */
+#define CLI_JSON_SCHEMA 1 /* raised when a field is removed or changes meaning */
+void cli_json_begin(const char *command);
+int cli_json_on(void);
+void cli_json_open(const char *key, char bracket); /* '{' or '[' */
+void cli_json_close(void);
+void cli_json_key(const char *key); /* the comma and "key": ; the caller writes the value */
+void cli_json_str(const char *key, const char *s); /* null for NULL */
+void cli_json_value(const char *s); /* s (null for NULL) alone: no comma, no key */
+void cli_json_num(const char *key, unsigned long long n);
+void cli_json_bool(const char *key, int b);
+void cli_json_null(const char *key);
+/* The APK's directory name (arm64-v8a, armeabi-v7a, x86_64, x86), null for no ABI. */
+void cli_json_abi(const char *key, asmstore_abi abi);
+/* A 64-bit value as 16 hex digits, null when the format has none (!have). */
+void cli_json_hex64(const char *key, int have, unsigned long long v);
+/* The failure "error" names: the library's result (has_code 0: the CLI's own) and the message. */
+void cli_json_note_error(int has_code, asmstore_result r, const char *message);
+/* The document holds the command's whole report, so an exit status 1 is what it found (verify,
+   diff, elfcheck, extract's "missing"), not an error: "error" stays null unless one was noted. */
+void cli_json_reported(void);
+/* Ends the document begun (nothing when none was): "error" is the noted failure, else one for an
+   exit status 2, or for 1 without cli_json_reported; returns status, the command's exit status. */
+int cli_json_finish(int status);
+
 /* >>optional parts ----------------------------------------------------------------------------- */
 /* "liblz4 on, zlib off": which optional parts this asmstore was built with. */
 void cli_print_optional_parts(FILE *f);

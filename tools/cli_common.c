@@ -285,10 +285,12 @@ const char *cli_plural(unsigned long long n, const char *one, const char *many) 
 
 int cli_fail(const char *what, asmstore_result r, const asmstore_error *err) {
     const char *hint = cli_result_hint(r);
-    char why[512];
+    char why[512], line[1200];
 
-    fprintf(stderr, "asmstore: %s: %s%s%s\n", what, cli_failure(r, err, why, sizeof why),
-            *hint ? "; " : "", hint);
+    snprintf(line, sizeof line, "%s: %s%s%s", what, cli_failure(r, err, why, sizeof why),
+             *hint ? "; " : "", hint);
+    fprintf(stderr, "asmstore: %s\n", line);
+    cli_json_note_error(1, r, line);
     return cli_status(r);
 }
 
@@ -312,6 +314,13 @@ int cli_no_store(const char *path, asmstore_abi only) {
                    "keep the assemblies outside the APK, and Xamarin.Android apps keep them as "
                    "loose "
                    "assemblies/*.dll");
+    if (cli_json_on()) {
+        char line[PATH_MAX + 64];
+
+        snprintf(line, sizeof line, "%s: no assembly store found%s", path,
+                 only ? " for that ABI" : "");
+        cli_json_note_error(1, ASMSTORE_ERR_NOT_FOUND, line);
+    }
     return 1;
 }
 
@@ -338,9 +347,12 @@ static const char *errno_hint(int e, const char *path) {
 int cli_fail_errno(const char *path, const char *doing) {
     int e = errno;
     const char *hint = errno_hint(e, path);
+    char line[1200];
 
-    fprintf(stderr, "asmstore: %s: cannot %s: %s%s%s\n", path, doing,
-            e ? strerror(e) : "unknown error", *hint ? "; " : "", hint);
+    snprintf(line, sizeof line, "%s: cannot %s: %s%s%s", path, doing,
+             e ? strerror(e) : "unknown error", *hint ? "; " : "", hint);
+    fprintf(stderr, "asmstore: %s\n", line);
+    cli_json_note_error(1, ASMSTORE_ERR_IO, line);
     return 2;
 }
 
@@ -458,6 +470,136 @@ void cli_json_string(FILE *f, const char *s, size_t n) {
         i++;
     }
     fputc('"', f);
+}
+
+/* The document being written: one level per open object or array, each with its item count (for
+   the commas), and the first failure noted for "error". */
+#define JSON_DEPTH 16
+static struct {
+    int on, depth;
+    unsigned items[JSON_DEPTH];
+    char closer[JSON_DEPTH];
+    int noted, has_code, reported;
+    asmstore_result code;
+    char message[600];
+} json;
+
+static void json_item(void) {
+    if (json.items[json.depth]++)
+        fputs(", ", stdout);
+}
+
+void cli_json_begin(const char *command) {
+    memset(&json, 0, sizeof json);
+    json.on = 1;
+    json.closer[0] = '}';
+    printf("{\"schema\": %d", CLI_JSON_SCHEMA);
+    json.items[0] = 1;
+    cli_json_str("command", command);
+}
+
+int cli_json_on(void) {
+    return json.on;
+}
+
+void cli_json_key(const char *key) {
+    json_item();
+    if (key)
+        printf("\"%s\": ", key);
+}
+
+void cli_json_open(const char *key, char bracket) {
+    cli_json_key(key);
+    putchar(bracket);
+    if (json.depth + 1 < JSON_DEPTH) {
+        json.depth++;
+        json.items[json.depth] = 0;
+        json.closer[json.depth] = bracket == '{' ? '}' : ']';
+    }
+}
+
+void cli_json_close(void) {
+    if (json.depth > 0)
+        putchar(json.closer[json.depth--]);
+}
+
+void cli_json_value(const char *s) {
+    if (s)
+        cli_json_string(stdout, s, strlen(s));
+    else
+        fputs("null", stdout);
+}
+
+void cli_json_str(const char *key, const char *s) {
+    cli_json_key(key);
+    cli_json_value(s);
+}
+
+void cli_json_num(const char *key, unsigned long long n) {
+    cli_json_key(key);
+    printf("%llu", n);
+}
+
+void cli_json_bool(const char *key, int b) {
+    cli_json_key(key);
+    fputs(b ? "true" : "false", stdout);
+}
+
+void cli_json_null(const char *key) {
+    cli_json_key(key);
+    fputs("null", stdout);
+}
+
+void cli_json_abi(const char *key, asmstore_abi abi) {
+    cli_json_str(key, abi == ASMSTORE_ABI_UNKNOWN ? NULL : asmstore_abi_android_name(abi));
+}
+
+void cli_json_hex64(const char *key, int have, unsigned long long v) {
+    cli_json_key(key);
+    if (have)
+        printf("\"%016llx\"", v);
+    else
+        fputs("null", stdout);
+}
+
+void cli_json_note_error(int has_code, asmstore_result r, const char *message) {
+    size_t n = strlen(message);
+
+    if (!json.on || json.noted)
+        return; /* the first failure is the one the others follow from */
+    json.noted = 1;
+    json.has_code = has_code;
+    json.code = r;
+    while (n && message[n - 1] == '\n')
+        n--;
+    snprintf(json.message, sizeof json.message, "%.*s", (int)n, message);
+}
+
+void cli_json_reported(void) {
+    json.reported = 1;
+}
+
+int cli_json_finish(int status) {
+    if (!json.on)
+        return status;
+    while (json.depth > 0)
+        cli_json_close();
+    if (json.noted || status == 2 || (status == 1 && !json.reported)) {
+        cli_json_open("error", '{');
+        cli_json_num("status", (unsigned long long)status);
+        cli_json_key("code");
+        if (json.noted && json.has_code)
+            printf("%d", (int)json.code);
+        else
+            fputs("null", stdout);
+        cli_json_str("message", json.noted ? json.message : "see the messages on stderr");
+        cli_json_close();
+    } else {
+        cli_json_null("error");
+    }
+    fputs("}\n", stdout);
+    json.on = 0;
+    return status;
 }
 
 /* >>optional parts ----------------------------------------------------------------------------- */

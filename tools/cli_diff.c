@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DIFF_SCHEMA 1 /* --json's "schema": raised when a field changes meaning */
 
 /* >>options ------------------------------------------------------------------------------------ */
 enum { OPT_JSON = 256, OPT_ABI };
@@ -63,13 +62,6 @@ typedef struct diff_run {
     int trouble;           /* something could not be read or compared: exit 2 */
     diff_counts total;
 } diff_run;
-
-static void json_str(const char *s) {
-    if (s)
-        cli_json_string(stdout, s, strlen(s));
-    else
-        fputs("null", stdout);
-}
 
 static const char *abi_word(const cli_unit *u) {
     return u->abi == ASMSTORE_ABI_UNKNOWN ? NULL : asmstore_abi_android_name(u->abi);
@@ -131,7 +123,7 @@ static field_value store_field(const cli_unit *u, int f) {
 
 static void print_value(int json, field_value v) {
     if (v.s && json)
-        json_str(v.s);
+        cli_json_value(v.s);
     else if (v.s)
         fputs(v.s, stdout);
     else
@@ -167,7 +159,7 @@ static void json_store(const cli_unit *u) {
         return;
     }
     printf("{\"store\": ");
-    json_str(u->label);
+    cli_json_value(u->label);
     printf(", \"entries\": %u", u->r.entry_count);
     for (f = 0; f < F_NFIELDS; f++) {
         if (f == F_PATH)
@@ -351,7 +343,7 @@ static void json_entry(const asmstore_entry *e, const char *sha) {
            "\"ignored\": %s, \"pdb_size\": %zu, \"config_size\": %zu, \"sha256\": ",
            e->index, e->image_size, e->uncompressed_size, compression_word(e->compression),
            e->ignored ? "true" : "false", e->pdb_size, e->config_size);
-    json_str(sha && sha[0] ? sha : NULL);
+    cli_json_value(sha && sha[0] ? sha : NULL);
     fputs("}", stdout);
 }
 
@@ -405,7 +397,7 @@ static void print_entry(diff_run *d, const asmstore_entry *a, const asmstore_ent
         return;
     }
     printf("{\"change\": \"%s\", \"name\": ", change);
-    json_str(fname);
+    cli_json_value(fname);
     printf(", \"fields\": [");
     for (f = 0; f < E_NFIELDS; f++)
         if (m & (1u << f))
@@ -528,7 +520,7 @@ static int diff_pair(diff_run *d, const cli_unit *a, const cli_unit *b) {
     d->said = 0;
     if (d->json) {
         printf("%s\n {\"abi\": ", d->pairs ? "," : "");
-        json_str(abi_word(a));
+        cli_json_value(abi_word(a));
         printf(", \"only_in\": null, \"a\": ");
         json_store(a);
         printf(", \"b\": ");
@@ -565,7 +557,7 @@ static int diff_pair(diff_run *d, const cli_unit *a, const cli_unit *b) {
 static void only_in(diff_run *d, const cli_unit *u, int which) {
     if (d->json) {
         printf("%s\n {\"abi\": ", d->pairs ? "," : "");
-        json_str(abi_word(u));
+        cli_json_value(abi_word(u));
         printf(", \"only_in\": \"%s\", \"a\": ", which ? "b" : "a");
         json_store(which ? NULL : u);
         printf(", \"b\": ");
@@ -626,9 +618,12 @@ static void diff_summary(const diff_run *d, const diff_args *a) {
     const diff_counts *t = &d->total;
 
     if (d->json) {
-        printf("\n], ");
+        fputs("\n", stdout);
+        cli_json_close(); /* "stores" */
+        fputs(", ", stdout);
         print_counts(1, t);
-        printf(", \"same\": %s}\n", same_word(d->pairs_differ, d->trouble));
+        printf(", \"same\": %s", same_word(d->pairs_differ, d->trouble));
+        cli_json_reported(); /* main's cli_json_finish ends the document */
     } else if (d->pairs_differ || d->trouble) {
         if (d->pairs_differ)
             printf("differ: %d of %d %s; entries: ", d->pairs_differ, d->pairs,
@@ -653,6 +648,11 @@ int cli_cmd_diff(int argc, char **argv) {
 
     if ((rc = parse_diff_args(argc, argv, &a)) != 0)
         return rc;
+    if (a.json) {
+        cli_json_begin("diff");
+        cli_json_str("a", a.path[0]);
+        cli_json_str("b", a.path[1]);
+    }
     /* an input that holds no store is trouble, not a difference: 2 either way */
     if (cli_input_open_or_fail(&in[0], a.path[0], a.abi) != 0)
         return 2;
@@ -666,13 +666,8 @@ int cli_cmd_diff(int argc, char **argv) {
         fprintf(stderr, "asmstore: out of memory (a zstd context); free some memory\n");
         d.trouble = 1;
     } else {
-        if (d.json) {
-            printf("{\"schema\": %d, \"command\": \"diff\", \"a\": ", DIFF_SCHEMA);
-            json_str(a.path[0]);
-            printf(", \"b\": ");
-            json_str(a.path[1]);
-            printf(", \"stores\": [");
-        }
+        if (d.json)
+            cli_json_open("stores", '[');
         diff_inputs(&d, both);
         diff_summary(&d, &a);
     }

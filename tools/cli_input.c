@@ -455,31 +455,34 @@ int cli_input_open_or_fail(cli_input *in, const char *path, asmstore_abi only) {
 }
 
 int cli_unit_problem(const cli_input *in, const cli_unit *u, FILE *f) {
-    char why[512];
+    char why[512], line[1600];
     const char *sep = strcmp(u->label, in->path) ? ": " : "";
     const char *label = strcmp(u->label, in->path) ? u->label : "";
     const char *hint = cli_result_hint(u->res);
 
     if (u->detail[0] && u->res == ASMSTORE_ERR_BAD_ZIP)
-        fprintf(f, "asmstore: %s: damaged archive: %s%s%s; %s\n", in->path, u->label,
-                u->label[0] ? ": " : "", u->detail, hint);
+        snprintf(line, sizeof line, "%s: damaged archive: %s%s%s; %s", in->path, u->label,
+                 u->label[0] ? ": " : "", u->detail, hint);
     else if (u->res == ASMSTORE_ERR_ZIP_COMPRESSED && u->zent.method == 8)
-        fprintf(f,
-                "asmstore: %s%s%s (%s): the entry is DEFLATEd and this asmstore was built without "
-                "zlib "
-                "(install zlib1g-dev and rebuild)\n",
-                in->path, sep, label, cli_unit_abi(u));
+        snprintf(line, sizeof line,
+                 "%s%s%s (%s): the entry is DEFLATEd and this asmstore was built without zlib "
+                 "(install zlib1g-dev and rebuild)",
+                 in->path, sep, label, cli_unit_abi(u));
     else if (u->res == ASMSTORE_ERR_ZIP_COMPRESSED)
-        fprintf(f,
-                "asmstore: %s%s%s (%s): archive entry uses compression method %u; only STORED and "
-                "DEFLATE are read\n",
-                in->path, sep, label, cli_unit_abi(u), u->zent.method);
+        snprintf(line, sizeof line,
+                 "%s%s%s (%s): archive entry uses compression method %u; only STORED and "
+                 "DEFLATE are read",
+                 in->path, sep, label, cli_unit_abi(u), u->zent.method);
     else if (u->detail[0])
-        fprintf(f, "asmstore: %s%s%s (%s): %s\n", in->path, sep, label, cli_unit_abi(u),
-                u->detail);
+        snprintf(line, sizeof line, "%s%s%s (%s): %s", in->path, sep, label, cli_unit_abi(u),
+                 u->detail);
     else
-        fprintf(f, "asmstore: %s%s%s (%s): %s%s%s\n", in->path, sep, label, cli_unit_abi(u),
-                cli_failure(u->res, &u->err, why, sizeof why), *hint ? "; " : "", hint);
+        snprintf(line, sizeof line, "%s%s%s (%s): %s%s%s", in->path, sep, label,
+                 cli_unit_abi(u), cli_failure(u->res, &u->err, why, sizeof why),
+                 *hint ? "; " : "", hint);
+    fprintf(f, "asmstore: %s\n", line);
+    if (f == stderr) /* verify's findings go to stdout and are its report, not a failure */
+        cli_json_note_error(1, u->res, line);
     return cli_status(u->res);
 }
 

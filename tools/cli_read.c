@@ -21,8 +21,9 @@ enum { OPT_JSON = 256, OPT_ABI, OPT_HASH };
 const cli_option cli_list_options[] = {{"json", OPT_JSON, 0, NULL}, {"hash", OPT_HASH, 0, NULL},
                                        OPTION_ABI, CLI_OPTIONS_END};
 const cli_option cli_info_options[] = {{"json", OPT_JSON, 0, NULL}, OPTION_ABI, CLI_OPTIONS_END};
-const cli_option cli_verify_options[] = {OPTION_ABI, CLI_OPTIONS_END};
-const cli_option cli_extract_options[] = {{"directory", 'C', 1, "DIR"}, OPTION_ABI,
+const cli_option cli_verify_options[] = {{"json", OPT_JSON, 0, NULL}, OPTION_ABI, CLI_OPTIONS_END};
+const cli_option cli_extract_options[] = {{"directory", 'C', 1, "DIR"},
+                                          {"json", OPT_JSON, 0, NULL}, OPTION_ABI,
                                           CLI_OPTIONS_END};
 
 typedef struct cli_args {
@@ -85,11 +86,33 @@ typedef struct cli_visit {
     int *status;     /* raised by an image that cannot be read (cli_status) */
 } cli_visit;
 
-static int cli_each_store(int argc, char **argv, const cli_option *options, int json_array_always,
-                          void (*visit)(const cli_visit *v)) {
+/* --json: the document's first fields, the one every reading command starts with. */
+static void json_begin_input(const char *command, const char *path) {
+    cli_json_begin(command);
+    cli_json_str("input", path);
+}
+
+/* --json: what names a store in every command's "stores" item. */
+static void json_store_head(const cli_unit *u) {
+    cli_json_open(NULL, '{');
+    cli_json_str("store", u->label);
+    cli_json_abi("abi", u->abi);
+}
+
+/* --json: a store that did not open, as its "stores" item (the message is on stderr too). */
+static void json_unit_problem(const cli_unit *u) {
+    char why[512];
+
+    json_store_head(u);
+    cli_json_str("problem", u->detail[0] ? u->detail : cli_failure(u->res, &u->err, why, sizeof why));
+    cli_json_close();
+}
+
+static int cli_each_store(int argc, char **argv, const char *command,
+                          const cli_option *options, void (*visit)(const cli_visit *v)) {
     cli_args a;
     cli_input in;
-    int rc, i, nsel = 0, array, status = 0;
+    int rc, i, nsel = 0, status = 0;
     cli_visit v;
 
     if ((rc = parse_store_args(argc, argv, options, &a)) != 0) {
@@ -102,13 +125,14 @@ static int cli_each_store(int argc, char **argv, const cli_option *options, int 
                         "gives the SHA-256 (install libssl-dev and rebuild)\n");
         return 2;
     }
+    if (a.json)
+        json_begin_input(command, a.path);
     if ((rc = cli_input_open_or_fail(&in, a.path, a.abi)) != 0)
         return rc;
     for (i = 0; i < in.n; i++)
         nsel += in.units[i].selected;
-    array = a.json && (json_array_always || in.archive || nsel > 1);
-    if (array)
-        printf("[");
+    if (a.json)
+        cli_json_open("stores", '[');
     v.in = &in;
     v.nth = 0;
     v.many = in.archive || nsel > 1;
@@ -122,6 +146,8 @@ static int cli_each_store(int argc, char **argv, const cli_option *options, int 
         if (!in.units[i].opened) {
             int r = cli_unit_problem(&in, &in.units[i], stderr);
 
+            if (a.json)
+                json_unit_problem(&in.units[i]);
             if (r > status)
                 status = r;
             continue;
@@ -130,8 +156,8 @@ static int cli_each_store(int argc, char **argv, const cli_option *options, int 
         visit(&v);
         v.nth++;
     }
-    if (array)
-        printf("\n]\n");
+    if (a.json)
+        cli_json_close();
     ZSTD_freeDCtx(v.dctx);
     cli_input_close(&in);
     return status;
@@ -153,6 +179,31 @@ static void list_sha256(const cli_visit *v, const asmstore_entry *e, const char 
         *v->status = cli_status(r);
 }
 
+/* list --json: one entry; what the format does not record is null (docs/json.md). */
+static void list_json_entry(const cli_unit *u, const asmstore_entry *e, const char *fname,
+                            const char *sha) {
+    int v1 = u->r.format == 1, tables = !v1 || u->r.store_id == 0 || u->r.v1_common;
+
+    cli_json_open(NULL, '{');
+    cli_json_num("index", e->index);
+    cli_json_str("name", fname);
+    cli_json_bool("named", !v1 || e->name);
+    cli_json_hex64("xxh64", v1 && tables, (unsigned long long)e->hash);
+    cli_json_key("mapping_index");
+    if (tables)
+        printf("%u", e->mapping_index);
+    else
+        fputs("null", stdout);
+    cli_json_bool("ignored", e->ignored);
+    cli_json_num("stored_size", e->image_size);
+    cli_json_num("size", e->uncompressed_size);
+    cli_json_str("compression", compression_name(e->compression));
+    cli_json_num("pdb_size", e->pdb_size);
+    cli_json_num("config_size", e->config_size);
+    cli_json_str("sha256", sha[0] ? sha : NULL);
+    cli_json_close();
+}
+
 static void list_visit(const cli_visit *v) {
     const cli_unit *u = v->u;
     uint32_t k;
@@ -164,9 +215,14 @@ static void list_visit(const cli_visit *v) {
     if (u->r.format == 1 && !u->has_manifest && !v->json)
         printf("# no assemblies.manifest beside it: entries are shown by %s\n",
                u->r.store_id == 0 || u->r.v1_common ? "name hash" : "index");
-    if (!v->json) /* the columns' names; a sha256 column is 64 wide */
+    if (v->json) {
+        json_store_head(u);
+        cli_json_num("format", u->r.format);
+        cli_json_open("entries", '[');
+    } else { /* the columns' names; a sha256 column is 64 wide */
         printf("%5s %10s %10s %-4s %s%*sname\n", "index", "size", "stored", "comp",
                v->hash ? "sha256" : "", v->hash ? 59 : 0, "");
+    }
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
 
@@ -176,32 +232,17 @@ static void list_visit(const cli_visit *v) {
         if (v->json || v->hash)
             list_sha256(v, &e, fname, sha);
         if (v->json) {
-            printf("%s\n {\"index\": %u, ", (v->nth == 0 && k == 0) ? "" : ",", k);
-            if (v->many) {
-                printf("\"abi\": \"%s\", \"store\": ",
-                       u->abi ? asmstore_abi_android_name(u->abi) : "any");
-                cli_json_string(stdout, u->label, strlen(u->label));
-                printf(", ");
-            }
-            printf("\"name\": ");
-            cli_json_string(stdout, fname, strlen(fname));
-            if (u->r.format == 1)
-                printf(", \"named\": %s, \"xxh64\": \"%016llx\", \"mapping_index\": %u",
-                       e.name ? "true" : "false", (unsigned long long)e.hash, e.mapping_index);
-            printf(", \"ignored\": %s, \"stored_size\": %zu, \"size\": %zu, \"compression\": "
-                   "\"%s\", \"pdb_size\": %zu, \"config_size\": %zu, \"sha256\": ",
-                   e.ignored ? "true" : "false", e.image_size, e.uncompressed_size,
-                   compression_name(e.compression), e.pdb_size, e.config_size);
-            if (sha[0])
-                printf("\"%s\"}", sha);
-            else
-                printf("null}");
+            list_json_entry(u, &e, fname, sha);
         } else {
             printf("%5u %10zu %10zu %-4s %s%s%s%s%s%s\n", k, e.uncompressed_size, e.image_size,
                    compression_name(e.compression), v->hash ? (sha[0] ? sha : "-") : "",
                    v->hash ? " " : "", fname, e.ignored ? " (ignored)" : "",
                    e.pdb ? " +pdb" : "", e.config ? " +config" : "");
         }
+    }
+    if (v->json) {
+        cli_json_close();
+        cli_json_close();
     }
 }
 
@@ -227,42 +268,53 @@ static store_totals totals_of(const asmstore_reader *r) {
     return t;
 }
 
-static void info_json(const cli_visit *v, const store_totals *t, const char *release) {
-    const cli_unit *u = v->u;
-    const asmstore_reader *r = &u->r;
+/* info --json: the archive entry a store came from, null for a file of its own. */
+static void info_json_archive(const cli_unit *u) {
+    if (!u->in_zip) {
+        cli_json_null("archive_entry");
+        return;
+    }
+    cli_json_open("archive_entry", '{');
+    cli_json_num("offset", u->zent.data_offset);
+    cli_json_num("alignment", u->zent.alignment);
+    cli_json_bool("deflated", u->deflated);
+    cli_json_bool("from_split", u->from_split);
+    cli_json_close();
+}
 
-    printf("%s{", v->nth ? ",\n" : "");
-    if (u->in_zip)
-        printf("\"apk_abi\": \"%s\", \"entry_offset\": %llu, \"entry_alignment\": %llu, "
-               "\"from_split\": %s, \"payload_kind\": \"%s\", "
-               "\"entry_deflated\": %s, ",
-               u->abi ? asmstore_abi_android_name(u->abi) : "any",
-               (unsigned long long)u->zent.data_offset, (unsigned long long)u->zent.alignment,
-               u->from_split ? "true" : "false", u->wrapper, u->deflated ? "true" : "false");
-    printf("\"store\": ");
-    cli_json_string(stdout, u->label, strlen(u->label));
-    printf(", \"release\": ");
-    cli_json_string(stdout, release, strlen(release));
-    printf(", \"runtime\": \"%s\", \"wrapper\": \"%s\", \"payload_offset\": %llu, \"format\": %u, "
-           "\"version_word\": \"0x%08x\", "
-           "\"abi\": \"%s\", \"hash\": \"%s\", \"header_size\": %zu, ",
-           cli_unit_runtime(u), u->wrapper, (unsigned long long)u->payload_offset, r->format,
-           r->version_word,
-           r->format == 1 ? (u->abi ? asmstore_abi_name(u->abi) : "any")
-                          : asmstore_abi_name(r->abi),
-           asmstore_hash_name(r->hash_kind), r->header_size);
-    if (r->has_content_id)
-        printf("\"content_id\": \"%016llx\", ", (unsigned long long)r->content_id);
-    else
-        printf("\"content_id\": null, ");
-    if (r->format == 1)
-        printf("\"store_id\": %u, \"hash_table_rows\": %u, \"manifest\": %s, ", r->store_id,
-               r->global_entry_count, u->has_manifest ? "true" : "false");
-    printf("\"entries\": %u, \"ignored\": %u, \"compressed\": %u, \"index_entry_size\": %u, "
-           "\"store_size\": %zu, "
-           "\"stored_bytes\": %llu, \"uncompressed_bytes\": %llu}%s",
-           r->entry_count, t->ignored, t->compressed, r->index_entry_size, r->size, t->stored,
-           t->unpacked, v->many ? "" : "\n");
+/* info --json: one store; format 1's own fields are null in later formats and the other way round
+   (docs/json.md). */
+static void info_json(const cli_unit *u, const store_totals *t, const char *release) {
+    const asmstore_reader *r = &u->r;
+    int v1 = r->format == 1;
+    char word[16];
+
+    snprintf(word, sizeof word, "0x%08x", r->version_word);
+    json_store_head(u);
+    info_json_archive(u);
+    cli_json_str("release", release);
+    cli_json_str("runtime", cli_unit_runtime(u));
+    cli_json_str("wrapper", u->wrapper);
+    cli_json_num("payload_offset", u->payload_offset);
+    cli_json_num("format", r->format);
+    cli_json_str("version_word", word);
+    cli_json_str("hash", v1 ? NULL : asmstore_hash_name(r->hash_kind));
+    cli_json_num("header_size", r->header_size);
+    cli_json_hex64("content_id", r->has_content_id, (unsigned long long)r->content_id);
+    cli_json_key("store_id");
+    v1 ? printf("%u", r->store_id) : fputs("null", stdout);
+    cli_json_key("hash_table_rows");
+    v1 ? printf("%u", r->global_entry_count) : fputs("null", stdout);
+    cli_json_key("manifest");
+    fputs(!v1 ? "null" : u->has_manifest ? "true" : "false", stdout);
+    cli_json_num("entries", r->entry_count);
+    cli_json_num("ignored", t->ignored);
+    cli_json_num("compressed", t->compressed);
+    cli_json_num("index_entry_size", r->index_entry_size);
+    cli_json_num("store_size", r->size);
+    cli_json_num("stored_bytes", t->stored);
+    cli_json_num("uncompressed_bytes", t->unpacked);
+    cli_json_close();
 }
 
 static void info_visit(const cli_visit *v) {
@@ -273,7 +325,7 @@ static void info_visit(const cli_visit *v) {
 
     cli_unit_release(u, release, sizeof release);
     if (v->json) {
-        info_json(v, &t, release);
+        info_json(u, &t, release);
         return;
     }
     if (v->nth)
@@ -312,30 +364,31 @@ static void info_visit(const cli_visit *v) {
 }
 
 int cli_cmd_list(int argc, char **argv) {
-    return cli_each_store(argc, argv, cli_list_options, 1, list_visit);
+    return cli_each_store(argc, argv, "list", cli_list_options, list_visit);
 }
 int cli_cmd_info(int argc, char **argv) {
-    return cli_each_store(argc, argv, cli_info_options, 0, info_visit);
+    return cli_each_store(argc, argv, "info", cli_info_options, info_visit);
 }
 
 /* Entry e's uncompressed image into *img (cli_image_get: in place when stored, else decompressed);
-   prints a problem naming the store and returns -1 when it cannot be read. */
-static int cli_read_entry(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
+   prints a problem naming the store on out and returns -1 when it cannot be read. */
+static int cli_read_entry(FILE *out, const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
                           const char *fname, cli_image *img) {
     asmstore_error err;
     asmstore_result res = cli_image_get(u, e, dctx, img, &err);
 
     if (res == ASMSTORE_OK)
         return 0;
-    printf("%s (%s): entry %u %s: %s\n", u->label, cli_unit_abi(u), e->index, fname,
-           asmstore_result_string(res));
+    fprintf(out, "%s (%s): entry %u %s: %s\n", u->label, cli_unit_abi(u), e->index, fname,
+            asmstore_result_string(res));
     return -1;
 }
 
 /* >>verify ------------------------------------------------------------------------------------- */
-/* Exit 0 valid; 1 problems found, each printed with its store and ABI; 2 usage or I/O. */
+/* Exit 0 valid; 1 problems found, each printed with its store and ABI (on out: stdout, or with
+   --json a buffer that becomes the store's "problems"); 2 usage or I/O. */
 /* Each entry must be reachable by its names (v2+: with and without the extension). */
-static int verify_lookup(const cli_unit *u, const asmstore_entry *e, const char *fname) {
+static int verify_lookup(FILE *out, const cli_unit *u, const asmstore_entry *e, const char *fname) {
     asmstore_entry f;
     asmstore_result r1, r2, want = e->ignored ? ASMSTORE_ERR_IGNORED : ASMSTORE_OK;
 
@@ -348,24 +401,25 @@ static int verify_lookup(const cli_unit *u, const asmstore_entry *e, const char 
                                     NULL, NULL);
     if (r1 == want && r2 == want && (r1 != ASMSTORE_OK || f.index == e->index))
         return 0;
-    printf("%s (%s): entry %u %s: lookup by name gives %s / %s\n", u->label, cli_unit_abi(u),
-           e->index, fname, asmstore_result_string(r1), asmstore_result_string(r2));
+    fprintf(out, "%s (%s): entry %u %s: lookup by name gives %s / %s\n", u->label,
+            cli_unit_abi(u), e->index, fname, asmstore_result_string(r1),
+            asmstore_result_string(r2));
     return 1;
 }
 
-static int verify_image(const cli_unit *u, const asmstore_entry *e, const char *fname,
+static int verify_image(FILE *out, const cli_unit *u, const asmstore_entry *e, const char *fname,
                         const unsigned char *image) {
     char why[512];
 
     if (!cli_image_problem(e, image, why, sizeof why))
         return 0;
-    printf("%s (%s): entry %u %s: %s\n", u->label, cli_unit_abi(u), e->index, fname, why);
+    fprintf(out, "%s (%s): entry %u %s: %s\n", u->label, cli_unit_abi(u), e->index, fname, why);
     return 1;
 }
 
 /* A ReadyToRun component stub's composite image must be in the store: CoreCLR aborts without a word
    otherwise. */
-static int verify_composite(const cli_unit *u, const asmstore_entry *e, const char *fname,
+static int verify_composite(FILE *out, const cli_unit *u, const asmstore_entry *e, const char *fname,
                             const unsigned char *image) {
     const char *owner;
     size_t len;
@@ -374,14 +428,15 @@ static int verify_composite(const cli_unit *u, const asmstore_entry *e, const ch
         return 0;
     if (asmstore_reader_find(&u->r, owner, len, NULL, NULL) == ASMSTORE_OK)
         return 0;
-    printf("%s (%s): entry %u %s: a ReadyToRun component stub whose code is in the composite image "
-           "%.*s, which the "
-           "store does not hold (CoreCLR aborts without a message); pack %.*s into the store too\n",
-           u->label, cli_unit_abi(u), e->index, fname, (int)len, owner, (int)len, owner);
+    fprintf(out,
+            "%s (%s): entry %u %s: a ReadyToRun component stub whose code is in the composite "
+            "image %.*s, which the store does not hold (CoreCLR aborts without a message); pack "
+            "%.*s into the store too\n",
+            u->label, cli_unit_abi(u), e->index, fname, (int)len, owner, (int)len, owner);
     return 1;
 }
 
-static int verify_unit(const cli_unit *u, ZSTD_DCtx *dctx) {
+static int verify_unit(FILE *out, const cli_unit *u, ZSTD_DCtx *dctx) {
     int problems = 0;
     uint32_t k;
     char fname[1200];
@@ -391,9 +446,9 @@ static int verify_unit(const cli_unit *u, ZSTD_DCtx *dctx) {
                                        u->r.size - ASMSTORE_HEADER_SIZE_V4);
 
         if (id != u->r.content_id) {
-            printf("%s (%s): content id %016llx does not match the store's bytes (%016llx)\n",
-                   u->label, cli_unit_abi(u), (unsigned long long)u->r.content_id,
-                   (unsigned long long)id);
+            fprintf(out, "%s (%s): content id %016llx does not match the store's bytes (%016llx)\n",
+                    u->label, cli_unit_abi(u), (unsigned long long)u->r.content_id,
+                    (unsigned long long)id);
             problems++;
         }
     }
@@ -404,18 +459,83 @@ static int verify_unit(const cli_unit *u, ZSTD_DCtx *dctx) {
         asmstore_reader_entry(&u->r, k, &e, NULL);
         if (cli_entry_filename(u, &e, fname, sizeof fname) != 0)
             fname[0] = 0;
-        problems += verify_lookup(u, &e, fname);
+        problems += verify_lookup(out, u, &e, fname);
         if (e.ignored)
             continue;
-        if (cli_read_entry(u, &e, dctx, fname, &img) != 0) {
+        if (cli_read_entry(out, u, &e, dctx, fname, &img) != 0) {
             problems++;
             continue;
         }
-        problems += verify_image(u, &e, fname, img.p);
-        problems += verify_composite(u, &e, fname, img.p);
+        problems += verify_image(out, u, &e, fname, img.p);
+        problems += verify_composite(out, u, &e, fname, img.p);
         cli_image_free(&img);
     }
     return problems;
+}
+
+/* verify --json: the lines one store's check printed, as its "problems" strings. */
+static void verify_json_problems(char *text, size_t len) {
+    char *line = text, *end = text + len;
+
+    cli_json_open("problems", '[');
+    while (line < end) {
+        char *nl = memchr(line, '\n', (size_t)(end - line));
+
+        if (!nl)
+            nl = end;
+        *nl = 0;
+        if (!strncmp(line, "asmstore: ", 10))
+            line += 10; /* cli_unit_problem's lines */
+        if (*line)
+            cli_json_str(NULL, line);
+        line = nl + 1;
+    }
+    cli_json_close();
+}
+
+/* One store: checked, its problems printed (or, with --json, its "stores" item); how many. */
+static int verify_store(const cli_input *in, const cli_unit *u, ZSTD_DCtx *dctx, int json) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = json ? open_memstream(&text, &len) : stdout;
+    int p;
+
+    if (!out)
+        out = stderr; /* no memory for the buffer: the problems are at least said */
+    if (!u->opened) {
+        cli_unit_problem(in, u, out);
+        p = 1;
+    } else {
+        p = verify_unit(out, u, dctx);
+    }
+    if (json) {
+        if (out != stderr)
+            fclose(out);
+        json_store_head(u);
+        cli_json_num("entries", u->opened ? u->r.entry_count : 0);
+        cli_json_bool("ok", p == 0);
+        verify_json_problems(text, text ? len : 0);
+        cli_json_close();
+        free(text);
+    } else if (in->n > 1 && u->opened) {
+        printf("%s (%s): %s, %u %s\n", u->label, cli_unit_abi(u), p ? "FAILED" : "ok",
+               u->r.entry_count, cli_plural(u->r.entry_count, "entry", "entries"));
+    }
+    return p;
+}
+
+/* The last line: how many problems in how many stores, or ok. */
+static void verify_summary(const char *path, int problems, int bad_stores, int checked,
+                           const cli_unit *last) {
+    if (problems)
+        printf("%d %s in %d of %d %s\n", problems,
+               cli_plural((unsigned)problems, "problem", "problems"), bad_stores, checked,
+               cli_plural((unsigned)checked, "store", "stores"));
+    else if (checked == 1)
+        printf("%s: ok, %u %s\n", path, last->r.entry_count,
+               cli_plural(last->r.entry_count, "entry", "entries"));
+    else
+        printf("%s: ok, %d stores\n", path, checked);
 }
 
 int cli_cmd_verify(int argc, char **argv) {
@@ -430,42 +550,36 @@ int cli_cmd_verify(int argc, char **argv) {
         return rc;
     }
     free(a.names);
+    if (a.json)
+        json_begin_input("verify", a.path);
     if ((rc = cli_input_open_or_fail(&in, a.path, a.abi)) != 0) {
-        if (rc == 1)
+        if (rc == 1 && !a.json)
             printf("%s: invalid store\n", a.path);
         return rc;
     }
+    if (a.json)
+        cli_json_open("stores", '[');
     dctx = ZSTD_createDCtx();
     for (i = 0; i < in.n; i++) {
-        const cli_unit *u = &in.units[i];
         int p;
 
-        if (!u->selected)
+        if (!in.units[i].selected)
             continue;
         checked++;
-        last = u;
-        if (!u->opened) {
-            cli_unit_problem(&in, u, stdout);
-            bad_stores++;
-            problems++;
-            continue;
-        }
-        p = verify_unit(u, dctx);
+        last = &in.units[i];
+        p = verify_store(&in, last, dctx, a.json);
         problems += p;
         bad_stores += p > 0;
-        if (in.n > 1)
-            printf("%s (%s): %s, %u %s\n", u->label, cli_unit_abi(u), p ? "FAILED" : "ok",
-                   u->r.entry_count, cli_plural(u->r.entry_count, "entry", "entries"));
     }
     ZSTD_freeDCtx(dctx);
-    if (problems)
-        printf("%d %s in %d of %d %s\n", problems, cli_plural((unsigned)problems, "problem", "problems"),
-               bad_stores, checked, cli_plural((unsigned)checked, "store", "stores"));
-    else if (checked == 1)
-        printf("%s: ok, %u %s\n", a.path, last->r.entry_count,
-               cli_plural(last->r.entry_count, "entry", "entries"));
-    else
-        printf("%s: ok, %d stores\n", a.path, checked);
+    if (a.json) {
+        cli_json_close();
+        cli_json_num("problems", (unsigned long long)problems);
+        cli_json_bool("ok", problems == 0);
+        cli_json_reported();
+    } else {
+        verify_summary(a.path, problems, bad_stores, checked, last);
+    }
     cli_input_close(&in);
     return problems ? 1 : 0;
 }
@@ -476,6 +590,12 @@ static int write_extracted(int rootfd, const char *dir, const char *rel, const v
                            size_t size) {
     int rc = cli_write_under(rootfd, rel, data, size, 0644);
 
+    if (rc == 0 && cli_json_on()) { /* --json: the file's "files" item */
+        cli_json_open(NULL, '{');
+        cli_json_str("path", rel);
+        cli_json_num("size", size);
+        cli_json_close();
+    }
     if (rc == 1)
         fprintf(stderr,
                 "asmstore: refusing to write %s under %s: an unsafe name, or a symlink or "
@@ -508,7 +628,7 @@ static int extract_entry(extract_job *j, const cli_unit *u, const asmstore_entry
 
     if (cli_entry_filename(u, e, fname, sizeof fname) != 0)
         return 1;
-    if (cli_read_entry(u, e, j->dctx, fname, &img) != 0)
+    if (cli_read_entry(cli_json_on() ? stderr : stdout, u, e, j->dctx, fname, &img) != 0)
         return 1;
     if (cli_image_problem(e, img.p, why, sizeof why)) {
         fprintf(stderr, "asmstore: %s (%s): entry %u %s: not extracted: %s\n", u->label,
@@ -562,6 +682,32 @@ static int several_abis(const cli_input *in) {
     return 0;
 }
 
+/* Names each NAME no store holds (--json: the "files" array ends, "missing" lists them); how many. */
+static int extract_missing(const char *path, const char **names, int nnames, const int *found) {
+    int n, missing = 0;
+
+    if (cli_json_on()) {
+        cli_json_close();
+        cli_json_open("missing", '[');
+    }
+    for (n = 0; n < nnames; n++) {
+        if (found[n])
+            continue;
+        missing++;
+        if (cli_json_on())
+            cli_json_str(NULL, names[n]);
+        fprintf(stderr,
+                "asmstore: %s: no entry named %s (names are matched with or without .dll; see "
+                "asmstore list)\n",
+                path, names[n]);
+    }
+    if (cli_json_on()) {
+        cli_json_close();
+        cli_json_reported();
+    }
+    return missing;
+}
+
 /* Extracts the stores of one input: all entries, or those named (each looked up once per store). */
 static int extract_input(extract_job *j, const cli_input *in, const char **names, int nnames) {
     int i, n, status = 0, per_abi = several_abis(in);
@@ -602,15 +748,8 @@ static int extract_input(extract_job *j, const cli_input *in, const char **names
                 status = rc;
         }
     }
-    for (n = 0; n < nnames; n++)
-        if (!found[n]) {
-            fprintf(stderr,
-                    "asmstore: %s: no entry named %s (names are matched with or without .dll; see "
-                    "asmstore list)\n",
-                    in->path, names[n]);
-            if (status < 1)
-                status = 1;
-        }
+    if (extract_missing(in->path, names, nnames, found) && status < 1)
+        status = 1;
     free(found);
     return status;
 }
@@ -628,6 +767,21 @@ static int extract_finds_any(const cli_input *in, const char **names, int nnames
     return 0;
 }
 
+/* The last line, or --json's totals. */
+static void extract_totals(const extract_job *j, const char *dir, int json) {
+    if (json) {
+        cli_json_num("count", j->files);
+        cli_json_num("bytes", j->bytes);
+        cli_json_bool("named_by_hash", j->unnamed);
+    } else if (j->rootfd >= 0) {
+        printf("extracted %llu %s (%llu bytes) to %s%s\n", j->files,
+               cli_plural(j->files, "file", "files"), j->bytes, dir,
+               j->unnamed ? " (no assemblies.manifest: unnamed entries are named after their XXH64 "
+                            "hash)"
+                          : "");
+    }
+}
+
 int cli_cmd_extract(int argc, char **argv) {
     cli_args a;
     cli_input in;
@@ -638,14 +792,22 @@ int cli_cmd_extract(int argc, char **argv) {
         free(a.names);
         return rc;
     }
+    if (a.json) {
+        json_begin_input("extract", a.path);
+        cli_json_str("directory", a.dir);
+    }
     /* open the input first: a store that cannot be read creates no directory */
     if ((rc = cli_input_open_or_fail(&in, a.path, a.abi)) != 0) {
         free(a.names);
         return rc;
     }
     memset(&j, 0, sizeof j);
+    j.rootfd = -1; /* no directory made (yet) */
+    if (a.json)
+        cli_json_open("files", '[');
     if (a.nnames && !extract_finds_any(&in, a.names, a.nnames)) {
         rc = extract_input(&j, &in, a.names, a.nnames); /* names each one not there */
+        extract_totals(&j, a.dir, a.json);
         cli_input_close(&in);
         free(a.names);
         return rc; /* and creates no directory for nothing */
@@ -663,10 +825,7 @@ int cli_cmd_extract(int argc, char **argv) {
     rc = extract_input(&j, &in, a.names, a.nnames);
     ZSTD_freeDCtx(j.dctx);
     close(j.rootfd);
-    printf("extracted %llu file%s (%llu bytes) to %s%s\n", j.files, j.files == 1 ? "" : "s",
-           j.bytes, a.dir,
-           j.unnamed ? " (no assemblies.manifest: unnamed entries are named after their XXH64 hash)"
-                     : "");
+    extract_totals(&j, a.dir, a.json);
     cli_input_close(&in);
     free(a.names);
     return rc;

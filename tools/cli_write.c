@@ -220,7 +220,8 @@ enum {
     OPT_SONAME,
     OPT_ALIGN,
     OPT_ARCH,
-    OPT_NO_CHECK
+    OPT_NO_CHECK,
+    OPT_JSON
 };
 #define OPTION_ABI {"abi", OPT_ABI, 1, "arm64|arm|x86_64|x86"}
 #define OPTIONS_ELF                                                                               \
@@ -246,6 +247,7 @@ const cli_option cli_pack_options[] = {{"output", 'o', 1, "OUT"},
                                        OPTIONS_ELF,
                                        {"arch", OPT_ARCH, 2, "ABI FILE|DIR"},
                                        {"no-check", OPT_NO_CHECK, 0, NULL},
+                                       {"json", OPT_JSON, 0, NULL},
                                        CLI_OPTIONS_END};
 const cli_option cli_wrap_options[] = {{"output", 'o', 1, "OUT.so"},
                                        OPTION_ABI,
@@ -254,7 +256,7 @@ const cli_option cli_wrap_options[] = {{"output", 'o', 1, "OUT.so"},
                                        OPTIONS_ELF,
                                        CLI_OPTIONS_END};
 const cli_option cli_elfcheck_options[] = {OPTION_ABI, {"symbol", OPT_SYMBOL, 1, "NAME"},
-                                           CLI_OPTIONS_END};
+                                           {"json", OPT_JSON, 0, NULL}, CLI_OPTIONS_END};
 
 /* Shared by pack and wrap: --wrap/--mode, --template, --symbol, --soname, --align VALUE. Returns 1
    when key is one of them, 0 when not, -1 on a bad value (said). */
@@ -329,7 +331,7 @@ typedef struct pack_args {
     asmstore_abi abi;
     uint32_t format;
     const char *hash, *compression;
-    int level, jobs, with_pdb, raw, wrap_set, no_check;
+    int level, jobs, with_pdb, raw, wrap_set, no_check, json;
     size_t align_images;
     const char **keep; /* --keep-uncompressed NAMEs (argv's strings) */
     size_t nkeep;
@@ -440,6 +442,7 @@ static int pack_parse(int argc, char **argv, pack_args *a, asmstore_elf_options 
         case OPT_NO_COMPRESS: a->compression = "none"; break;
         case OPT_PDB: a->with_pdb = 1; break;
         case OPT_NO_CHECK: a->no_check = 1; break;
+        case OPT_JSON: a->json = 1; break;
         case OPT_RAW: a->raw = 1; break;
         case OPT_ARCH:
             if (pack_arch_input(l, p.value, p.value2))
@@ -603,6 +606,16 @@ static int pack_check_out(const char *out) {
     return 0;
 }
 
+/* pack --json: one written file, as its "files" item. */
+static void pack_json_file(const char *path, size_t size) {
+    if (!cli_json_on())
+        return;
+    cli_json_open(NULL, '{');
+    cli_json_str("path", path);
+    cli_json_num("size", size);
+    cli_json_close();
+}
+
 /* Format 1: every file of the set into DIR (created if missing), each written atomically. */
 static int pack_write_set(const asmstore_writer *w, const char *dir) {
     struct stat st;
@@ -622,6 +635,7 @@ static int pack_write_set(const asmstore_writer *w, const char *dir) {
             return res == ASMSTORE_ERR_IO ? cli_fail_errno(path, "write it")
                                           : cli_fail(path, res, &err);
         fprintf(stderr, "%s: %zu bytes\n", path, size);
+        pack_json_file(path, size);
     }
     return 0;
 }
@@ -810,6 +824,10 @@ static int pack_prepare(pack_job *j, int argc, char **argv) {
 
     j->a.runtime = -1;
     rc = pack_parse(argc, argv, &j->a, &j->eo, &j->tpl, &j->l);
+    if (rc == 0 && j->a.json) {
+        cli_json_begin("pack");
+        cli_json_str("output", j->a.out);
+    }
     if (rc == 0)
         rc = pack_check_out(j->a.out);
     if (rc == 0)
@@ -854,6 +872,13 @@ static int pack_build(pack_job *j, const void **data, size_t *size) {
     return 1;
 }
 
+/* The size of the file written (a .so is larger than the store it wraps). */
+static long long pack_file_size(const char *path) {
+    struct stat st;
+
+    return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+}
+
 /* The store as one file: raw, or in the .so the options name. 0, or an exit code. */
 static int pack_write_store(pack_job *j, const void *data, size_t size) {
     char path[PATH_MAX];
@@ -868,6 +893,8 @@ static int pack_write_store(pack_job *j, const void *data, size_t size) {
     eo->abi = eo->mode == ASMSTORE_ELF_MODE_TEMPLATE ? j->a.abi : j->o.abi;
     rc = write_output(path, eo, j->tpl.path, j->a.raw, data, size);
     if (rc == 0)
+        pack_json_file(path, (size_t)pack_file_size(path));
+    if (rc == 0)
         fprintf(stderr, "%s: %zu %s, %zu-byte format %u store%s\n", path,
                 asmstore_writer_count(j->w),
                 cli_plural(asmstore_writer_count(j->w), "entry", "entries"), size, j->o.format,
@@ -876,6 +903,23 @@ static int pack_write_store(pack_job *j, const void *data, size_t size) {
                 : eo->mode == ASMSTORE_ELF_MODE_TEMPLATE ? " added to the template .so"
                                                          : " in a dlopen-kind .so");
     return rc;
+}
+
+/* pack --json: what was written; the files follow as "files" (closed by cli_json_finish). */
+static void pack_json_store(const pack_job *j, size_t size) {
+    const asmstore_write_options *o = &j->o;
+    int v1 = o->format == 1;
+
+    cli_json_abi("abi", v1 && !o->abi ? ASMSTORE_ABI_UNKNOWN : o->abi);
+    cli_json_str("runtime", o->runtime == ASMSTORE_RUNTIME_CORECLR ? "CoreCLR" : "MonoVM");
+    cli_json_num("format", o->format);
+    cli_json_str("hash", v1 ? NULL : asmstore_hash_name(o->hash));
+    cli_json_str("compression", o->no_compress ? "none"
+                                : o->compression == ASMSTORE_COMPRESSION_LZ4 ? "lz4"
+                                                                             : "zstd");
+    cli_json_num("entries", asmstore_writer_count(j->w));
+    cli_json_num("store_size", size);
+    cli_json_open("files", '[');
 }
 
 static void pack_free(pack_job *j) {
@@ -902,6 +946,8 @@ int cli_cmd_pack(int argc, char **argv) {
     rc = pack_prepare(&j, argc, argv);
     if (rc == 0)
         rc = pack_build(&j, &data, &size);
+    if (rc == 0 && j.a.json)
+        pack_json_store(&j, size);
     if (rc == 0 && j.o.format == 1)
         rc = pack_write_set(j.w, j.a.out);
     else if (rc == 0)
@@ -964,10 +1010,31 @@ int cli_cmd_wrap(int argc, char **argv) {
 
 /* >>elfcheck ----------------------------------------------------------------------------------- */
 /* Bionic's loader rules (docs/elf-so.md §4) over a .so, or the store .so in an APK. */
-/* Prints "WHAT: ok", "WHAT: rule N: ... (offset N)" (v may be NULL) or "WHAT: RESULT"; returns 0
-   ok, 1 else. */
-static int elfcheck_report(const char *what, asmstore_result res, const asmstore_error *v) {
-    if (res == ASMSTORE_OK)
+/* elfcheck --json: one .so's "checks" item; rule, message and offset null when it passed. */
+static void elfcheck_json(const char *what, asmstore_abi abi, asmstore_result res,
+                          const asmstore_error *v) {
+    int rule = res == ASMSTORE_ERR_ELF_RULE && v;
+
+    cli_json_open(NULL, '{');
+    cli_json_str("file", what);
+    cli_json_abi("abi", abi);
+    cli_json_bool("ok", res == ASMSTORE_OK);
+    cli_json_key("rule");
+    rule ? printf("%d", v->rule) : fputs("null", stdout);
+    cli_json_str("message", res == ASMSTORE_OK ? NULL : rule ? v->message
+                                                              : asmstore_result_string(res));
+    cli_json_key("offset");
+    rule ? printf("%llu", (unsigned long long)v->offset) : fputs("null", stdout);
+    cli_json_close();
+}
+
+/* Prints "WHAT: ok", "WHAT: rule N: ... (offset N)" (v may be NULL) or "WHAT: RESULT" (--json:
+   its "checks" item); returns 0 ok, 1 else. */
+static int elfcheck_report(const char *what, asmstore_abi abi, asmstore_result res,
+                           const asmstore_error *v) {
+    if (cli_json_on())
+        elfcheck_json(what, abi, res, v);
+    else if (res == ASMSTORE_OK)
         printf("%s: ok\n", what);
     else if (res == ASMSTORE_ERR_ELF_RULE && v)
         printf("%s: rule %d: %s (offset %llu)\n", what, v->rule, v->message,
@@ -989,7 +1056,7 @@ static int elfcheck_file(const char *path, asmstore_abi abi, const char *symbol)
         return cli_fail_read(path, res);
     res = asmstore_elf_check_bionic(data, size, abi, symbol, NULL, &v);
     free(data);
-    return elfcheck_report(path, res, &v);
+    return elfcheck_report(path, abi, res, &v);
 }
 
 /* The store .so of one ABI in an APK, where the loader would map it. */
@@ -999,15 +1066,16 @@ static int elfcheck_apk(const char *path, asmstore_abi abi, const char *symbol) 
     asmstore_result res;
     char what[PATH_MAX + 32];
 
-    snprintf(what, sizeof what, "%s: lib/%s", path, asmstore_abi_android_name(abi));
+    snprintf(what, sizeof what, cli_json_on() ? "lib/%s" : "%s: lib/%s",
+             cli_json_on() ? asmstore_abi_android_name(abi) : path, asmstore_abi_android_name(abi));
     res = asmstore_locate_apk(&l, path, abi, symbol, NULL);
     if (res != ASMSTORE_OK && l.map == NULL) {
         asmstore_locator_close(&l);
-        return elfcheck_report(what, res, NULL);
+        return elfcheck_report(what, abi, res, NULL);
     }
     res = asmstore_elf_check_bionic(l.entry_data, l.entry_size, abi, symbol, &l.entry, &v);
     asmstore_locator_close(&l);
-    return elfcheck_report(what, res, &v);
+    return elfcheck_report(what, abi, res, &v);
 }
 
 int cli_cmd_elfcheck(int argc, char **argv) {
@@ -1015,11 +1083,13 @@ int cli_cmd_elfcheck(int argc, char **argv) {
     asmstore_abi abi = ASMSTORE_ABI_UNKNOWN;
     asmstore_abi abis[4];
     cli_parser p;
-    int k, key, napk, bad = 0;
+    int k, key, napk, bad = 0, json = 0;
 
     cli_parse_begin(&p, argc, argv, cli_elfcheck_options);
     while ((key = cli_parse_next(&p)) != CLI_DONE) {
-        if (key == OPT_ABI) {
+        if (key == OPT_JSON)
+            json = 1;
+        else if (key == OPT_ABI) {
             if (cli_abi_option("--abi", p.value, &abi))
                 return 2;
         } else if (key == OPT_SYMBOL)
@@ -1031,11 +1101,21 @@ int cli_cmd_elfcheck(int argc, char **argv) {
     }
     if (!path)
         return cli_usage();
+    if (json) {
+        cli_json_begin("elfcheck");
+        cli_json_str("input", path);
+        cli_json_open("checks", '[');
+    }
     napk = cli_apk_abis(path, abis);
     if (napk == 0)
-        return elfcheck_file(path, abi, symbol);
+        bad = elfcheck_file(path, abi, symbol);
     for (k = 0; k < napk; k++)
         if (!abi || abis[k] == abi)
             bad |= elfcheck_apk(path, abis[k], symbol);
+    if (json) {
+        cli_json_close();
+        cli_json_bool("ok", !bad);
+        cli_json_reported();
+    }
     return bad;
 }
