@@ -70,7 +70,7 @@ static PyObject *raise_error(PyObject *cls, const char *message, const asmstore_
 static PyObject *raise_result(const char *what, asmstore_result r, const asmstore_error *err) {
     char why[512], msg[2048];
 
-    snprintf(msg, sizeof msg, "%s: %s", what, cli_failure(r, err, why, sizeof why));
+    snprintf(msg, sizeof msg, "asmstore: %s: %s", what, cli_failure(r, err, why, sizeof why));
     return raise_error(r == ASMSTORE_ERR_NOT_FOUND || r == ASMSTORE_ERR_IGNORED ? not_found_class
                                                                                  : error_class,
                        msg, err, r, cli_status(r));

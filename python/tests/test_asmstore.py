@@ -337,6 +337,30 @@ def test_errors_carry_code_and_offset(tmp_path, assemblies):
     assert e.value.code_name == "ERR_TRUNCATED" and "cut short" in e.value.message
 
 
+def test_every_word_broken_raises_with_code_offset_and_entry(tmp_path, assemblies):
+    """Each 4-byte word of a store's tables set to 0x7fffffff: open or read raises AsmstoreError
+    whose code, offset and entry are the library's (the message says the same offset)."""
+    so = store_of(tmp_path, {"App.dll": assemblies["App.dll"]}, raw=True, target="net10")
+    data = open(so, "rb").read()
+    found = {}
+    for at in range(8, 120, 4):
+        broken = tmp_path / ("m%d" % at)
+        broken.write_bytes(data[:at] + b"\xff\xff\xff\x7f" + data[at + 4:])
+        try:
+            with asmstore.open(broken) as store:
+                for e in store:
+                    store.read(e)
+        except asmstore.AsmstoreError as e:
+            assert e.code in asmstore.RESULTS and e.code < 0
+            assert e.message.startswith("asmstore: ") and asmstore.RESULTS[e.code][1] in e.message
+            if e.offset is not None:
+                assert "(at offset %d)" % e.offset in e.message
+            found[e.code_name] = (e.offset, e.entry)
+    assert found["ERR_BAD_COUNTS"] == (8, None)
+    assert found["ERR_BAD_DESCRIPTOR"][0] > 8 and found["ERR_BAD_DESCRIPTOR"][1] == 0
+    assert found["ERR_DECOMPRESS"][1] == 0 or found["ERR_SIZE_MISMATCH"][1] == 0
+
+
 def test_damaged_image_raises_with_offset(tmp_path, assemblies):
     so = store_of(tmp_path, assemblies, raw=True, compression="zstd")
     data = bytearray(open(so, "rb").read())
