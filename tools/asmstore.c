@@ -25,7 +25,7 @@ static const cli_command cli_commands[] = {
      "                [--align-images N] [--jobs N] [--keep-uncompressed NAME]... [--pdb]\n"
      "                [--raw | --wrap dlopen|section | --template STUB.so]\n"
      "                [--symbol NAME] [--soname NAME] [--align N] [--arch ABI FILE|DIR]...\n"
-     "                [--no-check] FILE|DIR...\n"
+     "                [--no-check] [--json] FILE|DIR...\n"
      "Writes what a release writes: by default --target net11 --runtime coreclr (format 3,\n"
      "CRC-32, zstd 22, dlopen-kind .so); --runtime defaults to monovm for net8..net10. Each\n"
      "other flag overrides its part. -o DIR/ writes DIR/<the release's file name>. --target\n"
@@ -74,12 +74,12 @@ static const cli_command cli_commands[] = {
      "and method when both are in archives), then entries added, removed and changed (index,\n"
      "sizes, compression, ignored, .pdb, .config, content: the uncompressed image, whose\n"
      "SHA-256 it shows). Entries are matched by name (a .NET 6-8 store without its manifest:\n"
-     "by name hash). Reads bytes only; nothing is loaded. --json: one object, \"schema\": 1.\n"
+     "by name hash). Reads bytes only; nothing is loaded. --json: docs/json.md.\n"
      "Its exit status is not the rule below: 0 the same; 1 different; 2 usage or I/O error,\n"
      "or an input with no readable store.\n" STORE_HELP,
      "asmstore diff app.apk patched.apk --abi arm64"},
     {"elfcheck", cli_cmd_elfcheck, cli_elfcheck_options,
-     "elfcheck FILE.so|APK [--abi A] [--symbol NAME]\n"
+     "elfcheck FILE.so|APK [--json] [--abi A] [--symbol NAME]\n"
      "Checks bionic's loader rules (16 KiB pages, DT_HASH, ...) one by one.\n",
      "asmstore elfcheck app.apk --abi arm64"},
     {"list", cli_cmd_list, cli_list_options,
@@ -94,13 +94,13 @@ static const cli_command cli_commands[] = {
      STORE_HELP,
      "asmstore info app.apk --json"},
     {"verify", cli_cmd_verify, cli_verify_options,
-     "verify STORE [--abi A]\n"
+     "verify STORE [--json] [--abi A]\n"
      "Looks every entry of every ABI's store up by name, decompresses it and checks that it is\n"
      "what it claims (a PE assembly with a CLI header; a Portable or Windows PDB; a .config\n"
      "of XML text); names each failing entry and ABI.\n" STORE_HELP,
      "asmstore verify app.apk"},
     {"extract", cli_cmd_extract, cli_extract_options,
-     "extract STORE -C DIR [--abi A] [NAME...]\n"
+     "extract STORE -C DIR [--json] [--abi A] [NAME...]\n"
      "Writes images (and .pdb/.config) under DIR, DIR/<abi>/ when there are several ABIs;\n"
      "never outside DIR. An entry whose bytes are not what it claims (as verify checks) is\n"
      "named and not written; the others are, and extract exits 1.\n" STORE_HELP,

@@ -290,6 +290,25 @@ static int load_entries(asmstore_cache *c, const asmstore_reader *r, const load_
     return rc;
 }
 
+/* The cache's counters, each counted noun singular or plural ("1 hit", "2 packs written"). */
+static void load_print_counters(const asmstore_cache_counters *c) {
+    unsigned long long hits = c->hits, misses = c->misses, files = c->entries_written;
+    unsigned long long packs = c->packs_written, packed = c->packed_entries;
+    unsigned long long failures = c->write_failures;
+
+    fprintf(stderr,
+            "%llu %s (%llu from the pack), %llu %s, %llu direct; cache %s%s, %llu %s written "
+            "(%llu bytes), %llu %s written (%llu %s packed), %llu rejected, %llu skipped, %llu "
+            "write %s\n",
+            hits, cli_plural(hits, "hit", "hits"), (unsigned long long)c->pack_hits, misses,
+            cli_plural(misses, "miss", "misses"), (unsigned long long)c->direct,
+            c->enabled ? "on" : "off", c->enabled && !c->writes_enabled ? " (writes off)" : "",
+            files, cli_plural(files, "file", "files"), (unsigned long long)c->bytes_written, packs,
+            cli_plural(packs, "pack", "packs"), packed, cli_plural(packed, "image", "images"),
+            (unsigned long long)c->rejected, (unsigned long long)c->entries_skipped, failures,
+            cli_plural(failures, "failure", "failures"));
+}
+
 /* Prints each image loaded (and releases it), then the cache's counters on stderr. */
 static void load_report(asmstore_cache *c, cli_loaded *out, size_t n, double t0, double t1) {
     asmstore_cache_counters cnt;
@@ -302,18 +321,9 @@ static void load_report(asmstore_cache *c, cli_loaded *out, size_t n, double t0,
                asmstore_cache_source_name(out[k].img.source), (unsigned long long)out[k].hash);
         asmstore_cache_release(&out[k].img);
     }
-    fprintf(stderr,
-            "%zu %s in %.1f ms (writer done at %.1f ms): %llu hits (%llu from the pack), "
-            "%llu misses, %llu direct; cache %s%s, %llu files written (%llu bytes), %llu packs "
-            "written (%llu images packed), %llu rejected, %llu skipped, %llu write failures\n",
-            n, cli_plural(n, "entry", "entries"), t1 - t0, cli_now_ms() - t0, (unsigned long long)cnt.hits,
-            (unsigned long long)cnt.pack_hits, (unsigned long long)cnt.misses,
-            (unsigned long long)cnt.direct, cnt.enabled ? "on" : "off",
-            cnt.enabled && !cnt.writes_enabled ? " (writes off)" : "",
-            (unsigned long long)cnt.entries_written, (unsigned long long)cnt.bytes_written,
-            (unsigned long long)cnt.packs_written, (unsigned long long)cnt.packed_entries,
-            (unsigned long long)cnt.rejected, (unsigned long long)cnt.entries_skipped,
-            (unsigned long long)cnt.write_failures);
+    fprintf(stderr, "%zu %s in %.1f ms (writer done at %.1f ms): ", n,
+            cli_plural(n, "entry", "entries"), t1 - t0, cli_now_ms() - t0);
+    load_print_counters(&cnt);
     if (cnt.map_failures)
         fprintf(stderr,
                 "asmstore: %llu valid cache files were decompressed instead: mmap refused them "
