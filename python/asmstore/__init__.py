@@ -242,6 +242,8 @@ def _run(args: List[str]) -> str:
     """Runs `asmstore ARGS` in-process; its stdout, or AsmstoreError with its message and status."""
     status, out, err = _asmstore.run([os.fsencode(a) for a in args])
     out, err = out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+    # pack's "\rcompressing N/M" progress (shown when fd 2 is a terminal) is no part of a message
+    err = "\n".join(line for line in err.split("\n") if not line.startswith("\r"))
     if status != 0:
         message = err.strip() or out.strip() or "asmstore %s failed (exit %d)" % (args[0], status)
         code, offset = _result_of(message)

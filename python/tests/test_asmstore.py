@@ -453,3 +453,29 @@ def test_paths_that_are_not_utf8(tmp_path, assemblies):
     with pytest.raises(asmstore.AsmstoreError) as e:
         asmstore.open(d / "bad")
     assert "caf\ufffd" in e.value.message
+
+
+def test_pack_on_a_terminal_prints_no_progress(tmp_path):
+    """With fd 2 a terminal, the CLI's pack shows progress for over 50 inputs: from Python it does
+    not reach the terminal."""
+    import pty
+    d = tmp_path / "many"
+    d.mkdir()
+    for i in range(60):
+        mini_pe(d / ("A%d.dll" % i), 1024)
+    code = "import asmstore, sys; asmstore.pack([sys.argv[1]], sys.argv[2]); print('DONE')"
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sys.executable, [sys.executable, "-c", code, str(d), str(tmp_path / "s.so")])
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.waitpid(pid, 0)
+    assert (tmp_path / "s.so").exists()
+    assert out.strip() == b"DONE", out
