@@ -156,11 +156,8 @@ class Store:
         return len(self.entries())
 
     def __contains__(self, name: object) -> bool:
-        try:
-            self.read(str(name))
-        except EntryNotFound:
-            return False
-        return True
+        """Whether read(name) finds an image: the lookup alone, nothing is read."""
+        return isinstance(name, str) and self._s.find(name) is not None
 
     def read(self, name: Union[str, Entry]) -> Union[bytes, memoryview]:
         """An entry's uncompressed image, by name (with or without .dll, "fr/X.resources") or Entry:

@@ -573,6 +573,29 @@ static PyObject *store_read(store_obj *s, PyObject *args) {
     return raise_not_found(s, name, worst);
 }
 
+/* find(name) -> (unit, index) | None: the lookup alone (asmstore_reader_find_index), no image
+   touched; a placeholder is None too. */
+static PyObject *store_find(store_obj *s, PyObject *args) {
+    const char *name;
+    Py_ssize_t len;
+    int i;
+
+    if (!PyArg_ParseTuple(args, "s#", &name, &len) || store_closed(s))
+        return NULL;
+    for (i = 0; i < s->nunits; i++) {
+        const cli_unit *u = &s->in->units[s->units[i]];
+        asmstore_error err;
+        uint32_t index;
+        asmstore_result r = asmstore_reader_find_index(&u->r, name, (size_t)len, &index, &err);
+
+        if (r == ASMSTORE_OK)
+            return Py_BuildValue("(iI)", i, index);
+        if (r != ASMSTORE_ERR_NOT_FOUND && r != ASMSTORE_ERR_IGNORED)
+            return raise_result(u->label, r, &err);
+    }
+    Py_RETURN_NONE;
+}
+
 /* read_index(unit, index, part): the same for descriptor `index` of the unit-th store served. */
 static PyObject *store_read_index(store_obj *s, PyObject *args) {
     int unit, part = 0;
@@ -616,6 +639,7 @@ static PyMethodDef store_methods[] = {
     {"abis", (PyCFunction)store_abis, METH_NOARGS, "every ABI the input has a store for"},
     {"entries", (PyCFunction)store_entries, METH_NOARGS, "every entry, as tuples"},
     {"read", (PyCFunction)store_read, METH_VARARGS, "read(name, part=0): an entry's bytes"},
+    {"find", (PyCFunction)store_find, METH_VARARGS, "find(name) -> (store, index) or None"},
     {"read_index", (PyCFunction)store_read_index, METH_VARARGS,
      "read_index(unit, index, part=0): an entry's bytes by descriptor index"},
     {"close", (PyCFunction)store_close, METH_NOARGS, "unmap (BufferError while views live)"},

@@ -152,8 +152,9 @@ def test_pack_open_round_trip(tmp_path, assemblies, target, runtime):
             assert bytes(store[name[:-4]]) == data
         ignored = [e for e in store if e.ignored]
         for e in ignored:
-            with pytest.raises(asmstore.EntryNotFound):
+            with pytest.raises(asmstore.EntryNotFound) as err:
                 store.read(e.name)
+            assert err.value.code_name == "ERR_IGNORED" and e.name not in store
 
 
 def test_pack_returns_bytes_and_options(tmp_path, assemblies):
