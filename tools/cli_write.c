@@ -777,6 +777,36 @@ static int pack_has_name(const pack_list *l, const char *name, size_t len) {
     return 0;
 }
 
+/* A CoreCLR store of .NET 10 and the 11 previews holds an ignored, zero-size "X.ni.dll" twin for
+   each X.dll (docs/store-releases.md §1.1); an input named like a twin would collide with it.
+   Refused before any work, naming both inputs. Returns 0 or 2. */
+static int pack_check_twins(const pack_list *l, const asmstore_write_options *o) {
+    size_t i, j, clashes = 0;
+
+    if (o->runtime != ASMSTORE_RUNTIME_CORECLR || o->no_companions)
+        return 0;
+    for (i = 0; i < l->n; i++) {
+        const char *name = l->items[i].name;
+        size_t base = asmstore_name_base_len(name, strlen(name));
+
+        for (j = 0; j < l->n; j++) {
+            const pack_item *twin = &l->items[j];
+
+            if (j == i || twin->abi != l->items[i].abi || strlen(twin->name) != base + 7 ||
+                memcmp(twin->name, name, base) || strcmp(twin->name + base, ".ni.dll"))
+                continue;
+            clashes++;
+            fprintf(stderr,
+                    "asmstore: %s (%s) has the name of the ignored, zero-size %s twin this "
+                    "release's CoreCLR store writes for %s (%s): both cannot be in one store. Pack "
+                    "with --target net11 (the .NET 11 GA layout writes no twins) or --runtime "
+                    "monovm, or rename %s or leave it out\n",
+                    twin->name, twin->path, twin->name, name, l->items[i].path, twin->name);
+        }
+    }
+    return clashes ? 2 : 0;
+}
+
 /* Refuses ReadyToRun component stubs whose composite image is not among the (mapped) inputs:
    CoreCLR aborts without a word on loading one. Returns 0 or 2. */
 static int pack_check_composites(const pack_list *l) {
@@ -843,6 +873,8 @@ static int pack_prepare(pack_job *j, int argc, char **argv) {
         rc = pack_hold_inputs(&j->l, &j->a);
     if (rc == 0)
         rc = pack_check_composites(&j->l);
+    if (rc == 0)
+        rc = pack_check_twins(&j->l, &j->o);
     return rc;
 }
 
