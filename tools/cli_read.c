@@ -4,6 +4,7 @@
 #include "cli_commands.h"
 #include "cli_digest.h"
 #include "cli_fs.h"
+#include "cli_app.h"
 #include "cli_input.h"
 #include "cli_r2r.h"
 
@@ -16,11 +17,12 @@
 #include <zstd.h>
 
 /* "STORE [--json] [--abi A]" and the like: what the commands reading a store take. */
-enum { OPT_JSON = 256, OPT_ABI, OPT_HASH };
+enum { OPT_JSON = 256, OPT_ABI, OPT_HASH, OPT_APP };
 #define OPTION_ABI {"abi", OPT_ABI, 1, "arm64|arm|x86_64|x86"}
 const cli_option cli_list_options[] = {{"json", OPT_JSON, 0, NULL}, {"hash", OPT_HASH, 0, NULL},
                                        OPTION_ABI, CLI_OPTIONS_END};
-const cli_option cli_info_options[] = {{"json", OPT_JSON, 0, NULL}, OPTION_ABI, CLI_OPTIONS_END};
+const cli_option cli_info_options[] = {{"json", OPT_JSON, 0, NULL}, OPTION_ABI,
+                                       {"app", OPT_APP, 1, "FILE"}, CLI_OPTIONS_END};
 const cli_option cli_verify_options[] = {{"json", OPT_JSON, 0, NULL}, OPTION_ABI, CLI_OPTIONS_END};
 const cli_option cli_extract_options[] = {{"directory", 'C', 1, "DIR"},
                                           {"json", OPT_JSON, 0, NULL}, OPTION_ABI,
@@ -28,6 +30,7 @@ const cli_option cli_extract_options[] = {{"directory", 'C', 1, "DIR"},
 
 typedef struct cli_args {
     const char *path, *dir;
+    const char *app; /* info --app FILE: the app library */
     int json, hash;
     asmstore_abi abi;
     const char **names;
@@ -53,6 +56,7 @@ static int parse_store_args(int argc, char **argv, const cli_option *options, cl
                 return 2;
             break;
         case 'C': a->dir = p.value; break;
+        case OPT_APP: a->app = p.value; break;
         case CLI_OPERAND:
             if (!a->path)
                 a->path = p.value;
@@ -84,6 +88,7 @@ typedef struct cli_visit {
     int hash;        /* list --hash: a sha256 column */
     ZSTD_DCtx *dctx; /* list: images are decompressed to hash them */
     int *status;     /* raised by an image that cannot be read (cli_status) */
+    const char *app; /* info --app FILE, or NULL: look beside the store */
 } cli_visit;
 
 /* --json: the document's first fields, the one every reading command starts with. */
@@ -140,6 +145,7 @@ static int cli_each_store(int argc, char **argv, const char *command,
     v.hash = a.hash;
     v.dctx = ZSTD_createDCtx();
     v.status = &status;
+    v.app = a.app;
     for (i = 0; i < in.n; i++) {
         if (!in.units[i].selected)
             continue;
@@ -284,7 +290,8 @@ static void info_json_archive(const cli_unit *u) {
 
 /* info --json: one store; format 1's own fields are null in later formats and the other way round
    (docs/json.md). */
-static void info_json(const cli_unit *u, const store_totals *t, const char *release) {
+static void info_json(const cli_unit *u, const store_totals *t, const char *release,
+                      const cli_app *app) {
     const asmstore_reader *r = &u->r;
     int v1 = r->format == 1;
     char word[16];
@@ -314,20 +321,16 @@ static void info_json(const cli_unit *u, const store_totals *t, const char *rele
     cli_json_num("store_size", r->size);
     cli_json_num("stored_bytes", t->stored);
     cli_json_num("uncompressed_bytes", t->unpacked);
+    cli_app_show(app, u, 1);
     cli_json_close();
 }
 
-static void info_visit(const cli_visit *v) {
+/* info without --json: one "field: value" line each, the app library's last. */
+static void info_text(const cli_visit *v, const store_totals *t, const char *release,
+                      const cli_app *app) {
     const cli_unit *u = v->u;
     const asmstore_reader *r = &u->r;
-    store_totals t = totals_of(r);
-    char release[160];
 
-    cli_unit_release(u, release, sizeof release);
-    if (v->json) {
-        info_json(u, &t, release);
-        return;
-    }
     if (v->nth)
         printf("\n");
     if (v->many)
@@ -357,10 +360,27 @@ static void info_visit(const cli_visit *v) {
         printf("content id:     %016llx\n", (unsigned long long)r->content_id);
     else
         printf("content id:     none (format %u)\n", r->format);
-    printf("entries:        %u (%u ignored, %u compressed)\n", r->entry_count, t.ignored,
-           t.compressed);
+    printf("entries:        %u (%u ignored, %u compressed)\n", r->entry_count, t->ignored,
+           t->compressed);
     printf("store size:     %zu bytes\n", r->size);
-    printf("images:         %llu bytes stored, %llu bytes uncompressed\n", t.stored, t.unpacked);
+    printf("images:         %llu bytes stored, %llu bytes uncompressed\n", t->stored, t->unpacked);
+    cli_app_show(app, u, 0);
+}
+
+static void info_visit(const cli_visit *v) {
+    const cli_unit *u = v->u;
+    store_totals t = totals_of(&u->r);
+    char release[160];
+    cli_app app;
+
+    if (cli_app_find(&app, v->in, u, v->app) != 0)
+        *v->status = 2;
+    cli_unit_release(u, release, sizeof release);
+    if (v->json)
+        info_json(u, &t, release, &app);
+    else
+        info_text(v, &t, release, &app);
+    cli_app_close(&app);
 }
 
 int cli_cmd_list(int argc, char **argv) {

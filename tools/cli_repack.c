@@ -13,6 +13,7 @@
    refused (the reason and what to do are printed); 2 usage or I/O error. OUT is only ever
    replaced whole (temp file + rename). */
 #include "cli.h"
+#include "cli_app.h"
 #include "cli_commands.h"
 #include "cli_digest.h"
 #include "cli_input.h"
@@ -241,41 +242,53 @@ static repack_change *change_for(repack_job *j, const cli_unit *u, const asmstor
 }
 
 /* The replacement image c for entry e, stored the way the app can still load (docs/store-releases.md
-   §3.4): uncompressed as before, uncompressed when it outgrew what the app reserved, else compressed
-   as the release did, keeping the entry's descriptor index. Says which on stderr. */
+   §3.4): uncompressed as before, uncompressed when it outgrew what the app reserved (the
+   descriptor's size in the app library when one was found, else the entry's own size), else
+   compressed as the release did, keeping the entry's descriptor index. Says which on stderr. */
 static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_entry *e,
-                            const repack_change *c) {
+                            const repack_change *c, const cli_app *app) {
     const char *abi = cli_unit_abi(u);
+    size_t limit = e->uncompressed_size;
+    const char *from = app->found ? "the store's own size for it: the app library beside the "
+                                    "store has no readable descriptor for it"
+                                  : "the store's own size for it: no app library found beside "
+                                    "the store";
 
     ao->image = c->image;
     ao->image_size = c->image_size;
+    if (e->compression != ASMSTORE_COMPRESSION_NONE &&
+        cli_app_limit(app, asmstore__rd32(e->image + 4)) != 0) {
+        limit = cli_app_limit(app, asmstore__rd32(e->image + 4));
+        from = app->label;
+    }
     if (e->compression == ASMSTORE_COMPRESSION_NONE) {
         ao->flags |= ASMSTORE_ADD_UNCOMPRESSED;
         fprintf(stderr, "%s (%s): replaced, stored uncompressed as before (%zu bytes)\n", ao->name,
                 abi, ao->image_size);
-    } else if (ao->image_size > e->uncompressed_size) {
+    } else if (ao->image_size > limit) {
         ao->flags |= ASMSTORE_ADD_UNCOMPRESSED;
         fprintf(stderr,
                 "%s (%s): replaced, stored UNCOMPRESSED: %zu bytes is more than the %zu the app's "
-                "libxamarin-app.so reserved for it, and a compressed image that grew would abort "
-                "the app\n",
-                ao->name, abi, ao->image_size, e->uncompressed_size);
+                "libxamarin-app.so reserved for it (%s), and a compressed image that grew would "
+                "abort the app\n",
+                ao->name, abi, ao->image_size, limit, from);
     } else {
         ao->flags |= ASMSTORE_ADD_DESCRIPTOR_INDEX;
         ao->descriptor_index = asmstore__rd32(e->image + 4);
         ao->level = c->level ? c->level : cli_release_level(&u->r, e->compression);
         fprintf(stderr,
                 "%s (%s): replaced, %s level %d, descriptor index %u kept (%zu bytes "
-                "uncompressed, %zu reserved)\n",
+                "uncompressed, %zu reserved: %s)\n",
                 ao->name, abi,
                 e->compression == ASMSTORE_COMPRESSION_LZ4 ? "XALZ (LZ4 HC)" : "XAZS (zstd)",
-                ao->level, ao->descriptor_index, ao->image_size, e->uncompressed_size);
+                ao->level, ao->descriptor_index, ao->image_size, limit, from);
     }
 }
 
-/* Adds entry e of unit u to w as it was, or with its change applied. 0, or an exit code. */
+/* Adds entry e of unit u to w as it was, or with its change applied (app: the app library beside
+   the store, found or not). 0, or an exit code. */
 static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry *e,
-                     const char *fname, const repack_change *c) {
+                     const char *fname, const repack_change *c, const cli_app *app) {
     asmstore_add ao;
     asmstore_error err;
     asmstore_result res;
@@ -292,7 +305,7 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
     if (e->ignored)
         ao.flags |= ASMSTORE_ADD_IGNORED;
     else if (c)
-        add_replacement(&ao, u, e, c);
+        add_replacement(&ao, u, e, c, app);
     else {
         ao.flags |= ASMSTORE_ADD_VERBATIM;
         ao.image = e->image;
@@ -332,7 +345,8 @@ static int check_unchanged(const cli_unit *u, const asmstore_entry *e, const cha
 }
 
 /* Adds every entry of unit u with the changes asked for. 0, or an exit code. */
-static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
+static int add_unit_entries(repack_job *j, asmstore_writer *w, const cli_unit *u,
+                            const cli_app *app) {
     uint32_t k;
 
     for (k = 0; k < u->r.entry_count; k++) {
@@ -358,10 +372,22 @@ static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
             continue; /* --remove */
         if (!c && !e.ignored && (rc = check_unchanged(u, &e, fname)) != 0)
             return rc;
-        if ((rc = add_entry(w, u, &e, fname, c)) != 0)
+        if ((rc = add_entry(w, u, &e, fname, c, app)) != 0)
             return rc;
     }
     return 0;
+}
+
+/* add_unit_entries with the app library beside the store (its descriptors: what a replacement may
+   grow to and stay compressed). */
+static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
+    cli_app app;
+    int rc = cli_app_find(&app, &j->in, u, NULL);
+
+    if (rc == 0)
+        rc = add_unit_entries(j, w, u, &app);
+    cli_app_close(&app);
+    return rc;
 }
 
 /* >>write options that reproduce a store ------------------------------------------------------- */

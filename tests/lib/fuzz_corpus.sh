@@ -144,6 +144,19 @@ for t in net11 net10 net8; do
   "$A" unpack "$tmp/s-$t" -C "$tmp/u-$t" >/dev/null 2>&1 && cp "$tmp/u-$t/asmstore-unpack.json" "$OUT/settings/$t.json"
 done
 printf '{"schema": 1, "archive": false, "stores": [{"dir": "..", "entries": [{"file": "../x"}]}]}' >"$OUT/settings/hostile"
+# app libraries (fuzz/fuzz_app.c): the real libxamarin-app.so files where the samples are (SAMPLES,
+# default ../shared/assembly-store-samples from the source tree; read in place), and a wrapper with
+# neither table
+mkdir -p "$OUT/app"
+S=${SAMPLES:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/assembly-store-samples}
+for f in v3-watercountdown-widget/arm64-v8a v3-watercountdown-widget/x86_64 v1-razr-pointcrep; do
+  if [ -f "$S/$f/libxamarin-app.so" ]; then
+    ln -sf "$(cd "$S/$f" && pwd)/libxamarin-app.so" "$OUT/app/$(echo "$f" | tr / -).so"
+  fi
+done
+if [ -f "$OUT/elf/monovm-v4-arm64-dlopen.so" ]; then
+  cp "$OUT/elf/monovm-v4-arm64-dlopen.so" "$OUT/app/no-table.so"
+fi
 # other harnesses (elf, zip, cache) use the same directories by name
 for d in "$OUT"/*/; do [ -n "$(ls -A "$d")" ] || rmdir "$d"; done
 echo "seeds: $(find "$OUT" -type f | wc -l) files in $OUT"

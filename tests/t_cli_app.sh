@@ -1,0 +1,90 @@
+#!/bin/bash
+# tests/t_cli_app.sh - the app's own libxamarin-app.so beside a store (tools/cli_app.c): info finds it
+# beside a store file, in a .NET 6-8 set directory, in an APK (lib/<abi>/) or by --app FILE, shows its
+# compressed-assembly table and whether the store agrees with it (index in range, size within the
+# descriptor); repack lets a replacement grow up to the descriptor's size and stay compressed (the
+# arm64 Mono.Android descriptor says 306,688 while the store holds 294,400). The real samples are
+# used in place, never copied; APKs are built from the real store and its real library.
+. "$(dirname "$0")/lib/lib.sh"
+PY=/usr/bin/python3
+V3=$SAMPLES/v3-watercountdown-widget
+RAZR=$SAMPLES/v1-razr-pointcrep
+
+if [ ! -d "$SAMPLES" ]; then t_skip "app library" "samples absent (set SAMPLES=.../assembly-store-samples)"; t_done; exit; fi
+
+# ---- info: the table, found beside the store, and the agreement ----
+"$ASMSTORE" info "$V3/x86_64/assembly-store.so" >"$T_TMP/info" 2>&1
+t_check "info beside a .NET 10 store: the buffer table with its 10 descriptors" \
+    grep -q "app library: .*libxamarin-app.so: buffer table, 10 descriptors, 1836544-byte buffer; 10 assemblies in the APK, 10 bundled slots" "$T_TMP/info"
+t_check "info: descriptor 9 is Mono.Android's, at offset 0x175800 in the buffer" \
+    grep -qE "^ +9 +306688 +0x175800  Mono.Android.dll" "$T_TMP/info"
+t_check "info: the store agrees with its library" grep -q "app table: *agrees with the store (10 compressed entries" "$T_TMP/info"
+"$ASMSTORE" info "$V3/arm64-v8a/assembly-store.so" >"$T_TMP/info64" 2>&1
+t_check "info arm64: Mono.Android's descriptor is the unshrunk 306,688" grep -qE "^ +9 +306688 +0x[0-9a-f]+  Mono.Android.dll" "$T_TMP/info64"
+t_check "info --json: app_library with the sizes, agrees" \
+    bash -c "'$ASMSTORE' info --json '$V3/arm64-v8a/assembly-store.so' | $PY -c 'import json,sys; a=json.load(sys.stdin)[\"stores\"][0][\"app_library\"]; assert a[\"table\"] == \"buffer\" and a[\"agrees\"] and a[\"sizes\"][9] == 306688 and a[\"descriptors\"] == 10, a'"
+"$ASMSTORE" info "$RAZR" >"$T_TMP/razr" 2>&1
+t_check "info on a .NET 8 set: the pointers table, 25 descriptors" grep -q "pointers table, 25 descriptors; 25 assemblies in the APK" "$T_TMP/razr"
+t_check "info on a .NET 8 set: System.Private.CoreLib (arch store) uses descriptor 17" grep -qE "^ +17 +1451008 +0x[0-9a-f]+  System.Private.CoreLib.dll" "$T_TMP/razr"
+t_check "info on a .NET 8 set: both stores agree" test "$(grep -c 'agrees with the store' "$T_TMP/razr")" = 2
+
+# a damaged copy named by --app: descriptor 9 shrunk below the store's image, descriptor count cut
+$PY - "$V3/arm64-v8a/libxamarin-app.so" "$T_TMP/small.so" "$T_TMP/cut.so" <<'EOF'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+# compressed_assembly_descriptors at file offset 0x6b10 (vaddr 0xeb10), 12 bytes each
+struct.pack_into("<I", d, 0x6b10 + 9 * 12, 1000)
+open(sys.argv[2], "wb").write(d)
+d = bytearray(open(sys.argv[1], "rb").read())
+off = d.find(struct.pack("<I", 10) + struct.pack("<I", 1827328))  # compressed_assembly_count, data size
+assert off > 0
+struct.pack_into("<I", d, off, 9)
+open(sys.argv[3], "wb").write(d)
+EOF
+"$ASMSTORE" info --app "$T_TMP/small.so" "$V3/arm64-v8a/assembly-store.so" >"$T_TMP/bad" 2>&1
+t_check "info --app: a descriptor smaller than the image is a disagreement naming the entry" \
+    grep -q "entry 7 Mono.Android.dll: 294400 bytes uncompressed, descriptor 9 holds 1000 (the runtime aborts)" "$T_TMP/bad"
+t_check "info --app: 1 of 10 would abort" grep -q "disagrees with the store: 1 of 10 compressed entries" "$T_TMP/bad"
+"$ASMSTORE" info --app "$T_TMP/cut.so" "$V3/arm64-v8a/assembly-store.so" >"$T_TMP/cut" 2>&1
+t_check "info --app: a descriptor index past the table is named" \
+    grep -q "entry 7 Mono.Android.dll: descriptor 9, past the app library's 9 descriptors" "$T_TMP/cut"
+"$ASMSTORE" info --app "$T_TMP/nope.so" "$V3/arm64-v8a/assembly-store.so" >"$T_TMP/nope" 2>&1
+t_check "info --app with no such file: exit 2, says what it could not read" \
+    bash -c "test $? = 2 && grep -q 'cannot read the app library (--app)' '$T_TMP/nope'"
+
+# ---- an APK made of the real x86_64 store (wrapped as .NET 10 ships it) and its real library ----
+if command -v zip >/dev/null && command -v zipalign >/dev/null; then
+    A=$T_TMP/apk; mkdir -p "$A/lib/x86_64"
+    "$ASMSTORE" wrap -o "$A/lib/x86_64/libassembly-store.so" --abi x86_64 "$V3/x86_64/assembly-store.so" >/dev/null
+    cat "$V3/x86_64/libxamarin-app.so" >"$A/lib/x86_64/libxamarin-app.so"   # a file of the APK, not of the repo
+    echo '<manifest/>' >"$A/AndroidManifest.xml"
+    (cd "$A" && zip -q -X ../in0.apk AndroidManifest.xml lib/x86_64/libxamarin-app.so && zip -q -X -0 ../in0.apk lib/x86_64/libassembly-store.so)
+    zipalign -f -p 4 "$T_TMP/in0.apk" "$T_TMP/in.apk"
+    "$ASMSTORE" info "$T_TMP/in.apk" >"$T_TMP/apkinfo" 2>&1
+    t_check "APK: info finds lib/x86_64/libxamarin-app.so (DEFLATEd) and the store agrees" \
+        bash -c "grep -q 'app library: *lib/x86_64/libxamarin-app.so: buffer table, 10 descriptors' '$T_TMP/apkinfo' && grep -q 'agrees with the store' '$T_TMP/apkinfo'"
+else
+    t_skip "APK with its app library" "zip or zipalign absent"
+fi
+
+# ---- repack: a replacement up to the descriptor's size stays compressed, no patch ----
+t_pe --fill "Mono.Android grown " "$T_TMP/MA300.dll" 300000 "$T_TMP/MA320.dll" 320000 "$T_TMP/MA350.dll" 350000
+"$ASMSTORE" repack "$V3/arm64-v8a/assembly-store.so" -o "$T_TMP/r300.so" --replace Mono.Android.dll="$T_TMP/MA300.dll" 2>"$T_TMP/r300.log"
+t_check "repack arm64: 300,000 bytes (over the store's 294,400, within the library's 306,688) stays XALZ, index 9" \
+    grep -q "Mono.Android.dll (arm64-v8a): replaced, XALZ (LZ4 HC) level [0-9]*, descriptor index 9 kept (300000 bytes uncompressed, 306688 reserved: .*libxamarin-app.so)" "$T_TMP/r300.log"
+t_check "repack arm64: listed compressed" bash -c "'$ASMSTORE' list '$T_TMP/r300.so' | grep -qE ' 300000 +[0-9]+ lz4 +Mono.Android.dll'"
+t_check "repack arm64: extract gives the replacement back" \
+    bash -c "'$ASMSTORE' extract '$T_TMP/r300.so' -C '$T_TMP/x300' Mono.Android.dll >/dev/null && cmp '$T_TMP/MA300.dll' '$T_TMP/x300/Mono.Android.dll'"
+t_check "repack arm64: the output agrees with the unchanged library (the runtime's checks)" \
+    bash -c "'$ASMSTORE' info --app '$V3/arm64-v8a/libxamarin-app.so' '$T_TMP/r300.so' | grep -q 'agrees with the store (10 compressed entries'"
+"$ASMSTORE" repack "$V3/arm64-v8a/assembly-store.so" -o "$T_TMP/r320.so" --replace Mono.Android.dll="$T_TMP/MA320.dll" 2>"$T_TMP/r320.log"
+t_check "repack arm64: 320,000 bytes (over the descriptor) goes in uncompressed, naming the library's limit" \
+    grep -q "Mono.Android.dll (arm64-v8a): replaced, stored UNCOMPRESSED: 320000 bytes is more than the 306688 .*libxamarin-app.so" "$T_TMP/r320.log"
+"$ASMSTORE" repack "$RAZR" -o "$T_TMP/razr-out" --replace Mono.Android.dll="$T_TMP/MA350.dll" 2>"$T_TMP/razr.log"
+t_check "repack .NET 8 set: 350,000 bytes (store 339,456, library 363,008) stays XALZ, index 2" \
+    grep -q "Mono.Android.dll (every ABI): replaced, XALZ (LZ4 HC) level [0-9]*, descriptor index 2 kept (350000 bytes uncompressed, 363008 reserved" "$T_TMP/razr.log"
+t_check "repack .NET 8 set: both stores agree with the library" \
+    bash -c "[ \$('$ASMSTORE' info --app '$RAZR/libxamarin-app.so' '$T_TMP/razr-out' | grep -c 'agrees with the store') = 2 ]"
+t_check "repack .NET 8 set: extract gives the replacement back" \
+    bash -c "'$ASMSTORE' extract '$T_TMP/razr-out' -C '$T_TMP/xr' Mono.Android.dll >/dev/null && cmp '$T_TMP/MA350.dll' '$T_TMP/xr/Mono.Android.dll'"
+t_done
