@@ -480,3 +480,16 @@ def test_pack_on_a_terminal_prints_no_progress(tmp_path):
     os.waitpid(pid, 0)
     assert (tmp_path / "s.so").exists()
     assert out.strip() == b"DONE", out
+
+
+def test_pdb_beside_its_assembly(tmp_path, assemblies):
+    pdb = tmp_path / "in" / "App.pdb"
+    subprocess.run([sys.executable, os.path.join(TOP, "tests", "lib", "mini_pe.py"), "--pdb",
+                    str(pdb), "700"], check=True)
+    so = asmstore.pack([tmp_path / "in" / "App.dll"], tmp_path / "p.so", options=["--pdb"])
+    with asmstore.open(so) as store:
+        e = next(e for e in store if e.name == "App.dll")
+        assert e.pdb_size == 700 and bytes(store.read_pdb(e)) == pdb.read_bytes()
+        assert bytes(store.read_pdb("App")) == pdb.read_bytes()
+        assert store.extract(tmp_path / "x") == 2
+    assert (tmp_path / "x" / "App.pdb").read_bytes() == pdb.read_bytes()
