@@ -547,66 +547,13 @@ static PyObject *raise_not_found(const store_obj *s, const char *name, asmstore_
     return raise_error(not_found_class, msg, NULL, r, 1);
 }
 
-/* read(name, part) -> memoryview | bytes | None: looked up the way hosts ask (with or without .dll),
-   in each store served in turn. */
-static PyObject *store_read(store_obj *s, PyObject *args) {
-    const char *name;
-    Py_ssize_t len;
-    int i, part = 0;
-    asmstore_result worst = ASMSTORE_ERR_NOT_FOUND;
-
-    if (!PyArg_ParseTuple(args, "s#|i", &name, &len, &part) || store_closed(s))
-        return NULL;
-    for (i = 0; i < s->nunits; i++) {
-        const cli_unit *u = &s->in->units[s->units[i]];
-        asmstore_error err;
-        asmstore_entry e;
-        asmstore_result r = asmstore_reader_find(&u->r, name, (size_t)len, &e, &err);
-
-        if (r == ASMSTORE_OK)
-            return entry_part(s, u, &e, part);
-        if (r == ASMSTORE_ERR_IGNORED)
-            worst = r;
-        else if (r != ASMSTORE_ERR_NOT_FOUND)
-            return raise_result(u->label, r, &err);
-    }
-    return raise_not_found(s, name, worst);
-}
-
-/* find(name) -> (unit, index) | None: the lookup alone (asmstore_reader_find_index), no image
-   touched; a placeholder is None too. */
-static PyObject *store_find(store_obj *s, PyObject *args) {
-    const char *name;
-    Py_ssize_t len;
-    int i;
-
-    if (!PyArg_ParseTuple(args, "s#", &name, &len) || store_closed(s))
-        return NULL;
-    for (i = 0; i < s->nunits; i++) {
-        const cli_unit *u = &s->in->units[s->units[i]];
-        asmstore_error err;
-        uint32_t index;
-        asmstore_result r = asmstore_reader_find_index(&u->r, name, (size_t)len, &index, &err);
-
-        if (r == ASMSTORE_OK)
-            return Py_BuildValue("(iI)", i, index);
-        if (r != ASMSTORE_ERR_NOT_FOUND && r != ASMSTORE_ERR_IGNORED)
-            return raise_result(u->label, r, &err);
-    }
-    Py_RETURN_NONE;
-}
-
-/* read_index(unit, index, part): the same for descriptor `index` of the unit-th store served. */
-static PyObject *store_read_index(store_obj *s, PyObject *args) {
-    int unit, part = 0;
-    unsigned index;
+/* Entry `index` of the unit-th store served, the part asked for (entry_part). */
+static PyObject *read_at(store_obj *s, int unit, uint32_t index, int part) {
     const cli_unit *u;
     asmstore_error err;
     asmstore_entry e;
     asmstore_result r;
 
-    if (!PyArg_ParseTuple(args, "iI|i", &unit, &index, &part) || store_closed(s))
-        return NULL;
     if (unit < 0 || unit >= s->nunits)
         return PyErr_Format(PyExc_IndexError, "no store %d here (%d served)", unit, s->nunits);
     u = &s->in->units[s->units[unit]];
@@ -616,6 +563,72 @@ static PyObject *store_read_index(store_obj *s, PyObject *args) {
     if ((r = asmstore_reader_entry(&u->r, index, &e, &err)) != ASMSTORE_OK)
         return raise_result(u->label, r, &err);
     return entry_part(s, u, &e, part);
+}
+
+/* Looks name up the way hosts ask (with or without .dll; asmstore_reader_find_index: no image
+   touched) in each store served in turn: ASMSTORE_OK with *unit and *index set, else
+   ASMSTORE_ERR_NOT_FOUND or ASMSTORE_ERR_IGNORED (only a placeholder has the name); -1 with an
+   exception set when a store failed otherwise. */
+static int lookup(store_obj *s, const char *name, size_t len, int *unit, uint32_t *index) {
+    int i, found = ASMSTORE_ERR_NOT_FOUND;
+
+    for (i = 0; i < s->nunits; i++) {
+        const cli_unit *u = &s->in->units[s->units[i]];
+        asmstore_error err;
+        asmstore_result r = asmstore_reader_find_index(&u->r, name, len, index, &err);
+
+        if (r == ASMSTORE_OK) {
+            *unit = i;
+            return ASMSTORE_OK;
+        }
+        if (r == ASMSTORE_ERR_IGNORED)
+            found = r;
+        else if (r != ASMSTORE_ERR_NOT_FOUND) {
+            raise_result(u->label, r, &err);
+            return -1;
+        }
+    }
+    return found;
+}
+
+/* read(name, part) -> memoryview | bytes | None: the part asked for of the entry lookup finds. */
+static PyObject *store_read(store_obj *s, PyObject *args) {
+    const char *name;
+    Py_ssize_t len;
+    int unit = 0, part = 0, r;
+    uint32_t index = 0;
+
+    if (!PyArg_ParseTuple(args, "s#|i", &name, &len, &part) || store_closed(s))
+        return NULL;
+    if ((r = lookup(s, name, (size_t)len, &unit, &index)) == ASMSTORE_OK)
+        return read_at(s, unit, index, part);
+    return r < -1 ? raise_not_found(s, name, (asmstore_result)r) : NULL;
+}
+
+/* find(name) -> (unit, index) | None: the lookup alone; a placeholder is None too. */
+static PyObject *store_find(store_obj *s, PyObject *args) {
+    const char *name;
+    Py_ssize_t len;
+    int unit = 0, r;
+    uint32_t index = 0;
+
+    if (!PyArg_ParseTuple(args, "s#", &name, &len) || store_closed(s))
+        return NULL;
+    if ((r = lookup(s, name, (size_t)len, &unit, &index)) == ASMSTORE_OK)
+        return Py_BuildValue("(iI)", unit, index);
+    if (r == -1)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* read_index(unit, index, part): the same for descriptor `index` of the unit-th store served. */
+static PyObject *store_read_index(store_obj *s, PyObject *args) {
+    int unit, part = 0;
+    unsigned index;
+
+    if (!PyArg_ParseTuple(args, "iI|i", &unit, &index, &part) || store_closed(s))
+        return NULL;
+    return read_at(s, unit, index, part);
 }
 
 /* >>store: closing ----------------------------------------------------------------------------- */
