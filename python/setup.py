@@ -10,8 +10,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 TOOLS = os.path.join(TOP, "tools")
 if not os.path.isfile(os.path.join(TOP, "asmstore.h")) or not os.path.isdir(TOOLS):
-    sys.exit("asmstore: setup.py builds from the repository around python/ (../asmstore.h, ../tools): "
-             "install from a clone, `pip install --no-build-isolation ./python`, not from a copy of python/")
+    sys.exit("asmstore: setup.py builds from the repository around python/ (../asmstore.h, "
+             "../tools): install from a clone (pip install --no-build-isolation ./python), "
+             "not from a copy of python/")
 
 # the CLI's optional parts, found the way the Makefile finds them (the same -D and -l)
 OPTIONAL = [("lz4.h", "ASMSTORE_CLI_LZ4", ["lz4"]), ("zlib.h", "ASMSTORE_CLI_ZLIB", ["z"]),
@@ -23,8 +24,8 @@ for header, define, libs in OPTIONAL:
         defines.append((define, None))
         libraries += libs
 
-# every CLI source (its main renamed above) and this package's module, relative to python/ (where pip
-# runs this; bdist_wheel refuses absolute source paths)
+# every CLI source (its main renamed above) and this package's module, relative to python/
+# (where pip runs this; bdist_wheel refuses absolute source paths)
 sources = [os.path.join("src", "_asmstore.c")] + sorted(
     os.path.relpath(p, HERE) for p in glob.glob(os.path.join(TOOLS, "*.c")))
 flags = ["-std=c11", "-fvisibility=hidden", "-Wall", "-Wextra", "-Wshadow"]

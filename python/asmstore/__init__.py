@@ -34,7 +34,8 @@ __version__ = "%d.%d.%d" % (_asmstore.version >> 16, (_asmstore.version >> 8) & 
 PathLike = Union[str, "os.PathLike[str]"]
 
 #: every library result: code -> (name, text), as asmstore.h's "core: results" lists them
-RESULTS: Dict[int, Tuple[str, str]] = {code: (name, text) for code, name, text in _asmstore.results()}
+RESULTS: Dict[int, Tuple[str, str]] = {code: (name, text)
+                                      for code, name, text in _asmstore.results()}
 
 
 class AsmstoreError(Exception):
@@ -226,7 +227,7 @@ def open(path: PathLike, abi: Optional[str] = None) -> Store:  # noqa: A001 - th
 
 
 def _result_of(message: str) -> Tuple[Optional[int], Optional[int]]:
-    """The library result and offset a CLI message names (cli_failure's "TEXT: ... (at offset N)")."""
+    """The library result and offset a CLI message names ("TEXT: ... (at offset N)")."""
     code = None
     for c, (_name, text) in RESULTS.items():
         if c and text in message and (code is None or len(text) > len(RESULTS[code][1])):
@@ -276,7 +277,8 @@ def pack(files: Iterable[PathLike], output: Optional[PathLike] = None, *,
             return f.read()
 
 
-def repack(src: PathLike, dst: PathLike, replace: Optional[Dict[str, Union[PathLike, bytes]]] = None,
+def repack(src: PathLike, dst: PathLike,
+           replace: Optional[Dict[str, Union[PathLike, bytes]]] = None,
            remove: Iterable[str] = (), add: Iterable[PathLike] = (),
            options: Sequence[str] = ()) -> None:
     """Rewrites src's store into dst as `asmstore repack` does, refusing what the app's runtime

@@ -248,7 +248,8 @@ def test_aab(tmp_path, assemblies):
     aab = tmp_path / "app.aab"
     with zipfile.ZipFile(aab, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("base/manifest/AndroidManifest.xml", b"<manifest/>")
-        z.write(store_of(tmp_path, assemblies, abi="x86_64"), "base/lib/x86_64/libassembly-store.so")
+        so = store_of(tmp_path, assemblies, abi="x86_64")
+        z.write(so, "base/lib/x86_64/libassembly-store.so")
     with asmstore.open(aab) as store:
         assert store.info.label == "base/lib/x86_64/libassembly-store.so"
         assert store.abis == ["x86_64"] and bytes(store["Lib"]) == assemblies["Lib.dll"]
@@ -327,7 +328,7 @@ def test_errors_carry_code_and_offset(tmp_path, assemblies):
     with pytest.raises(asmstore.AsmstoreError) as e:
         asmstore.open(tmp_path / "t")
     assert e.value.code < 0 and e.value.code_name.startswith("ERR_")
-    assert e.value.code_name in e.value.message or asmstore.RESULTS[e.value.code][1] in e.value.message
+    assert asmstore.RESULTS[e.value.code][1] in e.value.message
     with pytest.raises(FileNotFoundError):
         asmstore.open(tmp_path / "not-there")
     with pytest.raises(ValueError):
@@ -442,7 +443,7 @@ def test_no_python_objects_leak(tmp_path, assemblies):
 
 
 def test_paths_that_are_not_utf8(tmp_path, assemblies):
-    """A directory named with bytes that are no UTF-8 (os.fsdecode's surrogates) works throughout."""
+    """A directory named with bytes that are no UTF-8 (os.fsdecode's surrogates) works."""
     d = tmp_path / os.fsdecode(b"caf\xe9")
     d.mkdir()
     so = asmstore.pack([tmp_path / "in" / n for n in assemblies], d / "app.so")
