@@ -55,6 +55,7 @@ typedef struct repack_args {
     int jobs;
     const char *sign_key, *sign_cert; /* --sign-key, --sign-cert (both or neither) */
     const char *from;                 /* --from DIR (asmstore unpack's folder) */
+    int json;                         /* --json: the report as docs/json.md §3.8 */
 } repack_args;
 
 /* One output file: a store (wrapped as it was) or a format-1 set file, by the name it had. */
@@ -75,7 +76,16 @@ typedef struct repack_job {
 } repack_job;
 
 /* >>arguments ---------------------------------------------------------------------------------- */
-enum { OPT_REPLACE = 256, OPT_REMOVE, OPT_ADD, OPT_JOBS, OPT_SIGN_KEY, OPT_SIGN_CERT, OPT_FROM };
+enum {
+    OPT_REPLACE = 256,
+    OPT_REMOVE,
+    OPT_ADD,
+    OPT_JOBS,
+    OPT_SIGN_KEY,
+    OPT_SIGN_CERT,
+    OPT_FROM,
+    OPT_JSON
+};
 const cli_option cli_repack_options[] = {{"output", 'o', 1, "OUT"},
                                          {"replace", OPT_REPLACE, 1, "[ABI/]NAME=FILE"},
                                          {"remove", OPT_REMOVE, 1, "[ABI/]NAME"},
@@ -84,6 +94,7 @@ const cli_option cli_repack_options[] = {{"output", 'o', 1, "OUT"},
                                          {"sign-key", OPT_SIGN_KEY, 1, "KEY.pem"},
                                          {"sign-cert", OPT_SIGN_CERT, 1, "CERT.pem"},
                                          {"from", OPT_FROM, 1, "DIR"},
+                                         {"json", OPT_JSON, 0, NULL},
                                          CLI_OPTIONS_END};
 
 /* "arm64-v8a/Foo.dll" -> ABI + "Foo.dll"; a first component that names no ABI is part of the name
@@ -139,6 +150,7 @@ static int parse_arg(repack_args *a, int key, const char *v) {
     case OPT_SIGN_KEY: a->sign_key = v; return 0;
     case OPT_SIGN_CERT: a->sign_cert = v; return 0;
     case OPT_FROM: a->from = v; return 0;
+    case OPT_JSON: a->json = 1; return 0;
     case OPT_JOBS: return cli_int_option("--jobs", v, 1, &a->jobs);
     case CLI_OPERAND:
         if (a->in)
@@ -1049,6 +1061,24 @@ static int write_all(repack_job *j) {
     return 0;
 }
 
+/* repack --json: what was written, each store (or set file) with the size it has now. */
+static void repack_json_report(const repack_job *j) {
+    int i;
+
+    cli_json_bool("changed", j->a->n || j->a->nadd);
+    cli_json_num("changes", (unsigned long long)(j->a->n + j->a->nadd));
+    cli_json_bool("signed", j->a->sign_key != NULL);
+    cli_json_open("stores", '[');
+    for (i = 0; i < j->nouts; i++) {
+        cli_json_open(NULL, '{');
+        cli_json_str("store", j->outs[i].name);
+        cli_json_abi("abi", j->outs[i].unit ? j->outs[i].unit->abi : ASMSTORE_ABI_UNKNOWN);
+        cli_json_num("size", j->outs[i].size);
+        cli_json_close();
+    }
+    cli_json_close();
+}
+
 int cli_cmd_repack(int argc, char **argv) {
     static repack_args a;
     static repack_job j;
@@ -1058,6 +1088,11 @@ int cli_cmd_repack(int argc, char **argv) {
     memset(&j, 0, sizeof j);
     j.a = &a;
     rc = parse_args(argc, argv, &a);
+    if (rc == 0 && a.json) {
+        cli_json_begin("repack");
+        cli_json_str("input", a.in);
+        cli_json_str("output", a.out);
+    }
     if (rc == 0 && a.sign_key)
         rc = cli_sign_load(a.sign_key, a.sign_cert, &j.key);
     if (rc == 0)
@@ -1081,6 +1116,8 @@ int cli_cmd_repack(int argc, char **argv) {
                 a.n || a.nadd ? "written"
                               : "unchanged (no --replace, --remove or --add: every entry is "
                                 "kept as IN has it)");
+    if (rc == 0 && a.json)
+        repack_json_report(&j);
     for (i = 0; i < j.nouts; i++)
         free(j.outs[i].data);
     cli_input_close(&j.in);
