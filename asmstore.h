@@ -751,6 +751,21 @@ ASMSTORE_DEF asmstore_result asmstore_app_check_image(const void *so, size_t siz
                                                       uint32_t uncompressed_length,
                                                       asmstore_error *err);
 
+/* Lets descriptor `index` of a BUFFER table (.NET 10+) hold new_size bytes, patching so[0..size),
+   a writable copy of the library info was read from, in place (the file does not grow): the data
+   buffer moves to a zero-filled region at the end of the last writable PT_LOAD (that segment's
+   p_memsz, the NOBITS section it ends with and the dynamic symbol's st_value and st_size follow;
+   the runtime finds the buffer through that symbol), the descriptor gets new_size at the buffer's
+   old end and uncompressed_assemblies_data_size grows by new_size. Every other byte stays; a second
+   call extends the moved buffer. new_size <= the descriptor's size changes nothing. Refreshes
+   *info. Allocation-free, O(headers + symbols). Returns ASMSTORE_OK, ASMSTORE_ERR_UNSUPPORTED with
+   err->message saying why the layout allows no safe patch (a POINTERS table, the buffer not in the
+   last writable PT_LOAD, a section or segment past its end, no section ending it),
+   ASMSTORE_ERR_TOO_LARGE past 4 GiB of data, ASMSTORE_ERR_NOT_FOUND for an index past the table. */
+ASMSTORE_DEF asmstore_result asmstore_app_grow(void *so, size_t size, asmstore_app_info *info,
+                                               uint32_t index, uint32_t new_size,
+                                               asmstore_error *err);
+
 /* >>zip ---------------------------------------------------------------------------------------- */
 /* An archive entry as its headers describe it (all the caller's). Pure scans over memory. */
 typedef struct asmstore_zip_entry {
@@ -2960,6 +2975,13 @@ ASMSTORE__PRIVATE uint64_t asmstore__rdw(const unsigned char *p, int is64) {
     return is64 ? asmstore__rd64(p) : asmstore__rd32(p);
 }
 
+ASMSTORE__PRIVATE void asmstore__wrw(unsigned char *p, uint64_t v, int is64) {
+    if (is64)
+        asmstore__wr64(p, v);
+    else
+        asmstore__wr32(p, (uint32_t)v);
+}
+
 ASMSTORE__PRIVATE asmstore_result asmstore__elf_open(asmstore__elf *e, const void *data,
                                                      size_t size) {
     const unsigned char *p = (const unsigned char *)data;
@@ -3890,6 +3912,107 @@ ASMSTORE_DEF asmstore_result asmstore_app_check_image(const void *so, size_t siz
                               "compressed image larger than its descriptor in the app library "
                               "(the runtime aborts: assemblies don't grow)");
     return ASMSTORE_OK;
+}
+
+/* Where a grown buffer may go: the last writable PT_LOAD (*ph; every other PT_LOAD and any
+   PT_GNU_RELRO end at or below its start) and the NOBITS section (*sh) that ends it with no
+   allocated section past it. 0 with *why when the layout allows no safe patch. */
+ASMSTORE__PRIVATE int asmstore__app_tail(const asmstore__elf *e, uint32_t *ph, asmstore__phdr *h,
+                                         uint32_t *sh, asmstore__shdr *s, const char **why) {
+    asmstore__phdr p;
+    asmstore__shdr t;
+    uint32_t i;
+    uint64_t end;
+
+    *sh = 0;
+    *ph = e->phnum;
+    memset(h, 0, sizeof *h);
+    memset(s, 0, sizeof *s);
+    for (i = 0; i < e->phnum; i++) {
+        asmstore__elf_phdr(e, i, &p);
+        if (p.type == ASMSTORE__PT_LOAD && (*ph == e->phnum || p.vaddr > h->vaddr)) {
+            *h = p;
+            *ph = i;
+        }
+    }
+    *why = "the last PT_LOAD is not writable, or its end overflows";
+    if (*ph == e->phnum || !(h->flags & ASMSTORE__PF_W) || h->memsz > UINT32_MAX ||
+        h->vaddr > UINT32_MAX)
+        return 0;
+    end = h->vaddr + h->memsz;
+    for (i = 0; i < e->phnum; i++) {
+        asmstore__elf_phdr(e, i, &p);
+        *why = "another PT_LOAD or the PT_GNU_RELRO reaches into the last writable PT_LOAD";
+        if (i != *ph && (p.type == ASMSTORE__PT_LOAD || p.type == ASMSTORE__PT_GNU_RELRO) &&
+            (p.vaddr > h->vaddr || p.memsz > h->vaddr - p.vaddr))
+            return 0;
+    }
+    for (i = 1; i < e->shnum; i++) {
+        asmstore__elf_shdr(e, i, &t);
+        if (!(t.flags & ASMSTORE__SHF_ALLOC))
+            continue;
+        *why = "an allocated section lies past the end of the last writable PT_LOAD";
+        if (t.addr > end || (t.addr == end && t.size))
+            return 0;
+        if (t.type == ASMSTORE__SHT_NOBITS && end - t.addr == t.size) {
+            *sh = i;
+            *s = t;
+        }
+    }
+    *why = "no NOBITS section (.bss) ends the last writable PT_LOAD";
+    return *sh != 0;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_app_grow(void *so, size_t size, asmstore_app_info *info,
+                                               uint32_t index, uint32_t new_size,
+                                               asmstore_error *err) {
+    unsigned char *p = (unsigned char *)so;
+    asmstore__elf e;
+    asmstore__phdr h;
+    asmstore__shdr s;
+    asmstore__sym y;
+    asmstore_app_descriptor d;
+    uint32_t ph = 0, sh = 0;
+    uint64_t at = 0, end, base, total;
+    const char *why = NULL;
+    asmstore_result res;
+
+    if (!so || !info)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL library or info");
+    if (info->table != ASMSTORE_APP_TABLE_BUFFER)
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, index, 0,
+                              "only a .NET 10+ table (one data buffer) is grown; a .NET 6-9 "
+                              "table's per-entry buffers are not");
+    if ((res = asmstore_app_read_descriptor(so, size, info, index, &d, err)) != ASMSTORE_OK)
+        return res;
+    if (new_size <= d.uncompressed_file_size)
+        return ASMSTORE_OK;
+    if ((res = asmstore__elf_open_or_fail(&e, so, size, err)) != ASMSTORE_OK)
+        return res;
+    if (!asmstore__app_tail(&e, &ph, &h, &sh, &s, &why))
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, index, 0, why);
+    if (asmstore__elf_dynsym_find(&e, "uncompressed_assemblies_data_buffer", &y, &at, err) !=
+            ASMSTORE_OK ||
+        y.value < h.vaddr || y.value - h.vaddr > h.memsz || info->data_size > y.size)
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, at, index, 0,
+                              "the data buffer is not inside the last writable PT_LOAD, or "
+                              "smaller than uncompressed_assemblies_data_size");
+    end = h.vaddr + h.memsz;
+    base = y.value + y.size == end ? y.value : (end + 15u) & ~(uint64_t)15u;
+    total = (uint64_t)info->data_size + new_size;
+    if (total > UINT32_MAX || base + total > UINT32_MAX)
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, d.offset, index, 0,
+                              "the grown data buffer would pass 4 GiB");
+    asmstore__wrw(p + e.phoff + (uint64_t)ph * e.phentsize + (e.is64 ? 40u : 20u),
+                  base + total - h.vaddr, e.is64);
+    asmstore__wrw(p + e.shoff + (uint64_t)sh * e.shentsize + (e.is64 ? 32u : 20u),
+                  base + total - s.addr, e.is64);
+    asmstore__wrw(p + at + (e.is64 ? 8u : 4u), base, e.is64);
+    asmstore__wrw(p + at + (e.is64 ? 16u : 8u), total, e.is64);
+    asmstore__wr32(p + info->data_size_offset, (uint32_t)total);
+    asmstore__wr32(p + d.offset, new_size);
+    asmstore__wr32(p + d.offset + ASMSTORE__APP_DESC_DATA, info->data_size);
+    return asmstore_app_open(so, size, info, err);
 }
 
 /* >>zip ---------------------------------------------------------------------------------------- */
@@ -6127,13 +6250,7 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
 
 #ifndef ASMSTORE_NO_ELF
 /* >>elf-writer: encoding ----------------------------------------------------------------------- */
-/* Class-dependent writers. */
-ASMSTORE__PRIVATE void asmstore__wrw(unsigned char *p, uint64_t v, int is64) {
-    if (is64)
-        asmstore__wr64(p, v);
-    else
-        asmstore__wr32(p, (uint32_t)v);
-}
+/* Class-dependent writers (asmstore__wrw: >>elf). */
 ASMSTORE__PRIVATE void asmstore__elf_put_shdr(unsigned char *q, int is64, const asmstore__shdr *s) {
     asmstore__wr32(q, s->name);
     asmstore__wr32(q + 4, s->type);

@@ -34,6 +34,33 @@ static void check_descriptor(const uint8_t *data, size_t size, const asmstore_ap
     }
 }
 
+/* A library asmstore_app_grow patched is input too: it reads again, and its grown descriptor takes
+   the new size and no more. */
+static void check_grow(const uint8_t *data, size_t size, const asmstore_app_info *info) {
+    unsigned char *copy = (unsigned char *)malloc(size ? size : 1);
+    asmstore_app_info grown = *info;
+    asmstore_app_descriptor d;
+    uint32_t want;
+
+    if (!copy)
+        return;
+    memcpy(copy, data, size);
+    if (asmstore_app_read_descriptor(copy, size, &grown, 0, &d, NULL) == ASMSTORE_OK &&
+        d.uncompressed_file_size < 0xFFFF0000u) {
+        want = d.uncompressed_file_size + 4096u;
+        if (asmstore_app_grow(copy, size, &grown, 0, want, NULL) == ASMSTORE_OK) {
+            asmstore_app_info again;
+
+            if (asmstore_app_open(copy, size, &again, NULL) != ASMSTORE_OK) abort();
+            if (asmstore_app_check_image(copy, size, &again, 0, want, NULL) != ASMSTORE_OK) abort();
+            if (asmstore_app_check_image(copy, size, &again, 0, want + 1, NULL) !=
+                ASMSTORE_ERR_TOO_LARGE)
+                abort();
+        }
+    }
+    free(copy);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     asmstore_app_info info;
@@ -61,5 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_descriptor(data, size, &info, i);
     if (asmstore_app_check_image(data, size, &info, info.count, 1, NULL) != ASMSTORE_ERR_BAD_INDEX)
         abort();
+    if (info.table == ASMSTORE_APP_TABLE_BUFFER && info.count)
+        check_grow(data, size, &info);
     return 0;
 }

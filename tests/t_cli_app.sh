@@ -87,4 +87,48 @@ t_check "repack .NET 8 set: both stores agree with the library" \
     bash -c "[ \$('$ASMSTORE' info --app '$RAZR/libxamarin-app.so' '$T_TMP/razr-out' | grep -c 'agrees with the store') = 2 ]"
 t_check "repack .NET 8 set: extract gives the replacement back" \
     bash -c "'$ASMSTORE' extract '$T_TMP/razr-out' -C '$T_TMP/xr' Mono.Android.dll >/dev/null && cmp '$T_TMP/MA350.dll' '$T_TMP/xr/Mono.Android.dll'"
+
+# ---- the runtime's checks under glibc's loader (tests/app_runtime_check.c, a stand-in bionic libc.so) ----
+CC=${CC:-cc}
+printf 'LIBC { global: puts; abort; local: *; };\n' >"$T_TMP/libc.map"
+if [ "$(uname -m)" = x86_64 ] &&
+    $CC -shared -fPIC -o "$T_TMP/libc.so" "$TOP/tests/lib/standin_libc.c" -Wl,--version-script="$T_TMP/libc.map" -Wl,-soname,libc.so 2>"$T_TMP/cc.log" &&
+    $CC -std=c99 -D_GNU_SOURCE -o "$T_TMP/chk" "$TOP/tests/app_runtime_check.c" -ldl -llz4 -lzstd 2>>"$T_TMP/cc.log"; then
+    X64=$V3/x86_64
+    t_check "runtime: glibc loads the real x86_64 library, every compressed entry of its store loads" \
+        "$T_TMP/chk" "$T_TMP/libc.so" "$X64/libxamarin-app.so" "$X64/assembly-store.so"
+    # Mono.Android grown to 3.3 MB: the library patched (asmstore_app_grow), the store repacked beside it
+    mkdir -p "$T_TMP/g"; ln -s "$X64/assembly-store.so" "$T_TMP/g/assembly-store.so"
+    t_check "grow: descriptor 9 patched to 3,300,000 bytes" "$T_TMP/chk" --grow "$X64/libxamarin-app.so" 9 3300000 "$T_TMP/g/libxamarin-app.so"
+    t_check "grow: the file keeps its size" test "$(stat -c %s "$T_TMP/g/libxamarin-app.so")" = "$(stat -c %s "$X64/libxamarin-app.so")"
+    t_pe --fill "Mono.Android grown " "$T_TMP/MA3M.dll" 3300000
+    "$ASMSTORE" repack "$T_TMP/g/assembly-store.so" -o "$T_TMP/g3.so" --replace Mono.Android.dll="$T_TMP/MA3M.dll" 2>"$T_TMP/g3.log"
+    t_check "grow: repack beside the patched library keeps the 3.3 MB image compressed (XALZ, index 9)" \
+        grep -q "descriptor index 9 kept (3300000 bytes uncompressed, 3300000 reserved" "$T_TMP/g3.log"
+    t_check "grow: extract gives the 3.3 MB image back" \
+        bash -c "'$ASMSTORE' extract '$T_TMP/g3.so' -C '$T_TMP/xg' Mono.Android.dll >/dev/null && cmp '$T_TMP/MA3M.dll' '$T_TMP/xg/Mono.Android.dll'"
+    t_check "runtime: the patched library, loaded by glibc, takes every compressed entry of the new store" \
+        "$T_TMP/chk" "$T_TMP/libc.so" "$T_TMP/g/libxamarin-app.so" "$T_TMP/g3.so"
+    "$T_TMP/chk" "$T_TMP/libc.so" "$X64/libxamarin-app.so" "$T_TMP/g3.so" >"$T_TMP/abort.log" 2>&1
+    t_check "runtime: the unpatched library would abort on it (assemblies don't grow)" \
+        bash -c "test $? = 1 && grep -q 'entry 7: 3300000 bytes, larger than when the application was built (306688): abort' '$T_TMP/abort.log'"
+    for tool in "readelf -lSW --dyn-syms -r" "eu-elflint --gnu-ld"; do
+        command -v ${tool%% *} >/dev/null || { t_skip "grow: $tool" "not installed"; continue; }
+        $tool "$X64/libxamarin-app.so" 2>&1 | sed 's/0x[0-9a-f]*\|[0-9a-f]\{6,\}//g' >"$T_TMP/o.txt"
+        $tool "$T_TMP/g/libxamarin-app.so" 2>&1 | sed 's/0x[0-9a-f]*\|[0-9a-f]\{6,\}//g' >"$T_TMP/n.txt"
+        t_check "grow: ${tool%% *} reports nothing new against the original (addresses and sizes aside)" diff "$T_TMP/o.txt" "$T_TMP/n.txt"
+    done
+    t_check "grow: .bss, the last PT_LOAD and the buffer symbol are the only header fields changed" \
+        bash -c "diff <(readelf -lSW --dyn-syms '$X64/libxamarin-app.so') <(readelf -lSW --dyn-syms '$T_TMP/g/libxamarin-app.so') | grep '^>' | grep -vc -e ' .bss ' -e 'LOAD ' -e 'uncompressed_assemblies_data_buffer' | grep -qx 0"
+    # arm64, by parsing: the same patch, info --app says the new store agrees
+    t_check "grow arm64: descriptor 9 patched" "$T_TMP/chk" --grow "$V3/arm64-v8a/libxamarin-app.so" 9 3300000 "$T_TMP/arm64-app.so"
+    mkdir -p "$T_TMP/g64"; ln -s "$V3/arm64-v8a/assembly-store.so" "$T_TMP/g64/assembly-store.so"; cp "$T_TMP/arm64-app.so" "$T_TMP/g64/libxamarin-app.so"
+    "$ASMSTORE" repack "$T_TMP/g64/assembly-store.so" -o "$T_TMP/g64.so" --replace Mono.Android.dll="$T_TMP/MA3M.dll" 2>/dev/null
+    t_check "grow arm64: the repacked store agrees with the patched library, not with the original" \
+        bash -c "'$ASMSTORE' info --app '$T_TMP/arm64-app.so' '$T_TMP/g64.so' | grep -q 'agrees with the store' && '$ASMSTORE' info --app '$V3/arm64-v8a/libxamarin-app.so' '$T_TMP/g64.so' | grep -q 'entry 7 Mono.Android.dll: 3300000 bytes uncompressed, descriptor 9 holds 306688'"
+    "$T_TMP/chk" --grow "$RAZR/libxamarin-app.so" 2 400000 "$T_TMP/razr-app.so" >"$T_TMP/g8.log" 2>&1
+    t_check "grow .NET 8: refused with the reason (per-entry buffers)" bash -c "test $? = 1 && grep -q '.NET 6-9' '$T_TMP/g8.log'"
+else
+    t_skip "the runtime's checks under glibc's loader" "not an x86_64 host, or cc/liblz4/libzstd missing: $(head -c 300 "$T_TMP/cc.log")"
+fi
 t_done

@@ -234,6 +234,89 @@ static void test_damaged_pointer_table(void) {
     free(so);
 }
 
+/* >>growing a descriptor ----------------------------------------------------------------------- */
+/* x86_64 Mono.Android grown to 3.3 MB: the buffer moves past .bss, only the fields that say so
+   change, the runtime's checks accept 3.3 MB and nothing more; a second growth extends it. */
+static void test_grow_net10(void) {
+    size_t n = 0, k, changed = 0;
+    unsigned char *orig = slurp(V3_X64 "libxamarin-app.so", &n);
+    unsigned char *so;
+    asmstore_app_info before, info;
+    asmstore_app_descriptor d, d0;
+    uint32_t i;
+    if (!orig) SKIP(NO_SAMPLES);
+    so = (unsigned char *)malloc(n);
+    memcpy(so, orig, n);
+    CHECK_EQ_INT(asmstore_app_open(so, n, &before, NULL), ASMSTORE_OK);
+    info = before;
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, 9, 3300000, NULL), ASMSTORE_ERR_TOO_LARGE);
+    CHECK_EQ_INT(asmstore_app_grow(so, n, &info, 9, 3300000, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(info.data_size, 1836544 + 3300000);
+    CHECK(info.data_addr >= 0xefc0 + 0x1c0950); /* past the old .bss */
+    CHECK_EQ_INT(info.data_addr % 16, 0);
+    CHECK_EQ_INT(info.data_symbol_size, info.data_size);
+    CHECK_EQ_INT(asmstore_app_read_descriptor(so, n, &info, 9, &d, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(d.uncompressed_file_size, 3300000);
+    CHECK_EQ_INT(d.buffer_offset, 1836544);
+    for (i = 0; i < 9; i++) {
+        CHECK_EQ_INT(asmstore_app_read_descriptor(so, n, &info, i, &d, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_app_read_descriptor(orig, n, &before, i, &d0, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(d.uncompressed_file_size, d0.uncompressed_file_size);
+        CHECK_EQ_INT(d.buffer_offset, d0.buffer_offset);
+        CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, i, d0.uncompressed_file_size, NULL),
+                     ASMSTORE_OK);
+    }
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, 9, 3300000, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, 9, 3300001, NULL), ASMSTORE_ERR_TOO_LARGE);
+    for (k = 0; k < n; k++)
+        changed += so[k] != orig[k];
+    CHECK(changed > 0 && changed <= 40); /* p_memsz, sh_size, st_value, st_size, two u32s */
+    /* a second growth extends the moved buffer in place */
+    before = info;
+    CHECK_EQ_INT(asmstore_app_grow(so, n, &info, 6, 2000000, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(info.data_addr, before.data_addr);
+    CHECK_EQ_INT(info.data_size, before.data_size + 2000000);
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, 6, 2000000, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_app_check_image(so, n, &info, 9, 3300000, NULL), ASMSTORE_OK);
+    /* no larger than before: nothing to do */
+    CHECK_EQ_INT(asmstore_app_grow(so, n, &info, 2, 1, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(info.data_size, before.data_size + 2000000);
+    free(so);
+    free(orig);
+}
+
+static void test_grow_refused(void) {
+    size_t n = 0, n8 = 0;
+    unsigned char *so = slurp(V3_ARM64 "libxamarin-app.so", &n);
+    unsigned char *so8 = slurp(V1_RAZR "libxamarin-app.so", &n8);
+    asmstore_app_info info;
+    asmstore_error err;
+    uint32_t i, phoff;
+    if (!so || !so8) {
+        free(so);
+        free(so8);
+        SKIP(NO_SAMPLES);
+    }
+    CHECK_EQ_INT(asmstore_app_open(so8, n8, &info, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_app_grow(so8, n8, &info, 2, 400000, &err), ASMSTORE_ERR_UNSUPPORTED);
+    CHECK(err.message && strstr(err.message, ".NET 6-9"));
+    CHECK_EQ_INT(asmstore_app_open(so, n, &info, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_app_grow(so, n, &info, 10, 400000, &err), ASMSTORE_ERR_NOT_FOUND);
+    /* the last PT_LOAD made read-only: no safe place for the buffer */
+    phoff = r32(so + 32);
+    for (i = (uint32_t)(so[56] | so[57] << 8); i-- > 0;) {
+        unsigned char *ph = so + phoff + i * 56u;
+        if (r32(ph) == 1) {
+            w32(ph + 4, r32(ph + 4) & ~2u);
+            break;
+        }
+    }
+    CHECK_EQ_INT(asmstore_app_grow(so, n, &info, 9, 400000, &err), ASMSTORE_ERR_UNSUPPORTED);
+    CHECK(err.message && strstr(err.message, "not writable"));
+    free(so);
+    free(so8);
+}
+
 /* Every prefix and every single-byte change of the three libraries reads without a fault; the
    reader either refuses or gives a table whose every descriptor reads. */
 static void test_truncations_and_flips(void) {
@@ -266,6 +349,8 @@ int main(void) {
     RUN(test_no_table);
     RUN(test_damaged_buffer_table);
     RUN(test_damaged_pointer_table);
+    RUN(test_grow_net10);
+    RUN(test_grow_refused);
     RUN(test_truncations_and_flips);
     printf("%d passed, %d failed\n", test__passed, test__failed);
     return test__failed ? 1 : 0;
