@@ -137,6 +137,12 @@ elif command == "elfcheck":
     assert d["checks"] and d["ok"] is all(c["ok"] for c in d["checks"]), d
     for c in d["checks"]:
         assert c["ok"] or c["message"], c
+elif command == "unpack":
+    assert d["stores"] and d["files"] >= len(d["stores"]), d
+    assert os.path.isfile(os.path.join(d["directory"], d["settings"])), d
+    for s in d["stores"]:
+        assert os.path.isdir(os.path.join(d["directory"], s["dir"])), s
+        assert s["dir"] == (s["abi"] or "any-abi") or s["dir"].startswith(s["abi"] or "any-abi"), s
 elif command == "repack":
     assert d["stores"] and d["changed"] is (d["changes"] > 0) and d["signed"] is False, d
     for s in d["stores"]:
@@ -176,6 +182,8 @@ ${d#"$SAMPLES"/}"; done
     json_ok "$s: extract --json, each file as written, each image one EXPECTED.json names" 0 \
       extract "$INPUT" -C "x-${s//\//_}"
     json_ok "$s: diff --json against itself: the same" 0 diff "$INPUT" "$INPUT"
+    rm -rf "u-${s//\//_}"
+    json_ok "$s: unpack --json, each store's directory" 0 unpack "$INPUT" -C "u-${s//\//_}"
     [ -d "$INPUT" ] && continue # a set is repacked into a directory: below, for the preset's
     json_ok "$s: repack --json without a change" 0 repack "$INPUT" -o "rp-${s//\//_}"
   done
@@ -231,6 +239,8 @@ for tg in net8 net9 net10 net11 net11-preview; do
       json_ok "$o: extract --json" 0 extract "$o" -C "x-$o"
       json_ok "$o: diff --json against itself" 0 diff "$o" "$o"
       json_ok "$o: repack --json without a change" 0 repack "$o" -o "rp-$o"
+      rm -rf "u-$o"
+      json_ok "$o: unpack --json" 0 unpack "$o" -C "u-$o"
     done
     # what info and list say agrees with what pack said it wrote
     "$A" info --json "$p.apk" >info.json && "$A" list --json "$p.apk" >list.json
@@ -264,6 +274,7 @@ python3 -c 'import json,sys; e=json.load(open("out.json"))["error"]; assert e["c
 json_ok "diff --json with a missing second input: exit 2, error" 2 diff net10-monovm.raw missing.bin
 json_ok "pack --json to a missing directory: exit 2, error" 2 pack -o no/such/dir/x.so in
 json_ok "repack --json of a missing input: exit 2, error" 2 repack missing.bin -o rp-missing
+json_ok "unpack --json into a directory that is not empty: exit 2, error" 2 unpack net10-monovm.raw -C in
 json_ok "elfcheck --json of a text file: exit 1, the check not ok" 1 elfcheck text.txt
 rm -rf xm
 json_ok "extract --json of a name not there: exit 1, error null" 1 extract net10-monovm.raw -C xm Nope.dll

@@ -59,7 +59,7 @@ static const cli_command cli_commands[] = {
      "--replace, a deleted one a --remove, a new one an --add; unchanged files are kept.\n",
      "asmstore repack app.apk -o patched.apk --replace MyApp.dll=bin/MyApp.dll"},
     {"unpack", cli_cmd_unpack, cli_unpack_options,
-     "unpack STORE -C DIR [--force]\n"
+     "unpack STORE -C DIR [--force] [--json]\n"
      "Writes every store's uncompressed images (and .pdb/.config) under DIR/<abi>/ (any-abi/\n"
      "for a .NET 6-8 store 0), and DIR/asmstore-unpack.json: what 'repack STORE --from DIR'\n"
      "needs to rebuild exactly that store (layout, wrapper, order, indices, compression and\n"

@@ -24,7 +24,7 @@
 
 typedef struct unpack_job {
     const char *in, *dir;
-    int force;
+    int force, json;
     int rootfd;
     cli_input input;
     ZSTD_DCtx *dctx;
@@ -54,9 +54,11 @@ static const char *unit_source(const cli_input *in, const cli_unit *u) {
 }
 
 /* >>arguments ---------------------------------------------------------------------------------- */
-enum { OPT_FORCE = 256 };
-const cli_option cli_unpack_options[] = {
-    {"directory", 'C', 1, "DIR"}, {"force", OPT_FORCE, 0, NULL}, CLI_OPTIONS_END};
+enum { OPT_FORCE = 256, OPT_JSON };
+const cli_option cli_unpack_options[] = {{"directory", 'C', 1, "DIR"},
+                                         {"force", OPT_FORCE, 0, NULL},
+                                         {"json", OPT_JSON, 0, NULL},
+                                         CLI_OPTIONS_END};
 
 static int parse_args(int argc, char **argv, unpack_job *j) {
     cli_parser p;
@@ -68,6 +70,8 @@ static int parse_args(int argc, char **argv, unpack_job *j) {
             j->dir = p.value;
         else if (key == OPT_FORCE)
             j->force = 1;
+        else if (key == OPT_JSON)
+            j->json = 1;
         else if (key == CLI_OPERAND && !j->in)
             j->in = p.value;
         else
@@ -283,6 +287,23 @@ static int unpack_all(unpack_job *j) {
     return rc;
 }
 
+/* unpack --json: each store's directory under DIR (docs/json.md §3.9). */
+static void unpack_json_report(const unpack_job *j) {
+    int i;
+
+    cli_json_str("settings", CLI_SETTINGS_NAME);
+    cli_json_num("files", j->files);
+    cli_json_open("stores", '[');
+    for (i = 0; i < j->input.n; i++) {
+        cli_json_open(NULL, '{');
+        cli_json_str("store", j->input.units[i].label);
+        cli_json_abi("abi", j->input.units[i].abi);
+        cli_json_str("dir", j->dirs[i]);
+        cli_json_close();
+    }
+    cli_json_close();
+}
+
 int cli_cmd_unpack(int argc, char **argv) {
     static unpack_job j;
     int rc;
@@ -291,6 +312,11 @@ int cli_cmd_unpack(int argc, char **argv) {
     j.rootfd = -1;
     if ((rc = parse_args(argc, argv, &j)) != 0)
         return rc;
+    if (j.json) {
+        cli_json_begin("unpack");
+        cli_json_str("input", j.in);
+        cli_json_str("directory", j.dir);
+    }
     if (!cli_sha256_available()) {
         fprintf(stderr, "asmstore: unpack records each image's SHA-256, and this asmstore was "
                         "built without libcrypto: rebuild it with libssl-dev installed\n");
@@ -307,7 +333,9 @@ int cli_cmd_unpack(int argc, char **argv) {
     name_dirs(&j);
     j.dctx = ZSTD_createDCtx();
     rc = unpack_all(&j);
-    if (rc == 0)
+    if (rc == 0 && j.json)
+        unpack_json_report(&j);
+    else if (rc == 0)
         printf("unpacked %d %s (%llu files) into %s; edit them, then: asmstore repack %s --from %s "
                "-o OUT\n", j.input.n, cli_plural((unsigned)j.input.n, "store", "stores"), j.files,
                j.dir, j.in, j.dir);
