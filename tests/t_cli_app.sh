@@ -63,6 +63,18 @@ if command -v zip >/dev/null && command -v zipalign >/dev/null; then
     "$ASMSTORE" info "$T_TMP/in.apk" >"$T_TMP/apkinfo" 2>&1
     t_check "APK: info finds lib/x86_64/libxamarin-app.so (DEFLATEd) and the store agrees" \
         bash -c "grep -q 'app library: *lib/x86_64/libxamarin-app.so: buffer table, 10 descriptors' '$T_TMP/apkinfo' && grep -q 'agrees with the store' '$T_TMP/apkinfo'"
+    # repack --replace Mono.Android.dll with 3.3 MB: compressed, and the APK's library patched to hold it
+    t_pe --fill "Mono.Android grown " "$T_TMP/MA3M.dll" 3300000
+    "$ASMSTORE" repack "$T_TMP/in.apk" -o "$T_TMP/grown.apk" --replace Mono.Android.dll="$T_TMP/MA3M.dll" 2>"$T_TMP/grown.log"
+    t_check "APK grow: exit 0, the 3.3 MB image stays XALZ with index 9, the library patched" \
+        bash -c "grep -q 'descriptor index 9 kept (3300000 bytes uncompressed, 3300000 reserved: the app library patched' '$T_TMP/grown.log' && grep -q 'lib/x86_64/libxamarin-app.so (x86_64): patched' '$T_TMP/grown.log'"
+    t_check "APK grow: listed compressed, extract gives it back" \
+        bash -c "'$ASMSTORE' list '$T_TMP/grown.apk' | grep -qE ' 3300000 +[0-9]+ lz4 +Mono.Android.dll' && '$ASMSTORE' extract '$T_TMP/grown.apk' -C '$T_TMP/xa' Mono.Android.dll >/dev/null && cmp '$T_TMP/MA3M.dll' '$T_TMP/xa/Mono.Android.dll'"
+    t_check "APK grow: unzip -t passes, info says the store agrees with the APK's library" \
+        bash -c "unzip -tq '$T_TMP/grown.apk' && '$ASMSTORE' info '$T_TMP/grown.apk' | grep -q 'agrees with the store (10 compressed'"
+    mkdir -p "$T_TMP/ga"; (cd "$T_TMP/ga" && unzip -q "$T_TMP/grown.apk" lib/x86_64/libxamarin-app.so lib/x86_64/libassembly-store.so)
+    t_check "APK grow: the library keeps its size; only its buffer's fields changed" \
+        bash -c "test \$(stat -c %s '$T_TMP/ga/lib/x86_64/libxamarin-app.so') = \$(stat -c %s '$V3/x86_64/libxamarin-app.so') && [ \$(cmp -l '$V3/x86_64/libxamarin-app.so' '$T_TMP/ga/lib/x86_64/libxamarin-app.so' | wc -l) -le 40 ]"
 else
     t_skip "APK with its app library" "zip or zipalign absent"
 fi
@@ -97,6 +109,15 @@ if [ "$(uname -m)" = x86_64 ] &&
     X64=$V3/x86_64
     t_check "runtime: glibc loads the real x86_64 library, every compressed entry of its store loads" \
         "$T_TMP/chk" "$T_TMP/libc.so" "$X64/libxamarin-app.so" "$X64/assembly-store.so"
+    if [ -f "$T_TMP/ga/lib/x86_64/libxamarin-app.so" ]; then
+        t_check "runtime: the APK's patched library, loaded by glibc, takes every compressed entry of its new store (3.3 MB Mono.Android)" \
+            "$T_TMP/chk" "$T_TMP/libc.so" "$T_TMP/ga/lib/x86_64/libxamarin-app.so" "$T_TMP/ga/lib/x86_64/libassembly-store.so"
+        for tool in "readelf -lSW --dyn-syms -r" "eu-elflint --gnu-ld"; do
+            command -v ${tool%% *} >/dev/null || continue
+            t_check "APK grow: ${tool%% *} reports nothing new against the original (addresses and sizes aside)" \
+                bash -c "diff <($tool '$X64/libxamarin-app.so' 2>&1 | sed 's/0x[0-9a-f]*\|[0-9a-f]\{6,\}//g') <($tool '$T_TMP/ga/lib/x86_64/libxamarin-app.so' 2>&1 | sed 's/0x[0-9a-f]*\|[0-9a-f]\{6,\}//g')"
+        done
+    fi
     # Mono.Android grown to 3.3 MB: the library patched (asmstore_app_grow), the store repacked beside it
     mkdir -p "$T_TMP/g"; ln -s "$X64/assembly-store.so" "$T_TMP/g/assembly-store.so"
     t_check "grow: descriptor 9 patched to 3,300,000 bytes" "$T_TMP/chk" --grow "$X64/libxamarin-app.so" 9 3300000 "$T_TMP/g/libxamarin-app.so"

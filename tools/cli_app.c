@@ -113,15 +113,18 @@ void cli_app_close(cli_app *a) {
     if (a->map)
         cli_unmap_file(a->map, a->n);
     free(a->owned);
+    free(a->patched);
     memset(a, 0, sizeof *a);
 }
 
 /* >>agreement ---------------------------------------------------------------------------------- */
 uint32_t cli_app_limit(const cli_app *a, uint32_t index) {
     asmstore_app_descriptor d;
+    const unsigned char *p = a->patched ? a->patched : a->p;
 
     if (!a->found || a->res != ASMSTORE_OK ||
-        asmstore_app_read_descriptor(a->p, a->n, &a->info, index, &d, NULL) != ASMSTORE_OK)
+        asmstore_app_read_descriptor(p, a->n, a->patched ? &a->patched_info : &a->info, index, &d,
+                                     NULL) != ASMSTORE_OK)
         return 0;
     return d.uncompressed_file_size;
 }
@@ -176,6 +179,27 @@ uint32_t cli_app_agree(const cli_app *a, const cli_unit *u, FILE *f, cli_app_agr
         bad++;
     }
     return bad;
+}
+
+/* >>patching ----------------------------------------------------------------------------------- */
+int cli_app_grow(cli_app *a, uint32_t index, uint32_t size, const char **why) {
+    if (!a->found || a->res != ASMSTORE_OK) {
+        *why = a->found ? "its table cannot be read" : "no app library found beside the store";
+        return 0;
+    }
+    if (!a->patched) {
+        if (!(a->patched = (unsigned char *)malloc(a->n ? a->n : 1))) {
+            *why = "out of memory";
+            return 0;
+        }
+        memcpy(a->patched, a->p, a->n);
+        a->patched_info = a->info;
+    }
+    if (asmstore_app_grow(a->patched, a->n, &a->patched_info, index, size, &a->patch_err) ==
+        ASMSTORE_OK)
+        return 1;
+    *why = a->patch_err.message ? a->patch_err.message : "asmstore_app_grow failed";
+    return 0;
 }
 
 /* >>showing ------------------------------------------------------------------------------------ */

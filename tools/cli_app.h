@@ -20,6 +20,9 @@ typedef struct cli_app {
     asmstore_result res;       /* asmstore_app_open's */
     asmstore_error err;
     asmstore_app_info info;
+    unsigned char *patched;    /* cli_app_grow's copy (n bytes), NULL until a descriptor grew */
+    asmstore_app_info patched_info;
+    asmstore_error patch_err;
 } cli_app;
 
 /* The app library serving unit u of `in`: `path` (--app FILE) when not NULL, else the archive's
@@ -41,9 +44,14 @@ typedef struct cli_app_agreement {
 /* Checks every compressed entry of u; prints each disagreement as "ENTRY: why" lines on f (NULL:
    nothing printed). Returns the number of disagreements. */
 uint32_t cli_app_agree(const cli_app *a, const cli_unit *u, FILE *f, cli_app_agreement *out);
-/* The largest uncompressed image the runtime accepts for descriptor `index`: its size, 0 when the
-   table has no such descriptor (or no table was read). */
+/* The largest uncompressed image the runtime accepts for descriptor `index` (in the patched copy
+   once there is one): its size, 0 when the table has no such descriptor (or no table was read). */
 uint32_t cli_app_limit(const cli_app *a, uint32_t index);
+
+/* >>patching ----------------------------------------------------------------------------------- */
+/* Lets descriptor `index` hold `size` bytes in a patched copy of the library (made on first use;
+   asmstore_app_grow). 1 when it does; 0 with *why saying why the library cannot be patched. */
+int cli_app_grow(cli_app *a, uint32_t index, uint32_t size, const char **why);
 
 /* >>showing ------------------------------------------------------------------------------------ */
 /* info: the library, its table (one line per descriptor, with the entry using it) and whether it

@@ -69,7 +69,7 @@ typedef struct repack_output {
 typedef struct repack_job {
     const repack_args *a;
     cli_input in;
-    repack_output outs[CLI_MAX_UNITS + 1];
+    repack_output outs[2 * CLI_MAX_UNITS + 1]; /* each store, and its patched app library */
     int nouts;
     cli_sign_key *key; /* read before any work, from --sign-key and --sign-cert */
     cli_from from;     /* --from DIR: what changed in the folder */
@@ -257,14 +257,30 @@ static repack_change *change_for(repack_job *j, const cli_unit *u, const asmstor
    §3.4): uncompressed as before, uncompressed when it outgrew what the app reserved (the
    descriptor's size in the app library when one was found, else the entry's own size), else
    compressed as the release did, keeping the entry's descriptor index. Says which on stderr. */
+/* A replacement that outgrew its descriptor stays compressed when the app library can be patched
+   to hold it: in an APK/AAB, whose output carries the patched library in place of the old one. */
+static int grow_library(cli_app *app, const cli_unit *u, const asmstore_entry *e, size_t size,
+                        const char **why) {
+    if (!u->in_zip) {
+        *why = "the library is patched only inside an APK or AAB, where the output carries it";
+        return 0;
+    }
+    if (size > UINT32_MAX) {
+        *why = "over 4 GiB";
+        return 0;
+    }
+    return cli_app_grow(app, asmstore__rd32(e->image + 4), (uint32_t)size, why);
+}
+
 static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_entry *e,
-                            const repack_change *c, const cli_app *app) {
+                            const repack_change *c, cli_app *app) {
     const char *abi = cli_unit_abi(u);
     size_t limit = e->uncompressed_size;
     const char *from = app->found ? "the store's own size for it: the app library beside the "
                                     "store has no readable descriptor for it"
                                   : "the store's own size for it: no app library found beside "
                                     "the store";
+    const char *why = NULL;
 
     ao->image = c->image;
     ao->image_size = c->image_size;
@@ -277,14 +293,18 @@ static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_
         ao->flags |= ASMSTORE_ADD_UNCOMPRESSED;
         fprintf(stderr, "%s (%s): replaced, stored uncompressed as before (%zu bytes)\n", ao->name,
                 abi, ao->image_size);
-    } else if (ao->image_size > limit) {
+    } else if (ao->image_size > limit && !grow_library(app, u, e, ao->image_size, &why)) {
         ao->flags |= ASMSTORE_ADD_UNCOMPRESSED;
         fprintf(stderr,
                 "%s (%s): replaced, stored UNCOMPRESSED: %zu bytes is more than the %zu the app's "
-                "libxamarin-app.so reserved for it (%s), and a compressed image that grew would "
-                "abort the app\n",
-                ao->name, abi, ao->image_size, limit, from);
+                "libxamarin-app.so reserved for it (%s; not patched: %s), and a compressed image "
+                "that grew would abort the app\n",
+                ao->name, abi, ao->image_size, limit, from, why);
     } else {
+        if (ao->image_size > limit) {
+            limit = ao->image_size;
+            from = "the app library patched to hold it";
+        }
         ao->flags |= ASMSTORE_ADD_DESCRIPTOR_INDEX;
         ao->descriptor_index = asmstore__rd32(e->image + 4);
         ao->level = c->level ? c->level : cli_release_level(&u->r, e->compression);
@@ -300,7 +320,7 @@ static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_
 /* Adds entry e of unit u to w as it was, or with its change applied (app: the app library beside
    the store, found or not). 0, or an exit code. */
 static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry *e,
-                     const char *fname, const repack_change *c, const cli_app *app) {
+                     const char *fname, const repack_change *c, cli_app *app) {
     asmstore_add ao;
     asmstore_error err;
     asmstore_result res;
@@ -358,7 +378,7 @@ static int check_unchanged(const cli_unit *u, const asmstore_entry *e, const cha
 
 /* Adds every entry of unit u with the changes asked for. 0, or an exit code. */
 static int add_unit_entries(repack_job *j, asmstore_writer *w, const cli_unit *u,
-                            const cli_app *app) {
+                            cli_app *app) {
     uint32_t k;
 
     for (k = 0; k < u->r.entry_count; k++) {
@@ -390,14 +410,28 @@ static int add_unit_entries(repack_job *j, asmstore_writer *w, const cli_unit *u
     return 0;
 }
 
+static repack_output *new_output(repack_job *j, const cli_unit *u, const char *name);
+
 /* add_unit_entries with the app library beside the store (its descriptors: what a replacement may
-   grow to and stay compressed). */
+   grow to and stay compressed); a library patched for a grown entry becomes an output of its own,
+   replacing the archive's entry. */
 static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
     cli_app app;
     int rc = cli_app_find(&app, &j->in, u, NULL);
 
     if (rc == 0)
         rc = add_unit_entries(j, w, u, &app);
+    if (rc == 0 && app.patched && memcmp(app.patched, app.p, app.n) != 0) {
+        repack_output *o = new_output(j, u, app.label);
+
+        o->data = app.patched;
+        o->size = app.n;
+        app.patched = NULL;
+        fprintf(stderr,
+                "%s (%s): patched: uncompressed_assemblies_data_buffer moved to the end of .bss, "
+                "%u bytes, for the grown entries (nothing else changed)\n",
+                o->name, cli_unit_abi(u), app.patched_info.data_size);
+    }
     cli_app_close(&app);
     return rc;
 }
