@@ -143,6 +143,13 @@ elif command == "unpack":
     for s in d["stores"]:
         assert os.path.isdir(os.path.join(d["directory"], s["dir"])), s
         assert s["dir"] == (s["abi"] or "any-abi") or s["dir"].startswith(s["abi"] or "any-abi"), s
+elif command == "cache":
+    if d["operation"] == "stats":
+        ids = d["store_ids"]
+        assert ids and d["files"] == sum(i["files"] for i in ids) and d["bytes"] == sum(i["bytes"] for i in ids), d
+        assert all(len(i["store_id"]) == 16 and i["temp"] == 0 for i in ids), d
+    else:
+        assert d["files_removed"] >= 1 and d["bytes_kept"] <= 1, d
 elif command == "repack":
     assert d["stores"] and d["changed"] is (d["changes"] > 0) and d["signed"] is False, d
     for s in d["stores"]:
@@ -262,6 +269,12 @@ else:
 EOF
   done
 done
+
+# --- cache stats and prune over a cache load filled ---
+"$A" load --cache cdir net10-monovm.raw --all >/dev/null 2>&1
+json_ok "cache stats --json: each store id's files and bytes, and the totals" 0 cache stats cdir
+json_ok "cache prune --json --max-bytes 1: what was removed and kept" 0 cache prune cdir --max-bytes 1
+json_ok "cache stats --json of a directory with no cache: exit 1, error" 1 cache stats in
 
 # --- failures: one document with "error", the exit status as the rule says ---
 json_ok "info --json of a missing file: exit 2, error with the I/O result" 2 info missing.bin

@@ -114,8 +114,8 @@ static const cli_command cli_commands[] = {
      "decompressed-assembly-cache-v1/; ASMSTORE_CACHE_DISABLE=1 turns the cache off.\n" STORE_HELP,
      "asmstore load --cache /tmp/asmcache app.apk --all"},
     {"cache", cli_cmd_cache, cli_cache_options,
-     "cache prune DIR [--keep ID] [--max-bytes N]\n"
-     "       asmstore cache stats DIR\n"
+     "cache prune DIR [--keep ID] [--max-bytes N] [--json]\n"
+     "       asmstore cache stats DIR [--json]\n"
      "Removes old or excess cache files; shows what a cache directory holds.\n",
      "asmstore cache prune /tmp/asmcache --max-bytes 100000000"},
 };

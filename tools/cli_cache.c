@@ -21,13 +21,14 @@
 #include <unistd.h>
 
 /* >>options ------------------------------------------------------------------------------------ */
-enum { OPT_CACHE = 256, OPT_ALL, OPT_ABI, OPT_KEEP, OPT_MAX_BYTES };
+enum { OPT_CACHE = 256, OPT_ALL, OPT_ABI, OPT_KEEP, OPT_MAX_BYTES, OPT_JSON };
 const cli_option cli_load_options[] = {{"cache", OPT_CACHE, 1, "DIR"},
                                        {"all", OPT_ALL, 0, NULL},
                                        {"abi", OPT_ABI, 1, "arm64|arm|x86_64|x86"},
                                        CLI_OPTIONS_END};
 const cli_option cli_cache_options[] = {{"keep", OPT_KEEP, 1, "ID"},
                                         {"max-bytes", OPT_MAX_BYTES, 1, "N"},
+                                        {"json", OPT_JSON, 0, NULL},
                                         CLI_OPTIONS_END};
 
 /* >>load --------------------------------------------------------------------------------------- */
@@ -424,7 +425,16 @@ static void stats_dir(const char *sub, const char *id, unsigned long long *all_f
         bytes += (unsigned long long)st.st_size;
     }
     closedir(s);
-    printf("%-16s %8llu %12llu %5llu\n", id, files, bytes, tmps);
+    if (cli_json_on()) { /* its "store_ids" item */
+        cli_json_open(NULL, '{');
+        cli_json_str("store_id", id);
+        cli_json_num("files", files);
+        cli_json_num("bytes", bytes);
+        cli_json_num("temp", tmps);
+        cli_json_close();
+    } else {
+        printf("%-16s %8llu %12llu %5llu\n", id, files, bytes, tmps);
+    }
     *all_files += files;
     *all_bytes += bytes;
 }
@@ -442,7 +452,10 @@ static int cli_cache_stats_cmd(const char *root) {
         return no_cache(root);
     if (!d)
         return cli_fail_errno(top, "list the cache");
-    printf("%-16s %8s %12s %5s\n", "store-id", "files", "bytes", "temp");
+    if (cli_json_on())
+        cli_json_open("store_ids", '[');
+    else
+        printf("%-16s %8s %12s %5s\n", "store-id", "files", "bytes", "temp");
     while ((de = readdir(d)) != NULL) {
         char sub[PATH_MAX + 300];
         struct stat st;
@@ -456,6 +469,12 @@ static int cli_cache_stats_cmd(const char *root) {
         ndirs++;
     }
     closedir(d);
+    if (cli_json_on()) {
+        cli_json_close();
+        cli_json_num("files", all_files);
+        cli_json_num("bytes", all_bytes);
+        return 0;
+    }
     printf("total: %d store %s, %llu %s, %llu bytes\n", ndirs,
            cli_plural((unsigned)ndirs, "id", "ids"), all_files, cli_plural(all_files, "file", "files"),
            all_bytes);
@@ -474,6 +493,14 @@ static int cli_cache_prune_cmd(const char *root, const uint64_t *keep, uint64_t 
         return cli_fail_errno(root, "prune the cache");
     if (res != ASMSTORE_OK)
         return cli_fail(root, res, &err);
+    if (cli_json_on()) {
+        cli_json_num("dirs_removed", ps.dirs_removed);
+        cli_json_num("files_removed", ps.files_removed);
+        cli_json_num("bytes_removed", ps.bytes_removed);
+        cli_json_num("files_kept", ps.files_kept);
+        cli_json_num("bytes_kept", ps.bytes_kept);
+        return 0;
+    }
     printf("removed %llu store %s, %llu %s, %llu bytes; kept %llu %s, %llu bytes\n",
            (unsigned long long)ps.dirs_removed, cli_plural(ps.dirs_removed, "dir", "dirs"),
            (unsigned long long)ps.files_removed, cli_plural(ps.files_removed, "file", "files"),
@@ -494,7 +521,7 @@ static int cache_number(const char *v, int base, uint64_t *n) {
 int cli_cmd_cache(int argc, char **argv) {
     const char *op[2] = {NULL, NULL};
     uint64_t keep = 0, max_bytes = 0;
-    int nop = 0, has_keep = 0, has_max = 0, key;
+    int nop = 0, has_keep = 0, has_max = 0, json = 0, key;
     cli_parser p;
 
     cli_parse_begin(&p, argc, argv, cli_cache_options);
@@ -507,8 +534,15 @@ int cli_cmd_cache(int argc, char **argv) {
             has_keep = 1;
         else if (key == OPT_MAX_BYTES && !cache_number(p.value, 10, &max_bytes))
             has_max = 1;
+        else if (key == OPT_JSON)
+            json = 1;
         else
             return cli_usage();
+    }
+    if (json && nop == 2) {
+        cli_json_begin("cache");
+        cli_json_str("operation", op[0]);
+        cli_json_str("directory", op[1]);
     }
     if (nop == 2 && !strcmp(op[0], "stats") && !has_keep && !has_max)
         return cli_cache_stats_cmd(op[1]);
