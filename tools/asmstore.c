@@ -89,8 +89,10 @@ static const cli_command cli_commands[] = {
      STORE_HELP,
      "asmstore list app.apk --abi arm64"},
     {"info", cli_cmd_info, cli_info_options,
-     "info STORE [--json] [--abi A]\n"
-     "Names the layout (format, hash, wrapper: which .NET release writes it) and counts.\n"
+     "info STORE [--json] [--abi A] [--app FILE]\n"
+     "Names the layout (format, hash, wrapper: which .NET release writes it) and counts, and\n"
+     "the app's libxamarin-app.so (lib/<abi>/ in an APK, beside the store, or --app FILE):\n"
+     "its compressed-assembly table and whether every compressed entry fits it.\n"
      STORE_HELP,
      "asmstore info app.apk --json"},
     {"verify", cli_cmd_verify, cli_verify_options,
