@@ -143,6 +143,12 @@ elif command == "unpack":
     for s in d["stores"]:
         assert os.path.isdir(os.path.join(d["directory"], s["dir"])), s
         assert s["dir"] == (s["abi"] or "any-abi") or s["dir"].startswith(s["abi"] or "any-abi"), s
+elif command == "load":
+    assert d["stores"], d
+    for s in d["stores"]:
+        c = s["counters"]
+        assert s["entries"] and c["misses"] + c["hits"] + c["direct"] == len(s["entries"]), s
+        assert all(len(e["xxh3"]) == 16 and e["source"] in ("hit", "miss", "direct") for e in s["entries"]), s
 elif command == "cache":
     if d["operation"] == "stats":
         ids = d["store_ids"]
@@ -271,7 +277,11 @@ EOF
 done
 
 # --- cache stats and prune over a cache load filled ---
-"$A" load --cache cdir net10-monovm.raw --all >/dev/null 2>&1
+json_ok "load --json through a cache: each entry's source and XXH3-64, the counters" 0 load --cache cdir net10-monovm.raw --all
+json_ok "load --json again: hits now" 0 load --cache cdir net10-monovm.raw --all
+python3 -c 'import json; c=json.load(open("out.json"))["stores"][0]["counters"]; assert c["hits"] == 3 and c["misses"] == 0, c' &&
+  t_ok "  ... 3 hits, 0 misses" || t_fail "load --json warm" "$(cat out.json)"
+json_ok "load --json of a name not there: exit 1, error with the library's result" 1 load net10-monovm.raw Nope
 json_ok "cache stats --json: each store id's files and bytes, and the totals" 0 cache stats cdir
 json_ok "cache prune --json --max-bytes 1: what was removed and kept" 0 cache prune cdir --max-bytes 1
 json_ok "cache stats --json of a directory with no cache: exit 1, error" 1 cache stats in

@@ -108,7 +108,7 @@ static const cli_command cli_commands[] = {
      "named and not written; the others are, and extract exits 1.\n" STORE_HELP,
      "asmstore extract app.apk -C out --abi arm64 MyApp.dll"},
     {"load", cli_cmd_load, cli_load_options,
-     "load [--cache DIR] [--abi A] STORE NAME...|--all\n"
+     "load [--cache DIR] [--abi A] [--json] STORE NAME...|--all\n"
      "Loads entries as a host would (through the cache in DIR when given): one ABI's stores\n"
      "(--abi, else this machine's when STORE has them, else the first). A .so for this machine\n"
      "is dlopen'ed only when loading it runs nothing; any other is read from the file.\n"

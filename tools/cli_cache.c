@@ -25,6 +25,7 @@ enum { OPT_CACHE = 256, OPT_ALL, OPT_ABI, OPT_KEEP, OPT_MAX_BYTES, OPT_JSON };
 const cli_option cli_load_options[] = {{"cache", OPT_CACHE, 1, "DIR"},
                                        {"all", OPT_ALL, 0, NULL},
                                        {"abi", OPT_ABI, 1, "arm64|arm|x86_64|x86"},
+                                       {"json", OPT_JSON, 0, NULL},
                                        CLI_OPTIONS_END};
 const cli_option cli_cache_options[] = {{"keep", OPT_KEEP, 1, "ID"},
                                         {"max-bytes", OPT_MAX_BYTES, 1, "N"},
@@ -45,7 +46,7 @@ typedef struct load_args {
     const char *path;  /* STORE */
     const char **names; /* argv's strings */
     size_t nnames;
-    int all;
+    int all, json;
     asmstore_abi abi;  /* --abi; UNKNOWN: this machine's when STORE has it, else the first */
 } load_args;
 
@@ -80,6 +81,8 @@ static int load_parse(int argc, char **argv, load_args *a) {
             a->dir = p.value;
         else if (key == OPT_ALL)
             a->all = 1;
+        else if (key == OPT_JSON)
+            a->json = 1;
         else if (key == OPT_ABI) {
             if (cli_abi_option("--abi", p.value, &a->abi))
                 return 2;
@@ -310,6 +313,34 @@ static void load_print_counters(const asmstore_cache_counters *c) {
             cli_plural(failures, "failure", "failures"));
 }
 
+/* load --json: one image loaded, as its "entries" item. */
+static void load_json_entry(const cli_loaded *l) {
+    cli_json_open(NULL, '{');
+    cli_json_key("name");
+    cli_json_string(stdout, l->e.name, l->e.name_len);
+    cli_json_num("size", l->img.size);
+    cli_json_str("source", asmstore_cache_source_name(l->img.source));
+    cli_json_hex64("xxh3", 1, (unsigned long long)l->hash);
+    cli_json_close();
+}
+
+/* load --json: the "entries" array ends, the cache's counters follow. */
+static void load_json_counters(const asmstore_cache_counters *c) {
+    cli_json_close();
+    cli_json_open("counters", '{');
+    cli_json_bool("cache", c->enabled);
+    cli_json_num("hits", c->hits);
+    cli_json_num("pack_hits", c->pack_hits);
+    cli_json_num("misses", c->misses);
+    cli_json_num("direct", c->direct);
+    cli_json_num("files_written", c->entries_written);
+    cli_json_num("bytes_written", c->bytes_written);
+    cli_json_num("packs_written", c->packs_written);
+    cli_json_num("rejected", c->rejected);
+    cli_json_num("write_failures", c->write_failures);
+    cli_json_close();
+}
+
 /* Prints each image loaded (and releases it), then the cache's counters on stderr. */
 static void load_report(asmstore_cache *c, cli_loaded *out, size_t n, double t0, double t1) {
     asmstore_cache_counters cnt;
@@ -318,10 +349,16 @@ static void load_report(asmstore_cache *c, cli_loaded *out, size_t n, double t0,
     asmstore_cache_flush(c);
     asmstore_cache_stats(c, &cnt);
     for (k = 0; k < n; k++) {
-        printf("%.*s %zu %s %016llx\n", (int)out[k].e.name_len, out[k].e.name, out[k].img.size,
-               asmstore_cache_source_name(out[k].img.source), (unsigned long long)out[k].hash);
+        if (cli_json_on())
+            load_json_entry(&out[k]);
+        else
+            printf("%.*s %zu %s %016llx\n", (int)out[k].e.name_len, out[k].e.name,
+                   out[k].img.size, asmstore_cache_source_name(out[k].img.source),
+                   (unsigned long long)out[k].hash);
         asmstore_cache_release(&out[k].img);
     }
+    if (cli_json_on())
+        load_json_counters(&cnt);
     fprintf(stderr, "%zu %s in %.1f ms (writer done at %.1f ms): ", n,
             cli_plural(n, "entry", "entries"), t1 - t0, cli_now_ms() - t0);
     load_print_counters(&cnt);
@@ -353,9 +390,17 @@ static int load_unit(const load_store *s, int k, const load_args *a) {
         rc = out ? 0 : 2;
     }
     if (rc == 0 && c) {
+        if (a->json) { /* this store's "stores" item; load_report ends "entries" */
+            cli_json_open(NULL, '{');
+            cli_json_str("store", s->units[k]->label);
+            cli_json_abi("abi", s->units[k]->abi);
+            cli_json_open("entries", '[');
+        }
         t0 = cli_now_ms();
         rc = load_entries(c, r, &ua, out, &n);
         load_report(c, out, n, t0, cli_now_ms());
+        if (a->json)
+            cli_json_close();
     }
     asmstore_cache_close(c);
     free(out);
@@ -370,8 +415,15 @@ int cli_cmd_load(int argc, char **argv) {
 
     memset(&s, 0, sizeof s);
     rc = load_parse(argc, argv, &a);
+    if (rc == 0 && a.json) {
+        cli_json_begin("load");
+        cli_json_str("input", a.path);
+        cli_json_str("cache", a.dir);
+    }
     if (rc == 0)
         rc = load_store_open(&s, &a);
+    if (rc == 0 && a.json)
+        cli_json_open("stores", '[');
     for (k = 0; rc < 2 && k < s.n; k++) {
         int unit_rc = load_unit(&s, k, &a);
 
