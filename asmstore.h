@@ -751,17 +751,19 @@ ASMSTORE_DEF asmstore_result asmstore_app_check_image(const void *so, size_t siz
                                                       uint32_t uncompressed_length,
                                                       asmstore_error *err);
 
-/* Lets descriptor `index` of a BUFFER table (.NET 10+) hold new_size bytes, patching so[0..size),
-   a writable copy of the library info was read from, in place (the file does not grow): the data
-   buffer moves to a zero-filled region at the end of the last writable PT_LOAD (that segment's
-   p_memsz, the NOBITS section it ends with and the dynamic symbol's st_value and st_size follow;
+/* Lets descriptor `index` hold new_size bytes, patching so[0..size), a writable copy of the
+   library info was read from, in place (the file does not grow): new zero-filled memory at the end
+   of the last writable PT_LOAD (that segment's p_memsz and the NOBITS section it ends with grow).
+   BUFFER (.NET 10+): the data buffer moves there (the dynamic symbol's st_value and st_size follow;
    the runtime finds the buffer through that symbol), the descriptor gets new_size at the buffer's
-   old end and uncompressed_assemblies_data_size grows by new_size. Every other byte stays; a second
-   call extends the moved buffer. new_size <= the descriptor's size changes nothing. Refreshes
-   *info. Allocation-free, O(headers + symbols). Returns ASMSTORE_OK, ASMSTORE_ERR_UNSUPPORTED with
-   err->message saying why the layout allows no safe patch (a POINTERS table, the buffer not in the
-   last writable PT_LOAD, a section or segment past its end, no section ending it),
-   ASMSTORE_ERR_TOO_LARGE past 4 GiB of data, ASMSTORE_ERR_NOT_FOUND for an index past the table. */
+   old end and uncompressed_assemblies_data_size grows by new_size; a second call extends the moved
+   buffer. POINTERS (.NET 6-9): the descriptor gets a region of its own there and its data
+   pointer's relative relocation is retargeted to it. Every other byte stays; new_size <= the
+   descriptor's size changes nothing. Refreshes *info. Allocation-free, O(headers + symbols +
+   relocations). Returns ASMSTORE_OK, ASMSTORE_ERR_UNSUPPORTED with err->message saying why the
+   layout allows no safe patch (the buffer not in the last writable PT_LOAD, a section or segment
+   past its end, no section ending it, no relocation to retarget), ASMSTORE_ERR_TOO_LARGE past 4 GiB,
+   ASMSTORE_ERR_NOT_FOUND for an index past the table. */
 ASMSTORE_DEF asmstore_result asmstore_app_grow(void *so, size_t size, asmstore_app_info *info,
                                                uint32_t index, uint32_t new_size,
                                                asmstore_error *err);
@@ -3963,56 +3965,111 @@ ASMSTORE__PRIVATE int asmstore__app_tail(const asmstore__elf *e, uint32_t *ph, a
     return *sh != 0;
 }
 
+/* The last writable PT_LOAD and the section ending it (asmstore__app_tail), for a patch. */
+typedef struct asmstore__app_patch {
+    asmstore__elf e;
+    unsigned char *p;
+    asmstore__phdr h;
+    asmstore__shdr s;
+    uint32_t ph, sh;
+    uint64_t end; /* where the segment's memory ends now */
+} asmstore__app_patch;
+
+/* The segment and its section made to end at new_end (zero-filled memory: p_memsz, sh_size). */
+ASMSTORE__PRIVATE void asmstore__app_extend(const asmstore__app_patch *t, uint64_t new_end) {
+    const asmstore__elf *e = &t->e;
+
+    asmstore__wrw(t->p + e->phoff + (uint64_t)t->ph * e->phentsize + (e->is64 ? 40u : 20u),
+                  new_end - t->h.vaddr, e->is64);
+    asmstore__wrw(t->p + e->shoff + (uint64_t)t->sh * e->shentsize + (e->is64 ? 32u : 20u),
+                  new_end - t->s.addr, e->is64);
+}
+
+/* .NET 10+: the buffer moved to (or, already there, extended at) the segment's end; the grown
+   descriptor's bytes at its old end. */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_grow_buffer(const asmstore__app_patch *t,
+                                                            const asmstore_app_info *info,
+                                                            const asmstore_app_descriptor *d,
+                                                            uint32_t index, uint32_t new_size,
+                                                            asmstore_error *err) {
+    const asmstore__elf *e = &t->e;
+    asmstore__sym y;
+    uint64_t at = 0, base, total;
+
+    if (asmstore__elf_dynsym_find(e, "uncompressed_assemblies_data_buffer", &y, &at, err) !=
+            ASMSTORE_OK ||
+        y.value < t->h.vaddr || y.value - t->h.vaddr > t->h.memsz || info->data_size > y.size)
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, at, index, 0,
+                              "the data buffer is not inside the last writable PT_LOAD, or "
+                              "smaller than uncompressed_assemblies_data_size");
+    base = y.value + y.size == t->end ? y.value : (t->end + 15u) & ~(uint64_t)15u;
+    total = (uint64_t)info->data_size + new_size;
+    if (total > UINT32_MAX || base + total > UINT32_MAX)
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, d->offset, index, 0,
+                              "the grown data buffer would pass 4 GiB");
+    asmstore__app_extend(t, base + total);
+    asmstore__wrw(t->p + at + (e->is64 ? 8u : 4u), base, e->is64);
+    asmstore__wrw(t->p + at + (e->is64 ? 16u : 8u), total, e->is64);
+    asmstore__wr32(t->p + info->data_size_offset, (uint32_t)total);
+    asmstore__wr32(t->p + d->offset, new_size);
+    asmstore__wr32(t->p + d->offset + ASMSTORE__APP_DESC_DATA, info->data_size);
+    return ASMSTORE_OK;
+}
+
+/* .NET 6-9: a region of its own at the segment's end, the descriptor's data relocation retargeted
+   there (RELA: its addend; REL: the word in place). */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_grow_pointer(const asmstore__app_patch *t,
+                                                             const asmstore_app_descriptor *d,
+                                                             uint32_t index, uint32_t new_size,
+                                                             asmstore_error *err) {
+    const asmstore__elf *e = &t->e;
+    uint64_t w = e->is64 ? 8u : 4u, base = (t->end + 15u) & ~(uint64_t)15u;
+    asmstore__shdr r;
+    uint32_t i;
+
+    memset(&r, 0, sizeof r);
+    for (i = 1; i < e->shnum; i++) {
+        asmstore__elf_shdr(e, i, &r);
+        if ((r.type == ASMSTORE__SHT_RELA || r.type == ASMSTORE__SHT_REL) &&
+            d->reloc_offset >= r.offset && d->reloc_offset - r.offset < r.size)
+            break;
+    }
+    if (d->reloc_offset == 0 || i >= e->shnum || base + new_size > UINT32_MAX)
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, d->offset, index, 0,
+                              "the descriptor's data pointer has no relative relocation to "
+                              "retarget, or the new region would pass 4 GiB");
+    asmstore__app_extend(t, base + new_size);
+    asmstore__wrw(t->p + (r.type == ASMSTORE__SHT_RELA ? d->reloc_offset + 2 * w
+                                                      : d->offset + ASMSTORE__APP_DESC_DATA),
+                  base, e->is64);
+    asmstore__wr32(t->p + d->offset, new_size);
+    return ASMSTORE_OK;
+}
+
 ASMSTORE_DEF asmstore_result asmstore_app_grow(void *so, size_t size, asmstore_app_info *info,
                                                uint32_t index, uint32_t new_size,
                                                asmstore_error *err) {
-    unsigned char *p = (unsigned char *)so;
-    asmstore__elf e;
-    asmstore__phdr h;
-    asmstore__shdr s;
-    asmstore__sym y;
+    asmstore__app_patch t;
     asmstore_app_descriptor d;
-    uint32_t ph = 0, sh = 0;
-    uint64_t at = 0, end, base, total;
     const char *why = NULL;
     asmstore_result res;
 
     if (!so || !info)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL library or info");
-    if (info->table != ASMSTORE_APP_TABLE_BUFFER)
-        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, index, 0,
-                              "only a .NET 10+ table (one data buffer) is grown; a .NET 6-9 "
-                              "table's per-entry buffers are not");
     if ((res = asmstore_app_read_descriptor(so, size, info, index, &d, err)) != ASMSTORE_OK)
         return res;
     if (new_size <= d.uncompressed_file_size)
         return ASMSTORE_OK;
-    if ((res = asmstore__elf_open_or_fail(&e, so, size, err)) != ASMSTORE_OK)
+    if ((res = asmstore__elf_open_or_fail(&t.e, so, size, err)) != ASMSTORE_OK)
         return res;
-    if (!asmstore__app_tail(&e, &ph, &h, &sh, &s, &why))
+    t.p = (unsigned char *)so;
+    if (!asmstore__app_tail(&t.e, &t.ph, &t.h, &t.sh, &t.s, &why))
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, index, 0, why);
-    if (asmstore__elf_dynsym_find(&e, "uncompressed_assemblies_data_buffer", &y, &at, err) !=
-            ASMSTORE_OK ||
-        y.value < h.vaddr || y.value - h.vaddr > h.memsz || info->data_size > y.size)
-        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, at, index, 0,
-                              "the data buffer is not inside the last writable PT_LOAD, or "
-                              "smaller than uncompressed_assemblies_data_size");
-    end = h.vaddr + h.memsz;
-    base = y.value + y.size == end ? y.value : (end + 15u) & ~(uint64_t)15u;
-    total = (uint64_t)info->data_size + new_size;
-    if (total > UINT32_MAX || base + total > UINT32_MAX)
-        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, d.offset, index, 0,
-                              "the grown data buffer would pass 4 GiB");
-    asmstore__wrw(p + e.phoff + (uint64_t)ph * e.phentsize + (e.is64 ? 40u : 20u),
-                  base + total - h.vaddr, e.is64);
-    asmstore__wrw(p + e.shoff + (uint64_t)sh * e.shentsize + (e.is64 ? 32u : 20u),
-                  base + total - s.addr, e.is64);
-    asmstore__wrw(p + at + (e.is64 ? 8u : 4u), base, e.is64);
-    asmstore__wrw(p + at + (e.is64 ? 16u : 8u), total, e.is64);
-    asmstore__wr32(p + info->data_size_offset, (uint32_t)total);
-    asmstore__wr32(p + d.offset, new_size);
-    asmstore__wr32(p + d.offset + ASMSTORE__APP_DESC_DATA, info->data_size);
-    return asmstore_app_open(so, size, info, err);
+    t.end = t.h.vaddr + t.h.memsz;
+    res = info->table == ASMSTORE_APP_TABLE_BUFFER
+              ? asmstore__app_grow_buffer(&t, info, &d, index, new_size, err)
+              : asmstore__app_grow_pointer(&t, &d, index, new_size, err);
+    return res != ASMSTORE_OK ? res : asmstore_app_open(so, size, info, err);
 }
 
 /* >>zip ---------------------------------------------------------------------------------------- */
