@@ -5,7 +5,8 @@
 # and 22 on the whole corpus and more samples. Never fails on timing. Needs zstd, llvm-mc + ld.lld (the
 # upstream stand-in), zip + zipalign (the APK path), valgrind (instruction counts), gnuplot (the plot);
 # each missing one drops its column. Section 7 has a CoreCLR 11 table after `make runtime-net11` and a
-# composite table after `make composite-net10`.
+# composite table after `make composite-net10`. Section 8 (the Python package) needs build/python-venv,
+# which it builds (mk/python.mk).
 #   make bench-report   the report alone (make bench = all + this)
 #   make bench-report BENCH_ONLY=ttm   section 7 alone (time to Main, CPU, faults, memory: CoreCLR and Mono)
 #   make bench-report BENCH_TTM_SAMPLES=5   fewer rounds of section 7 (15 by default, 41 with BENCH_FULL=1)
@@ -19,7 +20,8 @@ $(B)/bench/bench_tool: tests/bench/bench_tool.c asmstore.h | $(B)
 
 .PHONY: bench-report
 bench-report: $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache coreclr-host
-	@CC="$(CC)" BENCH_FULL=$(BENCH_FULL) BENCH_ONLY=$(BENCH_ONLY) \
+	@$(MAKE) --no-print-directory python-venv >/dev/null || echo "bench: no section 8: the Python package did not build" >&2
+	@CC="$(CC)" BENCH_FULL=$(BENCH_FULL) BENCH_ONLY=$(BENCH_ONLY) BENCH_PYTHON="$(CURDIR)/$(PY_VENV)/bin/python" \
 	  tests/bench/bench.sh $(B)/bench $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache
 
 # Copies the last run's report to the committed places (BENCHMARKS.md, docs/bench.png).

@@ -413,6 +413,24 @@ fi # sections 1-6
 # ---------------------------------------------------------------- 7. time to Main and memory (CoreCLR, Mono)
 section startup
 . "$(dirname "$0")/bench_ttm.sh"
+# ---------------------------------------------------------------- 8. the Python package (bench_python.py)
+if [ "$ONLY" != ttm ] && [ -f "$W/bcl.raw" ] && [ -x "${BENCH_PYTHON:-}" ]; then
+  section python
+  say "## 8. Python package"
+  say ""
+  say "Every image of the \`bcl\` store read from Python (\`asmstore.open\`, then \`store.read(e)\` for each entry: one"
+  say "process) beside \`asmstore extract\` of it (the C CLI: each image decompressed, checked and written), interleaved,"
+  say "5 repetitions a round, 2 rounds (tests/bench/bench_python.py). CPU = user + sys of each process (getrusage);"
+  say "the interpreter's start-up and the import (40-50 ms) count; Python writes no files. Target: within 1.2× of the CLI."
+  "$BENCH_PYTHON" "$(dirname "$0")/bench_python.py" --python "$BENCH_PYTHON" --asmstore "$A" --store "$W/bcl.raw" \
+    --work "$W/python" >"$W/python.md" 2>&1
+  tee -a "$BODY" <"$W/python.md"
+  say ""
+  PY_WORST=$(awk -F'|' '/Python ÷ CLI/ { for (i = 3; i <= 4; i++) { v = $i; gsub(/[ ×]/, "", v); if (v + 0 > w + 0) w = v } }
+    END { if (w != "") print w }' "$W/python.md")
+  [ -n "$PY_WORST" ] && target "Python reads the bcl store (wall, CPU ÷ CLI extract), worst round" "≤ 1.2×" \
+    "${PY_WORST}×" "$(status "$(calc "$PY_WORST <= 1.2")")"
+fi
 section ""
 
 # ---------------------------------------------------------------- plot

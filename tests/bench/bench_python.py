@@ -72,12 +72,18 @@ def one_round(args, store, n):
         wall, cpu, total = timed([args.python, "-c", READ_ALL, store])
         py.append((wall, cpu))
     med = [statistics.median(x[i] for x in rows) for rows in (cli, py) for i in (0, 1)]
-    print("\nround %d: %s, %d entries' images (%s bytes), %d repetitions, medians\n" % (
+    print("\nround %d: %s, %d entries' images (%s bytes), %d repetitions, median (min–max)\n" % (
         n, os.path.basename(store), args.entries, total.strip(), args.reps))
     print("| | wall, s | CPU, s |\n|---|---|---|")
-    print("| C CLI `asmstore extract` | %.3f | %.3f |" % (med[0], med[1]))
-    print("| Python, every `store.read(e)` | %.3f | %.3f |" % (med[2], med[3]))
+    print("| C CLI `asmstore extract` | %s | %s |" % (spread(cli, 0), spread(cli, 1)))
+    print("| Python, every `store.read(e)` | %s | %s |" % (spread(py, 0), spread(py, 1)))
     print("| Python ÷ CLI | %.2f× | %.2f× |" % (med[2] / med[0], med[3] / med[1]))
+
+
+def spread(rows, i):
+    """'median (min–max)' of column i."""
+    col = [r[i] for r in rows]
+    return "%.3f (%.3f–%.3f)" % (statistics.median(col), min(col), max(col))
 
 
 def main():
