@@ -32,6 +32,11 @@ endif
 # fuzz_options drives the CLI's option parser (tools/cli_common.c: cli_parse_next)
 $(B)/fuzz/options-replay $(B)/fuzz/options-libfuzzer: tools/cli_common.c tools/cli.h
 
+# fuzz_json drives the CLI's --json writer (tools/cli_common.c), its output read back by
+# tools/cli_settings.c's JSON reader
+$(B)/fuzz/json-replay $(B)/fuzz/json-libfuzzer: tools/cli_common.c tools/cli.h tools/cli_settings.c \
+    tools/cli_settings.h tools/cli_fs.c tools/cli_fs.h
+
 # fuzz_settings drives repack --from's settings reader (tools/cli_settings.c: bounded JSON, schema
 # checks; tools/cli_fs.c: the safe-name rule)
 $(B)/fuzz/settings-replay $(B)/fuzz/settings-libfuzzer: tools/cli_settings.c tools/cli_settings.h \

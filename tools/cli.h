@@ -135,11 +135,12 @@ void cli_json_string(FILE *f, const char *s, size_t n);
    ...the command's fields..., "error": null or {"status", "code", "message"}}. cli_json_begin
    starts it; cli_fail, cli_fail_errno and cli_no_store then also note their message for "error";
    main's cli_json_finish closes whatever is open, so the output is one valid document on every
-   path. The field writers take the key (NULL for an array's item) and put the commas. */
+   path. The field writers take the key (a literal, written as it is; NULL for an array's item)
+   and put the commas. fuzz/fuzz_json.c reads back what any sequence of them writes. */
 #define CLI_JSON_SCHEMA 1 /* raised when a field is removed or changes meaning */
 void cli_json_begin(const char *command);
 int cli_json_on(void);
-void cli_json_open(const char *key, char bracket); /* '{' or '[' */
+void cli_json_open(const char *key, char bracket); /* '{' or '['; 15 levels at most (4 used) */
 void cli_json_close(void);
 void cli_json_key(const char *key); /* the comma and "key": ; the caller writes the value */
 void cli_json_str(const char *key, const char *s); /* null for NULL */

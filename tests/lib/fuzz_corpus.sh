@@ -130,6 +130,13 @@ mkdir -p "$OUT/options"
 printf -- '-o\000OUT\000in.dll\000--json\000--\000-x' >"$OUT/options/spaced"
 printf -- '-oOUT\000--output=OUT\000-xC\000DIR\000--arch\000arm64\000in' >"$OUT/options/attached"
 printf -- '--arch\000arm64\000--json=1\000--nope\000-hxz\000-C' >"$OUT/options/bad"
+# --json writer operations (fuzz/fuzz_json.c): pieces apart by NUL bytes, the first byte of each
+# the operation (0 open, 1 close, 2 string, ... 8 a failure noted): a list-like document, names
+# with quotes, control characters and invalid UTF-8, and one left open for cli_json_finish
+mkdir -p "$OUT/json"
+printf '\x20stores\x00\x00\x12store\x00\x32A.dll\x00\x13\x00\x16\x00\x01\x01' >"$OUT/json/list"
+printf '\x02q"u\\o\001te\x00\x02\xff\xc3\x28\xed\xa0\x80\x00\x07\x00\x27' >"$OUT/json/strings"
+printf '\x01\x00\x10\x00\x10\x00\x28not found: x.dll\x00\x05' >"$OUT/json/open-error"
 # settings files for repack --from (fuzz/fuzz_settings.c): what unpack writes for real minimal
 # assemblies (a .pdb, a .config, a satellite; a .NET 11 store and a .NET 6-8 set)
 mkdir -p "$OUT/settings" "$tmp/pe/fr" "$tmp/arch"
