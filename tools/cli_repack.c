@@ -265,6 +265,11 @@ static int grow_library(cli_app *app, const cli_unit *u, const asmstore_entry *e
         *why = "the library is patched only inside an APK or AAB, where the output carries it";
         return 0;
     }
+    if (u->r.format == 1) {
+        *why = "a .NET 6-8 set's stores share one table in every ABI's library, which repack does "
+               "not patch together";
+        return 0;
+    }
     if (size > UINT32_MAX) {
         *why = "over 4 GiB";
         return 0;
