@@ -72,6 +72,8 @@ if command -v zip >/dev/null && command -v zipalign >/dev/null; then
         bash -c "'$ASMSTORE' list '$T_TMP/grown.apk' | grep -qE ' 3300000 +[0-9]+ lz4 +Mono.Android.dll' && '$ASMSTORE' extract '$T_TMP/grown.apk' -C '$T_TMP/xa' Mono.Android.dll >/dev/null && cmp '$T_TMP/MA3M.dll' '$T_TMP/xa/Mono.Android.dll'"
     t_check "APK grow: unzip -t passes, info says the store agrees with the APK's library" \
         bash -c "unzip -tq '$T_TMP/grown.apk' && '$ASMSTORE' info '$T_TMP/grown.apk' | grep -q 'agrees with the store (10 compressed'"
+    t_check "APK grow --json: the library under patched_libraries, not among the stores" \
+        bash -c "'$ASMSTORE' repack '$T_TMP/in.apk' -o '$T_TMP/grown-j.apk' --json --replace Mono.Android.dll='$T_TMP/MA3M.dll' 2>/dev/null | $PY -c 'import json,sys; d=json.load(sys.stdin); assert [s[\"store\"] for s in d[\"stores\"]] == [\"lib/x86_64/libassembly-store.so\"] and d[\"patched_libraries\"] == [{\"file\": \"lib/x86_64/libxamarin-app.so\", \"abi\": \"x86_64\"}], d'"
     mkdir -p "$T_TMP/ga"; (cd "$T_TMP/ga" && unzip -q "$T_TMP/grown.apk" lib/x86_64/libxamarin-app.so lib/x86_64/libassembly-store.so)
     t_check "APK grow: the library keeps its size; only its buffer's fields changed" \
         bash -c "test \$(stat -c %s '$T_TMP/ga/lib/x86_64/libxamarin-app.so') = \$(stat -c %s '$V3/x86_64/libxamarin-app.so') && [ \$(cmp -l '$V3/x86_64/libxamarin-app.so' '$T_TMP/ga/lib/x86_64/libxamarin-app.so' | wc -l) -le 40 ]"

@@ -64,6 +64,7 @@ typedef struct repack_output {
     char name[256]; /* archive entry name, or file name inside a set directory */
     void *data;     /* malloc'd */
     size_t size;
+    int app_library; /* the app's libxamarin-app.so, patched for a grown entry */
 } repack_output;
 
 typedef struct repack_job {
@@ -431,6 +432,7 @@ static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
 
         o->data = app.patched;
         o->size = app.n;
+        o->app_library = 1;
         app.patched = NULL;
         fprintf(stderr,
                 "%s (%s): patched: uncompressed_assemblies_data_buffer moved to the end of .bss, "
@@ -1109,10 +1111,22 @@ static void repack_json_report(const repack_job *j) {
     cli_json_bool("signed", j->a->sign_key != NULL);
     cli_json_open("stores", '[');
     for (i = 0; i < j->nouts; i++) {
+        if (j->outs[i].app_library)
+            continue;
         cli_json_open(NULL, '{');
         cli_json_str("store", j->outs[i].name);
         cli_json_abi("abi", j->outs[i].unit ? j->outs[i].unit->abi : ASMSTORE_ABI_UNKNOWN);
         cli_json_num("size", j->outs[i].size);
+        cli_json_close();
+    }
+    cli_json_close();
+    cli_json_open("patched_libraries", '[');
+    for (i = 0; i < j->nouts; i++) {
+        if (!j->outs[i].app_library)
+            continue;
+        cli_json_open(NULL, '{');
+        cli_json_str("file", j->outs[i].name);
+        cli_json_abi("abi", j->outs[i].unit ? j->outs[i].unit->abi : ASMSTORE_ABI_UNKNOWN);
         cli_json_close();
     }
     cli_json_close();
