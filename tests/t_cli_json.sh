@@ -315,4 +315,8 @@ EOF
 json_ok "verify --json of a damaged image: exit 1, error null" 1 verify plain.raw
 python3 -c 'import json,sys; d=json.load(open("out.json")); s=d["stores"][0]; assert d["error"] is None and d["ok"] is False and not s["ok"] and s["problems"] and d["problems"] == len(s["problems"]), d' &&
   t_ok "  ... the store not ok, its problem in \"problems\"" || t_fail "verify damaged" "$(cat out.json)"
+rm -rf xd
+"$A" extract --json plain.raw -C xd >out.json 2>err; rc=$?
+python3 -c 'import json,sys; d=json.load(open("out.json")); e=d["error"]; assert e["status"] == 1 and e["code"] == -39 and "not extracted" in e["message"] and len(d["files"]) == 2, d' && [ $rc = 1 ] &&
+  t_ok "extract --json of the damaged image: exit 1, the others written, the one not extracted in error" || t_fail "extract damaged" "rc=$rc $(cat out.json)"
 t_done

@@ -396,11 +396,15 @@ static int cli_read_entry(FILE *out, const cli_unit *u, const asmstore_entry *e,
                           const char *fname, cli_image *img) {
     asmstore_error err;
     asmstore_result res = cli_image_get(u, e, dctx, img, &err);
+    char line[1600];
 
     if (res == ASMSTORE_OK)
         return 0;
-    fprintf(out, "%s (%s): entry %u %s: %s\n", u->label, cli_unit_abi(u), e->index, fname,
-            asmstore_result_string(res));
+    snprintf(line, sizeof line, "%s (%s): entry %u %s: %s", u->label, cli_unit_abi(u), e->index,
+             fname, asmstore_result_string(res));
+    fprintf(out, "%s\n", line);
+    if (out == stderr) /* extract --json: a failure; verify's lines are its report */
+        cli_json_note_error(1, res, line);
     return -1;
 }
 
@@ -651,8 +655,10 @@ static int extract_entry(extract_job *j, const cli_unit *u, const asmstore_entry
     if (cli_read_entry(cli_json_on() ? stderr : stdout, u, e, j->dctx, fname, &img) != 0)
         return 1;
     if (cli_image_problem(e, img.p, why, sizeof why)) {
-        fprintf(stderr, "asmstore: %s (%s): entry %u %s: not extracted: %s\n", u->label,
-                cli_unit_abi(u), e->index, fname, why);
+        snprintf(rel, sizeof rel, "%s (%s): entry %u %s: not extracted: %s", u->label,
+                 cli_unit_abi(u), e->index, fname, why);
+        fprintf(stderr, "asmstore: %s\n", rel);
+        cli_json_note_error(1, ASMSTORE_ERR_BAD_IMAGE, rel);
         cli_image_free(&img);
         return 1;
     }
