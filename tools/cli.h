@@ -146,6 +146,7 @@ void cli_json_key(const char *key); /* the comma and "key": ; the caller writes 
 void cli_json_str(const char *key, const char *s); /* null for NULL */
 void cli_json_value(const char *s); /* s (null for NULL) alone: no comma, no key */
 void cli_json_num(const char *key, unsigned long long n);
+void cli_json_num_or_null(const char *key, int have, unsigned long long n); /* null when !have */
 void cli_json_bool(const char *key, int b);
 void cli_json_null(const char *key);
 /* The APK's directory name (arm64-v8a, armeabi-v7a, x86_64, x86), null for no ABI. */

@@ -540,6 +540,13 @@ void cli_json_num(const char *key, unsigned long long n) {
     printf("%llu", n);
 }
 
+void cli_json_num_or_null(const char *key, int have, unsigned long long n) {
+    if (have)
+        cli_json_num(key, n);
+    else
+        cli_json_null(key);
+}
+
 void cli_json_bool(const char *key, int b) {
     cli_json_key(key);
     fputs(b ? "true" : "false", stdout);

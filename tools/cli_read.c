@@ -195,11 +195,7 @@ static void list_json_entry(const cli_unit *u, const asmstore_entry *e, const ch
     cli_json_str("name", fname);
     cli_json_bool("named", !v1 || e->name);
     cli_json_hex64("xxh64", v1 && tables, (unsigned long long)e->hash);
-    cli_json_key("mapping_index");
-    if (tables)
-        printf("%u", e->mapping_index);
-    else
-        fputs("null", stdout);
+    cli_json_num_or_null("mapping_index", tables, e->mapping_index);
     cli_json_bool("ignored", e->ignored);
     cli_json_num("stored_size", e->image_size);
     cli_json_num("size", e->uncompressed_size);
@@ -308,10 +304,8 @@ static void info_json(const cli_unit *u, const store_totals *t, const char *rele
     cli_json_str("hash", v1 ? NULL : asmstore_hash_name(r->hash_kind));
     cli_json_num("header_size", r->header_size);
     cli_json_hex64("content_id", r->has_content_id, (unsigned long long)r->content_id);
-    cli_json_key("store_id");
-    v1 ? printf("%u", r->store_id) : fputs("null", stdout);
-    cli_json_key("hash_table_rows");
-    v1 ? printf("%u", r->global_entry_count) : fputs("null", stdout);
+    cli_json_num_or_null("store_id", v1, r->store_id);
+    cli_json_num_or_null("hash_table_rows", v1, r->global_entry_count);
     cli_json_key("manifest");
     fputs(!v1 ? "null" : u->has_manifest ? "true" : "false", stdout);
     cli_json_num("entries", r->entry_count);

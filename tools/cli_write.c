@@ -1051,12 +1051,10 @@ static void elfcheck_json(const char *what, asmstore_abi abi, asmstore_result re
     cli_json_str("file", what);
     cli_json_abi("abi", abi);
     cli_json_bool("ok", res == ASMSTORE_OK);
-    cli_json_key("rule");
-    rule ? printf("%d", v->rule) : fputs("null", stdout);
+    cli_json_num_or_null("rule", rule, rule ? (unsigned long long)v->rule : 0);
     cli_json_str("message", res == ASMSTORE_OK ? NULL : rule ? v->message
                                                               : asmstore_result_string(res));
-    cli_json_key("offset");
-    rule ? printf("%llu", (unsigned long long)v->offset) : fputs("null", stdout);
+    cli_json_num_or_null("offset", rule, rule ? (unsigned long long)v->offset : 0);
     cli_json_close();
 }
 
