@@ -159,12 +159,15 @@ EOF
     t_check "a flipped byte in the central directory: apksigner verify fails" bash -c "! apksigner verify --min-sdk-version 24 '$T_TMP/flip-cd.apk' >/dev/null 2>&1"
 fi
 
-# ---- the README's signing walk-through, run as written (its /tmp directory moved into T_TMP) ----
+# ---- the README's signing walk-through, run as written where a fresh clone runs it (build/ only, no
+# ../shared beside it; its /tmp directory moved into T_TMP): an APK around a store of Mono's facades ----
 awk '/^\*\*Signing\.\*\*/{f=1} f&&/^```sh/{g=1; next} g&&/^```/{exit} g' "$TOP/README.md" |
     sed "s|D=/tmp/signing|D=$T_TMP/readme|" >"$T_TMP/readme.sh"
-if [ $HAVE_APKSIGNER = 1 ] && [ "$SAMPLES" -ef "$TOP/../shared/assembly-store-samples" ]; then
+mkdir -p "$T_TMP/clone" && ln -sfn "$BUILD" "$T_TMP/clone/build"
+if [ $HAVE_APKSIGNER = 1 ] && [ -d "$MONO45/Facades" ]; then
     t_check "README's signing walk-through runs as written: apksigner v2 + v3 true, elfcheck ok" bash -c \
-        "grep -q 'sign-key' '$T_TMP/readme.sh' && cd '$TOP' && bash -e '$T_TMP/readme.sh' >'$T_TMP/readme.log' 2>&1 &&
+        "grep -q 'sign-key' '$T_TMP/readme.sh' && ! grep -q '\.\./shared' '$T_TMP/readme.sh' && cd '$T_TMP/clone' &&
+         bash -e '$T_TMP/readme.sh' >'$T_TMP/readme.log' 2>&1 &&
          grep -q 'v2 scheme (APK Signature Scheme v2): true' '$T_TMP/readme.log' && grep -q 'v3 scheme (APK Signature Scheme v3): true' '$T_TMP/readme.log' &&
          grep -q 'lib/arm64-v8a: ok' '$T_TMP/readme.log' || { cat '$T_TMP/readme.log'; false; }"
 fi

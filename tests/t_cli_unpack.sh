@@ -168,12 +168,14 @@ t_check "a non-empty DIR: refused (exit 2), saying --force" bash -c "[ $rc = 2 ]
 t_check "a non-empty DIR with --force: unpacked, its other files kept" bash -c \
     "'$ASMSTORE' unpack '$T/p-net11-coreclr.bin' -C '$T/full' --force >/dev/null && [ -s '$T/full/asmstore-unpack.json' ] && grep -q keep '$T/full/x'"
 
-# ---- the README's walk-through, run as written (its /tmp directory moved into T_TMP) ----
+# ---- the README's walk-through, run as written where a fresh clone runs it (build/ only, no ../shared
+# beside it; its /tmp directory moved into T_TMP) ----
 sed -n '/^## Unpack to a folder/,/^## Compare two stores/p' "$TOP/README.md" | awk '/^```sh/{g=1; next} g&&/^```/{exit} g' |
     sed "s|D=/tmp/unpacking|D=$T/readme|" >"$T/readme.sh"
 if command -v zip >/dev/null && command -v openssl >/dev/null && command -v apksigner >/dev/null; then
     t_check "README's unpack walk-through runs as written: edit, repack --from, sign, apksigner and elfcheck pass" bash -c \
-        "grep -q 'repack .*--from' '$T/readme.sh' && cd '$TOP' && bash -e '$T/readme.sh' >'$T/readme.log' 2>&1 &&
+        "grep -q 'repack .*--from' '$T/readme.sh' && mkdir -p '$T/clone' && ln -sfn '$BUILD' '$T/clone/build' &&
+         cd '$T/clone' && bash -e '$T/readme.sh' >'$T/readme.log' 2>&1 &&
          grep -q 'Verified using v2 scheme (APK Signature Scheme v2): true' '$T/readme.log' &&
          grep -q '~ Accessibility.dll' '$T/readme.log' || { cat '$T/readme.log'; false; }"
 else t_skip "README walk-through" "zip, openssl or apksigner absent"; fi
