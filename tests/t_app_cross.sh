@@ -1,0 +1,146 @@
+#!/bin/bash
+# tests/t_app_cross.sh - the app library part of asmstore.h on 32-bit libraries it did not
+# write: for i686 and armhf, tests/lib/app_lib32.c compiled by the cross gcc and linked by lld (as
+# dotnet/android links libxamarin-app.so) against the stand-in bionic libc.so, once as .NET 6-9
+# (compressed_assemblies, per-entry buffers behind R_386_RELATIVE / R_ARM_RELATIVE REL relocations)
+# and once as .NET 10+ (compressed_assembly_count/_descriptors, uncompressed_assemblies_data_size
+# and _buffer). asmstore_app_open must read what the source declared at the addresses nm gives;
+# asmstore_app_grow (app_runtime_check --grow) grows descriptor 1 from 70,000 to 200,000 bytes;
+# glibc's dlopen under qemu-user (tests/app_cross_check.c, cross-compiled) must then see the grown
+# size over zero-filled, writable memory, the others unchanged; readelf and eu-elflint report
+# nothing new against the original.
+. "$(dirname "$0")/lib/lib.sh"
+CC=${CC:-cc}
+W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Werror"
+SRC=$TOP/tests/lib/app_lib32.c
+CHK=$TOP/tests/app_cross_check.c
+printf 'LIBC { global: puts; abort; local: *; };\n' >"$T_TMP/libc.map"
+
+if ! command -v ld.lld >/dev/null; then
+    t_skip "32-bit app libraries" "ld.lld absent (Debian: lld)"
+    t_done
+    exit
+fi
+if ! $CC $W -D_GNU_SOURCE -o "$T_TMP/chk" "$CHK" -ldl 2>"$T_TMP/cc.log" ||
+    ! $CC -std=c99 -D_GNU_SOURCE -o "$T_TMP/grow" "$TOP/tests/app_runtime_check.c" \
+        -ldl -llz4 -lzstd 2>>"$T_TMP/cc.log"; then
+    t_skip "32-bit app libraries" "the host harnesses do not build: $(head -c 300 "$T_TMP/cc.log")"
+    t_done
+    exit
+fi
+
+# sym LIB NAME [-D]: NAME's value from the symbol table (-D: the dynamic one), as 0x%x
+sym() { printf '0x%x' "0x$(nm $3 "$1" | awk -v n="$2" '$3 == n { print $1 }')"; }
+
+# tail_region LIB: where asmstore_app_grow puts new memory: LIB's last PT_LOAD's end, rounded to 16
+tail_region() {
+    local v m
+    read -r v m < <(readelf -lW "$1" | awk '$1 == "LOAD" { v = $3; m = $6 } END { print v, m }')
+    printf '0x%x' $(((v + m + 15) & ~15))
+}
+
+# expect_open LIB RELEASE ABI SIZE1 [ORIGINAL]: what asmstore_app_open must say, addresses from nm;
+# with ORIGINAL (LIB grown from it), the grown memory at the end of ORIGINAL's last PT_LOAD
+expect_open() {
+    local lib=$1 d b total=$((74234 - 70000 + $4)) at1=3000
+    d=$(sym "$1" compressed_assembly_descriptors)
+    if [ "$2" = 10 ]; then
+        b=$(sym "$lib" uncompressed_assemblies_data_buffer -D)
+        if [ -n "$5" ]; then
+            total=$((74234 + $4))
+            at1=74234
+            b=$(tail_region "$5")
+        fi
+        echo "abi $3, 32-bit, table 2, format_tag 2, 3 descriptors of 12 bytes at $d"
+        echo "config: 5 assemblies in the APK, 0 store files, 5 bundled slots"
+        echo "buffer: $total bytes at $b"
+        printf 'descriptor 0: 3000 bytes at 0x%x\n' $((b))
+        printf 'descriptor 1: %u bytes at 0x%x\n' "$4" $((b + at1))
+        printf 'descriptor 2: 1234 bytes at 0x%x\n' $((b + 73000))
+    else
+        b=$(sym "$lib" compressed_assembly_data_1)
+        [ -n "$5" ] && b=$(tail_region "$5")
+        echo "abi $3, 32-bit, table 1, format_tag 1, 3 descriptors of 12 bytes at $d"
+        echo "config: 5 assemblies in the APK, 2 store files, 5 bundled slots"
+        echo "descriptor 0: 3000 bytes at $(sym "$lib" compressed_assembly_data_0)"
+        echo "descriptor 1: $4 bytes at $b"
+        echo "descriptor 2: 1234 bytes at $(sym "$lib" compressed_assembly_data_2)"
+    fi
+}
+
+# expect_load RELEASE SIZE1: what the library loaded by glibc must show
+expect_load() {
+    local n=0 s
+    [ "$1" = 10 ] && echo "buffer: $((74234 + ($2 == 70000 ? 0 : $2))) bytes"
+    for s in 3000 "$2" 1234; do
+        echo "descriptor $((n++)): $s bytes, zero-filled, writable"
+    done
+}
+
+# tool_diff TOOL A B: TOOL's reports on A and B the same but for hex and long numbers (addresses and
+# sizes move, nothing else may)
+tool_diff() {
+    diff <($1 "$2" 2>&1 | sed 's/0x[0-9a-f]*\|[0-9a-f]\{5,\}//g') \
+        <($1 "$3" 2>&1 | sed 's/0x[0-9a-f]*\|[0-9a-f]\{5,\}//g')
+}
+
+# build_lib XCC DIR RELEASE: DIR/appRELEASE.so, linked against DIR/libc.so
+build_lib() {
+    local def=
+    [ "$3" = 10 ] && def=-DAPP_NET10
+    $1 $W $def -O2 -fPIC -c -o "$2/app$3.o" "$SRC" &&
+        ld.lld -shared -soname libxamarin-app.so -o "$2/app$3.so" "$2/app$3.o" "$2/libc.so"
+}
+
+# one_release ABI QEMU DIR RELEASE: the checks on one library and its grown copy
+one_release() {
+    local abi=$1 q=$2 o=$3 rel=$4 lib=$3/app$4.so grown=$3/grown$4.so n tool
+    local name="$abi .NET $rel"
+    n=$(readelf -rW "$lib" | grep -c "R_[A-Z0-9]*_RELATIVE")
+    t_check "$name: asmstore_app_open reads the source's table at nm's addresses ($n RELATIVE)" \
+        diff <(expect_open "$lib" "$rel" "$abi" 70000) <("$T_TMP/chk" open "$lib")
+    t_check "$name: glibc's dlopen under ${q%% *} sees the same table over zero-filled buffers" \
+        diff <(expect_load "$rel" 70000) <($q "$o/chk" load "$o/libc.so" "$lib")
+    t_check "$name: asmstore_app_grow grows descriptor 1 to 200,000 bytes" \
+        "$T_TMP/grow" --grow "$lib" 1 200000 "$grown"
+    t_check "$name: the grown library keeps its file size" \
+        test "$(stat -c %s "$grown")" = "$(stat -c %s "$lib")"
+    t_check "$name: asmstore_app_open reads the grown table, its new memory past the last PT_LOAD" \
+        diff <(expect_open "$grown" "$rel" "$abi" 200000 "$lib") <("$T_TMP/chk" open "$grown")
+    t_check "$name: loaded by glibc under ${q%% *}, descriptor 1 has 200,000 zero-filled bytes" \
+        diff <(expect_load "$rel" 200000) <($q "$o/chk" load "$o/libc.so" "$grown")
+    for tool in "readelf -lSW --dyn-syms -r" "eu-elflint --gnu-ld"; do
+        if ! command -v "${tool%% *}" >/dev/null; then
+            t_skip "$name: ${tool%% *}" "not installed"
+            continue
+        fi
+        t_check "$name: ${tool%% *} reports nothing new against the original" \
+            tool_diff "$tool" "$lib" "$grown"
+    done
+}
+
+for spec in i686-linux-gnu:i386:x86 arm-linux-gnueabihf:arm:arm; do
+    IFS=: read -r triplet qarch abi <<<"$spec"
+    xcc=$triplet-gcc
+    o=$T_TMP/$abi
+    if ! command -v "$xcc" >/dev/null || ! command -v "qemu-$qarch" >/dev/null ||
+        [ ! -d "/usr/$triplet/lib" ]; then
+        t_skip "$abi" "needs $xcc, qemu-$qarch and /usr/$triplet (Debian: gcc-$triplet qemu-user)"
+        continue
+    fi
+    mkdir -p "$o"
+    if ! $xcc -shared -fPIC -o "$o/libc.so" "$TOP/tests/lib/standin_libc.c" \
+        -Wl,--version-script="$T_TMP/libc.map" -Wl,-soname,libc.so 2>"$T_TMP/cc.log" ||
+        ! $xcc $W -D_GNU_SOURCE -o "$o/chk" "$CHK" -ldl 2>>"$T_TMP/cc.log"; then
+        t_fail "$abi: build the stand-in libc and the harness" "$(head -5 "$T_TMP/cc.log")"
+        continue
+    fi
+    for rel in 8 10; do
+        if ! build_lib "$xcc" "$o" "$rel" 2>"$T_TMP/cc.log"; then
+            t_fail "$abi .NET $rel: build the library" "$(head -5 "$T_TMP/cc.log")"
+            continue
+        fi
+        one_release "$abi" "qemu-$qarch -L /usr/$triplet" "$o" "$rel"
+    done
+done
+t_done
