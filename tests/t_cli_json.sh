@@ -299,6 +299,41 @@ json_ok "pack --json to a missing directory: exit 2, error" 2 pack -o no/such/di
 json_ok "repack --json of a missing input: exit 2, error" 2 repack missing.bin -o rp-missing
 json_ok "unpack --json into a directory that is not empty: exit 2, error" 2 unpack net10-monovm.raw -C in
 json_ok "elfcheck --json of a text file: exit 1, the check not ok" 1 elfcheck text.txt
+# the CLI's own refusals and usage errors: "error" is the first stderr line without "asmstore: "
+# (a usage error's "asmstore CMD: "), not a pointer to stderr; one document even before the
+# command's began (docs/json.md §1)
+json_refusal() { # NAME STATUS CODE COMMAND ARGS...: CODE "null" or the result's number
+  local name=$1 want=$2 code=$3 cmd=$4 rc; shift 4
+  "$A" "$cmd" --json "$@" >out.json 2>err; rc=$?
+  if [ "$rc" = "$want" ] && python3 - "$cmd" "$rc" "$code" <<'EOF' >py.out 2>&1; then
+import json, sys
+cmd, rc, code = sys.argv[1:]
+d = json.load(open("out.json"))
+line = open("err").readline().rstrip("\n")
+for prefix in ("asmstore: ", "asmstore %s: " % cmd):
+    if line.startswith(prefix):
+        line = line[len(prefix):]
+e = d["error"]
+assert list(d)[:2] == ["schema", "command"] and d["command"] == cmd and list(d)[-1] == "error", d
+assert e["status"] == int(rc) and json.dumps(e["code"]) == code, e
+assert e["message"] == line, (e["message"], line)
+EOF
+    t_ok "$name"
+  else
+    t_fail "$name" "exit $rc (want $want): $(tail -3 py.out) $(head -c 300 out.json) $(head -2 err)"
+  fi
+}
+json_refusal "unpack --json into a directory that is not empty: its refusal is the error" 2 null \
+  unpack net10-monovm.raw -C in
+json_refusal "pack --json -o into a missing directory: its refusal is the error" 2 null \
+  pack -o no/such/dir/x.so in
+json_refusal "pack --json --target net5: the bad value is the error, before the document began" 2 null \
+  pack --target net5 -o x.so in
+json_refusal "repack --json --add: its refusal is the error" 1 null \
+  repack net10-monovm.raw -o rp-add --add in/Foo.dll
+json_refusal "info --json --bogus: the unknown option is the error" 2 null info --bogus net10-monovm.raw
+json_refusal "list --json and no STORE: the usage line is the error" 2 null list
+json_refusal "extract --json -C with no value: the usage error is the error" 2 null extract net10-monovm.raw -C
 rm -rf xm
 json_ok "extract --json of a name not there: exit 1, error null" 1 extract net10-monovm.raw -C xm Nope.dll
 python3 -c 'import json,sys; d=json.load(open("out.json")); assert d["missing"] == ["Nope.dll"] and d["error"] is None and d["files"] == [], d' &&

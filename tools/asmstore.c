@@ -200,5 +200,7 @@ int main(int argc, char **argv) {
         return unknown_command(argv[1]);
     cli_begin(c);
     rc = cli_check_args(argc - 2, argv + 2); /* --help, and every option's spelling */
-    return rc >= 0 ? rc : cli_json_finish(c->run(argc - 2, argv + 2));
+    if (rc == 0) /* --help */
+        return 0;
+    return cli_json_finish(rc > 0 ? rc : c->run(argc - 2, argv + 2));
 }

@@ -65,6 +65,7 @@ typedef struct cli_parser {
     const char *value;         /* the option's (first) value, or the operand */
     const char *value2;        /* an nvalues 2 option's second value */
     char spelled[64];          /* the option as given, for messages: "--output", "-o" */
+    int quiet;                 /* no messages: cli_check_args reads on after a bad option */
 } cli_parser;
 
 void cli_parse_begin(cli_parser *p, int argc, char **argv, const cli_option *options);
@@ -106,6 +107,16 @@ int cli_fail_read(const char *path, asmstore_result r);
 int cli_no_store(const char *path, asmstore_abi only);
 /* Prints "asmstore: PATH: cannot DOING: <strerror(errno)>; <what to try>" and returns 2. */
 int cli_fail_errno(const char *path, const char *doing);
+#if defined(__GNUC__) || defined(__clang__)
+#define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLI_PRINTF(f, a)
+#endif
+/* The CLI's own refusal: prints "asmstore: <text>\n" on stderr and, with --json, makes the text the
+   document's "error" (the first one noted wins), its code null. */
+void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* cli_error for a failure the library's result r stands for: "error"'s code is r. */
+void cli_error_result(asmstore_result r, const char *fmt, ...) CLI_PRINTF(2, 3);
 
 /* >>files -------------------------------------------------------------------------------------- */
 /* Maps a whole regular file read-only (an empty one gives NULL, 0): 0 mapped; 1 not there; 2
@@ -133,10 +144,12 @@ void cli_json_string(FILE *f, const char *s, size_t n);
 
 /* --json's one document on stdout (docs/json.md): {"schema": CLI_JSON_SCHEMA, "command": NAME,
    ...the command's fields..., "error": null or {"status", "code", "message"}}. cli_json_begin
-   starts it; cli_fail, cli_fail_errno and cli_no_store then also note their message for "error";
-   main's cli_json_finish closes whatever is open, so the output is one valid document on every
-   path. The field writers take the key (a literal, written as it is; NULL for an array's item)
-   and put the commas. fuzz/fuzz_json.c reads back what any sequence of them writes. */
+   starts it; cli_error, cli_fail, cli_fail_errno and cli_no_store note their message for "error",
+   and so do usage errors; main's cli_json_finish closes whatever is open, or prints the whole
+   document for a command line with --json that failed before its document began, so the output
+   is one valid document on every path. The field writers take the key (a literal, written as it is;
+   NULL for an array's item) and put the commas. fuzz/fuzz_json.c reads back what any sequence of
+   them writes. */
 #define CLI_JSON_SCHEMA 1 /* raised when a field is removed or changes meaning */
 void cli_json_begin(const char *command);
 int cli_json_on(void);

@@ -171,8 +171,8 @@ static int load_dlopen(load_store *s, cli_unit *u, const char *path) {
     res = asmstore_locate_dlopen(&s->loc, self, NULL, &err);
     close(fd); /* the loader holds its own mapping */
     if (res != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: %s: %s%s%s; %s\n", path, asmstore_result_string(res),
-                s->loc.error[0] ? ": " : "", s->loc.error, cli_result_hint(res));
+        cli_error_result(res, "%s: %s%s%s; %s", path, asmstore_result_string(res),
+                         s->loc.error[0] ? ": " : "", s->loc.error, cli_result_hint(res));
         return cli_status(res);
     }
     cli_unit_reopen(u, (const unsigned char *)s->loc.data, s->loc.size);
@@ -235,10 +235,9 @@ static int load_cache_open(asmstore_cache **c, const char *dir, const asmstore_r
     res = asmstore_cache_open(c, dir ? dir : ".", r, &co, &err);
     if (res == ASMSTORE_OK)
         return 0;
-    fprintf(stderr, "asmstore: cache %s: %s; %s\n", dir ? dir : "(none)",
-            cli_failure(res, &err, why, sizeof why),
-            res == ASMSTORE_ERR_IO ? "give --cache a directory you can write"
-                                   : cli_result_hint(res));
+    cli_error_result(
+        res, "cache %s: %s; %s", dir ? dir : "(none)", cli_failure(res, &err, why, sizeof why),
+        res == ASMSTORE_ERR_IO ? "give --cache a directory you can write" : cli_result_hint(res));
     return 2;
 }
 
@@ -281,8 +280,8 @@ static int load_entries(asmstore_cache *c, const asmstore_reader *r, const load_
         res = asmstore_cache_get(c, &e, &out[*n].img, &err);
         if (res != ASMSTORE_OK) {
             if (failed++ < LOAD_FAILURES_NAMED)
-                fprintf(stderr, "asmstore: %.*s: %s; %s\n", (int)e.name_len, e.name,
-                        cli_failure(res, &err, why, sizeof why), cli_result_hint(res));
+                cli_error_result(res, "%.*s: %s; %s", (int)e.name_len, e.name,
+                                 cli_failure(res, &err, why, sizeof why), cli_result_hint(res));
             rc = 1;
             continue;
         }
@@ -446,8 +445,9 @@ static int no_cache(const char *root) {
     char top[PATH_MAX];
 
     cache_top(root, top, sizeof top);
-    fprintf(stderr, "asmstore: %s: no cache there (looked for %s); 'asmstore load --cache %s STORE "
-                    "--all' makes one\n", root, top, root);
+    cli_error("%s: no cache there (looked for %s); 'asmstore load --cache %s STORE "
+              "--all' makes one",
+              root, top, root);
     return 1;
 }
 

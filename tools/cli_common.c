@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -20,6 +21,7 @@ const char cli_exit_rule[] =
     "2 usage or I/O error.\n";
 
 static const cli_command *cli_current; /* the command running: cli_usage() shows its synopsis */
+static void json_want(void); /* >>json: the command line has --json */
 
 void cli_begin(const cli_command *c) {
     cli_current = c;
@@ -30,6 +32,8 @@ void cli_print_usage(FILE *f, const cli_command *c) {
 }
 
 int cli_usage(void) {
+    char line[200];
+
     if (!cli_current) {
         fprintf(stderr, "usage: asmstore COMMAND [ARGS...]   (asmstore --help lists the "
                         "commands)\n");
@@ -37,6 +41,9 @@ int cli_usage(void) {
     }
     cli_print_usage(stderr, cli_current);
     fprintf(stderr, "Try 'asmstore %s --help'.\n", cli_current->name);
+    snprintf(line, sizeof line, "usage: asmstore %.*s", (int)strcspn(cli_current->usage, "\n"),
+             cli_current->usage);
+    cli_json_note_error(0, ASMSTORE_OK, line); /* --json: the synopsis' first line */
     return 2;
 }
 
@@ -65,13 +72,18 @@ static const cli_option *cli_find_option(const cli_option *o, const char *name, 
    returns CLI_BAD. */
 static int cli_parse_bad(const cli_parser *p, const cli_option *o, const char *problem) {
     const char *cmd = cli_current ? cli_current->name : "COMMAND";
+    char line[300];
 
+    if (p->quiet)
+        return CLI_BAD;
     if (!o)
-        fprintf(stderr, "asmstore %s: unknown option %s (asmstore %s --help lists them)\n", cmd,
-                p->spelled, cmd);
+        snprintf(line, sizeof line, "unknown option %s (asmstore %s --help lists them)", p->spelled,
+                 cmd);
     else
-        fprintf(stderr, "asmstore %s: option %s %s%s%s (asmstore %s --help lists the options)\n",
-                cmd, p->spelled, problem, o->value ? ", " : "", o->value ? o->value : "", cmd);
+        snprintf(line, sizeof line, "option %s %s%s%s (asmstore %s --help lists the options)",
+                 p->spelled, problem, o->value ? ", " : "", o->value ? o->value : "", cmd);
+    fprintf(stderr, "asmstore %s: %s\n", cmd, line);
+    cli_json_note_error(0, ASMSTORE_OK, line);
     return CLI_BAD;
 }
 
@@ -137,19 +149,24 @@ int cli_parse_next(cli_parser *p) {
 }
 
 int cli_check_args(int argc, char **argv) {
+    const cli_option *json_option = cli_find_option(cli_current->options, "json", 4, 0);
     cli_parser p;
-    int key;
+    int key, rc = -1;
 
     cli_parse_begin(&p, argc, argv, cli_current->options);
     while ((key = cli_parse_next(&p)) != CLI_DONE) {
-        if (key == CLI_BAD)
-            return 2;
-        if (key == 'h') {
+        if (json_option && key == json_option->key)
+            json_want();
+        if (key == CLI_BAD) {
+            rc = 2;
+            p.quiet = 1; /* said once; the rest is read for --json only */
+        }
+        if (key == 'h' && rc < 0) {
             cli_print_help(stdout, cli_current);
             return 0;
         }
     }
-    return -1;
+    return rc;
 }
 
 void cli_print_help(FILE *f, const cli_command *c) {
@@ -167,8 +184,7 @@ int cli_abi_option(const char *option, const char *value, asmstore_abi *abi) {
     *abi = asmstore_abi_parse(value);
     if (*abi != ASMSTORE_ABI_UNKNOWN)
         return 0;
-    fprintf(stderr, "asmstore: %s %s: unknown ABI (try arm64-v8a, armeabi-v7a, x86_64 or x86)\n",
-            option, value);
+    cli_error("%s %s: unknown ABI (try arm64-v8a, armeabi-v7a, x86_64 or x86)", option, value);
     return 2;
 }
 
@@ -176,7 +192,7 @@ int cli_int_option(const char *option, const char *value, int min, int *n) {
     *n = atoi(value);
     if (*n >= min)
         return 0;
-    fprintf(stderr, "asmstore: %s must be >= %d\n", option + 2, min); /* "--jobs" -> "jobs" */
+    cli_error("%s must be >= %d", option + 2, min); /* "--jobs" -> "jobs" */
     return 2;
 }
 
@@ -283,14 +299,43 @@ const char *cli_plural(unsigned long long n, const char *one, const char *many) 
     return n == 1 ? one : many;
 }
 
+/* cli_error and cli_error_result: the text on stderr as it is, however long; "error" keeps what
+   fits. */
+static void cli_verror(int has_code, asmstore_result r, const char *fmt, va_list ap) {
+    char line[1200];
+    va_list again;
+
+    va_copy(again, ap);
+    fputs("asmstore: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, again);
+    va_end(again);
+    cli_json_note_error(has_code, r, line);
+}
+
+void cli_error(const char *fmt, ...) {
+    va_list ap;
+
+    va_start(ap, fmt);
+    cli_verror(0, ASMSTORE_OK, fmt, ap);
+    va_end(ap);
+}
+
+void cli_error_result(asmstore_result r, const char *fmt, ...) {
+    va_list ap;
+
+    va_start(ap, fmt);
+    cli_verror(1, r, fmt, ap);
+    va_end(ap);
+}
+
 int cli_fail(const char *what, asmstore_result r, const asmstore_error *err) {
     const char *hint = cli_result_hint(r);
-    char why[512], line[1200];
+    char why[512];
 
-    snprintf(line, sizeof line, "%s: %s%s%s", what, cli_failure(r, err, why, sizeof why),
-             *hint ? "; " : "", hint);
-    fprintf(stderr, "asmstore: %s\n", line);
-    cli_json_note_error(1, r, line);
+    cli_error_result(r, "%s: %s%s%s", what, cli_failure(r, err, why, sizeof why), *hint ? "; " : "",
+                     hint);
     return cli_status(r);
 }
 
@@ -347,12 +392,9 @@ static const char *errno_hint(int e, const char *path) {
 int cli_fail_errno(const char *path, const char *doing) {
     int e = errno;
     const char *hint = errno_hint(e, path);
-    char line[1200];
 
-    snprintf(line, sizeof line, "%s: cannot %s: %s%s%s", path, doing,
-             e ? strerror(e) : "unknown error", *hint ? "; " : "", hint);
-    fprintf(stderr, "asmstore: %s\n", line);
-    cli_json_note_error(1, ASMSTORE_ERR_IO, line);
+    cli_error_result(ASMSTORE_ERR_IO, "%s: cannot %s: %s%s%s", path, doing,
+                     e ? strerror(e) : "unknown error", *hint ? "; " : "", hint);
     return 2;
 }
 
@@ -477,11 +519,12 @@ void cli_json_string(FILE *f, const char *s, size_t n) {
 #define JSON_DEPTH 16
 static struct {
     int on, depth;
+    int wanted; /* the command line has --json: a failure before cli_json_begin still gets one */
     unsigned items[JSON_DEPTH];
     char closer[JSON_DEPTH];
     int noted, has_code, reported;
     asmstore_result code;
-    char message[600];
+    char message[1200]; /* as much as cli_error keeps */
 } json;
 
 static void json_item(void) {
@@ -489,13 +532,25 @@ static void json_item(void) {
         fputs(", ", stdout);
 }
 
-void cli_json_begin(const char *command) {
-    memset(&json, 0, sizeof json);
+static void json_want(void) {
+    json.wanted = 1;
+}
+
+/* The document's first fields; what was noted stays. */
+static void json_head(const char *command) {
     json.on = 1;
     json.closer[0] = '}';
     printf("{\"schema\": %d", CLI_JSON_SCHEMA);
     json.items[0] = 1;
     cli_json_str("command", command);
+}
+
+void cli_json_begin(const char *command) {
+    int wanted = json.wanted;
+
+    memset(&json, 0, sizeof json); /* a failure noted before is one the command went past */
+    json.wanted = wanted;
+    json_head(command);
 }
 
 int cli_json_on(void) {
@@ -572,7 +627,7 @@ void cli_json_hex64(const char *key, int have, unsigned long long v) {
 void cli_json_note_error(int has_code, asmstore_result r, const char *message) {
     size_t n = strlen(message);
 
-    if (!json.on || json.noted)
+    if ((!json.on && !json.wanted) || json.noted)
         return; /* the first failure is the one the others follow from */
     json.noted = 1;
     json.has_code = has_code;
@@ -587,6 +642,8 @@ void cli_json_reported(void) {
 }
 
 int cli_json_finish(int status) {
+    if (!json.on && json.wanted && status && cli_current)
+        json_head(cli_current->name); /* failed before its document began: a usage error */
     if (!json.on)
         return status;
     while (json.depth > 0)
@@ -599,7 +656,9 @@ int cli_json_finish(int status) {
             printf("%d", (int)json.code);
         else
             fputs("null", stdout);
-        cli_json_str("message", json.noted ? json.message : "see the messages on stderr");
+        cli_json_str("message", json.noted    ? json.message
+                                : status == 1 ? "the input is invalid or damaged (exit status 1)"
+                                              : "a usage or I/O error (exit status 2)");
         cli_json_close();
     } else {
         cli_json_null("error");

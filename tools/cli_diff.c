@@ -281,8 +281,8 @@ static void unreadable(diff_run *d, const cli_unit *u, const asmstore_entry *e, 
 
     if (cli_entry_filename(u, e, fname, sizeof fname) != 0)
         fname[0] = 0;
-    fprintf(stderr, "asmstore: %s (%s): entry %u %s: cannot read it to compare: %s\n", u->label,
-            cli_unit_abi(u), e->index, fname, cli_failure(r, err, why, sizeof why));
+    cli_error_result(r, "%s (%s): entry %u %s: cannot read it to compare: %s", u->label,
+                     cli_unit_abi(u), e->index, fname, cli_failure(r, err, why, sizeof why));
     d->trouble = 1;
 }
 
@@ -453,8 +453,10 @@ static void diff_entries(diff_run *d, diff_counts *c) {
     uint32_t k;
 
     if (!ka || !kb || !matched) {
-        fprintf(stderr, "asmstore: out of memory comparing %s; free some memory, or compare one "
-                        "ABI with --abi\n", d->a->label);
+        cli_error_result(ASMSTORE_ERR_OUT_OF_MEMORY,
+                         "out of memory comparing %s; free some memory, or compare one "
+                         "ABI with --abi",
+                         d->a->label);
         d->trouble = 1;
     } else {
         qsort(kb, d->b->r.entry_count, sizeof *kb, key_cmp);
@@ -663,7 +665,8 @@ int cli_cmd_diff(int argc, char **argv) {
     memset(&d, 0, sizeof d);
     d.json = a.json;
     if (!(d.dctx = ZSTD_createDCtx())) {
-        fprintf(stderr, "asmstore: out of memory (a zstd context); free some memory\n");
+        cli_error_result(ASMSTORE_ERR_OUT_OF_MEMORY,
+                         "out of memory (a zstd context); free some memory");
         d.trouble = 1;
     } else {
         if (d.json)

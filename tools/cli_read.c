@@ -126,8 +126,8 @@ static int cli_each_store(int argc, char **argv, const char *command,
     }
     free(a.names);
     if (a.hash && !cli_sha256_available()) {
-        fprintf(stderr, "asmstore: list --hash: this asmstore was built without libcrypto, which "
-                        "gives the SHA-256 (install libssl-dev and rebuild)\n");
+        cli_error("list --hash: this asmstore was built without libcrypto, which "
+                  "gives the SHA-256 (install libssl-dev and rebuild)");
         return 2;
     }
     if (a.json)
@@ -179,8 +179,8 @@ static void list_sha256(const cli_visit *v, const asmstore_entry *e, const char 
 
     if (r == ASMSTORE_OK || r == ASMSTORE_ERR_IGNORED || r == ASMSTORE_ERR_UNSUPPORTED)
         return;
-    fprintf(stderr, "asmstore: %s (%s): entry %u %s: no sha256: %s\n", v->u->label,
-            cli_unit_abi(v->u), e->index, fname, cli_failure(r, &err, why, sizeof why));
+    cli_error_result(r, "%s (%s): entry %u %s: no sha256: %s", v->u->label, cli_unit_abi(v->u),
+                     e->index, fname, cli_failure(r, &err, why, sizeof why));
     if (*v->status < cli_status(r))
         *v->status = cli_status(r);
 }
@@ -615,11 +615,10 @@ static int write_extracted(int rootfd, const char *dir, const char *rel, const v
         cli_json_close();
     }
     if (rc == 1)
-        fprintf(stderr,
-                "asmstore: refusing to write %s under %s: an unsafe name, or a symlink or "
-                "non-directory in the way "
-                "(extract writes under -C DIR only: extract into a new, empty directory)\n",
-                rel, dir);
+        cli_error("refusing to write %s under %s: an unsafe name, or a symlink or "
+                  "non-directory in the way "
+                  "(extract writes under -C DIR only: extract into a new, empty directory)",
+                  rel, dir);
     else if (rc == 2) {
         char path[PATH_MAX];
         int n = snprintf(path, sizeof path, "%s/%s", dir, rel);
@@ -651,8 +650,7 @@ static int extract_entry(extract_job *j, const cli_unit *u, const asmstore_entry
     if (cli_image_problem(e, img.p, why, sizeof why)) {
         snprintf(rel, sizeof rel, "%s (%s): entry %u %s: not extracted: %s", u->label,
                  cli_unit_abi(u), e->index, fname, why);
-        fprintf(stderr, "asmstore: %s\n", rel);
-        cli_json_note_error(1, ASMSTORE_ERR_BAD_IMAGE, rel);
+        cli_error_result(ASMSTORE_ERR_BAD_IMAGE, "%s", rel);
         cli_image_free(&img);
         return 1;
     }
@@ -833,9 +831,8 @@ int cli_cmd_extract(int argc, char **argv) {
         return rc; /* and creates no directory for nothing */
     }
     if ((j.rootfd = cli_dir_open(a.dir, 1)) < 0) {
-        fprintf(stderr,
-                "asmstore: -C %s: %s (give -C a new or existing directory, not a symlink)\n", a.dir,
-                errno == ELOOP || errno == ENOTDIR ? "not a directory" : strerror(errno));
+        cli_error("-C %s: %s (give -C a new or existing directory, not a symlink)", a.dir,
+                  errno == ELOOP || errno == ENOTDIR ? "not a directory" : strerror(errno));
         cli_input_close(&in);
         free(a.names);
         return 2;

@@ -117,13 +117,13 @@ static int parse_change(repack_args *a, const char *v, int replace) {
     const char *eq = strchr(v, '=');
 
     if (a->n >= REPACK_MAX_CHANGES) {
-        fprintf(stderr, "asmstore: more than %d changes\n", REPACK_MAX_CHANGES);
+        cli_error("more than %d changes", REPACK_MAX_CHANGES);
         return 2;
     }
     memset(c, 0, sizeof *c);
     if (replace) {
         if (!eq || eq == v || !eq[1]) {
-            fprintf(stderr, "asmstore: --replace takes NAME=FILE, not %s\n", v);
+            cli_error("--replace takes NAME=FILE, not %s", v);
             return 2;
         }
         c->arg = strndup(v, (size_t)(eq - v));
@@ -171,8 +171,8 @@ static int parse_args(int argc, char **argv, repack_args *a) {
         if ((rc = parse_arg(a, key, p.value)) != 0)
             return rc;
     if (!a->sign_key != !a->sign_cert) {
-        fprintf(stderr, "asmstore: --sign-key and --sign-cert go together: give both (the PEM "
-                        "private key and its certificate)\n");
+        cli_error("--sign-key and --sign-cert go together: give both (the PEM "
+                  "private key and its certificate)");
         return 2;
     }
     return a->in && a->out ? 0 : cli_usage();
@@ -195,10 +195,9 @@ static int load_replacements(repack_args *a) {
             return cli_fail_read(c->file, res);
         if (asmstore_image_check(ASMSTORE_IMAGE_ASSEMBLY, c->image, c->image_size, &err) !=
             ASMSTORE_OK) {
-            fprintf(stderr,
-                    "asmstore: %s: not a .NET assembly: %s (at offset %llu): an assembly store "
-                    "holds .NET assemblies only\n",
-                    c->file, err.message, (unsigned long long)err.offset);
+            cli_error("%s: not a .NET assembly: %s (at offset %llu): an assembly store "
+                      "holds .NET assemblies only",
+                      c->file, err.message, (unsigned long long)err.offset);
             return 1;
         }
     }
@@ -374,10 +373,11 @@ static int check_unchanged(const cli_unit *u, const asmstore_entry *e, const cha
     int bad = res != ASMSTORE_OK || cli_image_problem(e, img.p, why, sizeof why);
 
     if (bad)
-        fprintf(stderr, "asmstore: %s (%s): entry %u %s: %s; nothing written (asmstore verify "
-                "lists every damaged entry; --replace it with a good image)\n", u->label,
-                cli_unit_abi(u), e->index, fname, res != ASMSTORE_OK ? asmstore_result_string(res)
-                                                                     : why);
+        cli_error_result(res != ASMSTORE_OK ? res : ASMSTORE_ERR_BAD_IMAGE,
+                         "%s (%s): entry %u %s: %s; nothing written (asmstore verify "
+                         "lists every damaged entry; --replace it with a good image)",
+                         u->label, cli_unit_abi(u), e->index, fname,
+                         res != ASMSTORE_OK ? asmstore_result_string(res) : why);
     cli_image_free(&img);
     return bad;
 }
@@ -395,14 +395,13 @@ static int add_unit_entries(repack_job *j, asmstore_writer *w, const cli_unit *u
 
         if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK ||
             cli_entry_filename(u, &e, fname, sizeof fname) != 0) {
-            fprintf(stderr, "asmstore: %s: entry %u cannot be read\n", u->label, k);
+            cli_error("%s: entry %u cannot be read", u->label, k);
             return 1;
         }
         if (u->r.format == 1 && !e.name) {
-            fprintf(stderr,
-                    "asmstore: %s: format-1 entry %u has no name: repacking a .NET 6-8 set needs "
-                    "its assemblies.manifest beside it\n",
-                    u->label, k);
+            cli_error("%s: format-1 entry %u has no name: repacking a .NET 6-8 set needs "
+                      "its assemblies.manifest beside it",
+                      u->label, k);
             return 1;
         }
         c = change_for(j, u, &e, fname);
@@ -504,13 +503,12 @@ static int wrap_like(repack_job *j, const cli_unit *u, const void *store, size_t
     unit_file(&j->in, u, (const unsigned char **)&eo.stub, &eo.stub_size);
     res = asmstore_elf_wrap(&eo, store, size, &o->data, &o->size, &err);
     if (res == ASMSTORE_ERR_UNSUPPORTED)
-        fprintf(stderr,
-                "asmstore: %s: this %s wrapper has more than section names and headers after its "
-                "payload (an lld-linked "
-                "wrapper), so its payload cannot be replaced in place: repack the raw store "
-                "(asmstore extract, pack) and "
-                "wrap it with asmstore wrap --mode dlopen\n",
-                u->label, u->wrapper);
+        cli_error("%s: this %s wrapper has more than section names and headers after its "
+                  "payload (an lld-linked "
+                  "wrapper), so its payload cannot be replaced in place: repack the raw store "
+                  "(asmstore extract, pack) and "
+                  "wrap it with asmstore wrap --mode dlopen",
+                  u->label, u->wrapper);
     else if (res != ASMSTORE_OK)
         return cli_fail(u->label, res, &err);
     return res == ASMSTORE_OK ? 0 : 1;
@@ -527,10 +525,9 @@ static int build_store(repack_job *j, const cli_unit *u) {
     int rc;
 
     if (u->r.format == 4 && u->r.header_size != ASMSTORE_HEADER_SIZE_V4) {
-        fprintf(stderr,
-                "asmstore: %s: a format-4 store with a 20-byte header (a .NET 11 main build of "
-                "July 2026) is not written by asmstore\n",
-                u->label);
+        cli_error("%s: a format-4 store with a 20-byte header (a .NET 11 main build of "
+                  "July 2026) is not written by asmstore",
+                  u->label);
         return 1;
     }
     store_options(j, u, cli_unit_compression(u), &o);
@@ -644,7 +641,7 @@ static int write_set_dir(repack_job *j) {
     const cli_unit *withman = NULL;
 
     if (!fresh && !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "asmstore: %s: a .NET 6-8 set is written into a directory\n", out);
+        cli_error("%s: a .NET 6-8 set is written into a directory", out);
         return 2;
     }
     snprintf(dir, sizeof dir, "%s", out);
@@ -771,15 +768,14 @@ static int walk_entries(const repack_job *j, const unsigned char *zip, size_t si
         names[dir->index - 1].n = len;
         used += e.data_offset - e.lfh_offset + e.compressed_size;
         if (used > dir->cd_offset) {
-            fprintf(stderr,
-                    "asmstore: %s: damaged archive: entry %.*s overlaps another (their headers "
-                    "and data add up to more than lies before the central directory)\n",
-                    j->a->in, (int)len, name);
+            cli_error("%s: damaged archive: entry %.*s overlaps another (their headers "
+                      "and data add up to more than lies before the central directory)",
+                      j->a->in, (int)len, name);
             return 1;
         }
         if (e.flags & 1u) {
-            fprintf(stderr, "asmstore: %s: entry %.*s is encrypted: %s\n", j->a->in, (int)len,
-                    name, cli_result_hint(ASMSTORE_ERR_ZIP_ENCRYPTED));
+            cli_error_result(ASMSTORE_ERR_ZIP_ENCRYPTED, "%s: entry %.*s is encrypted: %s",
+                             j->a->in, (int)len, name, cli_result_hint(ASMSTORE_ERR_ZIP_ENCRYPTED));
             return 1;
         }
     }
@@ -807,10 +803,9 @@ static int check_archive(const repack_job *j, const unsigned char *zip, size_t s
         qsort(names, (size_t)dir.count, sizeof *names, name_order);
     for (i = 1; rc == 0 && i < dir.count; i++)
         if (name_order(&names[i - 1], &names[i]) == 0) {
-            fprintf(stderr,
-                    "asmstore: %s: damaged archive: two entries are named %.*s (readers disagree "
-                    "on which one counts; 'unzip -l' lists both): rebuild the archive\n",
-                    j->a->in, (int)names[i].n, names[i].p);
+            cli_error("%s: damaged archive: two entries are named %.*s (readers disagree "
+                      "on which one counts; 'unzip -l' lists both): rebuild the archive",
+                      j->a->in, (int)names[i].n, names[i].p);
             rc = 1;
         }
     free(names);
@@ -945,14 +940,14 @@ static int write_archive(repack_job *j) {
 static int refuse_add(const repack_args *a) {
     if (!a->nadd)
         return 0;
-    fprintf(stderr,
-            "asmstore: --add %s refused: a new assembly needs a fresh mapping index and a slot in "
-            "the app's "
-            "libxamarin-app.so (assembly_store_bundled_assemblies[], sized at build time; formats "
-            "2-4 do not even "
-            "bounds-check it), so the app would have to be relinked. Rebuild the app with the "
-            "assembly, or --replace an assembly it already has.\n",
-            a->add[0]);
+    cli_error(
+        "--add %s refused: a new assembly needs a fresh mapping index and a slot in "
+        "the app's "
+        "libxamarin-app.so (assembly_store_bundled_assemblies[], sized at build time; formats "
+        "2-4 do not even "
+        "bounds-check it), so the app would have to be relinked. Rebuild the app with the "
+        "assembly, or --replace an assembly it already has.",
+        a->add[0]);
     return 1;
 }
 
@@ -970,16 +965,15 @@ static int open_in(repack_job *j) {
         if (!u->opened) {
             char why[512];
 
-            fprintf(stderr, "asmstore: %s: %s: %s: only a valid input can be repacked; %s\n",
-                    j->a->in, u->label, cli_failure(u->res, &u->err, why, sizeof why),
-                    cli_result_hint(u->res));
+            cli_error_result(u->res, "%s: %s: %s: only a valid input can be repacked; %s", j->a->in,
+                             u->label, cli_failure(u->res, &u->err, why, sizeof why),
+                             cli_result_hint(u->res));
             return u->res == ASMSTORE_ERR_OUT_OF_MEMORY || u->res == ASMSTORE_ERR_IO ? 2 : 1;
         }
         if (j->in.archive && u->from_split) {
-            fprintf(stderr,
-                    "asmstore: %s: the stores of %s are in a split APK: repack that file on its "
-                    "own\n",
-                    j->a->in, u->label);
+            cli_error("%s: the stores of %s are in a split APK: repack that file on its "
+                      "own",
+                      j->a->in, u->label);
             return 1;
         }
     }
@@ -998,8 +992,8 @@ static int from_changes(repack_job *j) {
         repack_change *c = &a->ch[a->n];
 
         if (a->n >= REPACK_MAX_CHANGES) {
-            fprintf(stderr, "asmstore: --from %s: more than %d changed files: repack in steps\n",
-                    a->from, REPACK_MAX_CHANGES);
+            cli_error("--from %s: more than %d changed files: repack in steps", a->from,
+                      REPACK_MAX_CHANGES);
             return 2;
         }
         memset(c, 0, sizeof *c);
@@ -1028,12 +1022,11 @@ static int refuse_v1_remove(const repack_job *j) {
         v1 |= j->in.units[i].r.format == 1;
     for (i = 0; i < j->a->n && v1; i++)
         if (!j->a->ch[i].file) {
-            fprintf(stderr,
-                    "asmstore: --remove %s refused: a .NET 6-8 app (format 1) aborts unless its "
-                    "stores hold exactly "
-                    "the number of assemblies libxamarin-app.so was built with. Rebuild the app "
-                    "without it, or --replace it instead.\n",
-                    j->a->ch[i].arg);
+            cli_error("--remove %s refused: a .NET 6-8 app (format 1) aborts unless its "
+                      "stores hold exactly "
+                      "the number of assemblies libxamarin-app.so was built with. Rebuild the app "
+                      "without it, or --replace it instead.",
+                      j->a->ch[i].arg);
             return 1;
         }
     return 0;
@@ -1044,14 +1037,11 @@ static int refuse_sign(const repack_job *j) {
     if (!j->key || (j->in.archive && !is_bundle(j)))
         return 0;
     if (j->in.archive)
-        fprintf(stderr,
-                "asmstore: %s: --sign-key signs APKs; an AAB is signed with jarsigner: repack "
-                "without --sign-key, then 'jarsigner -keystore my.keystore %s my-key-alias'\n",
-                j->a->in, j->a->out);
+        cli_error("%s: --sign-key signs APKs; an AAB is signed with jarsigner: repack "
+                  "without --sign-key, then 'jarsigner -keystore my.keystore %s my-key-alias'",
+                  j->a->in, j->a->out);
     else
-        fprintf(stderr,
-                "asmstore: %s: --sign-key signs APKs, and this is no APK: repack without it\n",
-                j->a->in);
+        cli_error("%s: --sign-key signs APKs, and this is no APK: repack without it", j->a->in);
     return 2;
 }
 
@@ -1061,12 +1051,11 @@ static int unmatched(const repack_job *j) {
 
     for (i = 0; i < j->a->n; i++)
         if (!j->a->ch[i].used) {
-            fprintf(stderr,
-                    "asmstore: %s: no entry %s%s%s in %s (asmstore list %s shows the names)\n",
-                    j->a->ch[i].file ? "--replace" : "--remove", j->a->ch[i].name,
-                    j->a->ch[i].abi ? " for " : "",
-                    j->a->ch[i].abi ? asmstore_abi_android_name(j->a->ch[i].abi) : "", j->a->in,
-                    j->a->in);
+            cli_error("%s: no entry %s%s%s in %s (asmstore list %s shows the names)",
+                      j->a->ch[i].file ? "--replace" : "--remove", j->a->ch[i].name,
+                      j->a->ch[i].abi ? " for " : "",
+                      j->a->ch[i].abi ? asmstore_abi_android_name(j->a->ch[i].abi) : "", j->a->in,
+                      j->a->in);
             return 1;
         }
     return 0;

@@ -68,7 +68,7 @@ static int read_pem(const char *path, const char *what, const char *takes, EVP_P
         found = (*cert = PEM_read_X509(f, NULL, NULL, NULL)) != NULL;
     fclose(f);
     if (!found)
-        fprintf(stderr, "asmstore: %s: no %s found (%s). %s\n", path, what, crypto_reason(), takes);
+        cli_error("%s: no %s found (%s). %s", path, what, crypto_reason(), takes);
     return found ? 0 : 1;
 }
 
@@ -78,23 +78,20 @@ static int describe(cli_sign_key *k, X509 *cert, const char *key_path, const cha
 
     if (X509_check_private_key(cert, k->pkey) != 1) {
         ERR_clear_error();
-        fprintf(stderr,
-                "asmstore: %s is not the certificate of the key in %s: give the certificate "
-                "made for that key ('openssl req -new -x509 -key %s -out cert.pem' makes one)\n",
-                cert_path, key_path, key_path);
+        cli_error("%s is not the certificate of the key in %s: give the certificate "
+                  "made for that key ('openssl req -new -x509 -key %s -out cert.pem' makes one)",
+                  cert_path, key_path, key_path);
         return 1;
     }
     if (type != EVP_PKEY_RSA && type != EVP_PKEY_EC) {
-        fprintf(stderr, "asmstore: %s: the key is neither RSA nor EC: sign with an RSA or EC key\n",
-                key_path);
+        cli_error("%s: the key is neither RSA nor EC: sign with an RSA or EC key", key_path);
         return 1;
     }
     k->algorithm = type == EVP_PKEY_RSA ? SIGN_RSA_SHA256 : SIGN_ECDSA_SHA256;
     k->cert_size = i2d_X509(cert, &k->cert);
     k->spki_size = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(cert), &k->spki);
     if (k->cert_size <= 0 || k->spki_size <= 0) {
-        fprintf(stderr, "asmstore: %s: cannot encode the certificate: %s\n", cert_path,
-                crypto_reason());
+        cli_error("%s: cannot encode the certificate: %s", cert_path, crypto_reason());
         return 2;
     }
     return 0;
@@ -210,7 +207,7 @@ static int content_digest(const char *out, FILE *f, uint64_t entries, const unsi
     if (!ok && errno)
         cli_fail_errno(out, "read it back to sign it");
     else if (!ok)
-        fprintf(stderr, "asmstore: %s: cannot digest it to sign it: %s\n", out, crypto_reason());
+        cli_error("%s: cannot digest it to sign it: %s", out, crypto_reason());
     EVP_MD_CTX_free(c);
     free(buf);
     free(all);
@@ -396,7 +393,7 @@ int cli_sign_block(const cli_sign_key *k, const char *out, FILE *f, uint64_t ent
         if (b.failed)
             cli_fail_errno(out, "sign it");
         else
-            fprintf(stderr, "asmstore: %s: cannot sign it: %s\n", out, crypto_reason());
+            cli_error("%s: cannot sign it: %s", out, crypto_reason());
         free(b.p);
         return 2;
     }
@@ -410,10 +407,9 @@ int cli_sign_block(const cli_sign_key *k, const char *out, FILE *f, uint64_t ent
 int cli_sign_load(const char *key_path, const char *cert_path, cli_sign_key **out) {
     (void)cert_path;
     *out = NULL;
-    fprintf(stderr,
-            "asmstore: %s: this asmstore was built without libcrypto, so it cannot sign: install "
-            "libssl-dev and rebuild, or repack without --sign-key and sign with apksigner\n",
-            key_path);
+    cli_error("%s: this asmstore was built without libcrypto, so it cannot sign: install "
+              "libssl-dev and rebuild, or repack without --sign-key and sign with apksigner",
+              key_path);
     return 2;
 }
 

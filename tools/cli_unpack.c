@@ -94,11 +94,10 @@ static int check_dir(const unpack_job *j) {
     closedir(d);
     if (empty || j->force)
         return 0;
-    fprintf(stderr,
-            "asmstore: -C %s: the directory is not empty: unpack into a new or empty directory, or "
-            "give --force to overwrite the files unpack writes (others stay, and repack --from "
-            "takes them for new assemblies)\n",
-            j->dir);
+    cli_error("-C %s: the directory is not empty: unpack into a new or empty directory, or "
+              "give --force to overwrite the files unpack writes (others stay, and repack --from "
+              "takes them for new assemblies)",
+              j->dir);
     return 2;
 }
 
@@ -126,11 +125,11 @@ static int put_file(unpack_job *j, const cli_unit *u, const char *rel, const voi
     int rc = cli_write_under(j->rootfd, rel, p, n, 0644);
 
     if (rc == 1)
-        fprintf(stderr,
-                "asmstore: %s: refusing to write %s under %s: an unsafe name (absolute, '..', "
-                "backslash), or a symlink or non-directory in the way: nothing is written outside "
-                "-C DIR\n",
-                u->label, rel, j->dir);
+        cli_error(
+            "%s: refusing to write %s under %s: an unsafe name (absolute, '..', "
+            "backslash), or a symlink or non-directory in the way: nothing is written outside "
+            "-C DIR",
+            u->label, rel, j->dir);
     else if (rc == 2)
         cli_fail_errno(rel, "write it under -C DIR");
     j->files += rc == 0;
@@ -172,9 +171,11 @@ static int unpack_entry(unpack_job *j, int s, const asmstore_entry *e, const cha
         asmstore_result res = cli_image_get(u, e, j->dctx, &img, &err);
 
         if (res != ASMSTORE_OK || cli_image_problem(e, img.p, why, sizeof why)) {
-            fprintf(stderr, "asmstore: %s (%s): entry %u %s: %s; nothing unpacked (asmstore verify "
-                    "lists every damaged entry)\n", u->label, cli_unit_abi(u), e->index, fname,
-                    res != ASMSTORE_OK ? cli_failure(res, &err, why, sizeof why) : why);
+            cli_error_result(res != ASMSTORE_OK ? res : ASMSTORE_ERR_BAD_IMAGE,
+                             "%s (%s): entry %u %s: %s; nothing unpacked (asmstore verify "
+                             "lists every damaged entry)",
+                             u->label, cli_unit_abi(u), e->index, fname,
+                             res != ASMSTORE_OK ? cli_failure(res, &err, why, sizeof why) : why);
             cli_image_free(&img);
             return 1;
         }
@@ -241,7 +242,7 @@ static int unpack_store(unpack_job *j, int s, FILE *f) {
 
         if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK ||
             cli_entry_filename(u, &e, fname, sizeof fname) != 0) {
-            fprintf(stderr, "asmstore: %s: entry %u cannot be read\n", u->label, k);
+            cli_error("%s: entry %u cannot be read", u->label, k);
             return 1;
         }
         rc = unpack_entry(j, s, &e, fname, f);
@@ -318,15 +319,15 @@ int cli_cmd_unpack(int argc, char **argv) {
         cli_json_str("directory", j.dir);
     }
     if (!cli_sha256_available()) {
-        fprintf(stderr, "asmstore: unpack records each image's SHA-256, and this asmstore was "
-                        "built without libcrypto: rebuild it with libssl-dev installed\n");
+        cli_error("unpack records each image's SHA-256, and this asmstore was "
+                  "built without libcrypto: rebuild it with libssl-dev installed");
         return 2;
     }
     if ((rc = check_dir(&j)) != 0 || (rc = open_input(&j)) != 0)
         return rc;
     if ((j.rootfd = cli_dir_open(j.dir, 1)) < 0) {
-        fprintf(stderr, "asmstore: -C %s: %s (give -C a new or empty directory, not a symlink)\n",
-                j.dir, errno == ELOOP || errno == ENOTDIR ? "not a directory" : strerror(errno));
+        cli_error("-C %s: %s (give -C a new or empty directory, not a symlink)", j.dir,
+                  errno == ELOOP || errno == ENOTDIR ? "not a directory" : strerror(errno));
         cli_input_close(&j.input);
         return 2;
     }
@@ -357,12 +358,11 @@ typedef struct from_job {
 /* One field of the settings that IN does not have: refused, saying why it cannot be (1). */
 static int differs(const from_job *j, const cli_unit *u, const char *entry, const char *field,
                    const char *there, const char *here) {
-    fprintf(stderr,
-            "asmstore: %s: %s%s%s: \"%s\" is %s there but %s in %s: the folder was unpacked from "
-            "another input, or the field was edited, which repack cannot honour (of an entry's "
-            "settings only \"level\" can change; unpack %s again)\n",
-            j->settings, u->label, entry ? ": " : "", entry ? entry : "", field, there, here,
-            j->in->path, j->in->path);
+    cli_error("%s: %s%s%s: \"%s\" is %s there but %s in %s: the folder was unpacked from "
+              "another input, or the field was edited, which repack cannot honour (of an entry's "
+              "settings only \"level\" can change; unpack %s again)",
+              j->settings, u->label, entry ? ": " : "", entry ? entry : "", field, there, here,
+              j->in->path, j->in->path);
     return 1;
 }
 
@@ -407,9 +407,9 @@ static int check_level(const from_job *j, const cli_unit *u, const cli_settings_
 
     if (se->level >= (max ? 1 : 0) && se->level <= max)
         return 0;
-    fprintf(stderr, "asmstore: %s: %s: %s: \"level\" %d: a %s image takes %s\n", j->settings,
-            u->label, se->name, se->level, compression_word(e->compression),
-            max ? (max == 12 ? "1 to 12 (LZ4 HC)" : "1 to 22 (zstd)") : "0 (it is stored as is)");
+    cli_error("%s: %s: %s: \"level\" %d: a %s image takes %s", j->settings, u->label, se->name,
+              se->level, compression_word(e->compression),
+              max ? (max == 12 ? "1 to 12 (LZ4 HC)" : "1 to 22 (zstd)") : "0 (it is stored as is)");
     return 1;
 }
 
@@ -456,7 +456,7 @@ static int file_state(const from_job *j, const cli_settings_store *st, const cha
     rc = cli_sha256_hex(p, n, hex);
     cli_unmap_file(p, n);
     if (rc != 0) {
-        fprintf(stderr, "asmstore: %s: cannot hash it (libcrypto failed)\n", path);
+        cli_error("%s: cannot hash it (libcrypto failed)", path);
         return FILE_BAD;
     }
     return strcmp(hex, sha256) ? FILE_CHANGED : FILE_SAME;
@@ -472,10 +472,9 @@ static int check_companion(const from_job *j, const cli_settings_store *st, cons
         return 0;
     if (state == FILE_BAD)
         return 2;
-    fprintf(stderr,
-            "asmstore: %s: %s: repack keeps an entry's .pdb and .config as the input has them: "
-            "put the file unpack wrote back (or remove the entry's image too)\n",
-            path, state == FILE_GONE ? "deleted" : "changed");
+    cli_error("%s: %s: repack keeps an entry's .pdb and .config as the input has them: "
+              "put the file unpack wrote back (or remove the entry's image too)",
+              path, state == FILE_GONE ? "deleted" : "changed");
     return 1;
 }
 
@@ -577,15 +576,16 @@ static int read_settings(from_job *j) {
     snprintf(j->settings, sizeof j->settings, "%s/%s", j->dir, CLI_SETTINGS_NAME);
     rc = cli_map_file(j->settings, &p, &n);
     if (rc == 1)
-        fprintf(stderr, "asmstore: --from %s: no %s in it: give --from the directory 'asmstore "
-                "unpack IN -C DIR' wrote\n", j->dir, CLI_SETTINGS_NAME);
+        cli_error("--from %s: no %s in it: give --from the directory 'asmstore "
+                  "unpack IN -C DIR' wrote",
+                  j->dir, CLI_SETTINGS_NAME);
     if (rc != 0)
         return rc == 1 ? 2 : cli_fail_errno(j->settings, "read it");
     rc = cli_settings_parse(&j->s, (const char *)p, n);
     cli_unmap_file(p, n);
     if (rc != 0)
-        fprintf(stderr, "asmstore: %s: at byte %zu: %s (unpack again to get a good one)\n",
-                j->settings, j->s.error_offset, j->s.error);
+        cli_error("%s: at byte %zu: %s (unpack again to get a good one)", j->settings,
+                  j->s.error_offset, j->s.error);
     return rc ? 1 : 0;
 }
 
@@ -600,10 +600,9 @@ static int store_dir_missing(const from_job *j, const cli_settings_store *st) {
     snprintf(path, sizeof path, "%s/%s", j->dir, st->dir);
     if (i == st->nentries || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)))
         return 0;
-    fprintf(stderr,
-            "asmstore: --from %s: no directory %s/ (the store %s): put it back as unpack wrote it "
-            "(to remove entries, delete their files in it)\n",
-            j->dir, st->dir, st->source);
+    cli_error("--from %s: no directory %s/ (the store %s): put it back as unpack wrote it "
+              "(to remove entries, delete their files in it)",
+              j->dir, st->dir, st->source);
     return 1;
 }
 
@@ -638,10 +637,10 @@ int cli_from_read(const char *dir, const cli_input *in, cli_from *f) {
     if ((rc = read_settings(&j)) != 0)
         return rc;
     if ((size_t)in->n != j.s.nstores || j.s.archive != in->archive) {
-        fprintf(stderr, "asmstore: %s: it describes %zu %s%s, and %s holds %d%s: unpack %s again\n",
-                j.settings, j.s.nstores, cli_plural(j.s.nstores, "store", "stores"),
-                j.s.archive ? " in an archive" : "", in->path, in->n,
-                in->archive ? " in an archive" : "", in->path);
+        cli_error("%s: it describes %zu %s%s, and %s holds %d%s: unpack %s again", j.settings,
+                  j.s.nstores, cli_plural(j.s.nstores, "store", "stores"),
+                  j.s.archive ? " in an archive" : "", in->path, in->n,
+                  in->archive ? " in an archive" : "", in->path);
         rc = 1;
     }
     for (i = 0; rc == 0 && i < in->n; i++)

@@ -267,7 +267,7 @@ static int elf_option(int key, const char *v, asmstore_elf_options *eo, wrap_tem
     case OPT_WRAP:
     case OPT_MODE:
         if (strcmp(v, "dlopen") != 0 && strcmp(v, "section") != 0) {
-            fprintf(stderr, "asmstore: unknown wrapper mode %s (dlopen or section)\n", v);
+            cli_error("unknown wrapper mode %s (dlopen or section)", v);
             return -1;
         }
         eo->mode = v[0] == 'd' ? ASMSTORE_ELF_MODE_DLOPEN : ASMSTORE_ELF_MODE_SECTION;
@@ -344,30 +344,29 @@ static int pack_choice_option(int key, const char *v, pack_args *a) {
         a->target = asmstore_target_parse(v);
         if (a->target)
             return 1;
-        fprintf(stderr, "asmstore: unknown target %s (net8, net9, net10, net11, net11-preview)\n",
-                v);
+        cli_error("unknown target %s (net8, net9, net10, net11, net11-preview)", v);
     } else if (key == OPT_RUNTIME) {
         a->runtime = !strcmp(v, "coreclr")  ? ASMSTORE_RUNTIME_CORECLR
                      : !strcmp(v, "monovm") ? ASMSTORE_RUNTIME_MONOVM
                                             : -1;
         if (a->runtime >= 0)
             return 1;
-        fprintf(stderr, "asmstore: unknown runtime %s (coreclr or monovm)\n", v);
+        cli_error("unknown runtime %s (coreclr or monovm)", v);
     } else if (key == OPT_FORMAT) {
         a->format = (uint32_t)atoi(v);
         if (a->format >= 1 && a->format <= 4)
             return 1;
-        fprintf(stderr, "asmstore: format must be 1, 2, 3 or 4\n");
+        cli_error("format must be 1, 2, 3 or 4");
     } else if (key == OPT_HASH) {
         a->hash = v;
         if (!strcmp(v, "crc32") || !strcmp(v, "xxhash"))
             return 1;
-        fprintf(stderr, "asmstore: hash must be crc32 or xxhash\n");
+        cli_error("hash must be crc32 or xxhash");
     } else if (key == OPT_COMPRESSION) {
         a->compression = v;
         if (!strcmp(v, "zstd") || !strcmp(v, "lz4") || !strcmp(v, "none"))
             return 1;
-        fprintf(stderr, "asmstore: compression must be zstd, lz4 or none\n");
+        cli_error("compression must be zstd, lz4 or none");
     } else {
         return 0;
     }
@@ -389,14 +388,14 @@ static int pack_value_option(int key, const char *v, int argc, pack_args *a) {
         a->align_images = (size_t)n;
         if (!*end && n >= 1 && n <= 16384 && !(n & (n - 1)))
             return 1;
-        fprintf(stderr, "asmstore: --align-images takes a power of two, 1 .. 16384\n");
+        cli_error("--align-images takes a power of two, 1 .. 16384");
         return -1;
     }
     if (key == OPT_KEEP) {
         if (!a->keep)
             a->keep = (const char **)malloc((size_t)argc * sizeof *a->keep);
         if (!a->keep) {
-            fprintf(stderr, "asmstore: out of memory\n");
+            cli_error_result(ASMSTORE_ERR_OUT_OF_MEMORY, "out of memory");
             return -1;
         }
         a->keep[a->nkeep++] = v;
@@ -500,9 +499,9 @@ static int pack_options(const pack_args *a, asmstore_write_options *o, asmstore_
     asmstore_compression preset_kind;
     int max_level;
     if (asmstore_write_options_preset(o, target, rt, a->abi, info, NULL) != ASMSTORE_OK) {
-        fprintf(stderr, "asmstore: no %s store exists for %s (coreclr stores start with net10)\n",
-                rt == ASMSTORE_RUNTIME_CORECLR ? "coreclr" : "monovm",
-                asmstore_target_name(target));
+        cli_error("no %s store exists for %s (coreclr stores start with net10)",
+                  rt == ASMSTORE_RUNTIME_CORECLR ? "coreclr" : "monovm",
+                  asmstore_target_name(target));
         return 2;
     }
     preset_kind = o->compression;
@@ -512,7 +511,7 @@ static int pack_options(const pack_args *a, asmstore_write_options *o, asmstore_
         o->hash = ASMSTORE_HASH_UNKNOWN; /* its tables are XXH32 + XXH64 */
     if (a->hash) {
         if (o->format == 1) {
-            fprintf(stderr, "asmstore: format 1 always holds XXH32 and XXH64 tables (no --hash)\n");
+            cli_error("format 1 always holds XXH32 and XXH64 tables (no --hash)");
             return 2;
         }
         o->hash = !strcmp(a->hash, "crc32")       ? ASMSTORE_HASH_CRC32
@@ -529,8 +528,8 @@ static int pack_options(const pack_args *a, asmstore_write_options *o, asmstore_
     }
     max_level = asmstore_compression_level_max(o->compression);
     if (a->level > max_level) {
-        fprintf(stderr, "asmstore: level must be 1..%d for %s\n", max_level,
-                o->compression == ASMSTORE_COMPRESSION_LZ4 ? "LZ4 HC" : "zstd");
+        cli_error("level must be 1..%d for %s", max_level,
+                  o->compression == ASMSTORE_COMPRESSION_LZ4 ? "LZ4 HC" : "zstd");
         return 2;
     }
     if (a->level)
@@ -558,11 +557,10 @@ static int pack_mark_kept(pack_list *l, const pack_args *a) {
         }
         if (matched)
             continue;
-        fprintf(stderr,
-                "asmstore: --keep-uncompressed %s: no input is stored under that name; give an "
-                "entry name as "
-                "the store lists it (e.g. %s) or a pattern such as '*.r2r.dll'\n",
-                a->keep[k], l->items[0].name);
+        cli_error("--keep-uncompressed %s: no input is stored under that name; give an "
+                  "entry name as "
+                  "the store lists it (e.g. %s) or a pattern such as '*.r2r.dll'",
+                  a->keep[k], l->items[0].name);
         return 2;
     }
     return 0;
@@ -594,13 +592,15 @@ static int pack_check_out(const char *out) {
     else
         snprintf(dir, sizeof dir, ".");
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "asmstore: -o %s: the directory %s is not there (create it first, or give "
-                        "-o a path in an existing directory)\n", out, dir);
+        cli_error("-o %s: the directory %s is not there (create it first, or give "
+                  "-o a path in an existing directory)",
+                  out, dir);
         return 2;
     }
     if (access(dir, W_OK | X_OK) != 0) {
-        fprintf(stderr, "asmstore: -o %s: cannot write into the directory %s: %s (check its "
-                        "permissions, or give -o another directory)\n", out, dir, strerror(errno));
+        cli_error("-o %s: cannot write into the directory %s: %s (check its "
+                  "permissions, or give -o another directory)",
+                  out, dir, strerror(errno));
         return 2;
     }
     return 0;
@@ -713,9 +713,9 @@ static int pack_check_item(const pack_item *it) {
         if (asmstore_image_check((asmstore_image_kind)k, it->bytes[k], it->sizes[k], &err) ==
             ASMSTORE_OK)
             continue;
-        fprintf(stderr, "asmstore: %s (%s%s): %s: %s (at offset %llu); %s\n", it->name, it->path,
-                part[k], claim[k], err.message, (unsigned long long)err.offset,
-                cli_result_hint(ASMSTORE_ERR_BAD_IMAGE));
+        cli_error_result(ASMSTORE_ERR_BAD_IMAGE, "%s (%s%s): %s: %s (at offset %llu); %s", it->name,
+                         it->path, part[k], claim[k], err.message, (unsigned long long)err.offset,
+                         cli_result_hint(ASMSTORE_ERR_BAD_IMAGE));
         return 1;
     }
     return 0;
@@ -755,12 +755,12 @@ static int pack_add_all(asmstore_writer *w, pack_list *l) {
         ao.config_size = it->sizes[2];
         res = asmstore_writer_add(w, &ao, NULL);
         if (res != ASMSTORE_OK) {
-            fprintf(stderr, "asmstore: %s (%s): %s; %s\n", it->name, it->path,
-                    asmstore_result_string(res),
-                    res == ASMSTORE_ERR_INVALID_ARG && ao.abi
-                        ? "--arch needs --target net8 or --format 1"
-                    : *cli_result_hint(res) ? cli_result_hint(res)
-                                            : "give .NET assemblies (.dll) only");
+            cli_error_result(res, "%s (%s): %s; %s", it->name, it->path,
+                             asmstore_result_string(res),
+                             res == ASMSTORE_ERR_INVALID_ARG && ao.abi
+                                 ? "--arch needs --target net8 or --format 1"
+                             : *cli_result_hint(res) ? cli_result_hint(res)
+                                                     : "give .NET assemblies (.dll) only");
             return 1;
         }
     }
@@ -796,12 +796,12 @@ static int pack_check_twins(const pack_list *l, const asmstore_write_options *o)
                 memcmp(twin->name, name, base) || strcmp(twin->name + base, ".ni.dll"))
                 continue;
             clashes++;
-            fprintf(stderr,
-                    "asmstore: %s (%s) has the name of the ignored, zero-size %s twin this "
-                    "release's CoreCLR store writes for %s (%s): both cannot be in one store. Pack "
-                    "with --target net11 (the .NET 11 GA layout writes no twins) or --runtime "
-                    "monovm, or rename %s or leave it out\n",
-                    twin->name, twin->path, twin->name, name, l->items[i].path, twin->name);
+            cli_error(
+                "%s (%s) has the name of the ignored, zero-size %s twin this "
+                "release's CoreCLR store writes for %s (%s): both cannot be in one store. Pack "
+                "with --target net11 (the .NET 11 GA layout writes no twins) or --runtime "
+                "monovm, or rename %s or leave it out",
+                twin->name, twin->path, twin->name, name, l->items[i].path, twin->name);
         }
     }
     return clashes ? 2 : 0;
@@ -822,13 +822,12 @@ static int pack_check_composites(const pack_list *l) {
             continue;
         if (missing++)
             continue;
-        fprintf(stderr,
-                "asmstore: %s (%s) is a ReadyToRun component stub whose code is in the composite "
-                "image %.*s, "
-                "which is not among the inputs (CoreCLR would abort without a message); add %.*s "
-                "(crossgen2 "
-                "writes it beside the stubs), or pack the IL assemblies instead of the stubs\n",
-                it->name, it->path, (int)len, owner, (int)len, owner);
+        cli_error("%s (%s) is a ReadyToRun component stub whose code is in the composite "
+                  "image %.*s, "
+                  "which is not among the inputs (CoreCLR would abort without a message); add %.*s "
+                  "(crossgen2 "
+                  "writes it beside the stubs), or pack the IL assemblies instead of the stubs",
+                  it->name, it->path, (int)len, owner, (int)len, owner);
     }
     if (missing > 1)
         fprintf(stderr,
@@ -865,8 +864,8 @@ static int pack_prepare(pack_job *j, int argc, char **argv) {
     if (rc == 0)
         rc = pack_options(&j->a, &j->o, &j->info);
     if (rc == 0 && j->o.format == 1 && (j->a.wrap_set || j->a.raw)) {
-        fprintf(stderr, "asmstore: format 1 stores are raw files (no --raw, --wrap or "
-                        "--template)\n");
+        cli_error("format 1 stores are raw files (no --raw, --wrap or "
+                  "--template)");
         rc = 2;
     }
     if (rc == 0)
@@ -897,8 +896,9 @@ static int pack_build(pack_job *j, const void **data, size_t *size) {
     if (res == ASMSTORE_OK)
         return 0;
     if (res == ASMSTORE_ERR_UNSUPPORTED_COMPRESSION && j->o.compression == ASMSTORE_COMPRESSION_LZ4)
-        fprintf(stderr, "asmstore: LZ4 (XALZ) images need liblz4: this asmstore was built without "
-                        "it (install liblz4-dev and rebuild), or give --compression zstd|none\n");
+        cli_error_result(res,
+                         "LZ4 (XALZ) images need liblz4: this asmstore was built without "
+                         "it (install liblz4-dev and rebuild), or give --compression zstd|none");
     else
         cli_fail("packing the store", res, &err);
     return 1;

@@ -228,10 +228,9 @@ static int copy_data(cli_zip_out *z, const cli_zip_item *it, const char *in_path
         left -= n;
     }
     if (it->check_crc && crc != it->crc32) {
-        fprintf(stderr,
-                "asmstore: %s: damaged archive: the data of entry %.*s does not have the CRC-32 "
-                "its headers give ('unzip -t %s' shows it): copy the archive again\n",
-                in_path, (int)asmstore__rd16(r + 28), (const char *)r + 46, in_path);
+        cli_error("%s: damaged archive: the data of entry %.*s does not have the CRC-32 "
+                  "its headers give ('unzip -t %s' shows it): copy the archive again",
+                  in_path, (int)asmstore__rd16(r + 28), (const char *)r + 46, in_path);
         return 1;
     }
     return 0;
@@ -252,10 +251,9 @@ int cli_zip_add(cli_zip_out *z, const cli_zip_item *it, const char *in_path) {
         return cli_fail_errno(z->path, "hold its central directory");
     }
     if (rc == 1)
-        fprintf(stderr,
-                "asmstore: %s: entry %.*s: its extra fields leave no room for the padding that "
-                "aligns its data (at most 65,535 bytes in all): remove them (zip -X) and repack\n",
-                in_path, (int)asmstore__rd16(r + 28), (const char *)r + 46);
+        cli_error("%s: entry %.*s: its extra fields leave no room for the padding that "
+                  "aligns its data (at most 65,535 bytes in all): remove them (zip -X) and repack",
+                  in_path, (int)asmstore__rd16(r + 28), (const char *)r + 46);
     return rc;
 }
 
@@ -330,10 +328,9 @@ static int put_signing_block(cli_zip_out *z, const unsigned char *comment, size_
     if (!end)
         errno = ENOMEM;
     if (n != 22 || z->pos > ZIP_SATURATED - ZIP_SIGN_BLOCK_ROOM)
-        fprintf(stderr,
-                "asmstore: %s: cannot sign it: it needs ZIP64 (over 65,534 entries or 4 GiB), "
-                "which APK signing does not allow\n",
-                z->path);
+        cli_error("%s: cannot sign it: it needs ZIP64 (over 65,534 entries or 4 GiB), "
+                  "which APK signing does not allow",
+                  z->path);
     else if (fflush(z->f) != 0 || !(f = fopen(z->tmp, "rb")))
         cli_fail_errno(z->path, "read it back to sign it");
     else {
