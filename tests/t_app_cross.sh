@@ -1,14 +1,16 @@
 #!/bin/bash
 # tests/t_app_cross.sh - the app library part of asmstore.h on 32-bit libraries it did not
 # write: for i686 and armhf, tests/lib/app_lib32.c compiled by the cross gcc and linked by lld (as
-# dotnet/android links libxamarin-app.so) against the stand-in bionic libc.so, once as .NET 6-9
-# (compressed_assemblies, per-entry buffers behind R_386_RELATIVE / R_ARM_RELATIVE REL relocations)
-# and once as .NET 10+ (compressed_assembly_count/_descriptors, uncompressed_assemblies_data_size
-# and _buffer). asmstore_app_open must read what the source declared at the addresses nm gives;
-# asmstore_app_grow (app_runtime_check --grow) grows descriptor 1 from 70,000 to 200,000 bytes;
-# glibc's dlopen under qemu-user (tests/app_cross_check.c, cross-compiled) must then see the grown
-# size over zero-filled, writable memory, the others unchanged; readelf and eu-elflint report
-# nothing new against the original.
+# dotnet/android links libxamarin-app.so) against the stand-in bionic libc.so, as .NET 8 and .NET 9
+# (compressed_assemblies, per-entry buffers behind R_386_RELATIVE / R_ARM_RELATIVE REL relocations;
+# format_tag 1 and 2) and .NET 10+ (compressed_assembly_count/_descriptors,
+# uncompressed_assemblies_data_size and _buffer). asmstore_app_open must read what the source
+# declared at the addresses nm gives; asmstore_app_grow (app_runtime_check --grow) grows descriptor
+# 1 from 70,000 to 200,000 bytes; glibc's dlopen under qemu-user (tests/app_cross_check.c,
+# cross-compiled) must then see the grown size over zero-filled, writable memory, the others
+# unchanged; readelf and eu-elflint report nothing new against the original. For .NET 9 and 10, an
+# APK of a store packed for the release and that library: repack grows the entry, keeps it XALZ,
+# and the APK's patched library loads the same way.
 . "$(dirname "$0")/lib/lib.sh"
 CC=${CC:-cc}
 W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Werror"
@@ -60,8 +62,9 @@ expect_open() {
     else
         b=$(sym "$lib" compressed_assembly_data_1)
         [ -n "$5" ] && b=$(tail_region "$5")
-        echo "abi $3, 32-bit, table 1, format_tag 1, 3 descriptors of 12 bytes at $d"
-        echo "config: 5 assemblies in the APK, 2 store files, 5 bundled slots"
+        echo "abi $3, 32-bit, table 1, format_tag $(($2 == 8 ? 1 : 2)), 3 descriptors of 12 bytes" \
+            "at $d"
+        echo "config: 5 assemblies in the APK, $(($2 == 8 ? 2 : 0)) store files, 5 bundled slots"
         echo "descriptor 0: 3000 bytes at $(sym "$lib" compressed_assembly_data_0)"
         echo "descriptor 1: $4 bytes at $b"
         echo "descriptor 2: 1234 bytes at $(sym "$lib" compressed_assembly_data_2)"
@@ -87,7 +90,7 @@ tool_diff() {
 # build_lib XCC DIR RELEASE: DIR/appRELEASE.so, linked against DIR/libc.so
 build_lib() {
     local def=
-    [ "$3" = 10 ] && def=-DAPP_NET10
+    [ "$3" != 8 ] && def=-DAPP_NET$3
     $1 $W $def -O2 -fPIC -c -o "$2/app$3.o" "$SRC" &&
         ld.lld -shared -soname libxamarin-app.so -o "$2/app$3.so" "$2/app$3.o" "$2/libc.so"
 }
@@ -119,6 +122,47 @@ one_release() {
     done
 }
 
+# one_apk ABI QEMU DIR RELEASE: an APK of a store packed for the release and DIR/appRELEASE.so;
+# repack grows B1.dll (descriptor 1) to 200,000 bytes: XALZ kept, the APK's library patched
+one_apk() {
+    local abi=$1 q=$2 o=$3 rel=$4 name="$1 .NET $4 APK" a=$3/apk$4 lib store
+    if ! command -v zip >/dev/null || ! command -v zipalign >/dev/null || [ ! -x "$ASMSTORE" ]; then
+        t_skip "$name" "zip, zipalign or $ASMSTORE absent"
+        return
+    fi
+    lib=lib/$([ "$abi" = arm ] && echo armeabi-v7a || echo x86)
+    store=$lib/libassembly-store.so
+    [ "$rel" = 9 ] && store=$lib/libassemblies.${lib#lib/}.blob.so
+    mkdir -p "$a/$lib"
+    "$ASMSTORE" pack --target "net$rel" --abi "$abi" --compression lz4 -o "$a/$store" \
+        "$T_TMP/A0.dll" "$T_TMP/B1.dll" "$T_TMP/C2.dll" 2>"$o/pack.log"
+    cat "$o/app$rel.so" >"$a/$lib/libxamarin-app.so"
+    echo '<manifest/>' >"$a/AndroidManifest.xml"
+    (cd "$a" && zip -q -X ../in0.apk AndroidManifest.xml "$lib/libxamarin-app.so" &&
+        zip -q -X -0 ../in0.apk "$store")
+    zipalign -f -p 4 "$o/in0.apk" "$o/in$rel.apk"
+    rm -f "$o/in0.apk"
+    t_check "$name: info finds $lib/libxamarin-app.so and the store agrees with it" \
+        bash -c "'$ASMSTORE' info '$o/in$rel.apk' | grep -q 'agrees with the store (3 compressed'"
+    "$ASMSTORE" repack "$o/in$rel.apk" -o "$o/out$rel.apk" --replace B1.dll="$T_TMP/BB.dll" \
+        2>"$o/repack.log"
+    t_check "$name: repack keeps the grown B1.dll XALZ with index 1, the library patched" \
+        grep -q "index 1 kept (200000 bytes uncompressed, 200000 reserved: the app library patched" \
+        "$o/repack.log"
+    t_check "$name: extract gives the replacement back, info says the store agrees" \
+        bash -c "'$ASMSTORE' extract '$o/out$rel.apk' -C '$o/x$rel' B1.dll >/dev/null &&
+            cmp '$T_TMP/BB.dll' '$o/x$rel/B1.dll' &&
+            '$ASMSTORE' info '$o/out$rel.apk' | grep -q 'agrees with the store (3 compressed'"
+    unzip -p "$o/out$rel.apk" "$lib/libxamarin-app.so" >"$o/patched$rel.so"
+    t_check "$name: its patched library, loaded by glibc under ${q%% *}, holds 200,000 bytes" \
+        diff <(expect_load "$rel" 200000) <($q "$o/chk" load "$o/libc.so" "$o/patched$rel.so")
+}
+
+if [ -x "$ASMSTORE" ]; then
+    t_pe --fill "app32 " "$T_TMP/A0.dll" 3000 "$T_TMP/B1.dll" 70000 "$T_TMP/C2.dll" 1234 \
+        "$T_TMP/BB.dll" 200000
+fi
+
 for spec in i686-linux-gnu:i386:x86 arm-linux-gnueabihf:arm:arm; do
     IFS=: read -r triplet qarch abi <<<"$spec"
     xcc=$triplet-gcc
@@ -135,12 +179,13 @@ for spec in i686-linux-gnu:i386:x86 arm-linux-gnueabihf:arm:arm; do
         t_fail "$abi: build the stand-in libc and the harness" "$(head -5 "$T_TMP/cc.log")"
         continue
     fi
-    for rel in 8 10; do
+    for rel in 8 9 10; do
         if ! build_lib "$xcc" "$o" "$rel" 2>"$T_TMP/cc.log"; then
             t_fail "$abi .NET $rel: build the library" "$(head -5 "$T_TMP/cc.log")"
             continue
         fi
         one_release "$abi" "qemu-$qarch -L /usr/$triplet" "$o" "$rel"
+        [ "$rel" != 8 ] && one_apk "$abi" "qemu-$qarch -L /usr/$triplet" "$o" "$rel"
     done
 done
 t_done

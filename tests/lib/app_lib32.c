@@ -4,8 +4,9 @@
    by lld against the stand-in bionic libc.so (tests/lib/standin_libc.c), as
      -DAPP_NET10  .NET 10+: compressed_assembly_count, compressed_assembly_descriptors (12 bytes,
                   a u32 offset into the buffer), uncompressed_assemblies_data_size/_buffer
-     (default)    .NET 6-9: compressed_assemblies {u32 count; descriptors *}, the descriptors and
+     (default)    .NET 6-8: compressed_assemblies {u32 count; descriptors *}, the descriptors and
                   their per-entry buffers internal, so each pointer is an R_*_RELATIVE relocation
+     -DAPP_NET9   .NET 9: the same table, format_tag 2
    The sizes are the test's expectations: change them there too. */
 #include <stdint.h>
 
@@ -41,7 +42,7 @@ typedef struct AssemblyStoreSingleAssemblyRuntimeData {
     void *descriptor;
 } AssemblyStoreSingleAssemblyRuntimeData;
 
-#ifdef APP_NET10
+#if defined(APP_NET10) || defined(APP_NET9)
 const uint64_t format_tag = 0x00025E6972616D58ull;
 #else
 const uint64_t format_tag = 0x00015E6972616D58ull;
