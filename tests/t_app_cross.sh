@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/t_app_cross.sh - the app library part of asmstore.h on 32-bit libraries it did not
-# write: for i686 and armhf, tests/lib/app_lib32.c compiled by the cross gcc and linked by lld (as
-# dotnet/android links libxamarin-app.so) against the stand-in bionic libc.so, as .NET 8 and .NET 9
+# write: for i686 and armhf, tests/lib/app_lib32.c compiled by the cross gcc and linked by lld with
+# the options dotnet/android links libxamarin-app.so with (then stripped as it is), against the
+# stand-in bionic libc.so, as .NET 8 and .NET 9
 # (compressed_assemblies, per-entry buffers behind R_386_RELATIVE / R_ARM_RELATIVE REL relocations;
 # format_tag 1 and 2) and .NET 10+ (compressed_assembly_count/_descriptors,
 # uncompressed_assemblies_data_size and _buffer). asmstore_app_open must read what the source
@@ -87,12 +88,20 @@ tool_diff() {
         <($1 "$3" 2>&1 | sed 's/0x[0-9a-f]*\|[0-9a-f]\{5,\}//g')
 }
 
-# build_lib XCC DIR RELEASE: DIR/appRELEASE.so, linked against DIR/libc.so
+# build_lib XCC DIR RELEASE ABI: DIR/appRELEASE.so, linked against DIR/libc.so with the options
+# dotnet/android's NativeLinker passes (4 KiB pages on 32-bit ABIs, -X on arm), and
+# DIR/appRELEASE-stripped.so, stripped as the build then does (objcopy --strip-debug
+# --strip-unneeded: no .symtab), the library an APK ships
 build_lib() {
-    local def=
+    local def= emu=elf_i386 x=
     [ "$3" != 8 ] && def=-DAPP_NET$3
+    [ "$4" = arm ] && emu=armelf_linux_eabi x=-X
     $1 $W $def -O2 -fPIC -c -o "$2/app$3.o" "$SRC" &&
-        ld.lld -shared -soname libxamarin-app.so -o "$2/app$3.so" "$2/app$3.o" "$2/libc.so"
+        ld.lld --shared --gc-sections --export-dynamic -z relro -z noexecstack \
+            -z max-page-size=4096 -z now --enable-new-dtags --build-id=sha1 --warn-shared-textrel --fatal-warnings \
+            --no-rosegment --no-undefined -soname libxamarin-app.so $x -m $emu \
+            -o "$2/app$3.so" "$2/app$3.o" "$2/libc.so" &&
+        "${1%gcc}objcopy" --strip-debug --strip-unneeded "$2/app$3.so" "$2/app$3-stripped.so"
 }
 
 # one_release ABI QEMU DIR RELEASE: the checks on one library and its grown copy
@@ -102,6 +111,8 @@ one_release() {
     n=$(readelf -rW "$lib" | grep -c "R_[A-Z0-9]*_RELATIVE")
     t_check "$name: asmstore_app_open reads the source's table at nm's addresses ($n RELATIVE)" \
         diff <(expect_open "$lib" "$rel" "$abi" 70000) <("$T_TMP/chk" open "$lib")
+    t_check "$name: stripped (no .symtab), it reads the same" \
+        diff <("$T_TMP/chk" open "$lib") <("$T_TMP/chk" open "$o/app$rel-stripped.so")
     t_check "$name: glibc's dlopen under ${q%% *} sees the same table over zero-filled buffers" \
         diff <(expect_load "$rel" 70000) <($q "$o/chk" load "$o/libc.so" "$lib")
     t_check "$name: asmstore_app_grow grows descriptor 1 to 200,000 bytes" \
@@ -122,7 +133,7 @@ one_release() {
     done
 }
 
-# one_apk ABI QEMU DIR RELEASE: an APK of a store packed for the release and DIR/appRELEASE.so;
+# one_apk ABI QEMU DIR RELEASE: an APK of a store packed for the release and the stripped library;
 # repack grows B1.dll (descriptor 1) to 200,000 bytes: XALZ kept, the APK's library patched
 one_apk() {
     local abi=$1 q=$2 o=$3 rel=$4 name="$1 .NET $4 APK" a=$3/apk$4 lib store
@@ -136,7 +147,7 @@ one_apk() {
     mkdir -p "$a/$lib"
     "$ASMSTORE" pack --target "net$rel" --abi "$abi" --compression lz4 -o "$a/$store" \
         "$T_TMP/A0.dll" "$T_TMP/B1.dll" "$T_TMP/C2.dll" 2>"$o/pack.log"
-    cat "$o/app$rel.so" >"$a/$lib/libxamarin-app.so"
+    cat "$o/app$rel-stripped.so" >"$a/$lib/libxamarin-app.so"
     echo '<manifest/>' >"$a/AndroidManifest.xml"
     (cd "$a" && zip -q -X ../in0.apk AndroidManifest.xml "$lib/libxamarin-app.so" &&
         zip -q -X -0 ../in0.apk "$store")
@@ -180,7 +191,7 @@ for spec in i686-linux-gnu:i386:x86 arm-linux-gnueabihf:arm:arm; do
         continue
     fi
     for rel in 8 9 10; do
-        if ! build_lib "$xcc" "$o" "$rel" 2>"$T_TMP/cc.log"; then
+        if ! build_lib "$xcc" "$o" "$rel" "$abi" 2>"$T_TMP/cc.log"; then
             t_fail "$abi .NET $rel: build the library" "$(head -5 "$T_TMP/cc.log")"
             continue
         fi
