@@ -91,17 +91,21 @@ tool_diff() {
 # build_lib XCC DIR RELEASE ABI: DIR/appRELEASE.so, linked against DIR/libc.so with the options
 # dotnet/android's NativeLinker passes (4 KiB pages on 32-bit ABIs, -X on arm), and
 # DIR/appRELEASE-stripped.so, stripped as the build then does (objcopy --strip-debug
-# --strip-unneeded: no .symtab), the library an APK ships
+# --strip-unneeded: no .symtab), the library an APK ships; DIR/bfdRELEASE.so linked by GNU ld
+# instead (RELRO and .data in one PT_LOAD)
 build_lib() {
     local def= emu=elf_i386 x=
     [ "$3" != 8 ] && def=-DAPP_NET$3
     [ "$4" = arm ] && emu=armelf_linux_eabi x=-X
     $1 $W $def -O2 -fPIC -c -o "$2/app$3.o" "$SRC" &&
         ld.lld --shared --gc-sections --export-dynamic -z relro -z noexecstack \
-            -z max-page-size=4096 -z now --enable-new-dtags --build-id=sha1 --warn-shared-textrel --fatal-warnings \
-            --no-rosegment --no-undefined -soname libxamarin-app.so $x -m $emu \
+            -z max-page-size=4096 -z now --enable-new-dtags --build-id=sha1 \
+            --warn-shared-textrel --fatal-warnings --no-rosegment --no-undefined \
+            -soname libxamarin-app.so $x -m $emu \
             -o "$2/app$3.so" "$2/app$3.o" "$2/libc.so" &&
-        "${1%gcc}objcopy" --strip-debug --strip-unneeded "$2/app$3.so" "$2/app$3-stripped.so"
+        "${1%gcc}objcopy" --strip-debug --strip-unneeded "$2/app$3.so" "$2/app$3-stripped.so" &&
+        $1 $W $def -O2 -shared -fPIC -nostdlib -Wl,-soname,libxamarin-app.so \
+            -o "$2/bfd$3.so" "$SRC" "$2/libc.so"
 }
 
 # one_release ABI QEMU DIR RELEASE: the checks on one library and its grown copy
@@ -197,6 +201,9 @@ for spec in i686-linux-gnu:i386:x86 arm-linux-gnueabihf:arm:arm; do
         fi
         one_release "$abi" "qemu-$qarch -L /usr/$triplet" "$o" "$rel"
         [ "$rel" != 8 ] && one_apk "$abi" "qemu-$qarch -L /usr/$triplet" "$o" "$rel"
+        t_check "$abi .NET $rel: linked by GNU ld, asmstore_app_open reads it at nm's places" \
+            diff <(expect_open "$o/bfd$rel.so" "$rel" "$abi" 70000) \
+            <("$T_TMP/chk" open "$o/bfd$rel.so")
     done
 done
 t_done
