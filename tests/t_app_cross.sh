@@ -164,6 +164,10 @@ one_apk() {
     t_check "$name: repack keeps the grown B1.dll XALZ with index 1, the library patched" \
         grep -q "index 1 kept (200000 bytes uncompressed, 200000 reserved: the app library patched" \
         "$o/repack.log"
+    local did="uncompressed_assemblies_data_buffer moved to the end of .bss"
+    [ "$rel" = 10 ] || did="each grown entry's buffer is a new zero-filled region at the end of .bss"
+    t_check "$name: repack says what the patch did ($([ "$rel" = 10 ] && echo buffer moved || echo own region))" \
+        grep -q "libxamarin-app.so ($abi[^)]*): patched: $did" "$o/repack.log"
     t_check "$name: extract gives the replacement back, info says the store agrees" \
         bash -c "'$ASMSTORE' extract '$o/out$rel.apk' -C '$o/x$rel' B1.dll >/dev/null &&
             cmp '$T_TMP/BB.dll' '$o/x$rel/B1.dll' &&

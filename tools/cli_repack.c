@@ -433,10 +433,16 @@ static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
         o->size = app.n;
         o->app_library = 1;
         app.patched = NULL;
-        fprintf(stderr,
-                "%s (%s): patched: uncompressed_assemblies_data_buffer moved to the end of .bss, "
-                "%u bytes, for the grown entries (nothing else changed)\n",
-                o->name, cli_unit_abi(u), app.patched_info.data_size);
+        if (app.patched_info.table == ASMSTORE_APP_TABLE_BUFFER)
+            fprintf(stderr,
+                    "%s (%s): patched: uncompressed_assemblies_data_buffer moved to the end of .bss, "
+                    "%u bytes, for the grown entries (nothing else changed)\n",
+                    o->name, cli_unit_abi(u), app.patched_info.data_size);
+        else
+            fprintf(stderr,
+                    "%s (%s): patched: each grown entry's buffer is a new zero-filled region at the "
+                    "end of .bss, its pointer's relocation retargeted (nothing else changed)\n",
+                    o->name, cli_unit_abi(u));
     }
     cli_app_close(&app);
     return rc;
