@@ -96,6 +96,8 @@ const char *cli_failure(asmstore_result r, const asmstore_error *err, char *buf,
 int cli_status(asmstore_result r);
 /* one when n is 1, else many: "1 entry", "2 entries". */
 const char *cli_plural(unsigned long long n, const char *one, const char *many);
+/* An entry's compression as list, diff, unpack's settings and --json spell it: "none", "lz4", "zstd". */
+const char *cli_compression_name(asmstore_compression c);
 /* Prints "asmstore: WHAT: <cli_failure>; <what to try>" and returns cli_status(r). err may be NULL.
    */
 int cli_fail(const char *what, asmstore_result r, const asmstore_error *err);

@@ -299,6 +299,10 @@ const char *cli_plural(unsigned long long n, const char *one, const char *many) 
     return n == 1 ? one : many;
 }
 
+const char *cli_compression_name(asmstore_compression c) {
+    return c == ASMSTORE_COMPRESSION_ZSTD ? "zstd" : c == ASMSTORE_COMPRESSION_LZ4 ? "lz4" : "none";
+}
+
 /* cli_error and cli_error_result: the text on stderr as it is, however long; "error" keeps what
    fits. */
 static void cli_verror(int has_code, asmstore_result r, const char *fmt, va_list ap) {

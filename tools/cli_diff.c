@@ -99,10 +99,6 @@ typedef struct field_value {
     unsigned long long n;
 } field_value;
 
-static const char *compression_word(asmstore_compression c) {
-    return c == ASMSTORE_COMPRESSION_ZSTD ? "zstd" : c == ASMSTORE_COMPRESSION_LZ4 ? "lz4" : "none";
-}
-
 static field_value store_field(const cli_unit *u, int f) {
     field_value v = {NULL, 0};
 
@@ -112,7 +108,7 @@ static field_value store_field(const cli_unit *u, int f) {
     case F_HASH: v.s = asmstore_hash_name(u->r.hash_kind); break;
     case F_WRAPPER: v.s = u->wrapper; break;
     case F_ALIGN: v.n = cli_unit_image_alignment(u); break;
-    case F_COMPRESSION: v.s = compression_word(cli_unit_compression(u)); break;
+    case F_COMPRESSION: v.s = cli_compression_name(cli_unit_compression(u)); break;
     case F_PATH: v.s = u->label; break;
     /* 16 KiB is what the loader asks of a store; beyond it is where the entry happens to lie */
     case F_ENTRY_ALIGN: v.n = u->zent.alignment < 16384 ? u->zent.alignment : 16384; break;
@@ -341,7 +337,7 @@ static void json_entry(const asmstore_entry *e, const char *sha) {
     }
     printf("{\"index\": %u, \"stored_size\": %zu, \"size\": %zu, \"compression\": \"%s\", "
            "\"ignored\": %s, \"pdb_size\": %zu, \"config_size\": %zu, \"sha256\": ",
-           e->index, e->image_size, e->uncompressed_size, compression_word(e->compression),
+           e->index, e->image_size, e->uncompressed_size, cli_compression_name(e->compression),
            e->ignored ? "true" : "false", e->pdb_size, e->config_size);
     cli_json_value(sha && sha[0] ? sha : NULL);
     fputs("}", stdout);
@@ -362,7 +358,7 @@ static void text_field(int f, const asmstore_entry *a, const asmstore_entry *b,
         case E_INDEX: printf("%u", e->index); break;
         case E_STORED: printf("%zu", e->image_size); break;
         case E_SIZE: printf("%zu", e->uncompressed_size); break;
-        case E_COMPRESSION: fputs(compression_word(e->compression), stdout); break;
+        case E_COMPRESSION: fputs(cli_compression_name(e->compression), stdout); break;
         case E_IGNORED: fputs(e->ignored ? "yes" : "no", stdout); break;
         case E_CONTENT: printf("%.16s", sha[i][0] ? sha[i] : e->ignored ? "none" : "?"); break;
         case E_PDB: printf("%zu bytes", e->pdb_size); break;
@@ -387,7 +383,7 @@ static void print_entry(diff_run *d, const asmstore_entry *a, const asmstore_ent
         printf("  %c %s", !a ? '+' : !b ? '-' : '~', fname);
         if (!a || !b)
             printf(" (descriptor %u, %zu bytes, %s)", e->index, e->uncompressed_size,
-                   compression_word(e->compression));
+                   cli_compression_name(e->compression));
         for (f = 0; f < E_NFIELDS; f++)
             if (m & (1u << f)) {
                 fputs(n++ ? "," : ":", stdout);

@@ -73,10 +73,6 @@ static int parse_store_args(int argc, char **argv, const cli_option *options, cl
     return 0;
 }
 
-static const char *compression_name(asmstore_compression c) {
-    return c == ASMSTORE_COMPRESSION_ZSTD ? "zstd" : c == ASMSTORE_COMPRESSION_LZ4 ? "lz4" : "none";
-}
-
 /* >>list and info ------------------------------------------------------------------------------ */
 /* One driver walks every selected store of STORE. */
 typedef struct cli_visit {
@@ -199,7 +195,7 @@ static void list_json_entry(const cli_unit *u, const asmstore_entry *e, const ch
     cli_json_bool("ignored", e->ignored);
     cli_json_num("stored_size", e->image_size);
     cli_json_num("size", e->uncompressed_size);
-    cli_json_str("compression", compression_name(e->compression));
+    cli_json_str("compression", cli_compression_name(e->compression));
     cli_json_num("pdb_size", e->pdb_size);
     cli_json_num("config_size", e->config_size);
     cli_json_str("sha256", sha[0] ? sha : NULL);
@@ -237,7 +233,7 @@ static void list_visit(const cli_visit *v) {
             list_json_entry(u, &e, fname, sha);
         } else {
             printf("%5u %10zu %10zu %-4s %s%s%s%s%s%s\n", k, e.uncompressed_size, e.image_size,
-                   compression_name(e.compression), v->hash ? (sha[0] ? sha : "-") : "",
+                   cli_compression_name(e.compression), v->hash ? (sha[0] ? sha : "-") : "",
                    v->hash ? " " : "", fname, e.ignored ? " (ignored)" : "",
                    e.pdb ? " +pdb" : "", e.config ? " +config" : "");
         }

@@ -41,10 +41,6 @@ int cli_release_level(const asmstore_reader *r, asmstore_compression kind) {
     return r->format == 4 ? 3 : 22;
 }
 
-static const char *compression_word(asmstore_compression kind) {
-    return kind == ASMSTORE_COMPRESSION_LZ4 ? "lz4" : kind ? "zstd" : "none";
-}
-
 /* Where unit u came from, as the settings record it: the archive entry, or the file's name (the
    input may have moved since). */
 static const char *unit_source(const cli_input *in, const cli_unit *u) {
@@ -196,7 +192,7 @@ static int unpack_entry(unpack_job *j, int s, const asmstore_entry *e, const cha
     else
         fprintf(f, ", \"descriptor_index\": null");
     fprintf(f, ", \"mapping_index\": %u, \"compression\": \"%s\", \"level\": %d, \"ignored\": %s, "
-            "\"size\": %zu, \"sha256\": ", e->mapping_index, compression_word(e->compression),
+            "\"size\": %zu, \"sha256\": ", e->mapping_index, cli_compression_name(e->compression),
             cli_release_level(&u->r, e->compression), e->ignored ? "true" : "false",
             e->uncompressed_size);
     fprintf(f, e->ignored ? "null" : "\"%s\"", hex);
@@ -408,7 +404,7 @@ static int check_level(const from_job *j, const cli_unit *u, const cli_settings_
     if (se->level >= (max ? 1 : 0) && se->level <= max)
         return 0;
     cli_error("%s: %s: %s: \"level\" %d: a %s image takes %s", j->settings, u->label, se->name,
-              se->level, compression_word(e->compression),
+              se->level, cli_compression_name(e->compression),
               max ? (max == 12 ? "1 to 12 (LZ4 HC)" : "1 to 22 (zstd)") : "0 (it is stored as is)");
     return 1;
 }
@@ -421,7 +417,7 @@ static int check_entry(const from_job *j, const cli_unit *u, const cli_settings_
            differs_u(j, u, fname, "index", se->index, e->index) ||
            differs_u(j, u, fname, "ignored", (unsigned)se->ignored, (unsigned)!!e->ignored) ||
            differs_s(j, u, fname, "compression", se->compression,
-                     compression_word(e->compression)) ||
+                     cli_compression_name(e->compression)) ||
            differs_u(j, u, fname, "size", se->size, e->uncompressed_size) ||
            differs_u(j, u, fname, "descriptor_index",
                      se->has_descriptor_index ? se->descriptor_index : UINT64_MAX,

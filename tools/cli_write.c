@@ -946,9 +946,8 @@ static void pack_json_store(const pack_job *j, size_t size) {
     cli_json_str("runtime", o->runtime == ASMSTORE_RUNTIME_CORECLR ? "CoreCLR" : "MonoVM");
     cli_json_num("format", o->format);
     cli_json_str("hash", v1 ? NULL : asmstore_hash_name(o->hash));
-    cli_json_str("compression", o->no_compress ? "none"
-                                : o->compression == ASMSTORE_COMPRESSION_LZ4 ? "lz4"
-                                                                             : "zstd");
+    cli_json_str("compression",
+                 cli_compression_name(o->no_compress ? ASMSTORE_COMPRESSION_NONE : o->compression));
     cli_json_num("entries", asmstore_writer_count(j->w));
     cli_json_num("store_size", size);
     cli_json_open("files", '[');
