@@ -118,6 +118,18 @@ t_check "repack .NET 8 set: both stores agree with the library" \
 t_check "repack .NET 8 set: extract gives the replacement back" \
     bash -c "'$ASMSTORE' extract '$T_TMP/razr-out' -C '$T_TMP/xr' Mono.Android.dll >/dev/null && cmp '$T_TMP/MA350.dll' '$T_TMP/xr/Mono.Android.dll'"
 
+
+# ---- repack --add: refused on every release, each runtime's reason named (docs/store-releases.md §3.4) ----
+t_pe "$T_TMP/New.dll" 4096
+"$ASMSTORE" repack "$V3/x86_64/assembly-store.so" -o "$T_TMP/add.so" --add "$T_TMP/New.dll" 2>"$T_TMP/add.log"
+add_rc=$?
+t_check "repack --add: refused (exit 1), nothing written" bash -c "[ $add_rc = 1 ] && [ ! -e '$T_TMP/add.so' ]"
+t_check "repack --add: names MonoVM's MonoImageLoader::stash_and_return and its image-cache hashes" \
+    grep -q "MonoVM .NET 9-11: MonoImageLoader::stash_and_return aborts .* assembly_image_cache_hashes\[\] in .rodata" "$T_TMP/add.log"
+t_check "repack --add: names format 1's number_of_assemblies_in_apk rows" \
+    grep -q ".NET 6-8 (format 1): the runtime searches exactly number_of_assemblies_in_apk rows" "$T_TMP/add.log"
+t_check "repack --add: names CoreCLR's AssemblyStore::open_assembly and the unchecked mapping_index" \
+    grep -q "CoreCLR .NET 10+: AssemblyStore::open_assembly writes assembly_store_bundled_assemblies\[mapping_index\] unchecked" "$T_TMP/add.log"
 # ---- the runtime's checks under glibc's loader (tests/app_runtime_check.c, a stand-in bionic libc.so) ----
 CC=${CC:-cc}
 printf 'LIBC { global: puts; abort; local: *; };\n' >"$T_TMP/libc.map"

@@ -946,14 +946,16 @@ static int write_archive(repack_job *j) {
 static int refuse_add(const repack_args *a) {
     if (!a->nadd)
         return 0;
-    cli_error(
-        "--add %s refused: a new assembly needs a fresh mapping index and a slot in "
-        "the app's "
-        "libxamarin-app.so (assembly_store_bundled_assemblies[], sized at build time; formats "
-        "2-4 do not even "
-        "bounds-check it), so the app would have to be relinked. Rebuild the app with the "
-        "assembly, or --replace an assembly it already has.",
-        a->add[0]);
+    /* Each runtime's reason (dotnet/android's sources), named so a user can look it up. */
+    cli_error("--add %s refused: libxamarin-app.so sizes what a new assembly needs at build time "
+              "(docs/store-releases.md section 3.4). MonoVM .NET 9-11: MonoImageLoader::stash_and_return "
+              "aborts (\"Failed to look up image index\") on a name missing from the sorted "
+              "assembly_image_cache_hashes[] in .rodata; .NET 6-8 (format 1): the runtime searches "
+              "exactly number_of_assemblies_in_apk rows and aborts on a mapping_index past them; "
+              "CoreCLR .NET 10+: AssemblyStore::open_assembly writes "
+              "assembly_store_bundled_assemblies[mapping_index] unchecked, past the array's end. "
+              "Rebuild the app with the assembly, or --replace an assembly it already has.",
+              a->add[0]);
     return 1;
 }
 
