@@ -155,6 +155,11 @@ void cli_json_string(FILE *f, const char *s, size_t n);
 #define CLI_JSON_SCHEMA 1 /* raised when a field is removed or changes meaning */
 void cli_json_begin(const char *command);
 int cli_json_on(void);
+/* A second document, into f (unpack's settings file), while the report waits: the field writers
+   write there from cli_json_file_begin's '{' to cli_json_file_end's closing "}\n", each array item
+   on a line of its own. */
+void cli_json_file_begin(FILE *f);
+void cli_json_file_end(void);
 void cli_json_open(const char *key, char bracket); /* '{' or '['; 15 levels at most (4 used) */
 void cli_json_close(void);
 void cli_json_key(const char *key); /* the comma and "key": ; the caller writes the value */

@@ -518,22 +518,52 @@ void cli_json_string(FILE *f, const char *s, size_t n) {
     fputc('"', f);
 }
 
-/* The document being written: one level per open object or array, each with its item count (for
-   the commas), and the first failure noted for "error". */
+/* A document being written: one level per open object or array, each with its item count (for
+   the commas). */
 #define JSON_DEPTH 16
-static struct {
-    int on, depth;
-    int wanted; /* the command line has --json: a failure before cli_json_begin still gets one */
+typedef struct json_doc {
+    FILE *out;
+    int depth;
+    int lines; /* each array item on a line of its own, indented (a file people edit) */
     unsigned items[JSON_DEPTH];
     char closer[JSON_DEPTH];
+} json_doc;
+
+static json_doc json_report, json_file;
+static json_doc *doc = &json_report; /* where cli_json_* write */
+
+/* The report on stdout: whether it is on, and the first failure noted for "error". */
+static struct {
+    int on;
+    int wanted; /* the command line has --json: a failure before cli_json_begin still gets one */
     int noted, has_code, reported;
     asmstore_result code;
     char message[1200]; /* as much as cli_error keeps */
 } json;
 
 static void json_item(void) {
-    if (json.items[json.depth]++)
-        fputs(", ", stdout);
+    int first = doc->items[doc->depth]++ == 0;
+
+    if (doc->lines && doc->closer[doc->depth] == ']')
+        fprintf(doc->out, "%s\n%*s", first ? "" : ",", 2 * doc->depth, "");
+    else if (!first)
+        fputs(", ", doc->out);
+}
+
+static void json_doc_begin(json_doc *d, FILE *out, int lines) {
+    memset(d, 0, sizeof *d);
+    d->out = out;
+    d->lines = lines;
+    d->closer[0] = '}';
+    fputc('{', out);
+    doc = d;
+}
+
+static void json_doc_end(void) {
+    while (doc->depth > 0)
+        cli_json_close();
+    fputs("}\n", doc->out);
+    doc = &json_report;
 }
 
 static void json_want(void) {
@@ -543,9 +573,8 @@ static void json_want(void) {
 /* The document's first fields; what was noted stays. */
 static void json_head(const char *command) {
     json.on = 1;
-    json.closer[0] = '}';
-    printf("{\"schema\": %d", CLI_JSON_SCHEMA);
-    json.items[0] = 1;
+    json_doc_begin(&json_report, stdout, 0);
+    cli_json_num("schema", CLI_JSON_SCHEMA);
     cli_json_str("command", command);
 }
 
@@ -561,32 +590,40 @@ int cli_json_on(void) {
     return json.on;
 }
 
+void cli_json_file_begin(FILE *f) {
+    json_doc_begin(&json_file, f, 1);
+}
+
+void cli_json_file_end(void) {
+    json_doc_end();
+}
+
 void cli_json_key(const char *key) {
     json_item();
     if (key)
-        printf("\"%s\": ", key);
+        fprintf(doc->out, "\"%s\": ", key);
 }
 
 void cli_json_open(const char *key, char bracket) {
     cli_json_key(key);
-    putchar(bracket);
-    if (json.depth + 1 < JSON_DEPTH) {
-        json.depth++;
-        json.items[json.depth] = 0;
-        json.closer[json.depth] = bracket == '{' ? '}' : ']';
+    fputc(bracket, doc->out);
+    if (doc->depth + 1 < JSON_DEPTH) {
+        doc->depth++;
+        doc->items[doc->depth] = 0;
+        doc->closer[doc->depth] = bracket == '{' ? '}' : ']';
     }
 }
 
 void cli_json_close(void) {
-    if (json.depth > 0)
-        putchar(json.closer[json.depth--]);
+    if (doc->depth > 0)
+        fputc(doc->closer[doc->depth--], doc->out);
 }
 
 void cli_json_value(const char *s) {
     if (s)
-        cli_json_string(stdout, s, strlen(s));
+        cli_json_string(doc->out, s, strlen(s));
     else
-        fputs("null", stdout);
+        fputs("null", doc->out);
 }
 
 void cli_json_str(const char *key, const char *s) {
@@ -596,7 +633,7 @@ void cli_json_str(const char *key, const char *s) {
 
 void cli_json_num(const char *key, unsigned long long n) {
     cli_json_key(key);
-    printf("%llu", n);
+    fprintf(doc->out, "%llu", n);
 }
 
 void cli_json_num_or_null(const char *key, int have, unsigned long long n) {
@@ -608,12 +645,12 @@ void cli_json_num_or_null(const char *key, int have, unsigned long long n) {
 
 void cli_json_bool(const char *key, int b) {
     cli_json_key(key);
-    fputs(b ? "true" : "false", stdout);
+    fputs(b ? "true" : "false", doc->out);
 }
 
 void cli_json_null(const char *key) {
     cli_json_key(key);
-    fputs("null", stdout);
+    fputs("null", doc->out);
 }
 
 void cli_json_abi(const char *key, asmstore_abi abi) {
@@ -623,9 +660,9 @@ void cli_json_abi(const char *key, asmstore_abi abi) {
 void cli_json_hex64(const char *key, int have, unsigned long long v) {
     cli_json_key(key);
     if (have)
-        printf("\"%016llx\"", v);
+        fprintf(doc->out, "\"%016llx\"", v);
     else
-        fputs("null", stdout);
+        fputs("null", doc->out);
 }
 
 void cli_json_note_error(int has_code, asmstore_result r, const char *message) {
@@ -650,16 +687,17 @@ int cli_json_finish(int status) {
         json_head(cli_current->name); /* failed before its document began: a usage error */
     if (!json.on)
         return status;
-    while (json.depth > 0)
+    doc = &json_report;
+    while (doc->depth > 0)
         cli_json_close();
     if (json.noted || status == 2 || (status == 1 && !json.reported)) {
         cli_json_open("error", '{');
         cli_json_num("status", (unsigned long long)status);
         cli_json_key("code");
         if (json.noted && json.has_code)
-            printf("%d", (int)json.code);
+            fprintf(doc->out, "%d", (int)json.code);
         else
-            fputs("null", stdout);
+            fputs("null", doc->out);
         cli_json_str("message", json.noted    ? json.message
                                 : status == 1 ? "the input is invalid or damaged (exit status 1)"
                                               : "a usage or I/O error (exit status 2)");
@@ -667,7 +705,7 @@ int cli_json_finish(int status) {
     } else {
         cli_json_null("error");
     }
-    fputs("}\n", stdout);
+    json_doc_end();
     json.on = 0;
     return status;
 }

@@ -133,29 +133,29 @@ static int put_file(unpack_job *j, const cli_unit *u, const char *rel, const voi
 }
 
 /* >>one entry ---------------------------------------------------------------------------------- */
-/* A companion's file and its SHA-256 into the entry's JSON: "pdb": "Foo.pdb", "pdb_sha256": ... */
+/* A companion's file and its SHA-256 into the entry's JSON: "pdb": "Foo.pdb", "pdb_sha256": ...
+   (key and sha_key: "pdb" and "pdb_sha256", or the config's). */
 static int put_companion(unpack_job *j, const cli_unit *u, int s, const char *key,
-                         const char *file, const unsigned char *p, size_t n, FILE *f) {
+                         const char *sha_key, const char *file, const unsigned char *p, size_t n) {
     char rel[PATH_MAX], hex[CLI_SHA256_HEX];
     int rc;
 
     if (!p) {
-        fprintf(f, ", \"%s\": null, \"%s_sha256\": null", key, key);
+        cli_json_null(key);
+        cli_json_null(sha_key);
         return 0;
     }
     snprintf(rel, sizeof rel, "%s/%s", j->dirs[s], file);
     if ((rc = put_file(j, u, rel, p, n)) != 0)
         return rc;
     cli_sha256_hex(p, n, hex);
-    fprintf(f, ", \"%s\": ", key);
-    cli_json_string(f, file, strlen(file));
-    fprintf(f, ", \"%s_sha256\": \"%s\"", key, hex);
+    cli_json_str(key, file);
+    cli_json_str(sha_key, hex);
     return 0;
 }
 
-/* The entry's image and companions under DIR/<store>/, its JSON object into f. */
-static int unpack_entry(unpack_job *j, int s, const asmstore_entry *e, const char *fname,
-                        FILE *f) {
+/* The entry's image and companions under DIR/<store>/, its object into the settings. */
+static int unpack_entry(unpack_job *j, int s, const asmstore_entry *e, const char *fname) {
     const cli_unit *u = &j->input.units[s];
     char rel[PATH_MAX], hex[CLI_SHA256_HEX] = "", why[512], pdb[1100];
     asmstore_error err;
@@ -180,58 +180,58 @@ static int unpack_entry(unpack_job *j, int s, const asmstore_entry *e, const cha
         cli_sha256_hex(img.p, img.n, hex);
         cli_image_free(&img);
     }
-    fprintf(f, "%s\n    {\"index\": %u, \"name\": ", e->index ? "," : "", e->index);
-    cli_json_string(f, fname, strlen(fname));
-    fprintf(f, ", \"file\": ");
-    if (e->ignored)
-        fprintf(f, "null");
-    else
-        cli_json_string(f, fname, strlen(fname));
-    if (e->compression != ASMSTORE_COMPRESSION_NONE)
-        fprintf(f, ", \"descriptor_index\": %u", asmstore__rd32(e->image + 4));
-    else
-        fprintf(f, ", \"descriptor_index\": null");
-    fprintf(f, ", \"mapping_index\": %u, \"compression\": \"%s\", \"level\": %d, \"ignored\": %s, "
-            "\"size\": %zu, \"sha256\": ", e->mapping_index, cli_compression_name(e->compression),
-            cli_release_level(&u->r, e->compression), e->ignored ? "true" : "false",
-            e->uncompressed_size);
-    fprintf(f, e->ignored ? "null" : "\"%s\"", hex);
+    cli_json_open(NULL, '{');
+    cli_json_num("index", e->index);
+    cli_json_str("name", fname);
+    cli_json_str("file", e->ignored ? NULL : fname);
+    cli_json_num_or_null("descriptor_index", e->compression != ASMSTORE_COMPRESSION_NONE,
+                         e->compression != ASMSTORE_COMPRESSION_NONE ? asmstore__rd32(e->image + 4)
+                                                                     : 0);
+    cli_json_num("mapping_index", e->mapping_index);
+    cli_json_str("compression", cli_compression_name(e->compression));
+    cli_json_num("level", (unsigned long long)cli_release_level(&u->r, e->compression));
+    cli_json_bool("ignored", e->ignored);
+    cli_json_num("size", e->uncompressed_size);
+    cli_json_str("sha256", e->ignored ? NULL : hex);
     snprintf(pdb, sizeof pdb, "%.*s.pdb", (int)asmstore_name_base_len(fname, strlen(fname)), fname);
     if (rc == 0)
-        rc = put_companion(j, u, s, "pdb", pdb, e->pdb, e->pdb_size, f);
+        rc = put_companion(j, u, s, "pdb", "pdb_sha256", pdb, e->pdb, e->pdb_size);
     snprintf(pdb, sizeof pdb, "%s.config", fname);
     if (rc == 0)
-        rc = put_companion(j, u, s, "config", pdb, e->config, cli_entry_config_size(u, e), f);
-    fputc('}', f);
+        rc = put_companion(j, u, s, "config", "config_sha256", pdb, e->config,
+                           cli_entry_config_size(u, e));
+    cli_json_close();
     return rc;
 }
 
 /* >>one store ---------------------------------------------------------------------------------- */
-static void store_json(const unpack_job *j, int s, FILE *f) {
+/* The store's object in the settings, up to its "entries" array (opened). */
+static void store_json(const unpack_job *j, int s) {
     const cli_unit *u = &j->input.units[s];
     char release[300];
 
     cli_unit_release(u, release, sizeof release);
-    fprintf(f, "%s\n  {\"dir\": \"%s\", \"source\": ", s ? "," : "", j->dirs[s]);
-    cli_json_string(f, unit_source(&j->input, u), strlen(unit_source(&j->input, u)));
-    if (u->abi == ASMSTORE_ABI_UNKNOWN)
-        fprintf(f, ", \"abi\": null");
-    else
-        fprintf(f, ", \"abi\": \"%s\"", asmstore_abi_android_name(u->abi));
-    fprintf(f, ", \"wrapper\": \"%s\", \"release\": ", u->wrapper);
-    cli_json_string(f, release, strlen(release));
-    fprintf(f, ",\n   \"format\": %u, \"version_word\": %u, \"store_id\": %u, \"header_size\": %zu, "
-            "\"hash\": \"%s\", \"image_alignment\": %zu,\n   \"entries\": [", u->r.format,
-            u->r.version_word, u->r.store_id, u->r.header_size,
-            asmstore_hash_name(u->r.hash_kind), cli_unit_image_alignment(u));
+    cli_json_open(NULL, '{');
+    cli_json_str("dir", j->dirs[s]);
+    cli_json_str("source", unit_source(&j->input, u));
+    cli_json_abi("abi", u->abi);
+    cli_json_str("wrapper", u->wrapper);
+    cli_json_str("release", release);
+    cli_json_num("format", u->r.format);
+    cli_json_num("version_word", u->r.version_word);
+    cli_json_num("store_id", u->r.store_id);
+    cli_json_num("header_size", u->r.header_size);
+    cli_json_str("hash", asmstore_hash_name(u->r.hash_kind));
+    cli_json_num("image_alignment", cli_unit_image_alignment(u));
+    cli_json_open("entries", '[');
 }
 
-static int unpack_store(unpack_job *j, int s, FILE *f) {
+static int unpack_store(unpack_job *j, int s) {
     const cli_unit *u = &j->input.units[s];
     uint32_t k;
     int rc = 0;
 
-    store_json(j, s, f);
+    store_json(j, s);
     for (k = 0; k < u->r.entry_count && rc == 0; k++) {
         asmstore_entry e;
         char fname[1024];
@@ -241,9 +241,10 @@ static int unpack_store(unpack_job *j, int s, FILE *f) {
             cli_error("%s: entry %u cannot be read", u->label, k);
             return 1;
         }
-        rc = unpack_entry(j, s, &e, fname, f);
+        rc = unpack_entry(j, s, &e, fname);
     }
-    fprintf(f, "]}");
+    cli_json_close();
+    cli_json_close();
     return rc;
 }
 
@@ -264,18 +265,22 @@ static int unpack_all(unpack_job *j) {
     size_t size = 0;
     const char *slash = strrchr(j->in, '/');
     FILE *f = open_memstream(&text, &size);
+    char tool[64];
     int i, rc = 0;
 
     if (!f)
         return cli_fail_errno(j->in, "hold its settings in memory");
-    fprintf(f, "{\"schema\": %d, \"tool\": \"asmstore %d.%d.%d\", \"input\": ",
-            CLI_SETTINGS_SCHEMA, ASMSTORE_VERSION_MAJOR, ASMSTORE_VERSION_MINOR,
-            ASMSTORE_VERSION_PATCH);
-    cli_json_string(f, slash ? slash + 1 : j->in, strlen(slash ? slash + 1 : j->in));
-    fprintf(f, ", \"archive\": %s,\n \"stores\": [", j->input.archive ? "true" : "false");
+    snprintf(tool, sizeof tool, "asmstore %d.%d.%d", ASMSTORE_VERSION_MAJOR,
+             ASMSTORE_VERSION_MINOR, ASMSTORE_VERSION_PATCH);
+    cli_json_file_begin(f);
+    cli_json_num("schema", CLI_SETTINGS_SCHEMA);
+    cli_json_str("tool", tool);
+    cli_json_str("input", slash ? slash + 1 : j->in);
+    cli_json_bool("archive", j->input.archive);
+    cli_json_open("stores", '[');
     for (i = 0; i < j->input.n && rc == 0; i++)
-        rc = unpack_store(j, i, f);
-    fprintf(f, "]}\n");
+        rc = unpack_store(j, i);
+    cli_json_file_end();
     if (fclose(f) != 0 && rc == 0)
         rc = cli_fail_errno(j->in, "hold its settings in memory");
     if (rc == 0)
