@@ -3322,6 +3322,26 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_fail(const asmstore__inert *c,
     return asmstore__fail(c->err, ASMSTORE_ERR_ELF_NOT_INERT, off, -1, 0, msg);
 }
 
+/* Is [vaddr, vaddr + len) inside one PT_LOAD: its file bytes, or with in_writable_memory the
+   memory of a writable one (where .data and .bss live)? */
+ASMSTORE__PRIVATE int asmstore__elf_load_covers(const asmstore__elf *e, uint64_t vaddr,
+                                                uint64_t len, int in_writable_memory) {
+    asmstore__phdr h;
+    uint32_t i;
+
+    for (i = 0; i < e->phnum; i++) {
+        uint64_t span;
+
+        asmstore__elf_phdr(e, i, &h);
+        if (h.type != ASMSTORE__PT_LOAD || (in_writable_memory && !(h.flags & ASMSTORE__PF_W)))
+            continue;
+        span = in_writable_memory ? h.memsz : h.filesz;
+        if (vaddr >= h.vaddr && vaddr - h.vaddr <= span && len <= span - (vaddr - h.vaddr))
+            return 1;
+    }
+    return 0;
+}
+
 /* The file offset the loader maps [vaddr, vaddr + len) from: 1 when the range lies in one
    PT_LOAD's file bytes (the segment checks make every other mapping of those pages agree), with
    *avail (may be NULL) the bytes from vaddr to the end of those. */
@@ -3646,6 +3666,11 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_inert(const void *elf, size_t si
 #define ASMSTORE__APP_CFG_STORE_FILES 32u /* format_tag 1 (.NET 6-8) only */
 #define ASMSTORE__APP_FORMAT_TAG 0x5E6972616D58ull /* "Xmari^", the version in the top 16 bits */
 
+/* [addr, addr + len) in the memory of a writable PT_LOAD (.data, .bss). */
+ASMSTORE__PRIVATE int asmstore__app_in_data(const asmstore__elf *e, uint64_t addr, uint64_t len) {
+    return asmstore__elf_load_covers(e, addr, len, 1);
+}
+
 /* A dynamic symbol's bytes as the loader maps them: ASMSTORE_OK with *off when `symbol` is there
    with at least `need` bytes inside a PT_LOAD's file bytes, ASMSTORE_ERR_NOT_FOUND when absent,
    ASMSTORE_ERR_BAD_ELF saying `why` when it is out of place. */
@@ -3660,20 +3685,6 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_symbol(const asmstore__elf *e, c
     if (y->shndx == 0 || y->size < need || !asmstore__elf_mapped(e, y->value, need, off, NULL))
         return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, at, -1, 0, why);
     return ASMSTORE_OK;
-}
-
-/* [addr, addr + len) inside the memory of one writable PT_LOAD (where .data and .bss live). */
-ASMSTORE__PRIVATE int asmstore__app_writable(const asmstore__elf *e, uint64_t addr, uint64_t len) {
-    asmstore__phdr h;
-    uint32_t i;
-
-    for (i = 0; i < e->phnum; i++) {
-        asmstore__elf_phdr(e, i, &h);
-        if (h.type == ASMSTORE__PT_LOAD && (h.flags & ASMSTORE__PF_W) && addr >= h.vaddr &&
-            addr - h.vaddr <= h.memsz && len <= h.memsz - (addr - h.vaddr))
-            return 1;
-    }
-    return 0;
 }
 
 /* The value the loader stores in the pointer at `addr`: the R_*_RELATIVE relocation of an
@@ -3753,7 +3764,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_buffer_table(const asmstore__elf
     info->data_size_offset = off;
     res = asmstore__elf_dynsym_find(e, "uncompressed_assemblies_data_buffer", &y, &off, err);
     if (res == ASMSTORE_ERR_NOT_FOUND ||
-        (res == ASMSTORE_OK && (y.shndx == 0 || !asmstore__app_writable(e, y.value, y.size))))
+        (res == ASMSTORE_OK && (y.shndx == 0 || !asmstore__app_in_data(e, y.value, y.size))))
         return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, off, -1, 0,
                               "uncompressed_assemblies_data_buffer missing or not in writable "
                               "memory");
@@ -3781,7 +3792,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_pointer_table(const asmstore__el
     bytes = (uint64_t)info->count * info->descriptor_size;
     if (info->count == 0) return ASMSTORE_OK;
     if (!asmstore__elf_mapped(e, info->descriptors_addr, bytes, &off, NULL) ||
-        !asmstore__app_writable(e, info->descriptors_addr, bytes))
+        !asmstore__app_in_data(e, info->descriptors_addr, bytes))
         return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, at, -1, 0,
                               "compressed_assemblies.descriptors not relocated to writable data "
                               "in the file");
@@ -3904,7 +3915,7 @@ ASMSTORE_DEF asmstore_result asmstore_app_check_image(const void *so, size_t siz
                    info->data_size <= info->data_symbol_size;
     else
         in_place = asmstore__elf_open(&e, so, size) == ASMSTORE_OK && d.data_addr != 0 &&
-                   asmstore__app_writable(&e, d.data_addr, d.uncompressed_file_size);
+                   asmstore__app_in_data(&e, d.data_addr, d.uncompressed_file_size);
     if (!in_place)
         return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, d.offset, descriptor_index, 0,
                               "descriptor's buffer outside the app library's data (the runtime "
@@ -7020,15 +7031,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__rule(asmstore_error *err, int rule, 
 }
 /* Is [vaddr, vaddr+len) inside some PT_LOAD's file-backed range? */
 ASMSTORE__PRIVATE int asmstore__in_load(const asmstore__elf *e, uint64_t vaddr, uint64_t len) {
-    asmstore__phdr h;
-    uint32_t i;
-    for (i = 0; i < e->phnum; i++) {
-        asmstore__elf_phdr(e, i, &h);
-        if (h.type == ASMSTORE__PT_LOAD && vaddr >= h.vaddr && vaddr - h.vaddr <= h.filesz &&
-            len <= h.filesz - (vaddr - h.vaddr))
-            return 1;
-    }
-    return 0;
+    return asmstore__elf_load_covers(e, vaddr, len, 0);
 }
 
 /* What the bionic checker has learnt so far. Each helper below checks one group of rules
