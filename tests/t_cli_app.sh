@@ -77,7 +77,7 @@ if command -v zip >/dev/null && command -v zipalign >/dev/null; then
     mkdir -p "$T_TMP/ga"; (cd "$T_TMP/ga" && unzip -q "$T_TMP/grown.apk" lib/x86_64/libxamarin-app.so lib/x86_64/libassembly-store.so)
     t_check "APK grow: the library keeps its size; only its buffer's fields changed" \
         bash -c "test \$(stat -c %s '$T_TMP/ga/lib/x86_64/libxamarin-app.so') = \$(stat -c %s '$V3/x86_64/libxamarin-app.so') && [ \$(cmp -l '$V3/x86_64/libxamarin-app.so' '$T_TMP/ga/lib/x86_64/libxamarin-app.so' | wc -l) -le 40 ]"
-    # a .NET 8 APK: its stores share one table, which repack does not patch; the old rule, with why
+    # a .NET 8 APK: its stores share one table (indices over every ABI), each ABI's library is patched
     B=$T_TMP/apk8; mkdir -p "$B/assemblies" "$B/lib/arm64-v8a"
     cat "$RAZR/base_assemblies.blob" >"$B/assemblies/assemblies.blob"
     cat "$RAZR/base_assemblies.arm64_v8a.blob" >"$B/assemblies/assemblies.arm64_v8a.blob"
@@ -89,10 +89,25 @@ if command -v zip >/dev/null && command -v zipalign >/dev/null; then
     zipalign -f -p 4 "$T_TMP/in8-0.apk" "$T_TMP/in8.apk"
     t_pe --fill "Mono.Android grown " "$T_TMP/MA400.dll" 400000
     "$ASMSTORE" repack "$T_TMP/in8.apk" -o "$T_TMP/out8.apk" --replace Mono.Android.dll="$T_TMP/MA400.dll" 2>"$T_TMP/apk8.log"
-    t_check "APK .NET 8: a replacement over the descriptor is stored uncompressed, saying why the library is not patched" \
-        grep -q "stored UNCOMPRESSED: 400000 bytes is more than the 363008 .*not patched: a .NET 6-8 set's stores share one table" "$T_TMP/apk8.log"
-    t_check "APK .NET 8: the library in the output is the original, byte for byte" \
-        bash -c "unzip -p '$T_TMP/out8.apk' lib/arm64-v8a/libxamarin-app.so | cmp - '$RAZR/libxamarin-app.so'"
+    t_check "APK .NET 8: a replacement over the descriptor stays XALZ with index 2, the library patched" \
+        grep -q "descriptor index 2 kept (400000 bytes uncompressed, 400000 reserved: the app library patched" "$T_TMP/apk8.log"
+    t_check "APK .NET 8: the output's library says so" grep -q "lib/arm64-v8a/libxamarin-app.so (arm64-v8a): patched: each grown entry's buffer" "$T_TMP/apk8.log"
+    t_check "APK .NET 8: both stores agree with the output's patched library" \
+        bash -c "[ \$('$ASMSTORE' info '$T_TMP/out8.apk' | grep -c 'agrees with the store') = 2 ]"
+    t_check "APK .NET 8: extract gives the 400,000 bytes back" \
+        bash -c "'$ASMSTORE' extract '$T_TMP/out8.apk' -C '$T_TMP/x8' Mono.Android.dll >/dev/null && cmp '$T_TMP/MA400.dll' '$T_TMP/x8/Mono.Android.dll'"
+    t_check "APK .NET 8: the original library would abort on the new store" \
+        bash -c "unzip -p '$T_TMP/out8.apk' assemblies/assemblies.arm64_v8a.blob >/dev/null; '$ASMSTORE' info --app '$RAZR/libxamarin-app.so' '$T_TMP/out8.apk' | grep -q 'Mono.Android.dll: 400000 bytes uncompressed, descriptor 2 holds 363008'"
+    # the same set with its library under another ABI's directory: the arm64 store has none of its own
+    (cd "$B" && mkdir -p lib/x86_64 && mv lib/arm64-v8a/libxamarin-app.so lib/x86_64/ &&
+        zip -q -X ../in8b-0.apk AndroidManifest.xml assemblies/assemblies.manifest lib/x86_64/libxamarin-app.so &&
+        zip -q -X -0 ../in8b-0.apk assemblies/assemblies.blob assemblies/assemblies.arm64_v8a.blob)
+    zipalign -f -p 4 "$T_TMP/in8b-0.apk" "$T_TMP/in8b.apk"
+    "$ASMSTORE" repack "$T_TMP/in8b.apk" -o "$T_TMP/out8b.apk" --replace Mono.Android.dll="$T_TMP/MA400.dll" 2>"$T_TMP/apk8b.log"
+    t_check "APK .NET 8, no library for the arch store's ABI: stored uncompressed, saying which library is missing" \
+        grep -q "stored UNCOMPRESSED: 400000 bytes is more than the 339456 .*not patched: no libxamarin-app.so for arm64-v8a" "$T_TMP/apk8b.log"
+    t_check "APK .NET 8, no library for the arch store's ABI: the library in the output is the original, byte for byte" \
+        bash -c "unzip -p '$T_TMP/out8b.apk' lib/x86_64/libxamarin-app.so | cmp - '$RAZR/libxamarin-app.so'"
 else
     t_skip "APK with its app library" "zip or zipalign absent"
 fi
@@ -117,6 +132,26 @@ t_check "repack .NET 8 set: both stores agree with the library" \
     bash -c "[ \$('$ASMSTORE' info --app '$RAZR/libxamarin-app.so' '$T_TMP/razr-out' | grep -c 'agrees with the store') = 2 ]"
 t_check "repack .NET 8 set: extract gives the replacement back" \
     bash -c "'$ASMSTORE' extract '$T_TMP/razr-out' -C '$T_TMP/xr' Mono.Android.dll >/dev/null && cmp '$T_TMP/MA350.dll' '$T_TMP/xr/Mono.Android.dll'"
+
+# ---- repack of a .NET 8 set directory: its library patched, written into the output directory ----
+t_pe --fill "Mono.Android grown " "$T_TMP/MA400d.dll" 400000
+"$ASMSTORE" repack "$RAZR" -o "$T_TMP/razr-grown" --replace Mono.Android.dll="$T_TMP/MA400d.dll" 2>"$T_TMP/razr-g.log"
+t_check "repack .NET 8 set: 400,000 bytes (over the library's 363,008) stays XALZ, index 2, the library patched" \
+    grep -q "descriptor index 2 kept (400000 bytes uncompressed, 400000 reserved: the app library patched" "$T_TMP/razr-g.log"
+t_check "repack .NET 8 set: the patched library is in the output directory" \
+    bash -c "test -f '$T_TMP/razr-grown/libxamarin-app.so' && ! cmp -s '$T_TMP/razr-grown/libxamarin-app.so' '$RAZR/libxamarin-app.so'"
+t_check "repack .NET 8 set: both stores agree with the library beside them" \
+    bash -c "[ \$('$ASMSTORE' info '$T_TMP/razr-grown' | grep -c 'agrees with the store') = 2 ]"
+t_check "repack .NET 8 set: extract gives the 400,000 bytes back" \
+    bash -c "'$ASMSTORE' extract '$T_TMP/razr-grown' -C '$T_TMP/xrg' Mono.Android.dll >/dev/null && cmp '$T_TMP/MA400d.dll' '$T_TMP/xrg/Mono.Android.dll'"
+t_check "repack .NET 8 set: the input's library is untouched" \
+    bash -c "sha256sum '$RAZR/libxamarin-app.so' | grep -q e17611b4097873f134b2c218adc16f683e91fe8abec6bba293d405c42db66a4b"
+mkdir -p "$T_TMP/s8/lib/arm64-v8a"
+for f in "$RAZR"/*.blob "$RAZR"/*.manifest; do ln -s "$f" "$T_TMP/s8/"; done
+cp "$RAZR/libxamarin-app.so" "$T_TMP/s8/lib/arm64-v8a/"
+"$ASMSTORE" repack "$T_TMP/s8" -o "$T_TMP/s8-out" --replace Mono.Android.dll="$T_TMP/MA400d.dll" 2>/dev/null
+t_check "repack .NET 8 set, its library under lib/arm64-v8a/: patched at that path in the output, which agrees" \
+    bash -c "cmp -s '$T_TMP/s8-out/lib/arm64-v8a/libxamarin-app.so' '$T_TMP/razr-grown/libxamarin-app.so' && [ \$('$ASMSTORE' info '$T_TMP/s8-out' | grep -c 'agrees with the store') = 2 ]"
 
 
 # ---- repack --add: refused on every release, each runtime's reason named (docs/store-releases.md §3.4) ----

@@ -14,14 +14,16 @@ static void app_open(cli_app *a) {
     a->res = asmstore_app_open(a->p, a->n, &a->info, &a->err);
 }
 
-/* PATH mapped as the app library: 0 found, 1 not there, 2 unreadable. */
-static int app_from_file(cli_app *a, const char *path) {
+/* PATH mapped as the app library, its name from path[rel] on: 0 found, 1 not there, 2
+   unreadable. */
+static int app_from_file(cli_app *a, const char *path, size_t rel) {
     int rc = cli_map_file(path, &a->map, &a->n);
 
     if (rc != 0)
         return rc;
     a->p = a->map;
     snprintf(a->label, sizeof a->label, "%.*s", (int)sizeof a->label - 1, path);
+    a->name = a->label + (rel < strlen(a->label) ? rel : 0);
     app_open(a);
     return 0;
 }
@@ -40,6 +42,7 @@ static int app_from_entry(cli_app *a, const unsigned char *zip, size_t size, con
     a->n = b.n;
     a->owned = b.owned;
     snprintf(a->label, sizeof a->label, "%s", name);
+    a->name = a->label;
     app_open(a);
     return 1;
 }
@@ -69,7 +72,7 @@ static int app_from_dir(cli_app *a, const char *dir, asmstore_abi abi) {
     snprintf(path[1], sizeof path[1], "%s/lib/%s/" CLI_APP_LIBRARY, dir, an);
     snprintf(path[2], sizeof path[2], "%s/%s/" CLI_APP_LIBRARY, dir, an);
     for (i = 0; i < 3; i++)
-        if ((rc = app_from_file(a, path[i])) != 1)
+        if ((rc = app_from_file(a, path[i], strlen(dir) + 1)) != 1)
             return rc;
     return 0;
 }
@@ -90,7 +93,7 @@ int cli_app_find(cli_app *a, const cli_input *in, const cli_unit *u, const char 
 
     memset(a, 0, sizeof *a);
     if (path) {
-        if ((rc = app_from_file(a, path)) == 0)
+        if ((rc = app_from_file(a, path, 0)) == 0)
             return 0;
         return cli_fail_errno(path, "read the app library (--app)");
     }
@@ -182,24 +185,110 @@ uint32_t cli_app_agree(const cli_app *a, const cli_unit *u, FILE *f, cli_app_agr
 }
 
 /* >>patching ----------------------------------------------------------------------------------- */
-int cli_app_grow(cli_app *a, uint32_t index, uint32_t size, const char **why) {
-    if (!a->found || a->res != ASMSTORE_OK) {
-        *why = a->found ? "its table cannot be read" : "no app library found beside the store";
+/* Adds the library found for unit u to s; else says in s->missing why u has none. */
+static void apps_add(cli_apps *s, cli_app *a, const cli_unit *u) {
+    const char *abi = asmstore_abi_android_name(u->abi);
+
+    if (a->found && a->res == ASMSTORE_OK && (u->abi == ASMSTORE_ABI_UNKNOWN ||
+                                              a->info.abi == u->abi)) {
+        s->app[s->n] = *a;
+        s->app[s->n].name = s->app[s->n].label + (a->name - a->label); /* into its own label */
+        s->unit[s->n++] = u;
+        return;
+    }
+    if (!s->missing[0])
+        snprintf(s->missing, sizeof s->missing, "%s " CLI_APP_LIBRARY " for %s%s",
+                 !a->found ? "no" : a->res != ASMSTORE_OK ? "no readable" : "no",
+                 abi ? abi : "the store",
+                 a->found && a->res == ASMSTORE_OK ? " (the one found is another ABI's)" : "");
+    cli_app_close(a);
+}
+
+int cli_apps_find(cli_apps *s, const cli_input *in, const cli_unit *u) {
+    cli_app a;
+    int i, rc = 0;
+
+    memset(s, 0, sizeof *s);
+    if (u) {
+        rc = cli_app_find(&a, in, u, NULL);
+        if (rc == 0)
+            apps_add(s, &a, u);
+        return rc;
+    }
+    for (i = 0; i < in->n && rc == 0; i++)
+        if (in->units[i].r.format == 1 && in->units[i].r.store_id != 0 &&
+            (rc = cli_app_find(&a, in, &in->units[i], NULL)) == 0)
+            apps_add(s, &a, &in->units[i]);
+    for (i = 0; i < in->n && rc == 0 && s->n == 0 && !s->missing[0]; i++)
+        if (in->units[i].r.format == 1 && (rc = cli_app_find(&a, in, &in->units[i], NULL)) == 0)
+            apps_add(s, &a, &in->units[i]); /* a set of store 0 alone */
+    return rc;
+}
+
+void cli_apps_close(cli_apps *s) {
+    int i;
+
+    for (i = 0; i < s->n; i++)
+        cli_app_close(&s->app[i]);
+    s->n = 0;
+}
+
+uint32_t cli_apps_limit(const cli_apps *s, uint32_t index) {
+    uint32_t least = 0;
+    int i;
+
+    for (i = 0; i < s->n; i++) {
+        uint32_t k = cli_app_limit(&s->app[i], index);
+
+        if (k == 0)
+            return 0;
+        if (i == 0 || k < least)
+            least = k;
+    }
+    return least;
+}
+
+/* A copy of a's library (patched so far, else as found) with descriptor `index` grown to `size`:
+   the copy, or NULL with *why. */
+static unsigned char *app_grown_copy(cli_app *a, uint32_t index, uint32_t size,
+                                     asmstore_app_info *info, const char **why) {
+    unsigned char *copy = (unsigned char *)malloc(a->n ? a->n : 1);
+
+    *info = a->patched ? a->patched_info : a->info;
+    if (!copy) {
+        *why = "out of memory";
+        return NULL;
+    }
+    memcpy(copy, a->patched ? a->patched : a->p, a->n);
+    if (asmstore_app_grow(copy, a->n, info, index, size, &a->patch_err) == ASMSTORE_OK)
+        return copy;
+    *why = a->patch_err.message ? a->patch_err.message : "asmstore_app_grow failed";
+    free(copy);
+    return NULL;
+}
+
+int cli_apps_grow(cli_apps *s, uint32_t index, uint32_t size, const char **why) {
+    unsigned char *next[CLI_MAX_UNITS];
+    asmstore_app_info info[CLI_MAX_UNITS];
+    int i, made = 0;
+
+    if (s->n == 0 || s->missing[0]) {
+        *why = s->missing[0] ? s->missing : "no app library found beside the store";
         return 0;
     }
-    if (!a->patched) {
-        if (!(a->patched = (unsigned char *)malloc(a->n ? a->n : 1))) {
-            *why = "out of memory";
-            return 0;
+    while (made < s->n && (next[made] = app_grown_copy(&s->app[made], index, size, &info[made],
+                                                       why)) != NULL)
+        made++;
+    for (i = 0; i < made; i++) {
+        if (made < s->n) { /* one could not grow: none does */
+            free(next[i]);
+            continue;
         }
-        memcpy(a->patched, a->p, a->n);
-        a->patched_info = a->info;
+        free(s->app[i].patched);
+        s->app[i].patched = next[i];
+        s->app[i].patched_info = info[i];
     }
-    if (asmstore_app_grow(a->patched, a->n, &a->patched_info, index, size, &a->patch_err) ==
-        ASMSTORE_OK)
-        return 1;
-    *why = a->patch_err.message ? a->patch_err.message : "asmstore_app_grow failed";
-    return 0;
+    return made == s->n;
 }
 
 /* >>showing ------------------------------------------------------------------------------------ */

@@ -13,6 +13,8 @@
 typedef struct cli_app {
     int found;                 /* bytes were read: label, p, n are set */
     char label[1100];          /* where: "lib/x86_64/libxamarin-app.so" in the archive, or a path */
+    const char *name;          /* in label: the archive entry, or the path under the store's
+                                  directory ("lib/arm64-v8a/libxamarin-app.so") */
     const unsigned char *p;
     size_t n;
     const unsigned char *map;  /* a file of its own, mapped */
@@ -49,9 +51,25 @@ uint32_t cli_app_agree(const cli_app *a, const cli_unit *u, FILE *f, cli_app_agr
 uint32_t cli_app_limit(const cli_app *a, uint32_t index);
 
 /* >>patching ----------------------------------------------------------------------------------- */
-/* Lets descriptor `index` hold `size` bytes in a patched copy of the library (made on first use;
-   asmstore_app_grow). 1 when it does; 0 with *why saying why the library cannot be patched. */
-int cli_app_grow(cli_app *a, uint32_t index, uint32_t size, const char **why);
+/* The libraries a store's entries load through: the store's own for formats 2-4; for a .NET 6-8
+   set one per arch store's ABI (the set's descriptor indices span every ABI and each ABI's library
+   holds the same table, so an entry that grows must grow in each). */
+typedef struct cli_apps {
+    cli_app app[CLI_MAX_UNITS];
+    const cli_unit *unit[CLI_MAX_UNITS]; /* the store each library serves */
+    int n;
+    char missing[200]; /* why some store has no readable library of its own; "" when each has */
+} cli_apps;
+
+/* The libraries of unit u (formats 2-4), or with u NULL of the format-1 set in `in`. 0, or 2 when
+   a library cannot be read (said on stderr). */
+int cli_apps_find(cli_apps *s, const cli_input *in, const cli_unit *u);
+void cli_apps_close(cli_apps *s);
+/* cli_app_limit over every library: the smallest, 0 when one has no such descriptor. */
+uint32_t cli_apps_limit(const cli_apps *s, uint32_t index);
+/* Lets descriptor `index` hold `size` bytes in a patched copy of every library (asmstore_app_grow),
+   all or none. 1 when they do; 0 with *why saying why they cannot be patched. */
+int cli_apps_grow(cli_apps *s, uint32_t index, uint32_t size, const char **why);
 
 /* >>showing ------------------------------------------------------------------------------------ */
 /* info: the library, its table (one line per descriptor, with the entry using it) and whether it

@@ -17,11 +17,13 @@
 #include "cli_commands.h"
 #include "cli_digest.h"
 #include "cli_input.h"
+#include "cli_fs.h"
 #include "cli_sign.h"
 #include "cli_unpack.h"
 #include "cli_zip.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +76,7 @@ typedef struct repack_job {
     int nouts;
     cli_sign_key *key; /* read before any work, from --sign-key and --sign-cert */
     cli_from from;     /* --from DIR: what changed in the folder */
+    cli_apps apps;     /* the app libraries of the store (or set) being built */
 } repack_job;
 
 /* >>arguments ---------------------------------------------------------------------------------- */
@@ -257,48 +260,45 @@ static repack_change *change_for(repack_job *j, const cli_unit *u, const asmstor
    §3.4): uncompressed as before, uncompressed when it outgrew what the app reserved (the
    descriptor's size in the app library when one was found, else the entry's own size), else
    compressed as the release did, keeping the entry's descriptor index. Says which on stderr. */
-/* A replacement that outgrew its descriptor stays compressed when the app library can be patched
-   to hold it: in an APK/AAB, whose output carries the patched library in place of the old one. */
-static int grow_library(cli_app *app, const cli_unit *u, const asmstore_entry *e, size_t size,
+/* A replacement that outgrew its descriptor stays compressed when the app libraries can be
+   patched to hold it: in an APK/AAB, whose output carries them in place of the old ones, or in a
+   .NET 6-8 set directory, which the output directory carries them in. */
+static int grow_library(cli_apps *apps, const cli_unit *u, const asmstore_entry *e, size_t size,
                         const char **why) {
-    if (!u->in_zip) {
-        *why = "the library is patched only inside an APK or AAB, where the output carries it";
-        return 0;
-    }
-    if (u->r.format == 1) {
-        *why = "a .NET 6-8 set's stores share one table in every ABI's library, which repack does "
-               "not patch together";
+    if (!u->in_zip && u->r.format != 1) {
+        *why = "the library is patched only inside an APK, an AAB or a .NET 6-8 set directory, "
+               "where the output carries it";
         return 0;
     }
     if (size > UINT32_MAX) {
         *why = "over 4 GiB";
         return 0;
     }
-    return cli_app_grow(app, asmstore__rd32(e->image + 4), (uint32_t)size, why);
+    return cli_apps_grow(apps, asmstore__rd32(e->image + 4), (uint32_t)size, why);
 }
 
 static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_entry *e,
-                            const repack_change *c, cli_app *app) {
+                            const repack_change *c, cli_apps *apps) {
     const char *abi = cli_unit_abi(u);
     size_t limit = e->uncompressed_size;
-    const char *from = app->found ? "the store's own size for it: the app library beside the "
-                                    "store has no readable descriptor for it"
-                                  : "the store's own size for it: no app library found beside "
-                                    "the store";
+    const char *from = apps->n ? "the store's own size for it: the app library beside the "
+                                 "store has no readable descriptor for it"
+                               : "the store's own size for it: no app library found beside "
+                                 "the store";
     const char *why = NULL;
 
     ao->image = c->image;
     ao->image_size = c->image_size;
     if (e->compression != ASMSTORE_COMPRESSION_NONE &&
-        cli_app_limit(app, asmstore__rd32(e->image + 4)) != 0) {
-        limit = cli_app_limit(app, asmstore__rd32(e->image + 4));
-        from = app->label;
+        cli_apps_limit(apps, asmstore__rd32(e->image + 4)) != 0) {
+        limit = cli_apps_limit(apps, asmstore__rd32(e->image + 4));
+        from = apps->app[0].label;
     }
     if (e->compression == ASMSTORE_COMPRESSION_NONE) {
         ao->flags |= ASMSTORE_ADD_UNCOMPRESSED;
         fprintf(stderr, "%s (%s): replaced, stored uncompressed as before (%zu bytes)\n", ao->name,
                 abi, ao->image_size);
-    } else if (ao->image_size > limit && !grow_library(app, u, e, ao->image_size, &why)) {
+    } else if (ao->image_size > limit && !grow_library(apps, u, e, ao->image_size, &why)) {
         ao->flags |= ASMSTORE_ADD_UNCOMPRESSED;
         fprintf(stderr,
                 "%s (%s): replaced, stored UNCOMPRESSED: %zu bytes is more than the %zu the app's "
@@ -322,10 +322,10 @@ static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_
     }
 }
 
-/* Adds entry e of unit u to w as it was, or with its change applied (app: the app library beside
+/* Adds entry e of unit u to w as it was, or with its change applied (apps: the app libraries beside
    the store, found or not). 0, or an exit code. */
 static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry *e,
-                     const char *fname, const repack_change *c, cli_app *app) {
+                     const char *fname, const repack_change *c, cli_apps *apps) {
     asmstore_add ao;
     asmstore_error err;
     asmstore_result res;
@@ -342,7 +342,7 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
     if (e->ignored)
         ao.flags |= ASMSTORE_ADD_IGNORED;
     else if (c)
-        add_replacement(&ao, u, e, c, app);
+        add_replacement(&ao, u, e, c, apps);
     else {
         ao.flags |= ASMSTORE_ADD_VERBATIM;
         ao.image = e->image;
@@ -382,9 +382,9 @@ static int check_unchanged(const cli_unit *u, const asmstore_entry *e, const cha
     return bad;
 }
 
-/* Adds every entry of unit u with the changes asked for. 0, or an exit code. */
-static int add_unit_entries(repack_job *j, asmstore_writer *w, const cli_unit *u,
-                            cli_app *app) {
+/* Adds every entry of unit u with the changes asked for, against j->apps (what a replacement may
+   grow to and stay compressed). 0, or an exit code. */
+static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
     uint32_t k;
 
     for (k = 0; k < u->r.entry_count; k++) {
@@ -409,7 +409,7 @@ static int add_unit_entries(repack_job *j, asmstore_writer *w, const cli_unit *u
             continue; /* --remove */
         if (!c && !e.ignored && (rc = check_unchanged(u, &e, fname)) != 0)
             return rc;
-        if ((rc = add_entry(w, u, &e, fname, c, app)) != 0)
+        if ((rc = add_entry(w, u, &e, fname, c, &j->apps)) != 0)
             return rc;
     }
     return 0;
@@ -417,35 +417,34 @@ static int add_unit_entries(repack_job *j, asmstore_writer *w, const cli_unit *u
 
 static repack_output *new_output(repack_job *j, const cli_unit *u, const char *name);
 
-/* add_unit_entries with the app library beside the store (its descriptors: what a replacement may
-   grow to and stay compressed); a library patched for a grown entry becomes an output of its own,
-   replacing the archive's entry. */
-static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
-    cli_app app;
-    int rc = cli_app_find(&app, &j->in, u, NULL);
+/* Each library of j->apps a grown entry patched becomes an output of its own, replacing the
+   archive's entry (or written into the set directory). */
+static void add_patched_libraries(repack_job *j) {
+    int i;
 
-    if (rc == 0)
-        rc = add_unit_entries(j, w, u, &app);
-    if (rc == 0 && app.patched && memcmp(app.patched, app.p, app.n) != 0) {
-        repack_output *o = new_output(j, u, app.label);
+    for (i = 0; i < j->apps.n; i++) {
+        cli_app *app = &j->apps.app[i];
+        repack_output *o;
 
-        o->data = app.patched;
-        o->size = app.n;
+        if (!app->patched || !memcmp(app->patched, app->p, app->n))
+            continue;
+        o = new_output(j, j->apps.unit[i], app->label);
+        snprintf(o->name, sizeof o->name, "%s", app->name); /* a set's: where it was, under OUT */
+        o->data = app->patched;
+        o->size = app->n;
         o->app_library = 1;
-        app.patched = NULL;
-        if (app.patched_info.table == ASMSTORE_APP_TABLE_BUFFER)
+        app->patched = NULL;
+        if (app->patched_info.table == ASMSTORE_APP_TABLE_BUFFER)
             fprintf(stderr,
                     "%s (%s): patched: uncompressed_assemblies_data_buffer moved to the end of .bss, "
                     "%u bytes, for the grown entries (nothing else changed)\n",
-                    o->name, cli_unit_abi(u), app.patched_info.data_size);
+                    o->name, cli_unit_abi(o->unit), app->patched_info.data_size);
         else
             fprintf(stderr,
                     "%s (%s): patched: each grown entry's buffer is a new zero-filled region at the "
                     "end of .bss, its pointer's relocation retargeted (nothing else changed)\n",
-                    o->name, cli_unit_abi(u));
+                    o->name, cli_unit_abi(o->unit));
     }
-    cli_app_close(&app);
-    return rc;
 }
 
 /* >>write options that reproduce a store ------------------------------------------------------- */
@@ -539,7 +538,12 @@ static int build_store(repack_job *j, const cli_unit *u) {
     store_options(j, u, cli_unit_compression(u), &o);
     if ((res = asmstore_writer_create(&w, &o, &err)) != ASMSTORE_OK)
         return cli_fail(u->label, res, &err);
-    rc = add_unit(j, w, u);
+    rc = cli_apps_find(&j->apps, &j->in, u);
+    if (rc == 0)
+        rc = add_unit(j, w, u);
+    if (rc == 0)
+        add_patched_libraries(j);
+    cli_apps_close(&j->apps);
     if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size, &err)) != ASMSTORE_OK)
         rc = cli_fail(u->label, res, &err);
     if (rc == 0)
@@ -598,6 +602,7 @@ static int build_v1_set(repack_job *j) {
     store_options(j, first, kind, &o);
     if ((res = asmstore_writer_create(&w, &o, &err)) != ASMSTORE_OK)
         return cli_fail(first->label, res, &err);
+    rc = cli_apps_find(&j->apps, &j->in, NULL);
     for (a = 0; a <= 4 && rc == 0; a++) /* store 0, then the arch stores in ABI order */
         for (k = 0; k < j->in.n && rc == 0; k++) {
             const cli_unit *u = &j->in.units[k];
@@ -619,6 +624,9 @@ static int build_v1_set(repack_job *j) {
             fprintf(stderr, "%s: %u %s, format 1\n", u->label, u->r.entry_count,
                     cli_plural(u->r.entry_count, "entry", "entries"));
     }
+    if (rc == 0)
+        add_patched_libraries(j);
+    cli_apps_close(&j->apps);
     asmstore_writer_free(w);
     return rc;
 }
@@ -636,15 +644,31 @@ static void v1_manifest_name(const repack_output *o, char *buf, size_t cap) {
     snprintf(buf, cap, "%.*s.manifest", (int)cut, o->name);
 }
 
-/* Every file of the set into directory OUT. Everything is built before the first write, each file
-   is written atomically, and a new OUT is filled under a temporary name and renamed at the end,
-   so a failure never leaves a half-written set behind. */
+/* Takes back file `name` (maybe "lib/<abi>/x") of a new set directory dirfd, and the directories
+   it made. */
+static void unwrite_set_file(int dirfd, const char *name) {
+    char path[300];
+    char *slash;
+
+    snprintf(path, sizeof path, "%s", name);
+    (void)unlinkat(dirfd, path, 0);
+    while ((slash = strrchr(path, '/')) != NULL) {
+        *slash = 0;
+        (void)unlinkat(dirfd, path, AT_REMOVEDIR); /* fails, as it should, while not empty */
+    }
+}
+
+/* Every file of the set into directory OUT (a patched app library at the path it had under the
+   input's directory). Everything is built before the first write, each file is written
+   atomically and never through a symlink, and a new OUT is filled under a temporary name and
+   renamed at the end, so a failure never leaves a half-written set behind. */
 static int write_set_dir(repack_job *j) {
     const char *out = j->a->out;
-    char dir[PATH_MAX], path[PATH_MAX + 300];
+    char dir[PATH_MAX], man[300];
     struct stat st;
-    int i, fresh = stat(out, &st) != 0;
+    int i, dirfd, rc = 0, fresh = stat(out, &st) != 0;
     const cli_unit *withman = NULL;
+    const repack_output *manof = j->outs;
 
     if (!fresh && !S_ISDIR(st.st_mode)) {
         cli_error("%s: a .NET 6-8 set is written into a directory", out);
@@ -656,42 +680,34 @@ static int write_set_dir(repack_job *j) {
         if (!mkdtemp(dir))
             return cli_fail_errno(dir, "create the directory");
     }
-    for (i = 0; i <= j->nouts; i++) {
-        const void *data;
-        size_t size;
-
-        if (i < j->nouts) {
-            snprintf(path, sizeof path, "%s/%s", dir, j->outs[i].name);
-            data = j->outs[i].data;
-            size = j->outs[i].size;
-            if (j->outs[i].unit->r.manifest)
-                withman = j->outs[i].unit;
-        } else {
-            const repack_output *o = j->outs;
-            char man[300];
-            int k;
-
-            if (!withman)
-                break;
-            for (k = 0; k < j->nouts; k++)
-                if (j->outs[k].unit == withman)
-                    o = &j->outs[k];
-            v1_manifest_name(o, man, sizeof man);
-            snprintf(path, sizeof path, "%s/%s", dir, man);
-            data = withman->r.manifest;
-            size = withman->r.manifest_size;
+    if ((dirfd = cli_dir_open(dir, 0)) < 0)
+        return cli_fail_errno(dir, "open the directory");
+    for (i = 0; i < j->nouts; i++)
+        if (j->outs[i].unit->r.manifest && !j->outs[i].app_library) {
+            withman = j->outs[i].unit;
+            manof = &j->outs[i];
         }
-        if (asmstore_write_file(path, data, size, 0644, NULL) != ASMSTORE_OK) {
-            cli_fail_errno(path, "write it");
-            if (fresh) {
-                for (; i >= 0; i--) {
-                    snprintf(path, sizeof path, "%s/%s", dir, i < j->nouts ? j->outs[i].name : "");
-                    unlink(path);
-                }
-                rmdir(dir);
-            }
-            return 2;
-        }
+    if (withman)
+        v1_manifest_name(manof, man, sizeof man);
+    for (i = 0; i <= j->nouts && rc == 0; i++) {
+        const char *name = i < j->nouts ? j->outs[i].name : man;
+
+        if (i == j->nouts && !withman)
+            break;
+        rc = i < j->nouts ? cli_write_under(dirfd, name, j->outs[i].data, j->outs[i].size, 0644)
+                          : cli_write_under(dirfd, name, withman->r.manifest,
+                                            withman->r.manifest_size, 0644);
+        if (rc != 0)
+            cli_fail_errno(name, rc == 1 ? "write it (a symlink or a non-directory in the way)"
+                                         : "write it");
+    }
+    for (i--; rc != 0 && fresh && i >= 0; i--)
+        unwrite_set_file(dirfd, i < j->nouts ? j->outs[i].name : man);
+    close(dirfd);
+    if (rc != 0) {
+        if (fresh)
+            rmdir(dir);
+        return 2;
     }
     if (fresh && rename(dir, out) != 0)
         return cli_fail_errno(out, "rename the new set into place");
