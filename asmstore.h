@@ -705,6 +705,9 @@ typedef struct asmstore_app_info {
     uint32_t assemblies_in_apk;  /* application_config.number_of_assemblies_in_apk */
     uint32_t store_files;        /* .number_of_assembly_store_files (format_tag 1), else 0 */
     uint32_t bundled_slots;      /* entries of assembly_store_bundled_assemblies[] */
+    int runtime_known;           /* 1 when a symbol only one runtime's library has is there */
+    asmstore_runtime runtime;    /* CORECLR: init_runtime_property_names; MONOVM:
+                                    assembly_image_cache_hashes (with runtime_known) */
 } asmstore_app_info;
 
 /* One compressed-assembly descriptor. */
@@ -767,6 +770,20 @@ ASMSTORE_DEF asmstore_result asmstore_app_check_image(const void *so, size_t siz
 ASMSTORE_DEF asmstore_result asmstore_app_grow(void *so, size_t size, asmstore_app_info *info,
                                                uint32_t index, uint32_t new_size,
                                                asmstore_error *err);
+
+/* Lets a CoreCLR (.NET 10+) library serve `slots` assemblies, patching so[0..size) in place as
+   asmstore_app_grow does: AssemblyStore::open_assembly writes
+   assembly_store_bundled_assemblies[mapping_index] with no bound check, so a store with more
+   entries than the build needs that array larger. It moves to new zero-filled memory at the end
+   of the last writable PT_LOAD (its dynamic symbol's st_value and st_size follow; it must have
+   been in that NOBITS memory, no relocation may write into it or point into it), and
+   application_config.number_of_assemblies_in_apk becomes `slots`. slots <= the array's entries
+   changes nothing. MonoVM cannot take a new name (MonoImageLoader::stash_and_return aborts on one
+   missing from assembly_image_cache_hashes[], sorted in .rodata): ASMSTORE_ERR_UNSUPPORTED for a
+   library not known to be CoreCLR's, as for a layout that allows no safe patch, with
+   err->message saying why. Refreshes *info. Allocation-free. */
+ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmstore_app_info *info,
+                                                    uint32_t slots, asmstore_error *err);
 
 /* >>zip ---------------------------------------------------------------------------------------- */
 /* An archive entry as its headers describe it (all the caller's). Pure scans over memory. */
@@ -3664,6 +3681,8 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_inert(const void *elf, size_t si
 #define ASMSTORE__APP_BUFFER_DESC 12u
 #define ASMSTORE__APP_CFG_ASSEMBLIES 24u
 #define ASMSTORE__APP_CFG_STORE_FILES 32u /* format_tag 1 (.NET 6-8) only */
+#define ASMSTORE__APP_CFG_CLR_ASSEMBLIES 20u /* CoreCLR's: four flag bytes, four u32s first */
+#define ASMSTORE__APP_SLOT_WORDS 4u /* a bundled-assembly slot: image, debug, config, descriptor */
 #define ASMSTORE__APP_FORMAT_TAG 0x5E6972616D58ull /* "Xmari^", the version in the top 16 bits */
 
 /* [addr, addr + len) in the memory of a writable PT_LOAD (.data, .bss). */
@@ -3687,19 +3706,25 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_symbol(const asmstore__elf *e, c
     return ASMSTORE_OK;
 }
 
-/* The value the loader stores in the pointer at `addr`: the R_*_RELATIVE relocation of an
-   SHT_RELA (its addend) or SHT_REL section (the word in place) that targets it; *value 0 and
-   *at 0 when none does (an unrelocated pointer of a shared library is null). */
-ASMSTORE__PRIVATE asmstore_result asmstore__app_relocated(const asmstore__elf *e, uint64_t addr,
-                                                          uint64_t *value, uint64_t *at,
-                                                          asmstore_error *err) {
+/* One dynamic relocation: the word it sets, and for an R_*_RELATIVE one the value it sets it to
+   (RELA: the addend; REL: the word in place, when that lies in the file: in_file). */
+typedef struct asmstore__app_reloc {
+    uint64_t target, value, at; /* at: the relocation's own file offset */
+    int relative, in_file;
+} asmstore__app_reloc;
+
+typedef int (*asmstore__app_reloc_fn)(void *ctx, const asmstore__app_reloc *r);
+
+/* Calls visit for every relocation of every SHT_RELA and SHT_REL section until it returns 1.
+   ASMSTORE_OK, or ASMSTORE_ERR_BAD_ELF for a relocation section outside the file. */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_relocations(const asmstore__elf *e,
+                                                            asmstore__app_reloc_fn visit,
+                                                            void *ctx, asmstore_error *err) {
     uint64_t w = e->is64 ? 8u : 4u;
     uint32_t want = asmstore__abi(asmstore__abi_of_machine(e->machine))->r_relative;
     asmstore__shdr s;
     uint32_t i;
 
-    *value = 0;
-    *at = 0;
     for (i = 1; i < e->shnum; i++) {
         uint64_t ent, k;
         int rela;
@@ -3713,20 +3738,48 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_relocated(const asmstore__elf *e
                                   "relocation section outside the file");
         for (k = 0; k + ent <= s.size; k += ent) {
             const unsigned char *r = e->p + s.offset + k;
-            uint64_t info = asmstore__rdw(r + w, e->is64);
-            uint64_t off = 0;
+            uint64_t info = asmstore__rdw(r + w, e->is64), off = 0;
+            asmstore__app_reloc rel;
 
-            if (asmstore__rdw(r, e->is64) != addr ||
-                (e->is64 ? (uint32_t)info : (uint32_t)(info & 0xffu)) != want)
-                continue;
-            if (!rela && !asmstore__elf_mapped(e, addr, w, &off, NULL))
-                return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset + k, -1, 0,
-                                      "relocated pointer outside the file");
-            *value = rela ? asmstore__rdw(r + 2 * w, e->is64) : asmstore__rdw(e->p + off, e->is64);
-            *at = s.offset + k;
-            return ASMSTORE_OK;
+            rel.target = asmstore__rdw(r, e->is64);
+            rel.at = s.offset + k;
+            rel.relative = (e->is64 ? (uint32_t)info : (uint32_t)(info & 0xffu)) == want;
+            rel.in_file = rela || asmstore__elf_mapped(e, rel.target, w, &off, NULL);
+            rel.value = rela ? asmstore__rdw(r + 2 * w, e->is64)
+                             : rel.in_file ? asmstore__rdw(e->p + off, e->is64) : 0;
+            if (visit(ctx, &rel)) return ASMSTORE_OK;
         }
     }
+    return ASMSTORE_OK;
+}
+
+/* asmstore__app_relocated's visitor: the relative relocation of the word at *want->target. */
+ASMSTORE__PRIVATE int asmstore__app_reloc_at(void *ctx, const asmstore__app_reloc *r) {
+    asmstore__app_reloc *want = (asmstore__app_reloc *)ctx;
+
+    if (!r->relative || r->target != want->target) return 0;
+    *want = *r;
+    return 1;
+}
+
+/* The value the loader stores in the pointer at `addr`: the R_*_RELATIVE relocation that targets
+   it; *value 0 and *at 0 when none does (an unrelocated pointer of a shared library is null). */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_relocated(const asmstore__elf *e, uint64_t addr,
+                                                          uint64_t *value, uint64_t *at,
+                                                          asmstore_error *err) {
+    asmstore__app_reloc found;
+    asmstore_result res;
+
+    memset(&found, 0, sizeof found);
+    found.target = addr;
+    found.in_file = 1;
+    res = asmstore__app_relocations(e, asmstore__app_reloc_at, &found, err);
+    if (res != ASMSTORE_OK) return res;
+    if (!found.in_file)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, found.at, -1, 0,
+                              "relocated pointer outside the file");
+    *value = found.value;
+    *at = found.at;
     return ASMSTORE_OK;
 }
 
@@ -3800,7 +3853,14 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_pointer_table(const asmstore__el
     return ASMSTORE_OK;
 }
 
-/* format_tag's version, application_config's counts, assembly_store_bundled_assemblies' slots:
+/* Where application_config.number_of_assemblies_in_apk lies in the runtime's struct. */
+ASMSTORE__PRIVATE uint64_t asmstore__app_cfg_assemblies(const asmstore_app_info *info) {
+    return info->runtime_known && info->runtime == ASMSTORE_RUNTIME_CORECLR
+               ? ASMSTORE__APP_CFG_CLR_ASSEMBLIES
+               : ASMSTORE__APP_CFG_ASSEMBLIES;
+}
+
+/* The runtime, format_tag's version, application_config's counts, assembly_store_bundled_assemblies' slots:
    each one only when its symbol is there and large enough. */
 ASMSTORE__PRIVATE void asmstore__app_config(const asmstore__elf *e, asmstore_app_info *info) {
     uint64_t w = e->is64 ? 8u : 4u;
@@ -3813,18 +3873,29 @@ ASMSTORE__PRIVATE void asmstore__app_config(const asmstore__elf *e, asmstore_app
         if ((tag & 0xFFFFFFFFFFFFull) == ASMSTORE__APP_FORMAT_TAG)
             info->format_tag = (uint32_t)(tag >> 48);
     }
+    if (asmstore__elf_dynsym_find(e, "init_runtime_property_names", &y, &off, NULL) ==
+        ASMSTORE_OK) {
+        info->runtime_known = 1;
+        info->runtime = ASMSTORE_RUNTIME_CORECLR;
+    } else if (asmstore__elf_dynsym_find(e, "assembly_image_cache_hashes", &y, &off, NULL) ==
+               ASMSTORE_OK) {
+        info->runtime_known = 1;
+        info->runtime = ASMSTORE_RUNTIME_MONOVM;
+    }
     if (asmstore__app_symbol(e, "application_config", ASMSTORE__APP_CFG_STORE_FILES + 4, NULL, &y,
                              &off, NULL) == ASMSTORE_OK) {
         info->have_config = 1;
         info->config_offset = off;
-        info->assemblies_in_apk = asmstore__rd32(e->p + off + ASMSTORE__APP_CFG_ASSEMBLIES);
+        info->assemblies_in_apk = asmstore__rd32(e->p + off + asmstore__app_cfg_assemblies(info));
         if (info->format_tag == 1)
             info->store_files = asmstore__rd32(e->p + off + ASMSTORE__APP_CFG_STORE_FILES);
     }
     if (asmstore__elf_dynsym_find(e, "assembly_store_bundled_assemblies", &y, &off, NULL) ==
         ASMSTORE_OK)
-        info->bundled_slots = (uint32_t)(y.size / (4u * w) > 0xFFFFFFFFu ? 0xFFFFFFFFu
-                                                                         : y.size / (4u * w));
+        info->bundled_slots =
+            (uint32_t)(y.size / (ASMSTORE__APP_SLOT_WORDS * w) > 0xFFFFFFFFu
+                           ? 0xFFFFFFFFu
+                           : y.size / (ASMSTORE__APP_SLOT_WORDS * w));
 }
 
 ASMSTORE_DEF asmstore_result asmstore_app_open(const void *so, size_t size,
@@ -3996,6 +4067,22 @@ ASMSTORE__PRIVATE void asmstore__app_extend(const asmstore__app_patch *t, uint64
                   new_end - t->s.addr, e->is64);
 }
 
+/* The dynamic symbol whose entry is at file offset `at` now at `addr`, `size` bytes. */
+ASMSTORE__PRIVATE void asmstore__app_move_symbol(const asmstore__app_patch *t, uint64_t at,
+                                                 uint64_t addr, uint64_t size) {
+    int is64 = t->e.is64;
+
+    asmstore__wrw(t->p + at + (is64 ? 8u : 4u), addr, is64);
+    asmstore__wrw(t->p + at + (is64 ? 16u : 8u), size, is64);
+}
+
+/* Where memory for the symbol [value, value + size) may go: where it is when it already ends the
+   segment (extended in place), else the segment's end rounded up to 16. */
+ASMSTORE__PRIVATE uint64_t asmstore__app_new_home(const asmstore__app_patch *t, uint64_t value,
+                                                  uint64_t size) {
+    return value + size == t->end ? value : (t->end + 15u) & ~(uint64_t)15u;
+}
+
 /* .NET 10+: the buffer moved to (or, already there, extended at) the segment's end; the grown
    descriptor's bytes at its old end. */
 ASMSTORE__PRIVATE asmstore_result asmstore__app_grow_buffer(const asmstore__app_patch *t,
@@ -4013,14 +4100,13 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_grow_buffer(const asmstore__app_
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, at, index, 0,
                               "the data buffer is not inside the last writable PT_LOAD, or "
                               "smaller than uncompressed_assemblies_data_size");
-    base = y.value + y.size == t->end ? y.value : (t->end + 15u) & ~(uint64_t)15u;
+    base = asmstore__app_new_home(t, y.value, y.size);
     total = (uint64_t)info->data_size + new_size;
     if (total > UINT32_MAX || base + total > UINT32_MAX)
         return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, d->offset, index, 0,
                               "the grown data buffer would pass 4 GiB");
     asmstore__app_extend(t, base + total);
-    asmstore__wrw(t->p + at + (e->is64 ? 8u : 4u), base, e->is64);
-    asmstore__wrw(t->p + at + (e->is64 ? 16u : 8u), total, e->is64);
+    asmstore__app_move_symbol(t, at, base, total);
     asmstore__wr32(t->p + info->data_size_offset, (uint32_t)total);
     asmstore__wr32(t->p + d->offset, new_size);
     asmstore__wr32(t->p + d->offset + ASMSTORE__APP_DESC_DATA, info->data_size);
@@ -4057,12 +4143,26 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_grow_pointer(const asmstore__app
     return ASMSTORE_OK;
 }
 
+/* so[0..size) opened for a patch at the end of its last writable PT_LOAD (asmstore__app_tail). */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_patch_open(asmstore__app_patch *t, void *so,
+                                                           size_t size, int64_t entry,
+                                                           asmstore_error *err) {
+    const char *why = NULL;
+    asmstore_result res = asmstore__elf_open_or_fail(&t->e, so, size, err);
+
+    if (res != ASMSTORE_OK) return res;
+    t->p = (unsigned char *)so;
+    if (!asmstore__app_tail(&t->e, &t->ph, &t->h, &t->sh, &t->s, &why))
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, entry, 0, why);
+    t->end = t->h.vaddr + t->h.memsz;
+    return ASMSTORE_OK;
+}
+
 ASMSTORE_DEF asmstore_result asmstore_app_grow(void *so, size_t size, asmstore_app_info *info,
                                                uint32_t index, uint32_t new_size,
                                                asmstore_error *err) {
     asmstore__app_patch t;
     asmstore_app_descriptor d;
-    const char *why = NULL;
     asmstore_result res;
 
     if (!so || !info)
@@ -4071,16 +4171,74 @@ ASMSTORE_DEF asmstore_result asmstore_app_grow(void *so, size_t size, asmstore_a
         return res;
     if (new_size <= d.uncompressed_file_size)
         return ASMSTORE_OK;
-    if ((res = asmstore__elf_open_or_fail(&t.e, so, size, err)) != ASMSTORE_OK)
+    if ((res = asmstore__app_patch_open(&t, so, size, index, err)) != ASMSTORE_OK)
         return res;
-    t.p = (unsigned char *)so;
-    if (!asmstore__app_tail(&t.e, &t.ph, &t.h, &t.sh, &t.s, &why))
-        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, index, 0, why);
-    t.end = t.h.vaddr + t.h.memsz;
     res = info->table == ASMSTORE_APP_TABLE_BUFFER
               ? asmstore__app_grow_buffer(&t, info, &d, index, new_size, err)
               : asmstore__app_grow_pointer(&t, &d, index, new_size, err);
     return res != ASMSTORE_OK ? res : asmstore_app_open(so, size, info, err);
+}
+
+/* asmstore_app_add_slots' visitor: a relocation writing into [lo, hi), or a relative one whose
+   pointer points there. */
+typedef struct asmstore__app_range {
+    uint64_t lo, hi, at;
+    int hit;
+} asmstore__app_range;
+
+ASMSTORE__PRIVATE int asmstore__app_reloc_into(void *ctx, const asmstore__app_reloc *r) {
+    asmstore__app_range *g = (asmstore__app_range *)ctx;
+
+    if ((r->target < g->lo || r->target >= g->hi) &&
+        (!r->relative || r->value < g->lo || r->value >= g->hi))
+        return 0;
+    g->hit = 1;
+    g->at = r->at;
+    return 1;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmstore_app_info *info,
+                                                    uint32_t slots, asmstore_error *err) {
+    asmstore__app_patch t;
+    asmstore__app_range g;
+    asmstore__sym y;
+    uint64_t at = 0, base, bytes;
+    asmstore_result res;
+
+    if (!so || !info)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL library or info");
+    if (!info->runtime_known || info->runtime != ASMSTORE_RUNTIME_CORECLR)
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
+                              "not a CoreCLR library: MonoVM aborts "
+                              "(MonoImageLoader::stash_and_return) on a name missing from "
+                              "assembly_image_cache_hashes[], sorted in .rodata");
+    if (slots <= info->bundled_slots) return ASMSTORE_OK;
+    if ((res = asmstore__app_patch_open(&t, so, size, -1, err)) != ASMSTORE_OK) return res;
+    if (asmstore__elf_dynsym_find(&t.e, "assembly_store_bundled_assemblies", &y, &at, NULL) !=
+            ASMSTORE_OK ||
+        y.value < t.s.addr || y.size > t.s.addr + t.s.size - y.value)
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, at, -1, 0,
+                              "assembly_store_bundled_assemblies missing, or not in the NOBITS "
+                              "section ending the last writable PT_LOAD");
+    memset(&g, 0, sizeof g);
+    g.lo = y.value;
+    g.hi = y.value + y.size;
+    if ((res = asmstore__app_relocations(&t.e, asmstore__app_reloc_into, &g, err)) != ASMSTORE_OK)
+        return res;
+    if (g.hit)
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, g.at, -1, 0,
+                              "a relocation writes into assembly_store_bundled_assemblies or "
+                              "points into it");
+    bytes = (uint64_t)slots * ASMSTORE__APP_SLOT_WORDS * (t.e.is64 ? 8u : 4u);
+    base = asmstore__app_new_home(&t, y.value, y.size);
+    if (base + bytes > UINT32_MAX)
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, -1, 0,
+                              "the bundled-assembly slots would pass 4 GiB");
+    asmstore__app_extend(&t, base + bytes);
+    asmstore__app_move_symbol(&t, at, base, bytes);
+    if (info->have_config && info->assemblies_in_apk < slots)
+        asmstore__wr32(t.p + info->config_offset + asmstore__app_cfg_assemblies(info), slots);
+    return asmstore_app_open(so, size, info, err);
 }
 
 /* >>zip ---------------------------------------------------------------------------------------- */

@@ -1,5 +1,5 @@
-/* fuzz_app.c - the app library reader (asmstore_app_open, _read_descriptor, _check_image) over
-   arbitrary bytes: what it reports lies inside the input, every descriptor of a table it accepts
+/* fuzz_app.c - the app library reader (asmstore_app_open, _read_descriptor, _check_image) and its
+   patches (asmstore_app_grow, _add_slots) over arbitrary bytes: what it reports lies inside the input, every descriptor of a table it accepts
    reads, and the runtime's checks answer with one of their codes. */
 #define ASMSTORE_IMPLEMENTATION
 #define ASMSTORE_NO_LOCATOR
@@ -61,6 +61,26 @@ static void check_grow(const uint8_t *data, size_t size, const asmstore_app_info
     free(copy);
 }
 
+/* A library asmstore_app_add_slots patched (taken as CoreCLR's) reads again with the slots asked. */
+static void check_add_slots(const uint8_t *data, size_t size, const asmstore_app_info *info) {
+    unsigned char *copy;
+    asmstore_app_info more = *info;
+    uint32_t want = info->bundled_slots + 3u;
+
+    if (info->bundled_slots > 0xFFFFu || !(copy = (unsigned char *)malloc(size ? size : 1)))
+        return;
+    memcpy(copy, data, size);
+    more.runtime_known = 1;
+    more.runtime = ASMSTORE_RUNTIME_CORECLR;
+    if (asmstore_app_add_slots(copy, size, &more, want, NULL) == ASMSTORE_OK) {
+        asmstore_app_info again;
+
+        if (asmstore_app_open(copy, size, &again, NULL) != ASMSTORE_OK) abort();
+        if (again.bundled_slots != want) abort();
+    }
+    free(copy);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     asmstore_app_info info;
@@ -72,6 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (r != ASMSTORE_ERR_BAD_ELF || !err.message) abort();
         return 0;
     }
+    check_add_slots(data, size, &info);
     if (info.table == ASMSTORE_APP_TABLE_NONE) {
         if (info.count != 0) abort();
         if (asmstore_app_check_image(data, size, &info, 0, 1, NULL) != ASMSTORE_ERR_BAD_INDEX)

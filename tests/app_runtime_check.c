@@ -9,8 +9,15 @@
          larger than its descriptor (smaller: the descriptor shrinks), then decompress into the
          library's buffer and compare the size. Exit 0 when every entry passes, 1 naming the first
          entry the runtime would abort on, 2 when a file or symbol is missing.
+     app_runtime_check --coreclr STANDIN_LIBC LIB STORE...
+         the same, and what CoreCLR's AssemblyStore::open_assembly (src/native/clr/host/
+         assembly-store.cc) does with every entry it finds, compressed or not: write its slot
+         assembly_store_bundled_assemblies[mapping_index] (no bound check there; here the slot
+         must lie inside the symbol's st_size, from dladdr1, or it exits 1 naming the entry).
      app_runtime_check --grow LIB INDEX SIZE OUT
-         asmstore_app_grow on a copy of LIB, written to OUT. */
+         asmstore_app_grow on a copy of LIB, written to OUT.
+     app_runtime_check --slots LIB SLOTS OUT
+         asmstore_app_add_slots on a copy of LIB, written to OUT. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -18,6 +25,7 @@
 #include "../asmstore.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <lz4.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,14 +39,36 @@ typedef struct runtime_descriptor {
     uint32_t buffer_offset;
 } runtime_descriptor;
 
+/* AssemblyStoreSingleAssemblyRuntimeData (xamarin-app.hh): what open_assembly fills in. */
+typedef struct runtime_slot {
+    const unsigned char *image_data, *debug_info_data, *config_data;
+    const void *descriptor;
+} runtime_slot;
+
 typedef struct runtime_table {
     const uint32_t *count;
     runtime_descriptor *descriptors;
     const uint32_t *data_size;
     unsigned char *buffer;
+    runtime_slot *slots; /* --coreclr: assembly_store_bundled_assemblies, nslots of them */
+    size_t nslots;
 } runtime_table;
 
-static int load(const char *standin, const char *lib, runtime_table *t) {
+/* --coreclr: assembly_store_bundled_assemblies and its size from its dynamic symbol. */
+static int load_slots(void *h, const char *lib, runtime_table *t) {
+    const ElfW(Sym) *sym = NULL;
+    Dl_info di;
+
+    t->slots = (runtime_slot *)dlsym(h, "assembly_store_bundled_assemblies");
+    if (!t->slots || !dladdr1(t->slots, &di, (void **)&sym, RTLD_DL_SYMENT) || !sym) {
+        fprintf(stderr, "%s: no assembly_store_bundled_assemblies\n", lib);
+        return 2;
+    }
+    t->nslots = (size_t)sym->st_size / sizeof *t->slots;
+    return 0;
+}
+
+static int load(const char *standin, const char *lib, int coreclr, runtime_table *t) {
     void *h;
 
     if (!dlopen(standin, RTLD_NOW | RTLD_GLOBAL) || !(h = dlopen(lib, RTLD_NOW))) {
@@ -53,6 +83,17 @@ static int load(const char *standin, const char *lib, runtime_table *t) {
         fprintf(stderr, "%s: a symbol the runtime reads is missing\n", lib);
         return 2;
     }
+    return coreclr ? load_slots(h, lib, t) : 0;
+}
+
+/* CoreCLR's open_assembly for entry e: its slot filled in (the write that would go past the array). */
+static int open_entry(const runtime_table *t, const asmstore_entry *e) {
+    if (e->mapping_index >= t->nslots)
+        return printf("entry %u: mapping index %u past assembly_store_bundled_assemblies' %zu "
+                      "slots: open_assembly writes past the array\n",
+                      e->index, e->mapping_index, t->nslots), 1;
+    t->slots[e->mapping_index].image_data = e->image;
+    t->slots[e->mapping_index].descriptor = e;
     return 0;
 }
 
@@ -94,7 +135,7 @@ static int check_store(const runtime_table *t, const char *path) {
     const void *pl;
     size_t n = 0, pn;
     asmstore_reader r;
-    uint32_t k, checked = 0;
+    uint32_t k, checked = 0, opened = 0;
 
     if (asmstore_read_file(path, NULL, &data, &n, NULL) != ASMSTORE_OK)
         return fprintf(stderr, "%s: cannot read\n", path), 2;
@@ -108,19 +149,27 @@ static int check_store(const runtime_table *t, const char *path) {
     for (k = 0; k < r.entry_count; k++) {
         asmstore_entry e;
 
-        if (asmstore_reader_entry(&r, k, &e, NULL) != ASMSTORE_OK || e.ignored ||
-            e.compression == ASMSTORE_COMPRESSION_NONE)
+        if (asmstore_reader_entry(&r, k, &e, NULL) != ASMSTORE_OK || e.ignored)
+            continue;
+        if (t->slots && open_entry(t, &e) != 0)
+            return 1;
+        opened += t->slots != NULL;
+        if (e.compression == ASMSTORE_COMPRESSION_NONE)
             continue;
         if (run_entry(t, &e) != 0)
             return 1;
         checked++;
     }
-    printf("%s: %u compressed entries load\n", path, checked);
+    printf("%s: %u compressed entries load", path, checked);
+    if (t->slots)
+        printf(", %u entries open into %zu bundled-assembly slots", opened, t->nslots);
+    printf("\n");
     free(data);
     return 0;
 }
 
-static int grow(const char *lib, const char *index, const char *size, const char *out) {
+/* --grow (index, size) or --slots (size NULL): the patch on a copy of LIB, written to OUT. */
+static int patch(const char *lib, const char *index, const char *size, const char *out) {
     void *data = NULL;
     size_t n = 0;
     asmstore_app_info info;
@@ -131,8 +180,10 @@ static int grow(const char *lib, const char *index, const char *size, const char
         return 2;
     r = asmstore_app_open(data, n, &info, &err);
     if (r == ASMSTORE_OK)
-        r = asmstore_app_grow(data, n, &info, (uint32_t)strtoul(index, NULL, 10),
-                              (uint32_t)strtoul(size, NULL, 10), &err);
+        r = size ? asmstore_app_grow(data, n, &info, (uint32_t)strtoul(index, NULL, 10),
+                                     (uint32_t)strtoul(size, NULL, 10), &err)
+                 : asmstore_app_add_slots(data, n, &info, (uint32_t)strtoul(index, NULL, 10),
+                                          &err);
     if (r != ASMSTORE_OK)
         return fprintf(stderr, "%s: %s\n", lib, err.message ? err.message : "?"), 1;
     r = asmstore_write_file(out, data, n, 0644, NULL);
@@ -142,13 +193,18 @@ static int grow(const char *lib, const char *index, const char *size, const char
 
 int main(int argc, char **argv) {
     runtime_table t;
-    int i, rc;
+    int i, rc, coreclr = argc > 1 && !strcmp(argv[1], "--coreclr");
 
     if (argc == 6 && !strcmp(argv[1], "--grow"))
-        return grow(argv[2], argv[3], argv[4], argv[5]);
+        return patch(argv[2], argv[3], argv[4], argv[5]);
+    if (argc == 5 && !strcmp(argv[1], "--slots"))
+        return patch(argv[2], argv[3], NULL, argv[4]);
+    argv += coreclr;
+    argc -= coreclr;
     if (argc < 4)
-        return fprintf(stderr, "usage: app_runtime_check STANDIN_LIBC LIB STORE...\n"), 2;
-    if ((rc = load(argv[1], argv[2], &t)) != 0)
+        return fprintf(stderr, "usage: app_runtime_check [--coreclr] STANDIN_LIBC LIB STORE...\n"), 2;
+    memset(&t, 0, sizeof t);
+    if ((rc = load(argv[1], argv[2], coreclr, &t)) != 0)
         return rc;
     for (i = 3; i < argc; i++)
         if ((rc = check_store(&t, argv[i])) != 0)

@@ -210,4 +210,70 @@ for spec in i686-linux-gnu:i386:x86 arm-linux-gnueabihf:arm:arm; do
             <("$T_TMP/chk" open "$o/bfd$rel.so")
     done
 done
+
+# ---- CoreCLR .NET 10+, x86_64 natively: repack --add makes room in assembly_store_bundled_assemblies ----
+# the library of tests/lib/app_lib32.c -DAPP_CORECLR (3 slots, one per entry of the store packed for it),
+# linked as above for x86_64; an APK of it and a CoreCLR net10 store; repack --add two assemblies
+clr_add() {
+    local o=$T_TMP/clr a=$T_TMP/clr/apk lib=lib/x86_64 runtime
+    mkdir -p "$o" "$a/$lib"
+    if ! $CC -shared -fPIC -o "$o/libc.so" "$TOP/tests/lib/standin_libc.c" \
+        -Wl,--version-script="$T_TMP/libc.map" -Wl,-soname,libc.so 2>"$T_TMP/cc.log" ||
+        ! $CC $W -DAPP_CORECLR -O2 -fPIC -c -o "$o/app.o" "$SRC" 2>>"$T_TMP/cc.log" ||
+        ! ld.lld --shared --gc-sections --export-dynamic -z relro -z noexecstack -z now \
+            --enable-new-dtags --build-id=sha1 --fatal-warnings --no-rosegment --no-undefined \
+            -soname libxamarin-app.so -m elf_x86_64 -o "$o/app-full.so" "$o/app.o" "$o/libc.so" \
+            2>>"$T_TMP/cc.log" ||
+        ! objcopy --strip-debug --strip-unneeded "$o/app-full.so" "$o/app.so"; then
+        t_fail "CoreCLR x86_64: build the library" "$(head -5 "$T_TMP/cc.log")"
+        return
+    fi
+    runtime="$T_TMP/grow --coreclr $o/libc.so"
+    "$ASMSTORE" pack --target net10 --runtime coreclr --abi x86_64 --compression lz4 \
+        -o "$a/$lib/libassembly-store.so" "$T_TMP/A0.dll" "$T_TMP/B1.dll" "$T_TMP/C2.dll" 2>/dev/null
+    cat "$o/app.so" >"$a/$lib/libxamarin-app.so"
+    echo '<manifest/>' >"$a/AndroidManifest.xml"
+    (cd "$a" && zip -q -X ../in0.apk AndroidManifest.xml "$lib/libxamarin-app.so" &&
+        zip -q -X -0 ../in0.apk "$lib/libassembly-store.so")
+    zipalign -f -p 4 "$o/in0.apk" "$o/in.apk"
+    t_check "CoreCLR x86_64: info names the library CoreCLR's, 3 slots, agreeing with the store" \
+        bash -c "'$ASMSTORE' info '$o/in.apk' | grep -q '3 assemblies in the APK, 3 bundled slots; CoreCLR' &&
+            '$ASMSTORE' info '$o/in.apk' | grep -q 'agrees with the store (3 compressed'"
+    "$ASMSTORE" repack "$o/in.apk" -o "$o/out.apk" --add "$T_TMP/N3.dll" --add "$T_TMP/N4.dll" 2>"$o/add.log"
+    t_check "CoreCLR x86_64: repack --add stores both uncompressed at mapping indices 3 and 4" \
+        bash -c "grep -q 'N3.dll (x86_64): added, stored uncompressed (5000 bytes, mapping index 3)' '$o/add.log' &&
+            grep -q 'N4.dll (x86_64): added, stored uncompressed (6000 bytes, mapping index 4)' '$o/add.log'"
+    t_check "CoreCLR x86_64: the library patched: 5 bundled slots, number_of_assemblies_in_apk 5" \
+        bash -c "grep -q 'assembly_store_bundled_assemblies has 5 slots at the end of .bss for the added entries (number_of_assemblies_in_apk 5)' '$o/add.log' &&
+            '$ASMSTORE' info '$o/out.apk' | grep -q '5 assemblies in the APK, 5 bundled slots; CoreCLR'"
+    t_check "CoreCLR x86_64: extract gives each added assembly back" \
+        bash -c "'$ASMSTORE' extract '$o/out.apk' -C '$o/x' N3.dll N4.dll >/dev/null &&
+            cmp '$T_TMP/N3.dll' '$o/x/N3.dll' && cmp '$T_TMP/N4.dll' '$o/x/N4.dll'"
+    (cd "$o" && unzip -q -o out.apk "$lib/libxamarin-app.so" "$lib/libassembly-store.so")
+    t_check "CoreCLR x86_64: glibc loads the patched library; open_assembly's slot of every entry is in it, every compressed entry loads" \
+        $runtime "$o/$lib/libxamarin-app.so" "$o/$lib/libassembly-store.so"
+    $runtime "$o/app.so" "$o/$lib/libassembly-store.so" >"$o/past.log" 2>&1
+    t_check "CoreCLR x86_64: the original library would take the new entry past its array" \
+        bash -c "test $? = 1 && grep -q 'mapping index 3 past assembly_store_bundled_assemblies. 3 slots' '$o/past.log'"
+    for tool in "readelf -lSW --dyn-syms -r" "eu-elflint --gnu-ld"; do
+        command -v "${tool%% *}" >/dev/null || continue
+        t_check "CoreCLR x86_64: ${tool%% *} reports nothing new against the original (the moved symbol aside)" \
+            bash -c "diff <($tool '$o/app.so' 2>&1 | grep -v assembly_store_bundled_assemblies | sed 's/0x[0-9a-f]*\\|[0-9a-f]\\{5,\\}//g') <($tool '$o/$lib/libxamarin-app.so' 2>&1 | grep -v assembly_store_bundled_assemblies | sed 's/0x[0-9a-f]*\\|[0-9a-f]\\{5,\\}//g')"
+    done
+    t_check "CoreCLR x86_64: assembly_store_bundled_assemblies is now 5 x 32 bytes" \
+        bash -c "readelf --dyn-syms -W '$o/$lib/libxamarin-app.so' | grep -qE ' 160 OBJECT +GLOBAL +DEFAULT +[0-9]+ assembly_store_bundled_assemblies'"
+    t_check "CoreCLR x86_64: the patched library is the original's size, a few bytes changed" \
+        bash -c "test \$(stat -c %s '$o/app.so') = \$(stat -c %s '$o/$lib/libxamarin-app.so') && [ \$(cmp -l '$o/app.so' '$o/$lib/libxamarin-app.so' | wc -l) -le 16 ]"
+    "$ASMSTORE" repack "$o/out.apk" -o "$o/out2.apk" --replace B1.dll="$T_TMP/BB.dll" --add "$T_TMP/N5.dll" 2>"$o/add2.log"
+    (cd "$o" && mkdir -p y && cd y && unzip -q -o ../out2.apk "$lib/libxamarin-app.so" "$lib/libassembly-store.so")
+    t_check "CoreCLR x86_64: a second repack grows B1.dll and adds one more; the library takes all six" \
+        $runtime "$o/y/$lib/libxamarin-app.so" "$o/y/$lib/libassembly-store.so"
+}
+if [ "$(uname -m)" = x86_64 ] && [ -x "$ASMSTORE" ] && command -v zip >/dev/null &&
+    command -v zipalign >/dev/null; then
+    t_pe --fill "clr " "$T_TMP/N3.dll" 5000 "$T_TMP/N4.dll" 6000 "$T_TMP/N5.dll" 7000
+    clr_add
+else
+    t_skip "CoreCLR x86_64 --add" "not an x86_64 host, or asmstore, zip or zipalign absent"
+fi
 t_done

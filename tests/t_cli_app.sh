@@ -154,17 +154,27 @@ t_check "repack .NET 8 set, its library under lib/arm64-v8a/: patched at that pa
     bash -c "cmp -s '$T_TMP/s8-out/lib/arm64-v8a/libxamarin-app.so' '$T_TMP/razr-grown/libxamarin-app.so' && [ \$('$ASMSTORE' info '$T_TMP/s8-out' | grep -c 'agrees with the store') = 2 ]"
 
 
-# ---- repack --add: refused on every release, each runtime's reason named (docs/store-releases.md §3.4) ----
+# ---- repack --add: CoreCLR .NET 10+ only (t_app_cross.sh); refused elsewhere, with the reason ----
 t_pe "$T_TMP/New.dll" 4096
 "$ASMSTORE" repack "$V3/x86_64/assembly-store.so" -o "$T_TMP/add.so" --add "$T_TMP/New.dll" 2>"$T_TMP/add.log"
 add_rc=$?
-t_check "repack --add: refused (exit 1), nothing written" bash -c "[ $add_rc = 1 ] && [ ! -e '$T_TMP/add.so' ]"
-t_check "repack --add: names MonoVM's MonoImageLoader::stash_and_return and its image-cache hashes" \
-    grep -q "MonoVM .NET 9-11: MonoImageLoader::stash_and_return aborts .* assembly_image_cache_hashes\[\] in .rodata" "$T_TMP/add.log"
-t_check "repack --add: names format 1's number_of_assemblies_in_apk rows" \
-    grep -q ".NET 6-8 (format 1): the runtime searches exactly number_of_assemblies_in_apk rows" "$T_TMP/add.log"
-t_check "repack --add: names CoreCLR's AssemblyStore::open_assembly and the unchecked mapping_index" \
-    grep -q "CoreCLR .NET 10+: AssemblyStore::open_assembly writes assembly_store_bundled_assemblies\[mapping_index\] unchecked" "$T_TMP/add.log"
+t_check "repack --add into a lone store: refused (exit 1), nothing written" bash -c "[ $add_rc = 1 ] && [ ! -e '$T_TMP/add.so' ]"
+t_check "repack --add into a lone store: the library is patched only inside an APK or AAB" \
+    grep -q -- "--add .*New.dll refused for .*: the app library's bundled-assembly slots are patched only inside an APK or AAB" "$T_TMP/add.log"
+if [ -e "$T_TMP/in.apk" ] && [ -e "$T_TMP/in8.apk" ]; then
+    "$ASMSTORE" repack "$T_TMP/in.apk" -o "$T_TMP/add.apk" --add "$T_TMP/New.dll" 2>"$T_TMP/add10.log"
+    add_rc=$?
+    t_check "repack --add, a MonoVM .NET 10 APK: refused (exit 1), nothing written" bash -c "[ $add_rc = 1 ] && [ ! -e '$T_TMP/add.apk' ]"
+    t_check "repack --add, a MonoVM .NET 10 APK: names MonoImageLoader::stash_and_return and the image-cache hashes" \
+        grep -q "not a CoreCLR library: MonoVM aborts (MonoImageLoader::stash_and_return) on a name missing from assembly_image_cache_hashes\[\], sorted in .rodata" "$T_TMP/add10.log"
+    "$ASMSTORE" repack "$T_TMP/in8.apk" -o "$T_TMP/add8.apk" --add "$T_TMP/New.dll" 2>"$T_TMP/add8.log"
+    t_check "repack --add, a .NET 8 APK: names format 1's number_of_assemblies_in_apk rows" \
+        bash -c "[ $? = 1 ] && [ ! -e '$T_TMP/add8.apk' ] && grep -q '.NET 6-8 (format 1) searches exactly the number_of_assemblies_in_apk rows' '$T_TMP/add8.log'"
+    mkdir -p "$T_TMP/dup"; cp "$T_TMP/New.dll" "$T_TMP/dup/Mono.Android.dll"
+    "$ASMSTORE" repack "$T_TMP/in.apk" -o "$T_TMP/add.apk" --add "$T_TMP/dup/Mono.Android.dll" 2>"$T_TMP/adddup.log"
+    t_check "repack --add of a name the store has: refused, saying to --replace" \
+        grep -q "refused for .*: the store already has an entry of that name. Rebuild the app with the assembly, or --replace" "$T_TMP/adddup.log"
+fi
 # ---- the runtime's checks under glibc's loader (tests/app_runtime_check.c, a stand-in bionic libc.so) ----
 CC=${CC:-cc}
 printf 'LIBC { global: puts; abort; local: *; };\n' >"$T_TMP/libc.map"

@@ -358,6 +358,35 @@ static void test_grow_refused(void) {
     free(so8);
 }
 
+/* The real libraries are MonoVM's (assembly_image_cache_hashes): no new assembly fits them. Made to
+   look like CoreCLR's (the hashes' symbol name, in .dynstr, renamed to a longer CoreCLR-only one
+   cannot be done in place, so runtime_known is set by hand), the slots move past .bss and
+   application_config's count (at CoreCLR's offset 20) follows. */
+static void test_add_slots(void) {
+    size_t n = 0;
+    unsigned char *so = slurp(V3_X64 "libxamarin-app.so", &n);
+    asmstore_app_info info, before;
+    asmstore_error err;
+    if (!so)
+        SKIP(NO_SAMPLES);
+    CHECK_EQ_INT(asmstore_app_open(so, n, &info, NULL), ASMSTORE_OK);
+    CHECK(info.runtime_known);
+    CHECK_EQ_INT(info.runtime, ASMSTORE_RUNTIME_MONOVM);
+    CHECK_EQ_INT(asmstore_app_add_slots(so, n, &info, 11, &err), ASMSTORE_ERR_UNSUPPORTED);
+    CHECK(err.message && strstr(err.message, "stash_and_return"));
+    info.runtime = ASMSTORE_RUNTIME_CORECLR;
+    before = info;
+    CHECK_EQ_INT(asmstore_app_add_slots(so, n, &info, 10, &err), ASMSTORE_OK); /* fits: no change */
+    CHECK_EQ_INT(info.bundled_slots, 10);
+    CHECK_EQ_INT(asmstore_app_add_slots(so, n, &info, 14, &err), ASMSTORE_OK);
+    CHECK_EQ_INT(info.bundled_slots, 14);
+    CHECK_EQ_INT(info.data_addr, before.data_addr); /* the compressed table is untouched */
+    CHECK_EQ_INT(info.data_size, before.data_size);
+    CHECK_EQ_INT(r32(so + before.config_offset + 20), 14);
+    CHECK_EQ_INT(asmstore_app_add_slots(NULL, n, &info, 14, &err), ASMSTORE_ERR_INVALID_ARG);
+    free(so);
+}
+
 /* Every prefix and every single-byte change of the three libraries reads without a fault; the
    reader either refuses or gives a table whose every descriptor reads. */
 static void test_truncations_and_flips(void) {
@@ -393,6 +422,7 @@ int main(void) {
     RUN(test_grow_net10);
     RUN(test_grow_net8);
     RUN(test_grow_refused);
+    RUN(test_add_slots);
     RUN(test_truncations_and_flips);
     printf("%d passed, %d failed\n", test__passed, test__failed);
     return test__failed ? 1 : 0;

@@ -248,11 +248,18 @@ uint32_t cli_apps_limit(const cli_apps *s, uint32_t index) {
     return least;
 }
 
-/* A copy of a's library (patched so far, else as found) with descriptor `index` grown to `size`:
-   the copy, or NULL with *why. */
-static unsigned char *app_grown_copy(cli_app *a, uint32_t index, uint32_t size,
-                                     asmstore_app_info *info, const char **why) {
+/* One patch of a library: descriptor `index` grown to `size`, or with slots set, room for that
+   many assemblies. */
+typedef struct app_change {
+    uint32_t index, size, slots;
+} app_change;
+
+/* A copy of a's library (patched so far, else as found) with change c made: the copy, or NULL
+   with *why. */
+static unsigned char *app_patched_copy(cli_app *a, const app_change *c, asmstore_app_info *info,
+                                       const char **why) {
     unsigned char *copy = (unsigned char *)malloc(a->n ? a->n : 1);
+    asmstore_result res;
 
     *info = a->patched ? a->patched_info : a->info;
     if (!copy) {
@@ -260,14 +267,17 @@ static unsigned char *app_grown_copy(cli_app *a, uint32_t index, uint32_t size,
         return NULL;
     }
     memcpy(copy, a->patched ? a->patched : a->p, a->n);
-    if (asmstore_app_grow(copy, a->n, info, index, size, &a->patch_err) == ASMSTORE_OK)
+    res = c->slots ? asmstore_app_add_slots(copy, a->n, info, c->slots, &a->patch_err)
+                   : asmstore_app_grow(copy, a->n, info, c->index, c->size, &a->patch_err);
+    if (res == ASMSTORE_OK)
         return copy;
-    *why = a->patch_err.message ? a->patch_err.message : "asmstore_app_grow failed";
+    *why = a->patch_err.message ? a->patch_err.message : asmstore_result_string(res);
     free(copy);
     return NULL;
 }
 
-int cli_apps_grow(cli_apps *s, uint32_t index, uint32_t size, const char **why) {
+/* Change c in every library of s, all or none. */
+static int apps_patch(cli_apps *s, const app_change *c, const char **why) {
     unsigned char *next[CLI_MAX_UNITS];
     asmstore_app_info info[CLI_MAX_UNITS];
     int i, made = 0;
@@ -276,11 +286,11 @@ int cli_apps_grow(cli_apps *s, uint32_t index, uint32_t size, const char **why) 
         *why = s->missing[0] ? s->missing : "no app library found beside the store";
         return 0;
     }
-    while (made < s->n && (next[made] = app_grown_copy(&s->app[made], index, size, &info[made],
-                                                       why)) != NULL)
+    while (made < s->n &&
+           (next[made] = app_patched_copy(&s->app[made], c, &info[made], why)) != NULL)
         made++;
     for (i = 0; i < made; i++) {
-        if (made < s->n) { /* one could not grow: none does */
+        if (made < s->n) { /* one could not be patched: none is */
             free(next[i]);
             continue;
         }
@@ -289,6 +299,24 @@ int cli_apps_grow(cli_apps *s, uint32_t index, uint32_t size, const char **why) 
         s->app[i].patched_info = info[i];
     }
     return made == s->n;
+}
+
+int cli_apps_grow(cli_apps *s, uint32_t index, uint32_t size, const char **why) {
+    app_change c;
+
+    c.index = index;
+    c.size = size;
+    c.slots = 0;
+    return apps_patch(s, &c, why);
+}
+
+int cli_apps_add_slots(cli_apps *s, uint32_t slots, const char **why) {
+    app_change c;
+
+    c.index = 0;
+    c.size = 0;
+    c.slots = slots;
+    return apps_patch(s, &c, why);
 }
 
 /* >>showing ------------------------------------------------------------------------------------ */
@@ -304,6 +332,13 @@ static long app_user(const cli_unit *u, uint32_t index) {
             return (long)k;
     }
     return -1;
+}
+
+/* The runtime the library's symbols name: "coreclr", "monovm", or NULL. */
+static const char *app_runtime_name(const asmstore_app_info *info) {
+    if (!info->runtime_known)
+        return NULL;
+    return info->runtime == ASMSTORE_RUNTIME_CORECLR ? "coreclr" : "monovm";
 }
 
 static const char *app_table_name(asmstore_app_table t) {
@@ -348,6 +383,10 @@ static void app_show_json(const cli_app *a, const cli_unit *u) {
     cli_json_open("app_library", '{');
     cli_json_str("file", a->label);
     cli_json_str("table", app_table_name(a->info.table));
+    if (app_runtime_name(&a->info))
+        cli_json_str("runtime", app_runtime_name(&a->info));
+    else
+        cli_json_null("runtime");
     cli_json_num("descriptors", a->info.count);
     cli_json_num("data_size", a->info.data_size);
     cli_json_num("assemblies_in_apk", a->info.assemblies_in_apk);
@@ -389,8 +428,11 @@ void cli_app_show(const cli_app *a, const cli_unit *u, int json) {
            a->info.count, cli_plural(a->info.count, "descriptor", "descriptors"));
     if (a->info.table == ASMSTORE_APP_TABLE_BUFFER)
         printf(", %u-byte buffer", a->info.data_size);
-    printf("; %u assemblies in the APK, %u bundled slots\n", a->info.assemblies_in_apk,
-           a->info.bundled_slots);
+    printf("; %u assemblies in the APK, %u bundled slots; %s\n", a->info.assemblies_in_apk,
+           a->info.bundled_slots,
+           !a->info.runtime_known                        ? "runtime not named by its symbols"
+           : a->info.runtime == ASMSTORE_RUNTIME_CORECLR ? "CoreCLR's"
+                                                         : "MonoVM's");
     if (a->info.table != ASMSTORE_APP_TABLE_NONE)
         app_show_rows(a, u);
     bad = cli_app_agree(a, u, NULL, &g);

@@ -70,6 +70,9 @@ uint32_t cli_apps_limit(const cli_apps *s, uint32_t index);
 /* Lets descriptor `index` hold `size` bytes in a patched copy of every library (asmstore_app_grow),
    all or none. 1 when they do; 0 with *why saying why they cannot be patched. */
 int cli_apps_grow(cli_apps *s, uint32_t index, uint32_t size, const char **why);
+/* Lets every library of s serve `slots` assemblies (asmstore_app_add_slots: CoreCLR only), all or
+   none. 1 when they do; 0 with *why. */
+int cli_apps_add_slots(cli_apps *s, uint32_t slots, const char **why);
 
 /* >>showing ------------------------------------------------------------------------------------ */
 /* info: the library, its table (one line per descriptor, with the entry using it) and whether it

@@ -48,11 +48,20 @@ typedef struct repack_change {
     int level;            /* --from: the settings' level; 0 the release's */
 } repack_change;
 
+/* One --add FILE, or a new file in --from's folder: a new assembly, stored uncompressed. */
+typedef struct repack_add {
+    const char *file;
+    const char *name;     /* the entry: FILE's base name, or its path in the store's folder */
+    const cli_unit *unit; /* --from: this store only; NULL: every store */
+    void *image;
+    size_t image_size;
+} repack_add;
+
 typedef struct repack_args {
     const char *in, *out;
     repack_change ch[REPACK_MAX_CHANGES];
     int n;
-    const char *add[REPACK_MAX_CHANGES];
+    repack_add add[REPACK_MAX_CHANGES];
     int nadd;
     int jobs;
     const char *sign_key, *sign_cert; /* --sign-key, --sign-cert (both or neither) */
@@ -148,8 +157,12 @@ static int parse_arg(repack_args *a, int key, const char *v) {
     case OPT_REPLACE:
     case OPT_REMOVE: return parse_change(a, v, key == OPT_REPLACE);
     case OPT_ADD:
-        if (a->nadd < REPACK_MAX_CHANGES)
-            a->add[a->nadd++] = v;
+        if (a->nadd >= REPACK_MAX_CHANGES) {
+            cli_error("--add: at most %d", REPACK_MAX_CHANGES);
+            return 2;
+        }
+        a->add[a->nadd].file = v;
+        a->add[a->nadd++].name = strrchr(v, '/') ? strrchr(v, '/') + 1 : v;
         return 0;
     case OPT_SIGN_KEY: a->sign_key = v; return 0;
     case OPT_SIGN_CERT: a->sign_cert = v; return 0;
@@ -183,28 +196,33 @@ static int parse_args(int argc, char **argv, repack_args *a) {
 
 /* >>replacement images ------------------------------------------------------------------------- */
 /* Reads every --replace FILE. 0, or the exit code (2 unreadable, 1 not a .NET assembly). */
-static int load_replacements(repack_args *a) {
-    int i;
+/* FILE's bytes, checked to be a .NET assembly. 0, or the exit code (said on stderr). */
+static int load_image(const char *file, void **image, size_t *size) {
+    asmstore_error err;
+    asmstore_result res = asmstore_read_file(file, NULL, image, size, NULL);
 
-    for (i = 0; i < a->n; i++) {
-        repack_change *c = &a->ch[i];
-        asmstore_error err;
-        asmstore_result res;
-
-        if (!c->file || c->image)
-            continue;
-        res = asmstore_read_file(c->file, NULL, &c->image, &c->image_size, NULL);
-        if (res != ASMSTORE_OK)
-            return cli_fail_read(c->file, res);
-        if (asmstore_image_check(ASMSTORE_IMAGE_ASSEMBLY, c->image, c->image_size, &err) !=
-            ASMSTORE_OK) {
-            cli_error("%s: not a .NET assembly: %s (at offset %llu): an assembly store "
-                      "holds .NET assemblies only",
-                      c->file, err.message, (unsigned long long)err.offset);
-            return 1;
-        }
+    if (res != ASMSTORE_OK)
+        return cli_fail_read(file, res);
+    if (asmstore_image_check(ASMSTORE_IMAGE_ASSEMBLY, *image, *size, &err) != ASMSTORE_OK) {
+        cli_error("%s: not a .NET assembly: %s (at offset %llu): an assembly store "
+                  "holds .NET assemblies only",
+                  file, err.message, (unsigned long long)err.offset);
+        return 1;
     }
     return 0;
+}
+
+/* Every --replace and --add image, read and checked. 0, or the exit code. */
+static int load_replacements(repack_args *a) {
+    int i, rc = 0;
+
+    for (i = 0; i < a->n && rc == 0; i++)
+        if (a->ch[i].file && !a->ch[i].image)
+            rc = load_image(a->ch[i].file, &a->ch[i].image, &a->ch[i].image_size);
+    for (i = 0; i < a->nadd && rc == 0; i++)
+        if (!a->add[i].image)
+            rc = load_image(a->add[i].file, &a->add[i].image, &a->add[i].image_size);
+    return rc;
 }
 
 static void free_args(repack_args *a) {
@@ -214,6 +232,8 @@ static void free_args(repack_args *a) {
         free(a->ch[i].arg);
         free(a->ch[i].image);
     }
+    for (i = 0; i < a->nadd; i++)
+        free(a->add[i].image);
 }
 
 /* >>what changes for one entry ----------------------------------------------------------------- */
@@ -415,6 +435,84 @@ static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
     return 0;
 }
 
+/* >>adding ----------------------------------------------------------------------------------- */
+/* Why --add cannot go into unit u's store (docs/store-releases.md §3.4), or NULL when it may: a
+   format 3-4 store in an APK/AAB, whose output carries the app library the new slot is made in
+   (and whether that library is CoreCLR's, which alone takes a new name, is its own check). */
+static const char *add_refusal(const cli_unit *u) {
+    if (u->r.format == 1)
+        return ".NET 6-8 (format 1) searches exactly the number_of_assemblies_in_apk rows it was "
+               "built with and aborts on a mapping_index past them";
+    if (u->r.format == 2)
+        return ".NET 9 (format 2) runs on MonoVM, whose MonoImageLoader::stash_and_return aborts "
+               "(\"Failed to look up image index\") on a name missing from the sorted "
+               "assembly_image_cache_hashes[] in .rodata";
+    if (!u->in_zip)
+        return "the app library's bundled-assembly slots are patched only inside an APK or AAB, "
+               "where the output carries the library";
+    return NULL;
+}
+
+/* Says why --add FILE cannot go into u's store. 1. */
+static int add_refused(const repack_add *ad, const cli_unit *u, const char *why) {
+    cli_error("--add %s refused for %s: %s. Rebuild the app with the assembly, or --replace one "
+              "it already has",
+              ad->file, u->label, why);
+    return 1;
+}
+
+/* The mapping index a new entry of u takes: one past every index u's entries have. */
+static uint32_t next_mapping_index(const cli_unit *u) {
+    uint32_t k, next = 0;
+
+    for (k = 0; k < u->r.entry_count; k++) {
+        asmstore_entry e;
+
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) == ASMSTORE_OK && !e.ignored &&
+            e.mapping_index >= next)
+            next = e.mapping_index + 1;
+    }
+    return next;
+}
+
+/* Each --add for u's store as a new uncompressed entry (a compressed one would need a descriptor,
+   in initialized .data that cannot grow) with the next mapping index, and j->apps' libraries
+   patched to serve that many (CoreCLR .NET 10+ only). 0, or an exit code. */
+static int add_new(repack_job *j, asmstore_writer *w, const cli_unit *u) {
+    uint32_t next = next_mapping_index(u), added = 0;
+    const char *why;
+    int i;
+
+    for (i = 0; i < j->a->nadd; i++) {
+        const repack_add *ad = &j->a->add[i];
+        asmstore_add ao;
+        asmstore_error err;
+        asmstore_result res;
+
+        if (ad->unit && ad->unit != u)
+            continue;
+        if ((why = add_refusal(u)) != NULL)
+            return add_refused(ad, u, why);
+        if (asmstore_reader_find_index(&u->r, ad->name, strlen(ad->name), NULL, NULL) !=
+            ASMSTORE_ERR_NOT_FOUND)
+            return add_refused(ad, u, "the store already has an entry of that name");
+        memset(&ao, 0, sizeof ao);
+        ao.name = ad->name;
+        ao.image = ad->image;
+        ao.image_size = ad->image_size;
+        ao.flags = ASMSTORE_ADD_NO_COMPANION | ASMSTORE_ADD_BORROW | ASMSTORE_ADD_UNCOMPRESSED |
+                   ASMSTORE_ADD_MAPPING_INDEX;
+        ao.mapping_index = next + added++;
+        if ((res = asmstore_writer_add(w, &ao, &err)) != ASMSTORE_OK)
+            return cli_fail(ad->file, res, &err);
+        fprintf(stderr, "%s (%s): added, stored uncompressed (%zu bytes, mapping index %u)\n",
+                ad->name, cli_unit_abi(u), ad->image_size, ao.mapping_index);
+    }
+    if (added && !cli_apps_add_slots(&j->apps, next + added, &why))
+        return add_refused(&j->a->add[0], u, why);
+    return 0;
+}
+
 static repack_output *new_output(repack_job *j, const cli_unit *u, const char *name);
 
 /* Each library of j->apps a grown entry patched becomes an output of its own, replacing the
@@ -434,16 +532,19 @@ static void add_patched_libraries(repack_job *j) {
         o->size = app->n;
         o->app_library = 1;
         app->patched = NULL;
-        if (app->patched_info.table == ASMSTORE_APP_TABLE_BUFFER)
-            fprintf(stderr,
-                    "%s (%s): patched: uncompressed_assemblies_data_buffer moved to the end of .bss, "
-                    "%u bytes, for the grown entries (nothing else changed)\n",
-                    o->name, cli_unit_abi(o->unit), app->patched_info.data_size);
-        else
-            fprintf(stderr,
-                    "%s (%s): patched: each grown entry's buffer is a new zero-filled region at the "
-                    "end of .bss, its pointer's relocation retargeted (nothing else changed)\n",
-                    o->name, cli_unit_abi(o->unit));
+        fprintf(stderr, "%s (%s): patched:", o->name, cli_unit_abi(o->unit));
+        if (app->patched_info.data_addr != app->info.data_addr)
+            fprintf(stderr, " uncompressed_assemblies_data_buffer moved to the end of .bss, %u "
+                            "bytes, for the grown entries;",
+                    app->patched_info.data_size);
+        else if (app->patched_info.table == ASMSTORE_APP_TABLE_POINTERS)
+            fprintf(stderr, " each grown entry's buffer is a new zero-filled region at the end of "
+                            ".bss, its pointer's relocation retargeted;");
+        if (app->patched_info.bundled_slots != app->info.bundled_slots)
+            fprintf(stderr, " assembly_store_bundled_assemblies has %u slots at the end of .bss "
+                            "for the added entries (number_of_assemblies_in_apk %u);",
+                    app->patched_info.bundled_slots, app->patched_info.assemblies_in_apk);
+        fprintf(stderr, " nothing else changed\n");
     }
 }
 
@@ -542,6 +643,8 @@ static int build_store(repack_job *j, const cli_unit *u) {
     if (rc == 0)
         rc = add_unit(j, w, u);
     if (rc == 0)
+        rc = add_new(j, w, u);
+    if (rc == 0)
         add_patched_libraries(j);
     cli_apps_close(&j->apps);
     if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size, &err)) != ASMSTORE_OK)
@@ -608,8 +711,9 @@ static int build_v1_set(repack_job *j) {
             const cli_unit *u = &j->in.units[k];
 
             if (u->r.format == 1 &&
-                (a == 0 ? u->r.store_id == 0 : u->r.store_id != 0 && u->abi == (asmstore_abi)a))
-                rc = add_unit(j, w, u);
+                (a == 0 ? u->r.store_id == 0 : u->r.store_id != 0 && u->abi == (asmstore_abi)a) &&
+                (rc = add_unit(j, w, u)) == 0)
+                rc = add_new(j, w, u); /* refuses: format 1 takes no new assembly */
         }
     if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size, &err)) != ASMSTORE_OK)
         rc = cli_fail(first->label, res, &err);
@@ -958,23 +1062,6 @@ static int write_archive(repack_job *j) {
 }
 
 /* >>the command -------------------------------------------------------------------------------- */
-/* Refusals that need no store opened: --add (docs/store-releases.md §3.4). */
-static int refuse_add(const repack_args *a) {
-    if (!a->nadd)
-        return 0;
-    /* Each runtime's reason (dotnet/android's sources), named so a user can look it up. */
-    cli_error("--add %s refused: libxamarin-app.so sizes what a new assembly needs at build time "
-              "(docs/store-releases.md section 3.4). MonoVM .NET 9-11: MonoImageLoader::stash_and_return "
-              "aborts (\"Failed to look up image index\") on a name missing from the sorted "
-              "assembly_image_cache_hashes[] in .rodata; .NET 6-8 (format 1): the runtime searches "
-              "exactly number_of_assemblies_in_apk rows and aborts on a mapping_index past them; "
-              "CoreCLR .NET 10+: AssemblyStore::open_assembly writes "
-              "assembly_store_bundled_assemblies[mapping_index] unchecked, past the array's end. "
-              "Rebuild the app with the assembly, or --replace an assembly it already has.",
-              a->add[0]);
-    return 1;
-}
-
 /* Opens IN; every store must be readable. 0, or the exit code. */
 static int open_in(repack_job *j) {
     int rc = cli_input_open(&j->in, j->a->in, ASMSTORE_ABI_UNKNOWN), i;
@@ -1030,10 +1117,11 @@ static int from_changes(repack_job *j) {
         c->level = e->level;
         a->n++;
     }
-    for (i = 0; rc == 0 && i < j->from.nadd && a->nadd < REPACK_MAX_CHANGES; i++)
-        a->add[a->nadd++] = j->from.adds[i];
-    if (rc == 0)
-        rc = refuse_add(a);
+    for (i = 0; rc == 0 && i < j->from.nadd && a->nadd < REPACK_MAX_CHANGES; i++, a->nadd++) {
+        a->add[a->nadd].file = j->from.adds[i].path;
+        a->add[a->nadd].name = j->from.adds[i].name;
+        a->add[a->nadd].unit = j->from.adds[i].unit;
+    }
     return rc ? rc : load_replacements(a);
 }
 
@@ -1161,8 +1249,6 @@ int cli_cmd_repack(int argc, char **argv) {
     }
     if (rc == 0 && a.sign_key)
         rc = cli_sign_load(a.sign_key, a.sign_cert, &j.key);
-    if (rc == 0)
-        rc = refuse_add(&a);
     if (rc == 0)
         rc = load_replacements(&a);
     if (rc == 0)

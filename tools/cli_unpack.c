@@ -479,14 +479,15 @@ static int check_companion(const from_job *j, const cli_settings_store *st, cons
     return 1;
 }
 
-static int add_edit(cli_from *f, const cli_unit *u, const char *name, const char *path,
-                    int level) {
+/* One more edit (or add) on the list *list of *n. 0, or 2 out of memory. */
+static int add_edit(cli_from_edit **list, int *n, const cli_unit *u, const char *name,
+                    const char *path, int level) {
     cli_from_edit *e;
 
-    if (!(e = (cli_from_edit *)realloc(f->edits, (size_t)(f->n + 1) * sizeof *e)))
+    if (!(e = (cli_from_edit *)realloc(*list, (size_t)(*n + 1) * sizeof *e)))
         return 2;
-    f->edits = e;
-    e += f->n++;
+    *list = e;
+    e += (*n)++;
     e->unit = u;
     e->level = level;
     e->name = strdup(name);
@@ -507,13 +508,13 @@ static int entry_edit(from_job *j, const cli_unit *u, const cli_settings_store *
     if (state == FILE_BAD)
         return 2;
     if (state == FILE_GONE)
-        return add_edit(j->f, u, se->name, NULL, 0);
+        return add_edit(&j->f->edits, &j->f->n, u, se->name, NULL, 0);
     if (check_companion(j, st, se->pdb, se->pdb_sha256) ||
         check_companion(j, st, se->config, se->config_sha256))
         return 1;
     if (state == FILE_SAME && se->level == cli_release_level(&u->r, kind))
         return 0;
-    return add_edit(j->f, u, se->name, path, se->level);
+    return add_edit(&j->f->edits, &j->f->n, u, se->name, path, se->level);
 }
 
 /* Does some entry of st name rel as its image or a companion? */
@@ -532,7 +533,8 @@ static int named(const cli_settings_store *st, const char *rel) {
 
 /* Every regular file under DIR/<store>/<sub> that no entry names: a new assembly (an add). Symlinks
    are not followed. 0, or the exit code. */
-static int find_new(from_job *j, const cli_settings_store *st, const char *sub, int depth) {
+static int find_new(from_job *j, const cli_unit *u, const cli_settings_store *st, const char *sub,
+                    int depth) {
     char path[PATH_MAX], rel[PATH_MAX];
     struct dirent *de;
     DIR *d;
@@ -552,16 +554,9 @@ static int find_new(from_job *j, const cli_settings_store *st, const char *sub, 
         if (lstat(full, &sb) != 0)
             rc = cli_fail_errno(full, "read it");
         else if (S_ISDIR(sb.st_mode) && depth < 8)
-            rc = find_new(j, st, rel, depth + 1);
-        else if (S_ISREG(sb.st_mode) && !named(st, rel)) {
-            char **a = (char **)realloc(j->f->adds, (size_t)(j->f->nadd + 1) * sizeof *a);
-
-            if (!a || !(a[j->f->nadd] = strdup(full)))
-                rc = 2;
-            if (a)
-                j->f->adds = a;
-            j->f->nadd += rc == 0;
-        }
+            rc = find_new(j, u, st, rel, depth + 1);
+        else if (S_ISREG(sb.st_mode) && !named(st, rel))
+            rc = add_edit(&j->f->adds, &j->f->nadd, u, rel, full, 0);
     }
     closedir(d);
     return rc;
@@ -623,7 +618,7 @@ static int from_store(from_job *j, const cli_unit *u, const cli_settings_store *
         if (rc == 0)
             rc = entry_edit(j, u, st, &st->entries[k], e.compression);
     }
-    return rc ? rc : find_new(j, st, "", 0);
+    return rc ? rc : find_new(j, u, st, "", 0);
 }
 
 int cli_from_read(const char *dir, const cli_input *in, cli_from *f) {
@@ -659,8 +654,10 @@ void cli_from_free(cli_from *f) {
         free(f->edits[i].name);
         free(f->edits[i].path);
     }
-    for (i = 0; i < f->nadd; i++)
-        free(f->adds[i]);
+    for (i = 0; i < f->nadd; i++) {
+        free(f->adds[i].name);
+        free(f->adds[i].path);
+    }
     free(f->edits);
     free(f->adds);
     memset(f, 0, sizeof *f);

@@ -23,7 +23,7 @@ typedef struct cli_from_edit {
 typedef struct cli_from {
     cli_from_edit *edits;
     int n;
-    char **adds; /* files in a store's directory that no entry names: new assemblies */
+    cli_from_edit *adds; /* files in a store's directory that no entry names: new assemblies */
     int nadd;
 } cli_from;
 

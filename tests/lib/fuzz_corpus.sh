@@ -164,6 +164,13 @@ done
 if [ -f "$OUT/elf/monovm-v4-arm64-dlopen.so" ]; then
   cp "$OUT/elf/monovm-v4-arm64-dlopen.so" "$OUT/app/no-table.so"
 fi
+# a CoreCLR-shaped one (tests/lib/app_lib32.c -DAPP_CORECLR; no real one is among the samples), for
+# asmstore_app_add_slots, where cc and ld.lld are there
+src=$(cd "$(dirname "$0")" && pwd)/app_lib32.c
+if command -v ld.lld >/dev/null && cc -std=c99 -DAPP_CORECLR -O2 -fPIC -c -o "$tmp/clr.o" "$src" 2>/dev/null; then
+  ld.lld --shared --export-dynamic -z relro -z now --no-rosegment --unresolved-symbols=ignore-all \
+    -soname libxamarin-app.so -o "$OUT/app/coreclr-x86_64.so" "$tmp/clr.o" 2>/dev/null
+fi
 # other harnesses (elf, zip, cache) use the same directories by name
 for d in "$OUT"/*/; do [ -n "$(ls -A "$d")" ] || rmdir "$d"; done
 echo "seeds: $(find "$OUT" -type f | wc -l) files in $OUT"
