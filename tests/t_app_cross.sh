@@ -11,7 +11,9 @@
 # cross-compiled) must then see the grown size over zero-filled, writable memory, the others
 # unchanged; readelf and eu-elflint report nothing new against the original. For .NET 9 and 10, an
 # APK of a store packed for the release and that library: repack grows the entry, keeps it XALZ,
-# and the APK's patched library loads the same way.
+# and the APK's patched library loads the same way. CoreCLR (-DAPP_CORECLR): asmstore_app_add_slots on
+# the 32-bit libraries (read back, loaded under qemu, eu-elflint), and natively on x86_64 an APK
+# repacked with --add whose patched library app_runtime_check --coreclr loads and fills.
 . "$(dirname "$0")/lib/lib.sh"
 CC=${CC:-cc}
 W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Werror"
@@ -96,6 +98,7 @@ tool_diff() {
 build_lib() {
     local def= emu=elf_i386 x=
     [ "$3" != 8 ] && def=-DAPP_NET$3
+    [ "$3" = clr ] && def=-DAPP_CORECLR
     [ "$4" = arm ] && emu=armelf_linux_eabi x=-X
     $1 $W $def -O2 -fPIC -c -o "$2/app$3.o" "$SRC" &&
         ld.lld --shared --gc-sections --export-dynamic -z relro -z noexecstack \
@@ -209,6 +212,18 @@ for spec in i686-linux-gnu:i386:x86 arm-linux-gnueabihf:arm:arm; do
             diff <(expect_open "$o/bfd$rel.so" "$rel" "$abi" 70000) \
             <("$T_TMP/chk" open "$o/bfd$rel.so")
     done
+    if ! build_lib "$xcc" "$o" clr "$abi" 2>"$T_TMP/cc.log"; then
+        t_fail "$abi CoreCLR: build the library" "$(head -5 "$T_TMP/cc.log")"
+        continue
+    fi
+    t_check "$abi CoreCLR: asmstore_app_add_slots makes 3 bundled slots 5 (16 bytes each), the config's count 5" \
+        bash -c "'$T_TMP/chk' open '$o/appclr.so' | grep -q 'config: 3 assemblies in the APK, 0 store files, 3 bundled slots' &&
+            '$T_TMP/grow' --slots '$o/appclr-stripped.so' 5 '$o/clr5.so' &&
+            '$T_TMP/chk' open '$o/clr5.so' | grep -q 'config: 5 assemblies in the APK, 0 store files, 5 bundled slots'"
+    t_check "$abi CoreCLR: the patched library, loaded by glibc under qemu-$qarch, reads its table the same" \
+        diff <("qemu-$qarch" -L "/usr/$triplet" "$o/chk" load "$o/libc.so" "$o/appclr-stripped.so") <("qemu-$qarch" -L "/usr/$triplet" "$o/chk" load "$o/libc.so" "$o/clr5.so")
+    t_check "$abi CoreCLR: eu-elflint reports nothing new against the original" \
+        tool_diff "eu-elflint --gnu-ld" "$o/appclr-stripped.so" "$o/clr5.so"
 done
 
 # ---- CoreCLR .NET 10+, x86_64 natively: repack --add makes room in assembly_store_bundled_assemblies ----

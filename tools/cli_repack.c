@@ -480,6 +480,7 @@ static uint32_t next_mapping_index(const cli_unit *u) {
    patched to serve that many (CoreCLR .NET 10+ only). 0, or an exit code. */
 static int add_new(repack_job *j, asmstore_writer *w, const cli_unit *u) {
     uint32_t next = next_mapping_index(u), added = 0;
+    const repack_add *first = NULL;
     const char *why;
     int i;
 
@@ -503,13 +504,14 @@ static int add_new(repack_job *j, asmstore_writer *w, const cli_unit *u) {
         ao.flags = ASMSTORE_ADD_NO_COMPANION | ASMSTORE_ADD_BORROW | ASMSTORE_ADD_UNCOMPRESSED |
                    ASMSTORE_ADD_MAPPING_INDEX;
         ao.mapping_index = next + added++;
+        first = first ? first : ad;
         if ((res = asmstore_writer_add(w, &ao, &err)) != ASMSTORE_OK)
             return cli_fail(ad->file, res, &err);
         fprintf(stderr, "%s (%s): added, stored uncompressed (%zu bytes, mapping index %u)\n",
                 ad->name, cli_unit_abi(u), ad->image_size, ao.mapping_index);
     }
-    if (added && !cli_apps_add_slots(&j->apps, next + added, &why))
-        return add_refused(&j->a->add[0], u, why);
+    if (first && !cli_apps_add_slots(&j->apps, next + added, &why))
+        return add_refused(first, u, why);
     return 0;
 }
 
