@@ -346,8 +346,9 @@ import sys
 sys.path.insert(0, sys.argv[1])
 from indep_store import parse_v2
 b = bytearray(open(sys.argv[2], "rb").read())
-i = max(d[1] for d in parse_v2(b)["descriptors"])  # the last image's data offset: its filler is random,
-b[i:i + 2] = b"XX"  # so a search for "MZ" could land inside it; now it no longer starts as a PE file does
+# the last image found by its descriptor, not by searching for "MZ", which its random filler may hold
+i = max(d[1] for d in parse_v2(b)["descriptors"])
+b[i:i + 2] = b"XX"  # the last image no longer starts as a PE file does
 open(sys.argv[2], "wb").write(b)
 EOF
 json_ok "verify --json of a damaged image: exit 1, error null" 1 verify plain.raw
