@@ -727,7 +727,7 @@ int main(int argc, char **argv) {
     runtime rt;
     const char *cache_dir = NULL, *tpa_dir = NULL, *runtime_dir = NULL;
     char default_dir[PATH_MAX];
-    int argi = 1, rc;
+    int argi = 1;
     double t0 = now_us();
 
     memset(&rt, 0, sizeof rt);
@@ -757,7 +757,8 @@ int main(int argc, char **argv) {
         store_close(&h);
         return 1;
     }
-    rc = run_from_store(&h, &rt, argv[argi + 1], argc - argi - 2, (const char **)argv + argi + 2, t0);
-    store_close(&h);
-    return rc;
+    /* No store_close after a start: the runtime's threads outlive coreclr_shutdown_2 and still read the images it
+       was given (unmapping them crashed a thread in about one start of eight under strace -f); they go with the
+       process. */
+    return run_from_store(&h, &rt, argv[argi + 1], argc - argi - 2, (const char **)argv + argi + 2, t0);
 }

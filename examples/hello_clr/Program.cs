@@ -8,6 +8,8 @@
 //                                and returns at once: make bench's time to Main
 //   hello --argv0                prints "argv0 " + Environment.GetCommandLineArgs()[0] and "base " +
 //                                AppContext.BaseDirectory: what the host's exe_path changes
+//   hello --busy-at-exit         returns from Main while a background thread keeps reading metadata and
+//                                IL of every loaded assembly: what a host must not unmap after shutdown
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -37,7 +39,31 @@ static class Program
             Console.WriteLine("base " + AppContext.BaseDirectory);
             return 0;
         }
+        if (args.Length == 1 && args[0] == "--busy-at-exit")
+            return BusyAtExit();
         return Run(args);
+    }
+
+    // A background thread survives coreclr_shutdown_2; it reads the images until the process is gone.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static int BusyAtExit()
+    {
+        var started = new System.Threading.ManualResetEventSlim();
+        var reader = new System.Threading.Thread(() =>
+        {
+            started.Set();
+            for (long bytes = 0; ; bytes = 0)
+                foreach (var asm in AppDomain.CurrentDomain.GetAssemblies())
+                    foreach (var type in asm.GetTypes())
+                        foreach (var method in type.GetMethods(System.Reflection.BindingFlags.DeclaredOnly |
+                                     System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.NonPublic |
+                                     System.Reflection.BindingFlags.Instance | System.Reflection.BindingFlags.Static))
+                            bytes += method.GetMethodBody()?.GetILAsByteArray()?.Length ?? 0;
+        }) { IsBackground = true };
+        reader.Start();
+        started.Wait();
+        Console.WriteLine("busy at exit");
+        return 0;
     }
 
     // Kept out of Main so that compiling Main loads nothing but what the timestamp needs.
