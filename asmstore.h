@@ -14,6 +14,8 @@
                  "fr/Foo.resources"), read images into your buffers: XAZS through libzstd, XALZ
                  (LZ4) through a decompress callback you supply. Formats 1 (.NET 6-8 sets), 2
                  (.NET 9), 3 (.NET 10 and 11) and 4 (.NET 11 previews), told apart by the bytes.
+     image       check that an image is what it claims (assembly, PDB, config); say who an
+                 assembly is (name, version, culture, key, MVID, debug id, PDB path and checksum).
      elf         find the payload in any .so (the `_assembly_store` symbol or a "payload" section).
      zip         find a store in an APK/AAB at every release's path; walk every entry of one.
      locator     give a host (data, size) from dlopen, a mapped file or an APK (split APKs too),
@@ -575,6 +577,8 @@ typedef struct asmstore_pe {
     uint32_t cli_header_size;
     const unsigned char *metadata;   /* the metadata root ("BSJB"): metadata_size bytes */
     uint32_t metadata_size;
+    const unsigned char *directories; /* the optional header's data directories: 8 bytes each */
+    uint32_t directory_count;         /* NumberOfRvaAndSizes as far as the header holds them */
 } asmstore_pe;
 
 /* Parses data[0..size) as an assembly: "MZ" and e_lfanew inside the 64-byte DOS header, "PE\0\0"
@@ -612,6 +616,46 @@ ASMSTORE_DEF asmstore_result asmstore_image_check_entry(const asmstore_entry *e,
                                                         size_t image_size,
                                                         asmstore_image_kind *part,
                                                         asmstore_error *err);
+
+/* Who an assembly says it is, as a crash reporter or a scanner names it: its Assembly and Module
+   rows (ECMA-335 §II.22.2, §II.22.30) and its debug directory's CodeView and PDB checksum records
+   (PE/COFF "Debug Directory"; the Portable PDB spec's "PE/COFF Headers"). Strings and blobs point
+   into the image: `_len` bytes of UTF-8 (or the blob's bytes), not NUL-terminated. */
+typedef struct asmstore_identity {
+    int has_assembly;               /* an Assembly row; 0 for a .netmodule (then name..flags 0) */
+    const char *name;               /* the Assembly row's Name: "System.Runtime" */
+    uint32_t name_len;
+    const char *culture;            /* "fr" for a satellite; 0 bytes for a neutral assembly */
+    uint32_t culture_len;
+    uint16_t version[4];            /* major, minor, build, revision */
+    uint32_t flags;                 /* AssemblyFlags: 0x0001 = public_key holds the full key */
+    uint32_t hash_algorithm;        /* HashAlgId: 0x8004 SHA-1 */
+    const unsigned char *public_key; /* the full key (its token: the last 8 bytes of its SHA-1, */
+    uint32_t public_key_size;        /* reversed; no SHA-1 here: use your crypto library); 0: none */
+    unsigned char mvid[16];         /* the Module row's Mvid, in the GUID's stored byte order */
+    uint32_t timestamp;             /* COFF TimeDateStamp (deterministic builds: a content hash) */
+    int has_codeview;               /* a CodeView "RSDS" debug record: */
+    unsigned char pdb_guid[16];     /*   the PDB's id, in stored byte order */
+    uint32_t pdb_age;               /*   its age (1 for a Portable PDB) */
+    uint32_t pdb_stamp;             /*   the record's TimeDateStamp: a Portable PDB's id's end */
+    int pdb_portable;               /*   the record's MinorVersion is 0x504d ("PM"): Portable */
+    const char *pdb_path;           /*   the PDB's path as the compiler wrote it */
+    uint32_t pdb_path_len;
+    const char *pdb_checksum_algorithm; /* a PDB checksum record: "SHA256"; NULL when none */
+    uint32_t pdb_checksum_algorithm_len;
+    const unsigned char *pdb_checksum;  /* the PDB's checksum, pdb_checksum_size bytes */
+    uint32_t pdb_checksum_size;
+} asmstore_identity;
+
+/* Fills *id from pe (asmstore_pe_parse's): the metadata's stream headers and table stream (every
+   table before Assembly sized from the row counts and heap sizes, as the runtimes do), the Module
+   row's Mvid in #GUID, the Assembly row's strings and public key in #Strings and #Blob, the COFF
+   timestamp, and the debug directory's CodeView (type 2) and PDB checksum (type 19) entries at
+   their PointerToRawData. Any bytes are safe: bounded (at most 64 tables, 4,096 debug entries),
+   allocation-free. ASMSTORE_OK, or ASMSTORE_ERR_BAD_IMAGE with err->offset the byte found wrong in
+   the image (no #~ stream, no Module row, an index or a record outside its heap or the file). */
+ASMSTORE_DEF asmstore_result asmstore_pe_identity(const asmstore_pe *pe, asmstore_identity *id,
+                                                  asmstore_error *err);
 
 /* >>elf ---------------------------------------------------------------------------------------- */
 #define ASMSTORE_ELF_DEFAULT_SYMBOL    "_assembly_store"
@@ -2785,6 +2829,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__pe_headers(asmstore_pe *pe, uint64_t
         return asmstore__bad_image(err, coff + 16,
                                    "optional header too short for its magic and the 15 data "
                                    "directories (no CLI header directory)");
+    pe->directories = p + *dirs;
+    pe->directory_count = (uint32_t)((opt_size - count_at - 4u) / 8u);
+    if (asmstore__rd32(p + opt + count_at) < pe->directory_count)
+        pe->directory_count = asmstore__rd32(p + opt + count_at);
     pe->section_count = asmstore__rd16(p + coff + 2);
     sections = opt + opt_size;
     if (!asmstore__range_ok(sections, (uint64_t)pe->section_count * ASMSTORE__PE_SECTION_SIZE,
@@ -2915,6 +2963,317 @@ ASMSTORE_DEF asmstore_result asmstore_image_check_entry(const asmstore_entry *e,
     if (part) *part = kind;
     if (err) err->entry = e->index;
     return res;
+}
+
+/* >>image: identity ---------------------------------------------------------------------------- */
+/* ECMA-335 §II.24.2.2 (stream headers), §II.24.2.6 (#~ and the coded indices), §II.22 (columns). */
+#define ASMSTORE__MD_ASSEMBLY  0x20u /* the Assembly table: the last one sized here */
+#define ASMSTORE__MD_TABLE_MAX 64u
+#define ASMSTORE__MD_NO_TABLE  0xFFu /* a coded index's tag that names no table */
+#define ASMSTORE__DIR_DEBUG    6u    /* IMAGE_DIRECTORY_ENTRY_DEBUG */
+#define ASMSTORE__DEBUG_ENTRY  28u   /* IMAGE_DEBUG_DIRECTORY */
+#define ASMSTORE__DEBUG_MAX    4096u
+
+/* The metadata streams a row reads (offsets in the image) and the table sizes #~ gives. */
+typedef struct asmstore__md {
+    const unsigned char *p;
+    uint64_t at[4], len[4]; /* asmstore__md_stream order: #~ (or #-), #Strings, #GUID, #Blob */
+    unsigned heap_sizes;    /* bit 0: 4-byte #Strings indices, bit 1: #GUID, bit 2: #Blob */
+    uint32_t rows[ASMSTORE__MD_TABLE_MAX];
+    uint64_t table_at[ASMSTORE__MD_ASSEMBLY + 1];
+    uint32_t row_size[ASMSTORE__MD_ASSEMBLY + 1];
+} asmstore__md;
+
+enum { ASMSTORE__MD_TILDE, ASMSTORE__MD_STRINGS, ASMSTORE__MD_GUID, ASMSTORE__MD_BLOB };
+
+/* Each table's columns, 0x00-0x20: '2' and '4' constants, 'S' 'G' 'B' heap indices, 0x80 | table
+   a table index, a lower-case letter a coded index (asmstore__md_coded). */
+static const char *const asmstore__md_columns[ASMSTORE__MD_ASSEMBLY + 1] = {
+    "2SGGG", "rSS", "4SSt\x84\x86", "\x84", "2SB", "\x86", "422SB\x88", "\x88", "22S", "\x82t",
+    "pSB", "2cB", "hyB", "fB", "2dB", "24\x82", "4\x84", "B", "\x82\x94", "\x94", "2St",
+    "\x82\x97", "\x97", "2SB", "2\x86s", "\x82mm", "S", "B", "2wS\x9a", "4\x84", "44", "4",
+    "422224BSS"};
+
+/* A coded index: its letter in asmstore__md_columns, tag bits and tables by tag. */
+typedef struct asmstore__md_code {
+    char letter;
+    unsigned char bits, count;
+    unsigned char tables[22];
+} asmstore__md_code;
+
+static const asmstore__md_code asmstore__md_codes[] = {
+    {'t', 2, 3, {0x02, 0x01, 0x1B}},                                   /* TypeDefOrRef */
+    {'c', 2, 3, {0x04, 0x08, 0x17}},                                   /* HasConstant */
+    {'h', 5, 22, {0x06, 0x04, 0x01, 0x02, 0x08, 0x09, 0x0A, 0x00, 0x0E, 0x17, 0x14, 0x11, 0x1A,
+                  0x1B, 0x20, 0x23, 0x26, 0x27, 0x28, 0x2A, 0x2C, 0x2B}}, /* HasCustomAttribute */
+    {'f', 1, 2, {0x04, 0x08}},                                         /* HasFieldMarshal */
+    {'d', 2, 3, {0x02, 0x06, 0x20}},                                   /* HasDeclSecurity */
+    {'p', 3, 5, {0x02, 0x01, 0x1A, 0x06, 0x1B}},                       /* MemberRefParent */
+    {'s', 1, 2, {0x14, 0x17}},                                         /* HasSemantics */
+    {'m', 1, 2, {0x06, 0x0A}},                                         /* MethodDefOrRef */
+    {'w', 1, 2, {0x04, 0x06}},                                         /* MemberForwarded */
+    {'r', 2, 4, {0x00, 0x1A, 0x23, 0x01}},                             /* ResolutionScope */
+    {'y', 3, 5, {0xFF, 0xFF, 0x06, 0x0A, 0xFF}}};                      /* CustomAttributeType */
+
+/* A column's width in bytes: 2, or 4 where its heap is large or a table it indexes has 2^16 rows
+   or more (2^(16 - tag bits) for a coded index). */
+ASMSTORE__PRIVATE unsigned asmstore__md_column_size(const asmstore__md *m, unsigned char col) {
+    size_t i, k;
+    uint32_t most = 0;
+
+    if (col == '2') return 2;
+    if (col == '4') return 4;
+    if (col == 'S' || col == 'G' || col == 'B')
+        return m->heap_sizes & (col == 'S' ? 1u : col == 'G' ? 2u : 4u) ? 4u : 2u;
+    if (col & 0x80u) return m->rows[col & 0x7Fu] < 0x10000u ? 2u : 4u;
+    for (i = 0; i < sizeof asmstore__md_codes / sizeof asmstore__md_codes[0]; i++) {
+        const asmstore__md_code *c = &asmstore__md_codes[i];
+        if (c->letter != (char)col) continue;
+        for (k = 0; k < c->count; k++)
+            if (c->tables[k] != ASMSTORE__MD_NO_TABLE && m->rows[c->tables[k]] > most)
+                most = m->rows[c->tables[k]];
+        return most < (1u << (16u - c->bits)) ? 2u : 4u;
+    }
+    return 0; /* not reached: every letter of asmstore__md_columns is in asmstore__md_codes */
+}
+
+/* Column `col` (0-based) of row `row` (1-based, checked by the caller) of table t. */
+ASMSTORE__PRIVATE uint32_t asmstore__md_cell(const asmstore__md *m, unsigned t, uint32_t row,
+                                             unsigned col) {
+    const char *c = asmstore__md_columns[t];
+    uint64_t at = m->table_at[t] + (uint64_t)(row - 1u) * m->row_size[t];
+    unsigned k;
+
+    for (k = 0; k < col; k++) at += asmstore__md_column_size(m, (unsigned char)c[k]);
+    return asmstore__md_column_size(m, (unsigned char)c[col]) == 2 ? asmstore__rd16(m->p + at)
+                                                                   : asmstore__rd32(m->p + at);
+}
+
+/* The stream headers after the metadata root: where #~ (or #-), #Strings, #GUID and #Blob are. */
+ASMSTORE__PRIVATE asmstore_result asmstore__md_streams(const asmstore_pe *pe, asmstore__md *m,
+                                                       asmstore_error *err) {
+    static const char *const names[] = {"#~", "#Strings", "#GUID", "#Blob"};
+    const unsigned char *md = pe->metadata;
+    uint64_t root = (uint64_t)(md - pe->data), h = 20u + asmstore__rd32(md + 12), end;
+    uint32_t count, k, i;
+
+    count = asmstore__rd16(md + h - 2u); /* asmstore__metadata_root: h <= metadata_size */
+    for (k = 0; k < count; k++) {
+        uint64_t off, len;
+        const unsigned char *name = md + h + 8u, *nul;
+        if (h + 9u > pe->metadata_size ||
+            !(nul = (const unsigned char *)memchr(name, 0, (size_t)(pe->metadata_size - h - 8u))))
+            return asmstore__bad_image(err, root + h, "a metadata stream header runs past the "
+                                                      "metadata");
+        off = asmstore__rd32(md + h);
+        len = asmstore__rd32(md + h + 4u);
+        if (!asmstore__range_ok(off, len, pe->metadata_size))
+            return asmstore__bad_image(err, root + h, "a metadata stream lies outside the "
+                                                      "metadata");
+        for (i = 0; i < 4; i++)
+            if (!m->at[i] && (strcmp((const char *)name, names[i]) == 0 ||
+                              (i == ASMSTORE__MD_TILDE && strcmp((const char *)name, "#-") == 0))) {
+                m->at[i] = root + off;
+                m->len[i] = len;
+            }
+        end = (uint64_t)(nul - md) + 1u;
+        h = (end + 3u) & ~(uint64_t)3u;
+    }
+    if (!m->at[ASMSTORE__MD_TILDE] || m->len[ASMSTORE__MD_TILDE] < 24u)
+        return asmstore__bad_image(err, root, "no metadata table stream (#~) of 24 bytes or more");
+    return ASMSTORE_OK;
+}
+
+/* The table stream's header: heap sizes, row counts, and where each table up to Assembly lies. */
+ASMSTORE__PRIVATE asmstore_result asmstore__md_tables(asmstore__md *m, asmstore_error *err) {
+    const unsigned char *t = m->p + m->at[ASMSTORE__MD_TILDE];
+    uint64_t valid = asmstore__rd64(t + 8), at = 24u, len = m->len[ASMSTORE__MD_TILDE];
+    unsigned k;
+    const char *c;
+
+    m->heap_sizes = t[6];
+    for (k = 0; k < ASMSTORE__MD_TABLE_MAX; k++) {
+        if (!(valid >> k & 1u)) continue;
+        if (at + 4u > len)
+            return asmstore__bad_image(err, m->at[0] + at, "metadata row counts run past #~");
+        m->rows[k] = asmstore__rd32(t + at);
+        at += 4u;
+    }
+    if (m->heap_sizes & 0x40u) at += 4u; /* "extra data" after the row counts (CoreCLR, Mono) */
+    for (k = 0; k <= ASMSTORE__MD_ASSEMBLY; k++) {
+        m->table_at[k] = m->at[ASMSTORE__MD_TILDE] + at;
+        for (c = asmstore__md_columns[k]; *c; c++)
+            m->row_size[k] += asmstore__md_column_size(m, (unsigned char)*c);
+        at += (uint64_t)m->rows[k] * m->row_size[k];
+        if (at > len)
+            return asmstore__bad_image(err, m->table_at[k], "a metadata table runs past #~");
+    }
+    return ASMSTORE_OK;
+}
+
+/* String `idx` of #Strings: its bytes up to the NUL that ends it inside the heap. */
+ASMSTORE__PRIVATE asmstore_result asmstore__md_string(const asmstore__md *m, uint32_t idx,
+                                                      const char **s, uint32_t *n,
+                                                      asmstore_error *err) {
+    const unsigned char *p = m->p + m->at[ASMSTORE__MD_STRINGS], *nul;
+
+    if (idx >= m->len[ASMSTORE__MD_STRINGS] ||
+        !(nul = (const unsigned char *)memchr(p + idx, 0,
+                                              (size_t)(m->len[ASMSTORE__MD_STRINGS] - idx))))
+        return asmstore__bad_image(err, m->at[ASMSTORE__MD_STRINGS],
+                                   "a #Strings index lies outside #Strings, or its string has "
+                                   "no NUL there");
+    *s = (const char *)(p + idx);
+    *n = (uint32_t)(nul - (p + idx));
+    return ASMSTORE_OK;
+}
+
+/* Blob `idx` of #Blob: its compressed length (1, 2 or 4 bytes, §II.24.2.4) and its bytes. */
+ASMSTORE__PRIVATE asmstore_result asmstore__md_blob(const asmstore__md *m, uint32_t idx,
+                                                    const unsigned char **b, uint32_t *n,
+                                                    asmstore_error *err) {
+    const unsigned char *p = m->p + m->at[ASMSTORE__MD_BLOB];
+    uint64_t heap = m->len[ASMSTORE__MD_BLOB], head, len;
+
+    if (idx == 0 && heap == 0) { /* blob 0 is the empty blob, even with no #Blob at all */
+        *b = p;
+        *n = 0;
+        return ASMSTORE_OK;
+    }
+    head = idx < heap ? (p[idx] & 0x80u) == 0 ? 1u : (p[idx] & 0xC0u) == 0x80u ? 2u
+                                           : (p[idx] & 0xE0u) == 0xC0u ? 4u : 0u
+                      : 0u;
+    if (head == 0 || !asmstore__range_ok(idx, head, heap))
+        return asmstore__bad_image(err, m->at[ASMSTORE__MD_BLOB] + (idx < heap ? idx : 0u),
+                                   "a #Blob index lies outside #Blob, or its length is malformed");
+    len = head == 1 ? p[idx] : head == 2 ? (p[idx] & 0x3Fu) << 8 | p[idx + 1]
+                                         : (uint64_t)(p[idx] & 0x1Fu) << 24 |
+                                               (uint64_t)p[idx + 1] << 16 |
+                                               (uint64_t)p[idx + 2] << 8 | p[idx + 3];
+    if (!asmstore__range_ok(idx + head, len, heap))
+        return asmstore__bad_image(err, m->at[ASMSTORE__MD_BLOB] + idx, "a blob runs past #Blob");
+    *b = p + idx + head;
+    *n = (uint32_t)len;
+    return ASMSTORE_OK;
+}
+
+/* The Module row's Mvid: GUID `idx` (1-based) of #GUID; 0 is the null GUID. */
+ASMSTORE__PRIVATE asmstore_result asmstore__md_module(const asmstore__md *m, asmstore_identity *id,
+                                                      asmstore_error *err) {
+    uint32_t idx;
+
+    if (m->rows[0] == 0)
+        return asmstore__bad_image(err, m->at[ASMSTORE__MD_TILDE], "no Module row in the "
+                                                                   "metadata");
+    idx = asmstore__md_cell(m, 0, 1, 2);
+    if (idx == 0) return ASMSTORE_OK;
+    if (!asmstore__range_ok((uint64_t)(idx - 1u) * 16u, 16, m->len[ASMSTORE__MD_GUID]))
+        return asmstore__bad_image(err, m->table_at[0], "the Module row's Mvid lies outside "
+                                                        "#GUID");
+    memcpy(id->mvid, m->p + m->at[ASMSTORE__MD_GUID] + (uint64_t)(idx - 1u) * 16u, 16);
+    return ASMSTORE_OK;
+}
+
+/* The Assembly row, when there is one: version, flags, public key, name and culture. */
+ASMSTORE__PRIVATE asmstore_result asmstore__md_assembly(const asmstore__md *m,
+                                                        asmstore_identity *id,
+                                                        asmstore_error *err) {
+    const unsigned t = ASMSTORE__MD_ASSEMBLY;
+    asmstore_result res;
+    unsigned k;
+
+    if (m->rows[t] == 0) return ASMSTORE_OK;
+    id->has_assembly = 1;
+    id->hash_algorithm = asmstore__md_cell(m, t, 1, 0);
+    for (k = 0; k < 4; k++) id->version[k] = (uint16_t)asmstore__md_cell(m, t, 1, 1 + k);
+    id->flags = asmstore__md_cell(m, t, 1, 5);
+    if ((res = asmstore__md_blob(m, asmstore__md_cell(m, t, 1, 6), &id->public_key,
+                                 &id->public_key_size, err)) != ASMSTORE_OK ||
+        (res = asmstore__md_string(m, asmstore__md_cell(m, t, 1, 7), &id->name, &id->name_len,
+                                   err)) != ASMSTORE_OK)
+        return res;
+    return asmstore__md_string(m, asmstore__md_cell(m, t, 1, 8), &id->culture, &id->culture_len,
+                               err);
+}
+
+/* One debug directory record's data (d: its IMAGE_DEBUG_DIRECTORY): a CodeView "RSDS" record
+   (GUID, age, NUL-terminated path) or a PDB checksum (NUL-terminated algorithm name, then the
+   checksum); the first of each kind counts, other kinds are skipped. */
+ASMSTORE__PRIVATE asmstore_result asmstore__pe_debug_record(const asmstore_pe *pe,
+                                                            const unsigned char *d,
+                                                            asmstore_identity *id,
+                                                            asmstore_error *err) {
+    uint32_t type = asmstore__rd32(d + 12), size = asmstore__rd32(d + 16);
+    uint64_t at = asmstore__rd32(d + 24);
+    const unsigned char *p = pe->data + at, *nul;
+
+    if ((type != 2 || id->has_codeview) && (type != 19 || id->pdb_checksum_algorithm))
+        return ASMSTORE_OK;
+    if (!asmstore__range_ok(at, size, pe->size))
+        return asmstore__bad_image(err, (uint64_t)(d - pe->data) + 16u,
+                                   "a debug directory record lies outside the file");
+    if (type == 2) {
+        if (size < 24u || memcmp(p, "RSDS", 4) != 0) return ASMSTORE_OK; /* an older NB10 */
+        if (!(nul = (const unsigned char *)memchr(p + 24, 0, size - 24u)))
+            return asmstore__bad_image(err, at + 24u, "CodeView record's PDB path has no NUL");
+        id->has_codeview = 1;
+        memcpy(id->pdb_guid, p + 4, 16);
+        id->pdb_age = asmstore__rd32(p + 20);
+        id->pdb_stamp = asmstore__rd32(d + 4);
+        id->pdb_portable = asmstore__rd16(d + 10) == 0x504du;
+        id->pdb_path = (const char *)(p + 24);
+        id->pdb_path_len = (uint32_t)(nul - (p + 24));
+        return ASMSTORE_OK;
+    }
+    if (!(nul = (const unsigned char *)memchr(p, 0, size)))
+        return asmstore__bad_image(err, at, "PDB checksum record's algorithm name has no NUL");
+    id->pdb_checksum_algorithm = (const char *)p;
+    id->pdb_checksum_algorithm_len = (uint32_t)(nul - p);
+    id->pdb_checksum = nul + 1;
+    id->pdb_checksum_size = size - id->pdb_checksum_algorithm_len - 1u;
+    return ASMSTORE_OK;
+}
+
+/* The debug directory (data directory 6), when there is one, record by record. */
+ASMSTORE__PRIVATE asmstore_result asmstore__pe_debug(const asmstore_pe *pe, asmstore_identity *id,
+                                                     asmstore_error *err) {
+    const unsigned char *dir = pe->directories + 8u * ASMSTORE__DIR_DEBUG, *d;
+    uint32_t rva, size, k;
+    asmstore_result res;
+
+    if (pe->directory_count <= ASMSTORE__DIR_DEBUG) return ASMSTORE_OK;
+    rva = asmstore__rd32(dir);
+    size = asmstore__rd32(dir + 4);
+    if (rva == 0 || size == 0) return ASMSTORE_OK;
+    if (size / ASMSTORE__DEBUG_ENTRY > ASMSTORE__DEBUG_MAX || !(d = asmstore_pe_at_rva(pe, rva, size)))
+        return asmstore__bad_image(err, (uint64_t)(dir - pe->data),
+                                   "debug directory not in a section's file bytes, or over 4,096 "
+                                   "records");
+    for (k = 0; k < size / ASMSTORE__DEBUG_ENTRY; k++)
+        if ((res = asmstore__pe_debug_record(pe, d + (size_t)k * ASMSTORE__DEBUG_ENTRY, id,
+                                             err)) != ASMSTORE_OK)
+            return res;
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_pe_identity(const asmstore_pe *pe, asmstore_identity *id,
+                                                  asmstore_error *err) {
+    asmstore__md m;
+    asmstore_result res;
+
+    if (!pe || !id || !pe->data || !pe->metadata)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL id, or a pe asmstore_pe_parse did not fill");
+    memset(id, 0, sizeof *id);
+    memset(&m, 0, sizeof m);
+    m.p = pe->data;
+    id->timestamp = asmstore__rd32(pe->data + asmstore__rd32(pe->data + 0x3c) + 8u);
+    if ((res = asmstore__md_streams(pe, &m, err)) != ASMSTORE_OK ||
+        (res = asmstore__md_tables(&m, err)) != ASMSTORE_OK ||
+        (res = asmstore__md_module(&m, id, err)) != ASMSTORE_OK ||
+        (res = asmstore__md_assembly(&m, id, err)) != ASMSTORE_OK)
+        return res;
+    return asmstore__pe_debug(pe, id, err);
 }
 
 /* >>elf ---------------------------------------------------------------------------------------- */

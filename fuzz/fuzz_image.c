@@ -1,8 +1,9 @@
 /* fuzz_image.c - the image check (asmstore.h >>image) over arbitrary bytes: the first byte picks
    what the rest claims to be (0 assembly, 1 pdb, 2 config, by value mod 3). Never a read outside
    the input; an accepted assembly's parts (section table, CLI header, metadata) lie inside it and
-   its RVA lookups answer inside it too; asmstore_image_check_entry passes a placeholder and checks
-   the image first.
+   its RVA lookups answer inside it too, and so do its identity's strings and blobs
+   (asmstore_pe_identity); asmstore_image_check_entry passes a placeholder and checks the image
+   first.
    Seeds: build/fuzz/seeds/image (tests/lib/fuzz_corpus.sh: real small assemblies, a Portable and a
    Windows PDB, configs, and truncations of each). */
 #define ASMSTORE_IMPLEMENTATION
@@ -14,6 +15,29 @@
 /* p[0..n) lies inside data[0..size). */
 static int inside(const uint8_t *data, size_t size, const unsigned char *p, uint64_t n) {
     return p >= data && (size_t)(p - data) <= size && n <= size - (size_t)(p - data);
+}
+
+/* asmstore_pe_identity: a result it names, and every string and blob it gives inside the input. */
+static void check_identity(const uint8_t *data, size_t size, const asmstore_pe *pe) {
+    asmstore_identity id;
+    asmstore_error err;
+    asmstore_result r = asmstore_pe_identity(pe, &id, &err);
+
+    if (r != ASMSTORE_OK) {
+        if (r != ASMSTORE_ERR_BAD_IMAGE || !err.message || err.offset > size) abort();
+        return;
+    }
+    if (id.has_assembly && (!inside(data, size, (const unsigned char *)id.name, id.name_len) ||
+                            !inside(data, size, (const unsigned char *)id.culture, id.culture_len) ||
+                            !inside(data, size, id.public_key, id.public_key_size)))
+        abort();
+    if (id.has_codeview && !inside(data, size, (const unsigned char *)id.pdb_path, id.pdb_path_len))
+        abort();
+    if (id.pdb_checksum_algorithm &&
+        (!inside(data, size, (const unsigned char *)id.pdb_checksum_algorithm,
+                 id.pdb_checksum_algorithm_len) ||
+         !inside(data, size, id.pdb_checksum, id.pdb_checksum_size)))
+        abort();
 }
 
 static void check_assembly(const uint8_t *data, size_t size) {
@@ -31,6 +55,7 @@ static void check_assembly(const uint8_t *data, size_t size) {
         const unsigned char *a = asmstore_pe_at_rva(&pe, rva, 1), *b = asmstore_pe_at_rva(&pe, rva, 4096);
         if ((a && !inside(data, size, a, 1)) || (b && !inside(data, size, b, 4096))) abort();
     }
+    check_identity(data, size, &pe);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -18,9 +18,19 @@ DOTNET_PKG_ENV = DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST
                  DOTNET_CLI_HOME=$(abspath $(B))/dotnet.home NUGET_PACKAGES=$(abspath $(B))/nuget
 RUNTIME_NET11_VERSION  = 11.0.0
 CROSSGEN2_VERSION      = 10.0.12
-DOTNET_TEST_NEEDS      = runtime-net11 $(if $(filter 1,$(COMPOSITE_TEST)),composite-net10)
+DOTNET_TEST_NEEDS      = runtime-net11 identity-ref $(if $(filter 1,$(COMPOSITE_TEST)),composite-net10)
 
-.PHONY: runtime-net11 composite-net10
+.PHONY: runtime-net11 composite-net10 identity-ref
+# build/identity_ref/bin/identity_ref.dll: System.Reflection.Metadata's view of assemblies, the reference
+# tests/t_identity.sh holds asmstore_pe_identity to (offline: the SDK's own targeting pack, ~6 s)
+IDENTITY_REF_SRC = tests/lib/identity_ref/identity_ref.csproj tests/lib/identity_ref/Program.cs
+identity-ref: | $(B)
+	@if ! command -v dotnet >/dev/null 2>&1; then echo "  SKIP identity-ref: no dotnet on PATH"; \
+	elif [ ! -e $(B)/identity_ref/bin/identity_ref.dll ] || \
+	     [ -n "$$(find $(IDENTITY_REF_SRC) -newer $(B)/identity_ref/bin/identity_ref.dll)" ]; then \
+	  $(DOTNET_PKG_ENV) dotnet build -c Release -nologo -v quiet tests/lib/identity_ref/identity_ref.csproj \
+	    -o $(B)/identity_ref/bin --artifacts-path $(B)/identity_ref/obj >$(B)/identity_ref.log 2>&1 || \
+	    { cat $(B)/identity_ref.log; exit 1; }; fi
 runtime-net11: | $(B)
 	@$(DOTNET_PKG_ENV) tests/lib/runtime_dir.sh $(B)/runtime-net11 $(RUNTIME_NET11_VERSION) net11.0
 

@@ -915,6 +915,56 @@ static void test_image_check_entry(void) {
     free(pe); free(pdb);
 }
 
+/* asmstore_pe_identity on a real assembly (Mono's Accessibility.dll: its name, version, key and
+   MVID as System.Reflection.Metadata reads them; t_identity.sh compares whole corpora), then on
+   make_pe's root with no streams, then on every cut of the metadata and every flipped byte of
+   the #~ header and the Assembly row: BAD_IMAGE or fields inside the image, never a read outside
+   (the ASan build runs this too). */
+static void test_pe_identity(void) {
+    static const unsigned char mvid[16] = {0x86, 0x26, 0x02, 0xa9, 0x88, 0x5e, 0xd9, 0x41, /* a9022686-5e88- */
+                                           0x9e, 0x3f, 0xf7, 0x0b, 0x83, 0xd3, 0x56, 0x83}; /* 41d9-9e3f-... */
+    unsigned char *d = NULL, *pe0 = make_pe(PE_MIN_SIZE, 1);
+    size_t n = 0, i, md_at, checked = 0;
+    asmstore_pe pe;
+    asmstore_identity id;
+    asmstore_error err;
+
+    CHECK_EQ_INT(asmstore_pe_parse(&pe, pe0, PE_MIN_SIZE, &err), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_pe_identity(&pe, &id, &err), ASMSTORE_ERR_BAD_IMAGE);
+    CHECK(strstr(err.message, "#~") != NULL);
+    CHECK_EQ_INT(asmstore_pe_identity(NULL, &id, &err), ASMSTORE_ERR_INVALID_ARG);
+    free(pe0);
+    if (asmstore_read_file("/usr/lib/mono/4.5/Accessibility.dll", NULL, (void **)&d, &n, NULL) !=
+        ASMSTORE_OK)
+        SKIP("no /usr/lib/mono/4.5/Accessibility.dll (Debian: mono-devel)");
+    CHECK_EQ_INT(asmstore_pe_parse(&pe, d, n, &err), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_pe_identity(&pe, &id, &err), ASMSTORE_OK);
+    CHECK(id.has_assembly && id.name_len == 13 && memcmp(id.name, "Accessibility", 13) == 0);
+    CHECK(id.version[0] == 4 && id.version[1] == 0 && id.version[2] == 0 && id.version[3] == 0);
+    CHECK(id.culture_len == 0 && id.public_key_size == 160 && (id.flags & 1u));
+    CHECK(memcmp(id.mvid, mvid, 16) == 0);
+    CHECK(!id.has_codeview && !id.pdb_checksum_algorithm);
+    md_at = (size_t)(pe.metadata - d);
+    for (i = md_at; i < md_at + pe.metadata_size; i++) { /* every cut inside the metadata */
+        asmstore_pe cut = pe;
+        cut.metadata_size = (uint32_t)(i - md_at);
+        if (cut.metadata_size < 20u + asmstore__rd32(d + md_at + 12)) continue; /* parse refuses */
+        if (asmstore_pe_identity(&cut, &id, &err) == ASMSTORE_OK)
+            CHECK((const unsigned char *)id.name >= d && (const unsigned char *)id.name + id.name_len <= d + n);
+        checked++;
+    }
+    for (i = md_at; i < md_at + 512 && i < n; i++) { /* every byte of the root, streams, #~ */
+        unsigned char was = d[i];
+        d[i] = (unsigned char)(was ^ 0xFF);
+        if (asmstore_pe_parse(&pe, d, n, &err) == ASMSTORE_OK &&
+            asmstore_pe_identity(&pe, &id, &err) == ASMSTORE_OK && id.has_assembly)
+            CHECK((const unsigned char *)id.name >= d && (const unsigned char *)id.name + id.name_len < d + n);
+        d[i] = was;
+    }
+    CHECK(checked > 1000);
+    asmstore_free(NULL, d, n);
+}
+
 int main(void) {
     RUN(test_hash_vectors);
     RUN(test_hash_vs_xxhsum);
@@ -943,5 +993,6 @@ int main(void) {
     RUN(test_image_check_real);
     RUN(test_image_check_pdb_config);
     RUN(test_image_check_entry);
+    RUN(test_pe_identity);
     return TEST_DONE();
 }

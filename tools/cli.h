@@ -164,6 +164,7 @@ void cli_json_open(const char *key, char bracket); /* '{' or '['; 15 levels at m
 void cli_json_close(void);
 void cli_json_key(const char *key); /* the comma and "key": ; the caller writes the value */
 void cli_json_str(const char *key, const char *s); /* null for NULL */
+void cli_json_strn(const char *key, const char *s, size_t n); /* s[0..n); null for NULL */
 void cli_json_value(const char *s); /* s (null for NULL) alone: no comma, no key */
 void cli_json_num(const char *key, unsigned long long n);
 void cli_json_num_or_null(const char *key, int have, unsigned long long n); /* null when !have */

@@ -631,6 +631,14 @@ void cli_json_str(const char *key, const char *s) {
     cli_json_value(s);
 }
 
+void cli_json_strn(const char *key, const char *s, size_t n) {
+    cli_json_key(key);
+    if (s)
+        cli_json_string(doc->out, s, n);
+    else
+        fputs("null", doc->out);
+}
+
 void cli_json_num(const char *key, unsigned long long n) {
     cli_json_key(key);
     fprintf(doc->out, "%llu", n);

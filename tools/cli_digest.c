@@ -1,6 +1,7 @@
-/* cli_digest.c - an entry's uncompressed image and its SHA-256 (cli_digest.h). */
+/* cli_digest.c - an entry's uncompressed image, its SHA-256 and its identity (cli_digest.h). */
 #include "cli_digest.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,4 +87,95 @@ asmstore_result cli_entry_sha256(const cli_unit *u, const asmstore_entry *e, ZST
         r = ASMSTORE_ERR_OUT_OF_MEMORY; /* libcrypto fails only for want of memory */
     cli_image_free(&img);
     return r;
+}
+
+/* >>identity ----------------------------------------------------------------------------------- */
+void cli_guid_text(const unsigned char g[16], char text[CLI_GUID_TEXT]) {
+    snprintf(text, CLI_GUID_TEXT, "%08lx-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+             (unsigned long)asmstore__rd32(g), (unsigned)asmstore__rd16(g + 4),
+             (unsigned)asmstore__rd16(g + 6), g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+}
+
+/* The public key token of a full key: the last 8 bytes of its SHA-1, last first (ECMA-335
+   §II.6.2.1.3); 0, or -1 with hex "" (no key, no libcrypto). */
+static int public_key_token(const unsigned char *key, size_t n, char hex[17]) {
+    hex[0] = 0;
+#ifdef ASMSTORE_CLI_CRYPTO
+    {
+        unsigned char md[EVP_MAX_MD_SIZE];
+        unsigned len = 0, i;
+        if (n == 0 || EVP_Digest(key, n, md, &len, EVP_sha1(), NULL) != 1 || len != 20)
+            return -1;
+        for (i = 0; i < 8; i++) snprintf(hex + 2 * i, 3, "%02x", md[19 - i]);
+        return 0;
+    }
+#else
+    (void)key;
+    (void)n;
+    return -1;
+#endif
+}
+
+/* The assembly's own fields, for cli_json_identity. */
+static void json_assembly_fields(const asmstore_identity *id) {
+    char text[64], token[17];
+    int have = id->has_assembly;
+
+    snprintf(text, sizeof text, "%u.%u.%u.%u", id->version[0], id->version[1], id->version[2],
+             id->version[3]);
+    cli_json_strn("name", have ? id->name : NULL, id->name_len);
+    cli_json_str("version", have ? text : NULL);
+    cli_json_strn("culture", id->culture_len ? id->culture : NULL, id->culture_len);
+    cli_json_str("public_key_token",
+                 public_key_token(id->public_key, id->public_key_size, token) == 0 ? token : NULL);
+}
+
+/* "pdb_checksum": the algorithm's name, ':' and the checksum in hex ("SHA256:1f0c..."). */
+static void pdb_checksum_json(const asmstore_identity *id) {
+    size_t n = id->pdb_checksum_algorithm_len + 2u + 2u * (size_t)id->pdb_checksum_size, k;
+    char *text = id->pdb_checksum_algorithm ? (char *)malloc(n) : NULL;
+
+    if (text) {
+        memcpy(text, id->pdb_checksum_algorithm, id->pdb_checksum_algorithm_len);
+        text[id->pdb_checksum_algorithm_len] = ':';
+        for (k = 0; k < id->pdb_checksum_size; k++)
+            snprintf(text + id->pdb_checksum_algorithm_len + 1 + 2 * k, 3, "%02x",
+                     id->pdb_checksum[k]);
+    }
+    cli_json_strn("pdb_checksum", text, text ? n - 1u : 0);
+    free(text);
+}
+
+/* The debug directory's fields, for cli_json_identity. */
+static void json_debug_fields(const asmstore_identity *id) {
+    char guid[CLI_GUID_TEXT], text[CLI_GUID_TEXT + 16];
+    unsigned long appendix = id->pdb_portable ? id->pdb_stamp : id->pdb_age;
+
+    cli_guid_text(id->pdb_guid, guid);
+    if (appendix)
+        snprintf(text, sizeof text, "%s-%lx", guid, appendix);
+    else
+        snprintf(text, sizeof text, "%s", guid);
+    cli_json_str("debug_id", id->has_codeview ? text : NULL);
+    cli_json_strn("pdb_path", id->has_codeview ? id->pdb_path : NULL, id->pdb_path_len);
+    pdb_checksum_json(id);
+}
+
+void cli_json_identity(const char *key, const void *image, size_t n) {
+    asmstore_pe pe;
+    asmstore_identity id;
+    char mvid[CLI_GUID_TEXT];
+
+    if (!image || asmstore_pe_parse(&pe, image, n, NULL) != ASMSTORE_OK ||
+        asmstore_pe_identity(&pe, &id, NULL) != ASMSTORE_OK) {
+        cli_json_null(key);
+        return;
+    }
+    cli_guid_text(id.mvid, mvid);
+    cli_json_open(key, '{');
+    json_assembly_fields(&id);
+    cli_json_str("mvid", mvid);
+    cli_json_num("timestamp", id.timestamp);
+    json_debug_fields(&id);
+    cli_json_close();
 }

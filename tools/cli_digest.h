@@ -1,6 +1,7 @@
-/* cli_digest.h - an entry's uncompressed image and its content hash (cli_digest.c): the SHA-256
-   that list --hash, list --json and diff give per entry, from the bytes alone (nothing is loaded or
-   dlopen'ed). The hash is libcrypto's; built without it (no ASMSTORE_CLI_CRYPTO) there is none. */
+/* cli_digest.h - an entry's uncompressed image, its content hash and its identity (cli_digest.c):
+   the SHA-256 that list --hash, list --json and diff give per entry, and who the assembly says it
+   is, from the bytes alone (nothing is loaded or dlopen'ed). The hash is libcrypto's; built
+   without it (no ASMSTORE_CLI_CRYPTO) there is none. */
 #ifndef ASMSTORE_CLI_DIGEST_H
 #define ASMSTORE_CLI_DIGEST_H
 #include "cli_input.h"
@@ -35,4 +36,16 @@ int cli_sha256_hex(const void *p, size_t n, char hex[CLI_SHA256_HEX]);
    unless ASMSTORE_OK. */
 asmstore_result cli_entry_sha256(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
                                  char hex[CLI_SHA256_HEX], asmstore_error *err);
+/* >>identity ----------------------------------------------------------------------------------- */
+#define CLI_GUID_TEXT 37 /* "d8039cd0-9dd7-4bc8-9795-6a8fbd245662" and a NUL */
+
+/* A GUID's 16 stored bytes as text, as .NET's Guid.ToString() writes it (the first three fields
+   little-endian). */
+void cli_guid_text(const unsigned char g[16], char text[CLI_GUID_TEXT]);
+/* --json: `key` is who image[0..n) says it is (asmstore_pe_identity): name, version, culture
+   (null: neutral), public_key_token (libcrypto's SHA-1; null without a key or libcrypto), mvid,
+   timestamp, debug_id (Sentry's: the CodeView GUID and a Portable PDB's stamp or a Windows
+   PDB's age), pdb_path, pdb_checksum ("SHA256:hex"); null for what is no assembly (or a
+   .netmodule's missing Assembly row: name and the rest null). */
+void cli_json_identity(const char *key, const void *image, size_t n);
 #endif

@@ -165,15 +165,22 @@ static int cli_each_store(int argc, char **argv, const char *command,
     return status;
 }
 
-/* The SHA-256 of entry e's image into hex for list --hash and --json ("" for a placeholder and
-   without libcrypto); an image that cannot be read is named on stderr and makes list exit 1. */
-static void list_sha256(const cli_visit *v, const asmstore_entry *e, const char *fname,
-                        char hex[CLI_SHA256_HEX]) {
+/* Entry e's image (*img) and its SHA-256 in hex, for list --hash and --json ("" for a placeholder
+   and without libcrypto); an image that cannot be read is named on stderr and makes list exit 1. */
+static void list_image(const cli_visit *v, const asmstore_entry *e, const char *fname,
+                       cli_image *img, char hex[CLI_SHA256_HEX]) {
     asmstore_error err;
-    asmstore_result r = cli_entry_sha256(v->u, e, v->dctx, hex, &err);
+    asmstore_result r = cli_image_get(v->u, e, v->dctx, img, &err);
     char why[512];
 
-    if (r == ASMSTORE_OK || r == ASMSTORE_ERR_IGNORED || r == ASMSTORE_ERR_UNSUPPORTED)
+    hex[0] = 0;
+    if (r == ASMSTORE_OK) {
+        if (cli_sha256_available() && cli_sha256_hex(img->p, img->n, hex) != 0)
+            r = ASMSTORE_ERR_OUT_OF_MEMORY; /* libcrypto fails only for want of memory */
+        else
+            return;
+    }
+    if (r == ASMSTORE_ERR_IGNORED)
         return;
     cli_error_result(r, "%s (%s): entry %u %s: no sha256: %s", v->u->label, cli_unit_abi(v->u),
                      e->index, fname, cli_failure(r, &err, why, sizeof why));
@@ -183,7 +190,7 @@ static void list_sha256(const cli_visit *v, const asmstore_entry *e, const char 
 
 /* list --json: one entry; what the format does not record is null (docs/json.md). */
 static void list_json_entry(const cli_unit *u, const asmstore_entry *e, const char *fname,
-                            const char *sha) {
+                            const char *sha, const cli_image *img) {
     int v1 = u->r.format == 1, tables = !v1 || u->r.store_id == 0 || u->r.v1_common;
 
     cli_json_open(NULL, '{');
@@ -199,6 +206,7 @@ static void list_json_entry(const cli_unit *u, const asmstore_entry *e, const ch
     cli_json_num("pdb_size", e->pdb_size);
     cli_json_num("config_size", e->config_size);
     cli_json_str("sha256", sha[0] ? sha : NULL);
+    cli_json_identity("identity", img->p, img->n);
     cli_json_close();
 }
 
@@ -206,6 +214,7 @@ static void list_visit(const cli_visit *v) {
     const cli_unit *u = v->u;
     uint32_t k;
     char fname[1200], sha[CLI_SHA256_HEX] = "";
+    cli_image img;
 
     if (v->many && !v->json)
         printf("# %s (%s, %s, payload at offset %llu)\n", u->label, cli_unit_abi(u), u->wrapper,
@@ -227,16 +236,18 @@ static void list_visit(const cli_visit *v) {
         asmstore_reader_entry(&u->r, k, &e, NULL);
         if (cli_entry_filename(u, &e, fname, sizeof fname) != 0)
             fname[0] = 0;
+        memset(&img, 0, sizeof img);
         if (v->json || v->hash)
-            list_sha256(v, &e, fname, sha);
+            list_image(v, &e, fname, &img, sha);
         if (v->json) {
-            list_json_entry(u, &e, fname, sha);
+            list_json_entry(u, &e, fname, sha, &img);
         } else {
             printf("%5u %10zu %10zu %-4s %s%s%s%s%s%s\n", k, e.uncompressed_size, e.image_size,
                    cli_compression_name(e.compression), v->hash ? (sha[0] ? sha : "-") : "",
                    v->hash ? " " : "", fname, e.ignored ? " (ignored)" : "",
                    e.pdb ? " +pdb" : "", e.config ? " +config" : "");
         }
+        cli_image_free(&img);
     }
     if (v->json) {
         cli_json_close();
