@@ -48,4 +48,10 @@ void cli_guid_text(const unsigned char g[16], char text[CLI_GUID_TEXT]);
    PDB's age), pdb_path, pdb_checksum ("SHA256:hex"); null for what is no assembly (or a
    .netmodule's missing Assembly row: name and the rest null). */
 void cli_json_identity(const char *key, const void *image, size_t n);
+
+/* >>entries ------------------------------------------------------------------------------------ */
+/* --json: entry e of u as list (and scan) give it (docs/json.md §3.2): what the format does not
+   record is null; sha is its SHA-256 in hex ("" for none), img its image (p NULL when unread). */
+void cli_json_entry(const cli_unit *u, const asmstore_entry *e, const char *fname, const char *sha,
+                    const cli_image *img);
 #endif

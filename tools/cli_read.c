@@ -188,28 +188,6 @@ static void list_image(const cli_visit *v, const asmstore_entry *e, const char *
         *v->status = cli_status(r);
 }
 
-/* list --json: one entry; what the format does not record is null (docs/json.md). */
-static void list_json_entry(const cli_unit *u, const asmstore_entry *e, const char *fname,
-                            const char *sha, const cli_image *img) {
-    int v1 = u->r.format == 1, tables = !v1 || u->r.store_id == 0 || u->r.v1_common;
-
-    cli_json_open(NULL, '{');
-    cli_json_num("index", e->index);
-    cli_json_str("name", fname);
-    cli_json_bool("named", !v1 || e->name);
-    cli_json_hex64("xxh64", v1 && tables, (unsigned long long)e->hash);
-    cli_json_num_or_null("mapping_index", tables, e->mapping_index);
-    cli_json_bool("ignored", e->ignored);
-    cli_json_num("stored_size", e->image_size);
-    cli_json_num("size", e->uncompressed_size);
-    cli_json_str("compression", cli_compression_name(e->compression));
-    cli_json_num("pdb_size", e->pdb_size);
-    cli_json_num("config_size", e->config_size);
-    cli_json_str("sha256", sha[0] ? sha : NULL);
-    cli_json_identity("identity", img->p, img->n);
-    cli_json_close();
-}
-
 static void list_visit(const cli_visit *v) {
     const cli_unit *u = v->u;
     uint32_t k;
@@ -240,7 +218,7 @@ static void list_visit(const cli_visit *v) {
         if (v->json || v->hash)
             list_image(v, &e, fname, &img, sha);
         if (v->json) {
-            list_json_entry(u, &e, fname, sha, &img);
+            cli_json_entry(u, &e, fname, sha, &img);
         } else {
             printf("%5u %10zu %10zu %-4s %s%s%s%s%s%s\n", k, e.uncompressed_size, e.image_size,
                    cli_compression_name(e.compression), v->hash ? (sha[0] ? sha : "-") : "",
