@@ -3,6 +3,7 @@
 #include "cli_app.h"
 #include "cli_inflate.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,20 +16,28 @@ static void app_open(cli_app *a) {
 }
 
 /* PATH mapped as the app library, its name from path[rel] on: 0 found, 1 not there, 2
-   unreadable. */
+   unreadable (a directory, FIFO, no permission: found, named in label, res an I/O error, errno
+   why). */
 static int app_from_file(cli_app *a, const char *path, size_t rel) {
-    int rc = cli_map_file(path, &a->map, &a->n);
+    int rc = cli_map_file(path, &a->map, &a->n), e = errno;
 
-    if (rc != 0)
+    if (rc == 1)
         return rc;
-    a->p = a->map;
     snprintf(a->label, sizeof a->label, "%.*s", (int)sizeof a->label - 1, path);
     a->name = a->label + (rel < strlen(a->label) ? rel : 0);
+    if (rc == 2) {
+        a->found = 1;
+        a->res = ASMSTORE_ERR_IO;
+        errno = e;
+        return rc;
+    }
+    a->p = a->map;
     app_open(a);
     return 0;
 }
 
-/* The archive entry `name` of zip as the app library: 1 when it was there and read. */
+/* The archive entry `name` of zip as the app library: 1 when it was there (read, or res the
+   reason it could not be: an unknown compression method, a damaged DEFLATE stream). */
 static int app_from_entry(cli_app *a, const unsigned char *zip, size_t size, const char *name) {
     asmstore_zip_entry e;
     asmstore_result r = asmstore_zip_find(zip, size, name, strlen(name), &e, NULL);
@@ -36,13 +45,16 @@ static int app_from_entry(cli_app *a, const unsigned char *zip, size_t size, con
 
     if (r != ASMSTORE_OK && r != ASMSTORE_ERR_MISALIGNED && r != ASMSTORE_ERR_ZIP_COMPRESSED)
         return 0;
-    if (cli_entry_read(zip, &e, 0, &b) != ASMSTORE_OK)
-        return 0;
+    snprintf(a->label, sizeof a->label, "%s", name);
+    a->name = a->label;
+    if ((r = cli_entry_read(zip, &e, 0, &b)) != ASMSTORE_OK) {
+        a->found = 1;
+        a->res = r;
+        return 1;
+    }
     a->p = b.p;
     a->n = b.n;
     a->owned = b.owned;
-    snprintf(a->label, sizeof a->label, "%s", name);
-    a->name = a->label;
     app_open(a);
     return 1;
 }
@@ -109,7 +121,7 @@ int cli_app_find(cli_app *a, const cli_input *in, const cli_unit *u, const char 
         else
             rc = app_from_dir(a, dir, abi);
     }
-    return rc == 2 ? cli_fail_errno(a->label[0] ? a->label : dir, "read the app library") : 0;
+    return rc == 2 ? cli_fail_errno(a->label, "read the app library") : 0;
 }
 
 void cli_app_close(cli_app *a) {
@@ -420,7 +432,7 @@ void cli_app_show(const cli_app *a, const cli_unit *u, int json) {
         return;
     }
     if (a->res != ASMSTORE_OK) {
-        printf("app library:    %s: cannot read its table: %s\n", a->label,
+        printf("app library:    %s: cannot read %s: %s\n", a->label, a->p ? "its table" : "it",
                cli_failure(a->res, &a->err, why, sizeof why));
         return;
     }
