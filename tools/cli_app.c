@@ -161,15 +161,15 @@ static void app_disagree(const cli_unit *u, const asmstore_entry *e, asmstore_re
         fname[0] = 0;
     if (r == ASMSTORE_ERR_BAD_INDEX)
         fprintf(f, "  entry %u %s: descriptor %u, past the app library's %u %s\n", e->index,
-                fname, index, a->info.count,
+                cli_shown(fname), index, a->info.count,
                 cli_plural(a->info.count, "descriptor", "descriptors"));
     else if (r == ASMSTORE_ERR_TOO_LARGE)
         fprintf(f, "  entry %u %s: %zu bytes uncompressed, descriptor %u holds %u (the runtime "
-                   "aborts)\n", e->index, fname, e->uncompressed_size, index,
+                   "aborts)\n", e->index, cli_shown(fname), e->uncompressed_size, index,
                 cli_app_limit(a, index));
     else
         fprintf(f, "  entry %u %s: descriptor %u's buffer is outside the app library's data\n",
-                e->index, fname, index);
+                e->index, cli_shown(fname), index);
 }
 
 uint32_t cli_app_agree(const cli_app *a, const cli_unit *u, FILE *f, cli_app_agreement *out) {
@@ -379,7 +379,7 @@ static void app_show_rows(const cli_app *a, const cli_unit *u) {
         printf("  %10u %10u %#10llx  %s\n", i, d.uncompressed_file_size,
                (unsigned long long)(a->info.table == ASMSTORE_APP_TABLE_BUFFER ? d.buffer_offset
                                                                                : d.data_addr),
-               user >= 0 ? fname : "- (not in this store)");
+               user >= 0 ? cli_shown(fname) : "- (not in this store)");
     }
 }
 
@@ -432,12 +432,13 @@ void cli_app_show(const cli_app *a, const cli_unit *u, int json) {
         return;
     }
     if (a->res != ASMSTORE_OK) {
-        printf("app library:    %s: cannot read %s: %s\n", a->label, a->p ? "its table" : "it",
+        printf("app library:    %s: cannot read %s: %s\n", cli_shown(a->label),
+               a->p ? "its table" : "it",
                cli_failure(a->res, &a->err, why, sizeof why));
         return;
     }
-    printf("app library:    %s: %s table, %u %s", a->label, app_table_name(a->info.table),
-           a->info.count, cli_plural(a->info.count, "descriptor", "descriptors"));
+    printf("app library:    %s: %s table, %u %s", cli_shown(a->label),
+           app_table_name(a->info.table), a->info.count, cli_plural(a->info.count, "descriptor", "descriptors"));
     if (a->info.table == ASMSTORE_APP_TABLE_BUFFER)
         printf(", %u-byte buffer", a->info.data_size);
     printf("; %u assemblies in the APK, %u bundled slots; %s\n", a->info.assemblies_in_apk,
