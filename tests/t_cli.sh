@@ -385,4 +385,37 @@ done
 if [ -z "$bad" ]; then t_ok "info names the layout and runtime from the bytes (hash, wrapper, empty index), twins only for xxHash stores"
 else t_fail "info layout naming" "$bad"; fi
 cd "$TOP" || exit 1
+# ---- terminal safety: an entry name holding ESC (an OSC title and a colour), BEL, CR, LF, DEL and
+# C1 CSI (U+009B) is shown escaped (\xHH) by every command that prints it, never raw ----
+TS=$T_TMP/term; mkdir -p "$TS/in" "$TS/x"
+EVIL=$(printf 'a\033]0;pwn\007b\rc\nd\177e\302\233f\033[31m.dll')
+SHOWN='a\x1b]0;pwn\x07b\x0dc\x0ad\x7fe\xc2\x9bf\x1b[31m.dll'
+t_pe --fill "term " "$TS/in/$EVIL" 900 "$TS/in/plain.dll" 900 "$TS/new.dll" 1100
+"$ASMSTORE" pack --raw --no-compress --runtime monovm --format 3 -o "$TS/s.raw" "$TS/in/$EVIL" "$TS/in/plain.dll" 2>/dev/null
+"$ASMSTORE" pack --raw --no-compress --runtime monovm --format 3 -o "$TS/p.raw" "$TS/in/plain.dll" 2>/dev/null
+# the same store with the evil entry's PE signature broken: verify and extract name it in a problem
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); i = b.index(b"PE\0\0"); b[i] = 0x51
+open(sys.argv[2], "wb").write(b)' "$TS/s.raw" "$TS/bad.raw"
+term_clean() { # LABEL FILE: FILE names the entry escaped and holds no control byte but LF, no C1
+    python3 - "$2" "$SHOWN" <<'EOF' || { t_fail "$1" "$(head -c 600 "$2" | od -c | head -12)"; return; }
+import re, sys
+raw = open(sys.argv[1], "rb").read()
+assert sys.argv[2].encode() in raw, "the escaped name is not there"
+text = raw.decode("utf-8")  # a stray 0x9b (or any byte of invalid UTF-8) fails here
+bad = re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f]", text)
+assert not bad, "raw control character at %d" % bad.start()
+EOF
+    t_ok "$1"
+}
+"$ASMSTORE" list "$TS/s.raw" >"$TS/list.out" 2>&1; term_clean "list: the name escaped, no raw control byte" "$TS/list.out"
+"$ASMSTORE" list --hash "$TS/s.raw" >"$TS/hash.out" 2>&1; term_clean "list --hash: escaped" "$TS/hash.out"
+"$ASMSTORE" verify "$TS/bad.raw" >"$TS/verify.out" 2>&1; term_clean "verify: the problem names the entry escaped" "$TS/verify.out"
+"$ASMSTORE" diff "$TS/s.raw" "$TS/p.raw" >"$TS/diff.out" 2>&1; term_clean "diff: the removed entry escaped" "$TS/diff.out"
+"$ASMSTORE" extract "$TS/bad.raw" -C "$TS/x" >"$TS/extract.out" 2>&1; term_clean "extract: the refused entry escaped" "$TS/extract.out"
+"$ASMSTORE" extract "$TS/s.raw" -C "$TS/x2" "$EVIL" "x$EVIL" >"$TS/extract2.out" 2>&1; term_clean "extract NAME: the missing name escaped" "$TS/extract2.out"
+t_check "extract: the file is written under its real name" test -s "$TS/x2/$EVIL"
+"$ASMSTORE" repack "$TS/s.raw" -o "$TS/r.raw" --replace "$EVIL=$TS/new.dll" >"$TS/repack.out" 2>&1; term_clean "repack --replace: the replaced entry escaped" "$TS/repack.out"
+"$ASMSTORE" repack "$TS/s.raw" -o "$TS/r2.raw" --remove "x$EVIL" >"$TS/repack2.out" 2>&1; term_clean "repack --remove of no such entry: the name escaped" "$TS/repack2.out"
+"$ASMSTORE" list --json "$TS/s.raw" | python3 -c 'import json, sys; n = [e["name"] for e in json.load(sys.stdin)["stores"][0]["entries"]]; sys.exit(sys.argv[1] not in n)' "$EVIL" &&
+    t_ok "list --json: the name as it is (JSON escapes it its own way)" || t_fail "list --json: the name as it is"
 t_done

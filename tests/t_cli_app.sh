@@ -4,7 +4,8 @@
 # compressed-assembly table and whether the store agrees with it (index in range, size within the
 # descriptor); repack lets a replacement grow up to the descriptor's size and stay compressed (the
 # arm64 Mono.Android descriptor says 306,688 while the store holds 294,400). The real samples are
-# used in place, never copied; APKs are built from the real store and its real library.
+# used in place, never copied; APKs are built from the real store and its real library. A library that
+# is there but cannot be read (a directory, a FIFO, a bzip2 entry) is named with the real error.
 . "$(dirname "$0")/lib/lib.sh"
 PY=/usr/bin/python3
 V3=$SAMPLES/v3-watercountdown-widget
@@ -240,4 +241,27 @@ if [ "$(uname -m)" = x86_64 ] &&
 else
     t_skip "the runtime's checks under glibc's loader" "not an x86_64 host, or cc/liblz4/libzstd missing: $(head -c 300 "$T_TMP/cc.log")"
 fi
+# ---- an app library that is there but cannot be read is named with the real error, never "none
+# found" (a directory or a FIFO in its place: tests may run as root, where chmod 000 reads anyway) ----
+for kind in dir fifo; do
+    D=$T_TMP/unreadable-$kind; mkdir -p "$D"; ln -sf "$V3/x86_64/assembly-store.so" "$D/"
+    if [ $kind = dir ]; then mkdir -p "$D/libxamarin-app.so"; why="Is a directory; give a file, not a directory"
+    else mkfifo "$D/libxamarin-app.so"; why="it is a pipe, socket or device: give a regular file"; fi
+    timeout 20 "$ASMSTORE" info "$D/assembly-store.so" >"$T_TMP/unr.out" 2>"$T_TMP/unr.err"; rc=$?
+    t_check "a $kind as libxamarin-app.so: info exits 2 naming the library's path and why" bash -c \
+        "[ $rc = 2 ] && grep -q '$D/libxamarin-app.so: cannot read the app library: .*$why' '$T_TMP/unr.err' || { cat '$T_TMP/unr.err'; false; }"
+    t_check "a $kind as libxamarin-app.so: info's report says it cannot be read, not none found" bash -c \
+        "grep -q 'app library: *$D/libxamarin-app.so: cannot read it' '$T_TMP/unr.out' && ! grep -q 'none found' '$T_TMP/unr.out'"
+done
+# in an APK, an entry no reader takes (bzip2, method 12)
+$PY - "$V3/x86_64" "$T_TMP/bz.apk" <<'EOF'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[2], "w") as z:
+    z.writestr("AndroidManifest.xml", b"x" * 100)
+    z.write(sys.argv[1] + "/libxamarin-app.so", "lib/x86_64/libxamarin-app.so", compress_type=zipfile.ZIP_BZIP2)
+    z.write(sys.argv[1] + "/assembly-store.so", "lib/x86_64/libassembly-store.so", compress_type=zipfile.ZIP_STORED)
+EOF
+"$ASMSTORE" info "$T_TMP/bz.apk" >"$T_TMP/bz.out" 2>&1
+t_check "APK with a bzip2 libxamarin-app.so: info says it cannot read it, not none found" bash -c \
+    "grep -q 'app library: *lib/x86_64/libxamarin-app.so: cannot read it: archive entry is compressed' '$T_TMP/bz.out' && ! grep -q 'none found' '$T_TMP/bz.out'"
 t_done

@@ -5,7 +5,9 @@
 # Debian's apksigner verifies it (v2 and v3 true), a flipped byte makes it fail, elfcheck, unzip -t and
 # our verify pass, the entries are byte for byte those of the unsigned repack (the block sits before the
 # central directory, padded to 4 KiB); bad keys, mismatched pairs, AABs and non-APKs are refused with
-# OUT untouched; without a key the message says how to sign (and an AAB's says jarsigner).
+# OUT untouched; without a key the message says how to sign (and an AAB's says jarsigner). A FIFO or a
+# directory as --sign-key/--sign-cert is refused at once; EC curves and RSA exponents Android's verifiers
+# refuse are refused naming them, P-384 and P-521 verify.
 . "$(dirname "$0")/lib/lib.sh"
 PY=/usr/bin/python3
 V3=$SAMPLES/v3-watercountdown-widget
@@ -176,7 +178,7 @@ fi
 refused() { # NAME CODE GREP ARGS...: exits CODE, says GREP, OUT (keep.apk) as it was
     local n=$1 code=$2 msg=$3; shift 3
     echo keep >"$T_TMP/keep.apk"
-    "$ASMSTORE" repack "$@" 2>"$T_TMP/bad.log"; local rc=$?
+    timeout 20 "$ASMSTORE" repack "$@" 2>"$T_TMP/bad.log" </dev/null; local rc=$? # 124: it hung
     if [ $rc != "$code" ]; then t_fail "$n" "exit $rc, not $code: $(cat "$T_TMP/bad.log")"
     elif ! grep -q -- "$msg" "$T_TMP/bad.log"; then t_fail "$n" "no '$msg' in: $(cat "$T_TMP/bad.log")"
     elif [ "$(cat "$T_TMP/keep.apk")" != keep ] || ls "$T_TMP"/keep.apk.tmp.* >/dev/null 2>&1; then t_fail "$n" "OUT changed or a temp file left"
@@ -199,6 +201,37 @@ refused "--sign-key without --sign-cert is a usage error" 2 "go together" \
     "$IN" -o "$T_TMP/keep.apk" --sign-key "$K/rsa8.pem"
 refused "--sign-key on a store that is no APK is refused" 2 "signs APKs, and this is no APK" \
     "$V3/arm64-v8a/assembly-store.so" -o "$T_TMP/keep.apk" --sign-key "$K/rsa8.pem" --sign-cert "$K/rsa8.crt"
+
+# ---- what cannot be read to its end: a FIFO blocks a plain open, a directory holds no key ----
+mkfifo "$T_TMP/fifo"
+refused "a FIFO as --sign-key is refused, never waited on" 2 "cannot read the signing key: .*pipe, socket or device" \
+    "$IN" -o "$T_TMP/keep.apk" --sign-key "$T_TMP/fifo" --sign-cert "$K/rsa8.crt"
+refused "a FIFO as --sign-cert is refused, never waited on" 2 "cannot read the signing certificate: .*pipe, socket or device" \
+    "$IN" -o "$T_TMP/keep.apk" --sign-key "$K/rsa8.pem" --sign-cert "$T_TMP/fifo"
+refused "a directory as --sign-key is named as one" 2 "cannot read the signing key: Is a directory; give a file, not a directory" \
+    "$IN" -o "$T_TMP/keep.apk" --sign-key "$K" --sign-cert "$K/rsa8.crt"
+
+# ---- keys Android's v2/v3 verifiers refuse (apksigner: "Curve not supported"; the device's
+# BoringSSL: an RSA exponent above 33 bits) are refused, naming the curve; P-384, P-521 and a
+# 33-bit exponent are taken and verify ----
+for c in P-384 P-521 P-224 secp256k1 brainpoolP256r1; do
+    openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:$c -out "$K/ec-$c.pem" 2>/dev/null && mk ec-$c
+done
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 -pkeyopt rsa_keygen_pubexp:8589934591 -out "$K/rsa-e33.pem" 2>/dev/null && mk rsa-e33
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 -pkeyopt rsa_keygen_pubexp:8589934593 -out "$K/rsa-e34.pem" 2>/dev/null && mk rsa-e34
+for k in ec-P-384 ec-P-521 rsa-e33; do
+    t_check "$k: signed, and apksigner verifies it" bash -c \
+        "'$ASMSTORE' repack '$IN' -o '$T_TMP/$k.apk' --sign-key '$K/$k.pem' --sign-cert '$K/$k.crt' 2>/dev/null &&
+         { [ $HAVE_APKSIGNER = 0 ] || apksigner verify --min-sdk-version 24 '$T_TMP/$k.apk'; }"
+done
+refused "an EC key on P-224 is refused, naming the curve" 1 "an EC key on curve secp224r1, which Android's APK signature verifiers refuse" \
+    "$IN" -o "$T_TMP/keep.apk" --sign-key "$K/ec-P-224.pem" --sign-cert "$K/ec-P-224.crt"
+refused "an EC key on secp256k1 is refused, naming the curve" 1 "curve secp256k1, .*P-256, P-384 or P-521" \
+    "$IN" -o "$T_TMP/keep.apk" --sign-key "$K/ec-secp256k1.pem" --sign-cert "$K/ec-secp256k1.crt"
+refused "an EC key on brainpoolP256r1 is refused, naming the curve" 1 "curve brainpoolP256r1" \
+    "$IN" -o "$T_TMP/keep.apk" --sign-key "$K/ec-brainpoolP256r1.pem" --sign-cert "$K/ec-brainpoolP256r1.crt"
+refused "an RSA key with a 34-bit exponent is refused" 1 "public exponent of 34 bits, which Android's APK signature verifiers refuse" \
+    "$IN" -o "$T_TMP/keep.apk" --sign-key "$K/rsa-e34.pem" --sign-cert "$K/rsa-e34.crt"
 
 # ---- an APK that needs ZIP64 (70,000 entries): APK signing does not allow it ----
 $PY - "$A/lib/arm64-v8a/libassembly-store.so" "$T_TMP/z64.apk" 70000 <<'EOF'

@@ -154,7 +154,7 @@ static const cli_command *find_command(const char *name) {
 static int unknown_command(const char *name) {
     size_t i;
 
-    fprintf(stderr, "asmstore: unknown command '%s'. Commands:", name);
+    fprintf(stderr, "asmstore: unknown command '%s'. Commands:", cli_shown(name));
     for (i = 0; i < CLI_NCOMMANDS; i++)
         fprintf(stderr, " %s", cli_commands[i].name);
     fprintf(stderr, ". Try 'asmstore --help'.\n");

@@ -135,6 +135,18 @@ asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst,
 asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst,
                              size_t cap, const void *src, size_t src_size, size_t *written);
 
+/* >>terminal text ------------------------------------------------------------------------------ */
+/* Human output shows text from files (entry names, archive entry names, paths) through these, so
+   a name cannot move the cursor, retitle the terminal or hide a line: each C0 control, DEL, C1
+   control (U+0080-U+009F) and byte of invalid UTF-8 becomes \xHH, the rest stays as it is (--json
+   escapes its own way). cli_shown gives s itself when nothing needs escaping, else (like
+   cli_shown_n) one of 8 buffers used in turn, so up to 8 results may go to one printf; an escaped
+   text longer than CLI_SHOWN_MAX bytes ends in "...". cli_put_shown writes all of s[0..n) to f. */
+#define CLI_SHOWN_MAX 4096
+const char *cli_shown(const char *s);
+const char *cli_shown_n(const char *s, size_t n);
+void cli_put_shown(FILE *f, const char *s, size_t n);
+
 /* >>names -------------------------------------------------------------------------------------- */
 /* A name table for r (asmstore_reader_attach_name_table: O(1) entries, O(log n) lookups), malloc'd
    for the caller to free after the reader's last use; NULL when out of memory. */

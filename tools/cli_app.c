@@ -3,6 +3,7 @@
 #include "cli_app.h"
 #include "cli_inflate.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,20 +16,28 @@ static void app_open(cli_app *a) {
 }
 
 /* PATH mapped as the app library, its name from path[rel] on: 0 found, 1 not there, 2
-   unreadable. */
+   unreadable (a directory, FIFO, no permission: found, named in label, res an I/O error, errno
+   why). */
 static int app_from_file(cli_app *a, const char *path, size_t rel) {
-    int rc = cli_map_file(path, &a->map, &a->n);
+    int rc = cli_map_file(path, &a->map, &a->n), e = errno;
 
-    if (rc != 0)
+    if (rc == 1)
         return rc;
-    a->p = a->map;
     snprintf(a->label, sizeof a->label, "%.*s", (int)sizeof a->label - 1, path);
     a->name = a->label + (rel < strlen(a->label) ? rel : 0);
+    if (rc == 2) {
+        a->found = 1;
+        a->res = ASMSTORE_ERR_IO;
+        errno = e;
+        return rc;
+    }
+    a->p = a->map;
     app_open(a);
     return 0;
 }
 
-/* The archive entry `name` of zip as the app library: 1 when it was there and read. */
+/* The archive entry `name` of zip as the app library: 1 when it was there (read, or res the
+   reason it could not be: an unknown compression method, a damaged DEFLATE stream). */
 static int app_from_entry(cli_app *a, const unsigned char *zip, size_t size, const char *name) {
     asmstore_zip_entry e;
     asmstore_result r = asmstore_zip_find(zip, size, name, strlen(name), &e, NULL);
@@ -36,13 +45,16 @@ static int app_from_entry(cli_app *a, const unsigned char *zip, size_t size, con
 
     if (r != ASMSTORE_OK && r != ASMSTORE_ERR_MISALIGNED && r != ASMSTORE_ERR_ZIP_COMPRESSED)
         return 0;
-    if (cli_entry_read(zip, &e, 0, &b) != ASMSTORE_OK)
-        return 0;
+    snprintf(a->label, sizeof a->label, "%s", name);
+    a->name = a->label;
+    if ((r = cli_entry_read(zip, &e, 0, &b)) != ASMSTORE_OK) {
+        a->found = 1;
+        a->res = r;
+        return 1;
+    }
     a->p = b.p;
     a->n = b.n;
     a->owned = b.owned;
-    snprintf(a->label, sizeof a->label, "%s", name);
-    a->name = a->label;
     app_open(a);
     return 1;
 }
@@ -109,7 +121,7 @@ int cli_app_find(cli_app *a, const cli_input *in, const cli_unit *u, const char 
         else
             rc = app_from_dir(a, dir, abi);
     }
-    return rc == 2 ? cli_fail_errno(a->label[0] ? a->label : dir, "read the app library") : 0;
+    return rc == 2 ? cli_fail_errno(a->label, "read the app library") : 0;
 }
 
 void cli_app_close(cli_app *a) {
@@ -149,15 +161,15 @@ static void app_disagree(const cli_unit *u, const asmstore_entry *e, asmstore_re
         fname[0] = 0;
     if (r == ASMSTORE_ERR_BAD_INDEX)
         fprintf(f, "  entry %u %s: descriptor %u, past the app library's %u %s\n", e->index,
-                fname, index, a->info.count,
+                cli_shown(fname), index, a->info.count,
                 cli_plural(a->info.count, "descriptor", "descriptors"));
     else if (r == ASMSTORE_ERR_TOO_LARGE)
         fprintf(f, "  entry %u %s: %zu bytes uncompressed, descriptor %u holds %u (the runtime "
-                   "aborts)\n", e->index, fname, e->uncompressed_size, index,
+                   "aborts)\n", e->index, cli_shown(fname), e->uncompressed_size, index,
                 cli_app_limit(a, index));
     else
         fprintf(f, "  entry %u %s: descriptor %u's buffer is outside the app library's data\n",
-                e->index, fname, index);
+                e->index, cli_shown(fname), index);
 }
 
 uint32_t cli_app_agree(const cli_app *a, const cli_unit *u, FILE *f, cli_app_agreement *out) {
@@ -367,7 +379,7 @@ static void app_show_rows(const cli_app *a, const cli_unit *u) {
         printf("  %10u %10u %#10llx  %s\n", i, d.uncompressed_file_size,
                (unsigned long long)(a->info.table == ASMSTORE_APP_TABLE_BUFFER ? d.buffer_offset
                                                                                : d.data_addr),
-               user >= 0 ? fname : "- (not in this store)");
+               user >= 0 ? cli_shown(fname) : "- (not in this store)");
     }
 }
 
@@ -420,12 +432,13 @@ void cli_app_show(const cli_app *a, const cli_unit *u, int json) {
         return;
     }
     if (a->res != ASMSTORE_OK) {
-        printf("app library:    %s: cannot read its table: %s\n", a->label,
+        printf("app library:    %s: cannot read %s: %s\n", cli_shown(a->label),
+               a->p ? "its table" : "it",
                cli_failure(a->res, &a->err, why, sizeof why));
         return;
     }
-    printf("app library:    %s: %s table, %u %s", a->label, app_table_name(a->info.table),
-           a->info.count, cli_plural(a->info.count, "descriptor", "descriptors"));
+    printf("app library:    %s: %s table, %u %s", cli_shown(a->label),
+           app_table_name(a->info.table), a->info.count, cli_plural(a->info.count, "descriptor", "descriptors"));
     if (a->info.table == ASMSTORE_APP_TABLE_BUFFER)
         printf(", %u-byte buffer", a->info.data_size);
     printf("; %u assemblies in the APK, %u bundled slots; %s\n", a->info.assemblies_in_apk,

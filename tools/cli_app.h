@@ -11,7 +11,8 @@
 /* >>finding ------------------------------------------------------------------------------------ */
 /* One app library and what its table says. */
 typedef struct cli_app {
-    int found;                 /* bytes were read: label, p, n are set */
+    int found;                 /* it is there: label set; p, n too when read (res says why not:
+                                  an I/O error for a file, errno why; the entry's result) */
     char label[1100];          /* where: "lib/x86_64/libxamarin-app.so" in the archive, or a path */
     const char *name;          /* in label: the archive entry, or the path under the store's
                                   directory ("lib/arm64-v8a/libxamarin-app.so") */

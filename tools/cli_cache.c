@@ -137,7 +137,7 @@ static int load_is_inert(const char *path, const char *self) {
     }
     if (res == ASMSTORE_OK)
         return 1;
-    fprintf(stderr, "asmstore: %s: read from the file, not dlopen'ed: %s\n", path,
+    fprintf(stderr, "asmstore: %s: read from the file, not dlopen'ed: %s\n", cli_shown(path),
             res == ASMSTORE_ERR_IO ? "it could not be mapped again to check what loading runs"
                                    : cli_failure(res, &err, why, sizeof why));
     return 0;
@@ -157,7 +157,7 @@ static int load_dlopen(load_store *s, cli_unit *u, const char *path) {
         return 0;
     if (u->abi != asmstore_host_abi()) {
         fprintf(stderr, "asmstore: %s is an %s library: read from the file, not dlopen'ed, on this "
-                        "%s machine\n", path, asmstore_abi_name(u->abi),
+                        "%s machine\n", cli_shown(path), asmstore_abi_name(u->abi),
                 asmstore_abi_name(asmstore_host_abi()));
         return 0;
     }
@@ -190,7 +190,7 @@ static int load_store_open(load_store *s, const load_args *a) {
     abi = load_pick_abi(&s->in, a->abi, &nabis);
     if (nabis > 1 && a->abi == ASMSTORE_ABI_UNKNOWN)
         fprintf(stderr, "asmstore: %s holds stores for %d ABIs: loading %s's (--abi picks "
-                        "another)\n", a->path, nabis, asmstore_abi_android_name(abi));
+                        "another)\n", cli_shown(a->path), nabis, asmstore_abi_android_name(abi));
     for (i = 0; i < s->in.n && rc == 0; i++) {
         cli_unit *u = &s->in.units[i];
 
@@ -351,7 +351,7 @@ static void load_report(asmstore_cache *c, cli_loaded *out, size_t n, double t0,
         if (cli_json_on())
             load_json_entry(&out[k]);
         else
-            printf("%.*s %zu %s %016llx\n", (int)out[k].e.name_len, out[k].e.name,
+            printf("%s %zu %s %016llx\n", cli_shown_n(out[k].e.name, out[k].e.name_len),
                    out[k].img.size, asmstore_cache_source_name(out[k].img.source),
                    (unsigned long long)out[k].hash);
         asmstore_cache_release(&out[k].img);
@@ -485,7 +485,7 @@ static void stats_dir(const char *sub, const char *id, unsigned long long *all_f
         cli_json_num("temp", tmps);
         cli_json_close();
     } else {
-        printf("%-16s %8llu %12llu %5llu\n", id, files, bytes, tmps);
+        printf("%-16s %8llu %12llu %5llu\n", cli_shown(id), files, bytes, tmps);
     }
     *all_files += files;
     *all_bytes += bytes;

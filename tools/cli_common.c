@@ -82,7 +82,7 @@ static int cli_parse_bad(const cli_parser *p, const cli_option *o, const char *p
     else
         snprintf(line, sizeof line, "option %s %s%s%s (asmstore %s --help lists the options)",
                  p->spelled, problem, o->value ? ", " : "", o->value ? o->value : "", cmd);
-    fprintf(stderr, "asmstore %s: %s\n", cmd, line);
+    fprintf(stderr, "asmstore %s: %s\n", cmd, cli_shown(line));
     cli_json_note_error(0, ASMSTORE_OK, line);
     return CLI_BAD;
 }
@@ -303,18 +303,22 @@ const char *cli_compression_name(asmstore_compression c) {
     return c == ASMSTORE_COMPRESSION_ZSTD ? "zstd" : c == ASMSTORE_COMPRESSION_LZ4 ? "lz4" : "none";
 }
 
-/* cli_error and cli_error_result: the text on stderr as it is, however long; "error" keeps what
-   fits. */
+/* cli_error and cli_error_result: the text on stderr however long, its control characters
+   escaped (cli_put_shown: names come from files); "error" keeps what fits, as it is. */
 static void cli_verror(int has_code, asmstore_result r, const char *fmt, va_list ap) {
-    char line[1200];
+    char line[1200], *all = NULL;
     va_list again;
+    int n;
 
     va_copy(again, ap);
-    fputs("asmstore: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    vsnprintf(line, sizeof line, fmt, again);
+    n = vsnprintf(line, sizeof line, fmt, ap);
+    if (n >= (int)sizeof line && (all = (char *)malloc((size_t)n + 1)) != NULL)
+        vsnprintf(all, (size_t)n + 1, fmt, again);
     va_end(again);
+    fputs("asmstore: ", stderr);
+    cli_put_shown(stderr, all ? all : line, all ? (size_t)n : strlen(line));
+    fputc('\n', stderr);
+    free(all);
     cli_json_note_error(has_code, r, line);
 }
 
@@ -357,7 +361,7 @@ int cli_no_store(const char *path, asmstore_abi only) {
             "one; a .NET 6-8 set (assemblies*.blob + assemblies.manifest); in an APK/AAB: "
             "lib/<abi>/libassembly-store.so, lib/<abi>/libassemblies.<abi>.blob.so, "
             "assemblies/assemblies*.blob (and under base/). %s\n",
-            path, only ? " for that ABI" : "",
+            cli_shown(path), only ? " for that ABI" : "",
             only ? "Try without --abi ('asmstore info' names the ABIs there)"
                  : "Is it a .NET for Android app (.NET 6 or later) built in Release? Debug builds "
                    "keep the assemblies outside the APK, and Xamarin.Android apps keep them as "
@@ -473,6 +477,73 @@ asmstore_result cli_compress(void *user, asmstore_compression kind, int level, v
     (void)src_size;
     (void)written;
     return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
+}
+
+/* >>terminal text ------------------------------------------------------------------------------ */
+/* How the text at u[i..n) starts on a terminal: the bytes it takes (*used) and what shows them,
+   into out (5 bytes at most, not terminated): a valid UTF-8 character as it is, unless a C1
+   control (U+0080-U+009F); a C0 control, DEL, a C1 control and a byte that starts no valid
+   character as \xHH, one per byte. Returns the length of out. */
+static size_t shown_unit(const unsigned char *u, size_t n, size_t i, char *out, size_t *used) {
+    unsigned char c = u[i];
+    size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+
+    if (c >= 0x80 && len <= n - i && asmstore__name_valid(u + i, len) &&
+        !(c == 0xC2 && u[i + 1] < 0xA0)) {
+        memcpy(out, u + i, len);
+        *used = len;
+        return len;
+    }
+    *used = 1;
+    if (c >= 0x20 && c < 0x7f) {
+        out[0] = (char)c;
+        return 1;
+    }
+    snprintf(out, 5, "\\x%02x", c);
+    return 4;
+}
+
+const char *cli_shown_n(const char *s, size_t n) {
+    static char ring[8][CLI_SHOWN_MAX + 4];
+    static unsigned next;
+    const unsigned char *u = (const unsigned char *)s;
+    char *buf = ring[next++ % 8], unit[5];
+    size_t i = 0, at = 0, used, k;
+
+    while (i < n) {
+        k = shown_unit(u, n, i, unit, &used);
+        if (at + k > CLI_SHOWN_MAX) {
+            memcpy(buf + at, "...", 3);
+            at += 3;
+            break;
+        }
+        memcpy(buf + at, unit, k);
+        at += k;
+        i += used;
+    }
+    buf[at] = 0;
+    return buf;
+}
+
+const char *cli_shown(const char *s) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t n = strlen(s), i = 0, used;
+    char unit[5];
+
+    while (i < n && shown_unit(u, n, i, unit, &used) == used && memcmp(unit, u + i, used) == 0)
+        i += used;
+    return i == n ? s : cli_shown_n(s, n); /* nothing to escape: s as it is, however long */
+}
+
+void cli_put_shown(FILE *f, const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0, used;
+    char unit[5];
+
+    while (i < n) {
+        fwrite(unit, 1, shown_unit(u, n, i, unit, &used), f);
+        i += used;
+    }
 }
 
 /* >>names -------------------------------------------------------------------------------------- */

@@ -72,7 +72,8 @@ static void before_item(diff_run *d) {
     if (d->json)
         fputs(d->said ? ", " : "", stdout);
     else if (!d->said)
-        printf("%s (%s | %s):\n", cli_unit_abi(d->a), d->a->label, d->b->label);
+        printf("%s (%s | %s):\n", cli_unit_abi(d->a), cli_shown(d->a->label),
+               cli_shown(d->b->label));
     d->said++;
 }
 
@@ -121,7 +122,7 @@ static void print_value(int json, field_value v) {
     if (v.s && json)
         cli_json_value(v.s);
     else if (v.s)
-        fputs(v.s, stdout);
+        fputs(cli_shown(v.s), stdout);
     else
         printf("%llu", v.n);
 }
@@ -380,7 +381,7 @@ static void print_entry(diff_run *d, const asmstore_entry *a, const asmstore_ent
         fname[0] = 0;
     before_item(d);
     if (!d->json) {
-        printf("  %c %s", !a ? '+' : !b ? '-' : '~', fname);
+        printf("  %c %s", !a ? '+' : !b ? '-' : '~', cli_shown(fname));
         if (!a || !b)
             printf(" (descriptor %u, %zu bytes, %s)", e->index, e->uncompressed_size,
                    cli_compression_name(e->compression));
@@ -543,7 +544,8 @@ static int diff_pair(diff_run *d, const cli_unit *a, const cli_unit *b) {
         print_counts(0, &c);
         fputs("\n", stdout);
     } else {
-        printf("%s (%s | %s): the same, %llu %s\n", cli_unit_abi(a), a->label, b->label, c.same,
+        printf("%s (%s | %s): the same, %llu %s\n", cli_unit_abi(a), cli_shown(a->label),
+               cli_shown(b->label), c.same,
                cli_plural(c.same, "entry", "entries"));
     }
     add_counts(&d->total, &c);
@@ -563,8 +565,8 @@ static void only_in(diff_run *d, const cli_unit *u, int which) {
         printf(", \"differences\": [], \"entries\": [], \"added\": 0, \"removed\": 0, "
                "\"changed\": 0, \"unchanged\": 0, \"unreadable\": 0, \"same\": false}");
     } else {
-        printf("%s: only in %s (%s, %u %s)\n", cli_unit_abi(u), which ? "B" : "A", u->label,
-               u->r.entry_count, cli_plural(u->r.entry_count, "entry", "entries"));
+        printf("%s: only in %s (%s, %u %s)\n", cli_unit_abi(u), which ? "B" : "A",
+               cli_shown(u->label), u->r.entry_count, cli_plural(u->r.entry_count, "entry", "entries"));
     }
     d->pairs++;
     d->pairs_differ++;
@@ -631,7 +633,8 @@ static void diff_summary(const diff_run *d, const diff_args *a) {
         print_counts(0, t);
         fputs("\n", stdout);
     } else {
-        printf("same: %s and %s hold the same %d %s, %llu %s\n", a->path[0], a->path[1], d->pairs,
+        printf("same: %s and %s hold the same %d %s, %llu %s\n", cli_shown(a->path[0]),
+               cli_shown(a->path[1]), d->pairs,
                cli_plural((unsigned)d->pairs, "store", "stores"), t->same,
                cli_plural(t->same, "entry", "entries"));
     }

@@ -480,7 +480,7 @@ int cli_unit_problem(const cli_input *in, const cli_unit *u, FILE *f) {
         snprintf(line, sizeof line, "%s%s%s (%s): %s%s%s", in->path, sep, label,
                  cli_unit_abi(u), cli_failure(u->res, &u->err, why, sizeof why),
                  *hint ? "; " : "", hint);
-    fprintf(f, "asmstore: %s\n", line);
+    fprintf(f, "asmstore: %s\n", cli_shown(line));
     if (f == stderr) /* verify's findings go to stdout and are its report, not a failure */
         cli_json_note_error(1, u->res, line);
     return cli_status(u->res);

@@ -195,7 +195,8 @@ static void list_visit(const cli_visit *v) {
     cli_image img;
 
     if (v->many && !v->json)
-        printf("# %s (%s, %s, payload at offset %llu)\n", u->label, cli_unit_abi(u), u->wrapper,
+        printf("# %s (%s, %s, payload at offset %llu)\n", cli_shown(u->label), cli_unit_abi(u),
+               u->wrapper,
                (unsigned long long)u->payload_offset);
     if (u->r.format == 1 && !u->has_manifest && !v->json)
         printf("# no assemblies.manifest beside it: entries are shown by %s\n",
@@ -222,7 +223,7 @@ static void list_visit(const cli_visit *v) {
         } else {
             printf("%5u %10zu %10zu %-4s %s%s%s%s%s%s\n", k, e.uncompressed_size, e.image_size,
                    cli_compression_name(e.compression), v->hash ? (sha[0] ? sha : "-") : "",
-                   v->hash ? " " : "", fname, e.ignored ? " (ignored)" : "",
+                   v->hash ? " " : "", cli_shown(fname), e.ignored ? " (ignored)" : "",
                    e.pdb ? " +pdb" : "", e.config ? " +config" : "");
         }
         cli_image_free(&img);
@@ -313,7 +314,7 @@ static void info_text(const cli_visit *v, const store_totals *t, const char *rel
     if (v->nth)
         printf("\n");
     if (v->many)
-        printf("store:          %s\n", u->label);
+        printf("store:          %s\n", cli_shown(u->label));
     if (u->in_zip)
         printf("archive entry:  at offset %llu (%llu-byte aligned)%s%s\n",
                (unsigned long long)u->zent.data_offset, (unsigned long long)u->zent.alignment,
@@ -379,8 +380,8 @@ static int cli_read_entry(FILE *out, const cli_unit *u, const asmstore_entry *e,
 
     if (res == ASMSTORE_OK)
         return 0;
-    snprintf(line, sizeof line, "%s (%s): entry %u %s: %s", u->label, cli_unit_abi(u), e->index,
-             fname, asmstore_result_string(res));
+    snprintf(line, sizeof line, "%s (%s): entry %u %s: %s", cli_shown(u->label), cli_unit_abi(u),
+             e->index, cli_shown(fname), asmstore_result_string(res));
     fprintf(out, "%s\n", line);
     if (out == stderr) /* extract --json: a failure; verify's lines are its report */
         cli_json_note_error(1, res, line);
@@ -404,8 +405,8 @@ static int verify_lookup(FILE *out, const cli_unit *u, const asmstore_entry *e, 
                                     NULL, NULL);
     if (r1 == want && r2 == want && (r1 != ASMSTORE_OK || f.index == e->index))
         return 0;
-    fprintf(out, "%s (%s): entry %u %s: lookup by name gives %s / %s\n", u->label,
-            cli_unit_abi(u), e->index, fname, asmstore_result_string(r1),
+    fprintf(out, "%s (%s): entry %u %s: lookup by name gives %s / %s\n", cli_shown(u->label),
+            cli_unit_abi(u), e->index, cli_shown(fname), asmstore_result_string(r1),
             asmstore_result_string(r2));
     return 1;
 }
@@ -416,7 +417,8 @@ static int verify_image(FILE *out, const cli_unit *u, const asmstore_entry *e, c
 
     if (!cli_image_problem(e, image, why, sizeof why))
         return 0;
-    fprintf(out, "%s (%s): entry %u %s: %s\n", u->label, cli_unit_abi(u), e->index, fname, why);
+    fprintf(out, "%s (%s): entry %u %s: %s\n", cli_shown(u->label), cli_unit_abi(u), e->index,
+            cli_shown(fname), why);
     return 1;
 }
 
@@ -433,9 +435,10 @@ static int verify_composite(FILE *out, const cli_unit *u, const asmstore_entry *
         return 0;
     fprintf(out,
             "%s (%s): entry %u %s: a ReadyToRun component stub whose code is in the composite "
-            "image %.*s, which the store does not hold (CoreCLR aborts without a message); pack "
-            "%.*s into the store too\n",
-            u->label, cli_unit_abi(u), e->index, fname, (int)len, owner, (int)len, owner);
+            "image %s, which the store does not hold (CoreCLR aborts without a message); pack "
+            "%s into the store too\n",
+            cli_shown(u->label), cli_unit_abi(u), e->index, cli_shown(fname),
+            cli_shown_n(owner, len), cli_shown_n(owner, len));
     return 1;
 }
 
@@ -450,7 +453,7 @@ static int verify_unit(FILE *out, const cli_unit *u, ZSTD_DCtx *dctx) {
 
         if (id != u->r.content_id) {
             fprintf(out, "%s (%s): content id %016llx does not match the store's bytes (%016llx)\n",
-                    u->label, cli_unit_abi(u), (unsigned long long)u->r.content_id,
+                    cli_shown(u->label), cli_unit_abi(u), (unsigned long long)u->r.content_id,
                     (unsigned long long)id);
             problems++;
         }
@@ -521,7 +524,7 @@ static int verify_store(const cli_input *in, const cli_unit *u, ZSTD_DCtx *dctx,
         cli_json_close();
         free(text);
     } else if (in->n > 1 && u->opened) {
-        printf("%s (%s): %s, %u %s\n", u->label, cli_unit_abi(u), p ? "FAILED" : "ok",
+        printf("%s (%s): %s, %u %s\n", cli_shown(u->label), cli_unit_abi(u), p ? "FAILED" : "ok",
                u->r.entry_count, cli_plural(u->r.entry_count, "entry", "entries"));
     }
     return p;
@@ -535,10 +538,10 @@ static void verify_summary(const char *path, int problems, int bad_stores, int c
                cli_plural((unsigned)problems, "problem", "problems"), bad_stores, checked,
                cli_plural((unsigned)checked, "store", "stores"));
     else if (checked == 1)
-        printf("%s: ok, %u %s\n", path, last->r.entry_count,
+        printf("%s: ok, %u %s\n", cli_shown(path), last->r.entry_count,
                cli_plural(last->r.entry_count, "entry", "entries"));
     else
-        printf("%s: ok, %d stores\n", path, checked);
+        printf("%s: ok, %d stores\n", cli_shown(path), checked);
 }
 
 int cli_cmd_verify(int argc, char **argv) {
@@ -557,7 +560,7 @@ int cli_cmd_verify(int argc, char **argv) {
         json_begin_input("verify", a.path);
     if ((rc = cli_input_open_or_fail(&in, a.path, a.abi)) != 0) {
         if (rc == 1 && !a.json)
-            printf("%s: invalid store\n", a.path);
+            printf("%s: invalid store\n", cli_shown(a.path));
         return rc;
     }
     if (a.json)
@@ -633,8 +636,8 @@ static int extract_entry(extract_job *j, const cli_unit *u, const asmstore_entry
     if (cli_read_entry(cli_json_on() ? stderr : stdout, u, e, j->dctx, fname, &img) != 0)
         return 1;
     if (cli_image_problem(e, img.p, why, sizeof why)) {
-        snprintf(rel, sizeof rel, "%s (%s): entry %u %s: not extracted: %s", u->label,
-                 cli_unit_abi(u), e->index, fname, why);
+        snprintf(rel, sizeof rel, "%s (%s): entry %u %s: not extracted: %s", cli_shown(u->label),
+                 cli_unit_abi(u), e->index, cli_shown(fname), why);
         cli_error_result(ASMSTORE_ERR_BAD_IMAGE, "%s", rel);
         cli_image_free(&img);
         return 1;
@@ -702,7 +705,7 @@ static int extract_missing(const char *path, const char **names, int nnames, con
         fprintf(stderr,
                 "asmstore: %s: no entry named %s (names are matched with or without .dll; see "
                 "asmstore list)\n",
-                path, names[n]);
+                cli_shown(path), cli_shown(names[n]));
     }
     if (cli_json_on()) {
         cli_json_close();
@@ -778,7 +781,7 @@ static void extract_totals(const extract_job *j, const char *dir, int json) {
         cli_json_bool("named_by_hash", j->unnamed);
     } else if (j->rootfd >= 0) {
         printf("extracted %llu %s (%llu bytes) to %s%s\n", j->files,
-               cli_plural(j->files, "file", "files"), j->bytes, dir,
+               cli_plural(j->files, "file", "files"), j->bytes, cli_shown(dir),
                j->unnamed ? " (no assemblies.manifest: unnamed entries are named after their XXH64 "
                             "hash)"
                           : "");

@@ -316,15 +316,15 @@ static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_
     }
     if (e->compression == ASMSTORE_COMPRESSION_NONE) {
         ao->flags |= ASMSTORE_ADD_UNCOMPRESSED;
-        fprintf(stderr, "%s (%s): replaced, stored uncompressed as before (%zu bytes)\n", ao->name,
-                abi, ao->image_size);
+        fprintf(stderr, "%s (%s): replaced, stored uncompressed as before (%zu bytes)\n",
+                cli_shown(ao->name), abi, ao->image_size);
     } else if (ao->image_size > limit && !grow_library(apps, u, e, ao->image_size, &why)) {
         ao->flags |= ASMSTORE_ADD_UNCOMPRESSED;
         fprintf(stderr,
                 "%s (%s): replaced, stored UNCOMPRESSED: %zu bytes is more than the %zu the app's "
                 "libxamarin-app.so reserved for it (%s; not patched: %s), and a compressed image "
                 "that grew would abort the app\n",
-                ao->name, abi, ao->image_size, limit, from, why);
+                cli_shown(ao->name), abi, ao->image_size, limit, cli_shown(from), cli_shown(why));
     } else {
         if (ao->image_size > limit) {
             limit = ao->image_size;
@@ -336,9 +336,9 @@ static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_
         fprintf(stderr,
                 "%s (%s): replaced, %s level %d, descriptor index %u kept (%zu bytes "
                 "uncompressed, %zu reserved: %s)\n",
-                ao->name, abi,
+                cli_shown(ao->name), abi,
                 e->compression == ASMSTORE_COMPRESSION_LZ4 ? "XALZ (LZ4 HC)" : "XAZS (zstd)",
-                ao->level, ao->descriptor_index, ao->image_size, limit, from);
+                ao->level, ao->descriptor_index, ao->image_size, limit, cli_shown(from));
     }
 }
 
@@ -508,7 +508,7 @@ static int add_new(repack_job *j, asmstore_writer *w, const cli_unit *u) {
         if ((res = asmstore_writer_add(w, &ao, &err)) != ASMSTORE_OK)
             return cli_fail(ad->file, res, &err);
         fprintf(stderr, "%s (%s): added, stored uncompressed (%zu bytes, mapping index %u)\n",
-                ad->name, cli_unit_abi(u), ad->image_size, ao.mapping_index);
+                cli_shown(ad->name), cli_unit_abi(u), ad->image_size, ao.mapping_index);
     }
     if (first && !cli_apps_add_slots(&j->apps, next + added, &why))
         return add_refused(first, u, why);
@@ -534,7 +534,7 @@ static void add_patched_libraries(repack_job *j) {
         o->size = app->n;
         o->app_library = 1;
         app->patched = NULL;
-        fprintf(stderr, "%s (%s): patched:", o->name, cli_unit_abi(o->unit));
+        fprintf(stderr, "%s (%s): patched:", cli_shown(o->name), cli_unit_abi(o->unit));
         if (app->patched_info.data_addr != app->info.data_addr)
             fprintf(stderr, " uncompressed_assemblies_data_buffer moved to the end of .bss, %u "
                             "bytes, for the grown entries;",
@@ -654,7 +654,7 @@ static int build_store(repack_job *j, const cli_unit *u) {
     if (rc == 0)
         rc = wrap_like(j, u, data, size, new_output(j, u, u->label));
     if (rc == 0)
-        fprintf(stderr, "%s: %zu %s, format %u\n", u->label, asmstore_writer_count(w),
+        fprintf(stderr, "%s: %zu %s, format %u\n", cli_shown(u->label), asmstore_writer_count(w),
                 cli_plural(asmstore_writer_count(w), "entry", "entries"), u->r.format);
     asmstore_writer_free(w);
     return rc;
@@ -727,7 +727,7 @@ static int build_v1_set(repack_job *j) {
             continue; /* the manifest (kept as it is), or a store 0 the input did not have */
         rc = wrap_like(j, u, data, size, new_output(j, u, u->label));
         if (rc == 0)
-            fprintf(stderr, "%s: %u %s, format 1\n", u->label, u->r.entry_count,
+            fprintf(stderr, "%s: %u %s, format 1\n", cli_shown(u->label), u->r.entry_count,
                     cli_plural(u->r.entry_count, "entry", "entries"));
     }
     if (rc == 0)
@@ -1008,7 +1008,7 @@ static int is_bundle(const repack_job *j) {
 /* What to run now that the input's signature is gone: an AAB is signed with jarsigner; an APK
    with --sign-key, or with an apksigner that keeps the stores' 16 KiB alignment. */
 static void say_sign_next(const repack_job *j, int dropped) {
-    const char *out = j->a->out;
+    const char *out = cli_shown(j->a->out);
 
     fprintf(stderr,
             "%s: every other entry copied as it was; stores STORED and 16 KiB-aligned. The %s "
@@ -1054,7 +1054,7 @@ static int write_archive(repack_job *j) {
         fprintf(stderr,
                 "%s: every other entry copied as it was; stores STORED and 16 KiB-aligned; signed "
                 "(APK Signature Scheme v2 + v3, minSdk 24 and later; no v1 signature)\n",
-                j->a->out);
+                cli_shown(j->a->out));
     else if (rc == 0)
         say_sign_next(j, dropped);
     if (from)
@@ -1266,7 +1266,7 @@ int cli_cmd_repack(int argc, char **argv) {
     if (rc == 0)
         rc = write_all(&j);
     if (rc == 0)
-        fprintf(stderr, "%s: %s\n", a.out,
+        fprintf(stderr, "%s: %s\n", cli_shown(a.out),
                 a.n || a.nadd ? "written"
                               : "unchanged (no --replace, --remove or --add: every entry is "
                                 "kept as IN has it)");

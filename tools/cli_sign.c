@@ -7,6 +7,7 @@
 #include "cli_sign.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,8 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <openssl/core_names.h>
+#include <openssl/bn.h>
 
 #define SIGN_CHUNK 1048576u             /* the digest's chunk, as the scheme fixes it */
 #define SIGN_PAGE 4096u                 /* apksigner pads the block to a multiple of it */
@@ -53,23 +56,66 @@ static int no_password(char *buf, int size, int rwflag, void *user) {
     return 0;
 }
 
-/* The PEM private key (pkey) or certificate (cert, when pkey is NULL) in path. 0 read; 1 none
-   there, after saying `what` was not found and what the option takes (`takes`); 2 unreadable. */
+/* The PEM private key (pkey) or certificate (cert, when pkey is NULL) in path, a regular file
+   (cli_map_file: a FIFO never blocks, a directory is named as one). 0 read; 1 none there, after
+   saying `what` was not found and what the option takes (`takes`); 2 unreadable. */
 static int read_pem(const char *path, const char *what, const char *takes, EVP_PKEY **pkey,
                     X509 **cert) {
-    FILE *f = fopen(path, "rb");
+    const unsigned char *data;
+    size_t size;
+    BIO *b;
     int found;
 
-    if (!f)
+    if (cli_map_file(path, &data, &size) != 0)
         return cli_fail_errno(path, pkey ? "read the signing key" : "read the signing certificate");
+    b = size <= INT_MAX ? BIO_new_mem_buf(data ? (const void *)data : "", (int)size) : NULL;
     if (pkey)
-        found = (*pkey = PEM_read_PrivateKey(f, NULL, no_password, NULL)) != NULL;
+        found = b && (*pkey = PEM_read_bio_PrivateKey(b, NULL, no_password, NULL)) != NULL;
     else
-        found = (*cert = PEM_read_X509(f, NULL, NULL, NULL)) != NULL;
-    fclose(f);
+        found = b && (*cert = PEM_read_bio_X509(b, NULL, NULL, NULL)) != NULL;
+    BIO_free(b);
+    cli_unmap_file(data, size);
     if (!found)
         cli_error("%s: no %s found (%s). %s", path, what, crypto_reason(), takes);
     return found ? 0 : 1;
+}
+
+/* What Android's v2/v3 verifiers take, so a signed APK always installs: EC on P-256, P-384 or
+   P-521 (apksigner's JCA refuses other curves, Android before 9 knows no more); RSA of 512 to 16384
+   bits (the JCA's RSAKeyFactory limits) with an odd exponent of 2 to 33 bits (BoringSSL's
+   rsa_check_public_key, which the device uses). 1 taken; 0 after saying why. */
+static int android_takes(EVP_PKEY *pkey, const char *key_path) {
+    static const char *const curves[] = {"prime256v1", "secp384r1", "secp521r1"};
+    char group[80] = "";
+    BIGNUM *e = NULL;
+    int bits = EVP_PKEY_get_bits(pkey), ebits, odd, i;
+
+    if (EVP_PKEY_get_base_id(pkey) == EVP_PKEY_EC) {
+        if (!EVP_PKEY_get_group_name(pkey, group, sizeof group, NULL))
+            snprintf(group, sizeof group, "explicit parameters");
+        for (i = 0; i < 3; i++)
+            if (strcmp(group, curves[i]) == 0)
+                return 1;
+        ERR_clear_error();
+        cli_error("%s: an EC key on curve %s, which Android's APK signature verifiers refuse: "
+                  "sign with a key on P-256, P-384 or P-521 ('openssl genpkey -algorithm EC "
+                  "-pkeyopt ec_paramgen_curve:P-256 -out key.pem' makes one)",
+                  key_path, group);
+        return 0;
+    }
+    EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_RSA_E, &e);
+    ebits = e ? BN_num_bits(e) : 0;
+    odd = e && BN_is_odd(e);
+    BN_free(e);
+    ERR_clear_error();
+    if (bits >= 512 && bits <= 16384 && ebits >= 2 && ebits <= 33 && odd)
+        return 1;
+    cli_error("%s: an RSA key of %d bits with a public exponent of %d bits, which Android's APK "
+              "signature verifiers refuse (they take 512 to 16384 bits, an odd exponent below "
+              "2^33): sign with a usual RSA key ('openssl genpkey -algorithm RSA -pkeyopt "
+              "rsa_keygen_bits:3072 -out key.pem' makes one)",
+              key_path, bits, ebits);
+    return 0;
 }
 
 /* The pair's checks and DER forms into k. 0, or the exit code after saying why. */
@@ -87,6 +133,8 @@ static int describe(cli_sign_key *k, X509 *cert, const char *key_path, const cha
         cli_error("%s: the key is neither RSA nor EC: sign with an RSA or EC key", key_path);
         return 1;
     }
+    if (!android_takes(k->pkey, key_path))
+        return 1;
     k->algorithm = type == EVP_PKEY_RSA ? SIGN_RSA_SHA256 : SIGN_ECDSA_SHA256;
     k->cert_size = i2d_X509(cert, &k->cert);
     k->spki_size = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(cert), &k->spki);

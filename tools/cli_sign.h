@@ -16,9 +16,11 @@
 typedef struct cli_sign_key cli_sign_key;
 
 /* Reads the PEM private key (PKCS#8 or traditional, not encrypted) at key_path and the PEM
-   certificate at cert_path and checks the certificate is the key's. 0 with *out set; 1 when a
-   file holds no such key or certificate, or they are not a pair; 2 when one cannot be read or
-   libcrypto is not built in (each after saying why and what to try). */
+   certificate at cert_path (regular files: a FIFO or directory is refused, never waited on) and
+   checks the certificate is the key's and the key one Android's verifiers take (EC on P-256,
+   P-384, P-521; RSA of 512-16384 bits, exponent below 2^33). 0 with *out set; 1 when a file holds
+   no such key or certificate, they are not a pair, or the key is refused; 2 when one cannot be
+   read or libcrypto is not built in (each after saying why and what to try). */
 int cli_sign_load(const char *key_path, const char *cert_path, cli_sign_key **out);
 void cli_sign_free(cli_sign_key *k);
 

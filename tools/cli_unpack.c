@@ -340,7 +340,7 @@ int cli_cmd_unpack(int argc, char **argv) {
     else if (rc == 0)
         printf("unpacked %d %s (%llu files) into %s; edit them, then: asmstore repack %s --from %s "
                "-o OUT\n", j.input.n, cli_plural((unsigned)j.input.n, "store", "stores"), j.files,
-               j.dir, j.in, j.dir);
+               cli_shown(j.dir), cli_shown(j.in), cli_shown(j.dir));
     ZSTD_freeDCtx(j.dctx);
     close(j.rootfd);
     cli_input_close(&j.input);

@@ -634,7 +634,7 @@ static int pack_write_set(const asmstore_writer *w, const char *dir) {
         if ((res = asmstore_write_file(path, data, size, 0644, &err)) != ASMSTORE_OK)
             return res == ASMSTORE_ERR_IO ? cli_fail_errno(path, "write it")
                                           : cli_fail(path, res, &err);
-        fprintf(stderr, "%s: %zu bytes\n", path, size);
+        fprintf(stderr, "%s: %zu bytes\n", cli_shown(path), size);
         pack_json_file(path, size);
     }
     return 0;
@@ -927,7 +927,7 @@ static int pack_write_store(pack_job *j, const void *data, size_t size) {
     if (rc == 0)
         pack_json_file(path, (size_t)pack_file_size(path));
     if (rc == 0)
-        fprintf(stderr, "%s: %zu %s, %zu-byte format %u store%s\n", path,
+        fprintf(stderr, "%s: %zu %s, %zu-byte format %u store%s\n", cli_shown(path),
                 asmstore_writer_count(j->w),
                 cli_plural(asmstore_writer_count(j->w), "entry", "entries"), size, j->o.format,
                 j->a.raw                                 ? ""
@@ -1064,12 +1064,12 @@ static int elfcheck_report(const char *what, asmstore_abi abi, asmstore_result r
     if (cli_json_on())
         elfcheck_json(what, abi, res, v);
     else if (res == ASMSTORE_OK)
-        printf("%s: ok\n", what);
+        printf("%s: ok\n", cli_shown(what));
     else if (res == ASMSTORE_ERR_ELF_RULE && v)
-        printf("%s: rule %d: %s (offset %llu)\n", what, v->rule, v->message,
+        printf("%s: rule %d: %s (offset %llu)\n", cli_shown(what), v->rule, v->message,
                (unsigned long long)v->offset);
     else
-        printf("%s: %s\n", what, asmstore_result_string(res));
+        printf("%s: %s\n", cli_shown(what), asmstore_result_string(res));
     return res != ASMSTORE_OK;
 }
 
