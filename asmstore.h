@@ -481,7 +481,8 @@ typedef struct asmstore_entry {
    (ASMSTORE_ERR_NAME_NOT_UTF8), and, when opt->max_total_size is set, the sum of declared sizes.
    Ranges in descriptor order (every writer's layout) are checked in one pass with no memory; any
    other layout is sorted on a scratch of 8 bytes per range from opt->allocator, freed before this
-   returns (ASMSTORE_ERR_OUT_OF_MEMORY without it): O(n log n) either way. */
+   returns (ASMSTORE_ERR_OUT_OF_MEMORY without it): O(n log n) either way. On failure *r holds no
+   entries (its counts are 0), so nothing is ever sized from a count that was not checked. */
 ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
                                                   const asmstore_read_options *opt,
                                                   asmstore_error *err);
@@ -2307,9 +2308,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, co
 }
 
 /* >>reader: public ----------------------------------------------------------------------------- */
-ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
-                                                  const asmstore_read_options *opt,
-                                                  asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__reader_open(asmstore_reader *r, const void *data,
+                                                       size_t size, const asmstore_read_options *opt,
+                                                       asmstore_error *err) {
     const unsigned char *p = (const unsigned char *)data;
     uint32_t max_entries;
     asmstore_reader z;
@@ -2356,6 +2357,19 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
         asmstore__init_v2(r, ASMSTORE_HEADER_SIZE_V2, opt, NULL) == ASMSTORE_OK)
         return ASMSTORE_OK;
     if (res != ASMSTORE_OK && err) *err = first;
+    return res;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
+                                                  const asmstore_read_options *opt,
+                                                  asmstore_error *err) {
+    asmstore_result res = asmstore__reader_open(r, data, size, opt, err);
+
+    if (res != ASMSTORE_OK && r) { /* counts read before the check failed are no one's to size by */
+        r->entry_count = 0;
+        r->index_entry_count = 0;
+        r->global_entry_count = 0;
+    }
     return res;
 }
 

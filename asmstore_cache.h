@@ -1301,7 +1301,9 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_open(asmstore
         buf = len ? (unsigned char *)asmstore_alloc(a, len) : NULL;
     }
     if (buf && pread(fd, buf, len, 0) == (ssize_t)len) count = asmstore__rd32(buf + 24);
-    if (count > 0 && count <= c->store.entry_count)
+    /* the slots are sized from the file's count: only when its table lies in the bytes read */
+    if (count > 0 && count <= c->store.entry_count &&
+        count <= (len - ASMSTORE_CACHE__PACK_HEAD) / ASMSTORE_CACHE__PACK_SLOT)
         p = (asmstore_cache__pack *)asmstore_alloc(a, sizeof *p);
     if (p) {
         memset(p, 0, sizeof *p);

@@ -179,27 +179,33 @@ static int load_dlopen(load_store *s, cli_unit *u, const char *path) {
     return u->opened ? 0 : cli_unit_problem(&s->in, u, stderr);
 }
 
-/* Opens STORE as info does and picks the stores load serves. 0, or an exit code after saying
-   why. */
-static int load_store_open(load_store *s, const load_args *a) {
+/* Opens STORE as info does and picks the stores load serves: each of them that failed to open is
+   said and left out (*skipped: the worst exit status of those), the others go on. 0, or the exit
+   code after saying why nothing could be served. */
+static int load_store_open(load_store *s, const load_args *a, int *skipped) {
     int i, nabis, rc = cli_input_open_or_fail(&s->in, a->path, a->abi);
     asmstore_abi abi;
 
+    *skipped = 0;
     if (rc != 0)
         return rc;
     abi = load_pick_abi(&s->in, a->abi, &nabis);
     if (nabis > 1 && a->abi == ASMSTORE_ABI_UNKNOWN)
         fprintf(stderr, "asmstore: %s holds stores for %d ABIs: loading %s's (--abi picks "
                         "another)\n", a->path, nabis, asmstore_abi_android_name(abi));
-    for (i = 0; i < s->in.n && rc == 0; i++) {
+    for (i = 0; i < s->in.n; i++) {
         cli_unit *u = &s->in.units[i];
+        int unit_rc;
 
         if (!u->selected || (u->abi != abi && u->abi != ASMSTORE_ABI_UNKNOWN))
             continue;
-        rc = u->opened ? load_dlopen(s, u, a->path) : cli_unit_problem(&s->in, u, stderr);
-        s->units[s->n++] = u;
+        unit_rc = u->opened ? load_dlopen(s, u, a->path) : cli_unit_problem(&s->in, u, stderr);
+        if (unit_rc == 0)
+            s->units[s->n++] = u;
+        else if (unit_rc > *skipped)
+            *skipped = unit_rc;
     }
-    return rc;
+    return 0;
 }
 
 /* The names asked for that unit k holds, into ua (names: room for a's); unit 0 also gets those no
@@ -410,7 +416,7 @@ static int load_unit(const load_store *s, int k, const load_args *a) {
 int cli_cmd_load(int argc, char **argv) {
     load_args a;
     load_store s;
-    int rc, k;
+    int rc, k, skipped = 0;
 
     memset(&s, 0, sizeof s);
     rc = load_parse(argc, argv, &a);
@@ -420,7 +426,7 @@ int cli_cmd_load(int argc, char **argv) {
         cli_json_str("cache", a.dir);
     }
     if (rc == 0)
-        rc = load_store_open(&s, &a);
+        rc = load_store_open(&s, &a, &skipped);
     if (rc == 0 && a.json)
         cli_json_open("stores", '[');
     for (k = 0; rc < 2 && k < s.n; k++) {
@@ -428,6 +434,7 @@ int cli_cmd_load(int argc, char **argv) {
 
         rc = unit_rc > rc ? unit_rc : rc;
     }
+    rc = skipped > rc ? skipped : rc;
     cli_input_close(&s.in);
     asmstore_locator_close(&s.loc); /* after the readers over its mapping */
     free(a.names);
