@@ -205,7 +205,7 @@ extern "C" {
     X(ERR_OVERLAP,            -36, "two entries' image, pdb or config ranges overlap") \
     X(ERR_COMPRESS,           -37, "compression failed") \
     X(ERR_ELF_NOT_INERT,      -38, \
-      "loading this ELF file would run code from it or load other files") \
+      "loading this ELF file would run code from it, load other files or crash the loader") \
     X(ERR_BAD_IMAGE,          -39, \
       "an image is not what it claims (a PE assembly with a CLI header, a PDB or a .config)")
 
@@ -3420,6 +3420,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_load(const asmstore__inert *c,
         h->vaddr + h->memsz < h->vaddr)
         return asmstore__inert_fail(c, "PT_LOAD outside the file, filesz > memsz, or wrapping",
                                     at);
+    if (!(h->flags & ASMSTORE__PF_R))
+        return asmstore__inert_fail(c, "a PT_LOAD without PF_R: loaders map it unreadable", at);
     if (nload == 0) return ASMSTORE_OK;
     if (h->vaddr < prev->vaddr + prev->memsz)
         return asmstore__inert_fail(c, "PT_LOADs unsorted or overlapping", at);
@@ -3431,8 +3433,21 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_load(const asmstore__inert *c,
     return ASMSTORE_OK;
 }
 
-/* Every program header: a type the loader only maps or reads, none executable, one PT_DYNAMIC,
-   a PT_GNU_STACK. */
+/* A PT_PHDR: the loader reads the program headers again where its p_vaddr says, so it must map
+   exactly the table's file bytes (glibc reads whatever lies there, or faults). */
+ASMSTORE__PRIVATE asmstore_result asmstore__inert_phdr(const asmstore__inert *c,
+                                                       const asmstore__phdr *h, uint64_t at) {
+    const asmstore__elf *e = &c->e;
+    uint64_t off = 0;
+
+    if (!asmstore__elf_mapped(e, h->vaddr, (uint64_t)e->phnum * e->phentsize, &off, NULL) ||
+        off != e->phoff)
+        return asmstore__inert_fail(c, "PT_PHDR does not map the program headers", at);
+    return ASMSTORE_OK;
+}
+
+/* Every program header: a type the loader only maps or reads, none executable, every PT_LOAD
+   readable, one PT_DYNAMIC, a PT_GNU_STACK. */
 ASMSTORE__PRIVATE asmstore_result asmstore__inert_segments(asmstore__inert *c) {
     const asmstore__elf *e = &c->e;
     uint64_t page = asmstore__inert_page(e);
@@ -3459,13 +3474,15 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_segments(asmstore__inert *c) {
                 return res;
             prev = h;
             nload++;
+        } else if (h.type == ASMSTORE__PT_PHDR) {
+            if ((res = asmstore__inert_phdr(c, &h, at)) != ASMSTORE_OK) return res;
         } else if (h.type == ASMSTORE__PT_DYNAMIC) {
             c->dyn = h;
             c->dyn_at = at;
             ndyn++;
         } else if (h.type == ASMSTORE__PT_GNU_STACK) {
             nstack++;
-        } else if (h.type != 0 && h.type != ASMSTORE__PT_PHDR && h.type != ASMSTORE__PT_NOTE &&
+        } else if (h.type != 0 && h.type != ASMSTORE__PT_NOTE &&
                    h.type != ASMSTORE__PT_GNU_RELRO && h.type != ASMSTORE__PT_GNU_PROPERTY &&
                    h.type != ASMSTORE__PT_GNU_EH_FRAME) {
             return asmstore__inert_fail(c, "a program header type a data-only library lacks", at);
@@ -7270,6 +7287,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_load(const asmstore__bionic *
         return asmstore__rule(err, 7, "PT_LOAD p_filesz > p_memsz", h->offset);
     if ((h->flags & ASMSTORE__PF_W) && (h->flags & ASMSTORE__PF_X))
         return asmstore__rule(err, 7, "PT_LOAD both writable and executable", h->offset);
+    if (!(h->flags & ASMSTORE__PF_R))
+        return asmstore__rule(err, 7, "PT_LOAD without PF_R (bionic maps it PROT_NONE)",
+                              h->offset);
     if (nload && h->vaddr < *end)
         return asmstore__rule(err, 7, "PT_LOADs unsorted or overlapping", h->offset);
     if (h->vaddr + h->memsz < h->vaddr)
@@ -7302,7 +7322,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_segments(asmstore__bionic *b)
             b->have_dynph = 1; /* the last one wins, as in bionic */
         } else if (h.type == ASMSTORE__PT_PHDR) {
             have_phdr = 1;
-            if (!asmstore__in_load(e, h.vaddr, h.filesz) || h.offset != e->phoff)
+            /* bionic's CheckPhdr: the whole table inside one PT_LOAD's file bytes */
+            if (!asmstore__in_load(e, h.vaddr, (uint64_t)e->phnum * e->phentsize) ||
+                h.offset != e->phoff)
                 return asmstore__rule(b->err, 6, "PT_PHDR not inside a PT_LOAD", h.offset);
         }
     }

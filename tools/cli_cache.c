@@ -1,6 +1,6 @@
 /* cli_cache.c - the cache commands of the asmstore CLI (it sees asmstore.h as declarations only and
    holds the asmstore_cache.h implementation).
-     asmstore load [--cache DIR] [--abi A] STORE NAME...|--all
+     asmstore load [--cache DIR] [--abi A] [--dlopen] STORE NAME...|--all
      asmstore cache prune DIR [--keep ID] [--max-bytes N]
      asmstore cache stats DIR */
 #include "cli.h"
@@ -21,11 +21,12 @@
 #include <unistd.h>
 
 /* >>options ------------------------------------------------------------------------------------ */
-enum { OPT_CACHE = 256, OPT_ALL, OPT_ABI, OPT_KEEP, OPT_MAX_BYTES, OPT_JSON };
+enum { OPT_CACHE = 256, OPT_ALL, OPT_ABI, OPT_KEEP, OPT_MAX_BYTES, OPT_JSON, OPT_DLOPEN };
 const cli_option cli_load_options[] = {{"cache", OPT_CACHE, 1, "DIR"},
                                        {"all", OPT_ALL, 0, NULL},
                                        {"abi", OPT_ABI, 1, "arm64|arm|x86_64|x86"},
                                        {"json", OPT_JSON, 0, NULL},
+                                       {"dlopen", OPT_DLOPEN, 0, NULL},
                                        CLI_OPTIONS_END};
 const cli_option cli_cache_options[] = {{"keep", OPT_KEEP, 1, "ID"},
                                         {"max-bytes", OPT_MAX_BYTES, 1, "N"},
@@ -47,11 +48,12 @@ typedef struct load_args {
     const char **names; /* argv's strings */
     size_t nnames;
     int all, json;
+    int dlopen;        /* --dlopen: a .so for this machine through the system's loader */
     asmstore_abi abi;  /* --abi; UNKNOWN: this machine's when STORE has it, else the first */
 } load_args;
 
 /* What is loaded from: STORE opened as info opens it, the stores of it load serves (one ABI's,
-   with a .NET 6-8 set's store 0), and the .so dlopen loaded when it did. */
+   with a .NET 6-8 set's store 0), and, for a STORE of one file, where the locator found it. */
 typedef struct load_store {
     cli_input in;
     cli_unit *units[CLI_MAX_UNITS];
@@ -83,6 +85,8 @@ static int load_parse(int argc, char **argv, load_args *a) {
             a->all = 1;
         else if (key == OPT_JSON)
             a->json = 1;
+        else if (key == OPT_DLOPEN)
+            a->dlopen = 1;
         else if (key == OPT_ABI) {
             if (cli_abi_option("--abi", p.value, &a->abi))
                 return 2;
@@ -123,7 +127,8 @@ static asmstore_abi load_pick_abi(const cli_input *in, asmstore_abi want, int *n
     return host ? asmstore_host_abi() : first;
 }
 
-/* Is the file open as fd one that loading runs nothing from? 1 yes; 0 after saying why not. */
+/* Is the file open as self (/proc/self/fd/N) one that loading runs nothing from? 1 yes; 0 after
+   saying why not. */
 static int load_is_inert(const char *path, const char *self) {
     const unsigned char *data = NULL;
     size_t size = 0;
@@ -143,35 +148,46 @@ static int load_is_inert(const char *path, const char *self) {
     return 0;
 }
 
-/* A .so for this machine is dlopen'ed, as a host loads it, when loading it runs nothing, and read
-   where the loader mapped it; any other stays read from the file (a note says why). The check and
-   dlopen see the same file: both open it through one descriptor. 0, or the exit status after
-   saying why dlopen failed. */
-static int load_dlopen(load_store *s, cli_unit *u, const char *path) {
+/* --dlopen: path, a .so for this machine that loading runs nothing from, dlopen'ed into s->loc
+   (the check and dlopen see the same file: both open it through one descriptor). ASMSTORE_OK;
+   ASMSTORE_ERR_NOT_FOUND after a note saying why it stays read from the file; another result when
+   dlopen failed (err and s->loc.error say why). */
+static asmstore_result load_dlopen(load_store *s, const cli_unit *u, const char *path,
+                                   asmstore_error *err) {
     char self[64];
-    asmstore_error err;
     asmstore_result res;
     int fd;
 
-    if (s->in.archive || s->in.n != 1 || strcmp(u->wrapper, "elf-dlopen") != 0)
-        return 0;
     if (u->abi != asmstore_host_abi()) {
         fprintf(stderr, "asmstore: %s is an %s library: read from the file, not dlopen'ed, on this "
                         "%s machine\n", path, asmstore_abi_name(u->abi),
                 asmstore_abi_name(asmstore_host_abi()));
-        return 0;
+        return ASMSTORE_ERR_NOT_FOUND;
     }
     if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-        return cli_fail_errno(path, "open it");
+        return asmstore_locate_file(&s->loc, path, NULL, err); /* it says why */
     snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
-    if (!load_is_inert(path, self)) {
-        close(fd);
-        return 0;
-    }
-    res = asmstore_locate_dlopen(&s->loc, self, NULL, &err);
+    res = load_is_inert(path, self) ? asmstore_locate_dlopen(&s->loc, self, NULL, err)
+                                    : ASMSTORE_ERR_NOT_FOUND;
     close(fd); /* the loader holds its own mapping */
+    return res;
+}
+
+/* STORE, one file, is read as a host reads it: through the file locator (the same bytes, mapped),
+   or with --dlopen, a .so for this machine through the system's loader (load_dlopen). The unit is
+   opened again over what was located. 0, or the exit status after saying why it was not. */
+static int load_locate(load_store *s, cli_unit *u, const load_args *a) {
+    asmstore_error err;
+    asmstore_result res = ASMSTORE_ERR_NOT_FOUND;
+
+    if (s->in.archive || s->in.n != 1)
+        return 0;
+    if (a->dlopen && !strcmp(u->wrapper, "elf-dlopen"))
+        res = load_dlopen(s, u, a->path, &err);
+    if (res == ASMSTORE_ERR_NOT_FOUND)
+        res = asmstore_locate_file(&s->loc, a->path, NULL, &err);
     if (res != ASMSTORE_OK) {
-        cli_error_result(res, "%s: %s%s%s; %s", path, asmstore_result_string(res),
+        cli_error_result(res, "%s: %s%s%s; %s", a->path, asmstore_result_string(res),
                          s->loc.error[0] ? ": " : "", s->loc.error, cli_result_hint(res));
         return cli_status(res);
     }
@@ -199,7 +215,7 @@ static int load_store_open(load_store *s, const load_args *a, int *skipped) {
 
         if (!u->selected || (u->abi != abi && u->abi != ASMSTORE_ABI_UNKNOWN))
             continue;
-        unit_rc = u->opened ? load_dlopen(s, u, a->path) : cli_unit_problem(&s->in, u, stderr);
+        unit_rc = u->opened ? load_locate(s, u, a) : cli_unit_problem(&s->in, u, stderr);
         if (unit_rc == 0)
             s->units[s->n++] = u;
         else if (unit_rc > *skipped)
