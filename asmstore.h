@@ -879,6 +879,14 @@ typedef enum asmstore_locate_via {
     ASMSTORE_VIA_APK = 3
 } asmstore_locate_via;
 
+/* A file as it was opened: its device, inode, size and modification and change times (a write to
+   it or a replacement of it changes one). known 0: none was taken. */
+typedef struct asmstore_file_identity {
+    int known;
+    uint64_t dev, ino, size;
+    uint64_t mtime_ns, ctime_ns;
+} asmstore_file_identity;
+
 /* An open store. data/size is the payload; close with asmstore_locator_close (NULL-safe,
    idempotent; a zero-initialised locator is closed). */
 typedef struct asmstore_locator {
@@ -900,6 +908,10 @@ typedef struct asmstore_locator {
                                      (APK: the split holding the store; dlopen: the loader's name
                                      for the object); "" when unknown (a longer path, or dlopen
                                      without dl_iterate_phdr) */
+    /* the file `path` as it was mapped: fstat of the very descriptor the mapping came from, so a
+       file replaced since is told apart (asmstore_cache_options.store_file_identity); known 0
+       for dlopen */
+    asmstore_file_identity file_identity;
 
     /* the library's: what asmstore_locator_close releases; may change in any release */
     void *dl_handle;              /* dlopen handle */
@@ -4919,12 +4931,23 @@ ASMSTORE__PRIVATE int asmstore__open_regular(const char *path, asmstore_result n
     return -1;
 }
 
-/* Opens path and maps all of it read-only, once (the descriptor is closed again). not_regular /
-   empty: the results for something that is not a regular file / an empty one. On failure errno says
-   why. */
+/* The identity of the file st describes. */
+ASMSTORE__PRIVATE void asmstore__file_identity_of(asmstore_file_identity *id, const struct stat *st) {
+    id->known = 1;
+    id->dev = (uint64_t)st->st_dev;
+    id->ino = (uint64_t)st->st_ino;
+    id->size = (uint64_t)st->st_size;
+    id->mtime_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000u + (uint64_t)st->st_mtim.tv_nsec;
+    id->ctime_ns = (uint64_t)st->st_ctim.tv_sec * 1000000000u + (uint64_t)st->st_ctim.tv_nsec;
+}
+
+/* Opens path and maps all of it read-only, once (the descriptor is closed again), with *id (may be
+   NULL) the identity of what was mapped. not_regular / empty: the results for something that is not a
+   regular file / an empty one. On failure errno says why. */
 ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_result not_regular,
                                                      asmstore_result empty, unsigned char **map,
-                                                     size_t *size, asmstore_error *err) {
+                                                     size_t *size, asmstore_file_identity *id,
+                                                     asmstore_error *err) {
     struct stat st;
     void *m;
     asmstore_result res = ASMSTORE_OK;
@@ -4950,7 +4973,15 @@ ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_
     if (m == MAP_FAILED) return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, e, "mapping the file");
     *map = (unsigned char *)m;
     *size = (size_t)st.st_size;
+    if (id) asmstore__file_identity_of(id, &st);
     return ASMSTORE_OK;
+}
+
+/* l found its store in the file path, mapped as id says. */
+ASMSTORE__PRIVATE void asmstore__keep_file(asmstore_locator *l, const char *path,
+                                           const asmstore_file_identity *id) {
+    asmstore__keep_path(l, path);
+    l->file_identity = *id;
 }
 
 /* Of the mapping m[0..n), keeps only the pages holding [off, off+len) as l's map: the rest is
@@ -5036,12 +5067,13 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, 
                                                            asmstore_error *err) {
     unsigned char *m;
     size_t n;
+    asmstore_file_identity id;
 
     asmstore_result res =
-        asmstore__map_file(path, ASMSTORE_ERR_BAD_ZIP, ASMSTORE_ERR_BAD_ZIP, &m, &n, err);
+        asmstore__map_file(path, ASMSTORE_ERR_BAD_ZIP, ASMSTORE_ERR_BAD_ZIP, &m, &n, &id, err);
     if (res != ASMSTORE_OK) return res;
     res = asmstore__locate_in_zip(l, m, n, abi, symbol, err);
-    if (res == ASMSTORE_OK) asmstore__keep_path(l, path);
+    if (res == ASMSTORE_OK) asmstore__keep_file(l, path, &id);
     return res;
 }
 
@@ -5092,12 +5124,13 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
                                                   const char *symbol, asmstore_error *err) {
     unsigned char *m;
     size_t n;
+    asmstore_file_identity id;
     asmstore_result res;
 
     if (!l || !path)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or path");
     memset(l, 0, sizeof *l);
-    res = asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, &n, err);
+    res = asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, &n, &id, err);
     if (res != ASMSTORE_OK) return res;
     if (n >= 4 && m[0] == 'P' && m[1] == 'K' && m[2] == 3 &&
         m[3] == 4) { /* a ZIP: as asmstore_locate_apk */
@@ -5107,7 +5140,7 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
             return ASMSTORE_OK;
         }
         res = asmstore__locate_in_zip(l, m, n, ASMSTORE_ABI_UNKNOWN, symbol, err);
-        if (res == ASMSTORE_OK) asmstore__keep_path(l, path);
+        if (res == ASMSTORE_OK) asmstore__keep_file(l, path, &id);
         return res;
 #else
         munmap(m, n);
@@ -5126,7 +5159,7 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
         return asmstore__fail(err, res, 0, -1, 0,
                               "ELF file malformed, or no payload symbol or section in it");
     }
-    asmstore__keep_path(l, path);
+    asmstore__keep_file(l, path, &id);
     return ASMSTORE_OK;
 }
 #endif /* ASMSTORE_NO_STDIO */

@@ -245,8 +245,11 @@ static void load_names_of(const load_store *s, int k, const load_args *a, load_a
     }
 }
 
-/* The cache in dir, or a disabled one (every entry decompressed) without it. 0, or 2. */
-static int load_cache_open(asmstore_cache **c, const char *dir, const asmstore_reader *r) {
+/* The cache in dir, or a disabled one (every entry decompressed) without it, over r; loc: where
+   the file locator mapped r's bytes from, as a host names it to the cache (the file as mapped).
+   0, or 2. */
+static int load_cache_open(asmstore_cache **c, const char *dir, const asmstore_reader *r,
+                           const asmstore_locator *loc) {
     asmstore_cache_options co;
     asmstore_error err;
     asmstore_result res;
@@ -254,6 +257,10 @@ static int load_cache_open(asmstore_cache **c, const char *dir, const asmstore_r
 
     memset(&co, 0, sizeof co);
     co.disable = !dir;
+    if (loc->file_identity.known) {
+        co.store_file = loc->path;
+        co.store_file_identity = loc->file_identity;
+    }
     res = asmstore_cache_open(c, dir ? dir : ".", r, &co, &err);
     if (res == ASMSTORE_OK)
         return 0;
@@ -405,7 +412,7 @@ static int load_unit(const load_store *s, int k, const load_args *a) {
     if (!ua.names)
         return 2;
     load_names_of(s, k, a, &ua);
-    rc = ua.all || ua.nnames ? load_cache_open(&c, a->dir, r) : 0;
+    rc = ua.all || ua.nnames ? load_cache_open(&c, a->dir, r, &s->loc) : 0;
     if (rc == 0 && c) {
         out = (cli_loaded *)calloc(ua.all ? (size_t)r->entry_count + 1 : ua.nnames, sizeof *out);
         rc = out ? 0 : 2;
