@@ -207,7 +207,7 @@ extern "C" {
     X(ERR_OVERLAP,            -36, "two entries' image, pdb or config ranges overlap") \
     X(ERR_COMPRESS,           -37, "compression failed") \
     X(ERR_ELF_NOT_INERT,      -38, \
-      "loading this ELF file would run code from it or load other files") \
+      "loading this ELF file would run code from it, load other files or crash the loader") \
     X(ERR_BAD_IMAGE,          -39, \
       "an image is not what it claims (a PE assembly with a CLI header, a PDB or a .config)")
 
@@ -483,7 +483,8 @@ typedef struct asmstore_entry {
    (ASMSTORE_ERR_NAME_NOT_UTF8), and, when opt->max_total_size is set, the sum of declared sizes.
    Ranges in descriptor order (every writer's layout) are checked in one pass with no memory; any
    other layout is sorted on a scratch of 8 bytes per range from opt->allocator, freed before this
-   returns (ASMSTORE_ERR_OUT_OF_MEMORY without it): O(n log n) either way. */
+   returns (ASMSTORE_ERR_OUT_OF_MEMORY without it): O(n log n) either way. On failure *r holds no
+   entries (its counts are 0), so nothing is ever sized from a count that was not checked. */
 ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
                                                   const asmstore_read_options *opt,
                                                   asmstore_error *err);
@@ -922,6 +923,14 @@ typedef enum asmstore_locate_via {
     ASMSTORE_VIA_APK = 3
 } asmstore_locate_via;
 
+/* A file as it was opened: its device, inode, size and modification and change times (a write to
+   it or a replacement of it changes one). known 0: none was taken. */
+typedef struct asmstore_file_identity {
+    int known;
+    uint64_t dev, ino, size;
+    uint64_t mtime_ns, ctime_ns;
+} asmstore_file_identity;
+
 /* An open store. data/size is the payload; close with asmstore_locator_close (NULL-safe,
    idempotent; a zero-initialised locator is closed). */
 typedef struct asmstore_locator {
@@ -943,6 +952,10 @@ typedef struct asmstore_locator {
                                      (APK: the split holding the store; dlopen: the loader's name
                                      for the object); "" when unknown (a longer path, or dlopen
                                      without dl_iterate_phdr) */
+    /* the file `path` as it was mapped: fstat of the very descriptor the mapping came from, so a
+       file replaced since is told apart (asmstore_cache_options.store_file_identity); known 0
+       for dlopen */
+    asmstore_file_identity file_identity;
 
     /* the library's: what asmstore_locator_close releases; may change in any release */
     void *dl_handle;              /* dlopen handle */
@@ -2351,9 +2364,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, co
 }
 
 /* >>reader: public ----------------------------------------------------------------------------- */
-ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
-                                                  const asmstore_read_options *opt,
-                                                  asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__reader_open(asmstore_reader *r, const void *data,
+                                                       size_t size, const asmstore_read_options *opt,
+                                                       asmstore_error *err) {
     const unsigned char *p = (const unsigned char *)data;
     uint32_t max_entries;
     asmstore_reader z;
@@ -2400,6 +2413,19 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
         asmstore__init_v2(r, ASMSTORE_HEADER_SIZE_V2, opt, NULL) == ASMSTORE_OK)
         return ASMSTORE_OK;
     if (res != ASMSTORE_OK && err) *err = first;
+    return res;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
+                                                  const asmstore_read_options *opt,
+                                                  asmstore_error *err) {
+    asmstore_result res = asmstore__reader_open(r, data, size, opt, err);
+
+    if (res != ASMSTORE_OK && r) { /* counts read before the check failed are no one's to size by */
+        r->entry_count = 0;
+        r->index_entry_count = 0;
+        r->global_entry_count = 0;
+    }
     return res;
 }
 
@@ -3765,6 +3791,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_load(const asmstore__inert *c,
         h->vaddr + h->memsz < h->vaddr)
         return asmstore__inert_fail(c, "PT_LOAD outside the file, filesz > memsz, or wrapping",
                                     at);
+    if (!(h->flags & ASMSTORE__PF_R))
+        return asmstore__inert_fail(c, "a PT_LOAD without PF_R: loaders map it unreadable", at);
     if (nload == 0) return ASMSTORE_OK;
     if (h->vaddr < prev->vaddr + prev->memsz)
         return asmstore__inert_fail(c, "PT_LOADs unsorted or overlapping", at);
@@ -3776,8 +3804,21 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_load(const asmstore__inert *c,
     return ASMSTORE_OK;
 }
 
-/* Every program header: a type the loader only maps or reads, none executable, one PT_DYNAMIC,
-   a PT_GNU_STACK. */
+/* A PT_PHDR: the loader reads the program headers again where its p_vaddr says, so it must map
+   exactly the table's file bytes (glibc reads whatever lies there, or faults). */
+ASMSTORE__PRIVATE asmstore_result asmstore__inert_phdr(const asmstore__inert *c,
+                                                       const asmstore__phdr *h, uint64_t at) {
+    const asmstore__elf *e = &c->e;
+    uint64_t off = 0;
+
+    if (!asmstore__elf_mapped(e, h->vaddr, (uint64_t)e->phnum * e->phentsize, &off, NULL) ||
+        off != e->phoff)
+        return asmstore__inert_fail(c, "PT_PHDR does not map the program headers", at);
+    return ASMSTORE_OK;
+}
+
+/* Every program header: a type the loader only maps or reads, none executable, every PT_LOAD
+   readable, one PT_DYNAMIC, a PT_GNU_STACK. */
 ASMSTORE__PRIVATE asmstore_result asmstore__inert_segments(asmstore__inert *c) {
     const asmstore__elf *e = &c->e;
     uint64_t page = asmstore__inert_page(e);
@@ -3804,13 +3845,15 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_segments(asmstore__inert *c) {
                 return res;
             prev = h;
             nload++;
+        } else if (h.type == ASMSTORE__PT_PHDR) {
+            if ((res = asmstore__inert_phdr(c, &h, at)) != ASMSTORE_OK) return res;
         } else if (h.type == ASMSTORE__PT_DYNAMIC) {
             c->dyn = h;
             c->dyn_at = at;
             ndyn++;
         } else if (h.type == ASMSTORE__PT_GNU_STACK) {
             nstack++;
-        } else if (h.type != 0 && h.type != ASMSTORE__PT_PHDR && h.type != ASMSTORE__PT_NOTE &&
+        } else if (h.type != 0 && h.type != ASMSTORE__PT_NOTE &&
                    h.type != ASMSTORE__PT_GNU_RELRO && h.type != ASMSTORE__PT_GNU_PROPERTY &&
                    h.type != ASMSTORE__PT_GNU_EH_FRAME) {
             return asmstore__inert_fail(c, "a program header type a data-only library lacks", at);
@@ -5247,12 +5290,23 @@ ASMSTORE__PRIVATE int asmstore__open_regular(const char *path, asmstore_result n
     return -1;
 }
 
-/* Opens path and maps all of it read-only, once (the descriptor is closed again). not_regular /
-   empty: the results for something that is not a regular file / an empty one. On failure errno says
-   why. */
+/* The identity of the file st describes. */
+ASMSTORE__PRIVATE void asmstore__file_identity_of(asmstore_file_identity *id, const struct stat *st) {
+    id->known = 1;
+    id->dev = (uint64_t)st->st_dev;
+    id->ino = (uint64_t)st->st_ino;
+    id->size = (uint64_t)st->st_size;
+    id->mtime_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000u + (uint64_t)st->st_mtim.tv_nsec;
+    id->ctime_ns = (uint64_t)st->st_ctim.tv_sec * 1000000000u + (uint64_t)st->st_ctim.tv_nsec;
+}
+
+/* Opens path and maps all of it read-only, once (the descriptor is closed again), with *id (may be
+   NULL) the identity of what was mapped. not_regular / empty: the results for something that is not a
+   regular file / an empty one. On failure errno says why. */
 ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_result not_regular,
                                                      asmstore_result empty, unsigned char **map,
-                                                     size_t *size, asmstore_error *err) {
+                                                     size_t *size, asmstore_file_identity *id,
+                                                     asmstore_error *err) {
     struct stat st;
     void *m;
     asmstore_result res = ASMSTORE_OK;
@@ -5278,7 +5332,15 @@ ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_
     if (m == MAP_FAILED) return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, e, "mapping the file");
     *map = (unsigned char *)m;
     *size = (size_t)st.st_size;
+    if (id) asmstore__file_identity_of(id, &st);
     return ASMSTORE_OK;
+}
+
+/* l found its store in the file path, mapped as id says. */
+ASMSTORE__PRIVATE void asmstore__keep_file(asmstore_locator *l, const char *path,
+                                           const asmstore_file_identity *id) {
+    asmstore__keep_path(l, path);
+    l->file_identity = *id;
 }
 
 /* Of the mapping m[0..n), keeps only the pages holding [off, off+len) as l's map: the rest is
@@ -5364,12 +5426,13 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, 
                                                            asmstore_error *err) {
     unsigned char *m;
     size_t n;
+    asmstore_file_identity id;
 
     asmstore_result res =
-        asmstore__map_file(path, ASMSTORE_ERR_BAD_ZIP, ASMSTORE_ERR_BAD_ZIP, &m, &n, err);
+        asmstore__map_file(path, ASMSTORE_ERR_BAD_ZIP, ASMSTORE_ERR_BAD_ZIP, &m, &n, &id, err);
     if (res != ASMSTORE_OK) return res;
     res = asmstore__locate_in_zip(l, m, n, abi, symbol, err);
-    if (res == ASMSTORE_OK) asmstore__keep_path(l, path);
+    if (res == ASMSTORE_OK) asmstore__keep_file(l, path, &id);
     return res;
 }
 
@@ -5420,12 +5483,13 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
                                                   const char *symbol, asmstore_error *err) {
     unsigned char *m;
     size_t n;
+    asmstore_file_identity id;
     asmstore_result res;
 
     if (!l || !path)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or path");
     memset(l, 0, sizeof *l);
-    res = asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, &n, err);
+    res = asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, &n, &id, err);
     if (res != ASMSTORE_OK) return res;
     if (n >= 4 && m[0] == 'P' && m[1] == 'K' && m[2] == 3 &&
         m[3] == 4) { /* a ZIP: as asmstore_locate_apk */
@@ -5435,7 +5499,7 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
             return ASMSTORE_OK;
         }
         res = asmstore__locate_in_zip(l, m, n, ASMSTORE_ABI_UNKNOWN, symbol, err);
-        if (res == ASMSTORE_OK) asmstore__keep_path(l, path);
+        if (res == ASMSTORE_OK) asmstore__keep_file(l, path, &id);
         return res;
 #else
         munmap(m, n);
@@ -5454,7 +5518,7 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
         return asmstore__fail(err, res, 0, -1, 0,
                               "ELF file malformed, or no payload symbol or section in it");
     }
-    asmstore__keep_path(l, path);
+    asmstore__keep_file(l, path, &id);
     return ASMSTORE_OK;
 }
 #endif /* ASMSTORE_NO_STDIO */
@@ -7615,6 +7679,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_load(const asmstore__bionic *
         return asmstore__rule(err, 7, "PT_LOAD p_filesz > p_memsz", h->offset);
     if ((h->flags & ASMSTORE__PF_W) && (h->flags & ASMSTORE__PF_X))
         return asmstore__rule(err, 7, "PT_LOAD both writable and executable", h->offset);
+    if (!(h->flags & ASMSTORE__PF_R))
+        return asmstore__rule(err, 7, "PT_LOAD without PF_R (bionic maps it PROT_NONE)",
+                              h->offset);
     if (nload && h->vaddr < *end)
         return asmstore__rule(err, 7, "PT_LOADs unsorted or overlapping", h->offset);
     if (h->vaddr + h->memsz < h->vaddr)
@@ -7647,7 +7714,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_segments(asmstore__bionic *b)
             b->have_dynph = 1; /* the last one wins, as in bionic */
         } else if (h.type == ASMSTORE__PT_PHDR) {
             have_phdr = 1;
-            if (!asmstore__in_load(e, h.vaddr, h.filesz) || h.offset != e->phoff)
+            /* bionic's CheckPhdr: the whole table inside one PT_LOAD's file bytes */
+            if (!asmstore__in_load(e, h.vaddr, (uint64_t)e->phnum * e->phentsize) ||
+                h.offset != e->phoff)
                 return asmstore__rule(b->err, 6, "PT_PHDR not inside a PT_LOAD", h.offset);
         }
     }

@@ -131,8 +131,15 @@ typedef struct asmstore_cache_options {
     int pack;                     /* when files are consolidated: ASMSTORE_CACHE_PACK_AUTO (0) */
     /* The file the store's bytes are mapped from (a locator's path), or NULL. A pack written now
        names it (inode, size, times); a v2/v3 hit in a pack written against that unchanged file is
-       served on the pack's source hashes instead of hashing the entry's stored bytes again. */
+       served on the pack's source hashes instead of hashing the entry's stored bytes again. Its
+       identity is taken by stat(store_file) at asmstore_cache_open, unless store_file_identity
+       is known. */
     const char *store_file;
+    /* The identity of the file as it was mapped: the locator's file_identity (fstat of the
+       descriptor the mapping came from). Known, it is what the pack names and is compared with,
+       in place of stat(store_file): a file replaced between the mapping and asmstore_cache_open
+       then never lends its identity to the old file's bytes. Zeroed (known 0): store_file. */
+    asmstore_file_identity store_file_identity;
 } asmstore_cache_options;
 
 /* When the writer consolidates the store's valid files into its one pack file. */
@@ -563,7 +570,8 @@ struct asmstore_cache {
     /* the pack served from, or NULL; replaced only by the writer (lock held) */
     asmstore_cache__pack *pack;
     uint64_t packs_opened; /* the last pack's serial */
-    /* XXH3 of opt.store_file's identity at open, 0 when not given or not there */
+    /* XXH3 of the store file's identity (opt.store_file_identity, else stat(opt.store_file) at
+       open), 0 when neither is given or there */
     uint64_t store_file_id;
     /* the writer looks whether a consolidation is due when its queue is empty */
     int pack_check;
@@ -1301,7 +1309,9 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_open(asmstore
         buf = len ? (unsigned char *)asmstore_alloc(a, len) : NULL;
     }
     if (buf && pread(fd, buf, len, 0) == (ssize_t)len) count = asmstore__rd32(buf + 24);
-    if (count > 0 && count <= c->store.entry_count)
+    /* the slots are sized from the file's count: only when its table lies in the bytes read */
+    if (count > 0 && count <= c->store.entry_count &&
+        count <= (len - ASMSTORE_CACHE__PACK_HEAD) / ASMSTORE_CACHE__PACK_SLOT)
         p = (asmstore_cache__pack *)asmstore_alloc(a, sizeof *p);
     if (p) {
         memset(p, 0, sizeof *p);
@@ -1975,21 +1985,29 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache *asmstore_cache__create(const asmstore_re
     return c;
 }
 
-/* The identity of the file holding the store's bytes (path NULL: none), as a pack records it:
-   XXH3-64 of its device, inode, size, mtime and ctime (any write or replacement changes one),
-   never 0; 0 when it cannot be stat'ed. */
-ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__store_file_id(const char *path) {
+/* The identity of the file holding the store's bytes, as a pack records it: XXH3-64 of its
+   device, inode, size, mtime and ctime (any write or replacement changes one), never 0. Taken
+   from o->store_file_identity when known, else by stat(o->store_file); 0 with neither. */
+ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__store_file_id(const asmstore_cache_options *o) {
+    asmstore_file_identity fi = o->store_file_identity;
     struct stat st;
     asmstore_cache__ident ident;
     uint64_t f[5], id;
 
-    if (!path || stat(path, &st) != 0) return 0;
-    asmstore_cache__ident_of(&ident, 0, &st);
-    f[0] = (uint64_t)st.st_dev;
-    f[1] = ident.ino;
-    f[2] = ident.size;
-    f[3] = ident.mtime_ns;
-    f[4] = ident.ctime_ns;
+    if (!fi.known) {
+        if (!o->store_file || stat(o->store_file, &st) != 0) return 0;
+        asmstore_cache__ident_of(&ident, 0, &st);
+        fi.dev = (uint64_t)st.st_dev;
+        fi.ino = ident.ino;
+        fi.size = ident.size;
+        fi.mtime_ns = ident.mtime_ns;
+        fi.ctime_ns = ident.ctime_ns;
+    }
+    f[0] = fi.dev;
+    f[1] = fi.ino;
+    f[2] = fi.size;
+    f[3] = fi.mtime_ns;
+    f[4] = fi.ctime_ns;
     id = asmstore_xxh3_64(f, sizeof f);
     return id ? id : 1u;
 }
@@ -2042,7 +2060,7 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__attach(asmstore_cache *c, const cha
     c->writes_on = !o->read_only;
     c->n.writes_enabled = c->writes_on;
     c->n.stale_removed = asmstore_cache__remove_stale(c->dirfd);
-    c->store_file_id = asmstore_cache__store_file_id(o->store_file);
+    c->store_file_id = asmstore_cache__store_file_id(o);
     if (o->verify != ASMSTORE_CACHE_VERIFY_FULL)
         c->rec =
             asmstore_cache__records_read(&o->allocator, c->dirfd, c->store_id, c->store.entry_count,

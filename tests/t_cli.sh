@@ -71,14 +71,14 @@ else
   t_skip "mono corpus" "$MONO45 not installed (Debian: mono-devel)"
 fi
 
-# --- load: a .so goes through glibc's dlopen; bytes checked against xxhsum of the source files ---
+# --- load --dlopen: a .so goes through glibc's dlopen; bytes checked against xxhsum of the source files ---
 if [ -d "$MONO45/Facades" ] && command -v xxhsum >/dev/null; then
   "$ASMSTORE" pack -o "$T_TMP/fac.so" --target net11-preview --runtime monovm --wrap dlopen --abi x86_64 --level 3 "$T_TMP/src/Facades" 2>/dev/null
-  LD_DEBUG=files "$ASMSTORE" load --cache "$T_TMP/cache" "$T_TMP/fac.so" --all >"$T_TMP/cold" 2>"$T_TMP/ld"
-  "$ASMSTORE" load --cache "$T_TMP/cache" "$T_TMP/fac.so" --all >"$T_TMP/warm" 2>/dev/null
+  LD_DEBUG=files "$ASMSTORE" load --dlopen --cache "$T_TMP/cache" "$T_TMP/fac.so" --all >"$T_TMP/cold" 2>"$T_TMP/ld"
+  "$ASMSTORE" load --dlopen --cache "$T_TMP/cache" "$T_TMP/fac.so" --all >"$T_TMP/warm" 2>/dev/null
   # through the descriptor the inert check read: the loader names it /proc/self/fd/N
   if grep -Eq "file=/proc/self/fd/[0-9]+ .*dynamically loaded" "$T_TMP/ld" && ! grep -q "not dlopen'ed" "$T_TMP/ld"; then
-    t_ok "load opens the .so with glibc's dlopen (LD_DEBUG=files)"
+    t_ok "load --dlopen opens the .so with glibc's dlopen (LD_DEBUG=files)"
   else t_fail "load via dlopen" "$(grep -m3 file= "$T_TMP/ld")"; fi
   for f in "$T_TMP"/src/Facades/*.dll; do
     echo "$(basename "$f") $(xxhsum -H3 "$f" 2>/dev/null | tr -d '\r' | sed -n 's/.*= \([0-9a-f]\{16\}\).*/\1/p')"

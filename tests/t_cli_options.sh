@@ -127,5 +127,9 @@ t_check "completion: 'asmstore pack --ta' -> --target" test "$(complete_ 'asmsto
 t_check "completion: 'asmstore pack --target net1' -> its choices" test "$(complete_ 'asmstore pack --target net1')" = "net10 net11 net11-preview"
 t_check "completion: 'asmstore extract x --d' -> --directory" test "$(complete_ 'asmstore extract x --d')" = --directory
 t_check "completion: 'asmstore help ex' -> extract" test "$(complete_ 'asmstore help ex')" = extract
+t_check "completion: 'asmstore load --dl' -> --dlopen" test "$(complete_ 'asmstore load --dl')" = --dlopen
+t_check "asmstore --man and load --help: --dlopen runs the system's loader, only for files you trust" \
+  sh -c "grep -q 'dlopen.*runs your system.s loader over the file: only for files you trust' asmstore.1 &&
+         '$A' load --help | grep -q 'runs your system.s loader over the file: only for files you trust'"
 t_check "completion: 'asmstore list one.b' -> the file" test "$(complete_ 'asmstore list one.b')" = one.bin
 t_done

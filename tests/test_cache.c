@@ -1390,6 +1390,46 @@ static void test_pack_store_file(void) {
     free(root);
 }
 
+/* The replace-in-between race: the locator maps the store file, the file is replaced (a new inode),
+   then the cache opens. The pack written names the file that was mapped (options.store_file_identity:
+   the locator's fstat of its descriptor), not the one stat(store_file) finds: a start still on the
+   mapped file takes the pack's source hashes at their word, one on the replacement hashes every hit's
+   stored bytes again. */
+static void test_pack_store_file_replaced(void) {
+    cu_store s;
+    char *root = cu_tmpdir(), file[4200], repl[4200];
+    asmstore_locator loc;
+    asmstore_cache_options o;
+    asmstore_cache_counters n;
+    struct stat st;
+    int hits;
+    CHECK(cu_synthetic(&s, 3, 20, pack_sizes, 7, 919) == 0);
+    snprintf(file, sizeof file, "%s/store.bin", root);
+    snprintf(repl, sizeof repl, "%s/store.new", root);
+    CHECK(cu_spit(file, s.r.data, s.r.size) == 0 && cu_spit(repl, s.r.data, s.r.size) == 0);
+    CHECK(asmstore_locate_file(&loc, file, NULL, NULL) == ASMSTORE_OK && stat(file, &st) == 0);
+    CHECK(loc.file_identity.known && loc.file_identity.ino == (uint64_t)st.st_ino &&
+          loc.file_identity.dev == (uint64_t)st.st_dev && loc.file_identity.size == s.r.size);
+    CHECK(rename(repl, file) == 0); /* replaced after the mapping, before the cache opens */
+    memset(&o, 0, sizeof o);
+    o.pack = ASMSTORE_CACHE_PACK_AT_FLUSH;
+    o.store_file = file;
+    o.store_file_identity = loc.file_identity;
+    CHECK_EQ_INT(run_once(root, &s, &o, &n, NULL, NULL), 0); /* misses, then packed */
+    CHECK(n.misses == 20 && n.packs_written == 1);
+    hits = 0; /* a start still on the mapped file */
+    CHECK_EQ_INT(run_once(root, &s, &o, &n, &hits, NULL), 0);
+    CHECK(hits == 20 && n.pack_hits == 20 && n.source_hashed == 0);
+    memset(&o.store_file_identity, 0, sizeof o.store_file_identity); /* one on the file there now */
+    hits = 0;
+    CHECK_EQ_INT(run_once(root, &s, &o, &n, &hits, NULL), 0);
+    CHECK(hits == 20 && n.pack_hits == 20 && n.source_hashed == 20);
+    asmstore_locator_close(&loc);
+    cu_free(&s);
+    cu_rmrf(root);
+    free(root);
+}
+
 static void test_pack_consolidates(void) {
     cu_store s;
     char *root = cu_tmpdir(), dir[4096], pk[4096], real[4096];
@@ -1927,6 +1967,7 @@ int main(void) {
     RUN(test_open_starts_no_thread);
     RUN(test_pack_file_and_offsets);
     RUN(test_pack_store_file);
+    RUN(test_pack_store_file_replaced);
     RUN(test_pack_consolidates);
     RUN(test_pack_load_order);
     RUN(test_pack_corrupt_image);

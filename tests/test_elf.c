@@ -148,6 +148,8 @@ static uint64_t shdr_off(const unsigned char *f, int b64, size_t idx) { /* sh_of
     return b64 ? r64(q + 24) : r32(q + 16);
 }
 static unsigned char *phdr(unsigned char *f, int b64, size_t idx) { gen_layout g = layout_of(f, b64); return f + g.ehsz + idx * g.phsz; }
+/* The word of the class at p. */
+static void wword(unsigned char *p, int b64, uint64_t v) { if (b64) w64(p, v); else w32(p, (uint32_t)v); }
 
 /* One mutation of a generated file and the rule it must break. */
 static int expect_rule(const unsigned char *orig, size_t n, asmstore_abi abi, int mutation, const asmstore_zip_entry *ze) {
@@ -184,6 +186,37 @@ static int expect_rule(const unsigned char *orig, size_t n, asmstore_abi abi, in
         return 0;
     }
     return 1;
+}
+
+/* What glibc's loader faults on and bionic maps unreadable: a PT_LOAD without PF_R (rule 7), a
+   PT_PHDR whose table ends past its PT_LOAD's file bytes (rule 6: p_filesz 0 at the LOAD's end). */
+static void test_bionic_loader_faults(void) {
+    int i;
+    for (i = 0; i < 4; i++) {
+        const void *store; size_t store_size, n;
+        int b64 = is64(all_abis[i]);
+        asmstore_writer *w = make_store(all_abis[i], &store, &store_size);
+        unsigned char *f = wrap(all_abis[i], ASMSTORE_ELF_MODE_DLOPEN, store, store_size, &n);
+        unsigned char *lp, *pp;
+        uint64_t load_end;
+        asmstore_error v;
+        CHECK(w && f);
+        if (!w || !f) return;
+        memset(&v, 0, sizeof v);
+        lp = phdr(f, b64, 1);
+        pp = phdr(f, b64, 0);
+        load_end = b64 ? r64(lp + 16) + r64(lp + 32) : r32(lp + 8) + r32(lp + 16); /* p_vaddr + p_filesz */
+        w32(lp + (b64 ? 4 : 24), 0);
+        CHECK_EQ_INT(asmstore_elf_check_bionic(f, n, all_abis[i], NULL, NULL, &v), ASMSTORE_ERR_ELF_RULE);
+        CHECK(v.rule == 7 && v.message && strstr(v.message, "PF_R"));
+        w32(lp + (b64 ? 4 : 24), 4);
+        wword(pp + (b64 ? 16 : 8), b64, load_end);
+        wword(pp + (b64 ? 32 : 16), b64, 0);
+        CHECK_EQ_INT(asmstore_elf_check_bionic(f, n, all_abis[i], NULL, NULL, &v), ASMSTORE_ERR_ELF_RULE);
+        CHECK(v.rule == 6);
+        free(f);
+        asmstore_writer_free(w);
+    }
 }
 
 static void test_bionic_rules_each(void) {
@@ -333,8 +366,6 @@ static void test_template_replaces_payload(void) {
 }
 
 /* ---- what loading runs (asmstore_elf_check_inert) ---- */
-/* The word of the class at p. */
-static void wword(unsigned char *p, int b64, uint64_t v) { if (b64) w64(p, v); else w32(p, (uint32_t)v); }
 
 /* One mutation of a generated dlopen-kind file and the words the refusal must name. The dynamic
    table is SONAME, SYMTAB, SYMENT, STRTAB, STRSZ, HASH, NULL; the program headers PHDR, LOAD,
@@ -390,6 +421,8 @@ static int expect_not_inert(const unsigned char *orig, size_t n, asmstore_abi ab
                else { w32(p + 4, (uint32_t)load_end - 0x4000); w32(p + 8, (uint32_t)load_end);
                       w32(p + 16, 16); w32(p + 20, 16); }
              } break;
+    case 31: w32(phdr(f, b64, 1) + (b64 ? 4 : 24), 0); break;   /* PT_LOAD without PF_R */
+    case 32: wword(phdr(f, b64, 0) + (b64 ? 16 : 8), b64, 0x10000000u); break; /* PHDR unmapped */
     default: break;
     }
     memset(&v, 0, sizeof v);
@@ -406,13 +439,13 @@ static int expect_not_inert(const unsigned char *orig, size_t n, asmstore_abi ab
 /* Every generated kind on every ABI, and a template over a stub, pass; each thing that would run
    code or load another file is refused, naming it. */
 static void test_inert(void) {
-    static const char *const want[31] = {
+    static const char *const want[33] = {
         "ET_DYN", "executable segment", "PT_INTERP", "PT_TLS", "no PT_GNU_STACK", "executable segment",
         "not exactly one PT_DYNAMIC", "program header type", "PT_DYNAMIC not mapped", "no DT_NULL",
         "DT_NEEDED", "DT_INIT:", "DT_INIT_ARRAY", "DT_PREINIT_ARRAY", "DT_FINI_ARRAY", "DT_FINI:", "DT_AUDIT",
         "DT_FILTER", "DT_AUXILIARY", "dynamic tag", "DT_RELASZ", "without its size", "without its size",
         "DF_TEXTREL", "relocation section", "init or fini array", "IFUNC", "TLS", "past its nchain",
-        "4 KiB", "share a page"};
+        "4 KiB", "share a page", "without PF_R", "PT_PHDR does not map"};
     int i, m;
     for (i = 0; i < 4; i++) {
         const void *store; size_t store_size, n, sn, tn;
@@ -433,7 +466,7 @@ static void test_inert(void) {
         CHECK_EQ_INT(asmstore_elf_check_inert(s, sn, &v), ASMSTORE_OK);
         CHECK_EQ_INT(asmstore_elf_check_inert(t, tn, &v), ASMSTORE_OK);
         CHECK(v.message == NULL);
-        for (m = 0; m <= 30; m++) CHECK(expect_not_inert(f, n, all_abis[i], m, want[m]));
+        for (m = 0; m <= 32; m++) CHECK(expect_not_inert(f, n, all_abis[i], m, want[m]));
         /* not ELF, cut short, NULL */
         CHECK_EQ_INT(asmstore_elf_check_inert(store, store_size, NULL), ASMSTORE_ERR_BAD_ELF);
         CHECK(asmstore_elf_check_inert(f, 200, NULL) != ASMSTORE_OK);
@@ -447,6 +480,7 @@ int main(void) {
     RUN(test_wrap_every_abi_and_mode);
     RUN(test_options);
     RUN(test_bionic_rules_each);
+    RUN(test_bionic_loader_faults);
     RUN(test_template);
     RUN(test_template_replaces_payload);
     RUN(test_inert);

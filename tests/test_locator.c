@@ -283,6 +283,13 @@ static int write_tmp(const char *name, const void *p, size_t n, char *path, size
     return asmstore_write_file(path, p, n, 0644, NULL) == ASMSTORE_OK;
 }
 
+/* Does l's file_identity name the file at path (as it is now: device, inode, size)? */
+static int identity_is(const asmstore_locator *l, const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && l->file_identity.known && l->file_identity.dev == (uint64_t)st.st_dev &&
+           l->file_identity.ino == (uint64_t)st.st_ino && l->file_identity.size == (uint64_t)st.st_size;
+}
+
 static void test_locate_file_and_dlopen(void) {
     const void *store; size_t store_size, n, ns;
     asmstore_writer *w = make_store(ASMSTORE_ABI_X86_64, &store, &store_size);
@@ -299,10 +306,12 @@ static void test_locate_file_and_dlopen(void) {
     CHECK_EQ_INT(asmstore_locate_file(&l, p_raw, NULL, NULL), ASMSTORE_OK);
     CHECK(l.size == store_size && memcmp(l.data, store, store_size) == 0 && l.wrapper == ASMSTORE_ELF_NONE && l.via == ASMSTORE_VIA_FILE);
     CHECK(l.entry_data == l.data && l.entry_size == store_size); /* the whole file */
+    CHECK(identity_is(&l, p_raw));
     asmstore_locator_close(&l);
     CHECK_EQ_INT(asmstore_locate_file(&l, p_dl, NULL, NULL), ASMSTORE_OK);
     CHECK(l.size == store_size && memcmp(l.data, store, store_size) == 0 && l.wrapper == ASMSTORE_ELF_SYMBOL && l.file_offset == 16384);
     CHECK(l.entry_size == n && memcmp(l.entry_data, f, n) == 0); /* the whole .so */
+    CHECK(identity_is(&l, p_dl));
     asmstore_locator_close(&l);
     CHECK_EQ_INT(asmstore_locate_file(&l, p_sec, NULL, NULL), ASMSTORE_OK);
     CHECK(l.size == store_size && memcmp(l.data, store, store_size) == 0 && l.wrapper == ASMSTORE_ELF_SECTION);
@@ -313,6 +322,7 @@ static void test_locate_file_and_dlopen(void) {
 #if defined(__x86_64__) && !defined(ASMSTORE_NO_LOCATOR)
     CHECK_EQ_INT(asmstore_locate_dlopen(&l, p_dl, NULL, NULL), ASMSTORE_OK);
     CHECK(l.size == store_size && memcmp(l.data, store, store_size) == 0 && l.via == ASMSTORE_VIA_DLOPEN);
+    CHECK(!l.file_identity.known); /* the loader's mapping: no descriptor of ours */
     CHECK_EQ_INT(asmstore_reader_init(&r, l.data, l.size, NULL, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(e.uncompressed_size, 3000);
@@ -354,13 +364,14 @@ static void test_locate_apk_and_split(void) {
     CHECK(l.file_offset == l.entry.data_offset + 16384);
     CHECK(l.map_size <= na + (size_t)pg); /* only the entry is mapped */
     CHECK(l.entry_size == na && memcmp(l.entry_data, fa, na) == 0); /* the entry's bytes, as stored */
+    CHECK(identity_is(&l, path));
     asmstore_locator_close(&l);
     CHECK_EQ_INT(asmstore_locate_apk(&l, path, ASMSTORE_ABI_X86, NULL, NULL), ASMSTORE_OK);
     CHECK(l.size == sx && memcmp(l.data, st_x, sx) == 0 && l.wrapper == ASMSTORE_ELF_SECTION);
     asmstore_locator_close(&l);
     CHECK_EQ_INT(asmstore_locate_apk(&l, path, ASMSTORE_ABI_X86_64, NULL, NULL), ASMSTORE_ERR_NOT_FOUND);
     CHECK_EQ_INT(asmstore_locate_file(&l, path, NULL, NULL), ASMSTORE_OK); /* file locator sees a ZIP */
-    CHECK(l.via == ASMSTORE_VIA_APK && l.abi == ASMSTORE_ABI_ARM64);
+    CHECK(l.via == ASMSTORE_VIA_APK && l.abi == ASMSTORE_ABI_ARM64 && identity_is(&l, path));
     asmstore_locator_close(&l);
     unlink(path);
     /* split: base.apk holds x86 only, split_config.arm64_v8a.apk holds arm64 */
@@ -377,9 +388,10 @@ static void test_locate_apk_and_split(void) {
     free(z);
     CHECK_EQ_INT(asmstore_locate_apk(&l, base, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_OK);
     CHECK(l.from_split && l.size == sa && memcmp(l.data, st_a, sa) == 0);
+    CHECK(identity_is(&l, split)); /* the split it mapped, not base.apk */
     asmstore_locator_close(&l);
     CHECK_EQ_INT(asmstore_locate_apk(&l, base, ASMSTORE_ABI_X86, NULL, NULL), ASMSTORE_OK); /* no x86 split: base */
-    CHECK(!l.from_split && l.size == sx && memcmp(l.data, st_x, sx) == 0);
+    CHECK(!l.from_split && l.size == sx && memcmp(l.data, st_x, sx) == 0 && identity_is(&l, base));
     asmstore_locator_close(&l);
     CHECK_EQ_INT(asmstore_locate_apk(&l, base, ASMSTORE_ABI_UNKNOWN, NULL, NULL), ASMSTORE_OK); /* first ABI: arm64 split */
     CHECK(l.from_split && l.abi == ASMSTORE_ABI_ARM64);

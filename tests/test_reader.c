@@ -159,6 +159,9 @@ static asmstore_result open_mutated(const built *b, void (*mutate)(unsigned char
     memcpy(copy, b->data, b->size);
     if (mutate) mutate(copy, size);
     res = asmstore_reader_init(&r, copy, size, NULL, NULL);
+    /* a reader that failed holds no entries: no caller sizes anything from an unchecked count */
+    if (res != ASMSTORE_OK)
+        CHECK(r.entry_count == 0 && r.index_entry_count == 0 && r.global_entry_count == 0);
     free(copy);
     return res;
 }

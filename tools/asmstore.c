@@ -109,10 +109,12 @@ static const cli_command cli_commands[] = {
      "named and not written; the others are, and extract exits 1.\n" STORE_HELP,
      "asmstore extract app.apk -C out --abi arm64 MyApp.dll"},
     {"load", cli_cmd_load, cli_load_options,
-     "load [--cache DIR] [--abi A] [--json] STORE NAME...|--all\n"
+     "load [--cache DIR] [--abi A] [--dlopen] [--json] STORE NAME...|--all\n"
      "Loads entries as a host would (through the cache in DIR when given): one ABI's stores\n"
-     "(--abi, else this machine's when STORE has them, else the first). A .so for this machine\n"
-     "is dlopen'ed only when loading it runs nothing; any other is read from the file.\n"
+     "(--abi, else this machine's when STORE has them, else the first), a file read through\n"
+     "the file locator (mapped). A store that fails to open is named and skipped (exit 1).\n"
+     "--dlopen runs your system's loader over the file: only for files you trust (a .so for\n"
+     "this machine, and only when loading it runs nothing; any other is read from the file).\n"
      "Prints per entry: name, size, hit|miss|direct, the XXH3-64 of the bytes. DIR holds\n"
      "decompressed-assembly-cache-v1/; ASMSTORE_CACHE_DISABLE=1 turns the cache off.\n" STORE_HELP,
      "asmstore load --cache /tmp/asmcache app.apk --all"},

@@ -1,6 +1,6 @@
 /* cli_cache.c - the cache commands of the asmstore CLI (it sees asmstore.h as declarations only and
    holds the asmstore_cache.h implementation).
-     asmstore load [--cache DIR] [--abi A] STORE NAME...|--all
+     asmstore load [--cache DIR] [--abi A] [--dlopen] STORE NAME...|--all
      asmstore cache prune DIR [--keep ID] [--max-bytes N]
      asmstore cache stats DIR */
 #include "cli.h"
@@ -21,11 +21,12 @@
 #include <unistd.h>
 
 /* >>options ------------------------------------------------------------------------------------ */
-enum { OPT_CACHE = 256, OPT_ALL, OPT_ABI, OPT_KEEP, OPT_MAX_BYTES, OPT_JSON };
+enum { OPT_CACHE = 256, OPT_ALL, OPT_ABI, OPT_KEEP, OPT_MAX_BYTES, OPT_JSON, OPT_DLOPEN };
 const cli_option cli_load_options[] = {{"cache", OPT_CACHE, 1, "DIR"},
                                        {"all", OPT_ALL, 0, NULL},
                                        {"abi", OPT_ABI, 1, "arm64|arm|x86_64|x86"},
                                        {"json", OPT_JSON, 0, NULL},
+                                       {"dlopen", OPT_DLOPEN, 0, NULL},
                                        CLI_OPTIONS_END};
 const cli_option cli_cache_options[] = {{"keep", OPT_KEEP, 1, "ID"},
                                         {"max-bytes", OPT_MAX_BYTES, 1, "N"},
@@ -47,11 +48,12 @@ typedef struct load_args {
     const char **names; /* argv's strings */
     size_t nnames;
     int all, json;
+    int dlopen;        /* --dlopen: a .so for this machine through the system's loader */
     asmstore_abi abi;  /* --abi; UNKNOWN: this machine's when STORE has it, else the first */
 } load_args;
 
 /* What is loaded from: STORE opened as info opens it, the stores of it load serves (one ABI's,
-   with a .NET 6-8 set's store 0), and the .so dlopen loaded when it did. */
+   with a .NET 6-8 set's store 0), and, for a STORE of one file, where the locator found it. */
 typedef struct load_store {
     cli_input in;
     cli_unit *units[CLI_MAX_UNITS];
@@ -83,6 +85,8 @@ static int load_parse(int argc, char **argv, load_args *a) {
             a->all = 1;
         else if (key == OPT_JSON)
             a->json = 1;
+        else if (key == OPT_DLOPEN)
+            a->dlopen = 1;
         else if (key == OPT_ABI) {
             if (cli_abi_option("--abi", p.value, &a->abi))
                 return 2;
@@ -123,7 +127,8 @@ static asmstore_abi load_pick_abi(const cli_input *in, asmstore_abi want, int *n
     return host ? asmstore_host_abi() : first;
 }
 
-/* Is the file open as fd one that loading runs nothing from? 1 yes; 0 after saying why not. */
+/* Is the file open as self (/proc/self/fd/N) one that loading runs nothing from? 1 yes; 0 after
+   saying why not. */
 static int load_is_inert(const char *path, const char *self) {
     const unsigned char *data = NULL;
     size_t size = 0;
@@ -143,35 +148,46 @@ static int load_is_inert(const char *path, const char *self) {
     return 0;
 }
 
-/* A .so for this machine is dlopen'ed, as a host loads it, when loading it runs nothing, and read
-   where the loader mapped it; any other stays read from the file (a note says why). The check and
-   dlopen see the same file: both open it through one descriptor. 0, or the exit status after
-   saying why dlopen failed. */
-static int load_dlopen(load_store *s, cli_unit *u, const char *path) {
+/* --dlopen: path, a .so for this machine that loading runs nothing from, dlopen'ed into s->loc
+   (the check and dlopen see the same file: both open it through one descriptor). ASMSTORE_OK;
+   ASMSTORE_ERR_NOT_FOUND after a note saying why it stays read from the file; another result when
+   dlopen failed (err and s->loc.error say why). */
+static asmstore_result load_dlopen(load_store *s, const cli_unit *u, const char *path,
+                                   asmstore_error *err) {
     char self[64];
-    asmstore_error err;
     asmstore_result res;
     int fd;
 
-    if (s->in.archive || s->in.n != 1 || strcmp(u->wrapper, "elf-dlopen") != 0)
-        return 0;
     if (u->abi != asmstore_host_abi()) {
         fprintf(stderr, "asmstore: %s is an %s library: read from the file, not dlopen'ed, on this "
                         "%s machine\n", cli_shown(path), asmstore_abi_name(u->abi),
                 asmstore_abi_name(asmstore_host_abi()));
-        return 0;
+        return ASMSTORE_ERR_NOT_FOUND;
     }
     if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-        return cli_fail_errno(path, "open it");
+        return asmstore_locate_file(&s->loc, path, NULL, err); /* it says why */
     snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
-    if (!load_is_inert(path, self)) {
-        close(fd);
-        return 0;
-    }
-    res = asmstore_locate_dlopen(&s->loc, self, NULL, &err);
+    res = load_is_inert(path, self) ? asmstore_locate_dlopen(&s->loc, self, NULL, err)
+                                    : ASMSTORE_ERR_NOT_FOUND;
     close(fd); /* the loader holds its own mapping */
+    return res;
+}
+
+/* STORE, one file, is read as a host reads it: through the file locator (the same bytes, mapped),
+   or with --dlopen, a .so for this machine through the system's loader (load_dlopen). The unit is
+   opened again over what was located. 0, or the exit status after saying why it was not. */
+static int load_locate(load_store *s, cli_unit *u, const load_args *a) {
+    asmstore_error err;
+    asmstore_result res = ASMSTORE_ERR_NOT_FOUND;
+
+    if (s->in.archive || s->in.n != 1)
+        return 0;
+    if (a->dlopen && !strcmp(u->wrapper, "elf-dlopen"))
+        res = load_dlopen(s, u, a->path, &err);
+    if (res == ASMSTORE_ERR_NOT_FOUND)
+        res = asmstore_locate_file(&s->loc, a->path, NULL, &err);
     if (res != ASMSTORE_OK) {
-        cli_error_result(res, "%s: %s%s%s; %s", path, asmstore_result_string(res),
+        cli_error_result(res, "%s: %s%s%s; %s", a->path, asmstore_result_string(res),
                          s->loc.error[0] ? ": " : "", s->loc.error, cli_result_hint(res));
         return cli_status(res);
     }
@@ -179,27 +195,33 @@ static int load_dlopen(load_store *s, cli_unit *u, const char *path) {
     return u->opened ? 0 : cli_unit_problem(&s->in, u, stderr);
 }
 
-/* Opens STORE as info does and picks the stores load serves. 0, or an exit code after saying
-   why. */
-static int load_store_open(load_store *s, const load_args *a) {
+/* Opens STORE as info does and picks the stores load serves: each of them that failed to open is
+   said and left out (*skipped: the worst exit status of those), the others go on. 0, or the exit
+   code after saying why nothing could be served. */
+static int load_store_open(load_store *s, const load_args *a, int *skipped) {
     int i, nabis, rc = cli_input_open_or_fail(&s->in, a->path, a->abi);
     asmstore_abi abi;
 
+    *skipped = 0;
     if (rc != 0)
         return rc;
     abi = load_pick_abi(&s->in, a->abi, &nabis);
     if (nabis > 1 && a->abi == ASMSTORE_ABI_UNKNOWN)
         fprintf(stderr, "asmstore: %s holds stores for %d ABIs: loading %s's (--abi picks "
                         "another)\n", cli_shown(a->path), nabis, asmstore_abi_android_name(abi));
-    for (i = 0; i < s->in.n && rc == 0; i++) {
+    for (i = 0; i < s->in.n; i++) {
         cli_unit *u = &s->in.units[i];
+        int unit_rc;
 
         if (!u->selected || (u->abi != abi && u->abi != ASMSTORE_ABI_UNKNOWN))
             continue;
-        rc = u->opened ? load_dlopen(s, u, a->path) : cli_unit_problem(&s->in, u, stderr);
-        s->units[s->n++] = u;
+        unit_rc = u->opened ? load_locate(s, u, a) : cli_unit_problem(&s->in, u, stderr);
+        if (unit_rc == 0)
+            s->units[s->n++] = u;
+        else if (unit_rc > *skipped)
+            *skipped = unit_rc;
     }
-    return rc;
+    return 0;
 }
 
 /* The names asked for that unit k holds, into ua (names: room for a's); unit 0 also gets those no
@@ -223,8 +245,11 @@ static void load_names_of(const load_store *s, int k, const load_args *a, load_a
     }
 }
 
-/* The cache in dir, or a disabled one (every entry decompressed) without it. 0, or 2. */
-static int load_cache_open(asmstore_cache **c, const char *dir, const asmstore_reader *r) {
+/* The cache in dir, or a disabled one (every entry decompressed) without it, over r; loc: where
+   the file locator mapped r's bytes from, as a host names it to the cache (the file as mapped).
+   0, or 2. */
+static int load_cache_open(asmstore_cache **c, const char *dir, const asmstore_reader *r,
+                           const asmstore_locator *loc) {
     asmstore_cache_options co;
     asmstore_error err;
     asmstore_result res;
@@ -232,6 +257,10 @@ static int load_cache_open(asmstore_cache **c, const char *dir, const asmstore_r
 
     memset(&co, 0, sizeof co);
     co.disable = !dir;
+    if (loc->file_identity.known) {
+        co.store_file = loc->path;
+        co.store_file_identity = loc->file_identity;
+    }
     res = asmstore_cache_open(c, dir ? dir : ".", r, &co, &err);
     if (res == ASMSTORE_OK)
         return 0;
@@ -383,7 +412,7 @@ static int load_unit(const load_store *s, int k, const load_args *a) {
     if (!ua.names)
         return 2;
     load_names_of(s, k, a, &ua);
-    rc = ua.all || ua.nnames ? load_cache_open(&c, a->dir, r) : 0;
+    rc = ua.all || ua.nnames ? load_cache_open(&c, a->dir, r, &s->loc) : 0;
     if (rc == 0 && c) {
         out = (cli_loaded *)calloc(ua.all ? (size_t)r->entry_count + 1 : ua.nnames, sizeof *out);
         rc = out ? 0 : 2;
@@ -410,7 +439,7 @@ static int load_unit(const load_store *s, int k, const load_args *a) {
 int cli_cmd_load(int argc, char **argv) {
     load_args a;
     load_store s;
-    int rc, k;
+    int rc, k, skipped = 0;
 
     memset(&s, 0, sizeof s);
     rc = load_parse(argc, argv, &a);
@@ -420,7 +449,7 @@ int cli_cmd_load(int argc, char **argv) {
         cli_json_str("cache", a.dir);
     }
     if (rc == 0)
-        rc = load_store_open(&s, &a);
+        rc = load_store_open(&s, &a, &skipped);
     if (rc == 0 && a.json)
         cli_json_open("stores", '[');
     for (k = 0; rc < 2 && k < s.n; k++) {
@@ -428,6 +457,7 @@ int cli_cmd_load(int argc, char **argv) {
 
         rc = unit_rc > rc ? unit_rc : rc;
     }
+    rc = skipped > rc ? skipped : rc;
     cli_input_close(&s.in);
     asmstore_locator_close(&s.loc); /* after the readers over its mapping */
     free(a.names);

@@ -412,7 +412,7 @@ int cli_fail_errno(const char *path, const char *doing) {
 int cli_map_file(const char *path, const unsigned char **data, size_t *size) {
     unsigned char *m;
     asmstore_result r =
-        asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, size, NULL);
+        asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, size, NULL, NULL);
 
     *data = m;
     if (r == ASMSTORE_ERR_TRUNCATED)
