@@ -724,17 +724,23 @@ typedef struct asmstore_app_descriptor {
    releases' symbols, its descriptors inside a PT_LOAD's file bytes and inside the symbol; BUFFER:
    the buffer inside a writable PT_LOAD's memory; POINTERS: the descriptors' address from the
    relative relocation of compressed_assemblies.descriptors), application_config's counts and the
-   slots of assembly_store_bundled_assemblies[]. 32- and 64-bit little-endian; bounded
-   (O(sections + symbols + relocations)), allocation-free, any bytes are safe. Returns ASMSTORE_OK
-   (table NONE when neither table symbol is there), ASMSTORE_ERR_BAD_ELF with err->message naming
-   the symbol or relocation that is out of place, ASMSTORE_ERR_INVALID_ARG for NULL. */
+   slots of assembly_store_bundled_assemblies[]. Symbols and relocations are read as glibc and bionic
+   read them, through PT_DYNAMIC (DT_SYMTAB and DT_STRTAB, the symbols DT_GNU_HASH or else DT_HASH
+   reaches; DT_RELA, DT_REL and DT_JMPREL), never through section headers, which may point at
+   other tables. 32- and 64-bit little-endian; bounded (O(headers + symbols + relocations)),
+   allocation-free, any bytes are safe. Returns ASMSTORE_OK (table NONE when neither table symbol
+   is there), ASMSTORE_ERR_BAD_ELF with err->message naming what is out of place or what the
+   loader's choice would hang on (two PT_DYNAMICs, two dynamic symbols of a name the runtime
+   reads, a pointer set by two relocations, DT_RELR or packed relocations, which are not
+   decoded), ASMSTORE_ERR_INVALID_ARG for NULL. */
 ASMSTORE_DEF asmstore_result asmstore_app_open(const void *so, size_t size,
                                                asmstore_app_info *info, asmstore_error *err);
 
 /* Descriptor `index` (< info->count) of the table asmstore_app_open read from the same bytes.
    POINTERS: data from its relative relocation (O(relocations)); BUFFER: O(1). Allocation-free.
    Returns ASMSTORE_OK, ASMSTORE_ERR_NOT_FOUND for an index past the table, ASMSTORE_ERR_BAD_ELF
-   when the relocation table is out of the file. */
+   when the pointer's relocation is out of place (outside the file, not R_*_RELATIVE, or one of
+   two). */
 ASMSTORE_DEF asmstore_result asmstore_app_read_descriptor(const void *so, size_t size,
                                                           const asmstore_app_info *info,
                                                           uint32_t index,
