@@ -782,12 +782,13 @@ ASMSTORE_DEF asmstore_result asmstore_app_grow(void *so, size_t size, asmstore_a
    assembly_store_bundled_assemblies[mapping_index] with no bound check, so a store with more
    entries than the build needs that array larger. It moves to new zero-filled memory at the end
    of the last writable PT_LOAD (its dynamic symbol's st_value and st_size follow; it must have
-   been in that NOBITS memory, no relocation may write into it or point into it), and
-   application_config.number_of_assemblies_in_apk becomes `slots`. slots <= the array's entries
-   changes nothing. MonoVM cannot take a new name (MonoImageLoader::stash_and_return aborts on one
-   missing from assembly_image_cache_hashes[], sorted in .rodata): ASMSTORE_ERR_UNSUPPORTED for a
-   library not known to be CoreCLR's, as for a layout that allows no safe patch, with
-   err->message saying why. Refreshes *info. Allocation-free. */
+   been in that segment's zero-filled memory past p_filesz, no relocation may write into it or
+   point into it), and application_config.number_of_assemblies_in_apk becomes `slots`. slots <=
+   the array's entries changes nothing. MonoVM cannot take a new name
+   (MonoImageLoader::stash_and_return aborts on one missing from assembly_image_cache_hashes[],
+   sorted in .rodata): ASMSTORE_ERR_UNSUPPORTED for a library not known to be CoreCLR's, as for a
+   layout that allows no safe patch, with err->message saying why. Refreshes *info.
+   Allocation-free. */
 ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmstore_app_info *info,
                                                     uint32_t slots, asmstore_error *err);
 
@@ -3730,8 +3731,6 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_inert(const void *elf, size_t si
 /* Layouts of src/native/.../xamarin-app.hh (docs/store-releases.md §3.2): a descriptor's data
    pointer / buffer_offset sits at +8 on every ABI; application_config's counts are u32s after its
    eleven flag bytes. */
-#define ASMSTORE__SHT_RELA 4u
-#define ASMSTORE__SHT_REL 9u
 #define ASMSTORE__APP_DESC_DATA 8u
 #define ASMSTORE__APP_BUFFER_DESC 12u
 #define ASMSTORE__APP_CFG_ASSEMBLIES 24u
@@ -4429,10 +4428,10 @@ ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmst
     if ((res = asmstore__app_patch_open(&t, so, size, -1, err)) != ASMSTORE_OK) return res;
     if (asmstore__app_find(&t.l, "assembly_store_bundled_assemblies", &y, &at, NULL) !=
             ASMSTORE_OK ||
-        y.value < t.s.addr || y.size > t.s.addr + t.s.size - y.value)
+        y.value < t.h.vaddr + t.h.filesz || y.value > t.end || y.size > t.end - y.value)
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, at, -1, 0,
-                              "assembly_store_bundled_assemblies missing, or not in the NOBITS "
-                              "section ending the last writable PT_LOAD");
+                              "assembly_store_bundled_assemblies missing, or not in the zero-filled "
+                              "memory (past p_filesz) of the last writable PT_LOAD");
     memset(&g, 0, sizeof g);
     g.lo = y.value;
     g.hi = y.value + y.size;
