@@ -769,17 +769,23 @@ typedef struct asmstore_app_descriptor {
    releases' symbols, its descriptors inside a PT_LOAD's file bytes and inside the symbol; BUFFER:
    the buffer inside a writable PT_LOAD's memory; POINTERS: the descriptors' address from the
    relative relocation of compressed_assemblies.descriptors), application_config's counts and the
-   slots of assembly_store_bundled_assemblies[]. 32- and 64-bit little-endian; bounded
-   (O(sections + symbols + relocations)), allocation-free, any bytes are safe. Returns ASMSTORE_OK
-   (table NONE when neither table symbol is there), ASMSTORE_ERR_BAD_ELF with err->message naming
-   the symbol or relocation that is out of place, ASMSTORE_ERR_INVALID_ARG for NULL. */
+   slots of assembly_store_bundled_assemblies[]. Symbols and relocations are read as glibc and bionic
+   read them, through PT_DYNAMIC (DT_SYMTAB and DT_STRTAB, the symbols DT_GNU_HASH or else DT_HASH
+   reaches; DT_RELA, DT_REL and DT_JMPREL), never through section headers, which may point at
+   other tables. 32- and 64-bit little-endian; bounded (O(headers + symbols + relocations)),
+   allocation-free, any bytes are safe. Returns ASMSTORE_OK (table NONE when neither table symbol
+   is there), ASMSTORE_ERR_BAD_ELF with err->message naming what is out of place or what the
+   loader's choice would hang on (two PT_DYNAMICs, two dynamic symbols of a name the runtime
+   reads, a pointer set by two relocations, DT_RELR or packed relocations, which are not
+   decoded), ASMSTORE_ERR_INVALID_ARG for NULL. */
 ASMSTORE_DEF asmstore_result asmstore_app_open(const void *so, size_t size,
                                                asmstore_app_info *info, asmstore_error *err);
 
 /* Descriptor `index` (< info->count) of the table asmstore_app_open read from the same bytes.
    POINTERS: data from its relative relocation (O(relocations)); BUFFER: O(1). Allocation-free.
    Returns ASMSTORE_OK, ASMSTORE_ERR_NOT_FOUND for an index past the table, ASMSTORE_ERR_BAD_ELF
-   when the relocation table is out of the file. */
+   when the pointer's relocation is out of place (outside the file, not R_*_RELATIVE, or one of
+   two). */
 ASMSTORE_DEF asmstore_result asmstore_app_read_descriptor(const void *so, size_t size,
                                                           const asmstore_app_info *info,
                                                           uint32_t index,
@@ -821,12 +827,13 @@ ASMSTORE_DEF asmstore_result asmstore_app_grow(void *so, size_t size, asmstore_a
    assembly_store_bundled_assemblies[mapping_index] with no bound check, so a store with more
    entries than the build needs that array larger. It moves to new zero-filled memory at the end
    of the last writable PT_LOAD (its dynamic symbol's st_value and st_size follow; it must have
-   been in that NOBITS memory, no relocation may write into it or point into it), and
-   application_config.number_of_assemblies_in_apk becomes `slots`. slots <= the array's entries
-   changes nothing. MonoVM cannot take a new name (MonoImageLoader::stash_and_return aborts on one
-   missing from assembly_image_cache_hashes[], sorted in .rodata): ASMSTORE_ERR_UNSUPPORTED for a
-   library not known to be CoreCLR's, as for a layout that allows no safe patch, with
-   err->message saying why. Refreshes *info. Allocation-free. */
+   been in that segment's zero-filled memory past p_filesz, no relocation may write into it or
+   point into it), and application_config.number_of_assemblies_in_apk becomes `slots`. slots <=
+   the array's entries changes nothing. MonoVM cannot take a new name
+   (MonoImageLoader::stash_and_return aborts on one missing from assembly_image_cache_hashes[],
+   sorted in .rodata): ASMSTORE_ERR_UNSUPPORTED for a library not known to be CoreCLR's, as for a
+   layout that allows no safe patch, with err->message saying why. Refreshes *info.
+   Allocation-free. */
 ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmstore_app_info *info,
                                                     uint32_t slots, asmstore_error *err);
 
@@ -3711,7 +3718,6 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
 typedef struct asmstore__inert {
     asmstore__elf e;
     asmstore_error *err;
-    uint64_t wa;                 /* the class's word: 4 or 8 */
     asmstore__phdr dyn;          /* the PT_DYNAMIC */
     uint64_t dyn_at;             /* its program header's file offset */
     uint64_t symtab, hash, gnu_hash;
@@ -3762,6 +3768,109 @@ ASMSTORE__PRIVATE int asmstore__elf_mapped(const asmstore__elf *e, uint64_t vadd
         return 1;
     }
     return 0;
+}
+
+/* The PT_DYNAMIC (the first, in *h, its program header's file offset in *at); returns how many
+   there are: loaders disagree on which of several they take (glibc the last, bionic the first). */
+ASMSTORE__PRIVATE uint32_t asmstore__elf_pt_dynamic(const asmstore__elf *e, asmstore__phdr *h,
+                                                    uint64_t *at) {
+    asmstore__phdr p;
+    uint32_t i, n = 0;
+
+    for (i = 0; i < e->phnum; i++) {
+        asmstore__elf_phdr(e, i, &p);
+        if (p.type != ASMSTORE__PT_DYNAMIC) continue;
+        if (n++ == 0) {
+            *h = p;
+            *at = e->phoff + (uint64_t)i * e->phentsize;
+        }
+    }
+    return n;
+}
+
+/* One dynamic entry at file offset at; anything but ASMSTORE_OK stops the walk with that result. */
+typedef asmstore_result (*asmstore__elf_dyn_fn)(void *ctx, uint64_t tag, uint64_t val,
+                                                uint64_t at);
+
+/* The dynamic table, read where the loader maps PT_DYNAMIC (which must be its p_offset, the bytes
+   bionic reads through the section header), up to DT_NULL inside its file bytes: visit for each
+   entry. A table out of place fails with `code`. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_dynamic(const asmstore__elf *e,
+                                                        const asmstore__phdr *dyn, uint64_t dyn_at,
+                                                        asmstore_result code, asmstore_error *err,
+                                                        asmstore__elf_dyn_fn visit, void *ctx) {
+    uint64_t w = e->is64 ? 8u : 4u, off = 0, k, n;
+    asmstore_result res;
+
+    if (!asmstore__elf_mapped(e, dyn->vaddr, dyn->filesz, &off, NULL) || off != dyn->offset)
+        return asmstore__fail(err, code, dyn_at, -1, 0, "PT_DYNAMIC not mapped from its file bytes");
+    n = dyn->filesz / (2 * w);
+    for (k = 0; k < n; k++) {
+        uint64_t at = off + k * 2 * w, tag = asmstore__rdw(e->p + at, e->is64);
+
+        if (tag == ASMSTORE__DT_NULL) return ASMSTORE_OK;
+        if ((res = visit(ctx, tag, asmstore__rdw(e->p + at + w, e->is64), at)) != ASMSTORE_OK)
+            return res;
+    }
+    return asmstore__fail(err, code, off, -1, 0, "no DT_NULL inside PT_DYNAMIC");
+}
+
+/* DT_HASH at vaddr hash: nbucket, nchain, then buckets and chains, every one below nchain (glibc
+   follows them unchecked), all mapped. *count: the nchain symbols lookups reach. Fails with code. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_sysv_count(const asmstore__elf *e, uint64_t hash,
+                                                           asmstore_result code,
+                                                           asmstore_error *err, uint64_t *count) {
+    uint64_t off = 0, words, k;
+    uint32_t nchain;
+
+    if (!asmstore__elf_mapped(e, hash, 8, &off, NULL))
+        return asmstore__fail(err, code, 0, -1, 0, "DT_HASH not in the file's mapped bytes");
+    nchain = asmstore__rd32(e->p + off + 4);
+    words = (uint64_t)asmstore__rd32(e->p + off) + nchain;
+    if (!asmstore__elf_mapped(e, hash, 8 + 4 * words, &off, NULL))
+        return asmstore__fail(err, code, off, -1, 0,
+                              "DT_HASH buckets or chains past the mapped bytes");
+    for (k = 0; k < words; k++)
+        if (asmstore__rd32(e->p + off + 8 + 4 * k) >= nchain)
+            return asmstore__fail(err, code, off + 8 + 4 * k, -1, 0,
+                                  "DT_HASH bucket or chain past its nchain symbols");
+    *count = nchain;
+    return ASMSTORE_OK;
+}
+
+/* DT_GNU_HASH at vaddr gnu_hash: the header, bloom words and buckets mapped, every bucket 0 or >=
+   symoffset. *count: lookups reach symbols up to the end of the highest bucket's chain (its word
+   with bit 0), symoffset when every bucket is empty. Fails with code. */
+ASMSTORE__PRIVATE asmstore_result asmstore__elf_gnu_count(const asmstore__elf *e, uint64_t gnu_hash,
+                                                          asmstore_result code,
+                                                          asmstore_error *err, uint64_t *count) {
+    const unsigned char *p = e->p;
+    uint64_t off = 0, avail = 0, nbuckets, symoffset, head, k, top = 0;
+
+    if (!asmstore__elf_mapped(e, gnu_hash, 16, &off, NULL))
+        return asmstore__fail(err, code, 0, -1, 0, "DT_GNU_HASH not in the file's mapped bytes");
+    nbuckets = asmstore__rd32(p + off);
+    symoffset = asmstore__rd32(p + off + 4);
+    head = 16 + (uint64_t)asmstore__rd32(p + off + 8) * (e->is64 ? 8u : 4u); /* bloom words */
+    if (!asmstore__elf_mapped(e, gnu_hash, head + 4 * nbuckets, &off, &avail))
+        return asmstore__fail(err, code, off, -1, 0, "DT_GNU_HASH buckets past the mapped bytes");
+    for (k = 0; k < nbuckets; k++) {
+        uint64_t b = asmstore__rd32(p + off + head + 4 * k);
+
+        if (b != 0 && b < symoffset)
+            return asmstore__fail(err, code, off + head + 4 * k, -1, 0,
+                                  "DT_GNU_HASH bucket below symoffset");
+        if (b > top) top = b;
+    }
+    *count = symoffset;
+    if (top == 0) return ASMSTORE_OK;
+    /* the chains follow the buckets: walk the highest bucket's to its end */
+    for (k = top - symoffset; 4 * k + 4 <= avail - head - 4 * nbuckets; k++)
+        if (asmstore__rd32(p + off + head + 4 * nbuckets + 4 * k) & 1u) {
+            *count = symoffset + k + 1;
+            return ASMSTORE_OK;
+        }
+    return asmstore__fail(err, code, off, -1, 0, "DT_GNU_HASH chain past the mapped bytes");
 }
 
 /* The page size the check reasons with: the largest (up to 64 KiB) that divides every PT_LOAD's
@@ -3823,7 +3932,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_segments(asmstore__inert *c) {
     const asmstore__elf *e = &c->e;
     uint64_t page = asmstore__inert_page(e);
     asmstore__phdr h, prev;
-    uint32_t i, nload = 0, ndyn = 0, nstack = 0;
+    uint32_t i, nload = 0, nstack = 0;
     asmstore_result res;
 
     if (e->type != ASMSTORE__ET_DYN) return asmstore__inert_fail(c, "e_type is not ET_DYN", 16);
@@ -3847,13 +3956,9 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_segments(asmstore__inert *c) {
             nload++;
         } else if (h.type == ASMSTORE__PT_PHDR) {
             if ((res = asmstore__inert_phdr(c, &h, at)) != ASMSTORE_OK) return res;
-        } else if (h.type == ASMSTORE__PT_DYNAMIC) {
-            c->dyn = h;
-            c->dyn_at = at;
-            ndyn++;
         } else if (h.type == ASMSTORE__PT_GNU_STACK) {
             nstack++;
-        } else if (h.type != 0 && h.type != ASMSTORE__PT_NOTE &&
+        } else if (h.type != 0 && h.type != ASMSTORE__PT_DYNAMIC && h.type != ASMSTORE__PT_NOTE &&
                    h.type != ASMSTORE__PT_GNU_RELRO && h.type != ASMSTORE__PT_GNU_PROPERTY &&
                    h.type != ASMSTORE__PT_GNU_EH_FRAME) {
             return asmstore__inert_fail(c, "a program header type a data-only library lacks", at);
@@ -3861,7 +3966,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_segments(asmstore__inert *c) {
     }
     /* the table's offset is one in the file only when it has entries */
     if (nload == 0) return asmstore__inert_fail(c, "no PT_LOAD", e->phnum ? e->phoff : 0);
-    if (ndyn != 1) return asmstore__inert_fail(c, "not exactly one PT_DYNAMIC", e->phoff);
+    if (asmstore__elf_pt_dynamic(e, &c->dyn, &c->dyn_at) != 1)
+        return asmstore__inert_fail(c, "not exactly one PT_DYNAMIC", e->phoff);
     if (nstack == 0)
         return asmstore__inert_fail(c, "no PT_GNU_STACK: glibc would make the stack executable",
                                     e->phoff);
@@ -3916,8 +4022,9 @@ static const asmstore__inert_tag asmstore__inert_tags[] = {
     {0x6ffffffcu, 0, 0, NULL}, {0x6ffffffdu, 0, 0, NULL}};
 
 /* One tag with its value, found at file offset at. */
-ASMSTORE__PRIVATE asmstore_result asmstore__inert_tag_check(asmstore__inert *c, uint64_t tag,
-                                                            uint64_t val, uint64_t at) {
+ASMSTORE__PRIVATE asmstore_result asmstore__inert_tag_check(void *ctx, uint64_t tag, uint64_t val,
+                                                            uint64_t at) {
+    asmstore__inert *c = (asmstore__inert *)ctx;
     size_t i, n = sizeof asmstore__inert_tags / sizeof asmstore__inert_tags[0];
     const asmstore__inert_tag *t = NULL;
 
@@ -3939,27 +4046,14 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_tag_check(asmstore__inert *c, 
     return ASMSTORE_OK;
 }
 
-/* The dynamic table, read where the loader maps PT_DYNAMIC (which must be its p_offset, the bytes
-   bionic reads through the section header), up to DT_NULL inside its file bytes. */
+/* The dynamic table (asmstore__elf_dynamic), every tag checked, each relocation table sized. */
 ASMSTORE__PRIVATE asmstore_result asmstore__inert_dynamic(asmstore__inert *c) {
-    const asmstore__elf *e = &c->e;
-    uint64_t off, k, n, entry = 2 * c->wa;
-    asmstore_result res;
+    asmstore_result res = asmstore__elf_dynamic(&c->e, &c->dyn, c->dyn_at, ASMSTORE_ERR_ELF_NOT_INERT,
+                                                c->err, asmstore__inert_tag_check, c);
 
-    if (!asmstore__elf_mapped(e, c->dyn.vaddr, c->dyn.filesz, &off, NULL) || off != c->dyn.offset)
-        return asmstore__inert_fail(c, "PT_DYNAMIC not mapped from its file bytes", c->dyn_at);
-    n = c->dyn.filesz / entry;
-    for (k = 0; k < n; k++) {
-        uint64_t at = off + k * entry;
-        uint64_t tag = asmstore__rdw(e->p + at, e->is64);
-
-        if (tag == ASMSTORE__DT_NULL) break;
-        res = asmstore__inert_tag_check(c, tag, asmstore__rdw(e->p + at + c->wa, e->is64), at);
-        if (res != ASMSTORE_OK) return res;
-    }
-    if (k == n) return asmstore__inert_fail(c, "no DT_NULL inside PT_DYNAMIC", off);
+    if (res != ASMSTORE_OK) return res;
     if (c->rel_tables & ~c->rel_sizes)
-        return asmstore__inert_fail(c, "a relocation table without its size", off);
+        return asmstore__inert_fail(c, "a relocation table without its size", c->dyn.offset);
     return ASMSTORE_OK;
 }
 
@@ -4007,69 +4101,30 @@ ASMSTORE__PRIVATE asmstore_result asmstore__inert_symbols(const asmstore__inert 
     return ASMSTORE_OK;
 }
 
-/* DT_HASH: nbucket, nchain, then buckets and chains, every one below nchain (glibc follows them
-   unchecked); the nchain symbols are what lookups reach. */
-ASMSTORE__PRIVATE asmstore_result asmstore__inert_sysv(const asmstore__inert *c) {
-    uint64_t off = 0, words, k;
-    uint32_t nchain;
-
-    if (!asmstore__elf_mapped(&c->e, c->hash, 8, &off, NULL))
-        return asmstore__inert_fail(c, "DT_HASH not in the file's mapped bytes", 0);
-    nchain = asmstore__rd32(c->e.p + off + 4);
-    words = (uint64_t)asmstore__rd32(c->e.p + off) + nchain;
-    if (!asmstore__elf_mapped(&c->e, c->hash, 8 + 4 * words, &off, NULL))
-        return asmstore__inert_fail(c, "DT_HASH buckets or chains past the mapped bytes", off);
-    for (k = 0; k < words; k++)
-        if (asmstore__rd32(c->e.p + off + 8 + 4 * k) >= nchain)
-            return asmstore__inert_fail(c, "DT_HASH bucket or chain past its nchain symbols",
-                                        off + 8 + 4 * k);
-    return asmstore__inert_symbols(c, nchain);
-}
-
-/* DT_GNU_HASH: the header, bloom words and buckets mapped, every bucket 0 or >= symoffset; lookups
-   reach symbols from symoffset to the end of the highest bucket's chain (its word with bit 0). */
-ASMSTORE__PRIVATE asmstore_result asmstore__inert_gnu(const asmstore__inert *c) {
-    const unsigned char *p = c->e.p;
-    uint64_t off = 0, avail = 0, nbuckets, symoffset, head, k, top = 0;
-
-    if (!asmstore__elf_mapped(&c->e, c->gnu_hash, 16, &off, NULL))
-        return asmstore__inert_fail(c, "DT_GNU_HASH not in the file's mapped bytes", 0);
-    nbuckets = asmstore__rd32(p + off);
-    symoffset = asmstore__rd32(p + off + 4);
-    head = 16 + (uint64_t)asmstore__rd32(p + off + 8) * c->wa; /* header and bloom words */
-    if (!asmstore__elf_mapped(&c->e, c->gnu_hash, head + 4 * nbuckets, &off, &avail))
-        return asmstore__inert_fail(c, "DT_GNU_HASH buckets past the mapped bytes", off);
-    for (k = 0; k < nbuckets; k++) {
-        uint64_t b = asmstore__rd32(p + off + head + 4 * k);
-
-        if (b != 0 && b < symoffset)
-            return asmstore__inert_fail(c, "DT_GNU_HASH bucket below symoffset", off + head + 4 * k);
-        if (b > top) top = b;
-    }
-    if (top == 0) return asmstore__inert_symbols(c, symoffset);
-    /* the chains follow the buckets: walk the highest bucket's to its end */
-    for (k = top - symoffset; 4 * k + 4 <= avail - head - 4 * nbuckets; k++)
-        if (asmstore__rd32(p + off + head + 4 * nbuckets + 4 * k) & 1u)
-            return asmstore__inert_symbols(c, symoffset + k + 1);
-    return asmstore__inert_fail(c, "DT_GNU_HASH chain past the mapped bytes", off);
-}
-
 ASMSTORE_DEF asmstore_result asmstore_elf_check_inert(const void *elf, size_t size,
                                                       asmstore_error *err) {
     asmstore__inert c;
+    uint64_t count = 0;
     asmstore_result res;
 
     memset(&c, 0, sizeof c);
     c.err = err;
     if ((res = asmstore__elf_open_or_fail(&c.e, elf, size, err)) != ASMSTORE_OK) return res;
-    c.wa = c.e.is64 ? 8u : 4u;
     if ((res = asmstore__inert_segments(&c)) != ASMSTORE_OK ||
         (res = asmstore__inert_dynamic(&c)) != ASMSTORE_OK ||
         (res = asmstore__inert_sections(&c)) != ASMSTORE_OK)
         return res;
     /* glibc and bionic take DT_GNU_HASH when there is one, else DT_HASH: check both */
-    if (c.have_hash && (res = asmstore__inert_sysv(&c)) != ASMSTORE_OK) return res;
-    if (c.have_gnu_hash && (res = asmstore__inert_gnu(&c)) != ASMSTORE_OK) return res;
+    if (c.have_hash &&
+        ((res = asmstore__elf_sysv_count(&c.e, c.hash, ASMSTORE_ERR_ELF_NOT_INERT, err, &count)) !=
+             ASMSTORE_OK ||
+         (res = asmstore__inert_symbols(&c, count)) != ASMSTORE_OK))
+        return res;
+    if (c.have_gnu_hash &&
+        ((res = asmstore__elf_gnu_count(&c.e, c.gnu_hash, ASMSTORE_ERR_ELF_NOT_INERT, err,
+                                        &count)) != ASMSTORE_OK ||
+         (res = asmstore__inert_symbols(&c, count)) != ASMSTORE_OK))
+        return res;
     return ASMSTORE_OK;
 }
 
@@ -4077,8 +4132,6 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_inert(const void *elf, size_t si
 /* Layouts of src/native/.../xamarin-app.hh (docs/store-releases.md §3.2): a descriptor's data
    pointer / buffer_offset sits at +8 on every ABI; application_config's counts are u32s after its
    eleven flag bytes. */
-#define ASMSTORE__SHT_RELA 4u
-#define ASMSTORE__SHT_REL 9u
 #define ASMSTORE__APP_DESC_DATA 8u
 #define ASMSTORE__APP_BUFFER_DESC 12u
 #define ASMSTORE__APP_CFG_ASSEMBLIES 24u
@@ -4086,6 +4139,166 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_inert(const void *elf, size_t si
 #define ASMSTORE__APP_CFG_CLR_ASSEMBLIES 20u /* CoreCLR's: four flag bytes, four u32s first */
 #define ASMSTORE__APP_SLOT_WORDS 4u /* a bundled-assembly slot: image, debug, config, descriptor */
 #define ASMSTORE__APP_FORMAT_TAG 0x5E6972616D58ull /* "Xmari^", the version in the top 16 bits */
+
+#define ASMSTORE__DT_PLTRELSZ 2u
+#define ASMSTORE__DT_RELA 7u
+#define ASMSTORE__DT_REL 17u
+#define ASMSTORE__DT_PLTREL 20u
+#define ASMSTORE__DT_JMPREL 23u
+#define ASMSTORE__DT_RELRSZ 35u
+#define ASMSTORE__DT_ANDROID_RELSZ 0x60000010u
+#define ASMSTORE__DT_ANDROID_RELASZ 0x60000012u
+#define ASMSTORE__APP_DT_KEPT 38u /* the dynamic tags below this one are kept by value */
+
+/* A relocation table the loader applies: its file offset and bytes, RELA or REL entries. */
+typedef struct asmstore__app_rtab {
+    uint64_t off, size;
+    int rela;
+} asmstore__app_rtab;
+
+/* An app library as the loader reads it: the header view and what PT_DYNAMIC says, as file
+   offsets through the PT_LOADs. No section header is read for these: they may point anywhere. */
+typedef struct asmstore__app_lib {
+    asmstore__elf e;
+    uint64_t symtab, nsyms;    /* DT_SYMTAB; the symbols a hash lookup reaches (0: none) */
+    uint64_t strtab, strsz;    /* DT_STRTAB, DT_STRSZ */
+    asmstore__app_rtab rel[3]; /* DT_RELA, DT_REL, DT_JMPREL */
+} asmstore__app_lib;
+
+/* The dynamic table's tags (asmstore__app_lib_open's walk). */
+typedef struct asmstore__app_tags {
+    uint64_t val[ASMSTORE__APP_DT_KEPT];
+    uint64_t seen;                  /* bit t: tag t is there */
+    uint64_t gnu_hash, packed_size; /* DT_GNU_HASH; DT_ANDROID_REL(A)SZ */
+    int have_gnu_hash;
+} asmstore__app_tags;
+
+ASMSTORE__PRIVATE asmstore_result asmstore__app_tag(void *ctx, uint64_t tag, uint64_t val,
+                                                    uint64_t at) {
+    asmstore__app_tags *t = (asmstore__app_tags *)ctx;
+
+    (void)at;
+    if (tag < ASMSTORE__APP_DT_KEPT) { /* a repeated tag's last value, as glibc and bionic take */
+        t->val[tag] = val;
+        t->seen |= (uint64_t)1 << tag;
+    } else if (tag == ASMSTORE__DT_GNU_HASH) {
+        t->gnu_hash = val;
+        t->have_gnu_hash = 1;
+    } else if (tag == ASMSTORE__DT_ANDROID_RELSZ || tag == ASMSTORE__DT_ANDROID_RELASZ) {
+        t->packed_size |= val;
+    }
+    return ASMSTORE_OK;
+}
+
+/* Relocation table k (DT_RELA, DT_REL, DT_JMPREL) where the loader reads it: of the kind bionic
+   applies on the ABI (RELA on 64-bit ones, REL on 32-bit ones: it refuses the other), entries of
+   the class's size, inside one PT_LOAD's file bytes. */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_rtab_open(asmstore__app_lib *l,
+                                                          const asmstore__app_tags *t, unsigned k,
+                                                          asmstore_error *err) {
+    static const uint32_t addr_tag[3] = {ASMSTORE__DT_RELA, ASMSTORE__DT_REL, ASMSTORE__DT_JMPREL};
+    static const uint32_t size_tag[3] = {8u, 18u, ASMSTORE__DT_PLTRELSZ}; /* RELASZ, RELSZ */
+    static const uint32_t ent_tag[3] = {9u, 19u, 0u};                     /* RELAENT, RELENT */
+    asmstore__app_rtab *r = &l->rel[k];
+    uint64_t w = l->e.is64 ? 8u : 4u, kind = t->val[ASMSTORE__DT_PLTREL];
+
+    if (!(t->seen >> addr_tag[k] & 1u) || t->val[size_tag[k]] == 0) return ASMSTORE_OK;
+    r->size = t->val[size_tag[k]];
+    r->rela = k == 0 || (k == 2 && kind == ASMSTORE__DT_RELA);
+    if ((k == 2 && kind != ASMSTORE__DT_RELA && kind != ASMSTORE__DT_REL) || r->rela != l->e.is64)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0,
+                              "relocations of a kind the ABI's loader refuses (bionic: RELA on "
+                              "64-bit ABIs, REL on 32-bit ones)");
+    if (ent_tag[k] && (t->seen >> ent_tag[k] & 1u) && t->val[ent_tag[k]] != w * (r->rela ? 3u : 2u))
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0,
+                              "DT_RELAENT or DT_RELENT not the class's entry size");
+    if (!asmstore__elf_mapped(&l->e, t->val[addr_tag[k]], r->size, &r->off, NULL))
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0,
+                              "DT_RELA, DT_REL or DT_JMPREL table not in the file's mapped bytes");
+    return ASMSTORE_OK;
+}
+
+/* The symbols a lookup reaches (DT_GNU_HASH when there is one, else DT_HASH, as glibc and bionic
+   take them) and their names, mapped; none without DT_SYMTAB or either hash table. */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_symbols_open(asmstore__app_lib *l,
+                                                             const asmstore__app_tags *t,
+                                                             asmstore_error *err) {
+    const asmstore__elf *e = &l->e;
+    uint64_t symsz = e->is64 ? 24u : 16u, n = 0;
+    asmstore_result res = ASMSTORE_OK;
+
+    if (!(t->seen >> ASMSTORE__DT_SYMTAB & 1u)) return ASMSTORE_OK;
+    if (t->have_gnu_hash)
+        res = asmstore__elf_gnu_count(e, t->gnu_hash, ASMSTORE_ERR_BAD_ELF, err, &n);
+    else if (t->seen >> ASMSTORE__DT_HASH & 1u)
+        res = asmstore__elf_sysv_count(e, t->val[ASMSTORE__DT_HASH], ASMSTORE_ERR_BAD_ELF, err, &n);
+    if (res != ASMSTORE_OK || n == 0) return res;
+    if (((t->seen >> ASMSTORE__DT_SYMENT & 1u) && t->val[ASMSTORE__DT_SYMENT] != symsz) ||
+        n > e->size / symsz ||
+        !asmstore__elf_mapped(e, t->val[ASMSTORE__DT_SYMTAB], n * symsz, &l->symtab, NULL) ||
+        !asmstore__elf_mapped(e, t->val[ASMSTORE__DT_STRTAB], t->val[ASMSTORE__DT_STRSZ],
+                              &l->strtab, NULL))
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0,
+                              "DT_SYMTAB's symbols or DT_STRTAB not in the file's mapped bytes, or "
+                              "DT_SYMENT not the class's symbol size");
+    l->nsyms = n;
+    l->strsz = t->val[ASMSTORE__DT_STRSZ];
+    return ASMSTORE_OK;
+}
+
+/* so[0..size) read as the loader reads it (asmstore__app_lib). A library with no PT_DYNAMIC has
+   no symbols; one with several, or with relocations this reader does not decode, is refused. */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_lib_open(asmstore__app_lib *l, const void *so,
+                                                         size_t size, asmstore_error *err) {
+    asmstore__app_tags t;
+    asmstore__phdr dyn;
+    uint64_t dyn_at = 0;
+    uint32_t ndyn;
+    unsigned k;
+    asmstore_result res;
+
+    memset(l, 0, sizeof *l);
+    memset(&t, 0, sizeof t);
+    if ((res = asmstore__elf_open_or_fail(&l->e, so, size, err)) != ASMSTORE_OK) return res;
+    if ((ndyn = asmstore__elf_pt_dynamic(&l->e, &dyn, &dyn_at)) == 0) return ASMSTORE_OK;
+    if (ndyn > 1)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, l->e.phoff, -1, 0,
+                              "more than one PT_DYNAMIC (glibc takes the last, bionic the first)");
+    res = asmstore__elf_dynamic(&l->e, &dyn, dyn_at, ASMSTORE_ERR_BAD_ELF, err, asmstore__app_tag,
+                                &t);
+    if (res != ASMSTORE_OK) return res;
+    if (t.packed_size || t.val[ASMSTORE__DT_RELRSZ])
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, dyn.offset, -1, 0,
+                              "DT_RELR or Android's packed relocations, which this reader does "
+                              "not decode");
+    for (k = 0; k < 3; k++)
+        if ((res = asmstore__app_rtab_open(l, &t, k, err)) != ASMSTORE_OK) return res;
+    return asmstore__app_symbols_open(l, &t, err);
+}
+
+/* The dynamic symbol named `symbol` among those a lookup reaches: ASMSTORE_OK with *y and
+   *entry_off (its DT_SYMTAB entry's file offset), ASMSTORE_ERR_NOT_FOUND when there is none,
+   ASMSTORE_ERR_BAD_ELF when two have the name (which one the loader takes hangs on its hash). */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_find(const asmstore__app_lib *l,
+                                                     const char *symbol, asmstore__sym *y,
+                                                     uint64_t *entry_off, asmstore_error *err) {
+    uint64_t symsz = l->e.is64 ? 24u : 16u, k;
+    size_t len = strlen(symbol);
+    asmstore_result res = ASMSTORE_ERR_NOT_FOUND;
+    asmstore__sym s;
+
+    for (k = 1; k < l->nsyms; k++) {
+        asmstore__elf_sym(&l->e, l->symtab, k, &s);
+        if (!asmstore__elf_str_eq(&l->e, l->strtab, l->strsz, s.name, symbol, len)) continue;
+        if (res == ASMSTORE_OK)
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, l->symtab + k * symsz, -1, 0,
+                                  "two dynamic symbols of a name the runtime reads");
+        *y = s;
+        *entry_off = l->symtab + k * symsz;
+        res = ASMSTORE_OK;
+    }
+    return res;
+}
 
 /* [addr, addr + len) in the memory of a writable PT_LOAD (.data, .bss). */
 ASMSTORE__PRIVATE int asmstore__app_in_data(const asmstore__elf *e, uint64_t addr, uint64_t len) {
@@ -4095,15 +4308,15 @@ ASMSTORE__PRIVATE int asmstore__app_in_data(const asmstore__elf *e, uint64_t add
 /* A dynamic symbol's bytes as the loader maps them: ASMSTORE_OK with *off when `symbol` is there
    with at least `need` bytes inside a PT_LOAD's file bytes, ASMSTORE_ERR_NOT_FOUND when absent,
    ASMSTORE_ERR_BAD_ELF saying `why` when it is out of place. */
-ASMSTORE__PRIVATE asmstore_result asmstore__app_symbol(const asmstore__elf *e, const char *symbol,
-                                                       uint64_t need, const char *why,
-                                                       asmstore__sym *y, uint64_t *off,
-                                                       asmstore_error *err) {
+ASMSTORE__PRIVATE asmstore_result asmstore__app_symbol(const asmstore__app_lib *l,
+                                                       const char *symbol, uint64_t need,
+                                                       const char *why, asmstore__sym *y,
+                                                       uint64_t *off, asmstore_error *err) {
     uint64_t at = 0;
-    asmstore_result res = asmstore__elf_dynsym_find(e, symbol, y, &at, err);
+    asmstore_result res = asmstore__app_find(l, symbol, y, &at, err);
 
     if (res != ASMSTORE_OK) return res;
-    if (y->shndx == 0 || y->size < need || !asmstore__elf_mapped(e, y->value, need, off, NULL))
+    if (y->shndx == 0 || y->size < need || !asmstore__elf_mapped(&l->e, y->value, need, off, NULL))
         return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, at, -1, 0, why);
     return ASMSTORE_OK;
 }
@@ -4117,79 +4330,81 @@ typedef struct asmstore__app_reloc {
 
 typedef int (*asmstore__app_reloc_fn)(void *ctx, const asmstore__app_reloc *r);
 
-/* Calls visit for every relocation of every SHT_RELA and SHT_REL section until it returns 1.
-   ASMSTORE_OK, or ASMSTORE_ERR_BAD_ELF for a relocation section outside the file. */
-ASMSTORE__PRIVATE asmstore_result asmstore__app_relocations(const asmstore__elf *e,
-                                                            asmstore__app_reloc_fn visit,
-                                                            void *ctx, asmstore_error *err) {
+/* Calls visit for every relocation of the tables the loader applies (asmstore__app_lib) until it
+   returns 1. */
+ASMSTORE__PRIVATE void asmstore__app_relocations(const asmstore__app_lib *l,
+                                                 asmstore__app_reloc_fn visit, void *ctx) {
+    const asmstore__elf *e = &l->e;
     uint64_t w = e->is64 ? 8u : 4u;
     uint32_t want = asmstore__abi(asmstore__abi_of_machine(e->machine))->r_relative;
-    asmstore__shdr s;
-    uint32_t i;
+    unsigned t;
 
-    for (i = 1; i < e->shnum; i++) {
-        uint64_t ent, k;
-        int rela;
+    for (t = 0; t < 3; t++) {
+        const asmstore__app_rtab *tab = &l->rel[t];
+        uint64_t ent = w * (tab->rela ? 3u : 2u), k;
 
-        asmstore__elf_shdr(e, i, &s);
-        if (s.type != ASMSTORE__SHT_RELA && s.type != ASMSTORE__SHT_REL) continue;
-        rela = s.type == ASMSTORE__SHT_RELA;
-        ent = w * (rela ? 3u : 2u);
-        if (!asmstore__range_ok(s.offset, s.size, e->size))
-            return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, s.offset, -1, 0,
-                                  "relocation section outside the file");
-        for (k = 0; k + ent <= s.size; k += ent) {
-            const unsigned char *r = e->p + s.offset + k;
+        for (k = 0; k + ent <= tab->size; k += ent) {
+            const unsigned char *r = e->p + tab->off + k;
             uint64_t info = asmstore__rdw(r + w, e->is64), off = 0;
             asmstore__app_reloc rel;
 
             rel.target = asmstore__rdw(r, e->is64);
-            rel.at = s.offset + k;
+            rel.at = tab->off + k;
             rel.relative = (e->is64 ? (uint32_t)info : (uint32_t)(info & 0xffu)) == want;
-            rel.in_file = rela || asmstore__elf_mapped(e, rel.target, w, &off, NULL);
-            rel.value = rela ? asmstore__rdw(r + 2 * w, e->is64)
-                             : rel.in_file ? asmstore__rdw(e->p + off, e->is64) : 0;
-            if (visit(ctx, &rel)) return ASMSTORE_OK;
+            rel.in_file = tab->rela || asmstore__elf_mapped(e, rel.target, w, &off, NULL);
+            rel.value = tab->rela ? asmstore__rdw(r + 2 * w, e->is64)
+                                  : rel.in_file ? asmstore__rdw(e->p + off, e->is64) : 0;
+            if (visit(ctx, &rel)) return;
         }
     }
-    return ASMSTORE_OK;
 }
 
-/* asmstore__app_relocated's visitor: the relative relocation of the word at *want->target. */
+/* asmstore__app_relocated's visitor: the relocations of the word at target, counted, the first
+   kept. */
+typedef struct asmstore__app_word {
+    uint64_t target;
+    asmstore__app_reloc first;
+    unsigned relocs;
+} asmstore__app_word;
+
 ASMSTORE__PRIVATE int asmstore__app_reloc_at(void *ctx, const asmstore__app_reloc *r) {
-    asmstore__app_reloc *want = (asmstore__app_reloc *)ctx;
+    asmstore__app_word *want = (asmstore__app_word *)ctx;
 
-    if (!r->relative || r->target != want->target) return 0;
-    *want = *r;
-    return 1;
+    if (r->target == want->target && want->relocs++ == 0) want->first = *r;
+    return 0;
 }
 
-/* The value the loader stores in the pointer at `addr`: the R_*_RELATIVE relocation that targets
-   it; *value 0 and *at 0 when none does (an unrelocated pointer of a shared library is null). */
-ASMSTORE__PRIVATE asmstore_result asmstore__app_relocated(const asmstore__elf *e, uint64_t addr,
+/* The value the loader stores in the pointer at `addr`: the one R_*_RELATIVE relocation that
+   targets it; *value 0 and *at 0 when none does (an unrelocated pointer of a shared library is
+   null). A word set by any other relocation, or by two, is refused. */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_relocated(const asmstore__app_lib *l, uint64_t addr,
                                                           uint64_t *value, uint64_t *at,
                                                           asmstore_error *err) {
-    asmstore__app_reloc found;
-    asmstore_result res;
+    asmstore__app_word word;
 
-    memset(&found, 0, sizeof found);
-    found.target = addr;
-    found.in_file = 1;
-    res = asmstore__app_relocations(e, asmstore__app_reloc_at, &found, err);
-    if (res != ASMSTORE_OK) return res;
-    if (!found.in_file)
-        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, found.at, -1, 0,
+    memset(&word, 0, sizeof word);
+    word.target = addr;
+    asmstore__app_relocations(l, asmstore__app_reloc_at, &word);
+    *value = 0;
+    *at = 0;
+    if (word.relocs == 0) return ASMSTORE_OK;
+    if (word.relocs > 1 || !word.first.relative)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, word.first.at, -1, 0,
+                              "pointer set by more than one relocation, or not by R_*_RELATIVE");
+    if (!word.first.in_file)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, word.first.at, -1, 0,
                               "relocated pointer outside the file");
-    *value = found.value;
-    *at = found.at;
+    *value = word.first.value;
+    *at = word.first.at;
     return ASMSTORE_OK;
 }
 
 /* .NET 10+: compressed_assembly_count, the descriptors (12 B each, inside their symbol), the data
    size and the buffer in writable memory. */
-ASMSTORE__PRIVATE asmstore_result asmstore__app_buffer_table(const asmstore__elf *e,
+ASMSTORE__PRIVATE asmstore_result asmstore__app_buffer_table(const asmstore__app_lib *l,
                                                              asmstore_app_info *info,
                                                              asmstore_error *err) {
+    const asmstore__elf *e = &l->e;
     asmstore__sym y;
     uint64_t off = 0;
     asmstore_result res;
@@ -4197,7 +4412,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_buffer_table(const asmstore__elf
     info->table = ASMSTORE_APP_TABLE_BUFFER;
     info->descriptor_size = ASMSTORE__APP_BUFFER_DESC;
     info->count = asmstore__rd32(e->p + info->count_offset);
-    res = asmstore__app_symbol(e, "compressed_assembly_descriptors",
+    res = asmstore__app_symbol(l, "compressed_assembly_descriptors",
                                (uint64_t)info->count * ASMSTORE__APP_BUFFER_DESC,
                                "compressed_assembly_descriptors smaller than the count's 12-byte "
                                "descriptors or outside the file",
@@ -4208,7 +4423,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_buffer_table(const asmstore__elf
     if (res != ASMSTORE_OK) return res;
     info->descriptors_addr = y.value;
     info->descriptors_offset = off;
-    res = asmstore__app_symbol(e, "uncompressed_assemblies_data_size", 4,
+    res = asmstore__app_symbol(l, "uncompressed_assemblies_data_size", 4,
                                "uncompressed_assemblies_data_size not a u32 in the file", &y, &off,
                                err);
     if (res == ASMSTORE_ERR_NOT_FOUND)
@@ -4217,7 +4432,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_buffer_table(const asmstore__elf
     if (res != ASMSTORE_OK) return res;
     info->data_size = asmstore__rd32(e->p + off);
     info->data_size_offset = off;
-    res = asmstore__elf_dynsym_find(e, "uncompressed_assemblies_data_buffer", &y, &off, err);
+    res = asmstore__app_find(l, "uncompressed_assemblies_data_buffer", &y, &off, err);
     if (res == ASMSTORE_ERR_NOT_FOUND ||
         (res == ASMSTORE_OK && (y.shndx == 0 || !asmstore__app_in_data(e, y.value, y.size))))
         return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, off, -1, 0,
@@ -4231,10 +4446,11 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_buffer_table(const asmstore__elf
 
 /* .NET 6-9: compressed_assemblies = {u32 count; descriptors *}, the array (12 / 16 B each) where
    the pointer's relocation says, inside writable memory (the runtime sets `loaded` there). */
-ASMSTORE__PRIVATE asmstore_result asmstore__app_pointer_table(const asmstore__elf *e,
+ASMSTORE__PRIVATE asmstore_result asmstore__app_pointer_table(const asmstore__app_lib *l,
                                                               const asmstore__sym *table,
                                                               asmstore_app_info *info,
                                                               asmstore_error *err) {
+    const asmstore__elf *e = &l->e;
     uint64_t w = e->is64 ? 8u : 4u;
     uint64_t bytes, at = 0, off = 0;
     asmstore_result res;
@@ -4242,7 +4458,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_pointer_table(const asmstore__el
     info->table = ASMSTORE_APP_TABLE_POINTERS;
     info->descriptor_size = (uint32_t)(ASMSTORE__APP_DESC_DATA + w);
     info->count = asmstore__rd32(e->p + info->count_offset);
-    res = asmstore__app_relocated(e, table->value + w, &info->descriptors_addr, &at, err);
+    res = asmstore__app_relocated(l, table->value + w, &info->descriptors_addr, &at, err);
     if (res != ASMSTORE_OK) return res;
     bytes = (uint64_t)info->count * info->descriptor_size;
     if (info->count == 0) return ASMSTORE_OK;
@@ -4264,27 +4480,28 @@ ASMSTORE__PRIVATE uint64_t asmstore__app_cfg_assemblies(const asmstore_app_info 
 
 /* The runtime, format_tag's version, application_config's counts, assembly_store_bundled_assemblies' slots:
    each one only when its symbol is there and large enough. */
-ASMSTORE__PRIVATE void asmstore__app_config(const asmstore__elf *e, asmstore_app_info *info) {
+ASMSTORE__PRIVATE void asmstore__app_config(const asmstore__app_lib *l, asmstore_app_info *info) {
+    const asmstore__elf *e = &l->e;
     uint64_t w = e->is64 ? 8u : 4u;
     asmstore__sym y;
     uint64_t off = 0;
     uint64_t tag;
 
-    if (asmstore__app_symbol(e, "format_tag", 8, NULL, &y, &off, NULL) == ASMSTORE_OK) {
+    if (asmstore__app_symbol(l, "format_tag", 8, NULL, &y, &off, NULL) == ASMSTORE_OK) {
         tag = asmstore__rd64(e->p + off);
         if ((tag & 0xFFFFFFFFFFFFull) == ASMSTORE__APP_FORMAT_TAG)
             info->format_tag = (uint32_t)(tag >> 48);
     }
-    if (asmstore__elf_dynsym_find(e, "init_runtime_property_names", &y, &off, NULL) ==
+    if (asmstore__app_find(l, "init_runtime_property_names", &y, &off, NULL) ==
         ASMSTORE_OK) {
         info->runtime_known = 1;
         info->runtime = ASMSTORE_RUNTIME_CORECLR;
-    } else if (asmstore__elf_dynsym_find(e, "assembly_image_cache_hashes", &y, &off, NULL) ==
+    } else if (asmstore__app_find(l, "assembly_image_cache_hashes", &y, &off, NULL) ==
                ASMSTORE_OK) {
         info->runtime_known = 1;
         info->runtime = ASMSTORE_RUNTIME_MONOVM;
     }
-    if (asmstore__app_symbol(e, "application_config", ASMSTORE__APP_CFG_STORE_FILES + 4, NULL, &y,
+    if (asmstore__app_symbol(l, "application_config", ASMSTORE__APP_CFG_STORE_FILES + 4, NULL, &y,
                              &off, NULL) == ASMSTORE_OK) {
         info->have_config = 1;
         info->config_offset = off;
@@ -4292,7 +4509,7 @@ ASMSTORE__PRIVATE void asmstore__app_config(const asmstore__elf *e, asmstore_app
         if (info->format_tag == 1)
             info->store_files = asmstore__rd32(e->p + off + ASMSTORE__APP_CFG_STORE_FILES);
     }
-    if (asmstore__elf_dynsym_find(e, "assembly_store_bundled_assemblies", &y, &off, NULL) ==
+    if (asmstore__app_find(l, "assembly_store_bundled_assemblies", &y, &off, NULL) ==
         ASMSTORE_OK)
         info->bundled_slots =
             (uint32_t)(y.size / (ASMSTORE__APP_SLOT_WORDS * w) > 0xFFFFFFFFu
@@ -4302,7 +4519,7 @@ ASMSTORE__PRIVATE void asmstore__app_config(const asmstore__elf *e, asmstore_app
 
 ASMSTORE_DEF asmstore_result asmstore_app_open(const void *so, size_t size,
                                                asmstore_app_info *info, asmstore_error *err) {
-    asmstore__elf e;
+    asmstore__app_lib l;
     asmstore__sym y;
     uint64_t off = 0;
     asmstore_result res;
@@ -4310,25 +4527,25 @@ ASMSTORE_DEF asmstore_result asmstore_app_open(const void *so, size_t size,
     if (!info)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL info");
     memset(info, 0, sizeof *info);
-    if ((res = asmstore__elf_open_or_fail(&e, so, size, err)) != ASMSTORE_OK) return res;
-    info->abi = asmstore__abi_of_machine(e.machine);
-    info->is_64bit = e.is64;
-    asmstore__app_config(&e, info);
-    res = asmstore__app_symbol(&e, "compressed_assembly_count", 4,
+    if ((res = asmstore__app_lib_open(&l, so, size, err)) != ASMSTORE_OK) return res;
+    info->abi = asmstore__abi_of_machine(l.e.machine);
+    info->is_64bit = l.e.is64;
+    asmstore__app_config(&l, info);
+    res = asmstore__app_symbol(&l, "compressed_assembly_count", 4,
                                "compressed_assembly_count not a u32 in the file", &y, &off, err);
     if (res == ASMSTORE_OK) {
         info->count_offset = off;
-        return asmstore__app_buffer_table(&e, info, err);
+        return asmstore__app_buffer_table(&l, info, err);
     }
     if (res != ASMSTORE_ERR_NOT_FOUND) return res;
-    res = asmstore__app_symbol(&e, "compressed_assemblies", e.is64 ? 16u : 8u,
+    res = asmstore__app_symbol(&l, "compressed_assemblies", l.e.is64 ? 16u : 8u,
                                "compressed_assemblies smaller than {count, descriptors} or outside "
                                "the file",
                                &y, &off, err);
     if (res == ASMSTORE_ERR_NOT_FOUND) return ASMSTORE_OK;
     if (res != ASMSTORE_OK) return res;
     info->count_offset = off;
-    return asmstore__app_pointer_table(&e, &y, info, err);
+    return asmstore__app_pointer_table(&l, &y, info, err);
 }
 
 ASMSTORE_DEF asmstore_result asmstore_app_read_descriptor(const void *so, size_t size,
@@ -4336,7 +4553,7 @@ ASMSTORE_DEF asmstore_result asmstore_app_read_descriptor(const void *so, size_t
                                                           uint32_t index,
                                                           asmstore_app_descriptor *d,
                                                           asmstore_error *err) {
-    asmstore__elf e;
+    asmstore__app_lib l;
     asmstore_result res;
     const unsigned char *p;
 
@@ -4346,12 +4563,12 @@ ASMSTORE_DEF asmstore_result asmstore_app_read_descriptor(const void *so, size_t
     if (info->table == ASMSTORE_APP_TABLE_NONE || index >= info->count)
         return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, index, 0,
                               "descriptor index past the app library's table");
-    if ((res = asmstore__elf_open_or_fail(&e, so, size, err)) != ASMSTORE_OK) return res;
+    if ((res = asmstore__app_lib_open(&l, so, size, err)) != ASMSTORE_OK) return res;
     d->offset = info->descriptors_offset + (uint64_t)index * info->descriptor_size;
-    if (!asmstore__range_ok(d->offset, info->descriptor_size, e.size))
+    if (!asmstore__range_ok(d->offset, info->descriptor_size, l.e.size))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, index, 0,
                               "info does not come from these bytes");
-    p = e.p + d->offset;
+    p = l.e.p + d->offset;
     d->uncompressed_file_size = asmstore__rd32(p);
     d->loaded = p[4];
     if (info->table == ASMSTORE_APP_TABLE_BUFFER) {
@@ -4359,7 +4576,7 @@ ASMSTORE_DEF asmstore_result asmstore_app_read_descriptor(const void *so, size_t
         d->data_addr = info->data_addr + d->buffer_offset;
         return ASMSTORE_OK;
     }
-    return asmstore__app_relocated(&e,
+    return asmstore__app_relocated(&l,
                                    info->descriptors_addr +
                                        (uint64_t)index * info->descriptor_size +
                                        ASMSTORE__APP_DESC_DATA,
@@ -4451,7 +4668,7 @@ ASMSTORE__PRIVATE int asmstore__app_tail(const asmstore__elf *e, uint32_t *ph, a
 
 /* The last writable PT_LOAD and the section ending it (asmstore__app_tail), for a patch. */
 typedef struct asmstore__app_patch {
-    asmstore__elf e;
+    asmstore__app_lib l;
     unsigned char *p;
     asmstore__phdr h;
     asmstore__shdr s;
@@ -4461,7 +4678,7 @@ typedef struct asmstore__app_patch {
 
 /* The segment and its section made to end at new_end (zero-filled memory: p_memsz, sh_size). */
 ASMSTORE__PRIVATE void asmstore__app_extend(const asmstore__app_patch *t, uint64_t new_end) {
-    const asmstore__elf *e = &t->e;
+    const asmstore__elf *e = &t->l.e;
 
     asmstore__wrw(t->p + e->phoff + (uint64_t)t->ph * e->phentsize + (e->is64 ? 40u : 20u),
                   new_end - t->h.vaddr, e->is64);
@@ -4472,7 +4689,7 @@ ASMSTORE__PRIVATE void asmstore__app_extend(const asmstore__app_patch *t, uint64
 /* The dynamic symbol whose entry is at file offset `at` now at `addr`, `size` bytes. */
 ASMSTORE__PRIVATE void asmstore__app_move_symbol(const asmstore__app_patch *t, uint64_t at,
                                                  uint64_t addr, uint64_t size) {
-    int is64 = t->e.is64;
+    int is64 = t->l.e.is64;
 
     asmstore__wrw(t->p + at + (is64 ? 8u : 4u), addr, is64);
     asmstore__wrw(t->p + at + (is64 ? 16u : 8u), size, is64);
@@ -4492,11 +4709,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_grow_buffer(const asmstore__app_
                                                             const asmstore_app_descriptor *d,
                                                             uint32_t index, uint32_t new_size,
                                                             asmstore_error *err) {
-    const asmstore__elf *e = &t->e;
     asmstore__sym y;
     uint64_t at = 0, base, total;
 
-    if (asmstore__elf_dynsym_find(e, "uncompressed_assemblies_data_buffer", &y, &at, err) !=
+    if (asmstore__app_find(&t->l, "uncompressed_assemblies_data_buffer", &y, &at, err) !=
             ASMSTORE_OK ||
         y.value < t->h.vaddr || y.value - t->h.vaddr > t->h.memsz || info->data_size > y.size)
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, at, index, 0,
@@ -4521,26 +4737,21 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_grow_pointer(const asmstore__app
                                                              const asmstore_app_descriptor *d,
                                                              uint32_t index, uint32_t new_size,
                                                              asmstore_error *err) {
-    const asmstore__elf *e = &t->e;
-    uint64_t w = e->is64 ? 8u : 4u, base = (t->end + 15u) & ~(uint64_t)15u;
-    asmstore__shdr r;
-    uint32_t i;
+    const asmstore__app_lib *l = &t->l;
+    uint64_t w = l->e.is64 ? 8u : 4u, base = (t->end + 15u) & ~(uint64_t)15u;
+    unsigned k = 0;
 
-    memset(&r, 0, sizeof r);
-    for (i = 1; i < e->shnum; i++) {
-        asmstore__elf_shdr(e, i, &r);
-        if ((r.type == ASMSTORE__SHT_RELA || r.type == ASMSTORE__SHT_REL) &&
-            d->reloc_offset >= r.offset && d->reloc_offset - r.offset < r.size)
-            break;
-    }
-    if (d->reloc_offset == 0 || i >= e->shnum || base + new_size > UINT32_MAX)
+    while (k < 3 && (d->reloc_offset < l->rel[k].off ||
+                     d->reloc_offset - l->rel[k].off >= l->rel[k].size))
+        k++;
+    if (d->reloc_offset == 0 || k == 3 || base + new_size > UINT32_MAX)
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, d->offset, index, 0,
                               "the descriptor's data pointer has no relative relocation to "
                               "retarget, or the new region would pass 4 GiB");
     asmstore__app_extend(t, base + new_size);
-    asmstore__wrw(t->p + (r.type == ASMSTORE__SHT_RELA ? d->reloc_offset + 2 * w
-                                                      : d->offset + ASMSTORE__APP_DESC_DATA),
-                  base, e->is64);
+    asmstore__wrw(t->p + (l->rel[k].rela ? d->reloc_offset + 2 * w
+                                         : d->offset + ASMSTORE__APP_DESC_DATA),
+                  base, l->e.is64);
     asmstore__wr32(t->p + d->offset, new_size);
     return ASMSTORE_OK;
 }
@@ -4550,11 +4761,11 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_patch_open(asmstore__app_patch *
                                                            size_t size, int64_t entry,
                                                            asmstore_error *err) {
     const char *why = NULL;
-    asmstore_result res = asmstore__elf_open_or_fail(&t->e, so, size, err);
+    asmstore_result res = asmstore__app_lib_open(&t->l, so, size, err);
 
     if (res != ASMSTORE_OK) return res;
     t->p = (unsigned char *)so;
-    if (!asmstore__app_tail(&t->e, &t->ph, &t->h, &t->sh, &t->s, &why))
+    if (!asmstore__app_tail(&t->l.e, &t->ph, &t->h, &t->sh, &t->s, &why))
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, entry, 0, why);
     t->end = t->h.vaddr + t->h.memsz;
     return ASMSTORE_OK;
@@ -4616,22 +4827,21 @@ ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmst
                               "assembly_image_cache_hashes[], sorted in .rodata");
     if (slots <= info->bundled_slots) return ASMSTORE_OK;
     if ((res = asmstore__app_patch_open(&t, so, size, -1, err)) != ASMSTORE_OK) return res;
-    if (asmstore__elf_dynsym_find(&t.e, "assembly_store_bundled_assemblies", &y, &at, NULL) !=
+    if (asmstore__app_find(&t.l, "assembly_store_bundled_assemblies", &y, &at, NULL) !=
             ASMSTORE_OK ||
-        y.value < t.s.addr || y.size > t.s.addr + t.s.size - y.value)
+        y.value < t.h.vaddr + t.h.filesz || y.value > t.end || y.size > t.end - y.value)
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, at, -1, 0,
-                              "assembly_store_bundled_assemblies missing, or not in the NOBITS "
-                              "section ending the last writable PT_LOAD");
+                              "assembly_store_bundled_assemblies missing, or not in the zero-filled "
+                              "memory (past p_filesz) of the last writable PT_LOAD");
     memset(&g, 0, sizeof g);
     g.lo = y.value;
     g.hi = y.value + y.size;
-    if ((res = asmstore__app_relocations(&t.e, asmstore__app_reloc_into, &g, err)) != ASMSTORE_OK)
-        return res;
+    asmstore__app_relocations(&t.l, asmstore__app_reloc_into, &g);
     if (g.hit)
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, g.at, -1, 0,
                               "a relocation writes into assembly_store_bundled_assemblies or "
                               "points into it");
-    bytes = (uint64_t)slots * ASMSTORE__APP_SLOT_WORDS * (t.e.is64 ? 8u : 4u);
+    bytes = (uint64_t)slots * ASMSTORE__APP_SLOT_WORDS * (t.l.e.is64 ? 8u : 4u);
     base = asmstore__app_new_home(&t, y.value, y.size);
     if (base + bytes > UINT32_MAX)
         return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, at, -1, 0,

@@ -7,7 +7,9 @@
                                        dlopen loads STANDIN (soname libc.so), then LIB; the symbols
                                        the runtime reads (docs/store-releases.md §3.3) give each
                                        descriptor's size and buffer, which must be zero-filled
-                                       and writable (the runtime decompresses there). Exit 0; 1
+                                       and writable (the runtime decompresses there), and
+                                       .NET 10's data size within the buffer symbol's st_size
+                                       (dladdr1: as the loader resolved it). Exit 0; 1
                                        naming the first descriptor that is not; 2 when a file or
                                        symbol is missing. */
 #ifndef _GNU_SOURCE
@@ -18,6 +20,7 @@
 #include "../asmstore.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +83,14 @@ static int usable(uint32_t index, uint8_t *p, uint32_t size) {
     return 0;
 }
 
+/* The st_size of the dynamic symbol at p, as the loader resolved it (0 when dladdr1 finds none). */
+static size_t symbol_size(const void *p) {
+    const ElfW(Sym) *sym = NULL;
+    Dl_info di;
+
+    return dladdr1(p, &di, (void **)&sym, RTLD_DL_SYMENT) && sym ? (size_t)sym->st_size : 0;
+}
+
 static int load_lib(const char *standin, const char *lib) {
     void *h;
     const uint32_t *count = NULL, *data_size = NULL;
@@ -95,6 +106,9 @@ static int load_lib(const char *standin, const char *lib) {
         buffer = (uint8_t *)dlsym(h, "uncompressed_assemblies_data_buffer");
         if (!d || !data_size || !buffer)
             return fprintf(stderr, "%s: a .NET 10 symbol is missing\n", lib), 2;
+        if (*data_size > symbol_size(buffer))
+            return printf("buffer: %u bytes, past the buffer symbol's %zu\n", *data_size,
+                          symbol_size(buffer)), 1;
         printf("buffer: %u bytes\n", *data_size);
     } else {
         const runtime_pointers *t = (const runtime_pointers *)dlsym(h, "compressed_assemblies");

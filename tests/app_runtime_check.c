@@ -7,7 +7,8 @@
          uncompressed_assemblies_data_size and uncompressed_assemblies_data_buffer by dlsym; for
          each compressed entry: the index in range, the buffer inside the data size, the image no
          larger than its descriptor (smaller: the descriptor shrinks), then decompress into the
-         library's buffer and compare the size. Exit 0 when every entry passes, 1 naming the first
+         library's buffer, which must hold it (the buffer symbol's st_size, from dladdr1: what the
+         loader resolved), and compare the size. Exit 0 when every entry passes, 1 naming the first
          entry the runtime would abort on, 2 when a file or symbol is missing.
      app_runtime_check --coreclr STANDIN_LIBC LIB STORE...
          the same, and what CoreCLR's AssemblyStore::open_assembly (src/native/clr/host/
@@ -50,21 +51,32 @@ typedef struct runtime_table {
     runtime_descriptor *descriptors;
     const uint32_t *data_size;
     unsigned char *buffer;
+    size_t buffer_size; /* the buffer symbol's st_size, as the loader resolved it */
     runtime_slot *slots; /* --coreclr: assembly_store_bundled_assemblies, nslots of them */
     size_t nslots;
 } runtime_table;
 
-/* --coreclr: assembly_store_bundled_assemblies and its size from its dynamic symbol. */
-static int load_slots(void *h, const char *lib, runtime_table *t) {
+/* The dynamic symbol `name` of h and its st_size, as the loader resolved them (NULL: absent). */
+static void *symbol(void *h, const char *name, size_t *size) {
     const ElfW(Sym) *sym = NULL;
     Dl_info di;
+    void *p = dlsym(h, name);
 
-    t->slots = (runtime_slot *)dlsym(h, "assembly_store_bundled_assemblies");
-    if (!t->slots || !dladdr1(t->slots, &di, (void **)&sym, RTLD_DL_SYMENT) || !sym) {
+    if (!p || !dladdr1(p, &di, (void **)&sym, RTLD_DL_SYMENT) || !sym) return NULL;
+    *size = (size_t)sym->st_size;
+    return p;
+}
+
+/* --coreclr: assembly_store_bundled_assemblies and its size from its dynamic symbol. */
+static int load_slots(void *h, const char *lib, runtime_table *t) {
+    size_t bytes = 0;
+
+    t->slots = (runtime_slot *)symbol(h, "assembly_store_bundled_assemblies", &bytes);
+    if (!t->slots) {
         fprintf(stderr, "%s: no assembly_store_bundled_assemblies\n", lib);
         return 2;
     }
-    t->nslots = (size_t)sym->st_size / sizeof *t->slots;
+    t->nslots = bytes / sizeof *t->slots;
     return 0;
 }
 
@@ -78,7 +90,7 @@ static int load(const char *standin, const char *lib, int coreclr, runtime_table
     t->count = (const uint32_t *)dlsym(h, "compressed_assembly_count");
     t->descriptors = (runtime_descriptor *)dlsym(h, "compressed_assembly_descriptors");
     t->data_size = (const uint32_t *)dlsym(h, "uncompressed_assemblies_data_size");
-    t->buffer = (unsigned char *)dlsym(h, "uncompressed_assemblies_data_buffer");
+    t->buffer = (unsigned char *)symbol(h, "uncompressed_assemblies_data_buffer", &t->buffer_size);
     if (!t->count || !t->descriptors || !t->data_size || !t->buffer) {
         fprintf(stderr, "%s: a symbol the runtime reads is missing\n", lib);
         return 2;
@@ -113,6 +125,9 @@ static int run_entry(const runtime_table *t, const asmstore_entry *e) {
     if (length > d->uncompressed_file_size)
         return printf("entry %u: %u bytes, larger than when the application was built (%u): "
                       "abort\n", e->index, length, d->uncompressed_file_size), 1;
+    if (d->buffer_offset > t->buffer_size || length > t->buffer_size - d->buffer_offset)
+        return printf("entry %u: decompresses past uncompressed_assemblies_data_buffer's %zu "
+                      "bytes, over what follows it\n", e->index, t->buffer_size), 1;
     d->uncompressed_file_size = length;
     if (e->compression == ASMSTORE_COMPRESSION_LZ4) {
         int n = LZ4_decompress_safe((const char *)e->image + 12,

@@ -100,6 +100,7 @@ build_lib() {
     [ "$3" != 8 ] && def=-DAPP_NET$3
     [ "$3" = clr ] && def=-DAPP_CORECLR
     [ "$4" = arm ] && emu=armelf_linux_eabi x=-X
+    [ "$4" = x86_64 ] && emu=elf_x86_64
     $1 $W $def -O2 -fPIC -c -o "$2/app$3.o" "$SRC" &&
         ld.lld --shared --gc-sections --export-dynamic -z relro -z noexecstack \
             -z max-page-size=4096 -z now --enable-new-dtags --build-id=sha1 \
@@ -124,6 +125,7 @@ one_release() {
         diff <(expect_load "$rel" 70000) <($q "$o/chk" load "$o/libc.so" "$lib")
     t_check "$name: asmstore_app_grow grows descriptor 1 to 200,000 bytes" \
         "$T_TMP/grow" --grow "$lib" 1 200000 "$grown"
+    one_decoy "$q" "$o" "$rel" "$name"
     t_check "$name: the grown library keeps its file size" \
         test "$(stat -c %s "$grown")" = "$(stat -c %s "$lib")"
     t_check "$name: asmstore_app_open reads the grown table, its new memory past the last PT_LOAD" \
@@ -140,6 +142,28 @@ one_release() {
     done
 }
 
+# zip_apk DIR OUT LIBDIR STORE: an APK of DIR's manifest, LIBDIR/libxamarin-app.so (DEFLATEd) and
+# STORE (stored), zipaligned
+zip_apk() {
+    rm -f "$2.0"
+    echo '<manifest/>' >"$1/AndroidManifest.xml"
+    (cd "$1" && zip -q -X "$2.0" AndroidManifest.xml "$3/libxamarin-app.so" && zip -q -X -0 "$2.0" "$4") &&
+        zipalign -f -p 4 "$2.0" "$2" && rm -f "$2.0"
+}
+
+# one_decoy QEMU DIR RELEASE NAME: DIR/appRELEASE.so with its section headers pointed at copies of
+# .dynsym, .dynstr and .rel(a).dyn (tests/lib/app_decoy.py), which glibc loads as the original;
+# asmstore_app_grow must patch the tables the loader reads (PT_DYNAMIC's), not the copies
+one_decoy() {
+    local q=$1 o=$2 rel=$3 name="$4 decoy"
+    /usr/bin/python3 "$TOP/tests/lib/app_decoy.py" "$o/app$rel.so" "$o/decoy$rel.so"
+    t_check "$name: glibc${q:+ under ${q%% *}} loads it as the original" \
+        diff <(expect_load "$rel" 70000) <($q "$o/chk" load "$o/libc.so" "$o/decoy$rel.so")
+    "$T_TMP/grow" --grow "$o/decoy$rel.so" 1 200000 "$o/decoy-grown$rel.so"
+    t_check "$name: grown to 200,000 bytes and loaded, descriptor 1 has them (the loader's symbols and relocations patched)" \
+        diff <(expect_load "$rel" 200000) <($q "$o/chk" load "$o/libc.so" "$o/decoy-grown$rel.so")
+}
+
 # one_apk ABI QEMU DIR RELEASE: an APK of a store packed for the release and the stripped library;
 # repack grows B1.dll (descriptor 1) to 200,000 bytes: XALZ kept, the APK's library patched
 one_apk() {
@@ -148,18 +172,14 @@ one_apk() {
         t_skip "$name" "zip, zipalign or $ASMSTORE absent"
         return
     fi
-    lib=lib/$([ "$abi" = arm ] && echo armeabi-v7a || echo x86)
+    case $abi in arm) lib=lib/armeabi-v7a ;; x86_64) lib=lib/x86_64 ;; *) lib=lib/x86 ;; esac
     store=$lib/libassembly-store.so
     [ "$rel" = 9 ] && store=$lib/libassemblies.${lib#lib/}.blob.so
     mkdir -p "$a/$lib"
     "$ASMSTORE" pack --target "net$rel" --abi "$abi" --compression lz4 -o "$a/$store" \
         "$T_TMP/A0.dll" "$T_TMP/B1.dll" "$T_TMP/C2.dll" 2>"$o/pack.log"
     cat "$o/app$rel-stripped.so" >"$a/$lib/libxamarin-app.so"
-    echo '<manifest/>' >"$a/AndroidManifest.xml"
-    (cd "$a" && zip -q -X ../in0.apk AndroidManifest.xml "$lib/libxamarin-app.so" &&
-        zip -q -X -0 ../in0.apk "$store")
-    zipalign -f -p 4 "$o/in0.apk" "$o/in$rel.apk"
-    rm -f "$o/in0.apk"
+    zip_apk "$a" "$o/in$rel.apk" "$lib" "$store"
     t_check "$name: info finds $lib/libxamarin-app.so and the store agrees with it" \
         bash -c "'$ASMSTORE' info '$o/in$rel.apk' | grep -q 'agrees with the store (3 compressed'"
     "$ASMSTORE" repack "$o/in$rel.apk" -o "$o/out$rel.apk" --replace B1.dll="$T_TMP/BB.dll" \
@@ -176,7 +196,7 @@ one_apk() {
             cmp '$T_TMP/BB.dll' '$o/x$rel/B1.dll' &&
             '$ASMSTORE' info '$o/out$rel.apk' | grep -q 'agrees with the store (3 compressed'"
     unzip -p "$o/out$rel.apk" "$lib/libxamarin-app.so" >"$o/patched$rel.so"
-    t_check "$name: its patched library, loaded by glibc under ${q%% *}, holds 200,000 bytes" \
+    t_check "$name: its patched library, loaded by glibc${q:+ under ${q%% *}}, holds 200,000 bytes" \
         diff <(expect_load "$rel" 200000) <($q "$o/chk" load "$o/libc.so" "$o/patched$rel.so")
 }
 
@@ -247,10 +267,7 @@ clr_add() {
     "$ASMSTORE" pack --target net10 --runtime coreclr --abi x86_64 --compression lz4 \
         -o "$a/$lib/libassembly-store.so" "$T_TMP/A0.dll" "$T_TMP/B1.dll" "$T_TMP/C2.dll" 2>/dev/null
     cat "$o/app.so" >"$a/$lib/libxamarin-app.so"
-    echo '<manifest/>' >"$a/AndroidManifest.xml"
-    (cd "$a" && zip -q -X ../in0.apk AndroidManifest.xml "$lib/libxamarin-app.so" &&
-        zip -q -X -0 ../in0.apk "$lib/libassembly-store.so")
-    zipalign -f -p 4 "$o/in0.apk" "$o/in.apk"
+    zip_apk "$a" "$o/in.apk" "$lib" "$lib/libassembly-store.so"
     t_check "CoreCLR x86_64: info names the library CoreCLR's, 3 slots, agreeing with the store" \
         bash -c "'$ASMSTORE' info '$o/in.apk' | grep -q '3 assemblies in the APK, 3 bundled slots; CoreCLR' &&
             '$ASMSTORE' info '$o/in.apk' | grep -q 'agrees with the store (3 compressed'"
@@ -283,11 +300,41 @@ clr_add() {
     (cd "$o" && mkdir -p y && cd y && unzip -q -o ../out2.apk "$lib/libxamarin-app.so" "$lib/libassembly-store.so")
     t_check "CoreCLR x86_64: a second repack grows B1.dll and adds one more; the library takes all six" \
         $runtime "$o/y/$lib/libxamarin-app.so" "$o/y/$lib/libassembly-store.so"
+    # a decoy of the library (tests/lib/app_decoy.py): section headers pointed at copies of .dynsym,
+    # .dynstr and .rela.dyn; the slots must move where the loader resolves them
+    /usr/bin/python3 "$TOP/tests/lib/app_decoy.py" "$o/app.so" "$a/$lib/libxamarin-app.so"
+    zip_apk "$a" "$o/decoy.apk" "$lib" "$lib/libassembly-store.so"
+    "$ASMSTORE" repack "$o/decoy.apk" -o "$o/decoy-out.apk" --add "$T_TMP/N3.dll" --add "$T_TMP/N4.dll" 2>"$o/decoy.log"
+    (cd "$o" && mkdir -p d && cd d && unzip -q -o ../decoy-out.apk "$lib/libxamarin-app.so" "$lib/libassembly-store.so")
+    t_check "CoreCLR x86_64 decoy: repack --add, glibc loads the patched library; every entry's slot is in the array it resolves" \
+        $runtime "$o/d/$lib/libxamarin-app.so" "$o/d/$lib/libassembly-store.so"
+}
+
+# ---- a decoy, x86_64 natively: .NET 9's pointer table behind RELA relocations, the library's section
+# headers pointed at copies (one_decoy), grown directly and by repack of an APK (one_apk); .NET 10's
+# buffer on x86_64 is t_cli_app.sh's (the real sample, its store loaded by app_runtime_check) ----
+native_decoys() {
+    local o=$T_TMP/x86_64 rel=9
+    mkdir -p "$o"
+    if ! $CC -shared -fPIC -o "$o/libc.so" "$TOP/tests/lib/standin_libc.c" \
+        -Wl,--version-script="$T_TMP/libc.map" -Wl,-soname,libc.so 2>"$T_TMP/cc.log" ||
+        ! cp "$T_TMP/chk" "$o/chk"; then
+        t_fail "x86_64 decoys: build the stand-in libc" "$(head -5 "$T_TMP/cc.log")"
+        return
+    fi
+    if ! build_lib x86_64-linux-gnu-gcc "$o" "$rel" x86_64 2>"$T_TMP/cc.log"; then
+        t_fail "x86_64 .NET $rel: build the library" "$(head -5 "$T_TMP/cc.log")"
+        return
+    fi
+    one_decoy "" "$o" "$rel" "x86_64 .NET $rel"
+    /usr/bin/python3 "$TOP/tests/lib/app_decoy.py" "$o/app$rel-stripped.so" "$o/app$rel-stripped.so"
+    one_apk x86_64 "" "$o" "$rel"
 }
 if [ "$(uname -m)" = x86_64 ] && [ -x "$ASMSTORE" ] && command -v zip >/dev/null &&
     command -v zipalign >/dev/null; then
     t_pe --fill "clr " "$T_TMP/N3.dll" 5000 "$T_TMP/N4.dll" 6000 "$T_TMP/N5.dll" 7000
     clr_add
+    if command -v x86_64-linux-gnu-gcc >/dev/null; then native_decoys; else t_skip "x86_64 decoys" "x86_64-linux-gnu-gcc absent"; fi
 else
     t_skip "CoreCLR x86_64 --add" "not an x86_64 host, or asmstore, zip or zipalign absent"
 fi

@@ -217,6 +217,39 @@ if [ "$(uname -m)" = x86_64 ] &&
     done
     t_check "grow: .bss, the last PT_LOAD and the buffer symbol are the only header fields changed" \
         bash -c "diff <(readelf -lSW --dyn-syms '$X64/libxamarin-app.so') <(readelf -lSW --dyn-syms '$T_TMP/g/libxamarin-app.so') | grep '^>' | grep -vc -e ' .bss ' -e 'LOAD ' -e 'uncompressed_assemblies_data_buffer' | grep -qx 0"
+    # a decoy (tests/lib/app_decoy.py): the section headers pointed at copies of .dynsym, .dynstr and
+    # .rela.dyn appended past the end. glibc loads it as the original; the patch must land in the
+    # tables the loader reads (PT_DYNAMIC's), where a section-header reader would move only the copy's
+    # buffer symbol and let the runtime decompress past the real one
+    $PY "$TOP/tests/lib/app_decoy.py" "$X64/libxamarin-app.so" "$T_TMP/decoy.so"
+    t_check "decoy: glibc loads it as the original, every compressed entry of the store loads" \
+        "$T_TMP/chk" "$T_TMP/libc.so" "$T_TMP/decoy.so" "$X64/assembly-store.so"
+    mkdir -p "$T_TMP/gd"; ln -s "$X64/assembly-store.so" "$T_TMP/gd/assembly-store.so"
+    "$T_TMP/chk" --grow "$T_TMP/decoy.so" 9 3300000 "$T_TMP/gd/libxamarin-app.so"
+    "$ASMSTORE" repack "$T_TMP/gd/assembly-store.so" -o "$T_TMP/gd3.so" --replace Mono.Android.dll="$T_TMP/MA3M.dll" 2>/dev/null
+    t_check "decoy grown: glibc loads the patched library, the 3.3 MB image decompresses inside the buffer it resolves" \
+        "$T_TMP/chk" "$T_TMP/libc.so" "$T_TMP/gd/libxamarin-app.so" "$T_TMP/gd3.so"
+    if command -v zip >/dev/null && command -v zipalign >/dev/null; then
+        D=$T_TMP/dapk; mkdir -p "$D/lib/x86_64"
+        cp "$A/lib/x86_64/libassembly-store.so" "$D/lib/x86_64/"
+        cat "$T_TMP/decoy.so" >"$D/lib/x86_64/libxamarin-app.so"
+        echo '<manifest/>' >"$D/AndroidManifest.xml"
+        (cd "$D" && zip -q -X ../d0.apk AndroidManifest.xml lib/x86_64/libxamarin-app.so && zip -q -X -0 ../d0.apk lib/x86_64/libassembly-store.so)
+        zipalign -f -p 4 "$T_TMP/d0.apk" "$T_TMP/decoy.apk"
+        "$ASMSTORE" repack "$T_TMP/decoy.apk" -o "$T_TMP/decoy-out.apk" --replace Mono.Android.dll="$T_TMP/MA3M.dll" 2>/dev/null
+        mkdir -p "$T_TMP/do"; (cd "$T_TMP/do" && unzip -q "$T_TMP/decoy-out.apk" lib/x86_64/libxamarin-app.so lib/x86_64/libassembly-store.so)
+        t_check "decoy APK: repack grows Mono.Android, glibc loads the output's library, every entry decompresses inside its buffer" \
+            "$T_TMP/chk" "$T_TMP/libc.so" "$T_TMP/do/lib/x86_64/libxamarin-app.so" "$T_TMP/do/lib/x86_64/libassembly-store.so"
+    fi
+    # the loader's buffer symbol shrunk to 1,000,000 bytes, its section-header copy still 1,836,544: info
+    # must judge the table the loader uses (the runtime check shows it would write past the buffer)
+    $PY "$TOP/tests/lib/app_decoy.py" "$X64/libxamarin-app.so" "$T_TMP/shrunk.so" --shrink uncompressed_assemblies_data_buffer=1000000
+    "$T_TMP/chk" "$T_TMP/libc.so" "$T_TMP/shrunk.so" "$X64/assembly-store.so" >"$T_TMP/shrunk.log" 2>&1
+    t_check "decoy with the loader's buffer shrunk: the runtime would decompress past it" \
+        grep -q "decompresses past uncompressed_assemblies_data_buffer's 1000000 bytes" "$T_TMP/shrunk.log"
+    "$ASMSTORE" info --app "$T_TMP/shrunk.so" "$X64/assembly-store.so" >"$T_TMP/shrunk-info" 2>&1
+    t_check "decoy with the loader's buffer shrunk: info says the store disagrees, never \"agrees\"" \
+        bash -c "grep -q 'app table: *disagrees with the store' '$T_TMP/shrunk-info' && ! grep -qw agrees '$T_TMP/shrunk-info'"
     # arm64, by parsing: the same patch, info --app says the new store agrees
     t_check "grow arm64: descriptor 9 patched" "$T_TMP/chk" --grow "$V3/arm64-v8a/libxamarin-app.so" 9 3300000 "$T_TMP/arm64-app.so"
     mkdir -p "$T_TMP/g64"; ln -s "$V3/arm64-v8a/assembly-store.so" "$T_TMP/g64/assembly-store.so"; cp "$T_TMP/arm64-app.so" "$T_TMP/g64/libxamarin-app.so"

@@ -234,6 +234,93 @@ static void test_damaged_pointer_table(void) {
     free(so);
 }
 
+/* >>the loader's view --------------------------------------------------------------------------- */
+/* A decoy of the ELF64 library so[0..n): .dynsym, .dynstr and every SHT_RELA section copied past the
+   end, their section headers pointed at the copies (tests/lib/app_decoy.py, for any class). glibc
+   and bionic read none of them through section headers: the decoy loads as the original. */
+static unsigned char *decoy64(const unsigned char *so, size_t n, size_t *out) {
+    uint64_t shoff = asmstore__rd64(so + 40), at = n;
+    unsigned shent = asmstore__rd16(so + 58), shnum = asmstore__rd16(so + 60), i;
+    unsigned char *d = (unsigned char *)calloc(1, 2 * n);
+
+    if (!d) return NULL;
+    memcpy(d, so, n);
+    for (i = 1; i < shnum; i++) {
+        unsigned char *sh = d + shoff + (uint64_t)i * shent;
+        uint32_t type = asmstore__rd32(sh + 4);
+        uint64_t off = asmstore__rd64(sh + 24), size = asmstore__rd64(sh + 32);
+        if (type != 11 && type != 4 && !(type == 3 && (sh[8] & 2))) continue; /* DYNSYM RELA .dynstr */
+        at = (at + 15) & ~(uint64_t)15;
+        memcpy(d + at, so + off, (size_t)size);
+        w64(sh + 24, at);
+        at += size;
+    }
+    *out = (size_t)at;
+    return d;
+}
+
+#define X64_BUFFER_SYM (0x228 + 46 * 24) /* the x86_64 sample's DT_SYMTAB entry of the buffer */
+
+/* The x86_64 sample's decoy: the table reads the same; a growth moves the buffer symbol the loader
+   resolves (DT_SYMTAB's), not the copy's; the loader's buffer shrunk under the data size is a
+   disagreement whatever the copy says. */
+static void test_decoy_buffer(void) {
+    size_t n = 0, dn = 0;
+    unsigned char *so = slurp(V3_X64 "libxamarin-app.so", &n), *d;
+    asmstore_app_info info, orig;
+    asmstore_error err;
+    if (!so) SKIP(NO_SAMPLES);
+    d = decoy64(so, n, &dn);
+    CHECK(d != NULL && dn > n);
+    CHECK_EQ_INT(asmstore_app_open(so, n, &orig, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_app_open(d, dn, &info, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(info.data_addr, orig.data_addr);
+    CHECK_EQ_INT(info.descriptors_offset, orig.descriptors_offset);
+    CHECK_EQ_INT(asmstore__rd64(d + X64_BUFFER_SYM + 8), info.data_addr);
+    CHECK_EQ_INT(asmstore_app_grow(d, dn, &info, 9, 3300000, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore__rd64(d + X64_BUFFER_SYM + 8), info.data_addr);
+    CHECK_EQ_INT(asmstore__rd64(d + X64_BUFFER_SYM + 16), 1836544 + 3300000);
+    CHECK_EQ_INT(asmstore_app_check_image(d, dn, &info, 9, 3300000, NULL), ASMSTORE_OK);
+    free(d);
+    d = decoy64(so, n, &dn);
+    w64(d + X64_BUFFER_SYM + 16, 1000000); /* the loader's buffer; the copy keeps 1,836,544 */
+    CHECK_EQ_INT(asmstore_app_open(d, dn, &info, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(info.data_symbol_size, 1000000);
+    CHECK_EQ_INT(asmstore_app_check_image(d, dn, &info, 0, 1, &err), ASMSTORE_ERR_CORRUPT);
+    free(d);
+    free(so);
+}
+
+/* What the loader would resolve by its hash, or set by the last relocation, is not guessed: two
+   dynamic symbols of a name the runtime reads, or a second relocation of a descriptor's pointer, are
+   refused. */
+static void test_loader_ambiguity(void) {
+    size_t n = 0, n8 = 0;
+    unsigned char *so = slurp(V3_X64 "libxamarin-app.so", &n);
+    unsigned char *so8 = slurp(V1_RAZR "libxamarin-app.so", &n8);
+    asmstore_app_info info;
+    asmstore_app_descriptor d, d5;
+    asmstore_error err;
+    if (!so || !so8) {
+        free(so);
+        free(so8);
+        SKIP(NO_SAMPLES);
+    }
+    /* format_tag (symbol 5) renamed compressed_assembly_count (symbol 7) */
+    w32(so + 0x228 + 5 * 24, r32(so + 0x228 + 7 * 24));
+    CHECK_EQ_INT(asmstore_app_open(so, n, &info, &err), ASMSTORE_ERR_BAD_ELF);
+    CHECK(err.message && strstr(err.message, "two dynamic symbols"));
+    /* descriptor 5's data relocation retargeted at descriptor 4's pointer */
+    CHECK_EQ_INT(asmstore_app_open(so8, n8, &info, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_app_read_descriptor(so8, n8, &info, 4, &d, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_app_read_descriptor(so8, n8, &info, 5, &d5, NULL), ASMSTORE_OK);
+    w64(so8 + d5.reloc_offset, asmstore__rd64(so8 + d.reloc_offset));
+    CHECK_EQ_INT(asmstore_app_read_descriptor(so8, n8, &info, 4, &d, &err), ASMSTORE_ERR_BAD_ELF);
+    CHECK(err.message && strstr(err.message, "more than one relocation"));
+    free(so);
+    free(so8);
+}
+
 /* >>growing a descriptor ----------------------------------------------------------------------- */
 /* x86_64 Mono.Android grown to 3.3 MB: the buffer moves past .bss, only the fields that say so
    change, the runtime's checks accept 3.3 MB and nothing more; a second growth extends it. */
@@ -419,6 +506,8 @@ int main(void) {
     RUN(test_no_table);
     RUN(test_damaged_buffer_table);
     RUN(test_damaged_pointer_table);
+    RUN(test_decoy_buffer);
+    RUN(test_loader_ambiguity);
     RUN(test_grow_net10);
     RUN(test_grow_net8);
     RUN(test_grow_refused);

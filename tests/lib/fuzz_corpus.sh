@@ -171,6 +171,15 @@ if command -v ld.lld >/dev/null && cc -std=c99 -DAPP_CORECLR -O2 -fPIC -c -o "$t
   ld.lld --shared --export-dynamic -z relro -z now --no-rosegment --unresolved-symbols=ignore-all \
     -soname libxamarin-app.so -o "$OUT/app/coreclr-x86_64.so" "$tmp/clr.o" 2>/dev/null
 fi
+# decoys (tests/lib/app_decoy.py): the section headers pointed at copies of .dynsym, .dynstr and the
+# relocations appended past the end, which the loader never reads; one with the loader's buffer shrunk
+for f in "$OUT/app/v3-watercountdown-widget-x86_64.so" "$OUT/app/coreclr-x86_64.so"; do
+  [ -f "$f" ] && /usr/bin/python3 "$(dirname "$src")/app_decoy.py" "$f" "${f%.so}-decoy.so" 2>/dev/null || true
+done
+if [ -f "$OUT/app/v3-watercountdown-widget-x86_64.so" ]; then
+  /usr/bin/python3 "$(dirname "$src")/app_decoy.py" "$OUT/app/v3-watercountdown-widget-x86_64.so" \
+    "$OUT/app/v3-x86_64-decoy-shrunk.so" --shrink uncompressed_assemblies_data_buffer=1000000 2>/dev/null || true
+fi
 # other harnesses (elf, zip, cache) use the same directories by name
 for d in "$OUT"/*/; do [ -n "$(ls -A "$d")" ] || rmdir "$d"; done
 echo "seeds: $(find "$OUT" -type f | wc -l) files in $OUT"
