@@ -24,12 +24,19 @@ ifeq ($(HAVE_CRYPTO),1)
 CLI_DEFS += -DASMSTORE_CLI_CRYPTO
 CLI_LIBS += -lcrypto
 endif
+# libyara: scan --yara runs YARA rules over decompressed images (optional too: refused by name without it)
+HAVE_YARA := $(shell test -f /usr/include/yara.h && echo 1)
+ifeq ($(HAVE_YARA),1)
+CLI_DEFS += -DASMSTORE_CLI_YARA
+CLI_LIBS += -lyara
+endif
 HEADERS  = asmstore.h asmstore_cache.h
 
 # Everything `make deps` installs (the one list; fragments add none), by what needs it:
 # the build, CMake, the CLI's optional codecs and tests/*.py
 DEPS  = build-essential pkg-config cmake libzstd-dev libxxhash-dev liblz4-dev zlib1g-dev \
-        libssl-dev zstd xxhash python3 python3-xxhash python3-zstandard python3-lz4 file strace cppcheck
+        libssl-dev zstd xxhash python3 python3-xxhash python3-zstandard python3-lz4 file strace cppcheck \
+        libyara-dev yara
 # the Python package (python/, tests/t_python.sh): its C extension's build, the venv it installs
 # into offline (pip --no-build-isolation: the system's setuptools and wheel) and its pytest suite
 DEPS += python3-dev python3-venv python3-setuptools python3-wheel python3-pip python3-pytest

@@ -108,6 +108,24 @@ static const cli_command cli_commands[] = {
      "never outside DIR. An entry whose bytes are not what it claims (as verify checks) is\n"
      "named and not written; the others are, and extract exits 1.\n" STORE_HELP,
      "asmstore extract app.apk -C out --abi arm64 MyApp.dll"},
+    {"scan", cli_cmd_scan, cli_scan_options,
+     "scan [--jobs N] [--timeout S] [--max-memory MIB] [--summary]\n"
+     "                [--yara RULES [--yara-members]] PATH...\n"
+     "Scans many inputs for what a security review wants: one NDJSON line per input, in\n"
+     "input order (docs/json.md 3.12): the file (size, SHA-256, kind), the app (.NET for\n"
+     "Android or not, runtime, layout, ABIs), every store's entries with the SHA-256 and\n"
+     "identity (name, version, MVID, public key token, debug id) of each decompressed image,\n"
+     "and findings with stable codes (an image that is no assembly, a name the assembly does\n"
+     "not have, entries the runtime never reaches, a table libxamarin-app.so disagrees with, a\n"
+     "store DEFLATEd, misaligned or out of place, an assembly also stored as a plain file,\n"
+     "damaged data). PATH is a file, a directory (walked; links not followed), @LIST or - (paths\n"
+     "one a line). Each input is read by a worker process of its own, --jobs at a time; one\n"
+     "past --timeout (300 s) or --max-memory (4096 MiB) gets a line whose \"error\" says so.\n"
+     "--yara RULES runs YARA rules (source or compiled) over every decompressed image, and\n"
+     "--yara-members over the archive's other members too. --summary: counts on stderr.\n"
+     "Exit 0 when every input was read (findings are data), 1 when one was damaged or\n"
+     "stopped, 2 for usage or an input that is not a readable file.\n",
+     "asmstore scan --jobs 4 --yara rules.yar apks/ > scan.ndjson"},
     {"load", cli_cmd_load, cli_load_options,
      "load [--cache DIR] [--abi A] [--dlopen] [--json] STORE NAME...|--all\n"
      "Loads entries as a host would (through the cache in DIR when given): one ABI's stores\n"

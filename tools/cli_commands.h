@@ -35,6 +35,10 @@ extern const cli_option cli_unpack_options[];
 int cli_cmd_diff(int argc, char **argv);
 extern const cli_option cli_diff_options[];
 
+/* >>scan (cli_scan.c) -------------------------------------------------------------------------- */
+int cli_cmd_scan(int argc, char **argv);
+extern const cli_option cli_scan_options[];
+
 /* >>cache commands (cli_cache.c) --------------------------------------------------------------- */
 int cli_cmd_load(int argc, char **argv);
 int cli_cmd_cache(int argc, char **argv);

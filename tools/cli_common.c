@@ -806,9 +806,14 @@ void cli_print_optional_parts(FILE *f) {
 #else
     const char *crypto = "off";
 #endif
+#ifdef ASMSTORE_CLI_YARA
+    const char *yara = "on";
+#else
+    const char *yara = "off";
+#endif
 
     fprintf(f,
             "optional parts: liblz4 %s (LZ4 stores), zlib %s (DEFLATEd archive entries), "
-            "libcrypto %s (repack --sign-key)\n",
-            lz4, zlib, crypto);
+            "libcrypto %s (repack --sign-key), libyara %s (scan --yara)\n",
+            lz4, zlib, crypto, yara);
 }
