@@ -105,10 +105,11 @@ class Sdist(sdist):
     def make_release_tree(self, base_dir, files):
         # ../ paths (the clone's sources as build_ext lists them) go to csrc/ instead
         super().make_release_tree(base_dir, [f for f in files if not f.startswith("..")])
-        if TOP == BUNDLED:
+        if TOP == BUNDLED:  # an sdist made from an sdist
             shutil.copytree(BUNDLED, os.path.join(base_dir, "csrc"))
             return
         os.makedirs(os.path.join(base_dir, "csrc", "tools"))
+        shutil.copy2(os.path.join(TOP, "LICENSE"), base_dir)
         for path in glob.glob(os.path.join(TOP, "asmstore*.h")) + glob.glob(
                 os.path.join(TOOLS, "*.[ch]")) + [find_header("xxhash.h")]:
             shutil.copy2(path, os.path.join(base_dir, "csrc", os.path.relpath(

@@ -879,7 +879,9 @@ static struct PyModuleDef module_def = {
     "the C part of the asmstore package: asmstore.h and the CLI's input and command code", -1,
     module_methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__asmstore(void) {
+/* exported by hand: setup.py builds with -fvisibility=hidden, and Python 3.8's PyMODINIT_FUNC does
+   not mark the function visible (3.9's does) */
+__attribute__((visibility("default"))) PyMODINIT_FUNC PyInit__asmstore(void) {
     PyObject *m, *v = NULL;
 
     if (PyType_Ready(&store_type) < 0 || PyType_Ready(&view_type) < 0)
