@@ -251,7 +251,7 @@ class Store:
         return self._s.closed
 
     def close(self) -> None:
-        """Unmaps the input; BufferError while a memoryview from read() is alive."""
+        """Unmaps the input; BufferError while a memoryview from view() is alive."""
         self._s.close()
 
     def __enter__(self) -> "Store":

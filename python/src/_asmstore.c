@@ -13,8 +13,8 @@
    tools/cli_common.c), and pack, repack and extract run the CLI's commands in-process
    (asmstore_cli_main: tools/asmstore.c's main renamed by setup.py) with C stdout and stderr caught
    in memory, so their exit status and message reach the Python exception and nothing they print
-   reaches the caller's output (main() runs the CLI as it is, for python -m asmstore). The GIL is held throughout: a Store is used by one thread at a
-   time. */
+   reaches the caller's output (main() runs the CLI as it is, for python -m asmstore). The GIL is
+   held throughout: a Store is used by one thread at a time. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
@@ -39,6 +39,18 @@ static PyObject *int_or_none(int known, long long v) {
     if (!known)
         Py_RETURN_NONE;
     return PyLong_FromLongLong(v);
+}
+
+/* Appends item (a new reference; NULL when making it failed) to *list and drops the reference: 0,
+   or -1 with *list released and NULL (an exception set). */
+static int append_new(PyObject **list, PyObject *item) {
+    if (item && PyList_Append(*list, item) == 0) {
+        Py_DECREF(item);
+        return 0;
+    }
+    Py_XDECREF(item);
+    Py_CLEAR(*list);
+    return -1;
 }
 
 /* The same for an unsigned value (a 64-bit name hash). */
@@ -463,12 +475,8 @@ static PyObject *store_problems(store_obj *s, PyObject *unused) {
             PyErr_NoMemory();
         }
         free(msg);
-        if (!text || PyList_Append(list, text)) {
-            Py_XDECREF(text);
-            Py_DECREF(list);
+        if (append_new(&list, text))
             return NULL;
-        }
-        Py_DECREF(text);
     }
     return list;
 }
@@ -482,18 +490,11 @@ static PyObject *store_abis(store_obj *s, PyObject *unused) {
     if (store_closed(s) || !(list = PyList_New(0)))
         return NULL;
     for (i = 0; i < s->in->n; i++) {
-        PyObject *name;
-
         j = (int)s->in->units[i].abi;
         if (j <= 0 || j >= 8 || seen[j]++)
             continue;
-        name = PyUnicode_FromString(asmstore_abi_android_name((asmstore_abi)j));
-        if (!name || PyList_Append(list, name)) {
-            Py_XDECREF(name);
-            Py_DECREF(list);
+        if (append_new(&list, PyUnicode_FromString(asmstore_abi_android_name((asmstore_abi)j))))
             return NULL;
-        }
-        Py_DECREF(name);
     }
     return list;
 }
@@ -547,18 +548,13 @@ static PyObject *store_entries(store_obj *s, PyObject *unused) {
 
         for (k = 0; k < u->r.entry_count; k++) {
             asmstore_result r = asmstore_reader_entry(&u->r, k, &e, &err);
-            PyObject *t;
 
             if (r != ASMSTORE_OK) {
                 Py_DECREF(list);
                 return raise_result(u->label, r, &err);
             }
-            if (!(t = entry_tuple(i, u, &e)) || PyList_Append(list, t)) {
-                Py_XDECREF(t);
-                Py_DECREF(list);
+            if (append_new(&list, entry_tuple(i, u, &e)))
                 return NULL;
-            }
-            Py_DECREF(t);
         }
     }
     return list;
@@ -702,9 +698,9 @@ static PyObject *read_at(store_obj *s, int unit, uint32_t index, int part, int v
 }
 
 /* Looks name up the way hosts ask (with or without .dll; asmstore_reader_find_index: no image
-   touched) in each store served for `abi` (its own and a .NET 6-8 store 0) in turn: ASMSTORE_OK with *unit and *index set, else
-   ASMSTORE_ERR_NOT_FOUND or ASMSTORE_ERR_IGNORED (only a placeholder has the name); -1 with an
-   exception set when a store failed otherwise. */
+   touched) in each store served for `abi` (its own and a .NET 6-8 store 0) in turn: ASMSTORE_OK
+   with *unit and *index set, else ASMSTORE_ERR_NOT_FOUND or ASMSTORE_ERR_IGNORED (only a
+   placeholder has the name); -1 with an exception set when a store failed otherwise. */
 static int lookup(store_obj *s, const char *name, size_t len, asmstore_abi abi, int *unit,
                   uint32_t *index) {
     int i, found = ASMSTORE_ERR_NOT_FOUND;
@@ -837,10 +833,8 @@ static PyObject *py_results(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
 #define RESULT_ROW(name, value, text)                                                            \
-    if (list && PyList_Append(list, Py_BuildValue("(iss)", value, #name, text))) {              \
-        Py_DECREF(list);                                                                         \
-        list = NULL;                                                                             \
-    }
+    if (list)                                                                                    \
+        append_new(&list, Py_BuildValue("(iss)", value, #name, text));
     ASMSTORE_RESULT_LIST(RESULT_ROW)
 #undef RESULT_ROW
     return list;
