@@ -14,7 +14,8 @@ PY_DEPS   = python/setup.py python/pyproject.toml python/src/_asmstore.c $(wildc
             $(HEADERS) $(wildcard tools/*.c tools/*.h)
 .PHONY: sdist python-venv bench-python python-asan
 
-# setup.py sdist, not python -m build (which, run in python/ or the top, imports the build/ there)
+# setup.py sdist: `python3 -m build --sdist --no-isolation python` gives the same, where the build
+# package (python3-build, not in DEPS) is installed
 sdist: | $(B)
 	rm -rf $(B)/dist
 	cd python && $(PY_SYS) setup.py -q sdist --dist-dir $(abspath $(B))/dist
