@@ -147,7 +147,7 @@ sdist_install() {
     t_skip "python: sdist on $name" "its venv lacks setuptools >= 61 or wheel and none is offline here (WHEELHOUSE=DIR of their .whl files)"
     return
   fi
-  if (cd "$away" && "$v/bin/pip" install --no-build-isolation --no-index "$SDIST" >"$away/log" 2>&1) &&
+  if (cd "$away" && "$v/bin/pip" install --no-cache-dir --no-build-isolation --no-index "$SDIST" >"$away/log" 2>&1) &&
      (cd "$away" && sdist_checks "$v/bin/python" >>"$away/log" 2>&1); then
     t_ok "python: the sdist installs and works on $name, in an empty directory away from the clone"
   else
