@@ -90,7 +90,7 @@ TEST_SH  = $(sort $(wildcard tests/t_*.sh))
 #   mk/bench.mk     make bench-report (what `make bench` runs), bench-publish; BENCH_TEST_NEEDS (the bench
 #                   programs, compiled before `make test`)
 #   mk/dotnet.mk    make runtime-net11, composite-net10 (NuGet packages into build/); DOTNET_TEST_NEEDS
-#   mk/python.mk    make python-venv, bench-python, python-asan (tests/t_python.sh installs on its own)
+#   mk/python.mk    make sdist, python-venv, bench-python, python-asan (tests/t_python.sh installs on its own)
 include mk/hosts.mk mk/elf.mk mk/cache.mk mk/sanitize.mk mk/fuzz.mk mk/install.mk mk/bench.mk mk/dotnet.mk
 include mk/python.mk
 

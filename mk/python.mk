@@ -1,4 +1,6 @@
 # mk/python.mk - the Python package (python/, issue 26; tests/t_python.sh runs its suite in `make test`):
+#   make sdist         build/dist/asmstore-VERSION.tar.gz: the package with the C files it compiles
+#                      copied into its csrc/ (python/setup.py's sdist), to pip install anywhere
 #   make python-venv   build/python-venv: a venv with the system's site packages and the package installed
 #                      as python/README.md says (pip install --no-build-isolation ./python, offline)
 #   make bench-python  reading every image of the .NET BCL store from Python beside `asmstore extract`
@@ -10,7 +12,14 @@ PY_VENV   = $(B)/python-venv
 PY_ASAN   = $(B)/python-asan
 PY_DEPS   = python/setup.py python/pyproject.toml python/src/_asmstore.c $(wildcard python/asmstore/*) \
             $(HEADERS) $(wildcard tools/*.c tools/*.h)
-.PHONY: python-venv bench-python python-asan
+.PHONY: sdist python-venv bench-python python-asan
+
+# setup.py sdist: `python3 -m build --sdist --no-isolation python` gives the same, where the build
+# package (python3-build, not in DEPS) is installed
+sdist: | $(B)
+	rm -rf $(B)/dist
+	cd python && $(PY_SYS) setup.py -q sdist --dist-dir $(abspath $(B))/dist
+	@ls $(B)/dist/*.tar.gz
 
 $(PY_VENV)/installed: $(PY_DEPS) | $(B)
 	rm -rf $(PY_VENV)

@@ -3,6 +3,11 @@
 # with the system's site packages, `pip install --no-build-isolation ./python` (offline), then
 # `python -c "import asmstore; ..."` over every real sample, the README's example run as written on
 # an APK, and the pytest suite python/tests/ (each of its tests counted here as one ok/FAIL line).
+# Then the sdist (issue 39): built as `make sdist` does, installed in an empty directory away from
+# the clone into a venv of PYTHON and of each other CPython >= 3.8 found (OTHER_PYTHONS, default:
+# python3 on PATH when it is another one, and the oldest pyenv 3.8+), offline: a venv lacking
+# setuptools >= 61 or wheel gets them from WHEELHOUSE (directories of .whl files; default: the
+# pristine ones pyenv's CPythons carry in lib/python3.*/test), else that interpreter is skipped.
 # PYTHON picks the interpreter (default /usr/bin/python3: the one Debian's python3-pytest is for).
 . "$(dirname "$0")/lib/lib.sh"
 PY=${PYTHON:-/usr/bin/python3}
@@ -61,7 +66,7 @@ fi
 cd "$T_TMP" || exit 2
 
 # ---- pytest: every test one line -----------------------------------------------------------------
-ASMSTORE_TOP=$TOP ASMSTORE_SAMPLES=$SAMPLES "$VPY" -m pytest -p no:cacheprovider -rA -q \
+ASMSTORE_TOP=$TOP ASMSTORE_SAMPLES=$SAMPLES ASMSTORE=$ASMSTORE "$VPY" -m pytest -p no:cacheprovider -rA -q \
   --rootdir "$T_TMP" "$TOP/python/tests" >"$T_TMP/pytest.out" 2>&1
 rc=$?
 while read -r word test rest; do
@@ -75,5 +80,93 @@ if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] || ! grep -q 'short test summary info' "$T
   t_fail "pytest ran (exit $rc)" "$(tail -30 "$T_TMP/pytest.out")"
 elif [ "$rc" -eq 1 ]; then
   sed -n '/= FAILURES =/,/short test summary/p' "$T_TMP/pytest.out" | head -80
+fi
+
+# ---- the sdist, installed away from the clone by every CPython found -----------------------------
+DIST=$T_TMP/dist
+t_check "python: setup.py sdist (make sdist)" bash -c "cd '$TOP/python' && '$PY' setup.py -q sdist --dist-dir '$DIST'"
+SDIST=$(ls "$DIST"/asmstore-*.tar.gz 2>/dev/null | head -1)
+listing=$(tar tzf "$SDIST" 2>/dev/null)
+missing=$(cd "$TOP" && for f in asmstore.h tools/*.c tools/*.h; do
+  printf '%s\n' "$listing" | grep -qx "asmstore-[0-9.]*/csrc/$f" || echo "$f"; done)
+if [ -n "$SDIST" ] && [ -z "$missing" ] && printf '%s\n' "$listing" | grep -q '/csrc/xxhash.h$' &&
+   ! printf '%s\n' "$listing" | grep -qv '^asmstore-[0-9.]*/'; then
+  t_ok "python: the sdist carries asmstore.h, every tools/*.[ch] and xxhash.h in csrc/"
+else
+  t_fail "python: the sdist's C files" "missing: $missing $(printf '%s\n' "$listing" | head -5)"
+fi
+CLI_VERSION=$("$ASMSTORE" --version | head -1)
+SAMPLE=$SAMPLES/v1-razr-pointcrep
+# sdist_checks VENV_PYTHON: the installed package's version is the CLI's, it reads a real sample's
+# images as EXPECTED.json says, and python -m asmstore and the asmstore script exit as the CLI does
+sdist_checks() {
+  local vpy=$1 bin; bin=$(dirname "$1")
+  "$vpy" -c 'import asmstore, sys
+assert "asmstore " + asmstore.__version__ == sys.argv[1], (asmstore.__version__, sys.argv[1])
+assert asmstore.__file__.startswith(sys.prefix), asmstore.__file__' "$CLI_VERSION" || return 1
+  if [ -f "$SAMPLES/EXPECTED.json" ]; then
+    "$vpy" -c 'import asmstore, hashlib, json, os, sys
+want = json.load(open(os.path.join(sys.argv[1], "EXPECTED.json")))
+key = "v1-razr-pointcrep/base_assemblies.arm64_v8a.blob"
+with asmstore.open(os.path.join(sys.argv[1], key)) as s:
+    got = [hashlib.sha256(s.read(e)).hexdigest() for e in s]
+assert got == [d["uncompressed_sha256"] for d in want[key]["descriptors"]], "images differ"' \
+      "$SAMPLES" || return 1
+    "$vpy" -m asmstore verify "$SAMPLE" >/dev/null || return 1
+  fi
+  "$bin/asmstore" list "$T_TMP/not-there" 2>/dev/null; [ $? -eq 2 ] || return 1
+  "$vpy" -m asmstore list "$T_TMP/not-there" 2>/dev/null; [ $? -eq 2 ]
+}
+# wheelhouse: pristine setuptools and wheel .whl files (not Debian's /usr/share/python-wheels,
+# patched for Debian's own Python), copied into $T_TMP/wheels for pip --find-links
+wheelhouse() {
+  local root=${PYENV_ROOT:-$HOME/.pyenv} d
+  mkdir -p "$T_TMP/wheels"
+  for d in ${WHEELHOUSE:-"$root"/versions/*/lib/python3*/test/wheeldata
+                         "$root"/versions/*/lib/python3*/test}; do
+    cp "$d"/setuptools-*.whl "$d"/wheel-*.whl "$T_TMP/wheels/" 2>/dev/null
+  done
+  echo "$T_TMP/wheels"
+}
+# build_tools VENV: setuptools >= 61 and wheel in VENV (what --no-build-isolation builds with),
+# from the wheelhouse when it lacks them; 1 when they cannot be had offline
+build_tools() {
+  "$1/bin/python" -c 'import setuptools, wheel, sys
+sys.exit(int(setuptools.__version__.split(".")[0]) < 61)' 2>/dev/null ||
+    "$1/bin/pip" install -q --no-index --find-links "$(wheelhouse)" 'setuptools>=61' wheel
+}
+# sdist_install PY NAME [--system-site-packages]: a venv of PY in an empty directory, the sdist
+# installed there offline (--no-build-isolation), sdist_checks
+sdist_install() {
+  local py=$1 name=$2 away v
+  away=$(mktemp -d "$T_TMP/away.XXXXXX"); v=$away/venv
+  if ! "$py" -m venv $3 "$v" >"$away/log" 2>&1; then
+    t_skip "python: sdist on $name" "no venv: $(tail -1 "$away/log")"; return
+  fi
+  if ! build_tools "$v" >"$away/log" 2>&1; then
+    t_skip "python: sdist on $name" "its venv lacks setuptools >= 61 or wheel and none is offline here (WHEELHOUSE=DIR of their .whl files)"
+    return
+  fi
+  if (cd "$away" && "$v/bin/pip" install --no-cache-dir --no-build-isolation --no-index "$SDIST" >"$away/log" 2>&1) &&
+     (cd "$away" && sdist_checks "$v/bin/python" >>"$away/log" 2>&1); then
+    t_ok "python: the sdist installs and works on $name, in an empty directory away from the clone"
+  else
+    t_fail "python: the sdist on $name" "$(tail -15 "$away/log")"
+  fi
+}
+# other_pythons: python3 on PATH when it is not $PY, and the oldest pyenv CPython >= 3.8
+other_pythons() {
+  local on_path p
+  on_path=$(command -v python3)
+  [ -n "$on_path" ] && [ "$(readlink -f "$on_path")" != "$(readlink -f "$PY")" ] && echo "$on_path"
+  for p in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.{8,9,10,11,12,13}*/bin/python3; do
+    [ -x "$p" ] && [ "$(readlink -f "$p")" != "$(readlink -f "$on_path")" ] && { echo "$p"; break; }
+  done
+}
+if [ -n "$SDIST" ]; then
+  sdist_install "$PY" "$("$PY" -V 2>&1) ($PY)" --system-site-packages
+  [ -n "${OTHER_PYTHONS+set}" ] || OTHER_PYTHONS=$(other_pythons)
+  [ -n "$OTHER_PYTHONS" ] || t_skip "python: sdist on another CPython" "none found (OTHER_PYTHONS)"
+  for p in $OTHER_PYTHONS; do sdist_install "$p" "$("$p" -V 2>&1) ($p)"; done
 fi
 t_done

@@ -6,11 +6,11 @@ and split APKs, DEFLATEd entries) and the CLI's pack, repack and extract command
 Nothing here parses a store: this module only shapes what the C code returns into Python objects.
 
     >>> import asmstore
-    >>> with asmstore.open("app.apk", abi="arm64") as store:
-    ...     print(store.info.release)
+    >>> with asmstore.open("app.apk") as store:   # every ABI's stores
+    ...     print(store.info.release, store.abis)
     ...     for entry in store:
-    ...         print(entry.name, entry.size, entry.compression.name)
-    ...     image = store["System.Runtime.dll"]   # bytes, or a memoryview for a stored image
+    ...         print(entry.abi, entry.name, entry.size, entry.compression.name)
+    ...     image = store["System.Runtime.dll"]   # bytes
 
 Errors are AsmstoreError (EntryNotFound, also a KeyError, for a name that is not there), carrying
 the library's result code, its message and the byte offset it was found at.
@@ -18,6 +18,7 @@ the library's result code, its message and the byte offset it was found at.
 import builtins
 import dataclasses
 import enum
+import hashlib
 import os
 import re
 import tempfile
@@ -25,11 +26,11 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Un
 
 from . import _asmstore
 
-__all__ = ["open", "pack", "repack", "Store", "Entry", "Info", "Compression", "AsmstoreError",
-           "EntryNotFound", "RESULTS", "__version__"]
+__all__ = ["open", "pack", "repack", "unpack", "name_hash", "Store", "Entry", "Info", "Compression",
+           "AsmstoreError", "EntryNotFound", "RESULTS", "__version__"]
 
-__version__ = "%d.%d.%d" % (_asmstore.version >> 16, (_asmstore.version >> 8) & 0xFF,
-                            _asmstore.version & 0xFF)
+#: what `asmstore --version` prints (asmstore.h's ASMSTORE_VERSION_MAJOR.MINOR.PATCH)
+__version__: str = _asmstore.version_string
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -84,7 +85,7 @@ class Info:
     abi: str              # "arm64-v8a", or "every ABI" for a .NET 6-8 set's store 0
     format: int           # 1 (.NET 6-8), 2 (9), 3 (10, 11), 4 (11 previews)
     version_word: int
-    hash: str             # "crc32", "xxhash32", "xxhash3-64", "xxhash64"
+    hash: str             # "crc32", "xxh32", "xxh3-64", "xxh64" (name_hash's kinds)
     wrapper: str          # "raw", "elf-dlopen", "elf-section"
     is_64bit: bool
     release: str          # "format 3, CRC-32 index, dlopen wrapper: the .NET 11 GA CoreCLR layout"
@@ -111,44 +112,82 @@ class Entry:
     size: int             # the uncompressed image's size
     pdb_size: int
     config_size: int
-    hash: int             # format 1: the XXH64 of its name from store 0's table, else 0
+    hash: Optional[int]   # format 1: the XXH64 of its name from the index table, else None
+    mapping_index: Optional[int]  # None where the store has no index table (a .NET 6-8 ABI blob)
     store: int            # which of Store.stores it is in
+    abi: Optional[str]    # "arm64-v8a"; None in a .NET 6-8 store 0, which serves every ABI
+
+    def to_dict(self) -> Dict[str, object]:
+        """The entry as `asmstore list --json` shows it (docs/json.md): the same fields, names
+        and values; "sha256" is its image's (None for a placeholder), read from its store."""
+        owner: Optional[Store] = getattr(self, "_owner", None)  # set by Store.entries
+        image = None if self.ignored or owner is None else owner.read(self)
+        return {"index": self.index, "name": self.file_name, "named": self.name is not None,
+                "xxh64": None if self.hash is None else "%016x" % self.hash,
+                "mapping_index": self.mapping_index, "ignored": self.ignored,
+                "stored_size": self.stored_size, "size": self.size,
+                "compression": self.compression.name.lower(), "pdb_size": self.pdb_size,
+                "config_size": self.config_size,
+                "sha256": None if image is None else hashlib.sha256(image).hexdigest()}
 
 
 def _abi_arg(abi: Optional[str]) -> str:
     return "" if abi is None else str(abi)
 
 
-class Store:
-    """The stores of one input for one ABI (a .NET 6-8 set: its ABI's blob and assemblies.blob).
+def _name_of(abi: Optional[str]) -> Optional[str]:
+    """An ABI given any way ("arm64") as Entry.abi names it ("arm64-v8a"); ValueError if unknown."""
+    return None if abi is None else _asmstore.abi_name(str(abi))
 
-    Opened by asmstore.open(); iterating gives its Entry objects; store[name] and read(name) give
-    an image. A context manager: leaving it (or close()) unmaps the files, which BufferError
-    refuses while a memoryview from read() is still alive."""
+
+class Store:
+    """The stores of one input: every ABI's (a .NET 6-8 set's assemblies.blob among them), or one
+    ABI's when open() was given abi=.
+
+    Opened by asmstore.open(); iterating gives its Entry objects, every ABI's; store[name] and
+    read(name) give an image as bytes, found in the stores of store.abi (read(name, abi=) for
+    another); view() gives a stored image without a copy. A context manager: leaving it (or
+    close()) unmaps the files, which BufferError refuses while a memoryview from view() lives."""
 
     def __init__(self, path: PathLike, abi: Optional[str] = None) -> None:
         self.path = os.fspath(path)
         self._s = _asmstore.open(os.fsencode(self.path), _abi_arg(abi))
+        #: every store served, each an Info (Entry.store indexes this list)
         self.stores: List[Info] = [Info(**dict(u, compression=Compression(u["compression"])))
                                    for u in self._s.units()]
-        #: the ABIs the input has stores for (open it again with abi= for another)
+        #: the ABIs the input has stores for
         self.abis: List[str] = self._s.abis()
+        #: why each store asked for that did not open was left out (the CLI's words), else []
+        self.problems: List[str] = self._s.problems()
         self._entries: Optional[List[Entry]] = None
+        #: the ABI names are looked up in: abi= if given, else the host's when the input has it,
+        #: else the first found (None for a .NET 6-8 store 0 alone)
+        self.abi: Optional[str] = self._s.abi
+        self._abi_given = abi is not None
 
     @property
     def info(self) -> Info:
-        """The store served: the ABI's own when a .NET 6-8 set also has a store 0."""
-        return next((i for i in self.stores if i.store_id != 0 or i.format != 1), self.stores[0])
+        """The store of self.abi: its own when a .NET 6-8 set also has a store 0."""
+        mine = [i for i in self.stores if i.abi == self.abi]
+        return (mine or self.stores)[0]
 
-    def entries(self) -> List[Entry]:
-        """Every entry, ignored placeholders included, store by store in descriptor order."""
+    def entries(self, abi: Optional[str] = None) -> List[Entry]:
+        """Every entry, ignored placeholders included, store by store in descriptor order: every
+        ABI's, or with abi ("arm64", "arm64-v8a") that ABI's (and a .NET 6-8 store 0's)."""
         if self._entries is None:
-            self._entries = [Entry(name=name, file_name=fname, index=index, ignored=ignored,
-                                   compression=Compression(comp), stored_size=stored, size=size,
-                                   pdb_size=pdb, config_size=config, hash=h, store=unit)
-                             for (unit, index, ignored, name, fname, comp, stored, size, pdb,
-                                  config, h) in self._s.entries()]
-        return self._entries
+            self._entries = []
+            for (unit, unit_abi, index, ignored, name, fname, comp, stored, size, pdb, config,
+                 h, mapping) in self._s.entries():
+                e = Entry(name=name, file_name=fname, index=index, ignored=ignored,
+                          compression=Compression(comp), stored_size=stored, size=size,
+                          pdb_size=pdb, config_size=config, hash=h, mapping_index=mapping,
+                          store=unit, abi=unit_abi)
+                object.__setattr__(e, "_owner", self)  # for to_dict's sha256; no field
+                self._entries.append(e)
+        if abi is None:
+            return list(self._entries)
+        want = _name_of(abi)
+        return [e for e in self._entries if e.abi in (want, None)]
 
     def __iter__(self) -> Iterator[Entry]:
         return iter(self.entries())
@@ -160,27 +199,36 @@ class Store:
         """Whether read(name) finds an image: the lookup alone, nothing is read."""
         return isinstance(name, str) and self._s.find(name) is not None
 
-    def read(self, name: Union[str, Entry]) -> Union[bytes, memoryview]:
-        """An entry's uncompressed image, by name (with or without .dll, "fr/X.resources") or Entry:
-        a read-only memoryview over the mapping when it is stored as is (no copy; it keeps the
-        store open), else new bytes decompressed into directly. EntryNotFound when not there."""
+    def _part(self, name: Union[str, Entry], part: int, abi: Optional[str],
+              view: bool) -> Optional[Union[bytes, memoryview]]:
         if isinstance(name, Entry):
-            return self._s.read_index(name.store, name.index)
-        return self._s.read(name)
+            return self._s.read_index(name.store, name.index, part, view)
+        return self._s.read(name, part, _abi_arg(abi), view)
+
+    def read(self, name: Union[str, Entry], abi: Optional[str] = None) -> bytes:
+        """An entry's uncompressed image as new bytes, by Entry or by name (with or without .dll,
+        "fr/X.resources") in the stores of abi (default self.abi). EntryNotFound when not there.
+        Nothing returned points into the file: another process truncating it cannot harm it."""
+        return self._part(name, 0, abi, False)  # type: ignore[return-value]
 
     __getitem__ = read
 
-    def read_pdb(self, name: Union[str, Entry]) -> Optional[memoryview]:
-        """The entry's .pdb as stored beside it, or None."""
-        if isinstance(name, Entry):
-            return self._s.read_index(name.store, name.index, 1)
-        return self._s.read(name, 1)
+    def view(self, name: Union[str, Entry], abi: Optional[str] = None) -> memoryview:
+        """read()'s image without a copy where it is stored uncompressed: a read-only memoryview
+        over the file's mapping, which keeps the store open (close() raises BufferError until it
+        is released). Only for files nothing else changes: touching the view after another process
+        truncated the file kills the interpreter with SIGBUS, as mmap does. A compressed image is
+        decompressed as read() does (a memoryview over new bytes)."""
+        image = self._part(name, 0, abi, True)
+        return image if isinstance(image, memoryview) else memoryview(image)  # type: ignore
 
-    def read_config(self, name: Union[str, Entry]) -> Optional[memoryview]:
+    def read_pdb(self, name: Union[str, Entry], abi: Optional[str] = None) -> Optional[bytes]:
+        """The entry's .pdb as stored beside it, or None."""
+        return self._part(name, 1, abi, False)  # type: ignore[return-value]
+
+    def read_config(self, name: Union[str, Entry], abi: Optional[str] = None) -> Optional[bytes]:
         """The entry's .config as stored beside it (format 1 appends a NUL), or None."""
-        if isinstance(name, Entry):
-            return self._s.read_index(name.store, name.index, 2)
-        return self._s.read(name, 2)
+        return self._part(name, 2, abi, False)  # type: ignore[return-value]
 
     def extract(self, directory: PathLike) -> int:
         """Writes every entry (and its .pdb and .config) under directory, as `asmstore extract`
@@ -188,8 +236,8 @@ class Store:
         of files written."""
         self._check_open()
         args = ["extract", self.path, "-C", os.fspath(directory)]
-        if self.info.abi in self.abis:
-            args += ["--abi", self.info.abi]
+        if self._abi_given:
+            args += ["--abi", self.abi]
         out = _run(args)
         found = re.search(r"extracted (\d+) file", out)
         return int(found.group(1)) if found else 0
@@ -203,7 +251,7 @@ class Store:
         return self._s.closed
 
     def close(self) -> None:
-        """Unmaps the input; BufferError while a memoryview from read() is alive."""
+        """Unmaps the input; BufferError while a memoryview from view() is alive."""
         self._s.close()
 
     def __enter__(self) -> "Store":
@@ -214,7 +262,8 @@ class Store:
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else "%d entries" % len(self)
-        return "<asmstore.Store %r %s: %s>" % (self.path, self.info.abi, state)
+        return "<asmstore.Store %r %s: %s>" % (self.path, ", ".join(self.abis) or "every ABI",
+                                                state)
 
 
 def open(path: PathLike, abi: Optional[str] = None) -> Store:  # noqa: A001 - the module's verb
@@ -280,11 +329,15 @@ def pack(files: Iterable[PathLike], output: Optional[PathLike] = None, *,
 def repack(src: PathLike, dst: PathLike,
            replace: Optional[Dict[str, Union[PathLike, bytes]]] = None,
            remove: Iterable[str] = (), add: Iterable[PathLike] = (),
-           options: Sequence[str] = ()) -> None:
+           from_dir: Optional[PathLike] = None, options: Sequence[str] = ()) -> None:
     """Rewrites src's store into dst as `asmstore repack` does, refusing what the app's runtime
-    would reject: replace {"[ABI/]NAME": path or bytes}, remove ["[ABI/]NAME"], add [path]; options:
-    further CLI options (--jobs, --sign-key KEY --sign-cert CERT)."""
+    would reject: replace {"[ABI/]NAME": path or bytes}, remove ["[ABI/]NAME"], add [path];
+    from_dir: the folder unpack() wrote for src, its edited, deleted and new files taken as
+    `repack --from` takes them; options: further CLI options (--jobs, --sign-key KEY --sign-cert
+    CERT)."""
     args = ["repack", os.fspath(src), "-o", os.fspath(dst)]
+    if from_dir is not None:
+        args += ["--from", os.fspath(from_dir)]
     with tempfile.TemporaryDirectory(prefix="asmstore-repack.") as tmp:
         for i, (name, what) in enumerate((replace or {}).items()):
             if isinstance(what, (bytes, bytearray, memoryview)):
@@ -298,3 +351,19 @@ def repack(src: PathLike, dst: PathLike,
         for path in add:
             args += ["--add", os.fspath(path)]
         _run(args + list(options))
+
+
+def unpack(src: PathLike, directory: PathLike, force: bool = False) -> None:
+    """Writes every store's images (and .pdb/.config) of src under directory/<abi>/ with the
+    settings file repack(src, out, from_dir=directory) rebuilds them from, as `asmstore unpack`
+    does (docs/unpack.md): pyxamstore's unpack / pack round trip. directory must be new or empty
+    unless force."""
+    _run(["unpack", os.fspath(src), "-C", os.fspath(directory)] + (["--force"] if force else []))
+
+
+def name_hash(name: Union[str, bytes], kind: str) -> int:
+    """The hash a store's index keys name under (pyxamstore's `hash`): kind "xxh64" (.NET 6-8),
+    "xxh3-64" or "xxh32" (.NET 9-10, 64- and 32-bit ABIs), "crc32" (CoreCLR .NET 11) - the kinds
+    Info.hash names. A str is hashed as its UTF-8 bytes, as the stores write names."""
+    data = name.encode("utf-8") if isinstance(name, str) else bytes(name)
+    return _asmstore.name_hash(data, kind)

@@ -1,10 +1,11 @@
 /* _asmstore.c - the C extension under the asmstore Python package (python/asmstore/__init__.py).
 
-   Why the CPython C API and not cffi: reads must hand out a memoryview over the file's mapping with
-   no copy and keep the mapping alive while one exists (the buffer protocol, with an export count
-   that close() checks, as mmap.close() does), and decompress straight into a new bytes object; both
-   are direct in the C API, and it needs nothing beyond python3-dev at install time (cffi would be a
-   second build dependency with no gain here).
+   Why the CPython C API and not cffi: view() hands out a memoryview over the file's mapping with
+   no copy and keeps the mapping alive while one exists (the buffer protocol, with an export count
+   that close() checks, as mmap.close() does), and reads decompress straight into a new bytes
+   object; both are direct in the C API, and it needs nothing beyond python3-dev at install time
+   (cffi would be a second build dependency with no gain here). read() copies a stored image into
+   bytes: a view dies with SIGBUS when another process truncates the file under it.
 
    Nothing of the library is written again here: inputs are opened by the CLI's own code
    (tools/cli_input.c: raw stores, .so, .NET 6-8 sets, APK/AAB/split APKs, DEFLATEd entries through
@@ -12,13 +13,14 @@
    tools/cli_common.c), and pack, repack and extract run the CLI's commands in-process
    (asmstore_cli_main: tools/asmstore.c's main renamed by setup.py) with C stdout and stderr caught
    in memory, so their exit status and message reach the Python exception and nothing they print
-   reaches the caller's output. The GIL is held throughout: a Store is used by one thread at a
-   time. */
+   reaches the caller's output (main() runs the CLI as it is, for python -m asmstore). The GIL is
+   held throughout: a Store is used by one thread at a time. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "cli_input.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,25 @@ static PyObject *int_or_none(int known, long long v) {
     if (!known)
         Py_RETURN_NONE;
     return PyLong_FromLongLong(v);
+}
+
+/* Appends item (a new reference; NULL when making it failed) to *list and drops the reference: 0,
+   or -1 with *list released and NULL (an exception set). */
+static int append_new(PyObject **list, PyObject *item) {
+    if (item && PyList_Append(*list, item) == 0) {
+        Py_DECREF(item);
+        return 0;
+    }
+    Py_XDECREF(item);
+    Py_CLEAR(*list);
+    return -1;
+}
+
+/* The same for an unsigned value (a 64-bit name hash). */
+static PyObject *uint_or_none(int known, unsigned long long v) {
+    if (!known)
+        Py_RETURN_NONE;
+    return PyLong_FromUnsignedLongLong(v);
 }
 
 /* Raises cls(message, code, offset, entry, status): code, offset and entry None when unknown. */
@@ -132,29 +153,40 @@ static void capture_free(capture *c) {
 }
 
 /* >>run: a command in-process ------------------------------------------------------------------ */
-/* run([b"pack", b"-o", OUT, ...]) -> (exit status, stdout, stderr) of `asmstore ARGS...`, all
-   bytes (os.fsencode'd paths). */
-static PyObject *py_run(PyObject *self, PyObject *args) {
-    PyObject *list, *res = NULL;
-    Py_ssize_t n, i;
-    char **argv;
-    capture c;
-    int rc;
+/* The CLI's argv from a list of bytes: "asmstore" and the list's items (which it points into: the
+   list must outlive it), NULL-terminated; NULL with an exception set on failure. */
+static char **cli_argv(PyObject *list, int *argc) {
+    Py_ssize_t n = PyList_GET_SIZE(list), i;
+    char **argv = (char **)calloc((size_t)n + 2, sizeof *argv);
 
-    (void)self;
-    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &list))
+    if (!argv || n > INT_MAX - 1) {
+        free(argv);
+        PyErr_NoMemory();
         return NULL;
-    n = PyList_GET_SIZE(list);
-    if (!(argv = (char **)calloc((size_t)n + 2, sizeof *argv)))
-        return PyErr_NoMemory();
+    }
     argv[0] = (char *)"asmstore";
     for (i = 0; i < n; i++)
         if (!(argv[i + 1] = PyBytes_AsString(PyList_GET_ITEM(list, i)))) {
             free(argv);
             return NULL;
         }
+    *argc = (int)n + 1;
+    return argv;
+}
+
+/* run([b"pack", b"-o", OUT, ...]) -> (exit status, stdout, stderr) of `asmstore ARGS...`, all
+   bytes (os.fsencode'd paths). */
+static PyObject *py_run(PyObject *self, PyObject *args) {
+    PyObject *list, *res = NULL;
+    char **argv;
+    capture c;
+    int argc, rc;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &list) || !(argv = cli_argv(list, &argc)))
+        return NULL;
     if (capture_begin(&c) == 0) {
-        rc = asmstore_cli_main((int)n + 1, argv);
+        rc = asmstore_cli_main(argc, argv);
         capture_end(&c);
         res = Py_BuildValue("(iy#y#)", rc, c.out, (Py_ssize_t)c.nout, c.err, (Py_ssize_t)c.nerr);
         capture_free(&c);
@@ -163,15 +195,33 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     return res;
 }
 
+/* main([args as bytes]) -> exit status: `asmstore ARGS...` printing to the process's stdout and
+   stderr as the CLI does (python -m asmstore). */
+static PyObject *py_main(PyObject *self, PyObject *args) {
+    PyObject *list;
+    char **argv;
+    int argc, rc;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &list) || !(argv = cli_argv(list, &argc)))
+        return NULL;
+    rc = asmstore_cli_main(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    free(argv);
+    return PyLong_FromLong(rc);
+}
+
 /* >>store: an opened input --------------------------------------------------------------------- */
-/* The stores of one input that the Python object serves: one ABI's (and a .NET 6-8 set's store 0,
-   which serves every ABI). */
+/* The stores of one input that the Python object serves: every ABI's that opened (one ABI's when
+   open() was given one), a .NET 6-8 set's store 0 among them; names are looked up in `abi`'s. */
 typedef struct store_obj {
     PyObject_HEAD
     cli_input *in;
     char *path;                 /* in->path points here */
     int units[CLI_MAX_UNITS];   /* the units served, in the input's order */
     int nunits;
+    asmstore_abi abi;           /* whose stores a name is looked up in (with store 0) */
     Py_ssize_t exports;         /* memoryviews over the mapping still alive */
     ZSTD_DCtx *dctx;
 } store_obj;
@@ -266,16 +316,16 @@ static PyObject *raise_no_store(const char *path, asmstore_abi only) {
     return NULL;
 }
 
-/* Chooses the units s serves once s->in is open: NULL (an exception set) when none is usable. */
+/* Chooses the units s serves once s->in is open (every selected one that opened) and the ABI
+   names are looked up in: NULL (an exception set) when none is usable. */
 static PyObject *store_choose(store_obj *s, asmstore_abi only) {
     cli_input *in = s->in;
-    asmstore_abi abi = only ? only : pick_abi(in);
     int i, selected = 0;
 
+    s->abi = only ? only : pick_abi(in);
     for (i = 0; i < in->n; i++) {
-        cli_unit *u = &in->units[i];
+        const cli_unit *u = &in->units[i];
 
-        u->selected &= u->abi == abi || u->abi == ASMSTORE_ABI_UNKNOWN;
         selected |= u->selected;
         if (u->selected && u->opened)
             s->units[s->nunits++] = i;
@@ -287,25 +337,51 @@ static PyObject *store_choose(store_obj *s, asmstore_abi only) {
     return (PyObject *)s;
 }
 
-/* open(path as bytes, abi) -> Store: abi "" for any (the host's if there, else the first found). */
+/* An ABI's name as Python gives it: "" is `dflt`; 0, or -1 with ValueError for an unknown one. */
+static int parse_abi(const char *name, asmstore_abi dflt, asmstore_abi *abi) {
+    if (!*name) {
+        *abi = dflt;
+        return 0;
+    }
+    if ((*abi = asmstore_abi_parse(name)) != ASMSTORE_ABI_UNKNOWN)
+        return 0;
+    PyErr_Format(PyExc_ValueError,
+                 "unknown ABI '%s': give arm64, arm, x86_64 or x86 (or arm64-v8a, armeabi-v7a)",
+                 name);
+    return -1;
+}
+
+/* abi_name(name) -> "arm64-v8a": the Android name of an ABI given any way parse_abi takes. */
+static PyObject *py_abi_name(PyObject *self, PyObject *args) {
+    const char *name;
+    asmstore_abi abi;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "s", &name) || parse_abi(name, ASMSTORE_ABI_UNKNOWN, &abi))
+        return NULL;
+    if (abi == ASMSTORE_ABI_UNKNOWN)
+        return PyErr_Format(PyExc_ValueError, "no ABI given");
+    return PyUnicode_FromString(asmstore_abi_android_name(abi));
+}
+
+/* open(path as bytes, abi) -> Store: abi "" for every ABI (names looked up in the host's if there,
+   else the first found's). */
 static PyObject *py_open(PyObject *self, PyObject *args) {
     const char *path, *abi_name;
-    asmstore_abi only = ASMSTORE_ABI_UNKNOWN;
+    asmstore_abi only;
     store_obj *s;
     int rc;
 
     (void)self;
-    if (!PyArg_ParseTuple(args, "ys", &path, &abi_name))
+    if (!PyArg_ParseTuple(args, "ys", &path, &abi_name) ||
+        parse_abi(abi_name, ASMSTORE_ABI_UNKNOWN, &only))
         return NULL;
-    if (*abi_name && (only = asmstore_abi_parse(abi_name)) == ASMSTORE_ABI_UNKNOWN)
-        return PyErr_Format(PyExc_ValueError,
-                            "unknown ABI %R: give arm64, arm, x86_64 or x86 (or arm64-v8a, "
-                            "armeabi-v7a)", PyTuple_GET_ITEM(args, 1));
     if (!(s = PyObject_New(store_obj, &store_type)))
         return NULL;
     s->in = (cli_input *)malloc(sizeof *s->in);
     s->path = strdup(path);
     s->nunits = 0;
+    s->abi = ASMSTORE_ABI_UNKNOWN;
     s->exports = 0;
     s->dctx = ZSTD_createDCtx();
     if (!s->in || !s->path || !s->dctx) {
@@ -315,7 +391,11 @@ static PyObject *py_open(PyObject *self, PyObject *args) {
         return PyErr_NoMemory();
     }
     if ((rc = cli_input_open(s->in, s->path, only)) == 2) {
-        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, PyTuple_GET_ITEM(args, 0));
+        PyObject *name = PyUnicode_DecodeFSDefault(path); /* OSError.filename is a str */
+
+        if (name)
+            PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, name);
+        Py_XDECREF(name);
         Py_DECREF(s);
         return NULL;
     }
@@ -367,6 +447,40 @@ static PyObject *store_units(store_obj *s, PyObject *unused) {
     return list;
 }
 
+/* problems() -> [str]: why each store asked for that did not open was left out (cli_unit_problem's
+   words): the other stores are served. */
+static PyObject *store_problems(store_obj *s, PyObject *unused) {
+    PyObject *list;
+    int i;
+
+    (void)unused;
+    if (store_closed(s) || !(list = PyList_New(0)))
+        return NULL;
+    for (i = 0; i < s->in->n; i++) {
+        const cli_unit *u = &s->in->units[i];
+        PyObject *text = NULL;
+        char *msg = NULL;
+        size_t n = 0;
+        FILE *f;
+
+        if (!u->selected || u->opened)
+            continue;
+        if ((f = open_memstream(&msg, &n))) {
+            cli_unit_problem(s->in, u, f);
+            fclose(f);
+            while (n && msg[n - 1] == '\n')
+                n--;
+            text = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)n, "replace");
+        } else {
+            PyErr_NoMemory();
+        }
+        free(msg);
+        if (append_new(&list, text))
+            return NULL;
+    }
+    return list;
+}
+
 /* abis() -> [str]: every ABI the input holds a store for (whichever this Store serves). */
 static PyObject *store_abis(store_obj *s, PyObject *unused) {
     PyObject *list;
@@ -376,18 +490,11 @@ static PyObject *store_abis(store_obj *s, PyObject *unused) {
     if (store_closed(s) || !(list = PyList_New(0)))
         return NULL;
     for (i = 0; i < s->in->n; i++) {
-        PyObject *name;
-
         j = (int)s->in->units[i].abi;
         if (j <= 0 || j >= 8 || seen[j]++)
             continue;
-        name = PyUnicode_FromString(asmstore_abi_android_name((asmstore_abi)j));
-        if (!name || PyList_Append(list, name)) {
-            Py_XDECREF(name);
-            Py_DECREF(list);
+        if (append_new(&list, PyUnicode_FromString(asmstore_abi_android_name((asmstore_abi)j))))
             return NULL;
-        }
-        Py_DECREF(name);
     }
     return list;
 }
@@ -400,20 +507,32 @@ static PyObject *name_str(const char *p, size_t n) {
     return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, "surrogateescape");
 }
 
+/* The ABI of unit u as list --json names it: None for a .NET 6-8 store 0 (it serves every ABI). */
+static PyObject *unit_abi_or_none(const cli_unit *u) {
+    if (u->abi == ASMSTORE_ABI_UNKNOWN)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(asmstore_abi_android_name(u->abi));
+}
+
 static PyObject *entry_tuple(int unit, const cli_unit *u, const asmstore_entry *e) {
+    /* what list --json shows as null: a format-1 ABI blob has no index tables of its own */
+    int v1 = u->r.format == 1, tables = !v1 || u->r.store_id == 0 || u->r.v1_common;
     char fname[1200];
 
     if (cli_entry_filename(u, e, fname, sizeof fname) != 0)
         fname[0] = 0;
-    return Py_BuildValue("(iIONNinnnnK)", unit, e->index, e->ignored ? Py_True : Py_False,
-                         name_str(e->name, e->name_len), name_str(fname, strlen(fname)),
-                         (int)e->compression, (Py_ssize_t)e->image_size,
-                         (Py_ssize_t)e->uncompressed_size, (Py_ssize_t)e->pdb_size,
-                         (Py_ssize_t)e->config_size, (unsigned long long)e->hash);
+    return Py_BuildValue("(iNIONNinnnnNN)", unit, unit_abi_or_none(u), e->index,
+                         e->ignored ? Py_True : Py_False, name_str(e->name, e->name_len),
+                         name_str(fname, strlen(fname)), (int)e->compression,
+                         (Py_ssize_t)e->image_size, (Py_ssize_t)e->uncompressed_size,
+                         (Py_ssize_t)e->pdb_size, (Py_ssize_t)e->config_size,
+                         uint_or_none(v1 && tables, (unsigned long long)e->hash),
+                         uint_or_none(tables, e->mapping_index));
 }
 
-/* entries() -> [(unit, index, ignored, name or None, file name, compression, stored size, size,
-   pdb size, config size, format-1 hash)] in descriptor order, store by store. */
+/* entries() -> [(unit, ABI or None, index, ignored, name or None, file name, compression, stored
+   size, size, pdb size, config size, format-1 hash or None, mapping index or None)] in descriptor
+   order, store by store. */
 static PyObject *store_entries(store_obj *s, PyObject *unused) {
     PyObject *list;
     int i;
@@ -429,18 +548,13 @@ static PyObject *store_entries(store_obj *s, PyObject *unused) {
 
         for (k = 0; k < u->r.entry_count; k++) {
             asmstore_result r = asmstore_reader_entry(&u->r, k, &e, &err);
-            PyObject *t;
 
             if (r != ASMSTORE_OK) {
                 Py_DECREF(list);
                 return raise_result(u->label, r, &err);
             }
-            if (!(t = entry_tuple(i, u, &e)) || PyList_Append(list, t)) {
-                Py_XDECREF(t);
-                Py_DECREF(list);
+            if (append_new(&list, entry_tuple(i, u, &e)))
                 return NULL;
-            }
-            Py_DECREF(t);
         }
     }
     return list;
@@ -500,9 +614,17 @@ static PyObject *mapped_view(store_obj *s, const unsigned char *p, size_t n) {
     return mv;
 }
 
-/* Entry e's uncompressed image: a memoryview over the mapping when stored as is, else new bytes
+/* p[0..n) of s's mapping: copied into new bytes, or with `view` a memoryview over it (no copy, but
+   SIGBUS when another process truncates the file while it is read). */
+static PyObject *mapped_part(store_obj *s, const unsigned char *p, size_t n, int view) {
+    if (view)
+        return mapped_view(s, p, n);
+    return PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)n);
+}
+
+/* Entry e's uncompressed image: a stored one as mapped_part gives it, a compressed one as new bytes
    decompressed into directly. */
-static PyObject *entry_image(store_obj *s, const cli_unit *u, const asmstore_entry *e) {
+static PyObject *entry_image(store_obj *s, const cli_unit *u, const asmstore_entry *e, int view) {
     asmstore_error err;
     asmstore_result r;
     PyObject *b;
@@ -510,7 +632,7 @@ static PyObject *entry_image(store_obj *s, const cli_unit *u, const asmstore_ent
     if (e->ignored)
         return raise_result(u->label, ASMSTORE_ERR_IGNORED, NULL);
     if (e->compression == ASMSTORE_COMPRESSION_NONE)
-        return mapped_view(s, e->image, e->image_size);
+        return mapped_part(s, e->image, e->image_size, view);
     if (!(b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)e->uncompressed_size)))
         return NULL;
     r = asmstore_reader_read(&u->r, e, PyBytes_AS_STRING(b), e->uncompressed_size, s->dctx, &err);
@@ -526,14 +648,24 @@ static PyObject *entry_image(store_obj *s, const cli_unit *u, const asmstore_ent
 }
 
 /* The part asked for of entry e: 0 the image, 1 its .pdb, 2 its .config (None when it has none). */
-static PyObject *entry_part(store_obj *s, const cli_unit *u, const asmstore_entry *e, int part) {
+static PyObject *entry_part(store_obj *s, const cli_unit *u, const asmstore_entry *e, int part,
+                            int view) {
     if (part == 0)
-        return entry_image(s, u, e);
+        return entry_image(s, u, e, view);
     if (part == 1 && e->pdb)
-        return mapped_view(s, e->pdb, e->pdb_size);
+        return mapped_part(s, e->pdb, e->pdb_size, view);
     if (part == 2 && e->config)
-        return mapped_view(s, e->config, e->config_size);
+        return mapped_part(s, e->config, e->config_size, view);
     Py_RETURN_NONE;
+}
+
+/* 0 for a part entry_part knows, else -1 with ValueError. */
+static int check_part(int part) {
+    if (part >= 0 && part <= 2)
+        return 0;
+    PyErr_Format(PyExc_ValueError, "no part %d of an entry: 0 the image, 1 its .pdb, 2 its .config",
+                 part);
+    return -1;
 }
 
 /* EntryNotFound for name: r ASMSTORE_ERR_NOT_FOUND, or ASMSTORE_ERR_IGNORED for a placeholder. */
@@ -548,7 +680,7 @@ static PyObject *raise_not_found(const store_obj *s, const char *name, asmstore_
 }
 
 /* Entry `index` of the unit-th store served, the part asked for (entry_part). */
-static PyObject *read_at(store_obj *s, int unit, uint32_t index, int part) {
+static PyObject *read_at(store_obj *s, int unit, uint32_t index, int part, int view) {
     const cli_unit *u;
     asmstore_error err;
     asmstore_entry e;
@@ -562,22 +694,25 @@ static PyObject *read_at(store_obj *s, int unit, uint32_t index, int part) {
                             u->r.entry_count);
     if ((r = asmstore_reader_entry(&u->r, index, &e, &err)) != ASMSTORE_OK)
         return raise_result(u->label, r, &err);
-    return entry_part(s, u, &e, part);
+    return entry_part(s, u, &e, part, view);
 }
 
 /* Looks name up the way hosts ask (with or without .dll; asmstore_reader_find_index: no image
-   touched) in each store served in turn: ASMSTORE_OK with *unit and *index set, else
-   ASMSTORE_ERR_NOT_FOUND or ASMSTORE_ERR_IGNORED (only a placeholder has the name); -1 with an
-   exception set when a store failed otherwise. */
-static int lookup(store_obj *s, const char *name, size_t len, int *unit, uint32_t *index) {
+   touched) in each store served for `abi` (its own and a .NET 6-8 store 0) in turn: ASMSTORE_OK
+   with *unit and *index set, else ASMSTORE_ERR_NOT_FOUND or ASMSTORE_ERR_IGNORED (only a
+   placeholder has the name); -1 with an exception set when a store failed otherwise. */
+static int lookup(store_obj *s, const char *name, size_t len, asmstore_abi abi, int *unit,
+                  uint32_t *index) {
     int i, found = ASMSTORE_ERR_NOT_FOUND;
 
     for (i = 0; i < s->nunits; i++) {
         const cli_unit *u = &s->in->units[s->units[i]];
         asmstore_error err;
-        asmstore_result r = asmstore_reader_find_index(&u->r, name, len, index, &err);
+        asmstore_result r;
 
-        if (r == ASMSTORE_OK) {
+        if (u->abi != abi && u->abi != ASMSTORE_ABI_UNKNOWN)
+            continue;
+        if ((r = asmstore_reader_find_index(&u->r, name, len, index, &err)) == ASMSTORE_OK) {
             *unit = i;
             return ASMSTORE_OK;
         }
@@ -591,44 +726,51 @@ static int lookup(store_obj *s, const char *name, size_t len, int *unit, uint32_
     return found;
 }
 
-/* read(name, part) -> memoryview | bytes | None: the part asked for of the entry lookup finds. */
+/* read(name, part=0, abi="", view=0) -> bytes | memoryview | None: the part asked for of the entry
+   lookup finds in abi's stores ("": the default ABI's). */
 static PyObject *store_read(store_obj *s, PyObject *args) {
-    const char *name;
+    const char *name, *abi_name = "";
     Py_ssize_t len;
-    int unit = 0, part = 0, r;
+    int unit = 0, part = 0, view = 0, r;
     uint32_t index = 0;
+    asmstore_abi abi;
 
-    if (!PyArg_ParseTuple(args, "s#|i", &name, &len, &part) || store_closed(s))
+    if (!PyArg_ParseTuple(args, "s#|isp", &name, &len, &part, &abi_name, &view) ||
+        check_part(part) || store_closed(s) || parse_abi(abi_name, s->abi, &abi))
         return NULL;
-    if ((r = lookup(s, name, (size_t)len, &unit, &index)) == ASMSTORE_OK)
-        return read_at(s, unit, index, part);
+    if ((r = lookup(s, name, (size_t)len, abi, &unit, &index)) == ASMSTORE_OK)
+        return read_at(s, unit, index, part, view);
     return r < -1 ? raise_not_found(s, name, (asmstore_result)r) : NULL;
 }
 
-/* find(name) -> (unit, index) | None: the lookup alone; a placeholder is None too. */
+/* find(name, abi="") -> (unit, index) | None: the lookup alone; a placeholder is None too. */
 static PyObject *store_find(store_obj *s, PyObject *args) {
-    const char *name;
+    const char *name, *abi_name = "";
     Py_ssize_t len;
     int unit = 0, r;
     uint32_t index = 0;
+    asmstore_abi abi;
 
-    if (!PyArg_ParseTuple(args, "s#", &name, &len) || store_closed(s))
+    if (!PyArg_ParseTuple(args, "s#|s", &name, &len, &abi_name) || store_closed(s) ||
+        parse_abi(abi_name, s->abi, &abi))
         return NULL;
-    if ((r = lookup(s, name, (size_t)len, &unit, &index)) == ASMSTORE_OK)
+    if ((r = lookup(s, name, (size_t)len, abi, &unit, &index)) == ASMSTORE_OK)
         return Py_BuildValue("(iI)", unit, index);
     if (r == -1)
         return NULL;
     Py_RETURN_NONE;
 }
 
-/* read_index(unit, index, part): the same for descriptor `index` of the unit-th store served. */
+/* read_index(unit, index, part=0, view=0): the same for descriptor `index` of the unit-th store
+   served. */
 static PyObject *store_read_index(store_obj *s, PyObject *args) {
-    int unit, part = 0;
+    int unit, part = 0, view = 0;
     unsigned index;
 
-    if (!PyArg_ParseTuple(args, "iI|i", &unit, &index, &part) || store_closed(s))
+    if (!PyArg_ParseTuple(args, "iI|ip", &unit, &index, &part, &view) || check_part(part) ||
+        store_closed(s))
         return NULL;
-    return read_at(s, unit, index, part);
+    return read_at(s, unit, index, part, view);
 }
 
 /* >>store: closing ----------------------------------------------------------------------------- */
@@ -650,16 +792,27 @@ static PyObject *store_is_closed(store_obj *s, void *unused) {
 static PyMethodDef store_methods[] = {
     {"units", (PyCFunction)store_units, METH_NOARGS, "the stores served, each as a dict"},
     {"abis", (PyCFunction)store_abis, METH_NOARGS, "every ABI the input has a store for"},
+    {"problems", (PyCFunction)store_problems, METH_NOARGS, "why each store left out did not open"},
     {"entries", (PyCFunction)store_entries, METH_NOARGS, "every entry, as tuples"},
-    {"read", (PyCFunction)store_read, METH_VARARGS, "read(name, part=0): an entry's bytes"},
-    {"find", (PyCFunction)store_find, METH_VARARGS, "find(name) -> (store, index) or None"},
+    {"read", (PyCFunction)store_read, METH_VARARGS,
+     "read(name, part=0, abi='', view=False): an entry's bytes"},
+    {"find", (PyCFunction)store_find, METH_VARARGS, "find(name, abi='') -> (store, index) or None"},
     {"read_index", (PyCFunction)store_read_index, METH_VARARGS,
-     "read_index(unit, index, part=0): an entry's bytes by descriptor index"},
+     "read_index(unit, index, part=0, view=False): an entry's bytes by descriptor index"},
     {"close", (PyCFunction)store_close, METH_NOARGS, "unmap (BufferError while views live)"},
     {NULL, NULL, 0, NULL}};
 
+/* The ABI names are looked up in (store_choose's), None when only a .NET 6-8 store 0 opened. */
+static PyObject *store_default_abi(store_obj *s, void *unused) {
+    (void)unused;
+    if (s->abi == ASMSTORE_ABI_UNKNOWN)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(asmstore_abi_android_name(s->abi));
+}
+
 static PyGetSetDef store_getset[] = {
     {"closed", (getter)store_is_closed, NULL, "whether close() ran", NULL},
+    {"abi", (getter)store_default_abi, NULL, "the ABI names are looked up in", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject store_type = {
@@ -667,7 +820,7 @@ static PyTypeObject store_type = {
     .tp_basicsize = sizeof(store_obj),
     .tp_dealloc = (destructor)store_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "an input's stores for one ABI (asmstore.open wraps it)",
+    .tp_doc = "an input's stores (asmstore.open wraps it)",
     .tp_methods = store_methods,
     .tp_getset = store_getset,
 };
@@ -680,19 +833,38 @@ static PyObject *py_results(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
 #define RESULT_ROW(name, value, text)                                                            \
-    if (list && PyList_Append(list, Py_BuildValue("(iss)", value, #name, text))) {              \
-        Py_DECREF(list);                                                                         \
-        list = NULL;                                                                             \
-    }
+    if (list)                                                                                    \
+        append_new(&list, Py_BuildValue("(iss)", value, #name, text));
     ASMSTORE_RESULT_LIST(RESULT_ROW)
 #undef RESULT_ROW
     return list;
+}
+
+/* name_hash(name as bytes, kind) -> int: the name's hash as a store of that kind ("crc32",
+   "xxh32", "xxh3-64", "xxh64": Info.hash) indexes it. */
+static PyObject *py_name_hash(PyObject *self, PyObject *args) {
+    const char *name, *kind;
+    Py_ssize_t len;
+    int k;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y#s", &name, &len, &kind))
+        return NULL;
+    for (k = ASMSTORE_HASH_CRC32; k <= ASMSTORE_HASH_XXH64; k++)
+        if (!strcmp(kind, asmstore_hash_name((asmstore_hash_kind)k)))
+            return PyLong_FromUnsignedLongLong(
+                (unsigned long long)asmstore_name_hash((asmstore_hash_kind)k, name, (size_t)len));
+    return PyErr_Format(PyExc_ValueError,
+                        "unknown hash kind '%s': give crc32, xxh32, xxh3-64 or xxh64", kind);
 }
 
 static PyMethodDef module_methods[] = {
     {"_init", py_init, METH_VARARGS, "_init(AsmstoreError, EntryNotFound)"},
     {"open", py_open, METH_VARARGS, "open(path, abi) -> Store (abi '' for any)"},
     {"run", py_run, METH_VARARGS, "run([args]) -> (status, stdout, stderr) of the CLI"},
+    {"main", py_main, METH_VARARGS, "main([args]) -> the CLI's exit status, printing as it does"},
+    {"name_hash", py_name_hash, METH_VARARGS, "name_hash(name, kind) -> a store index's hash"},
+    {"abi_name", py_abi_name, METH_VARARGS, "abi_name('arm64') -> 'arm64-v8a'"},
     {"results", py_results, METH_NOARGS, "every result code: (code, name, text)"},
     {NULL, NULL, 0, NULL}};
 
@@ -701,14 +873,21 @@ static struct PyModuleDef module_def = {
     "the C part of the asmstore package: asmstore.h and the CLI's input and command code", -1,
     module_methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__asmstore(void) {
-    PyObject *m;
+/* exported by hand: setup.py builds with -fvisibility=hidden, and Python 3.8's PyMODINIT_FUNC does
+   not mark the function visible (3.9's does) */
+__attribute__((visibility("default"))) PyMODINIT_FUNC PyInit__asmstore(void) {
+    PyObject *m, *v = NULL;
 
     if (PyType_Ready(&store_type) < 0 || PyType_Ready(&view_type) < 0)
         return NULL;
     if (!(m = PyModule_Create(&module_def)))
         return NULL;
-    if (PyModule_AddIntConstant(m, "version", (long)asmstore_version_number()) < 0) {
+    /* version_string: the CLI's --version words (tools/asmstore.c prints the same three macros) */
+    if (PyModule_AddIntConstant(m, "version", (long)asmstore_version_number()) < 0 ||
+        !(v = PyUnicode_FromFormat("%d.%d.%d", ASMSTORE_VERSION_MAJOR, ASMSTORE_VERSION_MINOR,
+                                   ASMSTORE_VERSION_PATCH)) ||
+        PyModule_AddObject(m, "version_string", v) < 0) {
+        Py_XDECREF(v);
         Py_DECREF(m);
         return NULL;
     }

@@ -1,13 +1,16 @@
 """The asmstore Python package (python/), run by tests/t_python.sh against an installed copy.
 
 Environment: ASMSTORE_TOP (the clone, default ../..), ASMSTORE_SAMPLES (the real samples; their
-tests skip without them)."""
+tests skip without them), ASMSTORE (the CLI to compare with, default build/asmstore in the clone;
+its tests skip without it)."""
+import filecmp
 import hashlib
 import json
 import os
 import subprocess
 import sys
 import zipfile
+import zlib
 
 import pytest
 
@@ -19,6 +22,12 @@ SAMPLES = os.environ.get("ASMSTORE_SAMPLES") or os.path.join(TOP, "..", "shared"
                                                              "assembly-store-samples")
 HAVE_SAMPLES = os.path.isfile(os.path.join(SAMPLES, "EXPECTED.json"))
 needs_samples = pytest.mark.skipif(not HAVE_SAMPLES, reason="no real samples at " + SAMPLES)
+CLI = os.environ.get("ASMSTORE") or os.path.join(TOP, "build", "asmstore")
+needs_cli = pytest.mark.skipif(not os.access(CLI, os.X_OK), reason="no CLI at " + CLI)
+#: every real sample input (a .NET 6-8 set is its directory)
+SAMPLE_INPUTS = ["v1-expandroid", "v1-razr-pointcrep",
+                 "v3-watercountdown-widget/arm64-v8a/assembly-store.so",
+                 "v3-watercountdown-widget/x86_64/assembly-store.so"]
 PRESETS = [("net8", "monovm"), ("net9", "monovm"), ("net10", "monovm"), ("net10", "coreclr"),
            ("net11", "monovm"), ("net11", "coreclr"), ("net11-preview", "monovm"),
            ("net11-preview", "coreclr")]
@@ -193,11 +202,12 @@ def test_pack_no_check_packs_bytes(tmp_path):
         assert bytes(store["Blob"]) == raw.read_bytes()
 
 
-# ---- reading: memoryviews, closing, APKs ------------------------------------------------------
-def test_uncompressed_images_are_views_over_the_mapping(tmp_path, assemblies):
+# ---- reading: bytes, views, closing, APKs -----------------------------------------------------
+def test_view_is_a_memoryview_over_the_mapping(tmp_path, assemblies):
     so = store_of(tmp_path, assemblies, compression="none")
     store = asmstore.open(so)
-    view = store["App.dll"]
+    assert type(store["App.dll"]) is bytes and type(store.read_pdb("App.dll")) is type(None)
+    view = store.view("App.dll")
     assert isinstance(view, memoryview) and view.readonly
     assert bytes(view) == assemblies["App.dll"]
     with pytest.raises(BufferError):
@@ -413,6 +423,24 @@ def test_version_and_results():
     assert asmstore.RESULTS[0][0] == "OK" and asmstore.RESULTS[-7][0] == "ERR_NOT_FOUND"
 
 
+def first_line(args):
+    return subprocess.run(args, capture_output=True, text=True).stdout.split("\n")[0]
+
+
+@needs_cli
+def test_version_is_the_clis():
+    """__version__, the installed distribution's and `python -m asmstore --version` are what the
+    CLI's --version prints (it was "0.2.88": asmstore_version_number's decimal 600 as bytes)."""
+    from importlib.metadata import PackageNotFoundError, version
+    want = first_line([CLI, "--version"])
+    assert want == "asmstore " + asmstore.__version__
+    try:
+        assert version("asmstore") == asmstore.__version__
+    except PackageNotFoundError:  # make python-asan's build: compiled, not installed
+        assert sys.prefix == sys.base_prefix
+    assert first_line([sys.executable, "-m", "asmstore", "--version"]) == want
+
+
 def test_no_python_objects_leak(tmp_path, assemblies):
     """Opening, listing, reading and failing 500 times keeps no Python object alive (tracemalloc
     sees every object the extension makes: a reference kept per call would be tens of KB here)."""
@@ -494,3 +522,257 @@ def test_pdb_beside_its_assembly(tmp_path, assemblies):
         assert bytes(store.read_pdb("App")) == pdb.read_bytes()
         assert store.extract(tmp_path / "x") == 2
     assert (tmp_path / "x" / "App.pdb").read_bytes() == pdb.read_bytes()
+
+
+# ---- reading survives the file being truncated (issue 37) -------------------------------------
+TRUNCATE_SCRIPT = """
+import asmstore, hashlib, subprocess, sys
+path, name = sys.argv[1], sys.argv[2]
+with asmstore.open(path) as store:
+    data, pdb = store.read(name), store.read_pdb(name)
+    before = hashlib.sha256(data).hexdigest()
+    # another process cuts the file to nothing while the bytes are held
+    subprocess.run([sys.executable, "-c", "import os, sys; os.truncate(sys.argv[1], 0)", path],
+                   check=True)
+    assert hashlib.sha256(data).hexdigest() == before and len(pdb) == 700
+print("OK")
+"""
+
+
+def test_read_bytes_survive_the_file_truncated_by_another_process(tmp_path, assemblies):
+    """read() and read_pdb() of a stored (uncompressed) image give bytes: the file truncated by
+    another process while they are held harms nothing (a memoryview into the mapping died with
+    SIGBUS there, taking the interpreter with it). Run in a child so a crash is seen as one."""
+    pdb = tmp_path / "in" / "App.pdb"
+    subprocess.run([sys.executable, os.path.join(TOP, "tests", "lib", "mini_pe.py"), "--pdb",
+                    str(pdb), "700"], check=True)
+    so = asmstore.pack([tmp_path / "in" / "App.dll"], tmp_path / "s.so", compression="none",
+                       options=["--pdb"])
+    run = subprocess.run([sys.executable, "-c", TRUNCATE_SCRIPT, str(so), "App.dll"],
+                         capture_output=True, text=True)
+    assert (run.returncode, run.stdout.strip()) == (0, "OK"), run.stderr
+
+
+def test_unknown_part_is_an_error(tmp_path, assemblies):
+    """The extension's part argument (0 image, 1 .pdb, 2 .config): anything else is a ValueError,
+    not a silent None."""
+    with asmstore.open(store_of(tmp_path, assemblies)) as store:
+        e = store.entries()[0]
+        for bad in (3, -1, 99):
+            with pytest.raises(ValueError, match="no part"):
+                store._s.read(e.name, bad)
+            with pytest.raises(ValueError, match="no part"):
+                store._s.read_index(e.store, e.index, bad)
+
+
+def test_oserror_filename_is_a_str(tmp_path):
+    with pytest.raises(FileNotFoundError) as e:
+        asmstore.open(tmp_path / "not-there")
+    assert e.value.filename == str(tmp_path / "not-there")
+
+
+# ---- every ABI from one open, Entry fields as list --json -------------------------------------
+def two_abi_apk(tmp_path, assemblies, broken_x86=False):
+    """An APK with an arm64-v8a and an x86_64 store of the same assemblies (x86_64's cut short)."""
+    files = [tmp_path / "in" / n for n in assemblies]
+    arm = asmstore.pack(files, tmp_path / "arm.so", abi="arm64")
+    x86 = asmstore.pack(files, tmp_path / "x86.so", abi="x86_64", compression="none")
+    apk = tmp_path / "two.apk"
+    with zipfile.ZipFile(apk, "w") as z:
+        z.writestr("AndroidManifest.xml", b"<manifest/>")
+        z.write(arm, "lib/arm64-v8a/libassembly-store.so")
+        data = open(x86, "rb").read()
+        z.writestr("lib/x86_64/libassembly-store.so", data[:200] if broken_x86 else data)
+    return apk
+
+
+def test_one_open_serves_every_abi(tmp_path, assemblies):
+    apk = two_abi_apk(tmp_path, assemblies)
+    with asmstore.open(apk) as store:
+        assert sorted(store.abis) == ["arm64-v8a", "x86_64"] and store.problems == []
+        assert sorted(i.abi for i in store.stores) == ["arm64-v8a", "x86_64"]
+        assert len(store) == 2 * len(assemblies)
+        assert sorted(e.abi for e in store) == ["arm64-v8a"] * 3 + ["x86_64"] * 3
+        assert {e.abi for e in store.entries(abi="x86_64")} == {"x86_64"}
+        assert {e.abi for e in store.entries(abi="arm64")} == {"arm64-v8a"}
+        for e in store:
+            assert store.read(e) == assemblies[e.file_name]
+            assert store.stores[e.store].abi == e.abi
+        comp = {e.abi: e.compression for e in store if e.name == "Lib.dll"}
+        assert comp["x86_64"] == asmstore.Compression.NONE != comp["arm64-v8a"]
+        assert store.read("Lib.dll", abi="x86_64") == store.read("Lib.dll", abi="arm64-v8a")
+        with pytest.raises(ValueError):
+            store.entries(abi="mips")
+    with asmstore.open(apk, abi="x86_64") as store:  # one ABI asked for: that ABI's only
+        assert store.abi == "x86_64" and {e.abi for e in store} == {"x86_64"}
+
+
+def test_a_store_that_did_not_open_is_named_in_problems(tmp_path, assemblies):
+    with asmstore.open(two_abi_apk(tmp_path, assemblies, broken_x86=True)) as store:
+        assert {e.abi for e in store} == {"arm64-v8a"}
+        assert len(store.problems) == 1 and "lib/x86_64/libassembly-store.so" in store.problems[0]
+
+
+@needs_samples
+def test_sample_set_every_abi_in_one_open():
+    with asmstore.open(os.path.join(SAMPLES, "v1-expandroid")) as s:
+        assert sorted(s.abis) == ["arm64-v8a", "armeabi-v7a"] and len(s) == 14
+        arm = s.read("System.Text.Json.dll", abi="armeabi-v7a")
+        arm64 = s.read("System.Text.Json.dll", abi="arm64-v8a")
+        assert arm != arm64  # each ABI's own image
+        assert s.read("System.Text.Json.dll") == (arm64 if s.abi == "arm64-v8a" else arm)
+
+
+def list_json(path):
+    run = subprocess.run([CLI, "list", "--json", str(path)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)["stores"]
+
+
+def assert_entries_are_list_json(path):
+    """Entry.to_dict() of every entry of path is its item in `asmstore list --json`, store by store
+    (paired by the store's label and ABI); "none" is None in both."""
+    stores = list_json(path)
+    with asmstore.open(path) as store:
+        assert len(store.stores) == len(stores)
+        for unit, info in enumerate(store.stores):
+            doc = next(d for d in stores if d["store"] == info.label and
+                       d["abi"] == (None if info.abi == "every ABI" else info.abi))
+            mine = [e.to_dict() for e in store if e.store == unit]
+            assert mine == doc["entries"]
+            assert all(e.abi == doc["abi"] for e in store if e.store == unit)
+
+
+@needs_cli
+@needs_samples
+@pytest.mark.parametrize("sample", SAMPLE_INPUTS)
+def test_to_dict_is_list_json_on_real_samples(sample):
+    assert_entries_are_list_json(os.path.join(SAMPLES, sample))
+
+
+@needs_cli
+@pytest.mark.parametrize("target,runtime", [("net8", "monovm"), ("net10", "coreclr")])
+def test_to_dict_is_list_json(tmp_path, assemblies, target, runtime):
+    out, arch = tmp_path / "out", tmp_path / "arch"
+    arch.mkdir()
+    os.rename(tmp_path / "in" / "Tiny.dll", arch / "Tiny.dll")  # net8: an ABI blob of its own
+    files = [tmp_path / "in" / n for n in ("App.dll", "Lib.dll")]
+    if target == "net8":
+        asmstore.pack(files, out, target=target, runtime=runtime,
+                      options=["--arch", "arm64", str(arch)])
+        path = out
+    else:
+        out.mkdir()
+        asmstore.pack(files, str(out) + "/", target=target, runtime=runtime)
+        path = out / os.listdir(out)[0]
+    assert_entries_are_list_json(path)
+    with asmstore.open(path) as store:  # format 1 records its names' XXH64, later ones no hash
+        assert [e.hash for e in store] == [asmstore.name_hash(e.name, "xxh64") if target == "net8"
+                                           else None for e in store]
+
+
+# ---- name_hash --------------------------------------------------------------------------------
+def test_name_hash_against_independent_implementations():
+    """crc32 against zlib, the xxHash kinds against python3-xxhash (Debian's, when installed)."""
+    for name in ("System.Runtime", "System.Runtime.dll", "fr/App.resources", "\u00e9t\u00e9"):
+        data = name.encode("utf-8")
+        assert asmstore.name_hash(name, "crc32") == zlib.crc32(data)
+        assert asmstore.name_hash(data, "crc32") == zlib.crc32(data)
+    with pytest.raises(ValueError, match="xxh3-64"):
+        asmstore.name_hash("x", "md5")
+    xxhash = pytest.importorskip("xxhash")
+    for name in ("System.Runtime", "Mono.Android.dll", ""):
+        data = name.encode()
+        assert asmstore.name_hash(name, "xxh64") == xxhash.xxh64_intdigest(data)
+        assert asmstore.name_hash(name, "xxh32") == xxhash.xxh32_intdigest(data)
+        assert asmstore.name_hash(name, "xxh3-64") == xxhash.xxh3_64_intdigest(data)
+
+
+@needs_samples
+def test_name_hash_is_what_format_1_stores_record():
+    with asmstore.open(os.path.join(SAMPLES, "v1-razr-pointcrep")) as store:
+        hashed = [e for e in store if e.hash is not None and e.name]
+        assert hashed
+        for e in hashed:
+            assert asmstore.name_hash(e.name, "xxh64") == e.hash
+
+
+# ---- unpack and repack --from, beside the CLI's -----------------------------------------------
+def assert_same_tree(a, b):
+    cmp = filecmp.dircmp(a, b)
+    assert not (cmp.left_only or cmp.right_only or cmp.diff_files or cmp.funny_files), \
+        (cmp.left_only, cmp.right_only, cmp.diff_files)
+    for sub in cmp.common_dirs:
+        assert_same_tree(os.path.join(a, sub), os.path.join(b, sub))
+    for f in cmp.common_files:  # dircmp compares by stat; compare the bytes
+        assert filecmp.cmp(os.path.join(a, f), os.path.join(b, f), shallow=False), f
+
+
+@needs_cli
+@needs_samples
+@pytest.mark.parametrize("sample", SAMPLE_INPUTS)
+def test_unpack_repack_from_python_is_the_clis(tmp_path, sample, capfd):
+    """The folder round trip from Python (unpack, edit, repack from_dir=) gives byte for byte what
+    the CLI's unpack and repack --from give, on every real sample."""
+    src = os.path.join(SAMPLES, sample)
+    asmstore.unpack(src, tmp_path / "py")
+    subprocess.run([CLI, "unpack", src, "-C", str(tmp_path / "cli")], check=True,
+                   capture_output=True)
+    assert capfd.readouterr() == ("", "")
+    assert_same_tree(tmp_path / "py", tmp_path / "cli")
+    # the same edits in each folder: the first compressed entry's level changed, and (format 2
+    # on: format 1 keeps its count) the last entry removed
+    with open(tmp_path / "py" / "asmstore-unpack.json") as f:
+        settings = json.load(f)
+    first = settings["stores"][0]
+    next(e for e in first["entries"] if e["compression"] != "none")["level"] = 3
+    removed = [] if first["format"] == 1 else [first["entries"][-1]["file"]]
+    for d in ("py", "cli"):
+        with open(tmp_path / d / "asmstore-unpack.json", "w") as f:
+            json.dump(settings, f)
+        for name in removed:
+            os.remove(tmp_path / d / first["dir"] / name)
+    out_py, out_cli = tmp_path / "out-py", tmp_path / "out-cli"
+    asmstore.repack(src, out_py, from_dir=tmp_path / "py")
+    subprocess.run([CLI, "repack", src, "-o", str(out_cli), "--from", str(tmp_path / "cli")],
+                   check=True, capture_output=True)
+    if os.path.isdir(out_cli):
+        assert_same_tree(out_py, out_cli)
+    else:
+        assert filecmp.cmp(out_py, out_cli, shallow=False)
+    with asmstore.open(out_py) as store:
+        kept = [e for e in store if e.store == 0]
+        assert len(kept) == len(first["entries"]) - len(removed)
+
+
+def test_unpack_refuses_a_folder_in_use(tmp_path, assemblies):
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "mine.txt").write_text("x")
+    with pytest.raises(asmstore.AsmstoreError) as e:
+        asmstore.unpack(store_of(tmp_path, assemblies), tmp_path / "d")
+    assert e.value.status != 0 and "--force" in e.value.message
+    asmstore.unpack(store_of(tmp_path, assemblies), tmp_path / "d", force=True)
+
+
+# ---- python -m asmstore and the console script: the CLI ---------------------------------------
+@needs_cli
+def test_python_m_asmstore_is_the_cli(tmp_path, assemblies):
+    """python -m asmstore and the venv's asmstore script print what the CLI prints and exit with
+    its status: 0 verified, 1 a bad store, 2 a missing file."""
+    so = store_of(tmp_path, assemblies)
+    bad = tmp_path / "bad.so"
+    bad.write_bytes(open(so, "rb").read()[:300])
+    runners = [[sys.executable, "-m", "asmstore"]]
+    if sys.prefix != sys.base_prefix:  # installed into a venv (not make python-asan's build)
+        runners.append([os.path.join(os.path.dirname(sys.executable), "asmstore")])
+        assert os.access(runners[1][0], os.X_OK)
+    for args in (["verify", str(so)], ["verify", str(bad)], ["list", str(tmp_path / "nope")],
+                 ["list", "--json", str(so)], ["frobnicate"]):
+        want = subprocess.run([CLI] + args, capture_output=True)
+        for runner in runners:
+            got = subprocess.run(runner + args, capture_output=True)
+            assert (got.returncode, got.stdout, got.stderr) == \
+                (want.returncode, want.stdout, want.stderr), (runner, args)
+    codes = [subprocess.run([sys.executable, "-m", "asmstore"] + a, capture_output=True).returncode
+             for a in (["verify", str(so)], ["verify", str(bad)], ["list", str(tmp_path / "x")])]
+    assert codes == [0, 1, 2]
