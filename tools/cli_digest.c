@@ -116,68 +116,70 @@ static int public_key_token(const unsigned char *key, size_t n, char hex[17]) {
 #endif
 }
 
-/* The assembly's own fields, for cli_json_identity. */
-static void json_assembly_fields(const asmstore_identity *id) {
-    char text[64], token[17];
-    int have = id->has_assembly;
-
-    snprintf(text, sizeof text, "%u.%u.%u.%u", id->version[0], id->version[1], id->version[2],
-             id->version[3]);
-    cli_json_strn("name", have ? id->name : NULL, id->name_len);
-    cli_json_str("version", have ? text : NULL);
-    cli_json_strn("culture", id->culture_len ? id->culture : NULL, id->culture_len);
-    cli_json_str("public_key_token",
-                 public_key_token(id->public_key, id->public_key_size, token) == 0 ? token : NULL);
-}
-
-/* "pdb_checksum": the algorithm's name, ':' and the checksum in hex ("SHA256:1f0c..."). */
-static void pdb_checksum_json(const asmstore_identity *id) {
+/* "SHA256:1f0c...": the checksum record's algorithm, ':' and the checksum in hex; NULL (none,
+   or no memory) else, malloc'd. */
+static char *pdb_checksum_text(const asmstore_identity *id) {
     size_t n = id->pdb_checksum_algorithm_len + 2u + 2u * (size_t)id->pdb_checksum_size, k;
     char *text = id->pdb_checksum_algorithm ? (char *)malloc(n) : NULL;
 
-    if (text) {
-        memcpy(text, id->pdb_checksum_algorithm, id->pdb_checksum_algorithm_len);
-        text[id->pdb_checksum_algorithm_len] = ':';
-        for (k = 0; k < id->pdb_checksum_size; k++)
-            snprintf(text + id->pdb_checksum_algorithm_len + 1 + 2 * k, 3, "%02x",
-                     id->pdb_checksum[k]);
-    }
-    cli_json_strn("pdb_checksum", text, text ? n - 1u : 0);
-    free(text);
+    if (!text) return NULL;
+    memcpy(text, id->pdb_checksum_algorithm, id->pdb_checksum_algorithm_len);
+    text[id->pdb_checksum_algorithm_len] = ':';
+    text[n - 1] = 0;
+    for (k = 0; k < id->pdb_checksum_size; k++)
+        snprintf(text + id->pdb_checksum_algorithm_len + 1 + 2 * k, 3, "%02x", id->pdb_checksum[k]);
+    return text;
 }
 
-/* The debug directory's fields, for cli_json_identity. */
-static void json_debug_fields(const asmstore_identity *id) {
-    char guid[CLI_GUID_TEXT], text[CLI_GUID_TEXT + 16];
-    unsigned long appendix = id->pdb_portable ? id->pdb_stamp : id->pdb_age;
+int cli_identity_read(cli_identity_text *t, const void *image, size_t n) {
+    asmstore_pe pe;
+    const asmstore_identity *id = &t->id;
+    unsigned long appendix;
+    char guid[CLI_GUID_TEXT];
 
+    memset(t, 0, sizeof *t);
+    if (!image || asmstore_pe_parse(&pe, image, n, NULL) != ASMSTORE_OK ||
+        asmstore_pe_identity(&pe, &t->id, NULL) != ASMSTORE_OK)
+        return -1;
+    snprintf(t->version, sizeof t->version, "%u.%u.%u.%u", id->version[0], id->version[1],
+             id->version[2], id->version[3]);
+    public_key_token(id->public_key, id->public_key_size, t->token);
+    cli_guid_text(id->mvid, t->mvid);
+    appendix = id->pdb_portable ? id->pdb_stamp : id->pdb_age;
     cli_guid_text(id->pdb_guid, guid);
-    if (appendix)
-        snprintf(text, sizeof text, "%s-%lx", guid, appendix);
-    else
-        snprintf(text, sizeof text, "%s", guid);
-    cli_json_str("debug_id", id->has_codeview ? text : NULL);
-    cli_json_strn("pdb_path", id->has_codeview ? id->pdb_path : NULL, id->pdb_path_len);
-    pdb_checksum_json(id);
+    if (id->has_codeview && appendix)
+        snprintf(t->debug_id, sizeof t->debug_id, "%s-%lx", guid, appendix);
+    else if (id->has_codeview)
+        snprintf(t->debug_id, sizeof t->debug_id, "%s", guid);
+    t->pdb_checksum = pdb_checksum_text(id);
+    return 0;
+}
+
+void cli_identity_free(cli_identity_text *t) {
+    free(t->pdb_checksum);
+    t->pdb_checksum = NULL;
 }
 
 void cli_json_identity(const char *key, const void *image, size_t n) {
-    asmstore_pe pe;
-    asmstore_identity id;
-    char mvid[CLI_GUID_TEXT];
+    cli_identity_text t;
+    const asmstore_identity *id = &t.id;
 
-    if (!image || asmstore_pe_parse(&pe, image, n, NULL) != ASMSTORE_OK ||
-        asmstore_pe_identity(&pe, &id, NULL) != ASMSTORE_OK) {
+    if (cli_identity_read(&t, image, n) != 0) {
         cli_json_null(key);
         return;
     }
-    cli_guid_text(id.mvid, mvid);
     cli_json_open(key, '{');
-    json_assembly_fields(&id);
-    cli_json_str("mvid", mvid);
-    cli_json_num("timestamp", id.timestamp);
-    json_debug_fields(&id);
+    cli_json_strn("name", id->has_assembly ? id->name : NULL, id->name_len);
+    cli_json_str("version", id->has_assembly ? t.version : NULL);
+    cli_json_strn("culture", id->culture_len ? id->culture : NULL, id->culture_len);
+    cli_json_str("public_key_token", t.token[0] ? t.token : NULL);
+    cli_json_str("mvid", t.mvid);
+    cli_json_num("timestamp", id->timestamp);
+    cli_json_str("debug_id", t.debug_id[0] ? t.debug_id : NULL);
+    cli_json_strn("pdb_path", id->has_codeview ? id->pdb_path : NULL, id->pdb_path_len);
+    cli_json_str("pdb_checksum", t.pdb_checksum);
     cli_json_close();
+    cli_identity_free(&t);
 }
 
 /* >>entries ------------------------------------------------------------------------------------ */

@@ -42,6 +42,22 @@ asmstore_result cli_entry_sha256(const cli_unit *u, const asmstore_entry *e, ZST
 /* A GUID's 16 stored bytes as text, as .NET's Guid.ToString() writes it (the first three fields
    little-endian). */
 void cli_guid_text(const unsigned char g[16], char text[CLI_GUID_TEXT]);
+/* Who image[0..n) says it is (asmstore_pe_identity), with the fields text needs formatted:
+   "10.0.0.0", the public key token (libcrypto's SHA-1; "" without a key or libcrypto), the MVID,
+   the debug id (Sentry's: the CodeView GUID, '-' and a Portable PDB's stamp or a Windows PDB's age
+   in hex; "" without CodeView) and "SHA256:hex" (malloc'd, NULL when none: cli_identity_free). */
+typedef struct cli_identity_text {
+    asmstore_identity id; /* the fields as read: strings point into the image */
+    char version[24];
+    char token[17];
+    char mvid[CLI_GUID_TEXT];
+    char debug_id[CLI_GUID_TEXT + 9];
+    char *pdb_checksum;
+} cli_identity_text;
+
+/* 0 with *t filled, or -1 for what is no assembly (nothing to free). */
+int cli_identity_read(cli_identity_text *t, const void *image, size_t n);
+void cli_identity_free(cli_identity_text *t);
 /* --json: `key` is who image[0..n) says it is (asmstore_pe_identity): name, version, culture
    (null: neutral), public_key_token (libcrypto's SHA-1; null without a key or libcrypto), mvid,
    timestamp, debug_id (Sentry's: the CodeView GUID and a Portable PDB's stamp or a Windows

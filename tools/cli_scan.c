@@ -118,16 +118,6 @@ static void scan_find(scan_state *s, unsigned code, const char *where, const cha
     va_end(ap);
 }
 
-/* A new match record, or NULL past SCAN_MAX_FINDINGS (counted all the same). */
-static scan_match *scan_match_new(scan_state *s) {
-    s->counts.yara_matches++;
-    if (s->nmatches >= SCAN_MAX_FINDINGS ||
-        (!s->matches && !(s->matches = (scan_match *)calloc(SCAN_MAX_FINDINGS, sizeof(scan_match)))))
-        return NULL;
-    memset(&s->matches[s->nmatches], 0, sizeof(scan_match));
-    return &s->matches[s->nmatches++];
-}
-
 static void scan_json_matches(const scan_state *s) {
     unsigned i;
     const char *t;
@@ -217,6 +207,16 @@ static int yara_load(const char *path) {
     yr_compiler_destroy(c);
     if (!said) cli_error("scan --yara %s: the rules do not compile", path);
     return 2;
+}
+
+/* A new match record, or NULL past SCAN_MAX_FINDINGS (counted all the same). */
+static scan_match *scan_match_new(scan_state *s) {
+    s->counts.yara_matches++;
+    if (s->nmatches >= SCAN_MAX_FINDINGS ||
+        (!s->matches && !(s->matches = (scan_match *)calloc(SCAN_MAX_FINDINGS, sizeof(scan_match)))))
+        return NULL;
+    memset(&s->matches[s->nmatches], 0, sizeof(scan_match));
+    return &s->matches[s->nmatches++];
 }
 
 static int yara_matched(YR_SCAN_CONTEXT *context, int message, void *data, void *user) {

@@ -26,7 +26,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Un
 
 from . import _asmstore
 
-__all__ = ["open", "pack", "repack", "unpack", "name_hash", "Store", "Entry", "Info", "Compression",
+__all__ = ["open", "pack", "repack", "unpack", "name_hash", "identity", "Store", "Entry", "Info", "Compression",
            "AsmstoreError", "EntryNotFound", "RESULTS", "__version__"]
 
 #: what `asmstore --version` prints (asmstore.h's ASMSTORE_VERSION_MAJOR.MINOR.PATCH)
@@ -128,7 +128,8 @@ class Entry:
                 "stored_size": self.stored_size, "size": self.size,
                 "compression": self.compression.name.lower(), "pdb_size": self.pdb_size,
                 "config_size": self.config_size,
-                "sha256": None if image is None else hashlib.sha256(image).hexdigest()}
+                "sha256": None if image is None else hashlib.sha256(image).hexdigest(),
+                "identity": None if image is None else identity(image)}
 
 
 def _abi_arg(abi: Optional[str]) -> str:
@@ -359,6 +360,13 @@ def unpack(src: PathLike, directory: PathLike, force: bool = False) -> None:
     does (docs/unpack.md): pyxamstore's unpack / pack round trip. directory must be new or empty
     unless force."""
     _run(["unpack", os.fspath(src), "-C", os.fspath(directory)] + (["--force"] if force else []))
+
+
+def identity(image: bytes) -> Optional[Dict[str, object]]:
+    """Who an assembly's bytes say it is, as `list --json`'s "identity" gives it (docs/json.md):
+    name, version, culture, public_key_token, mvid, timestamp, debug_id (the key crash reporters
+    such as Sentry use for its PDB), pdb_path, pdb_checksum; None for what is no assembly."""
+    return _asmstore.identity(image)
 
 
 def name_hash(name: Union[str, bytes], kind: str) -> int:

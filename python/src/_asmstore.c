@@ -18,6 +18,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "cli_digest.h"
 #include "cli_input.h"
 
 #include <limits.h>
@@ -858,6 +859,39 @@ static PyObject *py_name_hash(PyObject *self, PyObject *args) {
                         "unknown hash kind '%s': give crc32, xxh32, xxh3-64 or xxh64", kind);
 }
 
+/* A str of s[0..n), or None for NULL; invalid UTF-8 replaced as --json replaces it. */
+static PyObject *str_or_none(const char *s, size_t n) {
+    if (!s) Py_RETURN_NONE;
+    return PyUnicode_DecodeUTF8(s, (Py_ssize_t)n, "replace");
+}
+
+/* identity(image) -> list --json's "identity" as a dict, or None for what is no assembly. */
+static PyObject *py_identity(PyObject *self, PyObject *args) {
+    Py_buffer b;
+    cli_identity_text t;
+    const asmstore_identity *id = &t.id;
+    PyObject *d;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*", &b)) return NULL;
+    if (cli_identity_read(&t, b.buf, (size_t)b.len) != 0) {
+        PyBuffer_Release(&b);
+        Py_RETURN_NONE;
+    }
+    d = Py_BuildValue("{s:N,s:N,s:N,s:N,s:s,s:k,s:N,s:N,s:N}",
+                      "name", str_or_none(id->has_assembly ? id->name : NULL, id->name_len),
+                      "version", str_or_none(id->has_assembly ? t.version : NULL, strlen(t.version)),
+                      "culture", str_or_none(id->culture_len ? id->culture : NULL, id->culture_len),
+                      "public_key_token", str_or_none(t.token[0] ? t.token : NULL, strlen(t.token)),
+                      "mvid", t.mvid, "timestamp", (unsigned long)id->timestamp,
+                      "debug_id", str_or_none(t.debug_id[0] ? t.debug_id : NULL, strlen(t.debug_id)),
+                      "pdb_path", str_or_none(id->has_codeview ? id->pdb_path : NULL, id->pdb_path_len),
+                      "pdb_checksum", str_or_none(t.pdb_checksum, t.pdb_checksum ? strlen(t.pdb_checksum) : 0));
+    cli_identity_free(&t);
+    PyBuffer_Release(&b);
+    return d;
+}
+
 static PyMethodDef module_methods[] = {
     {"_init", py_init, METH_VARARGS, "_init(AsmstoreError, EntryNotFound)"},
     {"open", py_open, METH_VARARGS, "open(path, abi) -> Store (abi '' for any)"},
@@ -865,6 +899,7 @@ static PyMethodDef module_methods[] = {
     {"main", py_main, METH_VARARGS, "main([args]) -> the CLI's exit status, printing as it does"},
     {"name_hash", py_name_hash, METH_VARARGS, "name_hash(name, kind) -> a store index's hash"},
     {"abi_name", py_abi_name, METH_VARARGS, "abi_name('arm64') -> 'arm64-v8a'"},
+    {"identity", py_identity, METH_VARARGS, "identity(image) -> who an assembly says it is, or None"},
     {"results", py_results, METH_NOARGS, "every result code: (code, name, text)"},
     {NULL, NULL, 0, NULL}};
 
