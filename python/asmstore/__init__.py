@@ -19,14 +19,17 @@ import builtins
 import dataclasses
 import enum
 import hashlib
+import json
 import os
 import re
+import subprocess
+import sys
 import tempfile
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _asmstore
 
-__all__ = ["open", "pack", "repack", "unpack", "name_hash", "identity", "Store", "Entry", "Info", "Compression",
+__all__ = ["open", "pack", "repack", "unpack", "scan", "name_hash", "identity", "Store", "Entry", "Info", "Compression",
            "AsmstoreError", "EntryNotFound", "RESULTS", "__version__"]
 
 #: what `asmstore --version` prints (asmstore.h's ASMSTORE_VERSION_MAJOR.MINOR.PATCH)
@@ -360,6 +363,33 @@ def unpack(src: PathLike, directory: PathLike, force: bool = False) -> None:
     does (docs/unpack.md): pyxamstore's unpack / pack round trip. directory must be new or empty
     unless force."""
     _run(["unpack", os.fspath(src), "-C", os.fspath(directory)] + (["--force"] if force else []))
+
+
+def scan(paths: Union[PathLike, Iterable[PathLike]], jobs: int = 1, timeout: Optional[int] = None,
+         max_memory_mib: Optional[int] = None, yara: Optional[PathLike] = None,
+         yara_members: bool = False) -> Iterator[Dict[str, object]]:
+    """`asmstore scan` over paths (files, directories walked, "@LIST"): one dict per input, in
+    input order, as the lines of its NDJSON (docs/json.md 3.12), yielded as they come. The scan
+    runs in a process of its own (python -m asmstore), whose workers read one input each, so an
+    input past timeout or max_memory_mib costs only its own record. A usage error (a rule file
+    that does not compile, say) raises AsmstoreError with the CLI's message and status."""
+    args = [sys.executable, "-m", "asmstore", "scan", "--jobs", str(jobs)]
+    if timeout is not None:
+        args += ["--timeout", str(timeout)]
+    if max_memory_mib is not None:
+        args += ["--max-memory", str(max_memory_mib)]
+    if yara is not None:
+        args += ["--yara", os.fspath(yara)] + (["--yara-members"] if yara_members else [])
+    one = isinstance(paths, (str, bytes, os.PathLike))
+    args += ["--"] + [os.fspath(p) for p in ([paths] if one else paths)]  # type: ignore[list-item]
+    with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        for line in proc.stdout:
+            yield json.loads(line)
+        err = proc.stderr.read().decode("utf-8", "replace")
+        status = proc.wait()
+    if status == 2 and err.strip():
+        raise AsmstoreError(err.strip(), status=status)
 
 
 def identity(image: bytes) -> Optional[Dict[str, object]]:

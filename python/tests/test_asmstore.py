@@ -789,3 +789,48 @@ def test_identity_of_a_real_assembly():
     built_with_crypto = b"libcrypto on" in asmstore._asmstore.run([b"--version"])[1]
     assert ident["public_key_token"] == ("b03f5f7f11d50a3a" if built_with_crypto else None)
     assert asmstore.identity(image[:300]) is None and asmstore.identity(b"text") is None
+
+
+def scan_inputs():
+    """Files of every kind the samples have: .NET 10 stores, .NET 6-8 set files, text."""
+    return [os.path.join(SAMPLES, f) for f in (
+        "v3-watercountdown-widget/x86_64/assembly-store.so",
+        "v3-watercountdown-widget/arm64-v8a/assembly-store.so",
+        "v1-expandroid/assemblies.armeabi_v7a.blob", "v1-razr-pointcrep/base_assemblies.blob",
+        "v1-razr-pointcrep/libxamarin-app.so", "SOURCES.md")]
+
+
+def cli_scan_lines(paths):
+    run = subprocess.run([CLI, "scan", "--"] + [str(p) for p in paths], capture_output=True)
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+@needs_cli
+@needs_samples
+def test_scan_is_the_clis():
+    """asmstore.scan yields the CLI's NDJSON lines as dicts, in input order, whatever jobs is."""
+    paths = scan_inputs()
+    want = cli_scan_lines(paths)
+    assert len(want) == len(paths)
+    assert list(asmstore.scan(paths)) == want
+    assert list(asmstore.scan(paths, jobs=2)) == want
+    with pytest.raises(asmstore.AsmstoreError) as e:
+        list(asmstore.scan(paths, yara=os.path.join(SAMPLES, "SOURCES.md")))
+    assert e.value.status == 2 and "--yara" in e.value.message
+
+
+@needs_cli
+@needs_samples
+def test_scan_on_a_dask_cluster():
+    """The recipe of python/README.md: a Dask cluster of a scheduler and 2 worker processes scans
+    the inputs through the package, one input a task; the records equal the CLI's NDJSON."""
+    distributed = pytest.importorskip("distributed")
+    paths = scan_inputs()
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        futures = client.map(lambda p: list(asmstore.scan(p))[0], paths)
+        records = client.gather(futures)
+        pids = set(client.run(os.getpid).values())
+    assert len(pids) == 2 and os.getpid() not in pids
+    assert records == cli_scan_lines(paths)
