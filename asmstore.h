@@ -39,10 +39,13 @@
        eo.abi = ASMSTORE_ABI_ARM64;
        asmstore_elf_write_file("libassembly-store.so", &eo, store, n, 0644, &err);
        asmstore_writer_free(w);
-       // run time: locate, validate once, look up, read
+       // run time: locate, validate once (with room for the name table: O(1) lookups), look up, read
+       static uint32_t names[ASMSTORE_NAME_TABLE_BYTES(1024) / 4];  // stores up to 1,024 entries
+       asmstore_read_options ro = {0};
        asmstore_locator loc;  asmstore_reader r;  asmstore_entry e;
+       ro.name_table = names;  ro.name_table_bytes = sizeof names;
        asmstore_locate_dlopen(&loc, "libassembly-store.so", NULL, &err);
-       asmstore_reader_init(&r, loc.data, loc.size, NULL, &err);
+       asmstore_reader_init(&r, loc.data, loc.size, &ro, &err);
        if (asmstore_reader_find(&r, "System.Runtime", 14, &e, &err) == ASMSTORE_OK)
            asmstore_reader_read(&r, &e, buf, e.uncompressed_size, dctx, &err); // your ZSTD_DCtx*
        asmstore_locator_close(&loc);
@@ -409,7 +412,14 @@ typedef struct asmstore_read_options {
     void *decompress_user;
     asmstore_allocator allocator;      /* init's scratch for a layout out of descriptor order
                                           (NULL members: ASMSTORE_MALLOC); never kept */
+    uint32_t *name_table;              /* caller memory init attaches as the name table when it */
+    size_t name_table_bytes;           /* holds asmstore_reader_name_table_size: lookups are then
+                                          O(1) (ASMSTORE_NAME_TABLE_BYTES sizes it for a count) */
 } asmstore_read_options;
+
+/* Bytes a name table (asmstore_read_options.name_table) needs at most for a store of `entries`
+   descriptors: 16 per entry and 16 more, whatever its format and index. */
+#define ASMSTORE_NAME_TABLE_BYTES(entries) ((size_t)(entries) * 16u + 16u)
 
 /* A validated store. Caller-owned, no destructor: it only points into the caller's bytes. */
 typedef struct asmstore_reader {
@@ -2433,6 +2443,9 @@ ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void
         r->index_entry_count = 0;
         r->global_entry_count = 0;
     }
+    if (res == ASMSTORE_OK && opt && opt->name_table && r->format != 1 &&
+        opt->name_table_bytes >= asmstore_reader_name_table_size(r))
+        res = asmstore_reader_attach_name_table(r, opt->name_table, opt->name_table_bytes, err);
     return res;
 }
 

@@ -483,6 +483,40 @@ static void test_find_index(void) {
     free(b.data);
 }
 
+/* asmstore_read_options.name_table: init attaches it when it holds the table (lookups then as
+   with asmstore_reader_attach_name_table), leaves it when it is short or NULL (lookups walk the
+   names, the same answers); ASMSTORE_NAME_TABLE_BYTES is enough for every format and count. */
+static void test_name_table_at_init(void) {
+    static const uint32_t formats[] = {2, 3, 4};
+    size_t f;
+
+    for (f = 0; f < 3; f++) {
+        built b = build_store(formats[f], ASMSTORE_ABI_ARM64, f == 1 ? ASMSTORE_RUNTIME_CORECLR : ASMSTORE_RUNTIME_MONOVM, 1, 1);
+        asmstore_read_options ro;
+        asmstore_reader r, plain;
+        uint32_t *table = (uint32_t *)malloc(ASMSTORE_NAME_TABLE_BYTES(64)), i;
+        memset(&ro, 0, sizeof ro);
+        CHECK_EQ_INT(asmstore_reader_init(&plain, b.data, b.size, NULL, NULL), ASMSTORE_OK);
+        CHECK(asmstore_reader_name_table_size(&plain) <= ASMSTORE_NAME_TABLE_BYTES(plain.entry_count));
+        ro.name_table = table;
+        ro.name_table_bytes = asmstore_reader_name_table_size(&plain) - 1; /* short: not attached */
+        CHECK_EQ_INT(asmstore_reader_init(&r, b.data, b.size, &ro, NULL), ASMSTORE_OK);
+        CHECK(r.name_offsets == NULL && r.buckets == NULL);
+        ro.name_table_bytes = ASMSTORE_NAME_TABLE_BYTES(plain.entry_count);
+        CHECK_EQ_INT(asmstore_reader_init(&r, b.data, b.size, &ro, NULL), ASMSTORE_OK);
+        CHECK(r.name_offsets == table && r.buckets != NULL);
+        for (i = 0; i < r.entry_count; i++) {
+            asmstore_entry e, f1, f2;
+            asmstore_reader_entry(&plain, i, &e, NULL);
+            CHECK_EQ_INT(asmstore_reader_find(&r, e.name, e.name_len, &f1, NULL),
+                         asmstore_reader_find(&plain, e.name, e.name_len, &f2, NULL));
+            if (!e.ignored) CHECK_EQ_INT(f1.index, f2.index);
+        }
+        free(table);
+        free(b.data);
+    }
+}
+
 /* Path.GetFileNameWithoutExtension with the culture prefix kept: the second name each entry is indexed by. */
 static void test_name_base_len(void) {
     CHECK_EQ_INT(asmstore_name_base_len("Foo.dll", 7), 3);
@@ -981,6 +1015,7 @@ int main(void) {
     RUN(test_exact_name_wins);
     RUN(test_lower_bound_any_spread);
     RUN(test_find_index);
+    RUN(test_name_table_at_init);
     RUN(test_empty_image_roundtrip);
     RUN(test_decompression_bomb);
     RUN(test_result_strings);
