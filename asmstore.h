@@ -55,9 +55,12 @@
      ASMSTORE_DEF               storage/visibility of public functions              [extern]
      ASMSTORE_MALLOC, _FREE     allocator when no asmstore_allocator is given  [malloc, free]
      ASMSTORE_ASSERT(x)         programmer-error checks only                        [assert]
-     ASMSTORE_NO_BUILD          drop files, writer, presets, ELF generator, bionic checker
+     ASMSTORE_NO_BUILD          drop files, writer, presets, ELF generator, bionic checker and
+                                the inspector's kit: an on-device host
      ASMSTORE_NO_WRITER         drop the writer and its presets (NO_BUILD implies it)
      ASMSTORE_NO_ELF            drop the ELF generator and bionic checker (NO_BUILD implies it)
+     ASMSTORE_NO_INSPECT        drop the inspector's kit: the inertness check, the app library's
+                                reader and patcher (NO_BUILD implies it)
      ASMSTORE_NO_ZIP            drop the ZIP scan and the APK locator
      ASMSTORE_NO_DLOPEN         drop the dlopen locator (no dlopen, no -ldl)
      ASMSTORE_NO_STDIO          drop everything that touches files
@@ -128,6 +131,9 @@
 /* Trim switches (CONFIGURATION): the broad ones imply the narrow ones, the old name the new. */
 #if defined(ASMSTORE_NO_BUILD) && !defined(ASMSTORE_NO_WRITER)
 #define ASMSTORE_NO_WRITER
+#endif
+#if defined(ASMSTORE_NO_BUILD) && !defined(ASMSTORE_NO_INSPECT)
+#define ASMSTORE_NO_INSPECT
 #endif
 #if defined(ASMSTORE_NO_BUILD) && !defined(ASMSTORE_NO_ELF)
 #define ASMSTORE_NO_ELF
@@ -710,6 +716,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
                                                   const void **payload, size_t *payload_size,
                                                   asmstore_elf_info *info, asmstore_error *err);
 
+#ifndef ASMSTORE_NO_INSPECT /* the inspector's kit: what loading runs, the app library */
 /* Checks that dlopen of the ELF file elf[0..size) (and dlsym of any of its symbols) runs nothing
    from it and loads nothing else (docs/elf-so.md §7): an ET_DYN whose program headers are only
    PT_LOAD, PT_DYNAMIC, PT_PHDR, PT_GNU_STACK, PT_GNU_RELRO, PT_NOTE, PT_GNU_PROPERTY or
@@ -846,6 +853,7 @@ ASMSTORE_DEF asmstore_result asmstore_app_grow(void *so, size_t size, asmstore_a
    Allocation-free. */
 ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmstore_app_info *info,
                                                     uint32_t slots, asmstore_error *err);
+#endif /* ASMSTORE_NO_INSPECT */
 
 /* >>zip ---------------------------------------------------------------------------------------- */
 /* An archive entry as its headers describe it (all the caller's). Pure scans over memory. */
@@ -3718,6 +3726,27 @@ ASMSTORE_DEF asmstore_result asmstore_elf_payload(const void *elf, size_t size, 
     return ASMSTORE_OK;
 }
 
+/* Is [vaddr, vaddr + len) inside one PT_LOAD: its file bytes, or with in_writable_memory the
+   memory of a writable one (where .data and .bss live)? */
+ASMSTORE__PRIVATE int asmstore__elf_load_covers(const asmstore__elf *e, uint64_t vaddr,
+                                                uint64_t len, int in_writable_memory) {
+    asmstore__phdr h;
+    uint32_t i;
+
+    for (i = 0; i < e->phnum; i++) {
+        uint64_t span;
+
+        asmstore__elf_phdr(e, i, &h);
+        if (h.type != ASMSTORE__PT_LOAD || (in_writable_memory && !(h.flags & ASMSTORE__PF_W)))
+            continue;
+        span = in_writable_memory ? h.memsz : h.filesz;
+        if (vaddr >= h.vaddr && vaddr - h.vaddr <= span && len <= span - (vaddr - h.vaddr))
+            return 1;
+    }
+    return 0;
+}
+
+#ifndef ASMSTORE_NO_INSPECT
 /* >>elf: what loading runs --------------------------------------------------------------------- */
 /* asmstore_elf_check_inert reads every table as the loader sees it mapped (through the PT_LOADs),
    never through section headers, which loaders do not use for them. */
@@ -3741,26 +3770,6 @@ typedef struct asmstore__inert {
 ASMSTORE__PRIVATE asmstore_result asmstore__inert_fail(const asmstore__inert *c, const char *msg,
                                                        uint64_t off) {
     return asmstore__fail(c->err, ASMSTORE_ERR_ELF_NOT_INERT, off, -1, 0, msg);
-}
-
-/* Is [vaddr, vaddr + len) inside one PT_LOAD: its file bytes, or with in_writable_memory the
-   memory of a writable one (where .data and .bss live)? */
-ASMSTORE__PRIVATE int asmstore__elf_load_covers(const asmstore__elf *e, uint64_t vaddr,
-                                                uint64_t len, int in_writable_memory) {
-    asmstore__phdr h;
-    uint32_t i;
-
-    for (i = 0; i < e->phnum; i++) {
-        uint64_t span;
-
-        asmstore__elf_phdr(e, i, &h);
-        if (h.type != ASMSTORE__PT_LOAD || (in_writable_memory && !(h.flags & ASMSTORE__PF_W)))
-            continue;
-        span = in_writable_memory ? h.memsz : h.filesz;
-        if (vaddr >= h.vaddr && vaddr - h.vaddr <= span && len <= span - (vaddr - h.vaddr))
-            return 1;
-    }
-    return 0;
 }
 
 /* The file offset the loader maps [vaddr, vaddr + len) from: 1 when the range lies in one
@@ -4865,6 +4874,7 @@ ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmst
         asmstore__wr32(t.p + info->config_offset + asmstore__app_cfg_assemblies(info), slots);
     return asmstore_app_open(so, size, info, err);
 }
+#endif /* ASMSTORE_NO_INSPECT */
 
 /* >>zip ---------------------------------------------------------------------------------------- */
 #ifndef ASMSTORE_NO_ZIP

@@ -74,7 +74,7 @@
 #endif
 #define ASMSTORE_IMPLEMENTATION
 #define ASMSTORE_CACHE_IMPLEMENTATION
-#define ASMSTORE_NO_WRITER
+#define ASMSTORE_NO_BUILD
 #include "../asmstore.h"
 #include "../asmstore_cache.h"
 #include "host_memory.h"

@@ -20,7 +20,7 @@
 #endif
 #define ASMSTORE_IMPLEMENTATION
 #define ASMSTORE_CACHE_IMPLEMENTATION
-#define ASMSTORE_NO_WRITER /* a host only reads */
+#define ASMSTORE_NO_BUILD /* a host only reads: no writer, ELF generator, checkers or patcher */
 #include "../asmstore.h"
 #include "../asmstore_cache.h"
 

@@ -35,7 +35,7 @@ done
 # trim switches by audience: each flavour compiles (-Werror), links without what it drops (no -ldl
 # without dlopen, no -lpthread without BUILD), runs tests/build/trim.c, which says what it used, and
 # its object defines none of the dropped functions (the full object defines them all).
-trim_build="asmstore_writer_create asmstore_writer_finish asmstore_write_options_preset asmstore_read_file asmstore_write_file asmstore_elf_wrap asmstore_elf_layout asmstore_elf_check_bionic"
+trim_build="asmstore_writer_create asmstore_writer_finish asmstore_write_options_preset asmstore_read_file asmstore_write_file asmstore_elf_wrap asmstore_elf_layout asmstore_elf_check_bionic asmstore_elf_check_inert asmstore_app_open asmstore_app_grow asmstore_app_add_slots"
 trim_zip="asmstore_zip_find asmstore_zip_find_store asmstore_zip_store_path asmstore_locate_apk"
 trim_dlopen="asmstore_locate_dlopen"
 trim_kept="asmstore_reader_init asmstore_reader_read asmstore_elf_payload asmstore_locate_file asmstore_locator_close"
