@@ -31,7 +31,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define REPACK_MAX_CHANGES 256
 #define REPACK_APK_ALIGN                                                                           \
     16384u /* store entries: bionic's page on 16 KiB kernels (dlopen from the APK) */
 
@@ -45,6 +44,7 @@ typedef struct repack_change {
     size_t image_size;
     int used; /* matched at least one entry */
     const cli_unit *unit; /* --from: this store only */
+    uint32_t entry;       /* --from: that store's entry of this index (exactly) */
     int level;            /* --from: the settings' level; 0 the release's */
 } repack_change;
 
@@ -59,10 +59,10 @@ typedef struct repack_add {
 
 typedef struct repack_args {
     const char *in, *out;
-    repack_change ch[REPACK_MAX_CHANGES];
-    int n;
-    repack_add add[REPACK_MAX_CHANGES];
-    int nadd;
+    repack_change *ch; /* grown by new_change: no limit (--from may change every entry) */
+    int n, ch_cap;
+    repack_add *add; /* grown by new_add */
+    int nadd, add_cap;
     int jobs;
     const char *sign_key, *sign_cert; /* --sign-key, --sign-cert (both or neither) */
     const char *from;                 /* --from DIR (asmstore unpack's folder) */
@@ -78,6 +78,12 @@ typedef struct repack_output {
     int app_library; /* the app's libxamarin-app.so, patched for a grown entry */
 } repack_output;
 
+typedef struct repack_entry_name repack_entry_name;
+typedef struct repack_names {
+    repack_entry_name *v;
+    size_t n;
+} repack_names;
+
 typedef struct repack_job {
     const repack_args *a;
     cli_input in;
@@ -86,6 +92,8 @@ typedef struct repack_job {
     cli_sign_key *key; /* read before any work, from --sign-key and --sign-cert */
     cli_from from;     /* --from DIR: what changed in the folder */
     cli_apps apps;     /* the app libraries of the store (or set) being built */
+    repack_names names[CLI_MAX_UNITS];    /* each unit's entry names, sorted */
+    repack_change **match[CLI_MAX_UNITS]; /* each unit's entries' changes (resolve_changes) */
 } repack_job;
 
 /* >>arguments ---------------------------------------------------------------------------------- */
@@ -123,16 +131,47 @@ static const char *split_abi(const char *s, asmstore_abi *abi) {
     return *abi != ASMSTORE_ABI_UNKNOWN ? slash + 1 : s;
 }
 
+/* list (n items of `item` bytes, room for *cap) with room for one more: list itself, or the list
+   moved (*cap doubled), or NULL out of memory (list untouched). */
+static void *grow(void *list, int n, int *cap, size_t item) {
+    void *p;
+
+    if (n < *cap)
+        return list;
+    if (*cap > INT_MAX / 2 || !(p = realloc(list, (size_t)(*cap ? 2 * *cap : 16) * item)))
+        return NULL;
+    *cap = *cap ? 2 * *cap : 16;
+    return p;
+}
+
+/* The next change (or add), zeroed; NULL out of memory. */
+static repack_change *new_change(repack_args *a) {
+    repack_change *p = (repack_change *)grow(a->ch, a->n, &a->ch_cap, sizeof *p);
+
+    if (!p)
+        return NULL;
+    a->ch = p;
+    memset(&p[a->n], 0, sizeof *p);
+    return &p[a->n++];
+}
+
+static repack_add *new_add(repack_args *a) {
+    repack_add *p = (repack_add *)grow(a->add, a->nadd, &a->add_cap, sizeof *p);
+
+    if (!p)
+        return NULL;
+    a->add = p;
+    memset(&p[a->nadd], 0, sizeof *p);
+    return &p[a->nadd++];
+}
+
 /* --replace [ABI/]NAME=FILE (file set) or --remove [ABI/]NAME into the next change. 0, or 2. */
 static int parse_change(repack_args *a, const char *v, int replace) {
-    repack_change *c = &a->ch[a->n];
+    repack_change *c = new_change(a);
     const char *eq = strchr(v, '=');
 
-    if (a->n >= REPACK_MAX_CHANGES) {
-        cli_error("more than %d changes", REPACK_MAX_CHANGES);
+    if (!c)
         return 2;
-    }
-    memset(c, 0, sizeof *c);
     if (replace) {
         if (!eq || eq == v || !eq[1]) {
             cli_error("--replace takes NAME=FILE, not %s", v);
@@ -146,7 +185,6 @@ static int parse_change(repack_args *a, const char *v, int replace) {
     if (!c->arg)
         return 2;
     c->name = split_abi(c->arg, &c->abi);
-    a->n++;
     return 0;
 }
 
@@ -156,14 +194,15 @@ static int parse_arg(repack_args *a, int key, const char *v) {
     case 'o': a->out = v; return 0;
     case OPT_REPLACE:
     case OPT_REMOVE: return parse_change(a, v, key == OPT_REPLACE);
-    case OPT_ADD:
-        if (a->nadd >= REPACK_MAX_CHANGES) {
-            cli_error("--add: at most %d", REPACK_MAX_CHANGES);
+    case OPT_ADD: {
+        repack_add *ad = new_add(a);
+
+        if (!ad)
             return 2;
-        }
-        a->add[a->nadd].file = v;
-        a->add[a->nadd++].name = strrchr(v, '/') ? strrchr(v, '/') + 1 : v;
+        ad->file = v;
+        ad->name = strrchr(v, '/') ? strrchr(v, '/') + 1 : v;
         return 0;
+    }
     case OPT_SIGN_KEY: a->sign_key = v; return 0;
     case OPT_SIGN_CERT: a->sign_cert = v; return 0;
     case OPT_FROM: a->from = v; return 0;
@@ -234,46 +273,161 @@ static void free_args(repack_args *a) {
     }
     for (i = 0; i < a->nadd; i++)
         free(a->add[i].image);
+    free(a->ch);
+    free(a->add);
 }
 
 /* >>what changes for one entry ----------------------------------------------------------------- */
-/* Is `fname` (as list shows it) what the user called `want`? "Foo" also means "Foo.dll". */
-static int name_is(const char *fname, const char *want) {
-    size_t n = strlen(want);
+/* One entry in its unit's list of names, sorted for lookups (resolve_changes): linear work for any
+   number of entries and changes. */
+struct repack_entry_name {
+    char *name; /* as list shows it (cli_entry_filename) */
+    uint32_t k; /* its index */
+    int ignored;
+};
 
-    return !strcmp(fname, want) || (!strncmp(fname, want, n) && !strcmp(fname + n, ".dll"));
+static int entry_name_order(const void *a, const void *b) {
+    return strcmp(((const repack_entry_name *)a)->name, ((const repack_entry_name *)b)->name);
 }
 
-/* The change for this entry of unit u, or NULL. An ignored "Foo.ni.dll" companion goes with a
-   removed "Foo.dll" (it only exists for it). */
-static repack_change *change_for(repack_job *j, const cli_unit *u, const asmstore_entry *e,
-                                 const char *fname) {
-    repack_args *a = (repack_args *)j->a;
-    int i;
+/* Where the entries named `name` start in the sorted names of unit ui, and how many (*count). */
+static size_t names_find(const repack_job *j, int ui, const char *name, size_t *count) {
+    const repack_names *l = &j->names[ui];
+    size_t lo = 0, hi = l->n, end;
 
-    for (i = 0; i < a->n; i++) {
-        repack_change *c = &a->ch[i];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
 
-        if (c->abi != ASMSTORE_ABI_UNKNOWN && u->abi != ASMSTORE_ABI_UNKNOWN && c->abi != u->abi)
+        if (strcmp(l->v[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (end = lo; end < l->n && !strcmp(l->v[end].name, name); end++)
+        ;
+    *count = end - lo;
+    return lo;
+}
+
+/* The entries named `name` that change c can apply to (a replacement not to an ignored entry, which
+   has no image); with take, each not yet taken by an earlier change gets c. How many. */
+static size_t apply_named(repack_job *j, int ui, const char *name, repack_change *c, int take) {
+    size_t count, at = names_find(j, ui, name, &count), i, n = 0;
+
+    for (i = at; i < at + count; i++) {
+        const repack_entry_name *e = &j->names[ui].v[i];
+
+        if (c->file && e->ignored)
             continue;
-        if (c->unit && c->unit != u)
-            continue; /* --from: that store's entry only */
-        if (name_is(fname, c->name) && !(c->file && e->ignored)) {
+        n++;
+        if (take && !j->match[ui][e->k]) {
+            j->match[ui][e->k] = c;
             c->used = 1;
-            return c;
-        }
-        if (!c->file && e->ignored) {
-            char ni[1024];
-            size_t base = asmstore_name_base_len(c->name, strlen(c->name));
-
-            if (!strchr(c->name + base, '.'))
-                base = strlen(c->name); /* "Foo" names no extension */
-            snprintf(ni, sizeof ni, "%.*s.ni.dll", (int)base, c->name);
-            if (!strcmp(fname, ni))
-                return c;
         }
     }
-    return NULL;
+    return n;
+}
+
+/* A removed "Foo.dll" (or "Foo") takes its ignored "Foo.ni.dll" companion along: it only exists
+   for it. */
+static void remove_companion(repack_job *j, int ui, repack_change *c) {
+    char ni[1100];
+    size_t base = asmstore_name_base_len(c->name, strlen(c->name)), count, at, i;
+
+    if (!strchr(c->name + base, '.'))
+        base = strlen(c->name); /* "Foo" names no extension */
+    snprintf(ni, sizeof ni, "%.*s.ni.dll", (int)base, c->name);
+    at = names_find(j, ui, ni, &count);
+    for (i = at; i < at + count; i++)
+        if (j->names[ui].v[i].ignored && !j->match[ui][j->names[ui].v[i].k])
+            j->match[ui][j->names[ui].v[i].k] = c;
+}
+
+/* Change c in unit ui: --from's by the entry's index; a NAME of the command line exactly, or
+   NAME.dll ("Foo" for "Foo.dll"), never both: that is refused. 0, or 1 (said). */
+static int resolve_change(repack_job *j, int ui, repack_change *c) {
+    const cli_unit *u = &j->in.units[ui];
+    char dll[1100];
+
+    if (c->unit) {
+        if (c->entry < u->r.entry_count && !j->match[ui][c->entry]) {
+            j->match[ui][c->entry] = c;
+            c->used = 1;
+        }
+    } else {
+        snprintf(dll, sizeof dll, "%s.dll", c->name);
+        if (apply_named(j, ui, c->name, c, 0) && apply_named(j, ui, dll, c, 0)) {
+            cli_error("%s %s: %s has an entry %s and an entry %s: give the exact name of the "
+                      "one to %s (asmstore list %s shows them)",
+                      c->file ? "--replace" : "--remove", c->arg, u->label, c->name, dll,
+                      c->file ? "replace" : "remove", j->a->in);
+            return 1;
+        }
+        if (!apply_named(j, ui, c->name, c, 1))
+            apply_named(j, ui, dll, c, 1);
+    }
+    if (!c->file)
+        remove_companion(j, ui, c);
+    return 0;
+}
+
+/* Does change c apply to unit u: its ABI (or none), and --from's store? */
+static int change_applies(const repack_change *c, const cli_unit *u) {
+    if (c->abi != ASMSTORE_ABI_UNKNOWN && u->abi != ASMSTORE_ABI_UNKNOWN && c->abi != u->abi)
+        return 0;
+    return !c->unit || c->unit == u;
+}
+
+/* Unit ui's names, sorted, and each change's entries in j->match[ui]. 0, or an exit code. */
+static int resolve_unit(repack_job *j, int ui) {
+    const cli_unit *u = &j->in.units[ui];
+    repack_names *l = &j->names[ui];
+    size_t cap = u->r.entry_count ? u->r.entry_count : 1;
+    uint32_t k;
+    int i, rc = 0;
+
+    l->v = (repack_entry_name *)calloc(cap, sizeof *l->v);
+    j->match[ui] = (repack_change **)calloc(cap, sizeof *j->match[ui]);
+    if (!l->v || !j->match[ui])
+        return 2;
+    for (k = 0; k < u->r.entry_count; k++, l->n++) {
+        asmstore_entry e;
+        char fname[1024] = "";
+
+        memset(&e, 0, sizeof e);
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) == ASMSTORE_OK)
+            (void)cli_entry_filename(u, &e, fname, sizeof fname); /* add_unit refuses "" */
+        l->v[k].k = k;
+        l->v[k].ignored = e.ignored;
+        if (!(l->v[k].name = strdup(fname)))
+            return 2;
+    }
+    qsort(l->v, l->n, sizeof *l->v, entry_name_order);
+    for (i = 0; i < j->a->n && rc == 0; i++)
+        if (change_applies(&j->a->ch[i], u))
+            rc = resolve_change(j, ui, &j->a->ch[i]);
+    return rc;
+}
+
+/* Every unit's changes resolved to its entries (before anything is built). 0, or an exit code. */
+static int resolve_changes(repack_job *j) {
+    int i, rc = 0;
+
+    for (i = 0; i < j->in.n && rc == 0; i++)
+        rc = resolve_unit(j, i);
+    return rc;
+}
+
+static void free_names(repack_job *j) {
+    int i;
+    size_t k;
+
+    for (i = 0; i < j->in.n; i++) {
+        for (k = 0; k < j->names[i].n; k++)
+            free(j->names[i].v[k].name);
+        free(j->names[i].v);
+        free(j->match[i]);
+    }
 }
 
 /* The replacement image c for entry e, stored the way the app can still load (docs/store-releases.md
@@ -424,7 +578,7 @@ static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
                       u->label, k);
             return 1;
         }
-        c = change_for(j, u, &e, fname);
+        c = j->match[u - j->in.units][k];
         if (c && !c->file)
             continue; /* --remove */
         if (!c && !e.ignored && (rc = check_unchanged(u, &e, fname)) != 0)
@@ -1102,27 +1256,25 @@ static int from_changes(repack_job *j) {
 
     for (i = 0; rc == 0 && i < j->from.n; i++) {
         const cli_from_edit *e = &j->from.edits[i];
-        repack_change *c = &a->ch[a->n];
+        repack_change *c = new_change(a);
 
-        if (a->n >= REPACK_MAX_CHANGES) {
-            cli_error("--from %s: more than %d changed files: repack in steps", a->from,
-                      REPACK_MAX_CHANGES);
-            return 2;
-        }
-        memset(c, 0, sizeof *c);
-        if (!(c->arg = strdup(e->name)))
+        if (!c || !(c->arg = strdup(e->name)))
             return 2;
         c->name = c->arg;
         c->abi = e->unit->abi;
         c->unit = e->unit;
+        c->entry = e->index;
         c->file = e->path;
         c->level = e->level;
-        a->n++;
     }
-    for (i = 0; rc == 0 && i < j->from.nadd && a->nadd < REPACK_MAX_CHANGES; i++, a->nadd++) {
-        a->add[a->nadd].file = j->from.adds[i].path;
-        a->add[a->nadd].name = j->from.adds[i].name;
-        a->add[a->nadd].unit = j->from.adds[i].unit;
+    for (i = 0; rc == 0 && i < j->from.nadd; i++) {
+        repack_add *ad = new_add(a);
+
+        if (!ad)
+            return 2;
+        ad->file = j->from.adds[i].path;
+        ad->name = j->from.adds[i].name;
+        ad->unit = j->from.adds[i].unit;
     }
     return rc ? rc : load_replacements(a);
 }
@@ -1262,6 +1414,8 @@ int cli_cmd_repack(int argc, char **argv) {
     if (rc == 0)
         rc = refuse_v1_remove(&j);
     if (rc == 0)
+        rc = resolve_changes(&j);
+    if (rc == 0)
         rc = build_all(&j);
     if (rc == 0)
         rc = write_all(&j);
@@ -1277,6 +1431,7 @@ int cli_cmd_repack(int argc, char **argv) {
     cli_input_close(&j.in);
     cli_sign_free(j.key);
     cli_from_free(&j.from);
+    free_names(&j);
     free_args(&a);
     return rc;
 }

@@ -249,13 +249,23 @@ static int unpack_store(unpack_job *j, int s) {
 }
 
 /* >>the command -------------------------------------------------------------------------------- */
-/* Every store of IN must have opened: a folder that cannot be packed back is no use. */
+/* Every store of IN must have opened, and the settings must be what repack --from reads (at most
+   CLI_SETTINGS_MAX_ENTRIES entries): a folder that cannot be packed back is no use. */
 static int open_input(unpack_job *j) {
     int rc = cli_input_open_or_fail(&j->input, j->in, ASMSTORE_ABI_UNKNOWN), i;
+    unsigned long long entries = 0;
 
-    for (i = 0; rc == 0 && i < j->input.n; i++)
+    for (i = 0; rc == 0 && i < j->input.n; i++) {
         if (!j->input.units[i].opened)
             rc = cli_unit_problem(&j->input, &j->input.units[i], stderr);
+        entries += j->input.units[i].r.entry_count;
+    }
+    if (rc == 0 && entries > CLI_SETTINGS_MAX_ENTRIES) {
+        cli_error("%s: %llu entries, more than the %u that repack --from reads back: nothing "
+                  "unpacked (extract the entries you need with asmstore extract)",
+                  j->in, entries, CLI_SETTINGS_MAX_ENTRIES);
+        rc = 1;
+    }
     return rc;
 }
 
@@ -283,6 +293,12 @@ static int unpack_all(unpack_job *j) {
     cli_json_file_end();
     if (fclose(f) != 0 && rc == 0)
         rc = cli_fail_errno(j->in, "hold its settings in memory");
+    if (rc == 0 && size > CLI_SETTINGS_MAX_SIZE) {
+        cli_error("%s: its settings would be %zu bytes (long entry names), more than the %u that "
+                  "repack --from reads: the files are written, %s is not",
+                  j->in, size, CLI_SETTINGS_MAX_SIZE, CLI_SETTINGS_NAME);
+        rc = 1;
+    }
     if (rc == 0)
         rc = put_file(j, &j->input.units[0], CLI_SETTINGS_NAME, text, size);
     free(text);
@@ -354,6 +370,8 @@ typedef struct from_job {
     const cli_input *in;
     cli_settings s;
     cli_from *f;
+    const char **known; /* the files the current store's entries name, sorted (list_known) */
+    size_t nknown;
 } from_job;
 
 /* One field of the settings that IN does not have: refused, saying why it cannot be (1). */
@@ -479,16 +497,21 @@ static int check_companion(const from_job *j, const cli_settings_store *st, cons
     return 1;
 }
 
-/* One more edit (or add) on the list *list of *n. 0, or 2 out of memory. */
-static int add_edit(cli_from_edit **list, int *n, const cli_unit *u, const char *name,
-                    const char *path, int level) {
-    cli_from_edit *e;
+/* One more edit (or add: index 0) on the list *list of *n (room doubled when a power of 2 is
+   full). 0, or 2 out of memory. */
+static int add_edit(cli_from_edit **list, int *n, const cli_unit *u, uint32_t index,
+                    const char *name, const char *path, int level) {
+    cli_from_edit *e = *list;
 
-    if (!(e = (cli_from_edit *)realloc(*list, (size_t)(*n + 1) * sizeof *e)))
+    if (*n >= INT_MAX / 2)
+        return 2;
+    if (!(*n & (*n - 1)) &&
+        !(e = (cli_from_edit *)realloc(*list, (size_t)(*n ? 2 * *n : 1) * sizeof *e)))
         return 2;
     *list = e;
     e += (*n)++;
     e->unit = u;
+    e->index = index;
     e->level = level;
     e->name = strdup(name);
     e->path = path ? strdup(path) : NULL;
@@ -497,8 +520,9 @@ static int add_edit(cli_from_edit **list, int *n, const cli_unit *u, const char 
 
 /* One entry: unchanged (nothing), changed or re-levelled (an edit with its file), deleted (an
    edit without one). 0, or the exit code. */
-static int entry_edit(from_job *j, const cli_unit *u, const cli_settings_store *st,
-                      const cli_settings_entry *se, asmstore_compression kind) {
+static int entry_edit(from_job *j, const cli_unit *u, const cli_settings_store *st, uint32_t k,
+                      asmstore_compression kind) {
+    const cli_settings_entry *se = &st->entries[k];
     char path[PATH_MAX + 1100];
     int state;
 
@@ -508,27 +532,44 @@ static int entry_edit(from_job *j, const cli_unit *u, const cli_settings_store *
     if (state == FILE_BAD)
         return 2;
     if (state == FILE_GONE)
-        return add_edit(&j->f->edits, &j->f->n, u, se->name, NULL, 0);
+        return add_edit(&j->f->edits, &j->f->n, u, k, se->name, NULL, 0);
     if (check_companion(j, st, se->pdb, se->pdb_sha256) ||
         check_companion(j, st, se->config, se->config_sha256))
         return 1;
     if (state == FILE_SAME && se->level == cli_release_level(&u->r, kind))
         return 0;
-    return add_edit(&j->f->edits, &j->f->n, u, se->name, path, se->level);
+    return add_edit(&j->f->edits, &j->f->n, u, k, se->name, path, se->level);
 }
 
-/* Does some entry of st name rel as its image or a companion? */
-static int named(const cli_settings_store *st, const char *rel) {
+static int string_order(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every file the entries of st name (image or companion), sorted into j->known. 0, or 2. */
+static int list_known(from_job *j, const cli_settings_store *st) {
     size_t i;
 
+    free(j->known);
+    j->nknown = 0;
+    if (!(j->known = (const char **)malloc((3 * st->nentries + 1) * sizeof *j->known)))
+        return 2;
     for (i = 0; i < st->nentries; i++) {
         const cli_settings_entry *e = &st->entries[i];
 
-        if ((e->file && !strcmp(e->file, rel)) || (e->pdb && !strcmp(e->pdb, rel)) ||
-            (e->config && !strcmp(e->config, rel)))
-            return 1;
+        if (e->file)
+            j->known[j->nknown++] = e->file;
+        if (e->pdb)
+            j->known[j->nknown++] = e->pdb;
+        if (e->config)
+            j->known[j->nknown++] = e->config;
     }
+    qsort(j->known, j->nknown, sizeof *j->known, string_order);
     return 0;
+}
+
+/* Does some entry of the store name rel as its image or a companion? */
+static int named(const from_job *j, const char *rel) {
+    return bsearch(&rel, j->known, j->nknown, sizeof *j->known, string_order) != NULL;
 }
 
 /* Every regular file under DIR/<store>/<sub> that no entry names: a new assembly (an add). Symlinks
@@ -555,8 +596,8 @@ static int find_new(from_job *j, const cli_unit *u, const cli_settings_store *st
             rc = cli_fail_errno(full, "read it");
         else if (S_ISDIR(sb.st_mode) && depth < 8)
             rc = find_new(j, u, st, rel, depth + 1);
-        else if (S_ISREG(sb.st_mode) && !named(st, rel))
-            rc = add_edit(&j->f->adds, &j->f->nadd, u, rel, full, 0);
+        else if (S_ISREG(sb.st_mode) && !named(j, rel))
+            rc = add_edit(&j->f->adds, &j->f->nadd, u, 0, rel, full, 0);
     }
     closedir(d);
     return rc;
@@ -616,8 +657,10 @@ static int from_store(from_job *j, const cli_unit *u, const cli_settings_store *
             return 1;
         rc = check_entry(j, u, &st->entries[k], &e, fname);
         if (rc == 0)
-            rc = entry_edit(j, u, st, &st->entries[k], e.compression);
+            rc = entry_edit(j, u, st, k, e.compression);
     }
+    if (rc == 0)
+        rc = list_known(j, st);
     return rc ? rc : find_new(j, u, st, "", 0);
 }
 
@@ -642,6 +685,7 @@ int cli_from_read(const char *dir, const cli_input *in, cli_from *f) {
     for (i = 0; rc == 0 && i < in->n; i++)
         rc = from_store(&j, &in->units[i], &j.s.stores[i]);
     cli_settings_free(&j.s);
+    free(j.known);
     if (rc != 0)
         cli_from_free(f);
     return rc;
