@@ -454,9 +454,37 @@ static int check_entry(const from_job *j, const cli_unit *u, const cli_settings_
 }
 
 /* >>from a folder: its files ------------------------------------------------------------------- */
-enum { FILE_SAME, FILE_CHANGED, FILE_GONE, FILE_BAD };
+enum { FILE_SAME, FILE_CHANGED, FILE_GONE, FILE_BAD, FILE_REFUSED };
+#define FROM_MAX_DEPTH 8 /* directories under a store's: deeper is refused, not ignored */
 
-/* DIR/<store>/<rel> against the SHA-256 unpack recorded; FILE_BAD after saying why. */
+/* repack --from never reads through a symlink (it could point anywhere outside the folder). 1. */
+static int say_symlink(const char *path) {
+    cli_error("%s: a symlink: repack --from never follows one (it could point anywhere); put the "
+              "file or directory itself there, or remove it",
+              path);
+    return 1;
+}
+
+/* 1 after naming the symlink in the way when path (DIR/<store>/<rel>) is one or goes through one;
+   else 0. */
+static int symlink_in(const from_job *j, const char *path) {
+    char prefix[PATH_MAX];
+    size_t at = strlen(j->dir);
+    struct stat sb;
+
+    while (path[at] == '/') {
+        const char *slash = strchr(path + at + 1, '/');
+
+        at = slash ? (size_t)(slash - path) : strlen(path);
+        snprintf(prefix, sizeof prefix, "%.*s", (int)at, path);
+        if (lstat(prefix, &sb) == 0 && S_ISLNK(sb.st_mode))
+            return say_symlink(prefix);
+    }
+    return 0;
+}
+
+/* DIR/<store>/<rel> against the SHA-256 unpack recorded; FILE_BAD or FILE_REFUSED after saying
+   why. */
 static int file_state(const from_job *j, const cli_settings_store *st, const char *rel,
                       const char *sha256, char *path, size_t cap) {
     const unsigned char *p;
@@ -465,6 +493,8 @@ static int file_state(const from_job *j, const cli_settings_store *st, const cha
     int rc;
 
     snprintf(path, cap, "%s/%s/%s", j->dir, st->dir, rel);
+    if (symlink_in(j, path))
+        return FILE_REFUSED;
     rc = cli_map_file(path, &p, &n);
     if (rc == 1)
         return FILE_GONE;
@@ -489,8 +519,8 @@ static int check_companion(const from_job *j, const cli_settings_store *st, cons
 
     if (!rel || (state = file_state(j, st, rel, sha256, path, sizeof path)) == FILE_SAME)
         return 0;
-    if (state == FILE_BAD)
-        return 2;
+    if (state == FILE_BAD || state == FILE_REFUSED)
+        return state == FILE_BAD ? 2 : 1;
     cli_error("%s: %s: repack keeps an entry's .pdb and .config as the input has them: "
               "put the file unpack wrote back (or remove the entry's image too)",
               path, state == FILE_GONE ? "deleted" : "changed");
@@ -529,8 +559,8 @@ static int entry_edit(from_job *j, const cli_unit *u, const cli_settings_store *
     if (se->ignored)
         return 0;
     state = file_state(j, st, se->file, se->sha256, path, sizeof path);
-    if (state == FILE_BAD)
-        return 2;
+    if (state == FILE_BAD || state == FILE_REFUSED)
+        return state == FILE_BAD ? 2 : 1;
     if (state == FILE_GONE)
         return add_edit(&j->f->edits, &j->f->n, u, k, se->name, NULL, 0);
     if (check_companion(j, st, se->pdb, se->pdb_sha256) ||
@@ -572,8 +602,24 @@ static int named(const from_job *j, const char *rel) {
     return bsearch(&rel, j->known, j->nknown, sizeof *j->known, string_order) != NULL;
 }
 
-/* Every regular file under DIR/<store>/<sub> that no entry names: a new assembly (an add). Symlinks
-   are not followed. 0, or the exit code. */
+/* What find_new cannot take (anything but a directory or a regular file, or a directory too deep):
+   refused, naming it, rather than left out of the output unsaid. 1. */
+static int refuse_other(const char *full, const struct stat *sb) {
+    if (S_ISLNK(sb->st_mode))
+        return say_symlink(full);
+    if (S_ISDIR(sb->st_mode))
+        cli_error("%s: a directory more than %d levels under its store's: repack --from does not "
+                  "go that deep; move the files up, or remove it",
+                  full, FROM_MAX_DEPTH);
+    else
+        cli_error("%s: not a regular file (a FIFO, socket or device): a new assembly is a file; "
+                  "remove it",
+                  full);
+    return 1;
+}
+
+/* Every regular file under DIR/<store>/<sub> that no entry names: a new assembly (an add); anything
+   else there is refused (refuse_other). 0, or the exit code. */
 static int find_new(from_job *j, const cli_unit *u, const cli_settings_store *st, const char *sub,
                     int depth) {
     char path[PATH_MAX], rel[PATH_MAX];
@@ -582,6 +628,8 @@ static int find_new(from_job *j, const cli_unit *u, const cli_settings_store *st
     int rc = 0;
 
     snprintf(path, sizeof path, "%s/%s%s%s", j->dir, st->dir, *sub ? "/" : "", sub);
+    if (!*sub && symlink_in(j, path))
+        return 1;
     if (!(d = opendir(path)))
         return errno == ENOENT && !*sub ? 0 : cli_fail_errno(path, "read the directory");
     while (rc == 0 && (de = readdir(d)) != NULL) {
@@ -594,9 +642,11 @@ static int find_new(from_job *j, const cli_unit *u, const cli_settings_store *st
         snprintf(full, sizeof full, "%s/%s", path, de->d_name);
         if (lstat(full, &sb) != 0)
             rc = cli_fail_errno(full, "read it");
-        else if (S_ISDIR(sb.st_mode) && depth < 8)
+        else if (S_ISDIR(sb.st_mode) && depth < FROM_MAX_DEPTH)
             rc = find_new(j, u, st, rel, depth + 1);
-        else if (S_ISREG(sb.st_mode) && !named(j, rel))
+        else if (!S_ISREG(sb.st_mode))
+            rc = refuse_other(full, &sb);
+        else if (!named(j, rel))
             rc = add_edit(&j->f->adds, &j->f->nadd, u, 0, rel, full, 0);
     }
     closedir(d);
