@@ -135,6 +135,19 @@ refused() {
 t_check "pack: stubs without their composite -> exit 2 before writing; names the stub and the composite, suggests adding it, counts the stubs" refused
 "$ASMSTORE" pack --runtime coreclr --raw -o "$T_TMP/no" --keep-uncompressed hello.dll "$app/hello.dll" "$app/hello.r2r.dll" 2>"$T_TMP/err"
 t_check "pack: a kept-uncompressed stub with its composite -> ok" "$ASMSTORE" verify "$T_TMP/no"
+# repack keeps pack's rule: no stub left without its composite, none put in without it
+rp_refused() { # LOG RC: exit 1, nothing written, the stub and its composite named
+  [ "$2" = 1 ] && [ ! -e "$T_TMP/rp" ] && grep -q '\(hello\|Greeting\).dll (.*) is a ReadyToRun component stub .* composite image hello.r2r.dll, which the repacked store would not hold' "$1"
+}
+"$ASMSTORE" repack "$T_TMP/okz" --remove hello.r2r.dll -o "$T_TMP/rp" 2>"$T_TMP/rp.log"; rc=$?
+t_check "repack --remove of the composite its stubs need: refused (exit 1), nothing written" rp_refused "$T_TMP/rp.log" $rc
+mkdir -p "$T_TMP/il" && mkpe "$T_TMP/il/hello.dll" composite && mkpe "$T_TMP/il/Other.dll" composite
+"$ASMSTORE" pack --runtime coreclr --raw -o "$T_TMP/il.store" "$T_TMP/il" 2>/dev/null
+"$ASMSTORE" repack "$T_TMP/il.store" --replace hello.dll="$app/hello.dll" -o "$T_TMP/rp" 2>"$T_TMP/rp.log"; rc=$?
+t_check "repack --replace with a stub whose composite the store lacks: refused (exit 1), nothing written" rp_refused "$T_TMP/rp.log" $rc
+"$ASMSTORE" repack "$T_TMP/okz" --replace hello.dll="$app/hello.dll" -o "$T_TMP/rp" 2>/dev/null
+t_check "repack --replace with a stub whose composite the store holds: written, verify passes" "$ASMSTORE" verify "$T_TMP/rp"
+rm -f "$T_TMP/rp"
 # a store that lacks the composite, written by the independent writer (pack refuses to)
 for c in none zstd; do
   $PY "$IND" write "$T_TMP/bad-$c" 3 arm64 coreclr "$app/hello.dll" "$app/Greeting.dll" "$T_TMP/truncated.dll" --compression $c

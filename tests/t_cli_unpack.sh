@@ -209,6 +209,39 @@ if [ -d "$H" ] && [ -x /usr/bin/time ]; then
         bash -c "[ $rc = 1 ] && [ \$(tail -1 '$T/h.mem') -le 262144 ] && grep -q 'fewer values' '$T/h.log'"
 fi
 
+# ---- 100,000 entries (the settings' limit): repack --from is linear, unpack refuses one more ----
+# cpu_of LOG: the user seconds (CPU in the program itself, not the kernel's file work, which a busy
+# disk inflates) that /usr/bin/time -f %U wrote last in LOG, rounded up
+cpu_of() { tail -1 "$1" | awk '{ printf "%d", $1 == int($1) ? $1 : int($1) + 1 }'; }
+CPU_LIMIT=8 # user seconds: the linear walk takes about 1 (0.8 measured), the quadratic one 23
+if [ -x /usr/bin/time ]; then
+    N=100000 B=$T/big
+    mkdir -p "$B/src" && t_pe "$B/one.dll" 700 && python3 - "$B/one.dll" "$B/src" $((N + 1)) <<'EOF2'
+import sys
+image = open(sys.argv[1], "rb").read()
+for i in range(int(sys.argv[3])):
+    with open("%s/M%06d.dll" % (sys.argv[2], i), "wb") as f:
+        f.write(image)
+EOF2
+    "$ASMSTORE" pack --raw --no-compress -o "$B/over.store" "$B/src" >/dev/null 2>&1
+    "$ASMSTORE" unpack "$B/over.store" -C "$B/over" >"$B/over.log" 2>&1; rc=$?
+    t_check "unpack of $((N + 1)) entries: refused (exit 1), naming the limit, nothing written" bash -c \
+        "[ $rc = 1 ] && grep -q 'more than the $N that repack --from reads back' '$B/over.log' && [ ! -e '$B/over' ]"
+    rm -f "$B/src/M$N.dll" "$B/over.store"
+    "$ASMSTORE" pack --raw --no-compress -o "$B/s.store" "$B/src" >/dev/null 2>&1 && rm -r "$B/src" &&
+        "$ASMSTORE" unpack "$B/s.store" -C "$B/u" >/dev/null 2>&1
+    /usr/bin/time -f %U -o "$B/plain.cpu" "$ASMSTORE" repack "$B/s.store" -o "$B/plain.out" >/dev/null 2>&1
+    /usr/bin/time -f %U -o "$B/from.cpu" timeout 600 "$ASMSTORE" repack "$B/s.store" --from "$B/u" -o "$B/from.out" >"$B/from.log" 2>&1; rc=$?
+    t_check "--from over $N untouched entries: byte-identical within $CPU_LIMIT s of user CPU ($(cpu_of "$B/from.cpu") s; a plain repack $(cpu_of "$B/plain.cpu") s)" \
+        bash -c "[ $rc = 0 ] && cmp '$B/s.store' '$B/from.out' && [ $(cpu_of "$B/from.cpu") -le $CPU_LIMIT ]"
+    find "$B/u" -name 'M*[02468].dll' -delete
+    /usr/bin/time -f %U -o "$B/rm.cpu" timeout 600 "$ASMSTORE" repack "$B/s.store" --from "$B/u" -o "$B/rm.out" >"$B/rm.log" 2>&1; rc=$?
+    t_check "--from with $((N / 2)) files deleted: every one removed within $CPU_LIMIT s of user CPU ($(cpu_of "$B/rm.cpu") s)" \
+        bash -c "[ $rc = 0 ] && [ \$('$ASMSTORE' list '$B/rm.out' | grep -c 'M[0-9]*[13579].dll') = $((N / 2)) ] &&
+            [ \$('$ASMSTORE' list '$B/rm.out' | wc -l) = $((N / 2 + 1)) ] && [ $(cpu_of "$B/rm.cpu") -le $CPU_LIMIT ]"
+    rm -rf "$B"
+else t_skip "100,000 entries" "/usr/bin/time absent (Debian: time)"; fi
+
 # ---- unpack never writes outside DIR, never over files silently ----
 t_evil_store "$T/evil.store" # its second entry is named "../AAAA.dll"
 "$ASMSTORE" unpack "$T/evil.store" -C "$T/ev" >"$T/ev.log" 2>&1; rc=$?

@@ -61,3 +61,16 @@ int cli_r2r_composite_owner(const void *image, size_t size, const char **name, s
     }
     return 0;
 }
+
+int cli_r2r_orphan(const void *image, size_t size,
+                   int (*has)(const void *ctx, const char *name, size_t len), const void *ctx,
+                   const char **name, size_t *name_len) {
+    return cli_r2r_composite_owner(image, size, name, name_len) && !has(ctx, *name, *name_len);
+}
+
+void cli_r2r_say_orphan(const char *what, const char *owner, size_t len, const char *absent,
+                        const char *fix) {
+    cli_error("%s is a ReadyToRun component stub whose code is in the composite image %.*s, "
+              "which %s (CoreCLR would abort without a message); %s",
+              what, (int)len, owner, absent, fix);
+}

@@ -18,6 +18,7 @@
 #include "cli_digest.h"
 #include "cli_input.h"
 #include "cli_fs.h"
+#include "cli_r2r.h"
 #include "cli_sign.h"
 #include "cli_unpack.h"
 #include "cli_zip.h"
@@ -536,10 +537,65 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
     return 0;
 }
 
+/* >>ReadyToRun: pack's rule ---------------------------------------------------------------------- */
+typedef struct repack_unit_ref {
+    const repack_job *j;
+    int ui;
+} repack_unit_ref;
+
+/* Will the store written for unit ref->ui hold an entry named name[0..len): one of its entries not
+   removed, or one added to it? (cli_r2r_orphan's question.) */
+static int output_has(const void *ref, const char *name, size_t len) {
+    const repack_unit_ref *r = (const repack_unit_ref *)ref;
+    const repack_job *j = r->j;
+    char want[1100];
+    size_t count, at, i;
+    int a;
+
+    if (len >= sizeof want)
+        return 0;
+    memcpy(want, name, len);
+    want[len] = 0;
+    at = names_find(j, r->ui, want, &count);
+    for (i = at; i < at + count; i++) {
+        const repack_entry_name *e = &j->names[r->ui].v[i];
+        const repack_change *c = j->match[r->ui][e->k];
+
+        if (!e->ignored && (!c || c->file))
+            return 1;
+    }
+    for (a = 0; a < j->a->nadd; a++)
+        if ((!j->a->add[a].unit || j->a->add[a].unit == &j->in.units[r->ui]) &&
+            !strcmp(j->a->add[a].name, want))
+            return 1;
+    return 0;
+}
+
+/* An image that unit u's new store will hold as entry `name`: a ReadyToRun component stub needs its
+   composite image in that store, as pack requires (cli_r2r_orphan). 0, or 1 (said). */
+static int check_stub(const repack_job *j, const cli_unit *u, const char *name, const void *image,
+                      size_t size) {
+    repack_unit_ref r;
+    const char *owner;
+    size_t len;
+    char what[1200], fix[1400];
+
+    r.j = j;
+    r.ui = (int)(u - j->in.units);
+    if (!cli_r2r_orphan(image, size, output_has, &r, &owner, &len))
+        return 0;
+    snprintf(what, sizeof what, "%s (%s)", name, cli_unit_abi(u));
+    snprintf(fix, sizeof fix, "keep %.*s in the store (no --remove of it, its file not deleted) "
+             "or --add it, or use the IL assembly instead of the stub", (int)len, owner);
+    cli_r2r_say_orphan(what, owner, len, "the repacked store would not hold", fix);
+    return 1;
+}
+
 /* An unchanged entry is copied as it is, so it is checked first (asmstore_image_check_entry on its
-   uncompressed bytes): a repack must not carry a damaged image into a new app. 0, or 1 naming it
-   (verify lists every such entry). */
-static int check_unchanged(const cli_unit *u, const asmstore_entry *e, const char *fname) {
+   uncompressed bytes): a repack must not carry a damaged image into a new app, nor a ReadyToRun
+   stub whose composite is gone (check_stub). 0, or 1 naming it (verify lists every such entry). */
+static int check_unchanged(const repack_job *j, const cli_unit *u, const asmstore_entry *e,
+                           const char *fname) {
     cli_image img;
     asmstore_error err;
     asmstore_result res = cli_image_get(u, e, NULL, &img, &err);
@@ -552,6 +608,8 @@ static int check_unchanged(const cli_unit *u, const asmstore_entry *e, const cha
                          "lists every damaged entry; --replace it with a good image)",
                          u->label, cli_unit_abi(u), e->index, fname,
                          res != ASMSTORE_OK ? asmstore_result_string(res) : why);
+    else
+        bad = check_stub(j, u, fname, img.p, img.n);
     cli_image_free(&img);
     return bad;
 }
@@ -581,7 +639,9 @@ static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
         c = j->match[u - j->in.units][k];
         if (c && !c->file)
             continue; /* --remove */
-        if (!c && !e.ignored && (rc = check_unchanged(u, &e, fname)) != 0)
+        if (!c && !e.ignored && (rc = check_unchanged(j, u, &e, fname)) != 0)
+            return rc;
+        if (c && !e.ignored && (rc = check_stub(j, u, fname, c->image, c->image_size)) != 0)
             return rc;
         if ((rc = add_entry(w, u, &e, fname, c, &j->apps)) != 0)
             return rc;
@@ -651,6 +711,8 @@ static int add_new(repack_job *j, asmstore_writer *w, const cli_unit *u) {
         if (asmstore_reader_find_index(&u->r, ad->name, strlen(ad->name), NULL, NULL) !=
             ASMSTORE_ERR_NOT_FOUND)
             return add_refused(ad, u, "the store already has an entry of that name");
+        if (check_stub(j, u, ad->name, ad->image, ad->image_size))
+            return 1;
         memset(&ao, 0, sizeof ao);
         ao.name = ad->name;
         ao.image = ad->image;
