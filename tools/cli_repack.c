@@ -732,10 +732,25 @@ static int add_new(repack_job *j, asmstore_writer *w, const cli_unit *u) {
 }
 
 static repack_output *new_output(repack_job *j, const cli_unit *u, const char *name);
+static const repack_output *output_named(const repack_job *j, const char *name, size_t len);
+
+/* Two stores of one ABI (libassembly-store.so and libassemblies.<abi>.blob.so side by side) share
+   one app library: each store's patch is made on its own copy of it, and only one copy could land.
+   Refused when a second store needs it patched. 1 (said). */
+static int refuse_second_patch(const repack_job *j, const cli_unit *u, const cli_app *app) {
+    const repack_output *first = output_named(j, app->label, strlen(app->label));
+
+    cli_error("%s: %s and %s both need their entries' room patched in this one app library, "
+              "and a patch of one store would undo the other's: change the entries of one store "
+              "per repack (run repack again on its output for the other), or keep the "
+              "replacements within the sizes the library reserves",
+              app->label, first && first->unit ? first->unit->label : "another store", u->label);
+    return 1;
+}
 
 /* Each library of j->apps a grown entry patched becomes an output of its own, replacing the
-   archive's entry (or written into the set directory). */
-static void add_patched_libraries(repack_job *j) {
+   archive's entry (or written into the set directory). 0, or 1 (refuse_second_patch). */
+static int add_patched_libraries(repack_job *j) {
     int i;
 
     for (i = 0; i < j->apps.n; i++) {
@@ -744,6 +759,8 @@ static void add_patched_libraries(repack_job *j) {
 
         if (!app->patched || !memcmp(app->patched, app->p, app->n))
             continue;
+        if (j->in.archive && output_named(j, app->label, strlen(app->label)))
+            return refuse_second_patch(j, j->apps.unit[i], app);
         o = new_output(j, j->apps.unit[i], app->label);
         snprintf(o->name, sizeof o->name, "%s", app->name); /* a set's: where it was, under OUT */
         o->data = app->patched;
@@ -764,6 +781,7 @@ static void add_patched_libraries(repack_job *j) {
                     app->patched_info.bundled_slots, app->patched_info.assemblies_in_apk);
         fprintf(stderr, " nothing else changed\n");
     }
+    return 0;
 }
 
 /* >>write options that reproduce a store ------------------------------------------------------- */
@@ -863,7 +881,7 @@ static int build_store(repack_job *j, const cli_unit *u) {
     if (rc == 0)
         rc = add_new(j, w, u);
     if (rc == 0)
-        add_patched_libraries(j);
+        rc = add_patched_libraries(j);
     cli_apps_close(&j->apps);
     if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size, &err)) != ASMSTORE_OK)
         rc = cli_fail(u->label, res, &err);
@@ -947,7 +965,7 @@ static int build_v1_set(repack_job *j) {
                     cli_plural(u->r.entry_count, "entry", "entries"));
     }
     if (rc == 0)
-        add_patched_libraries(j);
+        rc = add_patched_libraries(j);
     cli_apps_close(&j->apps);
     asmstore_writer_free(w);
     return rc;
