@@ -537,7 +537,7 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
     return 0;
 }
 
-/* >>ReadyToRun: pack's rule ---------------------------------------------------------------------- */
+/* >>readytorun: the rule of pack --------------------------------------------------------------- */
 typedef struct repack_unit_ref {
     const repack_job *j;
     int ui;

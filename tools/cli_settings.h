@@ -46,7 +46,8 @@ typedef struct cli_json {
 } cli_json;
 
 /* Parses text[0..size) (RFC 8259; at most CLI_SETTINGS_MAX_SIZE bytes, CLI_SETTINGS_MAX_VALUES
-   values and CLI_SETTINGS_MAX_DEPTH levels). 0, or -1 with error and error_offset set (nodes freed). cli_json_free undoes it. */
+   values and CLI_SETTINGS_MAX_DEPTH levels). 0, or -1 with error and error_offset set (nodes
+   freed). cli_json_free undoes it. */
 int cli_json_parse(cli_json *j, const char *text, size_t size);
 void cli_json_free(cli_json *j);
 /* The value of member key in object node obj, or 0 (node 0 is the document, never a member). */
