@@ -389,8 +389,9 @@ static int resolve_unit(repack_job *j, int ui) {
 
     l->v = (repack_entry_name *)calloc(cap, sizeof *l->v);
     j->match[ui] = (repack_change **)calloc(cap, sizeof *j->match[ui]);
+    errno = ENOMEM;
     if (!l->v || !j->match[ui])
-        return 2;
+        return cli_fail_errno(u->label, "hold its entries' names");
     for (k = 0; k < u->r.entry_count; k++, l->n++) {
         asmstore_entry e;
         char fname[1024] = "";
@@ -401,7 +402,7 @@ static int resolve_unit(repack_job *j, int ui) {
         l->v[k].k = k;
         l->v[k].ignored = e.ignored;
         if (!(l->v[k].name = strdup(fname)))
-            return 2;
+            return cli_fail_errno(u->label, "hold its entries' names");
     }
     qsort(l->v, l->n, sizeof *l->v, entry_name_order);
     for (i = 0; i < j->a->n && rc == 0; i++)
