@@ -424,7 +424,7 @@ static void free_names(repack_job *j) {
     int i;
     size_t k;
 
-    for (i = 0; i < j->in.n; i++) {
+    for (i = 0; i < CLI_MAX_UNITS; i++) { /* j->in may be closed (and zeroed) by now */
         for (k = 0; k < j->names[i].n; k++)
             free(j->names[i].v[k].name);
         free(j->names[i].v);
