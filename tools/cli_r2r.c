@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "cli_r2r.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define CLI_MANAGED_NATIVE_HEADER   64u         /* the CLI header's ManagedNativeHeader directory */
@@ -68,9 +69,10 @@ int cli_r2r_orphan(const void *image, size_t size,
     return cli_r2r_composite_owner(image, size, name, name_len) && !has(ctx, *name, *name_len);
 }
 
-void cli_r2r_say_orphan(const char *what, const char *owner, size_t len, const char *absent,
-                        const char *fix) {
-    cli_error("%s is a ReadyToRun component stub whose code is in the composite image %.*s, "
-              "which %s (CoreCLR would abort without a message); %s",
-              what, (int)len, owner, absent, fix);
+void cli_r2r_orphan_message(char *buf, size_t cap, const char *what, const char *owner,
+                            size_t len, const char *absent, const char *fix) {
+    snprintf(buf, cap,
+             "%s is a ReadyToRun component stub whose code is in the composite image %.*s, "
+             "which %s (CoreCLR would abort without a message); %s",
+             what, (int)len, owner, absent, fix);
 }

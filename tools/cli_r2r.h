@@ -15,8 +15,8 @@ int cli_r2r_composite_owner(const void *image, size_t size, const char **name, s
 int cli_r2r_orphan(const void *image, size_t size,
                    int (*has)(const void *ctx, const char *name, size_t len), const void *ctx,
                    const char **name, size_t *name_len);
-/* Says (cli_error) that stub `what` names composite owner[0..len), which `absent` (e.g. "is not
-   among the inputs"), and what to do (`fix`). */
-void cli_r2r_say_orphan(const char *what, const char *owner, size_t len, const char *absent,
-                        const char *fix);
+/* Into buf (cap bytes): that stub `what` names composite owner[0..len), which `absent` (e.g. "is
+   not among the inputs"), and what to do (`fix`): pack's and repack's one message. */
+void cli_r2r_orphan_message(char *buf, size_t cap, const char *what, const char *owner, size_t len,
+                            const char *absent, const char *fix);
 #endif

@@ -579,7 +579,7 @@ static int check_stub(const repack_job *j, const cli_unit *u, const char *name, 
     repack_unit_ref r;
     const char *owner;
     size_t len;
-    char what[1200], fix[1400];
+    char what[1200], fix[1400], message[3900];
 
     r.j = j;
     r.ui = (int)(u - j->in.units);
@@ -588,7 +588,9 @@ static int check_stub(const repack_job *j, const cli_unit *u, const char *name, 
     snprintf(what, sizeof what, "%s (%s)", name, cli_unit_abi(u));
     snprintf(fix, sizeof fix, "keep %.*s in the store (no --remove of it, its file not deleted) "
              "or --add it, or use the IL assembly instead of the stub", (int)len, owner);
-    cli_r2r_say_orphan(what, owner, len, "the repacked store would not hold", fix);
+    cli_r2r_orphan_message(message, sizeof message, what, owner, len,
+                           "the repacked store would not hold", fix);
+    cli_error("%s", message);
     return 1;
 }
 

@@ -817,7 +817,7 @@ static int pack_check_composites(const pack_list *l) {
         const pack_item *it = &l->items[i];
         const char *owner;
         size_t len;
-        char what[2100], fix[1200];
+        char what[2100], fix[1200], message[4600];
 
         if (!cli_r2r_orphan(it->bytes[0], it->sizes[0], pack_has_name, l, &owner, &len) ||
             missing++)
@@ -825,7 +825,9 @@ static int pack_check_composites(const pack_list *l) {
         snprintf(what, sizeof what, "%.1000s (%.1000s)", it->name, it->path);
         snprintf(fix, sizeof fix, "add %.*s (crossgen2 writes it beside the stubs), or pack the IL "
                  "assemblies instead of the stubs", (int)len, owner);
-        cli_r2r_say_orphan(what, owner, len, "is not among the inputs", fix);
+        cli_r2r_orphan_message(message, sizeof message, what, owner, len,
+                               "is not among the inputs", fix);
+        cli_error("%s", message);
     }
     if (missing > 1)
         fprintf(stderr,
