@@ -16,6 +16,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -372,6 +373,8 @@ typedef struct from_job {
     cli_from *f;
     const char **known; /* the files the current store's entries name, sorted (list_known) */
     size_t nknown;
+    unsigned char *buf; /* read_file's */
+    size_t bufcap;
 } from_job;
 
 /* One field of the settings that IN does not have: refused, saying why it cannot be (1). */
@@ -483,27 +486,77 @@ static int symlink_in(const from_job *j, const char *path) {
     return 0;
 }
 
+/* What --from cannot take (anything but a directory or a regular file, or a directory too deep;
+   mode: its lstat's): refused, naming it, rather than left out of the output unsaid. 1. */
+static int refuse_other(const char *full, mode_t mode) {
+    if (S_ISLNK(mode))
+        return say_symlink(full);
+    if (S_ISDIR(mode))
+        cli_error("%s: a directory more than %d levels under its store's: repack --from does not "
+                  "go that deep; move the files up, or remove it",
+                  full, FROM_MAX_DEPTH);
+    else
+        cli_error("%s: not a regular file (a FIFO, socket, device, or a directory where an "
+                  "entry's file belongs): repack --from reads files only; put a file there, or "
+                  "remove it",
+                  full);
+    return 1;
+}
+
+/* A regular file's bytes into j->buf (grown as needed), never through a symlink at its end (ELOOP)
+   nor blocking on a FIFO: 0 with *n, or -1 with errno (EINVAL: not a regular file). One read per
+   file, no mapping: the folder may hold 100,000 of them. */
+static int read_file(from_job *j, const char *path, size_t *n) {
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), err = EINVAL;
+    struct stat sb;
+    size_t size = 0;
+    ssize_t got = 1;
+
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size < SIZE_MAX) {
+        size = (size_t)sb.st_size;
+        if (size >= j->bufcap) {
+            free(j->buf);
+            j->bufcap = size + 1;
+            j->buf = (unsigned char *)malloc(j->bufcap);
+        }
+        err = j->buf ? 0 : ENOMEM;
+    }
+    for (*n = 0; !err && *n < size && got != 0;) { /* 0: it shrank; what is there is hashed */
+        got = read(fd, j->buf + *n, size - *n);
+        if (got > 0)
+            *n += (size_t)got;
+        else if (got < 0 && errno != EINTR)
+            err = errno;
+    }
+    close(fd);
+    errno = err;
+    return err ? -1 : 0;
+}
+
 /* DIR/<store>/<rel> against the SHA-256 unpack recorded; FILE_BAD or FILE_REFUSED after saying
    why. */
-static int file_state(const from_job *j, const cli_settings_store *st, const char *rel,
+static int file_state(from_job *j, const cli_settings_store *st, const char *rel,
                       const char *sha256, char *path, size_t cap) {
-    const unsigned char *p;
     char hex[CLI_SHA256_HEX];
     size_t n;
     int rc;
 
     snprintf(path, cap, "%s/%s/%s", j->dir, st->dir, rel);
-    if (symlink_in(j, path))
+    if (strchr(rel, '/') && symlink_in(j, path)) /* the store's directory is checked once */
         return FILE_REFUSED;
-    rc = cli_map_file(path, &p, &n);
-    if (rc == 1)
-        return FILE_GONE;
-    if (rc != 0) {
+    if (read_file(j, path, &n) != 0) {
+        if (errno == ENOENT)
+            return FILE_GONE;
+        if (errno == ELOOP || errno == EINVAL) {
+            refuse_other(path, errno == ELOOP ? S_IFLNK : 0);
+            return FILE_REFUSED;
+        }
         cli_fail_errno(path, "read it");
         return FILE_BAD;
     }
-    rc = cli_sha256_hex(p, n, hex);
-    cli_unmap_file(p, n);
+    rc = cli_sha256_hex(j->buf, n, hex);
     if (rc != 0) {
         cli_error("%s: cannot hash it (libcrypto failed)", path);
         return FILE_BAD;
@@ -512,7 +565,7 @@ static int file_state(const from_job *j, const cli_settings_store *st, const cha
 }
 
 /* A .pdb or .config is kept as IN has it: its file must be there, unchanged. */
-static int check_companion(const from_job *j, const cli_settings_store *st, const char *rel,
+static int check_companion(from_job *j, const cli_settings_store *st, const char *rel,
                            const char *sha256) {
     char path[PATH_MAX + 1100];
     int state;
@@ -602,22 +655,6 @@ static int named(const from_job *j, const char *rel) {
     return bsearch(&rel, j->known, j->nknown, sizeof *j->known, string_order) != NULL;
 }
 
-/* What find_new cannot take (anything but a directory or a regular file, or a directory too deep):
-   refused, naming it, rather than left out of the output unsaid. 1. */
-static int refuse_other(const char *full, const struct stat *sb) {
-    if (S_ISLNK(sb->st_mode))
-        return say_symlink(full);
-    if (S_ISDIR(sb->st_mode))
-        cli_error("%s: a directory more than %d levels under its store's: repack --from does not "
-                  "go that deep; move the files up, or remove it",
-                  full, FROM_MAX_DEPTH);
-    else
-        cli_error("%s: not a regular file (a FIFO, socket or device): a new assembly is a file; "
-                  "remove it",
-                  full);
-    return 1;
-}
-
 /* Every regular file under DIR/<store>/<sub> that no entry names: a new assembly (an add); anything
    else there is refused (refuse_other). 0, or the exit code. */
 static int find_new(from_job *j, const cli_unit *u, const cli_settings_store *st, const char *sub,
@@ -628,8 +665,6 @@ static int find_new(from_job *j, const cli_unit *u, const cli_settings_store *st
     int rc = 0;
 
     snprintf(path, sizeof path, "%s/%s%s%s", j->dir, st->dir, *sub ? "/" : "", sub);
-    if (!*sub && symlink_in(j, path))
-        return 1;
     if (!(d = opendir(path)))
         return errno == ENOENT && !*sub ? 0 : cli_fail_errno(path, "read the directory");
     while (rc == 0 && (de = readdir(d)) != NULL) {
@@ -640,12 +675,13 @@ static int find_new(from_job *j, const cli_unit *u, const cli_settings_store *st
             continue;
         snprintf(rel, sizeof rel, "%s%s%s", sub, *sub ? "/" : "", de->d_name);
         snprintf(full, sizeof full, "%s/%s", path, de->d_name);
-        if (lstat(full, &sb) != 0)
+        sb.st_mode = S_IFREG; /* no lstat for the many plain files */
+        if (de->d_type != DT_REG && lstat(full, &sb) != 0)
             rc = cli_fail_errno(full, "read it");
         else if (S_ISDIR(sb.st_mode) && depth < FROM_MAX_DEPTH)
             rc = find_new(j, u, st, rel, depth + 1);
         else if (!S_ISREG(sb.st_mode))
-            rc = refuse_other(full, &sb);
+            rc = refuse_other(full, sb.st_mode);
         else if (!named(j, rel))
             rc = add_edit(&j->f->adds, &j->f->nadd, u, 0, rel, full, 0);
     }
@@ -696,7 +732,12 @@ static int store_dir_missing(const from_job *j, const cli_settings_store *st) {
 /* Store i of the settings against unit i of IN, entry by entry, then its files. */
 static int from_store(from_job *j, const cli_unit *u, const cli_settings_store *st) {
     uint32_t k;
+    char dir[PATH_MAX];
     int rc = check_store(j, u, st) || store_dir_missing(j, st);
+
+    snprintf(dir, sizeof dir, "%s/%s", j->dir, st->dir);
+    if (rc == 0 && symlink_in(j, dir))
+        rc = 1; /* nothing is read through it (file_state checks only what is under it) */
 
     for (k = 0; rc == 0 && k < u->r.entry_count; k++) {
         asmstore_entry e;
@@ -736,6 +777,7 @@ int cli_from_read(const char *dir, const cli_input *in, cli_from *f) {
         rc = from_store(&j, &in->units[i], &j.s.stores[i]);
     cli_settings_free(&j.s);
     free(j.known);
+    free(j.buf);
     if (rc != 0)
         cli_from_free(f);
     return rc;
