@@ -40,13 +40,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
         if (!st->dir || !cli_safe_relative_name(st->dir, strlen(st->dir)) || strchr(st->dir, '/'))
             abort();
+        if (st->format > 4) /* "format" in [0, 4]: get_uint's max below 9 */
+            abort();
         if (st->nentries && st->entries != s.all + total) /* each store's after the last's */
             abort();
         for (k = 0; k < st->nentries; k++)
             check_entry(&s, size, &st->entries[k]);
         total += st->nentries;
     }
-    if (total > size)
+    if (total > size || total > CLI_SETTINGS_MAX_ENTRIES)
         abort();
     cli_settings_free(&s);
     return 0;

@@ -296,6 +296,20 @@ clr_add() {
         bash -c "readelf --dyn-syms -W '$o/$lib/libxamarin-app.so' | grep -qE ' 160 OBJECT +GLOBAL +DEFAULT +[0-9]+ assembly_store_bundled_assemblies'"
     t_check "CoreCLR x86_64: the patched library is the original's size, a few bytes changed" \
         bash -c "test \$(stat -c %s '$o/app.so') = \$(stat -c %s '$o/$lib/libxamarin-app.so') && [ \$(cmp -l '$o/app.so' '$o/$lib/libxamarin-app.so' | wc -l) -le 16 ]"
+    python3 "$TOP/tests/lib/r2r_pe.py" "$o/Stub.dll" stub app.r2r.dll
+    "$ASMSTORE" repack "$o/in.apk" -o "$o/stub.apk" --add "$o/Stub.dll" 2>"$o/stub.log"; rc=$?
+    t_check "CoreCLR x86_64: --add of a ReadyToRun stub whose composite the store lacks: refused (exit 1), nothing written" \
+        bash -c "[ $rc = 1 ] && grep -q 'Stub.dll (x86_64) is a ReadyToRun component stub .* app.r2r.dll, which the repacked store would not hold' '$o/stub.log' && [ ! -e '$o/stub.apk' ]"
+    # repack --from takes every new file of the folder, 300 of them as well as 3
+    "$ASMSTORE" unpack "$o/in.apk" -C "$o/u" >/dev/null 2>&1
+    for i in $(seq 100 399); do cp "$T_TMP/N3.dll" "$o/u/x86_64/F$i.dll"; done
+    "$ASMSTORE" repack "$o/in.apk" --from "$o/u" -o "$o/many.apk" >"$o/many.log" 2>&1; rc=$?
+    (cd "$o" && mkdir -p m && cd m && unzip -q -o ../many.apk "$lib/libxamarin-app.so" "$lib/libassembly-store.so")
+    t_check "CoreCLR x86_64: repack --from with 300 new files: exit 0, all 300 added, nothing else" \
+        bash -c "[ $rc = 0 ] && [ \$('$ASMSTORE' list '$o/many.apk' | grep -c ' F[0-9]*.dll$') = 300 ] &&
+            [ \$('$ASMSTORE' list '$o/many.apk' | grep -vc '^index') = \$((\$('$ASMSTORE' list '$o/in.apk' | grep -vc '^index') + 300)) ]"
+    t_check "CoreCLR x86_64: the library patched for 303 takes every one of them" \
+        $runtime "$o/m/$lib/libxamarin-app.so" "$o/m/$lib/libassembly-store.so"
     "$ASMSTORE" repack "$o/out.apk" -o "$o/out2.apk" --replace B1.dll="$T_TMP/BB.dll" --add "$T_TMP/N5.dll" 2>"$o/add2.log"
     (cd "$o" && mkdir -p y && cd y && unzip -q -o ../out2.apk "$lib/libxamarin-app.so" "$lib/libassembly-store.so")
     t_check "CoreCLR x86_64: a second repack grows B1.dll and adds one more; the library takes all six" \

@@ -78,6 +78,16 @@ if command -v zip >/dev/null && command -v zipalign >/dev/null; then
     mkdir -p "$T_TMP/ga"; (cd "$T_TMP/ga" && unzip -q "$T_TMP/grown.apk" lib/x86_64/libxamarin-app.so lib/x86_64/libassembly-store.so)
     t_check "APK grow: the library keeps its size; only its buffer's fields changed" \
         bash -c "test \$(stat -c %s '$T_TMP/ga/lib/x86_64/libxamarin-app.so') = \$(stat -c %s '$V3/x86_64/libxamarin-app.so') && [ \$(cmp -l '$V3/x86_64/libxamarin-app.so' '$T_TMP/ga/lib/x86_64/libxamarin-app.so' | wc -l) -le 40 ]"
+    # two stores of one ABI (libassembly-store.so and libassemblies.x86_64.blob.so) share the one
+    # library: both growing would patch it twice, each on its own copy
+    cp "$A/lib/x86_64/libassembly-store.so" "$A/lib/x86_64/libassemblies.x86_64.blob.so"
+    (cd "$A" && zip -q -X ../in2-0.apk AndroidManifest.xml lib/x86_64/libxamarin-app.so &&
+        zip -q -X -0 ../in2-0.apk lib/x86_64/libassembly-store.so lib/x86_64/libassemblies.x86_64.blob.so)
+    rm "$A/lib/x86_64/libassemblies.x86_64.blob.so"
+    zipalign -f -p 4 "$T_TMP/in2-0.apk" "$T_TMP/in2.apk"
+    "$ASMSTORE" repack "$T_TMP/in2.apk" -o "$T_TMP/two.apk" --replace Mono.Android.dll="$T_TMP/MA3M.dll" 2>"$T_TMP/two.log"; rc=$?
+    t_check "APK with two x86_64 stores, both growing: refused (exit 1), naming the one library, nothing written" \
+        bash -c "[ $rc = 1 ] && grep -q 'lib/x86_64/libxamarin-app.so: .* both need their entries. room patched in this one app library' '$T_TMP/two.log' && [ ! -e '$T_TMP/two.apk' ]"
     # a .NET 8 APK: its stores share one table (indices over every ABI), each ABI's library is patched
     B=$T_TMP/apk8; mkdir -p "$B/assemblies" "$B/lib/arm64-v8a"
     cat "$RAZR/base_assemblies.blob" >"$B/assemblies/assemblies.blob"

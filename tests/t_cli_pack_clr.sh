@@ -26,39 +26,7 @@ aligned() { offsets "$1" >"$T_TMP/offs" && [ -s "$T_TMP/offs" ] && awk -v n="$2"
 
 # Synthetic PE32+ images with a CLI header and a ReadyToRun header: a component stub naming its
 # composite, the composite itself, and damaged variants (truncated, sections past the end, huge counts).
-mkpe() { # OUT KIND [OWNER]
-  $PY - "$@" <<'EOF'
-import struct, sys
-out, kind = sys.argv[1], sys.argv[2]
-owner = (sys.argv[3] if len(sys.argv) > 3 else "").encode()
-VA, RAW, SIZE = 0x2000, 0x200, 0x200
-f = bytearray(RAW + SIZE)
-f[0:2] = b"MZ"; struct.pack_into("<I", f, 0x3C, 0x80)
-f[0x80:0x84] = b"PE\0\0"
-opt_size = 112 + 16 * 8
-struct.pack_into("<HHIIIHH", f, 0x84, 0x8664, 1, 0, 0, 0, opt_size, 0x2022)
-opt = 0x98
-struct.pack_into("<H", f, opt, 0x20B)
-struct.pack_into("<I", f, opt + 108, 16)
-cli_rva, r2r_rva, name_rva, md_rva = VA, VA + 0x48, VA + 0x100, VA + 0x180
-struct.pack_into("<II", f, opt + 112 + 14 * 8, cli_rva, 72)
-sec = opt + opt_size
-f[sec:sec + 8] = b".text\0\0\0"
-struct.pack_into("<IIII", f, sec + 8, SIZE, VA, SIZE, RAW)
-def at(rva): return RAW + rva - VA
-struct.pack_into("<IHHII", f, at(cli_rva), 72, 2, 5, md_rva, 32)  # CLI header, its metadata
-f[at(md_rva):at(md_rva) + 32] = b"BSJB" + struct.pack("<HHII", 1, 1, 0, 12) + b"v4.0.30319" + bytes(6)
-struct.pack_into("<II", f, at(cli_rva) + 64, r2r_rva, 16 + 12)
-flags = 0x20 if kind in ("stub", "huge", "outside") else 0x100
-nsec = 0x7FFFFFFF if kind == "huge" else 1
-struct.pack_into("<IHHII", f, at(r2r_rva), 0x00525452, 9, 3, flags, nsec)
-struct.pack_into("<III", f, at(r2r_rva) + 16, 116 if kind != "composite" else 100,
-                 0x7FFFFFF0 if kind == "outside" else name_rva, len(owner) + 1)
-f[at(name_rva):at(name_rva) + len(owner)] = owner
-if kind == "truncated": f = f[:at(r2r_rva) + 8]
-open(out, "wb").write(f)
-EOF
-}
+mkpe() { $PY "$TOP/tests/lib/r2r_pe.py" "$@"; } # OUT KIND [OWNER]
 
 # --- alignment: uncompressed CoreCLR images never at odd offsets ---
 src="$T_TMP/src"; mkdir -p "$src"
@@ -135,6 +103,19 @@ refused() {
 t_check "pack: stubs without their composite -> exit 2 before writing; names the stub and the composite, suggests adding it, counts the stubs" refused
 "$ASMSTORE" pack --runtime coreclr --raw -o "$T_TMP/no" --keep-uncompressed hello.dll "$app/hello.dll" "$app/hello.r2r.dll" 2>"$T_TMP/err"
 t_check "pack: a kept-uncompressed stub with its composite -> ok" "$ASMSTORE" verify "$T_TMP/no"
+# repack keeps pack's rule: no stub left without its composite, none put in without it
+rp_refused() { # LOG RC: exit 1, nothing written, the stub and its composite named
+  [ "$2" = 1 ] && [ ! -e "$T_TMP/rp" ] && grep -q '\(hello\|Greeting\).dll (.*) is a ReadyToRun component stub .* composite image hello.r2r.dll, which the repacked store would not hold' "$1"
+}
+"$ASMSTORE" repack "$T_TMP/okz" --remove hello.r2r.dll -o "$T_TMP/rp" 2>"$T_TMP/rp.log"; rc=$?
+t_check "repack --remove of the composite its stubs need: refused (exit 1), nothing written" rp_refused "$T_TMP/rp.log" $rc
+mkdir -p "$T_TMP/il" && mkpe "$T_TMP/il/hello.dll" composite && mkpe "$T_TMP/il/Other.dll" composite
+"$ASMSTORE" pack --runtime coreclr --raw -o "$T_TMP/il.store" "$T_TMP/il" 2>/dev/null
+"$ASMSTORE" repack "$T_TMP/il.store" --replace hello.dll="$app/hello.dll" -o "$T_TMP/rp" 2>"$T_TMP/rp.log"; rc=$?
+t_check "repack --replace with a stub whose composite the store lacks: refused (exit 1), nothing written" rp_refused "$T_TMP/rp.log" $rc
+"$ASMSTORE" repack "$T_TMP/okz" --replace hello.dll="$app/hello.dll" -o "$T_TMP/rp" 2>/dev/null
+t_check "repack --replace with a stub whose composite the store holds: written, verify passes" "$ASMSTORE" verify "$T_TMP/rp"
+rm -f "$T_TMP/rp"
 # a store that lacks the composite, written by the independent writer (pack refuses to)
 for c in none zstd; do
   $PY "$IND" write "$T_TMP/bad-$c" 3 arm64 coreclr "$app/hello.dll" "$app/Greeting.dll" "$T_TMP/truncated.dll" --compression $c

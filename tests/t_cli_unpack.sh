@@ -147,6 +147,7 @@ if [ -d "$H" ]; then
     hostile "an edited name" 's|"name": "System.Linq.dll"|"name": "Evil.dll"|' '"name" is Evil.dll there'
     hostile "deep nesting" 's|"tool"|"x": [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]], "tool"|' 'no deeper nesting'
     hostile "a level out of range" 's|"level": 12|"level": 40|' 'not a whole number in range'
+    hostile "a number one past a max below 9" 's|"format": 3|"format": 5|' 'format: not a whole number in range'
     "$ASMSTORE" repack "$V3/x86_64/assembly-store.so" --from "$H" -o "$T/other.out" >"$T/o.log" 2>&1; rc=$?
     t_check "the folder of another input: refused (exit 1), naming the field" bash -c "[ $rc = 1 ] && grep -q 'abi' '$T/o.log'"
     rm -rf "$T/h" && cp -r "$H" "$T/h" && rm -r "$T/h/arm64-v8a"
@@ -156,6 +157,90 @@ if [ -d "$H" ]; then
     "$ASMSTORE" repack "$V3/x86_64/assembly-store.so" --from "$T/nothing" -o "$T/other.out" >"$T/o.log" 2>&1; rc=$?
     t_check "--from a directory without the settings: exit 2, says what to give" bash -c "[ $rc = 2 ] && grep -q 'asmstore unpack IN -C DIR' '$T/o.log'"
 fi
+
+
+# ---- repack --from loses nothing silently: exact names, nothing taken through a symlink or left
+# out unsaid (entries "Foo" and "Foo.dll" side by side) ----
+A=$T/amb
+mkdir -p "$A/src" && t_pe "$A/src/Foo" 700 "$A/src/Foo.dll" 800 "$A/src/Bar.dll" 900 &&
+    "$ASMSTORE" pack --raw --no-compress -o "$A/s.store" "$A/src/Foo" "$A/src/Foo.dll" "$A/src/Bar.dll" >/dev/null 2>&1 &&
+    "$ASMSTORE" unpack "$A/s.store" -C "$A/u" >/dev/null
+D=$(ls -d "$A"/u/*/ | head -1); D=${D%/}
+cp "$A/src/Bar.dll" "$D/Foo"
+"$ASMSTORE" repack "$A/s.store" --from "$A/u" -o "$A/ed.store" >"$A/ed.log" 2>&1
+t_check "--from, only Foo's file edited: Foo replaced, Foo.dll as it was" bash -c \
+    "'$ASMSTORE' extract '$A/ed.store' -C '$A/edx' >/dev/null && cmp '$A/src/Bar.dll' '$A/edx/Foo' && cmp '$A/src/Foo.dll' '$A/edx/Foo.dll'"
+rm "$D/Foo"
+"$ASMSTORE" repack "$A/s.store" --from "$A/u" -o "$A/rm.store" >"$A/rm.log" 2>&1
+t_check "--from, Foo's file deleted: Foo removed, Foo.dll and Bar.dll kept" bash -c \
+    "[ \"\$('$ASMSTORE' list '$A/rm.store' | awk 'NR > 1 {print \$5}' | tr '\n' ' ')\" = 'Foo.dll Bar.dll ' ]"
+cp "$A/src/Foo" "$D/Foo"
+for opt in "--remove Foo" "--replace Foo=$A/src/Bar.dll"; do
+    # shellcheck disable=SC2086
+    "$ASMSTORE" repack "$A/s.store" $opt -o "$A/opt.store" >"$A/opt.log" 2>&1; rc=$?
+    t_check "${opt%%=*} with entries Foo and Foo.dll: refused (exit 1), naming both, nothing written" bash -c \
+        "[ $rc = 1 ] && grep -q 'has an entry Foo and an entry Foo.dll: give the exact name' '$A/opt.log' && [ ! -e '$A/opt.store' ]"
+done
+# refused_from NAME: repack --from must exit 1 naming WANT, writing nothing
+refused_from() {
+    "$ASMSTORE" repack "$A/s.store" --from "$A/u" -o "$A/sl.store" >"$A/sl.log" 2>&1; local rc=$?
+    if [ $rc = 1 ] && grep -q -- "$2" "$A/sl.log" && [ ! -e "$A/sl.store" ]; then t_ok "--from: $1: refused (exit 1), naming it"
+    else t_fail "--from: $1" "rc=$rc $(head -2 "$A/sl.log")"; fi
+}
+ln -s "$A/src/Bar.dll" "$D/New.dll"
+refused_from "a new file that is a symlink" "$D/New.dll: a symlink: repack --from never follows one"
+rm "$D/New.dll" && mv "$D/Bar.dll" "$A/Bar.moved" && ln -s "$A/Bar.moved" "$D/Bar.dll"
+refused_from "an entry's file replaced by a symlink" "$D/Bar.dll: a symlink"
+rm "$D/Bar.dll" && mv "$A/Bar.moved" "$D/Bar.dll"
+mkdir -p "$D/1/2/3/4/5/6/7/8/9" && cp "$A/src/Bar.dll" "$D/1/2/3/4/5/6/7/8/9/Deep.dll"
+refused_from "a new file nested 9 directories deep" "9: a directory more than 8 levels under its store's"
+rm -r "${D:?}/1" && mkfifo "$D/fifo"
+refused_from "a FIFO" "fifo: not a regular file"
+rm "$D/fifo"
+t_check "--from, the folder as unpack wrote it again: unchanged, byte-identical" bash -c \
+    "'$ASMSTORE' repack '$A/s.store' --from '$A/u' -o '$A/same.store' 2>&1 | grep -q unchanged && cmp '$A/s.store' '$A/same.store'"
+
+# ---- the settings reader's memory: a small multiple of the text, whatever the text ----
+if [ -d "$H" ] && [ -x /usr/bin/time ]; then
+    rm -rf "$T/h" && cp -r "$H" "$T/h"
+    python3 -c 'import sys; n = 64 << 20; open(sys.argv[1], "wb").write(b"[" + b"1," * ((n - 3) // 2) + b"1]")' "$T/h/asmstore-unpack.json"
+    /usr/bin/time -f %M -o "$T/h.mem" "$ASMSTORE" repack "$V3/arm64-v8a/assembly-store.so" --from "$T/h" -o "$T/h.out" >"$T/h.log" 2>&1; rc=$?
+    t_check "a 64 MiB settings file of 33 million values: refused (exit 1) in at most 256 MiB ($(tail -1 "$T/h.mem") KiB)" \
+        bash -c "[ $rc = 1 ] && [ \$(tail -1 '$T/h.mem') -le 262144 ] && grep -q 'fewer values' '$T/h.log'"
+fi
+
+# ---- 100,000 entries (the settings' limit): repack --from is linear, unpack refuses one more ----
+# cpu_of LOG: the user seconds (CPU in the program itself, not the kernel's file work, which a busy
+# disk inflates) that /usr/bin/time -f %U wrote last in LOG, rounded up
+cpu_of() { tail -1 "$1" | awk '{ printf "%d", $1 == int($1) ? $1 : int($1) + 1 }'; }
+CPU_LIMIT=8 # user seconds: the linear walk takes about 1 (0.8 measured), the quadratic one 23
+if [ -x /usr/bin/time ]; then
+    N=100000 B=$T/big
+    mkdir -p "$B/src" && t_pe "$B/one.dll" 700 && python3 - "$B/one.dll" "$B/src" $((N + 1)) <<'EOF2'
+import sys
+image = open(sys.argv[1], "rb").read()
+for i in range(int(sys.argv[3])):
+    with open("%s/M%06d.dll" % (sys.argv[2], i), "wb") as f:
+        f.write(image)
+EOF2
+    "$ASMSTORE" pack --raw --no-compress -o "$B/over.store" "$B/src" >/dev/null 2>&1
+    "$ASMSTORE" unpack "$B/over.store" -C "$B/over" >"$B/over.log" 2>&1; rc=$?
+    t_check "unpack of $((N + 1)) entries: refused (exit 1), naming the limit, nothing written" bash -c \
+        "[ $rc = 1 ] && grep -q 'more than the $N that repack --from reads back' '$B/over.log' && [ ! -e '$B/over' ]"
+    rm -f "$B/src/M$N.dll" "$B/over.store"
+    "$ASMSTORE" pack --raw --no-compress -o "$B/s.store" "$B/src" >/dev/null 2>&1 && rm -r "$B/src" &&
+        "$ASMSTORE" unpack "$B/s.store" -C "$B/u" >/dev/null 2>&1
+    /usr/bin/time -f %U -o "$B/plain.cpu" "$ASMSTORE" repack "$B/s.store" -o "$B/plain.out" >/dev/null 2>&1
+    /usr/bin/time -f %U -o "$B/from.cpu" timeout 600 "$ASMSTORE" repack "$B/s.store" --from "$B/u" -o "$B/from.out" >"$B/from.log" 2>&1; rc=$?
+    t_check "--from over $N untouched entries: byte-identical within $CPU_LIMIT s of user CPU ($(cpu_of "$B/from.cpu") s; a plain repack $(cpu_of "$B/plain.cpu") s)" \
+        bash -c "[ $rc = 0 ] && cmp '$B/s.store' '$B/from.out' && [ $(cpu_of "$B/from.cpu") -le $CPU_LIMIT ]"
+    find "$B/u" -name 'M*[02468].dll' -delete
+    /usr/bin/time -f %U -o "$B/rm.cpu" timeout 600 "$ASMSTORE" repack "$B/s.store" --from "$B/u" -o "$B/rm.out" >"$B/rm.log" 2>&1; rc=$?
+    t_check "--from with $((N / 2)) files deleted: every one removed within $CPU_LIMIT s of user CPU ($(cpu_of "$B/rm.cpu") s)" \
+        bash -c "[ $rc = 0 ] && [ \$('$ASMSTORE' list '$B/rm.out' | grep -c 'M[0-9]*[13579].dll') = $((N / 2)) ] &&
+            [ \$('$ASMSTORE' list '$B/rm.out' | wc -l) = $((N / 2 + 1)) ] && [ $(cpu_of "$B/rm.cpu") -le $CPU_LIMIT ]"
+    rm -rf "$B"
+else t_skip "100,000 entries" "/usr/bin/time absent (Debian: time)"; fi
 
 # ---- unpack never writes outside DIR, never over files silently ----
 t_evil_store "$T/evil.store" # its second entry is named "../AAAA.dll"

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "cli_r2r.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define CLI_MANAGED_NATIVE_HEADER   64u         /* the CLI header's ManagedNativeHeader directory */
@@ -60,4 +61,18 @@ int cli_r2r_composite_owner(const void *image, size_t size, const char **name, s
         return sec_size && r2r_name(sec, sec_size, name, name_len);
     }
     return 0;
+}
+
+int cli_r2r_orphan(const void *image, size_t size,
+                   int (*has)(const void *ctx, const char *name, size_t len), const void *ctx,
+                   const char **name, size_t *name_len) {
+    return cli_r2r_composite_owner(image, size, name, name_len) && !has(ctx, *name, *name_len);
+}
+
+void cli_r2r_orphan_message(char *buf, size_t cap, const char *what, const char *owner,
+                            size_t len, const char *absent, const char *fix) {
+    snprintf(buf, cap,
+             "%s is a ReadyToRun component stub whose code is in the composite image %.*s, "
+             "which %s (CoreCLR would abort without a message); %s",
+             what, (int)len, owner, absent, fix);
 }

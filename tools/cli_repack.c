@@ -18,6 +18,7 @@
 #include "cli_digest.h"
 #include "cli_input.h"
 #include "cli_fs.h"
+#include "cli_r2r.h"
 #include "cli_sign.h"
 #include "cli_unpack.h"
 #include "cli_zip.h"
@@ -31,7 +32,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define REPACK_MAX_CHANGES 256
 #define REPACK_APK_ALIGN                                                                           \
     16384u /* store entries: bionic's page on 16 KiB kernels (dlopen from the APK) */
 
@@ -45,6 +45,7 @@ typedef struct repack_change {
     size_t image_size;
     int used; /* matched at least one entry */
     const cli_unit *unit; /* --from: this store only */
+    uint32_t entry;       /* --from: that store's entry of this index (exactly) */
     int level;            /* --from: the settings' level; 0 the release's */
 } repack_change;
 
@@ -59,10 +60,10 @@ typedef struct repack_add {
 
 typedef struct repack_args {
     const char *in, *out;
-    repack_change ch[REPACK_MAX_CHANGES];
-    int n;
-    repack_add add[REPACK_MAX_CHANGES];
-    int nadd;
+    repack_change *ch; /* grown by new_change: no limit (--from may change every entry) */
+    int n, ch_cap;
+    repack_add *add; /* grown by new_add */
+    int nadd, add_cap;
     int jobs;
     const char *sign_key, *sign_cert; /* --sign-key, --sign-cert (both or neither) */
     const char *from;                 /* --from DIR (asmstore unpack's folder) */
@@ -78,6 +79,12 @@ typedef struct repack_output {
     int app_library; /* the app's libxamarin-app.so, patched for a grown entry */
 } repack_output;
 
+typedef struct repack_entry_name repack_entry_name;
+typedef struct repack_names {
+    repack_entry_name *v;
+    size_t n;
+} repack_names;
+
 typedef struct repack_job {
     const repack_args *a;
     cli_input in;
@@ -86,6 +93,8 @@ typedef struct repack_job {
     cli_sign_key *key; /* read before any work, from --sign-key and --sign-cert */
     cli_from from;     /* --from DIR: what changed in the folder */
     cli_apps apps;     /* the app libraries of the store (or set) being built */
+    repack_names names[CLI_MAX_UNITS];    /* each unit's entry names, sorted */
+    repack_change **match[CLI_MAX_UNITS]; /* each unit's entries' changes (resolve_changes) */
 } repack_job;
 
 /* >>arguments ---------------------------------------------------------------------------------- */
@@ -123,16 +132,47 @@ static const char *split_abi(const char *s, asmstore_abi *abi) {
     return *abi != ASMSTORE_ABI_UNKNOWN ? slash + 1 : s;
 }
 
+/* list (n items of `item` bytes, room for *cap) with room for one more: list itself, or the list
+   moved (*cap doubled), or NULL out of memory (list untouched). */
+static void *grow(void *list, int n, int *cap, size_t item) {
+    void *p;
+
+    if (n < *cap)
+        return list;
+    if (*cap > INT_MAX / 2 || !(p = realloc(list, (size_t)(*cap ? 2 * *cap : 16) * item)))
+        return NULL;
+    *cap = *cap ? 2 * *cap : 16;
+    return p;
+}
+
+/* The next change (or add), zeroed; NULL out of memory. */
+static repack_change *new_change(repack_args *a) {
+    repack_change *p = (repack_change *)grow(a->ch, a->n, &a->ch_cap, sizeof *p);
+
+    if (!p)
+        return NULL;
+    a->ch = p;
+    memset(&p[a->n], 0, sizeof *p);
+    return &p[a->n++];
+}
+
+static repack_add *new_add(repack_args *a) {
+    repack_add *p = (repack_add *)grow(a->add, a->nadd, &a->add_cap, sizeof *p);
+
+    if (!p)
+        return NULL;
+    a->add = p;
+    memset(&p[a->nadd], 0, sizeof *p);
+    return &p[a->nadd++];
+}
+
 /* --replace [ABI/]NAME=FILE (file set) or --remove [ABI/]NAME into the next change. 0, or 2. */
 static int parse_change(repack_args *a, const char *v, int replace) {
-    repack_change *c = &a->ch[a->n];
+    repack_change *c = new_change(a);
     const char *eq = strchr(v, '=');
 
-    if (a->n >= REPACK_MAX_CHANGES) {
-        cli_error("more than %d changes", REPACK_MAX_CHANGES);
+    if (!c)
         return 2;
-    }
-    memset(c, 0, sizeof *c);
     if (replace) {
         if (!eq || eq == v || !eq[1]) {
             cli_error("--replace takes NAME=FILE, not %s", v);
@@ -146,7 +186,6 @@ static int parse_change(repack_args *a, const char *v, int replace) {
     if (!c->arg)
         return 2;
     c->name = split_abi(c->arg, &c->abi);
-    a->n++;
     return 0;
 }
 
@@ -156,14 +195,15 @@ static int parse_arg(repack_args *a, int key, const char *v) {
     case 'o': a->out = v; return 0;
     case OPT_REPLACE:
     case OPT_REMOVE: return parse_change(a, v, key == OPT_REPLACE);
-    case OPT_ADD:
-        if (a->nadd >= REPACK_MAX_CHANGES) {
-            cli_error("--add: at most %d", REPACK_MAX_CHANGES);
+    case OPT_ADD: {
+        repack_add *ad = new_add(a);
+
+        if (!ad)
             return 2;
-        }
-        a->add[a->nadd].file = v;
-        a->add[a->nadd++].name = strrchr(v, '/') ? strrchr(v, '/') + 1 : v;
+        ad->file = v;
+        ad->name = strrchr(v, '/') ? strrchr(v, '/') + 1 : v;
         return 0;
+    }
     case OPT_SIGN_KEY: a->sign_key = v; return 0;
     case OPT_SIGN_CERT: a->sign_cert = v; return 0;
     case OPT_FROM: a->from = v; return 0;
@@ -234,46 +274,162 @@ static void free_args(repack_args *a) {
     }
     for (i = 0; i < a->nadd; i++)
         free(a->add[i].image);
+    free(a->ch);
+    free(a->add);
 }
 
 /* >>what changes for one entry ----------------------------------------------------------------- */
-/* Is `fname` (as list shows it) what the user called `want`? "Foo" also means "Foo.dll". */
-static int name_is(const char *fname, const char *want) {
-    size_t n = strlen(want);
+/* One entry in its unit's list of names, sorted for lookups (resolve_changes): linear work for any
+   number of entries and changes. */
+struct repack_entry_name {
+    char *name; /* as list shows it (cli_entry_filename) */
+    uint32_t k; /* its index */
+    int ignored;
+};
 
-    return !strcmp(fname, want) || (!strncmp(fname, want, n) && !strcmp(fname + n, ".dll"));
+static int entry_name_order(const void *a, const void *b) {
+    return strcmp(((const repack_entry_name *)a)->name, ((const repack_entry_name *)b)->name);
 }
 
-/* The change for this entry of unit u, or NULL. An ignored "Foo.ni.dll" companion goes with a
-   removed "Foo.dll" (it only exists for it). */
-static repack_change *change_for(repack_job *j, const cli_unit *u, const asmstore_entry *e,
-                                 const char *fname) {
-    repack_args *a = (repack_args *)j->a;
-    int i;
+/* Where the entries named `name` start in the sorted names of unit ui, and how many (*count). */
+static size_t names_find(const repack_job *j, int ui, const char *name, size_t *count) {
+    const repack_names *l = &j->names[ui];
+    size_t lo = 0, hi = l->n, end;
 
-    for (i = 0; i < a->n; i++) {
-        repack_change *c = &a->ch[i];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
 
-        if (c->abi != ASMSTORE_ABI_UNKNOWN && u->abi != ASMSTORE_ABI_UNKNOWN && c->abi != u->abi)
+        if (strcmp(l->v[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (end = lo; end < l->n && !strcmp(l->v[end].name, name); end++)
+        ;
+    *count = end - lo;
+    return lo;
+}
+
+/* The entries named `name` that change c can apply to (a replacement not to an ignored entry, which
+   has no image); with take, each not yet taken by an earlier change gets c. How many. */
+static size_t apply_named(repack_job *j, int ui, const char *name, repack_change *c, int take) {
+    size_t count, at = names_find(j, ui, name, &count), i, n = 0;
+
+    for (i = at; i < at + count; i++) {
+        const repack_entry_name *e = &j->names[ui].v[i];
+
+        if (c->file && e->ignored)
             continue;
-        if (c->unit && c->unit != u)
-            continue; /* --from: that store's entry only */
-        if (name_is(fname, c->name) && !(c->file && e->ignored)) {
+        n++;
+        if (take && !j->match[ui][e->k]) {
+            j->match[ui][e->k] = c;
             c->used = 1;
-            return c;
-        }
-        if (!c->file && e->ignored) {
-            char ni[1024];
-            size_t base = asmstore_name_base_len(c->name, strlen(c->name));
-
-            if (!strchr(c->name + base, '.'))
-                base = strlen(c->name); /* "Foo" names no extension */
-            snprintf(ni, sizeof ni, "%.*s.ni.dll", (int)base, c->name);
-            if (!strcmp(fname, ni))
-                return c;
         }
     }
-    return NULL;
+    return n;
+}
+
+/* A removed "Foo.dll" (or "Foo") takes its ignored "Foo.ni.dll" companion along: it only exists
+   for it. */
+static void remove_companion(repack_job *j, int ui, repack_change *c) {
+    char ni[1100];
+    size_t base = asmstore_name_base_len(c->name, strlen(c->name)), count, at, i;
+
+    if (!strchr(c->name + base, '.'))
+        base = strlen(c->name); /* "Foo" names no extension */
+    snprintf(ni, sizeof ni, "%.*s.ni.dll", (int)base, c->name);
+    at = names_find(j, ui, ni, &count);
+    for (i = at; i < at + count; i++)
+        if (j->names[ui].v[i].ignored && !j->match[ui][j->names[ui].v[i].k])
+            j->match[ui][j->names[ui].v[i].k] = c;
+}
+
+/* Change c in unit ui: --from's by the entry's index; a NAME of the command line exactly, or
+   NAME.dll ("Foo" for "Foo.dll"), never both: that is refused. 0, or 1 (said). */
+static int resolve_change(repack_job *j, int ui, repack_change *c) {
+    const cli_unit *u = &j->in.units[ui];
+    char dll[1100];
+
+    if (c->unit) {
+        if (c->entry < u->r.entry_count && !j->match[ui][c->entry]) {
+            j->match[ui][c->entry] = c;
+            c->used = 1;
+        }
+    } else {
+        snprintf(dll, sizeof dll, "%s.dll", c->name);
+        if (apply_named(j, ui, c->name, c, 0) && apply_named(j, ui, dll, c, 0)) {
+            cli_error("%s %s: %s has an entry %s and an entry %s: give the exact name of the "
+                      "one to %s (asmstore list %s shows them)",
+                      c->file ? "--replace" : "--remove", c->arg, u->label, c->name, dll,
+                      c->file ? "replace" : "remove", j->a->in);
+            return 1;
+        }
+        if (!apply_named(j, ui, c->name, c, 1))
+            apply_named(j, ui, dll, c, 1);
+    }
+    if (!c->file)
+        remove_companion(j, ui, c);
+    return 0;
+}
+
+/* Does change c apply to unit u: its ABI (or none), and --from's store? */
+static int change_applies(const repack_change *c, const cli_unit *u) {
+    if (c->abi != ASMSTORE_ABI_UNKNOWN && u->abi != ASMSTORE_ABI_UNKNOWN && c->abi != u->abi)
+        return 0;
+    return !c->unit || c->unit == u;
+}
+
+/* Unit ui's names, sorted, and each change's entries in j->match[ui]. 0, or an exit code. */
+static int resolve_unit(repack_job *j, int ui) {
+    const cli_unit *u = &j->in.units[ui];
+    repack_names *l = &j->names[ui];
+    size_t cap = u->r.entry_count ? u->r.entry_count : 1;
+    uint32_t k;
+    int i, rc = 0;
+
+    l->v = (repack_entry_name *)calloc(cap, sizeof *l->v);
+    j->match[ui] = (repack_change **)calloc(cap, sizeof *j->match[ui]);
+    errno = ENOMEM;
+    if (!l->v || !j->match[ui])
+        return cli_fail_errno(u->label, "hold its entries' names");
+    for (k = 0; k < u->r.entry_count; k++, l->n++) {
+        asmstore_entry e;
+        char fname[1024] = "";
+
+        memset(&e, 0, sizeof e);
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) == ASMSTORE_OK)
+            (void)cli_entry_filename(u, &e, fname, sizeof fname); /* add_unit refuses "" */
+        l->v[k].k = k;
+        l->v[k].ignored = e.ignored;
+        if (!(l->v[k].name = strdup(fname)))
+            return cli_fail_errno(u->label, "hold its entries' names");
+    }
+    qsort(l->v, l->n, sizeof *l->v, entry_name_order);
+    for (i = 0; i < j->a->n && rc == 0; i++)
+        if (change_applies(&j->a->ch[i], u))
+            rc = resolve_change(j, ui, &j->a->ch[i]);
+    return rc;
+}
+
+/* Every unit's changes resolved to its entries (before anything is built). 0, or an exit code. */
+static int resolve_changes(repack_job *j) {
+    int i, rc = 0;
+
+    for (i = 0; i < j->in.n && rc == 0; i++)
+        rc = resolve_unit(j, i);
+    return rc;
+}
+
+static void free_names(repack_job *j) {
+    int i;
+    size_t k;
+
+    for (i = 0; i < CLI_MAX_UNITS; i++) { /* j->in may be closed (and zeroed) by now */
+        for (k = 0; k < j->names[i].n; k++)
+            free(j->names[i].v[k].name);
+        free(j->names[i].v);
+        free(j->match[i]);
+    }
 }
 
 /* The replacement image c for entry e, stored the way the app can still load (docs/store-releases.md
@@ -382,10 +538,67 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
     return 0;
 }
 
+/* >>readytorun: the rule of pack --------------------------------------------------------------- */
+typedef struct repack_unit_ref {
+    const repack_job *j;
+    int ui;
+} repack_unit_ref;
+
+/* Will the store written for unit ref->ui hold an entry named name[0..len): one of its entries not
+   removed, or one added to it? (cli_r2r_orphan's question.) */
+static int output_has(const void *ref, const char *name, size_t len) {
+    const repack_unit_ref *r = (const repack_unit_ref *)ref;
+    const repack_job *j = r->j;
+    char want[1100];
+    size_t count, at, i;
+    int a;
+
+    if (len >= sizeof want)
+        return 0;
+    memcpy(want, name, len);
+    want[len] = 0;
+    at = names_find(j, r->ui, want, &count);
+    for (i = at; i < at + count; i++) {
+        const repack_entry_name *e = &j->names[r->ui].v[i];
+        const repack_change *c = j->match[r->ui][e->k];
+
+        if (!e->ignored && (!c || c->file))
+            return 1;
+    }
+    for (a = 0; a < j->a->nadd; a++)
+        if ((!j->a->add[a].unit || j->a->add[a].unit == &j->in.units[r->ui]) &&
+            !strcmp(j->a->add[a].name, want))
+            return 1;
+    return 0;
+}
+
+/* An image that unit u's new store will hold as entry `name`: a ReadyToRun component stub needs its
+   composite image in that store, as pack requires (cli_r2r_orphan). 0, or 1 (said). */
+static int check_stub(const repack_job *j, const cli_unit *u, const char *name, const void *image,
+                      size_t size) {
+    repack_unit_ref r;
+    const char *owner;
+    size_t len;
+    char what[1200], fix[1400], message[3900];
+
+    r.j = j;
+    r.ui = (int)(u - j->in.units);
+    if (!cli_r2r_orphan(image, size, output_has, &r, &owner, &len))
+        return 0;
+    snprintf(what, sizeof what, "%s (%s)", name, cli_unit_abi(u));
+    snprintf(fix, sizeof fix, "keep %.*s in the store (no --remove of it, its file not deleted) "
+             "or --add it, or use the IL assembly instead of the stub", (int)len, owner);
+    cli_r2r_orphan_message(message, sizeof message, what, owner, len,
+                           "the repacked store would not hold", fix);
+    cli_error("%s", message);
+    return 1;
+}
+
 /* An unchanged entry is copied as it is, so it is checked first (asmstore_image_check_entry on its
-   uncompressed bytes): a repack must not carry a damaged image into a new app. 0, or 1 naming it
-   (verify lists every such entry). */
-static int check_unchanged(const cli_unit *u, const asmstore_entry *e, const char *fname) {
+   uncompressed bytes): a repack must not carry a damaged image into a new app, nor a ReadyToRun
+   stub whose composite is gone (check_stub). 0, or 1 naming it (verify lists every such entry). */
+static int check_unchanged(const repack_job *j, const cli_unit *u, const asmstore_entry *e,
+                           const char *fname) {
     cli_image img;
     asmstore_error err;
     asmstore_result res = cli_image_get(u, e, NULL, &img, &err);
@@ -398,6 +611,8 @@ static int check_unchanged(const cli_unit *u, const asmstore_entry *e, const cha
                          "lists every damaged entry; --replace it with a good image)",
                          u->label, cli_unit_abi(u), e->index, fname,
                          res != ASMSTORE_OK ? asmstore_result_string(res) : why);
+    else
+        bad = check_stub(j, u, fname, img.p, img.n);
     cli_image_free(&img);
     return bad;
 }
@@ -424,10 +639,12 @@ static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
                       u->label, k);
             return 1;
         }
-        c = change_for(j, u, &e, fname);
+        c = j->match[u - j->in.units][k];
         if (c && !c->file)
             continue; /* --remove */
-        if (!c && !e.ignored && (rc = check_unchanged(u, &e, fname)) != 0)
+        if (!c && !e.ignored && (rc = check_unchanged(j, u, &e, fname)) != 0)
+            return rc;
+        if (c && !e.ignored && (rc = check_stub(j, u, fname, c->image, c->image_size)) != 0)
             return rc;
         if ((rc = add_entry(w, u, &e, fname, c, &j->apps)) != 0)
             return rc;
@@ -497,6 +714,8 @@ static int add_new(repack_job *j, asmstore_writer *w, const cli_unit *u) {
         if (asmstore_reader_find_index(&u->r, ad->name, strlen(ad->name), NULL, NULL) !=
             ASMSTORE_ERR_NOT_FOUND)
             return add_refused(ad, u, "the store already has an entry of that name");
+        if (check_stub(j, u, ad->name, ad->image, ad->image_size))
+            return 1;
         memset(&ao, 0, sizeof ao);
         ao.name = ad->name;
         ao.image = ad->image;
@@ -516,10 +735,25 @@ static int add_new(repack_job *j, asmstore_writer *w, const cli_unit *u) {
 }
 
 static repack_output *new_output(repack_job *j, const cli_unit *u, const char *name);
+static const repack_output *output_named(const repack_job *j, const char *name, size_t len);
+
+/* Two stores of one ABI (libassembly-store.so and libassemblies.<abi>.blob.so side by side) share
+   one app library: each store's patch is made on its own copy of it, and only one copy could land.
+   Refused when a second store needs it patched. 1 (said). */
+static int refuse_second_patch(const repack_job *j, const cli_unit *u, const cli_app *app) {
+    const repack_output *first = output_named(j, app->label, strlen(app->label));
+
+    cli_error("%s: %s and %s both need their entries' room patched in this one app library, "
+              "and a patch of one store would undo the other's: change the entries of one store "
+              "per repack (run repack again on its output for the other), or keep the "
+              "replacements within the sizes the library reserves",
+              app->label, first && first->unit ? first->unit->label : "another store", u->label);
+    return 1;
+}
 
 /* Each library of j->apps a grown entry patched becomes an output of its own, replacing the
-   archive's entry (or written into the set directory). */
-static void add_patched_libraries(repack_job *j) {
+   archive's entry (or written into the set directory). 0, or 1 (refuse_second_patch). */
+static int add_patched_libraries(repack_job *j) {
     int i;
 
     for (i = 0; i < j->apps.n; i++) {
@@ -528,6 +762,8 @@ static void add_patched_libraries(repack_job *j) {
 
         if (!app->patched || !memcmp(app->patched, app->p, app->n))
             continue;
+        if (j->in.archive && output_named(j, app->label, strlen(app->label)))
+            return refuse_second_patch(j, j->apps.unit[i], app);
         o = new_output(j, j->apps.unit[i], app->label);
         snprintf(o->name, sizeof o->name, "%s", app->name); /* a set's: where it was, under OUT */
         o->data = app->patched;
@@ -548,6 +784,7 @@ static void add_patched_libraries(repack_job *j) {
                     app->patched_info.bundled_slots, app->patched_info.assemblies_in_apk);
         fprintf(stderr, " nothing else changed\n");
     }
+    return 0;
 }
 
 /* >>write options that reproduce a store ------------------------------------------------------- */
@@ -647,7 +884,7 @@ static int build_store(repack_job *j, const cli_unit *u) {
     if (rc == 0)
         rc = add_new(j, w, u);
     if (rc == 0)
-        add_patched_libraries(j);
+        rc = add_patched_libraries(j);
     cli_apps_close(&j->apps);
     if (rc == 0 && (res = asmstore_writer_finish(w, &data, &size, &err)) != ASMSTORE_OK)
         rc = cli_fail(u->label, res, &err);
@@ -731,7 +968,7 @@ static int build_v1_set(repack_job *j) {
                     cli_plural(u->r.entry_count, "entry", "entries"));
     }
     if (rc == 0)
-        add_patched_libraries(j);
+        rc = add_patched_libraries(j);
     cli_apps_close(&j->apps);
     asmstore_writer_free(w);
     return rc;
@@ -1102,27 +1339,25 @@ static int from_changes(repack_job *j) {
 
     for (i = 0; rc == 0 && i < j->from.n; i++) {
         const cli_from_edit *e = &j->from.edits[i];
-        repack_change *c = &a->ch[a->n];
+        repack_change *c = new_change(a);
 
-        if (a->n >= REPACK_MAX_CHANGES) {
-            cli_error("--from %s: more than %d changed files: repack in steps", a->from,
-                      REPACK_MAX_CHANGES);
-            return 2;
-        }
-        memset(c, 0, sizeof *c);
-        if (!(c->arg = strdup(e->name)))
+        if (!c || !(c->arg = strdup(e->name)))
             return 2;
         c->name = c->arg;
         c->abi = e->unit->abi;
         c->unit = e->unit;
+        c->entry = e->index;
         c->file = e->path;
         c->level = e->level;
-        a->n++;
     }
-    for (i = 0; rc == 0 && i < j->from.nadd && a->nadd < REPACK_MAX_CHANGES; i++, a->nadd++) {
-        a->add[a->nadd].file = j->from.adds[i].path;
-        a->add[a->nadd].name = j->from.adds[i].name;
-        a->add[a->nadd].unit = j->from.adds[i].unit;
+    for (i = 0; rc == 0 && i < j->from.nadd; i++) {
+        repack_add *ad = new_add(a);
+
+        if (!ad)
+            return 2;
+        ad->file = j->from.adds[i].path;
+        ad->name = j->from.adds[i].name;
+        ad->unit = j->from.adds[i].unit;
     }
     return rc ? rc : load_replacements(a);
 }
@@ -1262,6 +1497,8 @@ int cli_cmd_repack(int argc, char **argv) {
     if (rc == 0)
         rc = refuse_v1_remove(&j);
     if (rc == 0)
+        rc = resolve_changes(&j);
+    if (rc == 0)
         rc = build_all(&j);
     if (rc == 0)
         rc = write_all(&j);
@@ -1277,6 +1514,7 @@ int cli_cmd_repack(int argc, char **argv) {
     cli_input_close(&j.in);
     cli_sign_free(j.key);
     cli_from_free(&j.from);
+    free_names(&j);
     free_args(&a);
     return rc;
 }

@@ -147,17 +147,17 @@ static int scan_value(json_parser *p, int depth) {
     if (p->pos >= j->size)
         return json_fail(p, "a value");
     if (j->n >= p->cap)
-        return json_fail(p, "fewer values"); /* cannot happen: cap counts them */
+        return json_fail(p, "fewer values (a settings file of 100,000 entries has about 3 million)");
     memset(&j->nodes[k], 0, sizeof j->nodes[k]);
     j->n++;
-    j->nodes[k].start = p->pos;
+    j->nodes[k].start = (uint32_t)p->pos;
     c = j->text[p->pos];
     if (c == '"') {
         j->nodes[k].type = CLI_JSON_STRING;
-        j->nodes[k].start = ++p->pos;
+        j->nodes[k].start = (uint32_t)++p->pos;
         rc = scan_string(p);
-        j->nodes[k].len = p->pos - j->nodes[k].start - 1;
-        j->nodes[k].next = j->n;
+        j->nodes[k].len = (uint32_t)(p->pos - j->nodes[k].start - 1);
+        j->nodes[k].next = (uint32_t)j->n;
         return rc;
     }
     if (c == '{' || c == '[') {
@@ -177,8 +177,8 @@ static int scan_value(json_parser *p, int depth) {
         j->nodes[k].type = words[w].type;
         p->pos += strlen(words[w].word);
     }
-    j->nodes[k].len = p->pos - j->nodes[k].start;
-    j->nodes[k].next = j->n;
+    j->nodes[k].len = (uint32_t)(p->pos - j->nodes[k].start);
+    j->nodes[k].next = (uint32_t)j->n;
     return rc;
 }
 
@@ -196,6 +196,8 @@ int cli_json_parse(cli_json *j, const char *text, size_t size) {
        bound), so the node array is a few times the text, not 20 */
     for (p.cap = 1; p.pos < size; p.pos++)
         p.cap += strchr("[{,:", text[p.pos]) && text[p.pos] ? 1u : 0u;
+    if (p.cap > CLI_SETTINGS_MAX_VALUES)
+        p.cap = CLI_SETTINGS_MAX_VALUES; /* more is refused where it starts */
     p.pos = 0;
     if (!(j->nodes = (cli_json_node *)malloc(p.cap * sizeof *j->nodes)))
         return json_fail(&p, "memory for the file's values (out of memory)");
@@ -333,7 +335,7 @@ static int get_uint(settings_reader *r, size_t obj, const char *key, uint64_t ma
     for (i = 0; i < n->len; i++) {
         unsigned d = (unsigned)(r->j.text[n->start + i] - '0');
 
-        if (d > 9 || *v > (max - d) / 10)
+        if (d > 9 || d > max || *v > (max - d) / 10)
             return settings_fail(r, k, "not a whole number in range", key);
         *v = *v * 10 + d;
     }
@@ -471,6 +473,23 @@ static int read_store(settings_reader *r, size_t k, cli_settings_store *st, size
     return 0;
 }
 
+/* s->all for every entry of the stores (array node arr), at most CLI_SETTINGS_MAX_ENTRIES. */
+static int alloc_entries(settings_reader *r, size_t arr) {
+    size_t i, k, total = 0;
+
+    for (i = 0, k = arr + 1; i < r->j.nodes[arr].count; i++, k = r->j.nodes[k].next) {
+        size_t e = cli_json_get(&r->j, k, "entries");
+
+        total += e && r->j.nodes[e].type == CLI_JSON_ARRAY ? r->j.nodes[e].count : 0;
+    }
+    if (total > CLI_SETTINGS_MAX_ENTRIES)
+        return settings_fail(r, arr, "more than 100,000 entries in all, more than unpack writes",
+                             "stores");
+    if (!(r->s->all = (cli_settings_entry *)calloc(total ? total : 1, sizeof *r->s->all)))
+        return settings_fail(r, arr, "out of memory", "stores");
+    return 0;
+}
+
 static int read_document(settings_reader *r) {
     size_t arr, i, k, used = 0;
     uint64_t schema;
@@ -491,6 +510,8 @@ static int read_document(settings_reader *r) {
         return settings_fail(r, arr, "missing (an array)", "stores");
     if (r->j.nodes[arr].count > CLI_SETTINGS_MAX_STORES)
         return settings_fail(r, arr, "more stores than any input has (40)", "stores");
+    if (alloc_entries(r, arr) != 0)
+        return -1;
     r->s->nstores = r->j.nodes[arr].count;
     for (i = 0, k = arr + 1; i < r->s->nstores; i++, k = r->j.nodes[k].next)
         if (read_store(r, k, &r->s->stores[i], &used) != 0)
@@ -510,11 +531,10 @@ int cli_settings_parse(cli_settings *s, const char *text, size_t size) {
         s->error_offset = r.j.error_offset;
         return -1;
     }
-    /* every string fits in the text it came from; no more entries than values */
+    /* every string fits in the text it came from */
     s->arena = (char *)malloc(size + 1);
-    s->all = (cli_settings_entry *)calloc(r.j.n, sizeof *s->all);
     r.arena_at = s->arena;
-    rc = s->arena && s->all ? read_document(&r) : settings_fail(&r, 0, "out of memory", NULL);
+    rc = s->arena ? read_document(&r) : settings_fail(&r, 0, "out of memory", NULL);
     cli_json_free(&r.j);
     if (rc != 0) {
         char error[sizeof s->error];

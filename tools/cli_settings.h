@@ -9,6 +9,9 @@
 #define CLI_SETTINGS_NAME "asmstore-unpack.json"
 #define CLI_SETTINGS_SCHEMA 1
 #define CLI_SETTINGS_MAX_SIZE (64u << 20) /* bytes: a store of 100,000 entries needs ~30 MiB */
+#define CLI_SETTINGS_MAX_ENTRIES 100000u  /* in all stores: what unpack writes and --from reads */
+/* values: an entry is 29 (its object, 14 keys and values), a store 25 and its entries' */
+#define CLI_SETTINGS_MAX_VALUES (32u * CLI_SETTINGS_MAX_ENTRIES + 4096u)
 #define CLI_SETTINGS_MAX_DEPTH 16
 #define CLI_SETTINGS_MAX_STORES 40 /* CLI_MAX_UNITS: no input has more */
 
@@ -23,25 +26,28 @@ typedef enum {
     CLI_JSON_OBJECT
 } cli_json_type;
 
-/* One value; an array's elements and an object's keys and values follow it in document order. */
+/* One value; an array's elements and an object's keys and values follow it in document order.
+   32-bit fields (the text is at most 64 MiB): 20 bytes a value bound the reader's memory. */
 typedef struct cli_json_node {
     cli_json_type type;
-    size_t start, len;  /* its text (a string's without the quotes) */
-    size_t count;       /* an array's elements, an object's members */
-    size_t next;        /* the node after this value and everything in it */
+    uint32_t start, len; /* its text (a string's without the quotes) */
+    uint32_t count;      /* an array's elements, an object's members */
+    uint32_t next;       /* the node after this value and everything in it */
 } cli_json_node;
 
 typedef struct cli_json {
     const char *text;
     size_t size;
-    cli_json_node *nodes; /* one malloc: one node per '[', '{', ',' and ':' of the text, and 1 */
+    cli_json_node *nodes; /* one malloc: one node per '[', '{', ',' and ':' of the text, and 1,
+                             at most CLI_SETTINGS_MAX_VALUES */
     size_t n;
     size_t error_offset; /* where the text stops being JSON */
     char error[120];     /* what was expected there */
 } cli_json;
 
-/* Parses text[0..size) (RFC 8259; at most CLI_SETTINGS_MAX_SIZE bytes and CLI_SETTINGS_MAX_DEPTH
-   levels). 0, or -1 with error and error_offset set (nodes freed). cli_json_free undoes it. */
+/* Parses text[0..size) (RFC 8259; at most CLI_SETTINGS_MAX_SIZE bytes, CLI_SETTINGS_MAX_VALUES
+   values and CLI_SETTINGS_MAX_DEPTH levels). 0, or -1 with error and error_offset set (nodes
+   freed). cli_json_free undoes it. */
 int cli_json_parse(cli_json *j, const char *text, size_t size);
 void cli_json_free(cli_json *j);
 /* The value of member key in object node obj, or 0 (node 0 is the document, never a member). */
@@ -91,8 +97,9 @@ typedef struct cli_settings {
 
 /* Reads a settings file's text: JSON, "schema" CLI_SETTINGS_SCHEMA, every member of the right type
    and in range, store directories and entry files safe relative names (no "..", no "/" at the
-   start). Allocates O(size). 0, or -1 with error and error_offset (the byte the problem is at) and
-   nothing held. */
+   start), at most CLI_SETTINGS_MAX_ENTRIES entries. Allocates beside the text at most its size
+   (the strings) and about 75 MiB (the values, the entries). 0, or -1 with error and error_offset
+   (the byte the problem is at) and nothing held. */
 int cli_settings_parse(cli_settings *s, const char *text, size_t size);
 void cli_settings_free(cli_settings *s);
 #endif

@@ -16,6 +16,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,13 +250,23 @@ static int unpack_store(unpack_job *j, int s) {
 }
 
 /* >>the command -------------------------------------------------------------------------------- */
-/* Every store of IN must have opened: a folder that cannot be packed back is no use. */
+/* Every store of IN must have opened, and the settings must be what repack --from reads (at most
+   CLI_SETTINGS_MAX_ENTRIES entries): a folder that cannot be packed back is no use. */
 static int open_input(unpack_job *j) {
     int rc = cli_input_open_or_fail(&j->input, j->in, ASMSTORE_ABI_UNKNOWN), i;
+    unsigned long long entries = 0;
 
-    for (i = 0; rc == 0 && i < j->input.n; i++)
+    for (i = 0; rc == 0 && i < j->input.n; i++) {
         if (!j->input.units[i].opened)
             rc = cli_unit_problem(&j->input, &j->input.units[i], stderr);
+        entries += j->input.units[i].r.entry_count;
+    }
+    if (rc == 0 && entries > CLI_SETTINGS_MAX_ENTRIES) {
+        cli_error("%s: %llu entries, more than the %u that repack --from reads back: nothing "
+                  "unpacked (extract the entries you need with asmstore extract)",
+                  j->in, entries, CLI_SETTINGS_MAX_ENTRIES);
+        rc = 1;
+    }
     return rc;
 }
 
@@ -283,6 +294,12 @@ static int unpack_all(unpack_job *j) {
     cli_json_file_end();
     if (fclose(f) != 0 && rc == 0)
         rc = cli_fail_errno(j->in, "hold its settings in memory");
+    if (rc == 0 && size > CLI_SETTINGS_MAX_SIZE) {
+        cli_error("%s: its settings would be %zu bytes (long entry names), more than the %u that "
+                  "repack --from reads: the files are written, %s is not",
+                  j->in, size, CLI_SETTINGS_MAX_SIZE, CLI_SETTINGS_NAME);
+        rc = 1;
+    }
     if (rc == 0)
         rc = put_file(j, &j->input.units[0], CLI_SETTINGS_NAME, text, size);
     free(text);
@@ -354,6 +371,10 @@ typedef struct from_job {
     const cli_input *in;
     cli_settings s;
     cli_from *f;
+    const char **known; /* the files the current store's entries name, sorted (list_known) */
+    size_t nknown;
+    unsigned char *buf; /* read_file's */
+    size_t bufcap;
 } from_job;
 
 /* One field of the settings that IN does not have: refused, saying why it cannot be (1). */
@@ -436,26 +457,106 @@ static int check_entry(const from_job *j, const cli_unit *u, const cli_settings_
 }
 
 /* >>from a folder: its files ------------------------------------------------------------------- */
-enum { FILE_SAME, FILE_CHANGED, FILE_GONE, FILE_BAD };
+enum { FILE_SAME, FILE_CHANGED, FILE_GONE, FILE_BAD, FILE_REFUSED };
+#define FROM_MAX_DEPTH 8 /* directories under a store's: deeper is refused, not ignored */
 
-/* DIR/<store>/<rel> against the SHA-256 unpack recorded; FILE_BAD after saying why. */
-static int file_state(const from_job *j, const cli_settings_store *st, const char *rel,
+/* repack --from never reads through a symlink (it could point anywhere outside the folder). 1. */
+static int say_symlink(const char *path) {
+    cli_error("%s: a symlink: repack --from never follows one (it could point anywhere); put the "
+              "file or directory itself there, or remove it",
+              path);
+    return 1;
+}
+
+/* 1 after naming the symlink in the way when path (DIR/<store>/<rel>) is one or goes through one;
+   else 0. */
+static int symlink_in(const from_job *j, const char *path) {
+    char prefix[PATH_MAX];
+    size_t at = strlen(j->dir);
+    struct stat sb;
+
+    while (path[at] == '/') {
+        const char *slash = strchr(path + at + 1, '/');
+
+        at = slash ? (size_t)(slash - path) : strlen(path);
+        snprintf(prefix, sizeof prefix, "%.*s", (int)at, path);
+        if (lstat(prefix, &sb) == 0 && S_ISLNK(sb.st_mode))
+            return say_symlink(prefix);
+    }
+    return 0;
+}
+
+/* What --from cannot take (anything but a directory or a regular file, or a directory too deep;
+   mode: its lstat's): refused, naming it, rather than left out of the output unsaid. 1. */
+static int refuse_other(const char *full, mode_t mode) {
+    if (S_ISLNK(mode))
+        return say_symlink(full);
+    if (S_ISDIR(mode))
+        cli_error("%s: a directory more than %d levels under its store's: repack --from does not "
+                  "go that deep; move the files up, or remove it",
+                  full, FROM_MAX_DEPTH);
+    else
+        cli_error("%s: not a regular file (a FIFO, socket, device, or a directory where an "
+                  "entry's file belongs): repack --from reads files only; put a file there, or "
+                  "remove it",
+                  full);
+    return 1;
+}
+
+/* A regular file's bytes into j->buf (grown as needed), never through a symlink at its end (ELOOP)
+   nor blocking on a FIFO: 0 with *n, or -1 with errno (EINVAL: not a regular file). One read per
+   file, no mapping: the folder may hold 100,000 of them. */
+static int read_file(from_job *j, const char *path, size_t *n) {
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), err = EINVAL;
+    struct stat sb;
+    size_t size = 0;
+    ssize_t got = 1;
+
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size < SIZE_MAX) {
+        size = (size_t)sb.st_size;
+        if (size >= j->bufcap) {
+            free(j->buf);
+            j->bufcap = size + 1;
+            j->buf = (unsigned char *)malloc(j->bufcap);
+        }
+        err = j->buf ? 0 : ENOMEM;
+    }
+    for (*n = 0; !err && *n < size && got != 0;) { /* 0: it shrank; what is there is hashed */
+        got = read(fd, j->buf + *n, size - *n);
+        if (got > 0)
+            *n += (size_t)got;
+        else if (got < 0 && errno != EINTR)
+            err = errno;
+    }
+    close(fd);
+    errno = err;
+    return err ? -1 : 0;
+}
+
+/* DIR/<store>/<rel> against the SHA-256 unpack recorded; FILE_BAD or FILE_REFUSED after saying
+   why. */
+static int file_state(from_job *j, const cli_settings_store *st, const char *rel,
                       const char *sha256, char *path, size_t cap) {
-    const unsigned char *p;
     char hex[CLI_SHA256_HEX];
     size_t n;
     int rc;
 
     snprintf(path, cap, "%s/%s/%s", j->dir, st->dir, rel);
-    rc = cli_map_file(path, &p, &n);
-    if (rc == 1)
-        return FILE_GONE;
-    if (rc != 0) {
+    if (strchr(rel, '/') && symlink_in(j, path)) /* the store's directory is checked once */
+        return FILE_REFUSED;
+    if (read_file(j, path, &n) != 0) {
+        if (errno == ENOENT)
+            return FILE_GONE;
+        if (errno == ELOOP || errno == EINVAL) {
+            refuse_other(path, errno == ELOOP ? S_IFLNK : 0);
+            return FILE_REFUSED;
+        }
         cli_fail_errno(path, "read it");
         return FILE_BAD;
     }
-    rc = cli_sha256_hex(p, n, hex);
-    cli_unmap_file(p, n);
+    rc = cli_sha256_hex(j->buf, n, hex);
     if (rc != 0) {
         cli_error("%s: cannot hash it (libcrypto failed)", path);
         return FILE_BAD;
@@ -464,31 +565,36 @@ static int file_state(const from_job *j, const cli_settings_store *st, const cha
 }
 
 /* A .pdb or .config is kept as IN has it: its file must be there, unchanged. */
-static int check_companion(const from_job *j, const cli_settings_store *st, const char *rel,
+static int check_companion(from_job *j, const cli_settings_store *st, const char *rel,
                            const char *sha256) {
     char path[PATH_MAX + 1100];
     int state;
 
     if (!rel || (state = file_state(j, st, rel, sha256, path, sizeof path)) == FILE_SAME)
         return 0;
-    if (state == FILE_BAD)
-        return 2;
+    if (state == FILE_BAD || state == FILE_REFUSED)
+        return state == FILE_BAD ? 2 : 1;
     cli_error("%s: %s: repack keeps an entry's .pdb and .config as the input has them: "
               "put the file unpack wrote back (or remove the entry's image too)",
               path, state == FILE_GONE ? "deleted" : "changed");
     return 1;
 }
 
-/* One more edit (or add) on the list *list of *n. 0, or 2 out of memory. */
-static int add_edit(cli_from_edit **list, int *n, const cli_unit *u, const char *name,
-                    const char *path, int level) {
-    cli_from_edit *e;
+/* One more edit (or add: index 0) on the list *list of *n (room doubled when a power of 2 is
+   full). 0, or 2 out of memory. */
+static int add_edit(cli_from_edit **list, int *n, const cli_unit *u, uint32_t index,
+                    const char *name, const char *path, int level) {
+    cli_from_edit *e = *list;
 
-    if (!(e = (cli_from_edit *)realloc(*list, (size_t)(*n + 1) * sizeof *e)))
+    if (*n >= INT_MAX / 2)
+        return 2;
+    if (!(*n & (*n - 1)) &&
+        !(e = (cli_from_edit *)realloc(*list, (size_t)(*n ? 2 * *n : 1) * sizeof *e)))
         return 2;
     *list = e;
     e += (*n)++;
     e->unit = u;
+    e->index = index;
     e->level = level;
     e->name = strdup(name);
     e->path = path ? strdup(path) : NULL;
@@ -497,42 +603,60 @@ static int add_edit(cli_from_edit **list, int *n, const cli_unit *u, const char 
 
 /* One entry: unchanged (nothing), changed or re-levelled (an edit with its file), deleted (an
    edit without one). 0, or the exit code. */
-static int entry_edit(from_job *j, const cli_unit *u, const cli_settings_store *st,
-                      const cli_settings_entry *se, asmstore_compression kind) {
+static int entry_edit(from_job *j, const cli_unit *u, const cli_settings_store *st, uint32_t k,
+                      asmstore_compression kind) {
+    const cli_settings_entry *se = &st->entries[k];
     char path[PATH_MAX + 1100];
     int state;
 
     if (se->ignored)
         return 0;
     state = file_state(j, st, se->file, se->sha256, path, sizeof path);
-    if (state == FILE_BAD)
-        return 2;
+    if (state == FILE_BAD || state == FILE_REFUSED)
+        return state == FILE_BAD ? 2 : 1;
     if (state == FILE_GONE)
-        return add_edit(&j->f->edits, &j->f->n, u, se->name, NULL, 0);
+        return add_edit(&j->f->edits, &j->f->n, u, k, se->name, NULL, 0);
     if (check_companion(j, st, se->pdb, se->pdb_sha256) ||
         check_companion(j, st, se->config, se->config_sha256))
         return 1;
     if (state == FILE_SAME && se->level == cli_release_level(&u->r, kind))
         return 0;
-    return add_edit(&j->f->edits, &j->f->n, u, se->name, path, se->level);
+    return add_edit(&j->f->edits, &j->f->n, u, k, se->name, path, se->level);
 }
 
-/* Does some entry of st name rel as its image or a companion? */
-static int named(const cli_settings_store *st, const char *rel) {
+static int string_order(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every file the entries of st name (image or companion), sorted into j->known. 0, or 2. */
+static int list_known(from_job *j, const cli_settings_store *st) {
     size_t i;
 
+    free(j->known);
+    j->nknown = 0;
+    if (!(j->known = (const char **)malloc((3 * st->nentries + 1) * sizeof *j->known)))
+        return 2;
     for (i = 0; i < st->nentries; i++) {
         const cli_settings_entry *e = &st->entries[i];
 
-        if ((e->file && !strcmp(e->file, rel)) || (e->pdb && !strcmp(e->pdb, rel)) ||
-            (e->config && !strcmp(e->config, rel)))
-            return 1;
+        if (e->file)
+            j->known[j->nknown++] = e->file;
+        if (e->pdb)
+            j->known[j->nknown++] = e->pdb;
+        if (e->config)
+            j->known[j->nknown++] = e->config;
     }
+    qsort(j->known, j->nknown, sizeof *j->known, string_order);
     return 0;
 }
 
-/* Every regular file under DIR/<store>/<sub> that no entry names: a new assembly (an add). Symlinks
-   are not followed. 0, or the exit code. */
+/* Does some entry of the store name rel as its image or a companion? */
+static int named(const from_job *j, const char *rel) {
+    return bsearch(&rel, j->known, j->nknown, sizeof *j->known, string_order) != NULL;
+}
+
+/* Every regular file under DIR/<store>/<sub> that no entry names: a new assembly (an add); anything
+   else there is refused (refuse_other). 0, or the exit code. */
 static int find_new(from_job *j, const cli_unit *u, const cli_settings_store *st, const char *sub,
                     int depth) {
     char path[PATH_MAX], rel[PATH_MAX];
@@ -551,12 +675,15 @@ static int find_new(from_job *j, const cli_unit *u, const cli_settings_store *st
             continue;
         snprintf(rel, sizeof rel, "%s%s%s", sub, *sub ? "/" : "", de->d_name);
         snprintf(full, sizeof full, "%s/%s", path, de->d_name);
-        if (lstat(full, &sb) != 0)
+        sb.st_mode = S_IFREG; /* no lstat for the many plain files */
+        if (de->d_type != DT_REG && lstat(full, &sb) != 0)
             rc = cli_fail_errno(full, "read it");
-        else if (S_ISDIR(sb.st_mode) && depth < 8)
+        else if (S_ISDIR(sb.st_mode) && depth < FROM_MAX_DEPTH)
             rc = find_new(j, u, st, rel, depth + 1);
-        else if (S_ISREG(sb.st_mode) && !named(st, rel))
-            rc = add_edit(&j->f->adds, &j->f->nadd, u, rel, full, 0);
+        else if (!S_ISREG(sb.st_mode))
+            rc = refuse_other(full, sb.st_mode);
+        else if (!named(j, rel))
+            rc = add_edit(&j->f->adds, &j->f->nadd, u, 0, rel, full, 0);
     }
     closedir(d);
     return rc;
@@ -605,7 +732,12 @@ static int store_dir_missing(const from_job *j, const cli_settings_store *st) {
 /* Store i of the settings against unit i of IN, entry by entry, then its files. */
 static int from_store(from_job *j, const cli_unit *u, const cli_settings_store *st) {
     uint32_t k;
+    char dir[PATH_MAX];
     int rc = check_store(j, u, st) || store_dir_missing(j, st);
+
+    snprintf(dir, sizeof dir, "%s/%s", j->dir, st->dir);
+    if (rc == 0 && symlink_in(j, dir))
+        rc = 1; /* nothing is read through it (file_state checks only what is under it) */
 
     for (k = 0; rc == 0 && k < u->r.entry_count; k++) {
         asmstore_entry e;
@@ -616,8 +748,10 @@ static int from_store(from_job *j, const cli_unit *u, const cli_settings_store *
             return 1;
         rc = check_entry(j, u, &st->entries[k], &e, fname);
         if (rc == 0)
-            rc = entry_edit(j, u, st, &st->entries[k], e.compression);
+            rc = entry_edit(j, u, st, k, e.compression);
     }
+    if (rc == 0)
+        rc = list_known(j, st);
     return rc ? rc : find_new(j, u, st, "", 0);
 }
 
@@ -642,6 +776,8 @@ int cli_from_read(const char *dir, const cli_input *in, cli_from *f) {
     for (i = 0; rc == 0 && i < in->n; i++)
         rc = from_store(&j, &in->units[i], &j.s.stores[i]);
     cli_settings_free(&j.s);
+    free(j.known);
+    free(j.buf);
     if (rc != 0)
         cli_from_free(f);
     return rc;

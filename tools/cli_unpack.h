@@ -15,6 +15,7 @@ int cli_release_level(const asmstore_reader *r, asmstore_compression kind);
 /* One entry whose file in the folder is not what unpack wrote, or whose level was edited. */
 typedef struct cli_from_edit {
     const cli_unit *unit;
+    uint32_t index; /* the entry's index in its store (an edit's) */
     char *name;  /* the entry, as list shows it */
     char *path;  /* its file in the folder; NULL when deleted (the entry is removed) */
     int level;   /* the settings file's, for a re-compressed image */

@@ -768,7 +768,8 @@ static int pack_add_all(asmstore_writer *w, pack_list *l) {
 }
 
 /* Is one of the inputs stored under name? */
-static int pack_has_name(const pack_list *l, const char *name, size_t len) {
+static int pack_has_name(const void *list, const char *name, size_t len) {
+    const pack_list *l = (const pack_list *)list;
     size_t i;
 
     for (i = 0; i < l->n; i++)
@@ -816,18 +817,17 @@ static int pack_check_composites(const pack_list *l) {
         const pack_item *it = &l->items[i];
         const char *owner;
         size_t len;
+        char what[2100], fix[1200], message[4600];
 
-        if (!cli_r2r_composite_owner(it->bytes[0], it->sizes[0], &owner, &len) ||
-            pack_has_name(l, owner, len))
+        if (!cli_r2r_orphan(it->bytes[0], it->sizes[0], pack_has_name, l, &owner, &len) ||
+            missing++)
             continue;
-        if (missing++)
-            continue;
-        cli_error("%s (%s) is a ReadyToRun component stub whose code is in the composite "
-                  "image %.*s, "
-                  "which is not among the inputs (CoreCLR would abort without a message); add %.*s "
-                  "(crossgen2 "
-                  "writes it beside the stubs), or pack the IL assemblies instead of the stubs",
-                  it->name, it->path, (int)len, owner, (int)len, owner);
+        snprintf(what, sizeof what, "%.1000s (%.1000s)", it->name, it->path);
+        snprintf(fix, sizeof fix, "add %.*s (crossgen2 writes it beside the stubs), or pack the IL "
+                 "assemblies instead of the stubs", (int)len, owner);
+        cli_r2r_orphan_message(message, sizeof message, what, owner, len,
+                               "is not among the inputs", fix);
+        cli_error("%s", message);
     }
     if (missing > 1)
         fprintf(stderr,
