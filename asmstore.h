@@ -246,6 +246,9 @@ typedef struct asmstore_error {
     int64_t other_entry;  /* ASMSTORE_ERR_OVERLAP: the descriptor entry's range overlaps, else -1 */
 } asmstore_error;
 
+/* asmstore_entry.descriptor_index of an image stored as is: no table slot. */
+#define ASMSTORE_NO_DESCRIPTOR UINT32_MAX
+
 /* >>core: types -------------------------------------------------------------------------------- */
 
 typedef enum asmstore_abi {
@@ -482,6 +485,8 @@ typedef struct asmstore_entry {
     size_t image_size;
     asmstore_compression compression;
     size_t uncompressed_size;        /* image_size when not compressed */
+    uint32_t descriptor_index;       /* a compressed image's index into libxamarin-app.so's table
+                                        (its header's); ASMSTORE_NO_DESCRIPTOR when stored as is */
     const unsigned char *pdb;        /* NULL when absent */
     size_t pdb_size;
     const unsigned char *config;     /* NULL when absent */
@@ -1733,11 +1738,13 @@ asmstore__describe_image(const asmstore_reader *r, const asmstore__desc *d, asms
     out->image_size = d->image_size;
     out->compression = ASMSTORE_COMPRESSION_NONE;
     out->uncompressed_size = d->image_size;
+    out->descriptor_index = ASMSTORE_NO_DESCRIPTOR;
     if (d->image_size >= ASMSTORE_IMAGE_HEADER_SIZE) {
         uint32_t m = asmstore__rd32(out->image);
         if (m == ASMSTORE_ZSTD_MAGIC || m == ASMSTORE_LZ4_MAGIC) {
             out->compression =
                 m == ASMSTORE_ZSTD_MAGIC ? ASMSTORE_COMPRESSION_ZSTD : ASMSTORE_COMPRESSION_LZ4;
+            out->descriptor_index = asmstore__rd32(out->image + 4);
             out->uncompressed_size = asmstore__rd32(out->image + 8);
         }
     }
@@ -2607,6 +2614,7 @@ ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t ind
         out->image_size = 0;
         out->compression = ASMSTORE_COMPRESSION_NONE;
         out->uncompressed_size = 0;
+        out->descriptor_index = ASMSTORE_NO_DESCRIPTOR;
     }
     out->pdb = d.pdb_size ? r->data + d.pdb_off : NULL;
     out->pdb_size = d.pdb_size;

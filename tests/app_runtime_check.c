@@ -111,7 +111,7 @@ static int open_entry(const runtime_table *t, const asmstore_entry *e) {
 
 /* One compressed image, the runtime's steps; 0 or 1 with the reason printed. */
 static int run_entry(const runtime_table *t, const asmstore_entry *e) {
-    uint32_t index = asmstore__rd32(e->image + 4), length = asmstore__rd32(e->image + 8);
+    uint32_t index = e->descriptor_index, length = asmstore__rd32(e->image + 8);
     runtime_descriptor *d;
     size_t got;
 

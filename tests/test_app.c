@@ -51,7 +51,7 @@ static int check_store(const unsigned char *so, size_t so_size, const asmstore_a
         asmstore_error err;
         if (asmstore_reader_entry(&r, i, &e, NULL) != ASMSTORE_OK || e.ignored) continue;
         if (e.compression == ASMSTORE_COMPRESSION_NONE) continue;
-        CHECK_EQ_INT(asmstore_app_check_image(so, so_size, info, r32(e.image + 4),
+        CHECK_EQ_INT(asmstore_app_check_image(so, so_size, info, e.descriptor_index,
                                               (uint32_t)e.uncompressed_size, &err),
                      ASMSTORE_OK);
         n++;

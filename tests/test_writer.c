@@ -731,8 +731,8 @@ static void test_descriptor_indices(void) {
         CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
         for (i = 0; i < 5; i++) {
             CHECK_EQ_INT(asmstore_reader_find(&r, names[i], 1, &e, NULL), ASMSTORE_OK);
-            if (i == 1) CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_NONE);
-            else CHECK_EQ_INT(rd32(e.image + 4), want[i]);
+            if (i == 1) CHECK_EQ_INT(e.compression == ASMSTORE_COMPRESSION_NONE && e.descriptor_index == ASMSTORE_NO_DESCRIPTOR, 1);
+            else CHECK_EQ_INT(e.descriptor_index, want[i]);
             CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, sizeof buf, NULL, NULL), ASMSTORE_OK);
             CHECK(memcmp(buf, img, 4000) == 0);
         }
@@ -829,7 +829,7 @@ static void test_lz4_roundtrip_and_jobs(void) {
         size_t len = 0;
         asmstore_reader_entry(&r, (uint32_t)i, &e, NULL);
         CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_LZ4);
-        CHECK_EQ_INT(rd32(e.image + 4), i); /* sequential descriptor indices */
+        CHECK_EQ_INT(e.descriptor_index, i); /* sequential descriptor indices */
         got = lz4_image(e.image, e.image_size, &len);
         CHECK(got && len == 500 + 997 * i && memcmp(got, want, len) == 0);
         free(got); free(want);
@@ -869,7 +869,7 @@ static void test_reproduces_net10_store(void) {
             CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_LZ4);
             img = lz4_image(e.image, e.image_size, &len);
             memset(&ao, 0, sizeof ao);
-            ao.flags = ASMSTORE_ADD_DESCRIPTOR_INDEX; ao.descriptor_index = rd32(e.image + 4);
+            ao.flags = ASMSTORE_ADD_DESCRIPTOR_INDEX; ao.descriptor_index = e.descriptor_index;
             ao.name = e.name;
             ao.name_len = e.name_len;
             ao.image = img;

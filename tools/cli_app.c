@@ -185,7 +185,7 @@ uint32_t cli_app_agree(const cli_app *a, const cli_unit *u, FILE *f, cli_app_agr
             e.compression == ASMSTORE_COMPRESSION_NONE)
             continue;
         out->compressed++;
-        index = asmstore__rd32(e.image + 4);
+        index = e.descriptor_index;
         r = asmstore_app_check_image(a->p, a->n, &a->info, index, (uint32_t)e.uncompressed_size,
                                      NULL);
         if (r == ASMSTORE_OK)
@@ -340,7 +340,7 @@ static long app_user(const cli_unit *u, uint32_t index) {
         asmstore_entry e;
 
         if (asmstore_reader_entry(&u->r, k, &e, NULL) == ASMSTORE_OK && !e.ignored &&
-            e.compression != ASMSTORE_COMPRESSION_NONE && asmstore__rd32(e.image + 4) == index)
+            e.compression != ASMSTORE_COMPRESSION_NONE && e.descriptor_index == index)
             return (long)k;
     }
     return -1;

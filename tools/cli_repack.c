@@ -450,7 +450,7 @@ static int grow_library(cli_apps *apps, const cli_unit *u, const asmstore_entry 
         *why = "over 4 GiB";
         return 0;
     }
-    return cli_apps_grow(apps, asmstore__rd32(e->image + 4), (uint32_t)size, why);
+    return cli_apps_grow(apps, e->descriptor_index, (uint32_t)size, why);
 }
 
 static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_entry *e,
@@ -466,8 +466,8 @@ static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_
     ao->image = c->image;
     ao->image_size = c->image_size;
     if (e->compression != ASMSTORE_COMPRESSION_NONE &&
-        cli_apps_limit(apps, asmstore__rd32(e->image + 4)) != 0) {
-        limit = cli_apps_limit(apps, asmstore__rd32(e->image + 4));
+        cli_apps_limit(apps, e->descriptor_index) != 0) {
+        limit = cli_apps_limit(apps, e->descriptor_index);
         from = apps->app[0].label;
     }
     if (e->compression == ASMSTORE_COMPRESSION_NONE) {
@@ -487,7 +487,7 @@ static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_
             from = "the app library patched to hold it";
         }
         ao->flags |= ASMSTORE_ADD_DESCRIPTOR_INDEX;
-        ao->descriptor_index = asmstore__rd32(e->image + 4);
+        ao->descriptor_index = e->descriptor_index;
         ao->level = c->level ? c->level : cli_release_level(&u->r, e->compression);
         fprintf(stderr,
                 "%s (%s): replaced, %s level %d, descriptor index %u kept (%zu bytes "

@@ -185,9 +185,8 @@ static int unpack_entry(unpack_job *j, int s, const asmstore_entry *e, const cha
     cli_json_num("index", e->index);
     cli_json_str("name", fname);
     cli_json_str("file", e->ignored ? NULL : fname);
-    cli_json_num_or_null("descriptor_index", e->compression != ASMSTORE_COMPRESSION_NONE,
-                         e->compression != ASMSTORE_COMPRESSION_NONE ? asmstore__rd32(e->image + 4)
-                                                                     : 0);
+    cli_json_num_or_null("descriptor_index", e->descriptor_index != ASMSTORE_NO_DESCRIPTOR,
+                         e->descriptor_index);
     cli_json_num("mapping_index", e->mapping_index);
     cli_json_str("compression", cli_compression_name(e->compression));
     cli_json_num("level", (unsigned long long)cli_release_level(&u->r, e->compression));
@@ -437,7 +436,7 @@ static int check_level(const from_job *j, const cli_unit *u, const cli_settings_
 
 static int check_entry(const from_job *j, const cli_unit *u, const cli_settings_entry *se,
                        const asmstore_entry *e, const char *fname) {
-    uint32_t di = e->compression ? asmstore__rd32(e->image + 4) : 0;
+    uint32_t di = e->descriptor_index != ASMSTORE_NO_DESCRIPTOR ? e->descriptor_index : 0;
 
     return differs_s(j, u, fname, "name", se->name, fname) ||
            differs_u(j, u, fname, "index", se->index, e->index) ||
