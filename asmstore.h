@@ -12,8 +12,9 @@
    WHAT IT DOES (each part is found by its banner, `>>name`, in the order data flows)
      reader      validate a store held in memory once, look entries up by name ("Foo.dll", "Foo",
                  "fr/Foo.resources"), read images into your buffers: XAZS through libzstd, XALZ
-                 (LZ4) through a decompress callback you supply. Formats 1 (.NET 6-8 sets), 2
-                 (.NET 9), 3 (.NET 10 and 11) and 4 (.NET 11 previews), told apart by the bytes.
+                 (LZ4) through the header's own LZ4 block decoder (or a decompress callback you
+                 supply). Formats 1 (.NET 6-8 sets), 2 (.NET 9), 3 (.NET 10 and 11) and 4 (.NET 11
+                 previews), told apart by the bytes.
      elf         find the payload in any .so (the `_assembly_store` symbol or a "payload" section).
      zip         find a store in an APK/AAB at every release's path; walk every entry of one.
      locator     give a host (data, size) from dlopen, a mapped file or an APK (split APKs too),
@@ -56,7 +57,7 @@
      ASMSTORE_NO_ZIP            drop the ZIP scan and the APK locator
      ASMSTORE_NO_DLOPEN         drop the dlopen locator (no dlopen, no -ldl)
      ASMSTORE_NO_STDIO          drop everything that touches files
-     ASMSTORE_NO_ZSTD           no libzstd: stored images, or the decompress callback, only
+     ASMSTORE_NO_ZSTD           no libzstd: stored and XALZ images, or the decompress callback
      ASMSTORE_NO_THREADS        the writer compresses on the calling thread only
      ASMSTORE_NO_ERROR_STRINGS  asmstore_result_string() returns the codes' names
      ASMSTORE_NO_GNU_SOURCE     do not define _GNU_SOURCE (then define it yourself)
@@ -272,8 +273,8 @@ typedef struct asmstore_allocator {
 } asmstore_allocator;
 
 /* Decompressor callback: decompress src (the image after its 12-byte header) into dst, set
-   *written. Used for XALZ images; for XAZS images only in ASMSTORE_NO_ZSTD builds (libzstd serves
-   them otherwise). */
+   *written. Used, when given, for XALZ images (else asmstore_lz4_decode serves them); for XAZS
+   images only in ASMSTORE_NO_ZSTD builds (libzstd serves them otherwise). */
 typedef asmstore_result (*asmstore_decompress_fn)(void *user, asmstore_compression kind, void *dst,
                                                   size_t dst_cap, const void *src, size_t src_size,
                                                   size_t *written);
@@ -403,7 +404,8 @@ typedef struct asmstore_read_options {
     uint32_t max_entries;              /* 0: ASMSTORE_MAX_ENTRIES */
     uint64_t max_total_size;           /* 0: not checked; else the largest sum of declared image
                                           sizes (checked at init: reads each image's header) */
-    asmstore_decompress_fn decompress; /* XALZ (and XAZS without zstd) images; may be NULL */
+    asmstore_decompress_fn decompress; /* XALZ (and XAZS without zstd) images; NULL: the
+                                          header's LZ4 decoder (asmstore_lz4_decode) */
     void *decompress_user;
     asmstore_allocator allocator;      /* init's scratch for a layout out of descriptor order
                                           (NULL members: ASMSTORE_MALLOC); never kept */
@@ -549,11 +551,20 @@ ASMSTORE_DEF size_t asmstore_reader_max_entry_size(const asmstore_reader *r);
    written. Stored images are copied; XAZS images are decompressed with dctx (a ZSTD_DCtx* the
    caller owns; NULL makes zstd allocate one per call), after checking that the frame's content
    size equals the header's length and the reader's maximum; XALZ images go to the decompress
-   callback (XAZS too in ASMSTORE_NO_ZSTD builds), else ASMSTORE_ERR_UNSUPPORTED_COMPRESSION. */
+   callback when there is one, else to asmstore_lz4_decode (XAZS go to the callback in
+   ASMSTORE_NO_ZSTD builds, else ASMSTORE_ERR_UNSUPPORTED_COMPRESSION). */
 struct ZSTD_DCtx_s;
 ASMSTORE_DEF asmstore_result asmstore_reader_read(const asmstore_reader *r, const asmstore_entry *e,
                                                   void *dst, size_t cap, struct ZSTD_DCtx_s *dctx,
                                                   asmstore_error *err);
+
+/* Decodes one raw LZ4 block (an XALZ image after its 12-byte header) from src[0..src_size) into
+   dst[0..cap); *written = the bytes made. Takes and refuses the same blocks as liblz4's
+   LZ4_decompress_safe given the same capacity (ASMSTORE_ERR_DECOMPRESS), and never reads or
+   writes outside the two buffers, whatever the input; bytes of dst past *written may be
+   overwritten. The reader gives cap = the image header's length and wants *written equal to it. */
+ASMSTORE_DEF asmstore_result asmstore_lz4_decode(void *dst, size_t cap, const void *src,
+                                                 size_t src_size, size_t *written);
 
 /* >>image -------------------------------------------------------------------------------------- */
 /* What an entry's bytes claim to be (formats 1-3 carry no checksum: this is how a damaged image is
@@ -2306,6 +2317,149 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, co
     return ASMSTORE_OK;
 }
 
+/* >>reader: lz4 block -------------------------------------------------------------------------- */
+/* The LZ4 block format (lz4's doc/lz4_Block_format.md), written from its text: sequences of a
+   token (literal count in the high nibble, match length - 4 in the low one; 15 is followed by
+   extra bytes, each added, the last one under 255), the literals, a 16-bit little-endian offset
+   back into the output and the match. The last sequence is literals alone and ends the input.
+   What counts as damaged is what liblz4's LZ4_decompress_safe (1.9, as built for x86_64) refuses
+   for the same capacity, since the runtime decodes with it:
+   - literals that reach into the output's last 12 bytes, or leave fewer than 8 input bytes after
+     them, make the last sequence, which must end the input exactly; a match must end 5 or more
+     bytes before the output's end; an offset must stay inside the output made so far;
+   - liblz4's shortcuts skip some of those rules, so they are skipped here too: while 64 or more
+     output bytes are left ("fast", until a sequence comes near either end), a literal count under
+     15 with 17 or more input bytes left is not checked; after that, one under 15 with more than 16
+     input and 32 or more output bytes left is not, nor is the match after it when under 19 bytes
+     with an offset of 8 or more;
+   - offset 0 (the format's "invalid") repeats zeros, as liblz4 makes it. */
+#define ASMSTORE__LZ4_MATCH_LIMIT   12u /* literals ending this near the output's end end it */
+#define ASMSTORE__LZ4_LAST_LITERALS 5u  /* a match ends at least this far before the end */
+#define ASMSTORE__LZ4_TAIL          8u  /* input after literals that a match follows */
+#define ASMSTORE__LZ4_FAST          64u /* output left for liblz4's fast loop */
+
+/* A literal count's extra bytes at *ip (its nibble was 15): 15 + each byte while it is 255, more
+   than 15 input bytes left before each (liblz4's bound); 0 when damaged (a count past the input). */
+ASMSTORE__INLINE size_t asmstore__lz4_literal_count(const unsigned char **ip,
+                                                    const unsigned char *iend) {
+    const unsigned char *p = *ip;
+    size_t n = 15;
+    unsigned s;
+
+    do {
+        if (iend - p <= 15) return 0;
+        s = *p++;
+        n += s;
+        if (n > (size_t)(iend - p)) return 0;
+    } while (s == 255);
+    *ip = p;
+    return n;
+}
+
+/* A match length's extra bytes at *ip (its nibble was 15): 15 + each byte while it is 255, 4 or
+   more input bytes left after each (liblz4's bound); 0 when damaged (longer than out_left). */
+ASMSTORE__INLINE size_t asmstore__lz4_match_extra(const unsigned char **ip,
+                                                  const unsigned char *iend, size_t out_left) {
+    const unsigned char *p = *ip;
+    size_t n = 15;
+    unsigned s;
+
+    do {
+        s = *p++;
+        n += s;
+        if (iend - p < 4 || n > out_left) return 0;
+    } while (s == 255);
+    *ip = p;
+    return n;
+}
+
+/* Copies n bytes in 8-byte steps, up to 7 bytes past n: the caller leaves room in both buffers. */
+ASMSTORE__INLINE void asmstore__lz4_wild_copy(unsigned char *op, const unsigned char *ip,
+                                              size_t n) {
+    unsigned char *end = op + n;
+
+    do {
+        memcpy(op, ip, 8);
+        op += 8;
+        ip += 8;
+    } while (op < end);
+}
+
+/* Writes the match of `len` bytes `offset` back at op (inside the output made so far, ending at
+   oend or before); returns its end. Offsets 1-7 repeat an 8-byte pattern of the offset's bytes,
+   stepping by the largest multiple of the offset up to 8; the last 7 bytes go one at a time. */
+ASMSTORE__INLINE unsigned char *asmstore__lz4_match(unsigned char *op, size_t offset, size_t len,
+                                                    unsigned char *oend) {
+    unsigned char *end = op + len;
+    const unsigned char *m = op - offset;
+
+    if (offset == 0) {
+        memset(op, 0, len);
+    } else if ((size_t)(oend - end) >= 7 && offset >= 8) {
+        asmstore__lz4_wild_copy(op, m, len);
+    } else if ((size_t)(oend - end) >= 7) {
+        unsigned char pattern[8];
+        size_t i, step = offset * (8 / offset);
+
+        for (i = 0; i < 8; i++) pattern[i] = m[i % offset];
+        for (; op < end; op += step) memcpy(op, pattern, 8);
+    } else {
+        for (; offset >= 8 && end - op >= 8; op += 8, m += 8) memcpy(op, m, 8);
+        for (; op < end; op++) *op = *(op - offset);
+    }
+    return end;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_lz4_decode(void *dst, size_t cap, const void *src,
+                                                 size_t src_size, size_t *written) {
+    const unsigned char *ip = (const unsigned char *)src, *iend;
+    unsigned char *op = (unsigned char *)dst, *oend;
+    size_t lit, in_left;
+    int fast = cap >= ASMSTORE__LZ4_FAST; /* liblz4's fast loop: see the banner */
+
+    if (!written || (!src && src_size) || (!dst && cap)) return ASMSTORE_ERR_INVALID_ARG;
+    *written = 0;
+    if (src_size == 0) return ASMSTORE_ERR_DECOMPRESS;
+    if (cap == 0) return src_size == 1 && ip[0] == 0 ? ASMSTORE_OK : ASMSTORE_ERR_DECOMPRESS;
+    for (iend = ip + src_size, oend = op + cap;;) {
+        unsigned token = *ip++;
+        size_t offset, len = token & 15u, out_left = (size_t)(oend - op);
+        int unchecked = 0; /* literals (and, after the fast loop, a short match) free of the rules */
+
+        lit = token >> 4;
+        in_left = (size_t)(iend - ip);
+        if (lit < 15) {
+            unchecked = fast ? in_left >= 17 : in_left > 16 && out_left >= 32;
+            fast = fast && unchecked;
+        } else {
+            if ((lit = asmstore__lz4_literal_count(&ip, iend)) == 0) return ASMSTORE_ERR_DECOMPRESS;
+            in_left = (size_t)(iend - ip);
+            fast = fast && lit + 32 <= out_left && lit + 32 <= in_left;
+        }
+        if (!unchecked && (lit + ASMSTORE__LZ4_MATCH_LIMIT > out_left ||
+                           lit + ASMSTORE__LZ4_TAIL > in_left))
+            break; /* the last sequence: literals alone */
+        if (lit) asmstore__lz4_wild_copy(op, ip, lit);
+        op += lit;
+        ip += lit;
+        offset = asmstore__rd16(ip);
+        ip += 2;
+        out_left = (size_t)(oend - op);
+        if (offset > (size_t)(op - (unsigned char *)dst)) return ASMSTORE_ERR_DECOMPRESS;
+        unchecked = unchecked && !fast && len != 15 && offset >= 8;
+        if (len == 15 && (len = asmstore__lz4_match_extra(&ip, iend, out_left)) == 0)
+            return ASMSTORE_ERR_DECOMPRESS;
+        len += 4;
+        if (len + ASMSTORE__LZ4_FAST >= out_left) fast = 0;
+        if (!unchecked && len + ASMSTORE__LZ4_LAST_LITERALS > out_left) return ASMSTORE_ERR_DECOMPRESS;
+        op = asmstore__lz4_match(op, offset, len, oend);
+    }
+    if (lit != in_left || lit > (size_t)(oend - op)) return ASMSTORE_ERR_DECOMPRESS;
+    if (lit) memcpy(op, ip, lit);
+    *written = (size_t)(op - (unsigned char *)dst) + lit;
+    return ASMSTORE_OK;
+}
+
 /* >>reader: public ----------------------------------------------------------------------------- */
 ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
                                                   const asmstore_read_options *opt,
@@ -2619,8 +2773,8 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *
     return ASMSTORE_OK;
 }
 
-/* Decompresses src into dst[0..size) with the caller's callback or libzstd; *written = bytes
-   made. */
+/* Decompresses src into dst[0..size) with the caller's callback, else libzstd (XAZS) or
+   asmstore_lz4_decode (XALZ); *written = bytes made. */
 ASMSTORE__PRIVATE asmstore_result asmstore__decompress(const asmstore_reader *r,
                                                        asmstore_compression kind, void *dst,
                                                        size_t size, const unsigned char *src,
@@ -2631,13 +2785,15 @@ ASMSTORE__PRIVATE asmstore_result asmstore__decompress(const asmstore_reader *r,
     (void)backend;
     if (r->decompress)
         return r->decompress(r->decompress_user, kind, dst, size, src, src_size, written);
+    if (kind == ASMSTORE_COMPRESSION_LZ4) return asmstore_lz4_decode(dst, size, src, src_size, written);
     return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
 #else
     unsigned long long fcs;
     size_t z;
     if (kind != ASMSTORE_COMPRESSION_ZSTD) {
-        if (!r->decompress) return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
-        return r->decompress(r->decompress_user, kind, dst, size, src, src_size, written);
+        if (r->decompress)
+            return r->decompress(r->decompress_user, kind, dst, size, src, src_size, written);
+        return asmstore_lz4_decode(dst, size, src, src_size, written);
     }
     fcs = ZSTD_getFrameContentSize(src, src_size);
     if (fcs == ZSTD_CONTENTSIZE_ERROR || fcs == ZSTD_CONTENTSIZE_UNKNOWN)
