@@ -2373,41 +2373,87 @@ ASMSTORE__INLINE size_t asmstore__lz4_match_extra(const unsigned char **ip,
     return n;
 }
 
-/* Copies n bytes in 8-byte steps, up to 7 bytes past n: the caller leaves room in both buffers. */
+/* Copies n bytes in 16-byte steps (two 8-byte copies: right for sources 8 or more bytes behind
+   op), up to 15 bytes past n: the caller leaves room in both buffers. */
 ASMSTORE__INLINE void asmstore__lz4_wild_copy(unsigned char *op, const unsigned char *ip,
                                               size_t n) {
     unsigned char *end = op + n;
 
     do {
         memcpy(op, ip, 8);
-        op += 8;
-        ip += 8;
+        memcpy(op + 8, ip + 8, 8);
+        op += 16;
+        ip += 16;
     } while (op < end);
 }
 
+/* Copies lit literals, 16 bytes at a time where both buffers (in_left, out_left) have room. */
+ASMSTORE__INLINE void asmstore__lz4_literals(unsigned char *op, const unsigned char *ip, size_t lit,
+                                             size_t in_left, size_t out_left) {
+    if (lit <= 16 && in_left >= 16 && out_left >= 16)
+        memcpy(op, ip, 16);
+    else if (lit + 15 <= in_left && lit + 15 <= out_left)
+        asmstore__lz4_wild_copy(op, ip, lit);
+    else
+        memcpy(op, ip, lit);
+}
+
 /* Writes the match of `len` bytes `offset` back at op (inside the output made so far, ending at
-   oend or before); returns its end. Offsets 1-7 repeat an 8-byte pattern of the offset's bytes,
-   stepping by the largest multiple of the offset up to 8; the last 7 bytes go one at a time. */
+   oend or before); returns its end. 15 or more bytes before oend: 16-byte steps, or for offsets
+   1-7 an 8-byte pattern (the first 8 bytes one at a time) stored every largest multiple of the
+   offset up to 8; nearer: 8-byte steps while the offset allows, then one byte at a time. */
 ASMSTORE__INLINE unsigned char *asmstore__lz4_match(unsigned char *op, size_t offset, size_t len,
                                                     unsigned char *oend) {
+    static const unsigned char step_of[8] = {0, 8, 8, 6, 8, 5, 6, 7};
     unsigned char *end = op + len;
     const unsigned char *m = op - offset;
 
     if (offset == 0) {
         memset(op, 0, len);
-    } else if ((size_t)(oend - end) >= 7 && offset >= 8) {
+    } else if ((size_t)(oend - end) >= 15 && offset >= 8) {
         asmstore__lz4_wild_copy(op, m, len);
-    } else if ((size_t)(oend - end) >= 7) {
+    } else if ((size_t)(oend - end) >= 15) {
         unsigned char pattern[8];
-        size_t i, step = offset * (8 / offset);
+        size_t i, step = step_of[offset];
 
-        for (i = 0; i < 8; i++) pattern[i] = m[i % offset];
-        for (; op < end; op += step) memcpy(op, pattern, 8);
+        for (i = 0; i < 8; i++) op[i] = m[i];
+        memcpy(pattern, op, 8);
+        for (op += step; op < end; op += step) memcpy(op, pattern, 8);
     } else {
         for (; offset >= 8 && end - op >= 8; op += 8, m += 8) memcpy(op, m, 8);
         for (; op < end; op++) *op = *(op - offset);
     }
     return end;
+}
+
+/* The common sequence in liblz4's fast loop (64 or more output bytes left at the token, 17 or more
+   input bytes after it): under 15 literals, a match under 19 bytes. Copies 16 literal bytes and
+   18 match bytes whatever the counts (room is there), then moves *ip and *op on; 0 when the offset
+   points before dst, else 1. *fast becomes 0 when the match ends within 64 bytes of oend. */
+ASMSTORE__INLINE int asmstore__lz4_short(const unsigned char **ip, unsigned char **op,
+                                         const unsigned char *dst, unsigned char *oend,
+                                         unsigned token, int *fast) {
+    const unsigned char *p = *ip;
+    unsigned char *o = *op;
+    size_t offset, len = (token & 15u) + 4;
+
+    memcpy(o, p, 16);
+    o += token >> 4;
+    p += token >> 4;
+    offset = asmstore__rd16(p);
+    if (offset > (size_t)(o - dst)) return 0;
+    if (len + ASMSTORE__LZ4_FAST >= (size_t)(oend - o)) *fast = 0;
+    if (offset >= 8) {
+        memcpy(o, o - offset, 8);
+        memcpy(o + 8, o - offset + 8, 8);
+        memcpy(o + 16, o - offset + 16, 2);
+        o += len;
+    } else {
+        o = asmstore__lz4_match(o, offset, len, oend);
+    }
+    *ip = p + 2;
+    *op = o;
+    return 1;
 }
 
 ASMSTORE_DEF asmstore_result asmstore_lz4_decode(void *dst, size_t cap, const void *src,
@@ -2426,6 +2472,11 @@ ASMSTORE_DEF asmstore_result asmstore_lz4_decode(void *dst, size_t cap, const vo
         size_t offset, len = token & 15u, out_left = (size_t)(oend - op);
         int unchecked = 0; /* literals (and, after the fast loop, a short match) free of the rules */
 
+        if (fast && token < 0xF0u && len != 15 && iend - ip >= 17) {
+            if (!asmstore__lz4_short(&ip, &op, (unsigned char *)dst, oend, token, &fast))
+                return ASMSTORE_ERR_DECOMPRESS;
+            continue;
+        }
         lit = token >> 4;
         in_left = (size_t)(iend - ip);
         if (lit < 15) {
@@ -2439,7 +2490,7 @@ ASMSTORE_DEF asmstore_result asmstore_lz4_decode(void *dst, size_t cap, const vo
         if (!unchecked && (lit + ASMSTORE__LZ4_MATCH_LIMIT > out_left ||
                            lit + ASMSTORE__LZ4_TAIL > in_left))
             break; /* the last sequence: literals alone */
-        if (lit) asmstore__lz4_wild_copy(op, ip, lit);
+        asmstore__lz4_literals(op, ip, lit, in_left, out_left);
         op += lit;
         ip += lit;
         offset = asmstore__rd16(ip);

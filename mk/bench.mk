@@ -16,7 +16,7 @@ BENCH_TEST_NEEDS = $(B)/bench/bench_tool $(B)/bench_cache
 
 $(B)/bench/bench_tool: tests/bench/bench_tool.c asmstore.h | $(B)
 	@mkdir -p $(B)/bench
-	$(CC) $(STD) $(WARN) -O2 -g -D_GNU_SOURCE -o $@ $< $(LIBS) -ldl
+	$(CC) $(STD) $(WARN) -O2 -g -D_GNU_SOURCE $(CLI_DEFS) -o $@ $< $(LIBS) $(CLI_LIBS) -ldl
 
 .PHONY: bench-report
 bench-report: $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache coreclr-host
