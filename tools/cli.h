@@ -129,7 +129,8 @@ void cli_unmap_file(const unsigned char *data, size_t size);
 /* >>codecs ------------------------------------------------------------------------------------- */
 /* (Reading needs no callback: the reader decodes XALZ images with asmstore_lz4_decode and XAZS
    ones with libzstd.) Compressor callback for XALZ: LZ4 HC into a raw block, as K4os
-   LZ4Codec.Encode did; built without liblz4 (ASMSTORE_CLI_LZ4), ASMSTORE_ERR_UNSUPPORTED_COMPRESSION. */
+   LZ4Codec.Encode did; built without liblz4 (ASMSTORE_CLI_LZ4):
+   ASMSTORE_ERR_UNSUPPORTED_COMPRESSION. */
 asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst,
                              size_t cap, const void *src, size_t src_size, size_t *written);
 
