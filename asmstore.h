@@ -2660,8 +2660,8 @@ ASMSTORE__INLINE size_t asmstore__lz4_match_extra(const unsigned char **ip,
     return n;
 }
 
-/* Copies n bytes in 16-byte steps (two 8-byte copies: right for sources 8 or more bytes behind
-   op), up to 15 bytes past n: the caller leaves room in both buffers. */
+/* Copies n (1 or more) bytes in 16-byte steps (two 8-byte copies: right for sources 8 or more
+   bytes behind op), up to 15 bytes past n: the caller leaves room in both buffers. */
 ASMSTORE__INLINE void asmstore__lz4_wild_copy(unsigned char *op, const unsigned char *ip,
                                               size_t n) {
     unsigned char *end = op + n;
@@ -2677,6 +2677,8 @@ ASMSTORE__INLINE void asmstore__lz4_wild_copy(unsigned char *op, const unsigned 
 /* Copies lit literals, 16 bytes at a time where both buffers (in_left, out_left) have room. */
 ASMSTORE__INLINE void asmstore__lz4_literals(unsigned char *op, const unsigned char *ip, size_t lit,
                                              size_t in_left, size_t out_left) {
+    if (lit == 0)
+        return;
     if (lit <= 16 && in_left >= 16 && out_left >= 16)
         memcpy(op, ip, 16);
     else if (lit + 15 <= in_left && lit + 15 <= out_left)
