@@ -2660,12 +2660,21 @@ ASMSTORE__INLINE size_t asmstore__lz4_match_extra(const unsigned char **ip,
     return n;
 }
 
-/* Copies n (1 or more) bytes in 16-byte steps (two 8-byte copies: right for sources 8 or more
-   bytes behind op), up to 15 bytes past n: the caller leaves room in both buffers. */
-ASMSTORE__INLINE void asmstore__lz4_wild_copy(unsigned char *op, const unsigned char *ip,
-                                              size_t n) {
+/* Copies n (1 or more) bytes in 16-byte steps, up to 15 bytes past n: the caller leaves room in
+   both buffers. `unit` 16 for another buffer or a source 16 or more bytes behind op, 8 for one 8
+   to 15 bytes behind (two 8-byte copies a step). */
+ASMSTORE__INLINE void asmstore__lz4_wild_copy(unsigned char *op, const unsigned char *ip, size_t n,
+                                              int unit) {
     unsigned char *end = op + n;
 
+    if (unit == 16) {
+        do {
+            memcpy(op, ip, 16);
+            op += 16;
+            ip += 16;
+        } while (op < end);
+        return;
+    }
     do {
         memcpy(op, ip, 8);
         memcpy(op + 8, ip + 8, 8);
@@ -2682,7 +2691,7 @@ ASMSTORE__INLINE void asmstore__lz4_literals(unsigned char *op, const unsigned c
     if (lit <= 16 && in_left >= 16 && out_left >= 16)
         memcpy(op, ip, 16);
     else if (lit + 15 <= in_left && lit + 15 <= out_left)
-        asmstore__lz4_wild_copy(op, ip, lit);
+        asmstore__lz4_wild_copy(op, ip, lit, 16);
     else
         memcpy(op, ip, lit);
 }
@@ -2700,7 +2709,7 @@ ASMSTORE__INLINE unsigned char *asmstore__lz4_match(unsigned char *op, size_t of
     if (offset == 0) {
         memset(op, 0, len);
     } else if ((size_t)(oend - end) >= 15 && offset >= 8) {
-        asmstore__lz4_wild_copy(op, m, len);
+        asmstore__lz4_wild_copy(op, m, len, offset >= 16 ? 16 : 8);
     } else if ((size_t)(oend - end) >= 15) {
         unsigned char pattern[8];
         size_t i, step = step_of[offset];
