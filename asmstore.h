@@ -186,7 +186,7 @@ extern "C" {
     X(ERR_BAD_NAMES,          -19, "names table malformed") \
     X(ERR_BAD_HASH,           -20, "index hashes do not match the store's names") \
     X(ERR_UNSUPPORTED_COMPRESSION, -21, \
-      "unsupported compression (no decompressor for this image)") \
+      "unsupported compression (XAZS without libzstd, or LZ4 written without a compressor)") \
     X(ERR_BAD_NAME,           -22, "invalid entry name (empty, NUL, invalid UTF-8 or too long)") \
     X(ERR_DUPLICATE_NAME,     -23, "duplicate entry name") \
     X(ERR_SIZE_MISMATCH,      -24, "decompressed size differs from the image header") \
