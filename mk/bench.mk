@@ -9,6 +9,7 @@
 # which it builds (mk/python.mk).
 #   make bench-report   the report alone (make bench = all + this)
 #   make bench-report BENCH_ONLY=ttm   section 7 alone (time to Main, CPU, faults, memory: CoreCLR and Mono)
+#   make bench-report BENCH_ONLY=codecs   section 9 alone (LZ4 decode vs liblz4, CRC-32 vs zlib, info of a STORED APK)
 #   make bench-report BENCH_TTM_SAMPLES=5   fewer rounds of section 7 (15 by default, 41 with BENCH_FULL=1)
 #   make bench-publish  copy the last report to BENCHMARKS.md + docs/bench.png (what is committed)
 # built before `make test` too, so that a header change that breaks a bench program fails CI, not the next bench
@@ -16,7 +17,7 @@ BENCH_TEST_NEEDS = $(B)/bench/bench_tool $(B)/bench_cache
 
 $(B)/bench/bench_tool: tests/bench/bench_tool.c asmstore.h | $(B)
 	@mkdir -p $(B)/bench
-	$(CC) $(STD) $(WARN) -O2 -g -D_GNU_SOURCE -o $@ $< $(LIBS) -ldl
+	$(CC) $(STD) $(WARN) -O2 -g -D_GNU_SOURCE $(CLI_DEFS) -o $@ $< $(LIBS) $(CLI_LIBS) -ldl
 
 .PHONY: bench-report
 bench-report: $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache coreclr-host

@@ -29,6 +29,11 @@ ifeq ($(HAVE_ZLIB),1)
 $(B)/fuzz/zip-replay $(B)/fuzz/zip-libfuzzer: FUZZ_LIBS += -DASMSTORE_CLI_ZLIB -lz
 endif
 
+# fuzz_lz4 compares the header's LZ4 decoder with liblz4's LZ4_decompress_safe when liblz4 is there
+ifeq ($(HAVE_LZ4),1)
+$(B)/fuzz/lz4-replay $(B)/fuzz/lz4-libfuzzer: FUZZ_LIBS += -DASMSTORE_FUZZ_LIBLZ4 -llz4
+endif
+
 # fuzz_options drives the CLI's option parser (tools/cli_common.c: cli_parse_next)
 $(B)/fuzz/options-replay $(B)/fuzz/options-libfuzzer: tools/cli_common.c tools/cli.h
 

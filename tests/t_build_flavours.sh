@@ -2,7 +2,8 @@
 # Build flavours: gcc and clang; C99, C11 and C++11; every warning an error; ASMSTORE_STATIC in two
 # translation units linked together; reader-only (no writer, no stdio); no zstd (callback only);
 # exported symbols all start with asmstore_ and no XXH* or ZSTD_compress* leaks where it must not;
-# the trim switches (ASMSTORE_NO_BUILD, _NO_ZIP, _NO_DLOPEN, the older _NO_LOCATOR), alone and together.
+# the trim switches (ASMSTORE_NO_BUILD, _NO_ZIP, _NO_DLOPEN, the older _NO_LOCATOR), alone and together;
+# the CLI built without any optional library reads every real release and names liblz4 when asked to write LZ4.
 . "$(dirname "$0")/lib/lib.sh"
 W="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes -Werror"
 WXX="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Werror"
@@ -86,6 +87,31 @@ minimal|gcc|-DASMSTORE_NO_BUILD -DASMSTORE_NO_ZIP -DASMSTORE_NO_DLOPEN|-lzstd|re
 minimal|clang|-DASMSTORE_NO_BUILD -DASMSTORE_NO_ZIP -DASMSTORE_NO_DLOPEN|-lzstd|read|$trim_all
 FLAVOURS
 fi
+# the CLI with no optional library (no liblz4, zlib or libcrypto): it reads every release (the XALZ
+# ones through the header's LZ4 decoder) and, asked to write LZ4, names what it lacks
+if [ -d "$SAMPLES" ]; then
+  bare=$T_TMP/bare
+  if make -s -C "$TOP" B="$bare" HAVE_LZ4=0 HAVE_ZLIB=0 HAVE_CRYPTO=0 "$bare/asmstore" >"$T_TMP/make" 2>&1; then
+    libs=$(ldd "$bare/asmstore" | grep -oE 'lib(lz4|z|crypto)\.so[^ ]*' | tr '\n' ' ')
+    t_check "a CLI built without liblz4, zlib and libcrypto links none of them" test -z "$libs"
+    bad=""
+    for s in v1-expandroid v1-razr-pointcrep v3-watercountdown-widget/arm64-v8a/assembly-store.so \
+             v3-watercountdown-widget/x86_64/assembly-store.so; do
+      "$bare/asmstore" verify "$SAMPLES/$s" >"$T_TMP/v" 2>&1 || bad="$bad $s"
+    done
+    rm -rf "$T_TMP/bx"; "$bare/asmstore" extract "$SAMPLES/v3-watercountdown-widget/arm64-v8a/assembly-store.so" -C "$T_TMP/bx" >/dev/null 2>&1
+    python3 - "$SAMPLES/EXPECTED.json" "$T_TMP/bx" <<'EOF' || bad="$bad extract"
+import hashlib, json, os, sys
+exp = json.load(open(sys.argv[1]))["v3-watercountdown-widget/arm64-v8a/assembly-store.so"]["descriptors"]
+sys.exit(0 if all(hashlib.sha256(open(os.path.join(sys.argv[2], d["name"]), "rb").read()).hexdigest()
+                  == d["uncompressed_sha256"] for d in exp) else 1)
+EOF
+    t_check "the CLI without liblz4 verifies every real XALZ sample and extracts EXPECTED.json's bytes${bad:+ (failed:$bad)}" test -z "$bad"
+    "$bare/asmstore" pack --compression lz4 -o "$T_TMP/l.so" "$MONO45/System.dll" >"$T_TMP/lz4w" 2>&1; rc=$?
+    t_check "the CLI without liblz4 asked to write LZ4: exit 1, 'built without liblz4: install liblz4-dev and rebuild'" \
+      sh -c "[ $rc = 1 ] && grep -q 'built without liblz4: install liblz4-dev and rebuild' '$T_TMP/lz4w' && [ ! -e '$T_TMP/l.so' ]"
+  else t_fail "make without liblz4, zlib, libcrypto" "$(tail -5 "$T_TMP/make")"; fi
+else t_skip "a CLI without optional libraries reads every release" "$SAMPLES absent"; fi
 # exported symbols
 if command -v nm >/dev/null && [ -f "$T_TMP/impl-gcc-c99.o" ]; then
   bad=$(nm -g --defined-only "$T_TMP/impl-gcc-c99.o" | awk '{print $3}' | grep -v '^asmstore_' || true) # both headers

@@ -19,6 +19,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef ASMSTORE_CLI_ZLIB
+#include <zlib.h>
+#endif
 
 static const asmstore_abi all_abis[4] = {ASMSTORE_ABI_ARM64, ASMSTORE_ABI_ARM, ASMSTORE_ABI_X86_64, ASMSTORE_ABI_X86};
 static char tmpdir[256];
@@ -234,6 +237,48 @@ static void test_zip_crc32(void) {
     CHECK_EQ_INT(asmstore_zip_crc32(c, NULL, 0), c);
     CHECK_EQ_INT(asmstore_crc32("123456789", 9), 0xCBF43926u);
     CHECK_EQ_INT(asmstore_crc32("", 0), 0xFFFFFFFFu);
+}
+
+/* More vectors (zlib's values), and every length 0..4096 at offsets 0-7 from an 8-byte boundary
+   (slicing by 8 takes the bytes before the first boundary and after the last step one at a time),
+   from a nonzero start and in two pieces, against a bit-at-a-time CRC-32 and zlib's crc32_z. */
+static uint32_t crc32_bitwise(uint32_t crc, const unsigned char *p, size_t n) {
+    crc = ~crc;
+    while (n--) {
+        int k;
+        crc ^= *p++;
+        for (k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+static void test_zip_crc32_lengths(void) {
+    static const struct { const char *s; uint32_t crc; } v[] = {
+        {"a", 0xE8B7BE43u}, {"abc", 0x352441C2u}, {"message digest", 0x20159D7Fu},
+        {"abcdefghijklmnopqrstuvwxyz", 0x4C2750BDu}, {"The quick brown fox jumps over the lazy dog", 0x414FA339u}};
+    unsigned char *buf = (unsigned char *)malloc(4096 + 16), zeros[4096];
+    size_t i, len, off;
+    int bad = 0;
+    for (i = 0; i < sizeof v / sizeof *v; i++) CHECK_EQ_INT(asmstore_zip_crc32(0, v[i].s, strlen(v[i].s)), v[i].crc);
+    memset(zeros, 0, sizeof zeros);
+    CHECK_EQ_INT(asmstore_zip_crc32(0, zeros, sizeof zeros), 0xC71C0011u);
+    for (i = 0; i < 4096 + 16; i++) buf[i] = (unsigned char)(i * 2654435761u >> 13);
+    for (off = 0; off < 8 && !bad; off++) {
+        for (len = 0; len <= 4096 && !bad; len++) {
+            const unsigned char *p = buf + off;
+            uint32_t want = crc32_bitwise(0x12345678u, p, len), cut = (uint32_t)(len / 3);
+            uint32_t got = asmstore_zip_crc32(0x12345678u, p, len);
+            uint32_t pieces = asmstore_zip_crc32(asmstore_zip_crc32(0x12345678u, p, cut), p + cut, len - cut);
+#ifdef ASMSTORE_CLI_ZLIB
+            if ((uint32_t)crc32_z(0x12345678u, p, len) != want) bad = 1;
+#endif
+            if (got != want || pieces != want) bad = 1;
+            if (bad) fprintf(stderr, "  CRC-32 of %zu bytes at offset %zu: 0x%08x, in pieces 0x%08x, want 0x%08x\n", len, off,
+                             (unsigned)got, (unsigned)pieces, (unsigned)want);
+        }
+    }
+    CHECK(!bad);
+    free(buf);
 }
 
 /* asmstore_zip_dir_open + asmstore_zip_next: every entry in central directory order with its
@@ -612,6 +657,7 @@ int main(void) {
     RUN(test_zip_scan);
     RUN(test_zip_local_header);
     RUN(test_zip_crc32);
+    RUN(test_zip_crc32_lengths);
     RUN(test_zip_walk);
     RUN(test_locate_file_and_dlopen);
     RUN(test_locate_apk_and_split);

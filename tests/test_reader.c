@@ -292,14 +292,151 @@ static void test_read_errors(void) {
     CHECK_EQ_INT(asmstore_reader_find(&r, "System.Runtime", 14, &e, NULL), ASMSTORE_OK);
     memset((unsigned char *)e.image + 12 + 8, 0xFF, 40);
     CHECK(asmstore_reader_read(&r, &e, buf, 100000, NULL, NULL) != ASMSTORE_OK);
-    /* an XALZ image with no callback */
+    /* a zstd frame labelled XALZ, with no callback: the header's LZ4 decoder refuses it */
     CHECK_EQ_INT(asmstore_reader_find(&r, "fr/App.resources", 16, &e, NULL), ASMSTORE_OK);
     wr32((unsigned char *)e.image, ASMSTORE_LZ4_MAGIC);
     CHECK_EQ_INT(asmstore_reader_find(&r, "fr/App.resources", 16, &e, NULL), ASMSTORE_OK);
     CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_LZ4);
-    CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 100000, NULL, NULL), ASMSTORE_ERR_UNSUPPORTED_COMPRESSION);
+    CHECK_EQ_INT(asmstore_reader_read(&r, &e, buf, 100000, NULL, NULL), ASMSTORE_ERR_DECOMPRESS);
     free(buf);
     free(b.data);
+}
+
+/* ---- the header's LZ4 block decoder (asmstore_lz4_decode), the reader's without a callback ---- */
+/* A compress callback that writes literal-only LZ4 blocks (a valid encoding of any input), so the
+   writer makes XALZ stores without liblz4. */
+static asmstore_result literal_lz4(void *user, asmstore_compression kind, int level, void *dst, size_t cap,
+                                   const void *src, size_t n, size_t *written) {
+    unsigned char *o = (unsigned char *)dst;
+    size_t k = 0, left = n >= 15 ? n - 15 : 0;
+    (void)user; (void)level;
+    if (kind != ASMSTORE_COMPRESSION_LZ4 || cap < n + n / 255 + 16) return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
+    o[k++] = (unsigned char)((n >= 15 ? 15 : n) << 4);
+    if (n >= 15) {
+        for (; left >= 255; left -= 255) o[k++] = 255;
+        o[k++] = (unsigned char)left;
+    }
+    memcpy(o + k, src, n);
+    *written = k + n;
+    return ASMSTORE_OK;
+}
+
+static void test_lz4_store_without_callback(void) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    asmstore_reader r;
+    const void *d;
+    size_t n, sizes[3] = {14, 15, 70000};
+    unsigned i;
+    memset(&o, 0, sizeof o);
+    o.format = 3; o.abi = ASMSTORE_ABI_ARM64; o.runtime = ASMSTORE_RUNTIME_MONOVM;
+    o.compression = ASMSTORE_COMPRESSION_LZ4; o.compress = literal_lz4;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
+    for (i = 0; i < 3 && w; i++) {
+        char name[32];
+        unsigned char *img = make_bytes(sizes[i], i);
+        asmstore_add e = {0};
+        snprintf(name, sizeof name, "Lz4Test%u.dll", i);
+        e.name = name; e.image = img; e.image_size = sizes[i];
+        CHECK_EQ_INT(asmstore_writer_add(w, &e, NULL), ASMSTORE_OK);
+        free(img);
+    }
+    CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
+    for (i = 0; i < r.entry_count; i++) {
+        asmstore_entry e;
+        unsigned char *want = make_bytes(sizes[i], i), *got = (unsigned char *)malloc(sizes[i]);
+        CHECK_EQ_INT(asmstore_reader_entry(&r, i, &e, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(e.compression, ASMSTORE_COMPRESSION_LZ4);
+        CHECK_EQ_INT(asmstore_reader_read(&r, &e, got, sizes[i], NULL, NULL), ASMSTORE_OK);
+        CHECK(memcmp(got, want, sizes[i]) == 0);
+        free(want); free(got);
+    }
+    asmstore_writer_free(w);
+}
+
+/* One sequence of a hand-made block: literals, then a match (len 0: the last sequence). */
+typedef struct lz4_seq { const char *lit; unsigned offset, len; } lz4_seq;
+
+/* Encodes seqs into blk, and the output they mean into want, one byte at a time (the reference);
+   returns the block's length, *out_n the output's. */
+static size_t lz4_build(const lz4_seq *s, size_t count, unsigned char *blk, unsigned char *want, size_t *out_n) {
+    size_t i, k = 0, o = 0;
+    for (i = 0; i < count; i++) {
+        size_t lit = strlen(s[i].lit), ml = s[i].len ? s[i].len - 4 : 0, j;
+        blk[k++] = (unsigned char)(((lit >= 15 ? 15 : lit) << 4) | (ml >= 15 ? 15 : ml));
+        if (lit >= 15) { for (j = lit - 15; j >= 255; j -= 255) blk[k++] = 255; blk[k++] = (unsigned char)j; }
+        memcpy(blk + k, s[i].lit, lit); k += lit;
+        memcpy(want + o, s[i].lit, lit); o += lit;
+        if (!s[i].len) break;
+        blk[k++] = (unsigned char)s[i].offset; blk[k++] = (unsigned char)(s[i].offset >> 8);
+        if (ml >= 15) { for (j = ml - 15; j >= 255; j -= 255) blk[k++] = 255; blk[k++] = (unsigned char)j; }
+        for (j = 0; j < s[i].len; j++, o++) want[o] = s[i].offset ? want[o - s[i].offset] : 0;
+    }
+    *out_n = o;
+    return k;
+}
+
+/* decodes blk into a buffer of exactly cap bytes: the result, and the bytes against want */
+static asmstore_result lz4_try(const unsigned char *blk, size_t n, size_t cap, const unsigned char *want, size_t want_n) {
+    unsigned char *out = (unsigned char *)malloc(cap ? cap : 1);
+    size_t written = 7;
+    asmstore_result res = asmstore_lz4_decode(cap ? out : NULL, cap, blk, n, &written);
+    if (res == ASMSTORE_OK && (written != want_n || memcmp(out, want, want_n) != 0)) res = ASMSTORE_ERR_SIZE_MISMATCH; /* wrong bytes or length: never the decoder's */
+    if (res != ASMSTORE_OK && written != 0) res = ASMSTORE_ERR_SIZE_MISMATCH; /* wrong bytes or length: never the decoder's */
+    free(out);
+    return res;
+}
+
+static void test_lz4_decode(void) {
+    static const char *tail = "tail.";
+    unsigned char blk[2048], want[4096];
+    size_t n, out_n, cut;
+    unsigned offset;
+    /* every overlapping offset 1..19 at lengths around the 8- and 16-byte steps, near and far
+       from the end; offset 0 repeats zeros as liblz4 makes it */
+    for (offset = 0; offset < 20; offset++) {
+        unsigned len;
+        for (len = 4; len < 60; len += 7) {
+            lz4_seq s[] = {{"MZ0123456789abcdefghij", offset, len}, {"x", 3, 40}, {"0123456789ab", 0, 0}};
+            lz4_seq near_end[] = {{"MZ0123456789abcdefghij", offset, len}, {tail, 0, 0}};
+            n = lz4_build(s, 3, blk, want, &out_n);
+            CHECK_EQ_INT(lz4_try(blk, n, out_n, want, out_n), ASMSTORE_OK);
+            n = lz4_build(near_end, 2, blk, want, &out_n);
+            if (len + strlen(tail) < 12) { /* a match starts 12 or more bytes before the end */
+                CHECK_EQ_INT(lz4_try(blk, n, out_n, want, out_n), ASMSTORE_ERR_DECOMPRESS);
+                continue;
+            }
+            CHECK_EQ_INT(lz4_try(blk, n, out_n, want, out_n), ASMSTORE_OK);
+            /* a capacity one short refuses; one more takes the same bytes */
+            CHECK_EQ_INT(lz4_try(blk, n, out_n - 1, want, out_n), ASMSTORE_ERR_DECOMPRESS);
+            CHECK_EQ_INT(lz4_try(blk, n, out_n + 1, want, out_n), ASMSTORE_OK);
+        }
+    }
+    {   /* the end rules: a match ending 4 bytes before the end, literals of a match sequence
+           reaching into the last 12 bytes, an offset before the output's start */
+        lz4_seq late[] = {{"MZ0123456789", 4, 8}, {"tail", 0, 0}};
+        lz4_seq far[] = {{"MZ01", 5, 8}, {"0123456789ab", 0, 0}};
+        lz4_seq ok[] = {{"MZ0123456789", 4, 8}, {tail, 0, 0}};
+        n = lz4_build(late, 2, blk, want, &out_n);
+        CHECK_EQ_INT(lz4_try(blk, n, out_n, want, out_n), ASMSTORE_ERR_DECOMPRESS);
+        n = lz4_build(far, 2, blk, want, &out_n);
+        CHECK_EQ_INT(lz4_try(blk, n, out_n, want, out_n), ASMSTORE_ERR_DECOMPRESS);
+        n = lz4_build(ok, 2, blk, want, &out_n);
+        CHECK_EQ_INT(lz4_try(blk, n, out_n, want, out_n), ASMSTORE_OK);
+        /* every cut of a good block is refused, or decodes to fewer bytes, inside the buffer */
+        for (cut = 0; cut < n; cut++) {
+            unsigned char *piece = (unsigned char *)malloc(cut ? cut : 1);
+            memcpy(piece, blk, cut);
+            CHECK(lz4_try(piece, cut, out_n, want, out_n) != ASMSTORE_OK);
+            free(piece);
+        }
+    }
+    /* the empty output: only the block "\0"; no input is damaged */
+    CHECK_EQ_INT(lz4_try((const unsigned char *)"", 1, 0, want, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(lz4_try((const unsigned char *)"\x10x", 2, 0, want, 0), ASMSTORE_ERR_DECOMPRESS);
+    CHECK_EQ_INT(lz4_try(blk, 0, 16, want, 0), ASMSTORE_ERR_DECOMPRESS);
+    CHECK_EQ_INT(asmstore_lz4_decode(want, 4, blk, 1, NULL), ASMSTORE_ERR_INVALID_ARG);
 }
 
 /* 32-bit v4 stores do not say which hash they use: the reader tells CRC-32 from XXH32 by the names. */
@@ -1011,6 +1148,8 @@ int main(void) {
     RUN(test_hash_collision_never_wrong_image);
     RUN(test_read_errors);
     RUN(test_hash_detection_32bit_v4);
+    RUN(test_lz4_store_without_callback);
+    RUN(test_lz4_decode);
     RUN(test_name_base_len);
     RUN(test_exact_name_wins);
     RUN(test_lower_bound_any_spread);

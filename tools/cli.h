@@ -127,11 +127,10 @@ int cli_map_file(const char *path, const unsigned char **data, size_t *size);
 void cli_unmap_file(const unsigned char *data, size_t size);
 
 /* >>codecs ------------------------------------------------------------------------------------- */
-/* Decompressor callback for XALZ (LZ4 block) images: liblz4 when built with ASMSTORE_CLI_LZ4, else
-   ASMSTORE_ERR_UNSUPPORTED_COMPRESSION. (XAZS images are decompressed by the reader itself.) */
-asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst, size_t cap,
-                               const void *src, size_t src_size, size_t *written);
-/* Compressor callback for XALZ: LZ4 HC into a raw block, as K4os LZ4Codec.Encode did. */
+/* (Reading needs no callback: the reader decodes XALZ images with asmstore_lz4_decode and XAZS
+   ones with libzstd.) Compressor callback for XALZ: LZ4 HC into a raw block, as K4os
+   LZ4Codec.Encode did; built without liblz4 (ASMSTORE_CLI_LZ4):
+   ASMSTORE_ERR_UNSUPPORTED_COMPRESSION. */
 asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst,
                              size_t cap, const void *src, size_t src_size, size_t *written);
 

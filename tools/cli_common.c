@@ -263,9 +263,8 @@ const char *cli_result_hint(asmstore_result r) {
     case ASMSTORE_ERR_IGNORED:
         return "the app marked the entry ignored: its runtime never loads it";
     case ASMSTORE_ERR_UNSUPPORTED_COMPRESSION:
-        return "LZ4 (XALZ) images need liblz4: this asmstore was built without it (install "
-               "liblz4-dev "
-               "and rebuild)";
+        return "writing LZ4 (XALZ) images: built without liblz4: install liblz4-dev and rebuild "
+               "(reading them needs nothing)";
     case ASMSTORE_ERR_PROFILE: return "coreclr stores are format 3 or 4 (--format 3)";
     case ASMSTORE_ERR_ELF_RULE: return "'asmstore elfcheck FILE' names each rule it breaks";
     case ASMSTORE_ERR_ABI_MISMATCH:
@@ -428,31 +427,6 @@ void cli_unmap_file(const unsigned char *data, size_t size) {
 }
 
 /* >>codecs ------------------------------------------------------------------------------------- */
-asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst, size_t cap,
-                               const void *src, size_t src_size, size_t *written) {
-    (void)user;
-#ifdef ASMSTORE_CLI_LZ4
-    if (kind == ASMSTORE_COMPRESSION_LZ4) {
-        int n;
-
-        if (cap > INT_MAX || src_size > INT_MAX)
-            return ASMSTORE_ERR_TOO_LARGE;
-        n = LZ4_decompress_safe((const char *)src, (char *)dst, (int)src_size, (int)cap);
-        if (n < 0)
-            return ASMSTORE_ERR_DECOMPRESS;
-        *written = (size_t)n;
-        return ASMSTORE_OK;
-    }
-#endif
-    (void)kind;
-    (void)dst;
-    (void)cap;
-    (void)src;
-    (void)src_size;
-    (void)written;
-    return ASMSTORE_ERR_UNSUPPORTED_COMPRESSION;
-}
-
 asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst,
                              size_t cap, const void *src, size_t src_size, size_t *written) {
     (void)user;
@@ -813,7 +787,7 @@ void cli_print_optional_parts(FILE *f) {
 #endif
 
     fprintf(f,
-            "optional parts: liblz4 %s (LZ4 stores), zlib %s (DEFLATEd archive entries), "
+            "optional parts: liblz4 %s (writing LZ4 stores), zlib %s (DEFLATEd archive entries), "
             "libcrypto %s (repack --sign-key), libyara %s (scan --yara)\n",
             lz4, zlib, crypto, yara);
 }

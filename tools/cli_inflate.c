@@ -18,6 +18,14 @@
 #define CLI_DEFLATE_SLACK 4096u
 
 /* >>entry bytes -------------------------------------------------------------------------------- */
+uint32_t cli_crc32(uint32_t crc, const void *p, size_t n) {
+#ifdef ASMSTORE_CLI_ZLIB
+    return n ? (uint32_t)crc32_z(crc, (const Bytef *)p, n) : crc;
+#else
+    return asmstore_zip_crc32(crc, p, n);
+#endif
+}
+
 static asmstore_result refuse(cli_entry_bytes *b, asmstore_result r, const char *fmt, ...) {
     va_list ap;
 
@@ -149,7 +157,7 @@ asmstore_result cli_entry_read(const unsigned char *zip, const asmstore_zip_entr
         b->p = zip + e->data_offset;
         b->n = (size_t)e->uncompressed_size;
     }
-    crc = asmstore_zip_crc32(0, b->p, b->n);
+    crc = cli_crc32(0, b->p, b->n);
     if (crc != e->crc32)
         return refuse(b, ASMSTORE_ERR_BAD_ZIP,
                       "CRC-32 of its %s data is 0x%08x, expected 0x%08x (the central "

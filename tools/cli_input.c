@@ -61,7 +61,6 @@ static void open_unit_bytes(cli_unit *u, const unsigned char *p, size_t n) {
     asmstore_elf_info info;
 
     memset(&ro, 0, sizeof ro);
-    ro.decompress = cli_decompress;
     /* a tool reads everything: refuse stores declaring more */
     ro.max_total_size = ASMSTORE_MAX_TOTAL_SIZE;
     if (n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') {

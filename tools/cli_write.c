@@ -897,8 +897,8 @@ static int pack_build(pack_job *j, const void **data, size_t *size) {
         return 0;
     if (res == ASMSTORE_ERR_UNSUPPORTED_COMPRESSION && j->o.compression == ASMSTORE_COMPRESSION_LZ4)
         cli_error_result(res,
-                         "LZ4 (XALZ) images need liblz4: this asmstore was built without "
-                         "it (install liblz4-dev and rebuild), or give --compression zstd|none");
+                         "writing LZ4 (XALZ) images: built without liblz4: install liblz4-dev "
+                         "and rebuild, or give --compression zstd|none");
     else
         cli_fail("packing the store", res, &err);
     return 1;

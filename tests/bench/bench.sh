@@ -3,7 +3,8 @@
 # every figure beside its anchor measured in the same run; the sections are echoed to stdout as they go.
 # Never fails on timing: a missed target is reported as "behind", never as an error.
 #   usage: bench.sh OUT ASMSTORE BENCH_TOOL BENCH_CACHE
-#   env:   BENCH_FULL=1 (levels 19 and 22 on the whole corpus, more samples), BENCH_ONLY=ttm (section 7 alone),
+#   env:   BENCH_FULL=1 (levels 19 and 22 on the whole corpus, more samples), BENCH_ONLY=ttm (section 7 alone,
+#          =codecs: section 9 alone),
 #          BENCH_TTM_SAMPLES=N, BENCH_TTM_PASSES=N (section 7's rounds and passes, tests/bench/bench_ttm.sh)
 # The report: summary (targets met / behind, the run's noise), machine and run, then per section its
 # figures and anchors (medians with min-max; A and B interleaved in every repetition):
@@ -17,12 +18,15 @@
 #   6 scale   locate, open, lookup, load for 20 (app), 30, 300, 3000 entries
 #   7 startup time to Main, CPU, faults, private dirty of build/coreclr_host and build/mono_host from files,
 #             stores in place, warm / cold / no cache (tests/bench/bench_ttm.sh, tests/bench/time_to_main.py)
+#   8 python  the Python package reading the bcl store vs asmstore extract
+#   9 codecs  asmstore_lz4_decode vs LZ4_decompress_safe; the header's CRC-32 vs zlib's; info of a STORED APK vs
+#             reading it + zlib's CRC-32
 #   targets, how to reproduce, the plot
 # The .NET BCL (the installed shared framework), when there is one, is a second corpus for pack, lookup, read.
 set -uo pipefail
 OUT=$1; A=$2; T=$3; C=$4
 FULL=${BENCH_FULL:-0}
-ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone
+ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone; "codecs": section 9 alone
 NCPU=$(nproc)
 # the store these figures have always measured: format 4, monovm, zstd, dlopen .so (pack's default is net11 coreclr)
 PACK_AS="--target net11-preview --runtime monovm --wrap dlopen"
@@ -111,7 +115,7 @@ lld_wrap() { # RAW OUT.so
 }
 
 # ---------------------------------------------------------------- 1. pack
-if [ "$ONLY" != ttm ]; then # sections 1-6 (BENCH_ONLY=ttm: section 7 alone)
+if [ -z "$ONLY" ]; then # sections 1-6 (BENCH_ONLY=ttm: section 7 alone; =codecs: section 9 alone)
 section pack
 say "## 1. Pack"
 say ""
@@ -411,10 +415,12 @@ say ""
 
 fi # sections 1-6
 # ---------------------------------------------------------------- 7. time to Main and memory (CoreCLR, Mono)
-section startup
-. "$(dirname "$0")/bench_ttm.sh"
+if [ -z "$ONLY" ] || [ "$ONLY" = ttm ]; then
+  section startup
+  . "$(dirname "$0")/bench_ttm.sh"
+fi
 # ---------------------------------------------------------------- 8. the Python package (bench_python.py)
-if [ "$ONLY" != ttm ] && [ -f "$W/bcl.raw" ] && [ -x "${BENCH_PYTHON:-}" ]; then
+if [ -z "$ONLY" ] && [ -f "$W/bcl.raw" ] && [ -x "${BENCH_PYTHON:-}" ]; then
   section python
   say "## 8. Python package"
   say ""
@@ -431,6 +437,52 @@ if [ "$ONLY" != ttm ] && [ -f "$W/bcl.raw" ] && [ -x "${BENCH_PYTHON:-}" ]; then
   [ -n "$PY_WORST" ] && target "Python reads the bcl store (wall, CPU ÷ CLI extract), worst round" "≤ 1.2×" \
     "${PY_WORST}×" "$(status "$(calc "$PY_WORST <= 1.2")")"
 fi
+# ---------------------------------------------------------------- 9. codecs: LZ4 decode, CRC-32, info of an APK
+if [ -z "$ONLY" ] || [ "$ONLY" = codecs ]; then
+  section codecs
+  say "## 9. Codecs"
+  say ""
+  say "The reader's own LZ4 block decoder (\`asmstore_lz4_decode\`) vs liblz4's \`LZ4_decompress_safe\` on the same blocks"
+  say "(every image of the corpus packed \`--target net10 --runtime monovm\`: LZ4 HC 12), the two in turn in each of $((REPS + 4))"
+  say "repetitions; the header's CRC-32 (slicing by 8) vs zlib's \`crc32_z\` on 64 MiB, interleaved; \`asmstore info\` of a"
+  say "STORED APK (the corpus \`--no-compress\` + 32 MB of other entries, zipaligned: it checks the store entry's CRC-32 with"
+  say "zlib) vs the floor: reading the whole file + zlib's CRC-32 of it (bench_tool readcrc), in turn, $((REPS + 4)) each."
+  say ""
+  "$A" pack --raw --target net10 --runtime monovm --abi x86_64 -o "$W/lz4.raw" --jobs "$NCPU" "${corpus[@]}" >/dev/null 2>&1
+  "$T" lz4 "$W/lz4.raw" $((REPS + 4)) >"$W/lz4" 2>&1
+  "$T" crc 64 $((REPS + 4)) >"$W/crc" 2>&1
+  read -r lo lol loh < <(get "$W/lz4" lz4_ours_mbs); read -r ll lll llh < <(get "$W/lz4" lz4_liblz4_mbs)
+  read -r co col coh < <(get "$W/crc" crc_ours_mbs); read -r cz czl czh < <(get "$W/crc" crc_zlib_mbs)
+  anchor "LZ4_decompress_safe" "$ll" "$lll" "$llh"; anchor "zlib crc32_z" "$cz" "$czl" "$czh"
+  : >"$W/info"; : >"$W/floor"; APK_MB=nan
+  if have zip && have zipalign; then
+    d=$W/apk80.d; rm -rf "$d"; mkdir -p "$d/lib/x86_64"
+    "$A" pack --no-compress --abi x86_64 -o "$d/lib/x86_64/libassembly-store.so" --jobs "$NCPU" "${corpus[@]}" >/dev/null 2>&1
+    head -c 32000000 /dev/urandom >"$d/classes.dex"
+    (cd "$d" && zip -q -0 -r "$W/apk80.zip" .) && zipalign -f 16384 "$W/apk80.zip" "$W/apk80.apk" &&
+      APK_MB=$(fmt 1 "$(stat -c %s "$W/apk80.apk") / 1e6")
+    for ((i = 0; i < REPS + 4; i++)); do
+      [ -f "$W/apk80.apk" ] || break
+      tsec "$A" info "$W/apk80.apk" | cut -d' ' -f1 >>"$W/info"
+      "$T" readcrc "$W/apk80.apk" | awk '$1 == "readcrc_s" { print $2 }' >>"$W/floor"
+    done
+  fi
+  read -r io iol ioh < <(stats <"$W/info"); read -r fl fll flh < <(stats <"$W/floor")
+  anchor "read + zlib CRC-32 of the APK" "$fl" "$fll" "$flh"
+  say "| figure | asmstore | anchor | ratio |"
+  say "|---|---|---|---|"
+  say "| LZ4 decode, MB/s of output ($(fmt 1 "$(get1 "$W/lz4" lz4_bytes) / 1e6") MB; higher is better) | $(cell "$lo" "$lol" "$loh" 0) |" \
+      "liblz4 $(cell "$ll" "$lll" "$llh" 0) | $(ratio "$lo" "$ll") of liblz4 |"
+  say "| CRC-32, MB/s (higher is better) | $(cell "$co" "$col" "$coh" 0) | zlib $(cell "$cz" "$czl" "$czh" 0) | $(ratio "$co" "$cz") of zlib |"
+  say "| \`info\` of a STORED $APK_MB MB APK, ms | $(cell "$(calc "$io * 1000")" "$(calc "$iol * 1000")" "$(calc "$ioh * 1000")" 1) |" \
+      "read + CRC-32 $(cell "$(calc "$fl * 1000")" "$(calc "$fll * 1000")" "$(calc "$flh * 1000")" 1) | $(ratio "$io" "$fl") |"
+  say ""
+  grep -v -E '^(lz4_|crc_)' "$W/lz4" "$W/crc" | sed 's/^/    /' | tee -a "$BODY" || true
+  target "LZ4 decode: the header's ÷ LZ4_decompress_safe" "≥ 0.70×" "$(ratio "$lo" "$ll")" "$(status "$(calc "$lo >= 0.7 * $ll")")"
+  target "CRC-32: the header's, MB/s; ÷ zlib's" "≥ 1000; ≥ 0.30×" "$(fmt 0 "$co"); $(ratio "$co" "$cz")" \
+    "$(status "$(calc "$co >= 1000 && $co >= 0.3 * $cz")")"
+  target "info of a STORED $APK_MB MB APK ÷ read + zlib CRC-32 of it" "≤ 2.00×" "$(ratio "$io" "$fl")" "$(status "$(calc "$io <= 2 * $fl")")"
+fi
 section ""
 
 # ---------------------------------------------------------------- plot
@@ -438,7 +490,7 @@ section ""
 # CPU, minor faults and time to Main ÷ the same runtime's start from files (bench_ttm.sh's $W/ttm_*.dat), per runtime
 PNG=""
 TTM_PLOT=0; [ -s "$W/ttm_cpu.dat" ] && [ "$(wc -l <"$W/ttm_cpu.dat")" -gt 1 ] && TTM_PLOT=1
-PLOT_MAIN=0; [ "$ONLY" != ttm ] && PLOT_MAIN=1
+PLOT_MAIN=0; [ -z "$ONLY" ] && PLOT_MAIN=1
 CPU_MODEL=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 if have gnuplot && [ $((PLOT_MAIN + TTM_PLOT)) -gt 0 ]; then
   {
@@ -586,6 +638,7 @@ CMD="make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')${ONLY:+ BENCH_ONLY=$ON
   echo "\`make deps runtime-net11 composite-net10\` once (the last two: section 7's CoreCLR 11 and composite tables),"
   echo "then \`make bench && make bench-publish\` (build/bench/BENCHMARKS.md and bench.png to BENCHMARKS.md, docs/)."
   echo "\`BENCH_FULL=1\`: levels 19 and 22 on the whole corpus, more samples; \`BENCH_ONLY=ttm\`: section 7 alone;"
+  echo "\`BENCH_ONLY=codecs\`: section 9 alone (LZ4 decode, CRC-32, info of a STORED APK);"
   echo "\`BENCH_TTM_SAMPLES=N\`: its rounds. An idle machine for absolute times; ratios hold under load."
   echo ""
   [ -n "$PNG" ] && echo "![scale, cache and the startup matrix](bench.png)"

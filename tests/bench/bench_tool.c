@@ -19,7 +19,18 @@
               dl:  dlopen + dlsym only (the anchor: what an ld.lld-made .so costs)
               apk: asmstore_locate_apk (ZIP central directory + mmap + ELF walk) + asmstore_reader_init
          each sample in a fresh fork()ed process (dlopen caches within a process), kinds rotated
-         round-robin so none always runs first. Prints locate_<LABEL>_us (LABEL defaults to KIND). */
+         round-robin so none always runs first. Prints locate_<LABEL>_us (LABEL defaults to KIND).
+     bench_tool lz4 STORE REPS
+         every XALZ image of STORE (a raw store) decoded by asmstore_lz4_decode and by liblz4's
+         LZ4_decompress_safe into the same buffer, the two in turn in each repetition (which goes
+         first alternates); both outputs compared once. Prints lz4_ours_mbs, lz4_liblz4_mbs (MB/s
+         of output). Needs a build with liblz4 (ASMSTORE_CLI_LZ4).
+     bench_tool crc MIB REPS
+         the ZIP CRC-32 of MIB MiB of random bytes: asmstore_zip_crc32 (the header's) vs zlib's
+         crc32_z, interleaved. Prints crc_ours_mbs, crc_zlib_mbs. Needs zlib (ASMSTORE_CLI_ZLIB).
+     bench_tool readcrc FILE
+         one sample of the floor under `asmstore info` of an APK: read FILE whole, then zlib's CRC-32
+         of it. Prints readcrc_s (seconds). Needs zlib. */
 #define ASMSTORE_IMPLEMENTATION
 #include "../../asmstore.h"
 
@@ -31,6 +42,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <zstd.h>
+#ifdef ASMSTORE_CLI_LZ4
+#include <lz4.h>
+#endif
+#ifdef ASMSTORE_CLI_ZLIB
+#include <zlib.h>
+#endif
 
 #define NOINLINE __attribute__((noinline))
 
@@ -458,12 +475,114 @@ static int cmd_locate(int argc, char **argv) {
     return 0;
 }
 
+/* ---------------------------------------------------------------- lz4, crc, readcrc */
+#ifdef ASMSTORE_CLI_LZ4
+/* every XALZ image of r decoded once by ours (which = 0) or liblz4's; seconds, 0 on a failure */
+static double lz4_pass(const asmstore_reader *r, unsigned char *out, int which) {
+    double t0 = now();
+    uint32_t i;
+    for (i = 0; i < r->entry_count; i++) {
+        asmstore_entry e;
+        size_t w = 0;
+        if (asmstore_reader_entry(r, i, &e, NULL) != ASMSTORE_OK || e.compression != ASMSTORE_COMPRESSION_LZ4) continue;
+        if (which ? LZ4_decompress_safe((const char *)e.image + 12, (char *)out, (int)(e.image_size - 12),
+                                         (int)e.uncompressed_size) != (int)e.uncompressed_size
+                  : asmstore_lz4_decode(out, e.uncompressed_size, e.image + 12, e.image_size - 12, &w) != ASMSTORE_OK ||
+                        w != e.uncompressed_size)
+            return 0;
+    }
+    return now() - t0;
+}
+
+static int cmd_lz4(int argc, char **argv) {
+    void *data;
+    size_t size, total = 0, most = 1;
+    asmstore_reader r;
+    unsigned char *out, *check;
+    double *ours, *theirs;
+    int reps, rep;
+    uint32_t i;
+    if (argc < 4 || asmstore_read_file(argv[2], NULL, &data, &size, NULL) != ASMSTORE_OK ||
+        asmstore_reader_init(&r, data, size, NULL, NULL) != ASMSTORE_OK)
+        return 2;
+    for (i = 0; i < r.entry_count; i++) {
+        asmstore_entry e;
+        if (asmstore_reader_entry(&r, i, &e, NULL) != ASMSTORE_OK || e.compression != ASMSTORE_COMPRESSION_LZ4) continue;
+        total += e.uncompressed_size;
+        if (e.uncompressed_size > most) most = e.uncompressed_size;
+    }
+    reps = atoi(argv[3]) < 1 ? 1 : atoi(argv[3]);
+    out = (unsigned char *)malloc(most); check = (unsigned char *)malloc(most);
+    ours = (double *)malloc((size_t)reps * sizeof *ours); theirs = (double *)malloc((size_t)reps * sizeof *theirs);
+    for (i = 0; i < r.entry_count; i++) { /* the same bytes from both, once */
+        asmstore_entry e;
+        size_t w = 0;
+        if (asmstore_reader_entry(&r, i, &e, NULL) != ASMSTORE_OK || e.compression != ASMSTORE_COMPRESSION_LZ4) continue;
+        asmstore_lz4_decode(out, e.uncompressed_size, e.image + 12, e.image_size - 12, &w);
+        LZ4_decompress_safe((const char *)e.image + 12, (char *)check, (int)(e.image_size - 12), (int)e.uncompressed_size);
+        if (w != e.uncompressed_size || memcmp(out, check, w)) { fprintf(stderr, "lz4: image %u differs\n", i); return 1; }
+    }
+    for (rep = 0; rep < reps; rep++) {
+        int first = rep & 1;
+        double t1 = lz4_pass(&r, out, first), t2 = lz4_pass(&r, out, !first);
+        ours[rep] = (double)total / 1e6 / (first ? t2 : t1);
+        theirs[rep] = (double)total / 1e6 / (first ? t1 : t2);
+    }
+    printf("lz4_bytes %zu\n", total);
+    report("lz4_ours_mbs", ours, reps, "MB/s");
+    report("lz4_liblz4_mbs", theirs, reps, "MB/s");
+    return 0;
+}
+#endif
+
+#ifdef ASMSTORE_CLI_ZLIB
+static int cmd_crc(int argc, char **argv) {
+    size_t n = (size_t)(argc > 2 ? atol(argv[2]) : 64) << 20, i;
+    int reps = argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 5, rep;
+    unsigned char *p = (unsigned char *)malloc(n);
+    double *ours = (double *)malloc((size_t)reps * sizeof *ours), *theirs = (double *)malloc((size_t)reps * sizeof *theirs);
+    uint64_t x = 88172645463325252u;
+    for (i = 0; i < n; i++) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; p[i] = (unsigned char)x; }
+    if (asmstore_zip_crc32(0, p, n) != (uint32_t)crc32_z(0, p, n)) { fprintf(stderr, "crc: the two differ\n"); return 1; }
+    for (rep = 0; rep < reps; rep++) {
+        double t0 = now(), t1, t2;
+        sink += asmstore_zip_crc32(0, p, n);
+        t1 = now();
+        sink += crc32_z(0, p, n);
+        t2 = now();
+        ours[rep] = (double)n / 1e6 / (t1 - t0);
+        theirs[rep] = (double)n / 1e6 / (t2 - t1);
+    }
+    report("crc_ours_mbs", ours, reps, "MB/s");
+    report("crc_zlib_mbs", theirs, reps, "MB/s");
+    return 0;
+}
+
+static int cmd_readcrc(int argc, char **argv) {
+    void *data;
+    size_t size;
+    double t0 = now();
+    if (argc < 3 || asmstore_read_file(argv[2], NULL, &data, &size, NULL) != ASMSTORE_OK) return 2;
+    sink += crc32_z(0, (const unsigned char *)data, size);
+    printf("readcrc_s %.6f\n", now() - t0);
+    free(data);
+    return 0;
+}
+#endif
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
+#ifdef ASMSTORE_CLI_LZ4
+    if (argc >= 2 && !strcmp(argv[1], "lz4")) return cmd_lz4(argc, argv);
+#endif
+#ifdef ASMSTORE_CLI_ZLIB
+    if (argc >= 2 && !strcmp(argv[1], "crc")) return cmd_crc(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "readcrc")) return cmd_readcrc(argc, argv);
+#endif
     if (argc >= 2 && !strcmp(argv[1], "mkstore")) return cmd_mkstore(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "reader")) return cmd_reader(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "count")) return cmd_count(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "locate")) return cmd_locate(argc, argv);
-    fprintf(stderr, "usage: bench_tool mkstore|reader|count|locate ... (see the top of tests/bench/bench_tool.c)\n");
+    fprintf(stderr, "usage: bench_tool mkstore|reader|count|locate|lz4|crc|readcrc ... (see the top of tests/bench/bench_tool.c)\n");
     return 2;
 }

@@ -28,6 +28,26 @@ for rt in monovm coreclr; do
     done
   done
 done
+# XALZ stores (the reader's own LZ4 decoder, no callback; needs a CLI that writes LZ4) and, for
+# fuzz/fuzz_lz4.c, their blocks as [capacity, 4 bytes LE][block]: each image's length and LZ4 block
+mkdir -p "$OUT/lz4"
+for fmt in 2 3; do
+  for abi in arm64 x86; do
+    "$A" pack --no-check --raw --compression lz4 -o "$OUT/reader/monovm-v$fmt-$abi-lz4" --runtime monovm --format $fmt \
+      --abi $abi --level 12 "$tmp/in" 2>/dev/null || continue
+    python3 -c 'import struct, sys
+b = open(sys.argv[1], "rb").read()
+ver, n, _, isz = struct.unpack_from("<IIII", b, 4)
+d = 20 + isz
+for i in range(n):
+    off, size = struct.unpack_from("<II", b, d + 28 * i + 4)
+    if b[off:off + 4] == b"XALZ":
+        open("%s-%d" % (sys.argv[2], i), "wb").write(b[off + 8:off + 12] + b[off + 12:off + size])' \
+      "$OUT/reader/monovm-v$fmt-$abi-lz4" "$OUT/lz4/v$fmt-$abi" || true
+  done
+done
+printf '\020\000\000\000\120MZ ab' >"$OUT/lz4/literals"
+printf '\022\000\000\000\046MZ\002\000\140ab1234' >"$OUT/lz4/overlap"
 # every release layout the independent implementation writes (tests/lib/indep_store.py): format-1 sets
 # (store 0 with its hash tables, per-ABI stores), CRC-32 formats 2/3 on every ABI, padded images
 IND="/usr/bin/python3 $(cd "$(dirname "$0")" && pwd)/indep_store.py"
