@@ -7,29 +7,32 @@ WARN     = -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wca
 STD      = -std=c99
 B        = build
 LIBS     = -lzstd -lpthread
-HAVE_LZ4 := $(shell test -f /usr/include/lz4.h && echo 1)
-ifeq ($(HAVE_LZ4),1)
-CLI_DEFS += -DASMSTORE_CLI_LZ4
-CLI_LIBS += -llz4
+# Optional libraries, found the standard way: pkg-config (every distribution's and Homebrew's .pc
+# files), else the compiler's own search paths (a header it finds and a library it links).
+# HAVE_LZ4=0 (and the like) on the command line leaves one out.
+#   liblz4   writing LZ4 (XALZ) stores byte for byte as .NET does (reading needs no library)
+#   zlib     DEFLATEd APK entries
+#   libcrypto  content hashes (list --hash, diff, unpack) and repack --sign-key
+#   libyara  scan --yara
+# $(call probe,PKG,HEADER,LIB): "pc" (pkg-config knows it), "cc" (the compiler finds it) or ""
+probe = $(shell pkg-config --exists $(1) 2>/dev/null && echo pc || \
+          { printf '\043include <$(2)>\nint main(void) { return 0; }\n' | \
+            $(CC) -x c - -o /dev/null $(3) >/dev/null 2>&1 && echo cc; })
+# $(call optional,NAME,PKG,HEADER,LIB,DEFINE): sets HAVE_NAME (1 or 0) and adds the flags
+define optional
+$(1)_FOUND := $$(call probe,$(2),$(3),$(4))
+HAVE_$(1) ?= $$(if $$($(1)_FOUND),1,0)
+ifeq ($$(HAVE_$(1)),1)
+CLI_DEFS += -D$(5) $$(if $$(filter pc,$$($(1)_FOUND)),$$(shell pkg-config --cflags $(2)))
+CLI_LIBS += $$(if $$(filter pc,$$($(1)_FOUND)),$$(shell pkg-config --libs $(2)),$(4))
 endif
-# zlib: the CLI inflates DEFLATEd APK entries (optional, as liblz4 is: cross builds go without it)
-HAVE_ZLIB := $(shell test -f /usr/include/zlib.h && echo 1)
-ifeq ($(HAVE_ZLIB),1)
-CLI_DEFS += -DASMSTORE_CLI_ZLIB
-CLI_LIBS += -lz
-endif
-# libcrypto: repack --sign-key signs APKs (optional too: built without it, the option is refused)
-HAVE_CRYPTO := $(shell test -f /usr/include/openssl/evp.h && echo 1)
-ifeq ($(HAVE_CRYPTO),1)
-CLI_DEFS += -DASMSTORE_CLI_CRYPTO
-CLI_LIBS += -lcrypto
-endif
-# libyara: scan --yara runs YARA rules over decompressed images (optional too: refused by name without it)
-HAVE_YARA := $(shell test -f /usr/include/yara.h && echo 1)
-ifeq ($(HAVE_YARA),1)
-CLI_DEFS += -DASMSTORE_CLI_YARA
-CLI_LIBS += -lyara
-endif
+endef
+$(eval $(call optional,LZ4,liblz4,lz4.h,-llz4,ASMSTORE_CLI_LZ4))
+$(eval $(call optional,ZLIB,zlib,zlib.h,-lz,ASMSTORE_CLI_ZLIB))
+$(eval $(call optional,CRYPTO,libcrypto,openssl/evp.h,-lcrypto,ASMSTORE_CLI_CRYPTO))
+$(eval $(call optional,YARA,yara,yara.h,-lyara,ASMSTORE_CLI_YARA))
+OPTIONAL_FOUND = liblz4 $(if $(filter 1,$(HAVE_LZ4)),yes,no), zlib $(if $(filter 1,$(HAVE_ZLIB)),yes,no), \
+                 libcrypto $(if $(filter 1,$(HAVE_CRYPTO)),yes,no), libyara $(if $(filter 1,$(HAVE_YARA)),yes,no)
 HEADERS  = asmstore.h asmstore_cache.h
 
 # Everything `make deps` installs (the one list; fragments add none), by what needs it:
@@ -67,7 +70,8 @@ CLI_OBJ = $(patsubst tools/%.c,$(B)/cli/%.o,$(CLI_SRC))
 CLI_FLAGS_NOW = $(CC) $(STD) $(CFLAGS) $(CLI_DEFS)
 $(B)/cli/flags: FORCE | $(B)
 	@mkdir -p $(B)/cli
-	@echo '$(CLI_FLAGS_NOW)' | cmp -s - $@ || echo '$(CLI_FLAGS_NOW)' >$@
+	@echo '$(CLI_FLAGS_NOW)' | cmp -s - $@ || { echo "asmstore CLI: optional libraries: $(OPTIONAL_FOUND)"; \
+	  echo '$(CLI_FLAGS_NOW)' >$@; }
 $(B)/cli/%.o: tools/%.c $(B)/cli/flags | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(CLI_DEFS) -MMD -MP -c -o $@ $<
 $(B)/asmstore: $(CLI_OBJ)

@@ -14,6 +14,16 @@
 #include <lz4.h>
 #include <lz4hc.h>
 #endif
+#ifdef ASMSTORE_CLI_ZLIB
+#include <zlib.h>
+#endif
+#ifdef ASMSTORE_CLI_CRYPTO
+#include <openssl/crypto.h>
+#endif
+#ifdef ASMSTORE_CLI_YARA
+#include <yara.h>
+#endif
+#include <zstd.h>
 
 /* >>usage -------------------------------------------------------------------------------------- */
 const char cli_exit_rule[] =
@@ -790,4 +800,18 @@ void cli_print_optional_parts(FILE *f) {
             "optional parts: liblz4 %s (writing LZ4 stores), zlib %s (DEFLATEd archive entries), "
             "libcrypto %s (repack --sign-key), libyara %s (scan --yara)\n",
             lz4, zlib, crypto, yara);
+    fprintf(f, "built with: libzstd %s", ZSTD_versionString());
+#ifdef ASMSTORE_CLI_LZ4
+    fprintf(f, ", liblz4 %s", LZ4_versionString());
+#endif
+#ifdef ASMSTORE_CLI_ZLIB
+    fprintf(f, ", zlib %s", zlibVersion());
+#endif
+#ifdef ASMSTORE_CLI_CRYPTO
+    fprintf(f, ", %s", OpenSSL_version(OPENSSL_VERSION));
+#endif
+#ifdef ASMSTORE_CLI_YARA
+    fprintf(f, ", libyara %s", YR_VERSION);
+#endif
+    fputc('\n', f);
 }
