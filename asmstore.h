@@ -45,6 +45,7 @@
        asmstore_read_options ro = {0};
        asmstore_locator loc;  asmstore_reader r;  asmstore_entry e;
        ro.name_table = names;  ro.name_table_bytes = sizeof names;
+       ro.expect_abi = ASMSTORE_ABI_ARM64;  ro.expect_hash = ASMSTORE_HASH_CRC32; // this host's layout
        asmstore_locate_dlopen(&loc, "libassembly-store.so", NULL, &err);
        asmstore_reader_init(&r, loc.data, loc.size, &ro, &err);
        if (asmstore_reader_find(&r, "System.Runtime", 14, &e, &err) == ASMSTORE_OK)
@@ -219,7 +220,9 @@ extern "C" {
     X(ERR_ELF_NOT_INERT,      -38, \
       "loading this ELF file would run code from it, load other files or crash the loader") \
     X(ERR_BAD_IMAGE,          -39, \
-      "an image is not what it claims (a PE assembly with a CLI header, a PDB or a .config)")
+      "an image is not what it claims (a PE assembly with a CLI header, a PDB or a .config)") \
+    X(ERR_LAYOUT,             -40, \
+      "the store is not the layout the host expects (ABI, format or name hash)")
 
 typedef enum asmstore_result {
 #define ASMSTORE__ENUM(name, value, text) ASMSTORE_##name = value,
@@ -423,6 +426,10 @@ typedef struct asmstore_read_options {
     void *decompress_user;
     asmstore_allocator allocator;      /* init's scratch for a layout out of descriptor order
                                           (NULL members: ASMSTORE_MALLOC); never kept */
+    asmstore_abi expect_abi;           /* not UNKNOWN: the ABI the store must serve (a format 1
+                                          store 0 serves every ABI) */
+    unsigned expect_formats;           /* not 0: the formats a host takes, 1u << format each */
+    asmstore_hash_kind expect_hash;    /* not UNKNOWN: the name hash its lookups compute */
     uint32_t *name_table;              /* caller memory init attaches as the name table when it */
     size_t name_table_bytes;           /* holds asmstore_reader_name_table_size: lookups are then
                                           O(1) (ASMSTORE_NAME_TABLE_BYTES sizes it for a count) */
@@ -506,7 +513,9 @@ typedef struct asmstore_entry {
    (ASMSTORE_ERR_NAME_NOT_UTF8), and, when opt->max_total_size is set, the sum of declared sizes.
    Ranges in descriptor order (every writer's layout) are checked in one pass with no memory; any
    other layout is sorted on a scratch of 8 bytes per range from opt->allocator, freed before this
-   returns (ASMSTORE_ERR_OUT_OF_MEMORY without it): O(n log n) either way. On failure *r holds no
+   returns (ASMSTORE_ERR_OUT_OF_MEMORY without it): O(n log n) either way. A store valid but not
+   the layout opt->expect_* names fails ASMSTORE_ERR_LAYOUT, err->message naming both sides
+   ("store serves x86_64; the host expects arm64-v8a"). On failure *r holds no
    entries (its counts are 0), so nothing is ever sized from a count that was not checked. */
 ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
                                                   const asmstore_read_options *opt,
@@ -3268,11 +3277,59 @@ ASMSTORE__PRIVATE asmstore_result asmstore__reader_open(asmstore_reader *r, cons
     return res;
 }
 
+/* The store's ABI, format and name hash against what the host said it expects; the message
+   names both sides from static tables (messages are static text). */
+#define ASMSTORE__EXPECT_ABI(f, e) "store serves " f "; the host expects " e
+#define ASMSTORE__EXPECT_ABI_ROW(f)                                                               \
+    {ASMSTORE__EXPECT_ABI(f, "arm64-v8a"), ASMSTORE__EXPECT_ABI(f, "armeabi-v7a"),                \
+     ASMSTORE__EXPECT_ABI(f, "x86_64"), ASMSTORE__EXPECT_ABI(f, "x86")}
+#define ASMSTORE__EXPECT_FORMAT_ROW(f)                                                            \
+    {"store is format " f "; the host expects another format",                                   \
+     "store is format " f "; the host expects format 1",                                         \
+     "store is format " f "; the host expects format 2",                                         \
+     "store is format " f "; the host expects format 3",                                         \
+     "store is format " f "; the host expects format 4"}
+#define ASMSTORE__EXPECT_HASH(f, e) "store's names are hashed with " f "; the host expects " e
+#define ASMSTORE__EXPECT_HASH_ROW(f)                                                              \
+    {ASMSTORE__EXPECT_HASH(f, "CRC-32"), ASMSTORE__EXPECT_HASH(f, "XXH32"),                       \
+     ASMSTORE__EXPECT_HASH(f, "XXH3-64"), ASMSTORE__EXPECT_HASH(f, "XXH64")}
+
+ASMSTORE__PRIVATE asmstore_result asmstore__expect(const asmstore_reader *r,
+                                                   const asmstore_read_options *o,
+                                                   asmstore_error *err) {
+    static const char *const abi[4][4] = {
+        ASMSTORE__EXPECT_ABI_ROW("arm64-v8a"), ASMSTORE__EXPECT_ABI_ROW("armeabi-v7a"),
+        ASMSTORE__EXPECT_ABI_ROW("x86_64"), ASMSTORE__EXPECT_ABI_ROW("x86")};
+    static const char *const format[4][5] = {
+        ASMSTORE__EXPECT_FORMAT_ROW("1"), ASMSTORE__EXPECT_FORMAT_ROW("2"),
+        ASMSTORE__EXPECT_FORMAT_ROW("3"), ASMSTORE__EXPECT_FORMAT_ROW("4")};
+    static const char *const hash[4][4] = {
+        ASMSTORE__EXPECT_HASH_ROW("CRC-32"), ASMSTORE__EXPECT_HASH_ROW("XXH32"),
+        ASMSTORE__EXPECT_HASH_ROW("XXH3-64"), ASMSTORE__EXPECT_HASH_ROW("XXH64")};
+    unsigned f = o->expect_formats, single;
+
+    if (o->expect_abi >= ASMSTORE_ABI_ARM64 && o->expect_abi <= ASMSTORE_ABI_X86 &&
+        r->abi != ASMSTORE_ABI_UNKNOWN && r->abi != o->expect_abi)
+        return asmstore__fail(err, ASMSTORE_ERR_LAYOUT, 4, -1, 0,
+                              abi[r->abi - 1][o->expect_abi - 1]);
+    if (f && r->format >= 1 && r->format <= 4 && !(f & (1u << r->format))) {
+        single = f == 2u ? 1u : f == 4u ? 2u : f == 8u ? 3u : f == 16u ? 4u : 0u;
+        return asmstore__fail(err, ASMSTORE_ERR_LAYOUT, 4, -1, 0, format[r->format - 1][single]);
+    }
+    if (o->expect_hash >= ASMSTORE_HASH_CRC32 && o->expect_hash <= ASMSTORE_HASH_XXH64 &&
+        r->hash_kind >= ASMSTORE_HASH_CRC32 && r->hash_kind <= ASMSTORE_HASH_XXH64 &&
+        r->hash_kind != o->expect_hash)
+        return asmstore__fail(err, ASMSTORE_ERR_LAYOUT, 0, -1, 0,
+                              hash[r->hash_kind - 1][o->expect_hash - 1]);
+    return ASMSTORE_OK;
+}
+
 ASMSTORE_DEF asmstore_result asmstore_reader_init(asmstore_reader *r, const void *data, size_t size,
                                                   const asmstore_read_options *opt,
                                                   asmstore_error *err) {
     asmstore_result res = asmstore__reader_open(r, data, size, opt, err);
 
+    if (res == ASMSTORE_OK && opt) res = asmstore__expect(r, opt, err);
     if (res != ASMSTORE_OK && r) { /* counts read before the check failed are no one's to size by */
         r->entry_count = 0;
         r->index_entry_count = 0;

@@ -654,6 +654,39 @@ static void test_name_table_at_init(void) {
     }
 }
 
+/* asmstore_read_options.expect_*: a valid store of another ABI, format or name hash than the host
+   expects fails ASMSTORE_ERR_LAYOUT naming both sides; what matches (or is not asked) passes. */
+static void test_expected_layout(void) {
+    built b = build_store(3, ASMSTORE_ABI_X86_64, ASMSTORE_RUNTIME_MONOVM, 1, 1); /* XXH3-64 */
+    asmstore_read_options ro;
+    asmstore_reader r;
+    asmstore_error err;
+
+    memset(&ro, 0, sizeof ro);
+    CHECK_EQ_INT(asmstore_reader_init(&r, b.data, b.size, &ro, &err), ASMSTORE_OK);
+    ro.expect_abi = ASMSTORE_ABI_X86_64;
+    ro.expect_formats = 1u << 3;
+    ro.expect_hash = ASMSTORE_HASH_XXH3_64;
+    CHECK_EQ_INT(asmstore_reader_init(&r, b.data, b.size, &ro, &err), ASMSTORE_OK);
+    ro.expect_abi = ASMSTORE_ABI_ARM64;
+    CHECK_EQ_INT(asmstore_reader_init(&r, b.data, b.size, &ro, &err), ASMSTORE_ERR_LAYOUT);
+    CHECK(!strcmp(err.message, "store serves x86_64; the host expects arm64-v8a"));
+    CHECK(r.abi == ASMSTORE_ABI_X86_64 && r.entry_count == 0); /* what it is, and nothing to read */
+    ro.expect_abi = ASMSTORE_ABI_UNKNOWN;
+    ro.expect_formats = 1u << 2;
+    CHECK_EQ_INT(asmstore_reader_init(&r, b.data, b.size, &ro, &err), ASMSTORE_ERR_LAYOUT);
+    CHECK(!strcmp(err.message, "store is format 3; the host expects format 2"));
+    ro.expect_formats = (1u << 2) | (1u << 4);
+    CHECK_EQ_INT(asmstore_reader_init(&r, b.data, b.size, &ro, &err), ASMSTORE_ERR_LAYOUT);
+    CHECK(!strcmp(err.message, "store is format 3; the host expects another format"));
+    ro.expect_formats = (1u << 3) | (1u << 4);
+    ro.expect_hash = ASMSTORE_HASH_CRC32; /* a GA CoreCLR host given a .NET 10 MonoVM store */
+    CHECK_EQ_INT(asmstore_reader_init(&r, b.data, b.size, &ro, &err), ASMSTORE_ERR_LAYOUT);
+    CHECK(!strcmp(err.message, "store's names are hashed with XXH3-64; the host expects CRC-32"));
+    CHECK(strcmp(asmstore_result_string(ASMSTORE_ERR_LAYOUT), "?") != 0);
+    free(b.data);
+}
+
 /* Path.GetFileNameWithoutExtension with the culture prefix kept: the second name each entry is indexed by. */
 static void test_name_base_len(void) {
     CHECK_EQ_INT(asmstore_name_base_len("Foo.dll", 7), 3);
@@ -1155,6 +1188,7 @@ int main(void) {
     RUN(test_lower_bound_any_spread);
     RUN(test_find_index);
     RUN(test_name_table_at_init);
+    RUN(test_expected_layout);
     RUN(test_empty_image_roundtrip);
     RUN(test_decompression_bomb);
     RUN(test_result_strings);
