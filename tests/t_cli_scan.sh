@@ -85,6 +85,12 @@ if command -v zip >/dev/null && command -v zipalign >/dev/null && [ -e "$MONO45/
   t_check "APK: store-deflated, and store-misaligned for a STORED .so off its page" \
       bash -c "codes '$T/f.ndjson' 2 | grep -qx store-deflated && codes '$T/f.ndjson' 3 | grep -qx store-misaligned &&
                ! codes '$T/f.ndjson' 2 | grep -qx store-misaligned"
+  # a store of two assemblies beside the real x86_64 library and its table of 10 descriptors
+  mkdir -p "$T/extra/lib/x86_64"; cp "$V3/x86_64/libxamarin-app.so" "$T/extra/lib/x86_64/"
+  "$ASMSTORE" pack -o "$T/extra/lib/x86_64/libassembly-store.so" --target net10 --abi x86_64 "$T/in/System.Runtime.dll" "$T/in/Renamed.dll" >/dev/null 2>&1
+  "$ASMSTORE" scan "$T/extra/lib/x86_64/libassembly-store.so" >"$T/e.ndjson"
+  t_check "app-table-extra: 8 of the library's 10 descriptors hold no image of the store" \
+      grep -q '"code": "app-table-extra", "where": "[^"]*", "detail": "[^"]*libxamarin-app.so: 8 of its 10 descriptors hold no image of this store"' "$T/e.ndjson"
   # a damaged image: the zstd frame of the last entry broken at its data offset
   "$ASMSTORE" pack -o "$T/damaged.so" --compression zstd --no-check "$T/in"/*.dll >/dev/null 2>&1
   $PY -c '

@@ -63,6 +63,7 @@ static const char *const scan_codes[] = {
     "store-misaligned",      /* a store entry not aligned as the runtime maps it */
     "store-unexpected-place", /* store-like bytes at no path a release reads */
     "assembly-also-plain",   /* an assembly of a store that also sits as a plain archive member */
+    "app-table-extra",       /* libxamarin-app.so's table has descriptors no image of the store uses */
 };
 #define SCAN_NCODES (sizeof scan_codes / sizeof scan_codes[0])
 #define SCAN_MAX_FINDINGS 1000u
@@ -488,19 +489,45 @@ static void scan_store_place(scan_state *s, const cli_unit *u) {
                   (unsigned long long)u->zent.alignment, (unsigned long long)need);
 }
 
-/* libxamarin-app.so's table against the store, as the runtime checks it (info's "agrees"). */
+/* The descriptors of a's table that no compressed image of u uses: an image left out of the store,
+   or a table for another store (formats 2-4: a .NET 6-8 set's table spans every ABI's store). */
+static uint32_t scan_unused_descriptors(const cli_app *a, const cli_unit *u) {
+    unsigned char *used;
+    uint32_t k, unused = 0;
+
+    if (u->r.format == 1 || !a->info.count ||
+        !(used = (unsigned char *)calloc(a->info.count, 1)))
+        return 0;
+    for (k = 0; k < u->r.entry_count; k++) {
+        asmstore_entry e;
+        asmstore_reader_entry(&u->r, k, &e, NULL);
+        if (e.descriptor_index < a->info.count) used[e.descriptor_index] = 1;
+    }
+    for (k = 0; k < a->info.count; k++) unused += !used[k];
+    free(used);
+    return unused;
+}
+
+/* libxamarin-app.so's table against the store, as the runtime checks it (info's "agrees"), and
+   the reverse: descriptors no image uses. */
 static void scan_app_table(scan_state *s, const cli_unit *u) {
     cli_app a;
     cli_app_agreement g;
-    uint32_t bad;
+    uint32_t bad, unused;
 
     memset(&a, 0, sizeof a);
-    if (cli_app_find(&a, &s->in, u, NULL) == 0 && a.found && a.res == ASMSTORE_OK &&
-        (bad = cli_app_agree(&a, u, NULL, &g)) != 0)
+    if (cli_app_find(&a, &s->in, u, NULL) != 0 || !a.found || a.res != ASMSTORE_OK) {
+        cli_app_close(&a);
+        return;
+    }
+    if ((bad = cli_app_agree(&a, u, NULL, &g)) != 0)
         scan_find(s, 6, u->label, "%s: %u of %u compressed entries rejected (%u past the table, "
                                   "%u larger than their descriptor, %u with the buffer out of "
                                   "place)",
                   a.label, bad, g.compressed, g.out_of_range, g.too_large, g.bad_buffer);
+    if ((unused = scan_unused_descriptors(&a, u)) != 0)
+        scan_find(s, 11, u->label, "%s: %u of its %u descriptors hold no image of this store",
+                  a.label, unused, a.info.count);
     cli_app_close(&a);
 }
 
