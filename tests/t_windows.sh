@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Windows (x86_64, mingw-w64) under Wine: asmstore.h with no knobs compiles with every warning an
+# error (C99, C++11) and its platform layer works: the real samples read through the file locator
+# (CreateFileMapping/MapViewOfFile) print exactly what the Linux build prints; a store packed on the
+# writer's Win32 threads and wrapped in a .so is byte-identical to Linux's (zstd built from the same
+# Debian source), written over an existing file (MoveFileExW) at a path with a space and non-ASCII
+# names (UTF-8 through wmain, never the ANSI code page). Programs from mk/windows.mk (make test
+# builds them first); skips with one line where mingw-w64 or Wine is absent.
+. "$(dirname "$0")/lib/lib.sh"
+W="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Werror"
+WIN_CC=x86_64-w64-mingw32-gcc
+WIN=$BUILD/windows
+EXE=$WIN/platform_check.exe; LIN=$BUILD/platform_check
+if ! command -v $WIN_CC >/dev/null; then t_skip "windows" "$WIN_CC not installed (make deps installs mingw-w64)"; t_done; exit; fi
+if [ ! -x "$EXE" ] || [ ! -x "$LIN" ]; then t_skip "windows" "$EXE not built (make windows-check-programs)"; t_done; exit; fi
+
+# the header alone, no knob: C99 with -Wstrict-prototypes, C++11 (nothing GNU-only outside a guard)
+printf '#define ASMSTORE_IMPLEMENTATION\n#include "asmstore.h"\n' >"$T_TMP/impl.c"
+t_check "mingw-w64 C99: asmstore.h with no knob, every warning an error" \
+  $WIN_CC -std=c99 $W -Wstrict-prototypes -O2 -I"$TOP" -I"$WIN/deps/include" -c "$T_TMP/impl.c" -o "$T_TMP/impl.o"
+t_check "mingw-w64 C++11: asmstore.h with no knob, every warning an error" \
+  x86_64-w64-mingw32-g++ -x c++ -std=c++11 $W -O2 -I"$TOP" -I"$WIN/deps/include" -c "$T_TMP/impl.c" -o "$T_TMP/implxx.o"
+# no dlopen locator where the system loads no ELF (the header leaves it out by itself)
+defs=$(nm -g --defined-only "$T_TMP/impl.o" 2>/dev/null | awk '{print $3}')
+if grep -qx asmstore_locate_dlopen <<<"$defs"; then t_fail "mingw object defines asmstore_locate_dlopen"
+elif ! grep -qx asmstore_locate_file <<<"$defs" || ! grep -qx asmstore_locate_apk <<<"$defs"; then t_fail "mingw object lacks the file or APK locator"
+else t_ok "mingw object has no dlopen locator (no ELF loader on Windows), the file and APK locators are there"; fi
+
+if ! command -v wine >/dev/null; then t_skip "windows runs" "wine not installed (make deps installs it)"; t_done; exit; fi
+export WINEPREFIX=${WINEPREFIX:-$WIN/wineprefix} WINEDEBUG=-all
+# wine_run OUT ARGS...: the .exe under Wine, its stdout without the console's CRs in OUT
+wine_run() { local out=$1; shift; wine "$EXE" "$@" 2>"$out.err" | tr -d '\r' >"$out"; return "${PIPESTATUS[0]}"; }
+if ! wine_run "$T_TMP/start" 2>/dev/null && ! grep -q usage "$T_TMP/start.err"; then
+  t_skip "windows runs" "Wine cannot start here ($(head -1 "$T_TMP/start.err"))"; t_done; exit
+fi
+
+STORES=("$SAMPLES/v1-expandroid/assemblies.arm64_v8a.blob" "$SAMPLES/v1-razr-pointcrep/base_assemblies.blob"
+        "$SAMPLES/v3-watercountdown-widget/arm64-v8a/assembly-store.so" "$SAMPLES/v3-watercountdown-widget/x86_64/assembly-store.so")
+"$LIN" read "${STORES[@]}" >"$T_TMP/read.linux" 2>&1
+wine_run "$T_TMP/read.wine" read "${STORES[@]}"
+n=$(grep -c '^  ' "$T_TMP/read.linux")
+if [ "$n" -gt 0 ] && cmp -s "$T_TMP/read.linux" "$T_TMP/read.wine"; then t_ok "the 4 real samples read under Wine as on Linux ($n images, XXH3 of each)"
+else t_fail "samples under Wine" "$(diff "$T_TMP/read.linux" "$T_TMP/read.wine" | head -5)"; fi
+
+# pack: over an existing file, at a path with a space and non-ASCII names
+V3="$SAMPLES/v3-watercountdown-widget/arm64-v8a/assembly-store.so"
+"$LIN" pack "$T_TMP/linux.so" "$V3" >"$T_TMP/pack.linux" 2>&1
+d="$T_TMP/out dir/ünïcödé"; mkdir -p "$d"; out="$d/libassembly-store ü.so"
+printf 'the old file' >"$out"
+if wine_run "$T_TMP/pack.wine" pack "$out" "$V3" && cmp -s "$T_TMP/pack.linux" "$T_TMP/pack.wine"; then
+  t_ok "pack under Wine: the writer's threads, the ELF wrapper, the read-back say what Linux says"
+else t_fail "pack under Wine" "$(diff "$T_TMP/pack.linux" "$T_TMP/pack.wine" | head -5)"; fi
+t_check "the .so written under Wine is byte-identical to Linux's (zstd from the same Debian source)" cmp "$T_TMP/linux.so" "$out"
+left=$(find "$d" -name '*.tmp.*' | wc -l)
+t_check "it replaced the existing file (MoveFileExW), no temp file left ($left)" test "$left" = 0 -a "$(head -c 4 "$out" | od -An -c | tr -d ' ')" = '177ELF'
+# a Windows path: drive letter and backslashes (Wine's Z: is /)
+wpath="Z:$(printf '%s' "$T_TMP/out dir" | tr / '\\')\\drive.so"
+wine_run "$T_TMP/pack.drive" pack "$wpath" "$V3"
+t_check "a drive-letter path with backslashes: the same bytes" cmp "$T_TMP/linux.so" "$T_TMP/out dir/drive.so"
+t_done
