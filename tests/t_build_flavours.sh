@@ -34,15 +34,16 @@ for cc in gcc clang; do
     $cc -std=c99 $W -O2 -D_GNU_SOURCE -DASMSTORE_NO_ZSTD -DASMSTORE_ZSTD_HEADER='"/nonexistent/zstd.h"' -c $D/impl.c -o "$T_TMP/nz-$cc.o"
 done
 # strict POSIX (no _GNU_SOURCE: what macOS and the BSDs offer beside POSIX is guarded) and a second
-# libc (musl, whose headers are not /usr/include's: zstd.h and xxhash.h copied beside), each header
-# with its implementation, every warning an error
+# libc (musl, whose headers are not /usr/include's: zstd.h and xxhash.h copied beside), both headers
+# with their implementations, every warning an error
 mkdir -p "$T_TMP/inc" && cp /usr/include/zstd.h /usr/include/zstd_errors.h /usr/include/xxhash.h "$T_TMP/inc/"
-printf '#define ASMSTORE_IMPLEMENTATION\n#include "asmstore.h"\n' >"$T_TMP/core.c"
 for cc in gcc clang musl-gcc; do
   command -v $cc >/dev/null || { t_skip "$cc strict builds" "not installed (make deps: musl-tools)"; continue; }
-  t_check "$cc -std=c99 -D_POSIX_C_SOURCE=200809L, no _GNU_SOURCE: asmstore.h, -Werror" \
-    $cc -std=c99 $W -O2 -DASMSTORE_NO_GNU_SOURCE -D_POSIX_C_SOURCE=200809L -I"$TOP" -I"$T_TMP/inc" -c "$T_TMP/core.c" -o "$T_TMP/posix-$cc.o"
+  t_check "$cc -std=c99 -D_POSIX_C_SOURCE=200809L, no _GNU_SOURCE: asmstore.h + asmstore_cache.h, -Werror" \
+    $cc -std=c99 $W -O2 -DASMSTORE_NO_GNU_SOURCE -D_POSIX_C_SOURCE=200809L -I"$T_TMP/inc" -c "$D/impl.c" -o "$T_TMP/posix-$cc.o"
 done
+command -v musl-gcc >/dev/null && t_check "musl-gcc -std=c99 (the header's _GNU_SOURCE): both headers, -Werror" \
+  musl-gcc -std=c99 $W -O2 -I"$T_TMP/inc" -c "$D/impl.c" -o "$T_TMP/musl.o"
 # trim switches by audience: each flavour compiles (-Werror), links without what it drops (no -ldl
 # without dlopen, no -lpthread without BUILD), runs tests/build/trim.c, which says what it used, and
 # its object defines none of the dropped functions (the full object defines them all).
