@@ -9,6 +9,7 @@
                                               size and XXH3-64, and its images as read prints them */
 #define ASMSTORE_IMPLEMENTATION
 #include "../asmstore.h"
+#include <errno.h>
 #include <lz4.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,7 +116,8 @@ static int pack(const char *out, const char *in) {
     if (rc == 0 && (asmstore_writer_finish(w, &store, &n, &err) != ASMSTORE_OK ||
                     asmstore_elf_write_file(out, &eo, store, n, 0644, &err) != ASMSTORE_OK ||
                     asmstore_read_file(out, NULL, &back, &back_size, &err) != ASMSTORE_OK)) {
-        printf("pack: %s (%s)\n", asmstore_result_string(err.result), err.message);
+        printf("pack: %s (%s)%s\n", asmstore_result_string(err.result), err.message,
+               err.backend_code == EACCES ? ": EACCES" : "");
         rc = 1;
     }
     asmstore_writer_free(w);

@@ -57,4 +57,36 @@ t_check "it replaced the existing file (MoveFileExW), no temp file left ($left)"
 wpath="Z:$(printf '%s' "$T_TMP/out dir" | tr / '\\')\\drive.so"
 wine_run "$T_TMP/pack.drive" pack "$wpath" "$V3"
 t_check "a drive-letter path with backslashes: the same bytes" cmp "$T_TMP/linux.so" "$T_TMP/out dir/drive.so"
+
+# the APK locator: a store entry mapped in an APK (the view kept whole: Windows unmaps only whole
+# views); a split APK found beside base.apk named with backslashes (the file name after '\')
+mkdir -p "$T_TMP/apk/lib/arm64-v8a" "$T_TMP/split" "$T_TMP/base"
+cp "$V3" "$T_TMP/apk/lib/arm64-v8a/libassembly-store.so"
+(cd "$T_TMP/apk" && zip -q -0 -r "$T_TMP/app0.zip" lib) && zipalign -f 16384 "$T_TMP/app0.zip" "$T_TMP/app.apk" 2>/dev/null
+cp "$T_TMP/app.apk" "$T_TMP/split/split_config.arm64_v8a.apk"
+echo readme >"$T_TMP/base/readme.txt"; (cd "$T_TMP/base" && zip -q "$T_TMP/split/base.apk" readme.txt)
+if [ -f "$T_TMP/app.apk" ]; then
+  "$LIN" read "$T_TMP/app.apk" >"$T_TMP/apk.linux" 2>&1
+  wine_run "$T_TMP/apk.wine" read "$T_TMP/app.apk"
+  t_check "an APK's store read under Wine as on Linux" cmp "$T_TMP/apk.linux" "$T_TMP/apk.wine"
+  wine_run "$T_TMP/split.wine" read "Z:$(printf '%s' "$T_TMP/split" | tr / '\\')\\base.apk"
+  t_check "base.apk named with backslashes: the store found in its split_config.arm64_v8a.apk" cmp "$T_TMP/apk.linux" "$T_TMP/split.wine"
+else t_skip "APK under Wine" "zip or zipalign missing (make deps)"; fi
+
+# a read-only output directory: a clean failure (EACCES), the old file intact, no temp file. As a user
+# the permissions bind (root's writes ignore them): nobody, with a Wine prefix of its own.
+ro="$T_TMP/ro"; mkdir -p "$ro"; printf 'the old file' >"$ro/out.so"; chmod 755 "$T_TMP"; chmod 555 "$ro"
+nb=$BUILD/windows/wine-nobody
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && mkdir -p "$nb" && chown nobody "$nb"; then
+  setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$nb" WINEPREFIX="$nb/prefix" WINEDEBUG=-all \
+    wine "$EXE" pack "$ro/out.so" "$V3" 2>/dev/null | tr -d '\r' >"$T_TMP/ro.out"
+  if grep -q 'creating the temp file beside the output.*EACCES' "$T_TMP/ro.out" && [ "$(cat "$ro/out.so")" = "the old file" ] &&
+     [ "$(ls "$ro" | wc -l)" = 1 ]; then t_ok "a read-only output directory: EACCES said, the old file intact, nothing left beside it"
+  else t_fail "read-only output directory" "$(tail -1 "$T_TMP/ro.out"); dir: $(ls "$ro" | tr '\n' ' ')"; fi
+elif [ "$(id -u)" != 0 ]; then
+  wine_run "$T_TMP/ro.out" pack "$ro/out.so" "$V3"
+  if grep -q 'EACCES' "$T_TMP/ro.out" && [ "$(cat "$ro/out.so")" = "the old file" ]; then t_ok "a read-only output directory: EACCES said, the old file intact"
+  else t_fail "read-only output directory" "$(tail -1 "$T_TMP/ro.out")"; fi
+else t_skip "read-only output directory" "root without setpriv: permissions would not bind"; fi
+chmod 755 "$ro"
 t_done
