@@ -8,7 +8,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #ifdef ASMSTORE_CLI_LZ4
 #include <lz4.h>
@@ -420,7 +419,7 @@ int cli_map_file(const char *path, const unsigned char **data, size_t *size) {
 
 void cli_unmap_file(const unsigned char *data, size_t size) {
     if (data)
-        munmap((void *)(uintptr_t)data, size);
+        asmstore__os_unmap((void *)(uintptr_t)data, size); /* the header's platform layer */
 }
 
 /* >>codecs ------------------------------------------------------------------------------------- */

@@ -138,7 +138,9 @@ static int parse_change(repack_args *a, const char *v, int replace) {
             cli_error("--replace takes NAME=FILE, not %s", v);
             return 2;
         }
-        c->arg = strndup(v, (size_t)(eq - v));
+        c->arg = strdup(v); /* NAME: cut at the '=' (strndup is POSIX only) */
+        if (c->arg)
+            c->arg[eq - v] = '\0';
         c->file = eq + 1;
     } else {
         c->arg = strdup(v);
