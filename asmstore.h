@@ -1547,8 +1547,8 @@ ASMSTORE__PRIVATE int asmstore__os_create_temp(char *tmpl) {
 #ifdef ASMSTORE__WINDOWS
     static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
     char *x = tmpl + strlen(tmpl) - 6;
-    uint64_t s = (uint64_t)GetTickCount64() ^ ((uint64_t)GetCurrentProcessId() << 32) ^
-                 (uint64_t)(uintptr_t)tmpl;
+    uint64_t s = (uint64_t)GetTickCount() ^ ((uint64_t)GetCurrentProcessId() << 32) ^
+                 (uint64_t)(uintptr_t)tmpl; /* GetTickCount: every Windows, any _WIN32_WINNT */
     int tries, i, fd = -1;
 
     for (tries = 0; tries < 100 && fd < 0; tries++) {

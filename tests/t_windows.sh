@@ -20,6 +20,8 @@ t_check "mingw-w64 C99: asmstore.h with no knob, every warning an error" \
   $WIN_CC -std=c99 $W -Wstrict-prototypes -O2 -I"$TOP" -I"$WIN/deps/include" -c "$T_TMP/impl.c" -o "$T_TMP/impl.o"
 t_check "mingw-w64 C++11: asmstore.h with no knob, every warning an error" \
   x86_64-w64-mingw32-g++ -x c++ -std=c++11 $W -O2 -I"$TOP" -I"$WIN/deps/include" -c "$T_TMP/impl.c" -o "$T_TMP/implxx.o"
+t_check "mingw-w64 with the oldest API level (_WIN32_WINNT=0x0501): the layer calls nothing newer" \
+  $WIN_CC -std=c99 $W -D_WIN32_WINNT=0x0501 -O2 -I"$TOP" -I"$WIN/deps/include" -c "$T_TMP/impl.c" -o "$T_TMP/impl-xp.o"
 # no dlopen locator where the system loads no ELF (the header leaves it out by itself)
 defs=$(nm -g --defined-only "$T_TMP/impl.o" 2>/dev/null | awk '{print $3}')
 if grep -qx asmstore_locate_dlopen <<<"$defs"; then t_fail "mingw object defines asmstore_locate_dlopen"
