@@ -4,8 +4,8 @@
 #                      packages of the versions the Linux build links (the same zstd writes the same
 #                      frames); xxhash.h is Debian's own header (used header-only)
 #   platform_check.exe tests/platform_check.c, static; build/platform_check is its Linux twin
-# Built before `make test` (WINDOWS_TEST_NEEDS) when mingw-w64 is installed; else nothing (the suite
-# skips with one line).
+# Built before `make test` (WINDOWS_TEST_NEEDS) when mingw-w64 is installed; else, or when the build
+# fails, nothing (the suite skips with one line). A new libzstd-dev: `rm -r build/windows` rebuilds.
 WIN_CC     = x86_64-w64-mingw32-gcc
 WIN_AR     = x86_64-w64-mingw32-ar
 WIN_DIR    = $(B)/windows
@@ -30,7 +30,10 @@ $(B)/platform_check: tests/platform_check.c asmstore.h | $(B)
 
 .PHONY: windows-check-programs
 ifeq ($(HAVE_MINGW),1)
-windows-check-programs: $(WIN_DIR)/platform_check.exe $(B)/platform_check
+# a failure (Debian's source packages out of reach) is said, not fatal: tests/t_windows.sh then skips
+windows-check-programs:
+	@$(MAKE) --no-print-directory $(WIN_DIR)/platform_check.exe $(B)/platform_check || \
+	  echo "  SKIP windows: the mingw builds failed (above; Debian's source packages out of reach?)"
 else
 windows-check-programs:
 	@echo "  SKIP windows: $(WIN_CC) not installed (make deps installs mingw-w64)"
