@@ -2,6 +2,7 @@
    that holds the asmstore.h implementation. */
 #define ASMSTORE_IMPLEMENTATION
 #include "cli.h"
+#include "cli_os.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -421,6 +422,19 @@ void cli_unmap_file(const unsigned char *data, size_t size) {
     if (data)
         asmstore__os_unmap((void *)(uintptr_t)data, size); /* the header's platform layer */
 }
+
+/* The header's platform layer for the other files (cli_os.h). */
+int cli_replace_file(const char *from, const char *to) {
+    return asmstore__os_replace(from, to);
+}
+int cli_set_mode(int fd, unsigned mode) {
+    return asmstore__os_set_mode(fd, mode);
+}
+#ifdef ASMSTORE__WINDOWS
+int cli_win_errno(unsigned long code) {
+    return asmstore__os_errno((DWORD)code);
+}
+#endif
 
 /* >>codecs ------------------------------------------------------------------------------------- */
 asmstore_result cli_decompress(void *user, asmstore_compression kind, void *dst, size_t cap,

@@ -1,12 +1,9 @@
 /* cli_digest.c - an entry's uncompressed image and its SHA-256 (cli_digest.h). */
 #include "cli_digest.h"
+#include "cli_os.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef ASMSTORE_CLI_CRYPTO
-#include <openssl/evp.h>
-#endif
 
 /* >>images ------------------------------------------------------------------------------------- */
 asmstore_result cli_image_get(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
@@ -41,7 +38,7 @@ void cli_image_free(cli_image *img) {
 
 /* >>content hash ------------------------------------------------------------------------------- */
 int cli_sha256_available(void) {
-#ifdef ASMSTORE_CLI_CRYPTO
+#ifdef CLI_OS_HAVE_SHA256
     return 1;
 #else
     return 0;
@@ -49,27 +46,19 @@ int cli_sha256_available(void) {
 }
 
 int cli_sha256_hex(const void *p, size_t n, char hex[CLI_SHA256_HEX]) {
-#ifdef ASMSTORE_CLI_CRYPTO
     static const char digits[] = "0123456789abcdef";
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned len = 0, i;
+    unsigned char md[32];
+    unsigned i;
 
     hex[0] = 0;
-    if (EVP_Digest(n ? p : "", n, md, &len, EVP_sha256(), NULL) != 1 ||
-        len * 2 + 1 != CLI_SHA256_HEX)
+    if (cli_os_sha256(p, n, md) != 0) /* libcrypto's, or Windows' own */
         return -1;
-    for (i = 0; i < len; i++) {
+    for (i = 0; i < 32; i++) {
         hex[2 * i] = digits[md[i] >> 4];
         hex[2 * i + 1] = digits[md[i] & 15];
     }
-    hex[2 * len] = 0;
+    hex[64] = 0;
     return 0;
-#else
-    (void)p;
-    (void)n;
-    hex[0] = 0;
-    return -1;
-#endif
 }
 
 asmstore_result cli_entry_sha256(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
