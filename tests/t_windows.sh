@@ -136,6 +136,27 @@ for d in lin win; do mkdir -p "$T_TMP/$d/sp ace/ünï"; printf 'the old file' >"
 if both pack --target net10 --abi arm64 -o "sp ace/ünï/out ü.so" x && same "sp ace"; then
   t_ok "pack over an existing file at a path with a space and non-ASCII names (the UTF-8 code page manifest)"
 else say "pack to a UTF-8 path"; fi
+pats=("System.*.dll" "Mono.[A]ndroid*" "[!S]*.dll" "Sys?em.Linq.dll")
+bad=; for p in "${pats[@]}"; do both pack --target net10 --keep-uncompressed "$p" -o k.so x && same k.so || { bad=$p; break; }; done
+if [ -z "$bad" ]; then t_ok "pack --keep-uncompressed with patterns ('*', '?', '[A]', '[!S]'): cli_os_fnmatch picks what fnmatch picks"
+else say "--keep-uncompressed $bad"; fi
+# a symlink (Wine shows it as a reparse point) where extract would make a directory: refused, as on
+# Linux, and nothing written where it points
+mkdir -p "$T_TMP/sat/fr"; cp "$T_TMP/win/x/System.Linq.dll" "$T_TMP/sat/App.dll"; cp "$T_TMP/win/x/System.Runtime.dll" "$T_TMP/sat/fr/App.resources.dll"
+"$ASMSTORE" pack --target net10 -o "$T_TMP/sat.so" "$T_TMP/sat" >/dev/null 2>&1
+for d in lin win; do mkdir -p "$T_TMP/$d/dest" "$T_TMP/$d/elsewhere"; ln -s ../elsewhere "$T_TMP/$d/dest/fr"; done
+if both extract "$T_TMP/sat.so" -C dest && [ "$(cat "$T_TMP/win/rc")" = 1 ] && [ -z "$(ls "$T_TMP/win/elsewhere")" ]; then
+  t_ok "extract: a symlink in the way refused (exit 1, as on Linux), nothing written through it"
+else say "extract through a symlink"; fi
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  chmod 555 "$ro"
+  setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$nb" WINEPREFIX="$nb/prefix" WINEDEBUG=-all \
+    wine "$CLI" pack --target net10 -o "$ro/out.so" "$T_TMP/win/x" >/dev/null 2>"$T_TMP/ro.err"; rc=$?
+  chmod 755 "$ro"
+  if [ $rc = 2 ] && grep -q 'Permission denied' "$T_TMP/ro.err" && [ "$(cat "$ro/out.so")" = "the old file" ] && [ "$(ls "$ro" | wc -l)" = 1 ]
+  then t_ok "asmstore.exe pack into a read-only directory: exit 2, why said, the old file intact, nothing left"
+  else t_fail "asmstore.exe pack into a read-only directory" "exit $rc: $(head -2 "$T_TMP/ro.err"); dir: $(ls "$ro" | tr '\n' ' ')"; fi
+fi
 wine "$CLI" load "$V3" System.Linq.dll >/dev/null 2>"$T_TMP/load.err"; rc=$?
 if [ $rc = 2 ] && grep -q 'load: not available on Windows' "$T_TMP/load.err"; then t_ok "load: not available on Windows, exit 2"
 else t_fail "load on Windows" "exit $rc: $(cat "$T_TMP/load.err")"; fi
