@@ -323,19 +323,19 @@ int cli_os_dir_open(const char *path) {
     CloseHandle(h);
     return -1;
 }
-int cli_os_dir_open_at(int dirfd, const char *name) {
+/* op(dirfd's path / name): its result, errno as op left it. */
+static int at(int dirfd, const char *name, int (*op)(const char *)) {
     char *p = join(dirfd, name);
-    int fd = p ? cli_os_dir_open(p) : -1, e = errno;
-    free(p);
-    errno = e;
-    return fd;
-}
-int cli_os_mkdir_at(int dirfd, const char *name) {
-    char *p = join(dirfd, name);
-    int rc = p ? _mkdir(p) : -1, e = errno;
+    int rc = p ? op(p) : -1, e = errno;
     free(p);
     errno = e;
     return rc;
+}
+int cli_os_dir_open_at(int dirfd, const char *name) {
+    return at(dirfd, name, cli_os_dir_open);
+}
+int cli_os_mkdir_at(int dirfd, const char *name) {
+    return at(dirfd, name, _mkdir);
 }
 int cli_os_file_open_at(int dirfd, const char *name, int create) {
     char *p = join(dirfd, name);
@@ -361,11 +361,7 @@ int cli_os_rename_at(int dirfd, const char *from, const char *to) {
     return rc;
 }
 int cli_os_unlink_at(int dirfd, const char *name, int dir) {
-    char *p = join(dirfd, name);
-    int rc = !p ? -1 : dir ? _rmdir(p) : _unlink(p), e = errno;
-    free(p);
-    errno = e;
-    return rc;
+    return at(dirfd, name, dir ? _rmdir : _unlink);
 }
 int cli_os_dir_dup(int dirfd) {
     const char *d = dir_path(dirfd);
