@@ -427,9 +427,6 @@ void cli_unmap_file(const unsigned char *data, size_t size) {
 int cli_replace_file(const char *from, const char *to) {
     return asmstore__os_replace(from, to);
 }
-int cli_set_mode(int fd, unsigned mode) {
-    return asmstore__os_set_mode(fd, mode);
-}
 #ifdef ASMSTORE__WINDOWS
 int cli_win_errno(unsigned long code) {
     return asmstore__os_errno((DWORD)code);

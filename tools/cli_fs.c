@@ -118,7 +118,7 @@ static int write_in_dir(int dirfd, const char *name, const void *data, size_t si
     }
     if (fd < 0)
         return 2;
-    if (write_all(fd, (const unsigned char *)data, size) != 0 || cli_set_mode(fd, mode) != 0)
+    if (write_all(fd, (const unsigned char *)data, size) != 0 || cli_os_set_mode(fd, mode) != 0)
         err = errno;
     if (close(fd) != 0 && !err)
         err = errno;

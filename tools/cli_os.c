@@ -38,6 +38,9 @@ int cli_os_fnmatch(const char *pattern, const char *name) {
 int cli_os_lstat(const char *path, struct stat *st) {
     return lstat(path, st);
 }
+int cli_os_set_mode(int fd, unsigned mode) {
+    return fchmod(fd, (mode_t)mode);
+}
 int cli_os_stderr_is_tty(void) {
     return isatty(2);
 }
@@ -208,6 +211,11 @@ int cli_os_lstat(const char *path, struct stat *st) {
 }
 int cli_os_stderr_is_tty(void) {
     return _isatty(2);
+}
+int cli_os_set_mode(int fd, unsigned mode) {
+    (void)fd;
+    (void)mode;
+    return 0;
 }
 /* CNG's SHA-256 (Windows Vista and later; Wine 8 has it): the provider, one hash object fed in
    chunks a ULONG counts. */

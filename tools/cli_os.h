@@ -28,6 +28,10 @@ int cli_os_mkdir(const char *path);
 char *cli_os_mkdtemp(char *tmpl);
 /* fnmatch(pattern, name, 0): 0 when name matches ('*', '?', '[...]', '\' quoting), else nonzero. */
 int cli_os_fnmatch(const char *pattern, const char *name);
+/* fchmod (umask does not apply); Windows has no mode bits to set (0). 0 or -1 with errno. Here, not
+   through the header's asmstore__os_set_mode, so that cli_fs.c needs only this file (the fuzzers
+   build it without the CLI's common part). */
+int cli_os_set_mode(int fd, unsigned mode);
 /* lstat: never through a symlink (Windows: a reparse point is neither a directory nor a file). */
 int cli_os_lstat(const char *path, struct stat *st);
 /* Is stderr a terminal (progress is shown only there)? */
@@ -62,10 +66,9 @@ int cli_os_dir_dup(int dirfd);
 void cli_os_dir_close(int dirfd);
 
 /* The header's platform layer for the CLI's files (in cli_common.c, which holds the header's
-   implementation): rename over an existing file (Windows: MoveFileExW), a file's mode (Windows:
-   none to set), a Win32 error as errno. 0 or -1 with errno. */
+   implementation): rename over an existing file (Windows: MoveFileExW), a Win32 error as errno.
+   0 or -1 with errno. */
 int cli_replace_file(const char *from, const char *to);
-int cli_set_mode(int fd, unsigned mode);
 int cli_win_errno(unsigned long code);
 /* Why command cannot run here (Windows: load and cache, device-side), or NULL. */
 const char *cli_os_unavailable(const char *command);

@@ -359,7 +359,7 @@ int cli_zip_finish(cli_zip_out *z, const unsigned char *comment, size_t comment_
     }
     n = central_end(z, z->pos, comment_size, end);
     bad = put(z, z->cd, z->cd_size) || put(z, end, n) || put(z, comment, comment_size) ||
-          fflush(z->f) != 0 || cli_set_mode(fileno(z->f), 0644) != 0;
+          fflush(z->f) != 0 || cli_os_set_mode(fileno(z->f), 0644) != 0;
 
     if (fclose(z->f) != 0)
         bad = 1;
