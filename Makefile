@@ -51,6 +51,10 @@ DEPS += elfutils binutils zip unzip zipalign apksigner time qemu-user \
 # the Mono host (mk/hosts.mk), fuzzing (mk/fuzz.mk), the benchmark's upstream stand-in, instruction
 # counts and plot (mk/bench.mk)
 DEPS += mono-devel libmono-2.0-dev clang libclang-rt-14-dev afl++ llvm lld valgrind gnuplot-nox
+# Windows and a second libc: the mingw-w64 cross compiler (and its zlib) and Wine that run the
+# header's platform layer and asmstore.exe (mk/windows.mk, tests/t_windows.sh), musl-gcc for the
+# strict builds (tests/t_build_flavours.sh)
+DEPS += mingw-w64 wine wine64 musl-tools libz-mingw-w64-dev
 # foreign architectures whose libzstd the cross tests download (tests/lib/cross_sysroot.sh)
 CROSS_DEBARCHES = s390x arm64 armhf
 
@@ -95,12 +99,16 @@ TEST_SH  = $(sort $(wildcard tests/t_*.sh))
 #                   programs, compiled before `make test`)
 #   mk/dotnet.mk    make runtime-net11, composite-net10 (NuGet packages into build/); DOTNET_TEST_NEEDS
 #   mk/python.mk    make sdist, python-venv, bench-python, python-asan (tests/t_python.sh installs on its own)
+#   mk/windows.mk   make windows (build/windows/asmstore.exe); WINDOWS_TEST_NEEDS (build/windows/:
+#                   mingw builds of zstd and lz4 from Debian's source packages by mk/debsrc.sh, the
+#                   platform check and the CLI for Wine)
 include mk/hosts.mk mk/elf.mk mk/cache.mk mk/sanitize.mk mk/fuzz.mk mk/install.mk mk/bench.mk mk/dotnet.mk
-include mk/python.mk
+include mk/python.mk mk/windows.mk
 
 # what `make test` runs besides tests/test_*.c and tests/t_*.sh, and what it builds first
 TEST_EXTRA = $(CACHE_TESTS) $(FUZZ_TESTS) $(SANITIZE_TESTS)
-TEST_NEEDS = elf-hosts mono-host coreclr-host $(FUZZ_TEST_NEEDS) $(BENCH_TEST_NEEDS) $(DOTNET_TEST_NEEDS)
+TEST_NEEDS = elf-hosts mono-host coreclr-host $(FUZZ_TEST_NEEDS) $(BENCH_TEST_NEEDS) $(DOTNET_TEST_NEEDS) \
+             $(WINDOWS_TEST_NEEDS)
 
 # ---- tests ----
 

@@ -8,6 +8,8 @@
    file includes it without the define and gets the declarations only. Link -lzstd (unless
    ASMSTORE_NO_ZSTD), -lpthread (the writer's threads) and, before glibc 2.34, -ldl (the dlopen
    locator); xxhash.h must be on the include path (used header-only: no XXH* symbol is exported).
+   Builds with no knob on Linux, Android, the BSDs, macOS and Windows (mingw-w64 or MSVC: Win32
+   threads, no -lpthread; every path the API takes is UTF-8), each through >>platform.
 
    WHAT IT DOES (each part is found by its banner, `>>name`, in the order data flows)
      reader      validate a store held in memory once, look entries up by name ("Foo.dll", "Foo",
@@ -64,7 +66,8 @@
      ASMSTORE_NO_INSPECT        drop the inspector's kit: the inertness check, the app library's
                                 reader and patcher (NO_BUILD implies it)
      ASMSTORE_NO_ZIP            drop the ZIP scan and the APK locator
-     ASMSTORE_NO_DLOPEN         drop the dlopen locator (no dlopen, no -ldl)
+     ASMSTORE_NO_DLOPEN         drop the dlopen locator (no dlopen, no -ldl); set by itself
+                                where no system loader loads ELF (Windows, macOS)
      ASMSTORE_NO_STDIO          drop everything that touches files
      ASMSTORE_NO_ZSTD           no libzstd: stored and XALZ images, or the decompress callback
      ASMSTORE_NO_THREADS        the writer compresses on the calling thread only
@@ -95,9 +98,10 @@
 
    The format itself: docs/store-format.md; what each .NET release ships: docs/store-releases.md.
 */
-/* The implementation uses POSIX/GNU interfaces (O_CLOEXEC, mkstemp, dladdr1, dl_iterate_phdr).
-   This takes effect when the header comes before any system header in the implementation file;
-   otherwise define _GNU_SOURCE yourself. */
+/* The implementation uses POSIX interfaces (O_CLOEXEC, mkstemp) and, where glibc has them, GNU
+   ones (dladdr1, dl_iterate_phdr); on Windows the Win32 API (>>platform). This takes effect when
+   the header comes before any system header in the implementation file; otherwise define
+   _GNU_SOURCE yourself. */
 #if defined(ASMSTORE_IMPLEMENTATION) && !defined(_GNU_SOURCE) && !defined(ASMSTORE_NO_GNU_SOURCE)
 #define _GNU_SOURCE 1
 #endif
@@ -141,6 +145,12 @@
 #define ASMSTORE_NO_ELF
 #endif
 #if defined(ASMSTORE_NO_LOCATOR) && !defined(ASMSTORE_NO_DLOPEN)
+#define ASMSTORE_NO_DLOPEN
+#endif
+/* The dlopen locator needs a system loader of ELF objects: Linux, Android and the BSDs have one;
+   elsewhere (Windows, macOS) it is absent, as if ASMSTORE_NO_DLOPEN were given. */
+#if !defined(ASMSTORE_NO_DLOPEN) && !defined(__linux__) && !defined(__FreeBSD__) && \
+    !defined(__NetBSD__) && !defined(__OpenBSD__) && !defined(__DragonFly__)
 #define ASMSTORE_NO_DLOPEN
 #endif
 
@@ -1394,32 +1404,412 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
 #define XXH_INLINE_ALL
 #endif
 #include ASMSTORE_XXHASH_HEADER
-#ifndef ASMSTORE_NO_STDIO /* file and APK locators, files */
-#include <errno.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#endif
-#if !defined(ASMSTORE_NO_STDIO) && !defined(ASMSTORE_NO_BUILD) /* files: temp names */
-#include <stdio.h>
-#endif
-#ifndef ASMSTORE_NO_DLOPEN /* dlopen locator */
-#include <dlfcn.h>
-#include <link.h>
-#include <unistd.h>
-#endif
-#if !defined(ASMSTORE_NO_WRITER) && !defined(ASMSTORE_NO_THREADS) /* the writer's workers */
-#include <pthread.h>
-#include <unistd.h>
-#endif
-
 #if defined(__GNUC__) || defined(__clang__)
 #define ASMSTORE__UNUSED __attribute__((unused))
 #else
 #define ASMSTORE__UNUSED
 #endif
 #define ASMSTORE__PRIVATE static ASMSTORE__UNUSED
+
+/* >>platform ----------------------------------------------------------------------------------- */
+/* The one place that touches the OS: open, read, write, map, replace and remove files, the page
+   size, the CPU count, the writer's threads. POSIX (Linux, Android, the BSDs, macOS) or Windows
+   (mingw-w64 and MSVC: paths are UTF-8, converted to UTF-16 for the wide calls, never through the
+   ANSI code page; files in binary mode; a temp file replaces the output with MoveFileExW, as
+   rename does on POSIX). Descriptors are the C library's ints on both. Every other part calls
+   asmstore__os_*; nothing GNU-only outside a guard. */
+#if defined(_WIN32) && !defined(ASMSTORE__WINDOWS)
+#define ASMSTORE__WINDOWS 1
+#endif
+#if defined(ASMSTORE__WINDOWS) && \
+    (!defined(ASMSTORE_NO_STDIO) || (!defined(ASMSTORE_NO_WRITER) && !defined(ASMSTORE_NO_THREADS)))
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN /* what the layer needs, not the whole of windows.h */
+#define ASMSTORE__LEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX /* no min/max macros in a C++ includer's way */
+#define ASMSTORE__NOMINMAX
+#endif
+#include <windows.h>
+#ifdef ASMSTORE__LEAN
+#undef WIN32_LEAN_AND_MEAN
+#undef ASMSTORE__LEAN
+#endif
+#ifdef ASMSTORE__NOMINMAX
+#undef NOMINMAX
+#undef ASMSTORE__NOMINMAX
+#endif
+#endif
+#ifndef ASMSTORE_NO_STDIO /* file and APK locators, files */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#ifdef ASMSTORE__WINDOWS
+#include <io.h>
+#include <wchar.h>
+#else
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+#endif
+#ifndef ASMSTORE_NO_DLOPEN /* dlopen locator (only where the system loads ELF: >>core: config) */
+#include <dlfcn.h>
+#include <link.h>
+#endif
+#if !defined(ASMSTORE_NO_WRITER) && !defined(ASMSTORE_NO_THREADS) /* the writer's workers */
+#ifdef ASMSTORE__WINDOWS
+#include <process.h>
+#else
+#include <pthread.h>
+#include <unistd.h>
+#endif
+#endif
+
+#ifndef ASMSTORE_NO_STDIO
+#ifdef ASMSTORE__WINDOWS
+/* The errno for a Win32 error code (what the caller's message and errno name). */
+ASMSTORE__PRIVATE int asmstore__os_errno(DWORD e) {
+    switch (e) {
+    case ERROR_FILE_NOT_FOUND:
+    case ERROR_PATH_NOT_FOUND:
+    case ERROR_INVALID_DRIVE: return ENOENT;
+    case ERROR_ACCESS_DENIED:
+    case ERROR_SHARING_VIOLATION:
+    case ERROR_LOCK_VIOLATION:
+    case ERROR_WRITE_PROTECT: return EACCES;
+    case ERROR_NOT_ENOUGH_MEMORY:
+    case ERROR_OUTOFMEMORY: return ENOMEM;
+    case ERROR_DISK_FULL:
+    case ERROR_HANDLE_DISK_FULL: return ENOSPC;
+    case ERROR_FILE_EXISTS:
+    case ERROR_ALREADY_EXISTS: return EEXIST;
+    case ERROR_INVALID_NAME:
+    case ERROR_NO_UNICODE_TRANSLATION: return EINVAL;
+    default: return EIO;
+    }
+}
+
+/* path (UTF-8) as UTF-16 in ASMSTORE_MALLOC'd memory; NULL with errno set (EINVAL: not UTF-8). */
+ASMSTORE__PRIVATE wchar_t *asmstore__os_wide(const char *path) {
+    int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, NULL, 0);
+    wchar_t *w;
+
+    if (n <= 0) {
+        errno = EINVAL;
+        return NULL;
+    }
+    w = (wchar_t *)ASMSTORE_MALLOC((size_t)n * sizeof *w);
+    if (!w) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, w, n);
+    return w;
+}
+
+/* _wopen of a UTF-8 path, binary and not inherited; nofollow: a reparse point (symlink,
+   junction) is refused with ELOOP, as O_NOFOLLOW does. */
+ASMSTORE__PRIVATE int asmstore__os_wopen(const char *path, int flags, int nofollow) {
+    wchar_t *w = asmstore__os_wide(path);
+    DWORD attrs;
+    int fd = -1, e;
+
+    if (!w) return -1;
+    attrs = nofollow ? GetFileAttributesW(w) : INVALID_FILE_ATTRIBUTES;
+    if (attrs != INVALID_FILE_ATTRIBUTES && (attrs & FILE_ATTRIBUTE_REPARSE_POINT))
+        errno = ELOOP;
+    else
+        fd = _wopen(w, flags | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
+    e = errno;
+    ASMSTORE_FREE(w);
+    errno = e;
+    return fd;
+}
+#endif
+
+/* The file name in path: after its last '/' (Windows: '\\' and a drive's ':' too). */
+ASMSTORE__PRIVATE const char *asmstore__os_basename(const char *path) {
+    const char *base = path, *p;
+    for (p = path; *p; p++)
+#ifdef ASMSTORE__WINDOWS
+        if (*p == '/' || *p == '\\' || *p == ':') base = p + 1;
+#else
+        if (*p == '/') base = p + 1;
+#endif
+    return base;
+}
+
+/* Opens path to read (a FIFO or a terminal never blocks the open: O_NONBLOCK changes nothing for
+   regular files); nofollow: not through a symlink. -1 with errno set. */
+ASMSTORE__PRIVATE int asmstore__os_open_read(const char *path, int nofollow) {
+#ifdef ASMSTORE__WINDOWS
+    return asmstore__os_wopen(path, _O_RDONLY, nofollow);
+#else
+    return open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
+#endif
+}
+
+ASMSTORE__PRIVATE int asmstore__os_close(int fd) {
+#ifdef ASMSTORE__WINDOWS
+    return _close(fd);
+#else
+    return close(fd);
+#endif
+}
+
+/* A struct stat's time t (m, c) in nanoseconds: Darwin spells st_mtim st_mtimespec. */
+#ifdef __APPLE__
+#define ASMSTORE__STAT_NS(st, t)                                                                  \
+    ((uint64_t)(st).st_##t##timespec.tv_sec * 1000000000u + (uint64_t)(st).st_##t##timespec.tv_nsec)
+#else
+#define ASMSTORE__STAT_NS(st, t)                                                                  \
+    ((uint64_t)(st).st_##t##tim.tv_sec * 1000000000u + (uint64_t)(st).st_##t##tim.tv_nsec)
+#endif
+
+/* 0 and *size when fd is a regular file, with *id (may be NULL) its identity (unknown on Windows,
+   whose _fstat64 gives no file number); else the errno (*size 0): EISDIR, EINVAL (not regular),
+   fstat's. */
+ASMSTORE__PRIVATE int asmstore__os_regular_size(int fd, uint64_t *size,
+                                                asmstore_file_identity *id) {
+#ifdef ASMSTORE__WINDOWS
+    struct _stat64 st;
+    *size = 0;
+    if (id) memset(id, 0, sizeof *id);
+    if (_fstat64(fd, &st) != 0) return errno;
+    if ((st.st_mode & _S_IFMT) != _S_IFREG)
+        return (st.st_mode & _S_IFMT) == _S_IFDIR ? EISDIR : EINVAL;
+#else
+    struct stat st;
+    *size = 0;
+    if (fstat(fd, &st) != 0) return errno;
+    if (!S_ISREG(st.st_mode)) return S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    if (id) {
+        id->known = 1;
+        id->dev = (uint64_t)st.st_dev;
+        id->ino = (uint64_t)st.st_ino;
+        id->size = (uint64_t)st.st_size;
+        id->mtime_ns = ASMSTORE__STAT_NS(st, m);
+        id->ctime_ns = ASMSTORE__STAT_NS(st, c);
+    }
+#endif
+    *size = st.st_size > 0 ? (uint64_t)st.st_size : 0u;
+    return 0;
+}
+
+/* One read()/write() of at most len bytes (Windows': at most 1 GiB a call); -1 with errno set. */
+ASMSTORE__PRIVATE long long asmstore__os_read(int fd, void *buf, size_t len) {
+#ifdef ASMSTORE__WINDOWS
+    return _read(fd, buf, (unsigned)(len > (1u << 30) ? (1u << 30) : len));
+#else
+    return (long long)read(fd, buf, len);
+#endif
+}
+ASMSTORE__PRIVATE long long asmstore__os_write(int fd, const void *buf, size_t len) {
+#ifdef ASMSTORE__WINDOWS
+    return _write(fd, buf, (unsigned)(len > (1u << 30) ? (1u << 30) : len));
+#else
+    return (long long)write(fd, buf, len);
+#endif
+}
+
+/* Maps size bytes of fd read-only (private); 0, or the errno. */
+ASMSTORE__PRIVATE int asmstore__os_map(int fd, size_t size, unsigned char **map) {
+#ifdef ASMSTORE__WINDOWS
+    HANDLE fm = CreateFileMappingW((HANDLE)_get_osfhandle(fd), NULL, PAGE_READONLY, 0, 0, NULL);
+    void *m;
+    if (!fm) return asmstore__os_errno(GetLastError());
+    m = MapViewOfFile(fm, FILE_MAP_READ, 0, 0, size);
+    if (!m) {
+        int e = asmstore__os_errno(GetLastError());
+        CloseHandle(fm);
+        return e;
+    }
+    CloseHandle(fm); /* the view keeps the mapping */
+#else
+    void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED) return errno;
+#endif
+    *map = (unsigned char *)m;
+    return 0;
+}
+
+/* Unmaps what asmstore__os_map mapped (or what asmstore__os_map_keep kept of it). */
+ASMSTORE__PRIVATE void asmstore__os_unmap(void *map, size_t size) {
+#ifdef ASMSTORE__WINDOWS
+    (void)size;
+    UnmapViewOfFile(map);
+#else
+    munmap(map, size);
+#endif
+}
+
+/* Of the mapping *map[0..*size), keeps at least the pages holding [off, off+len) and updates
+   *map and *size: POSIX unmaps the pages around (at most one munmap on each side, so the bytes
+   stay where the one mmap put them); Windows unmaps a view only whole, so keeps it. */
+ASMSTORE__PRIVATE void asmstore__os_map_keep(unsigned char **map, size_t *size, uint64_t off,
+                                             uint64_t len) {
+#ifdef ASMSTORE__WINDOWS
+    (void)map;
+    (void)size;
+    (void)off;
+    (void)len;
+#else
+    long pg = sysconf(_SC_PAGESIZE);
+    size_t page = pg > 0 ? (size_t)pg : 4096u, start = (size_t)off - (size_t)off % page,
+           last = (size_t)(off + len), n = *size;
+    size_t mapped = n + (page - n % page) % page, end = last + (page - last % page) % page;
+    if (end > mapped) end = mapped;
+    if (start > 0) munmap(*map, start);
+    if (end < mapped) munmap(*map + end, mapped - end);
+    *map += start;
+    *size = end - start;
+#endif
+}
+
+/* Creates and opens (to write) a new file named tmpl, whose last six characters "XXXXXX" are
+   replaced to make the name unique, as mkstemp; -1 with errno set. */
+ASMSTORE__PRIVATE int asmstore__os_create_temp(char *tmpl) {
+#ifdef ASMSTORE__WINDOWS
+    static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+    char *x = tmpl + strlen(tmpl) - 6;
+    uint64_t s = (uint64_t)GetTickCount() ^ ((uint64_t)GetCurrentProcessId() << 32) ^
+                 (uint64_t)(uintptr_t)tmpl; /* GetTickCount: every Windows, any _WIN32_WINNT */
+    int tries, i, fd = -1;
+
+    for (tries = 0; tries < 100 && fd < 0; tries++) {
+        for (i = 0; i < 6; i++) {
+            s = s * 6364136223846793005u + 1442695040888963407u;
+            x[i] = digits[(s >> 33) % 36u];
+        }
+        fd = asmstore__os_wopen(tmpl, _O_WRONLY | _O_CREAT | _O_EXCL, 0);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    return fd;
+#else
+    return mkstemp(tmpl);
+#endif
+}
+
+/* The file's permission bits (POSIX); Windows has none to set (ACLs are inherited from the
+   directory), so 0 there. 0, or -1 with errno set. */
+ASMSTORE__PRIVATE int asmstore__os_set_mode(int fd, unsigned mode) {
+#ifdef ASMSTORE__WINDOWS
+    (void)fd;
+    (void)mode;
+    return 0;
+#else
+    return fchmod(fd, (mode_t)mode);
+#endif
+}
+
+/* Renames from to to, replacing to when it exists (atomically on POSIX; MoveFileExW on
+   Windows, where rename() would refuse an existing target). 0, or -1 with errno set. */
+ASMSTORE__PRIVATE int asmstore__os_replace(const char *from, const char *to) {
+#ifdef ASMSTORE__WINDOWS
+    wchar_t *wf = asmstore__os_wide(from), *wt = wf ? asmstore__os_wide(to) : NULL;
+    int rc = -1, e = errno;
+
+    if (wt && MoveFileExW(wf, wt, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+        rc = 0;
+    else if (wt)
+        e = asmstore__os_errno(GetLastError());
+    ASMSTORE_FREE(wf);
+    ASMSTORE_FREE(wt);
+    errno = e;
+    return rc;
+#else
+    return rename(from, to);
+#endif
+}
+
+ASMSTORE__PRIVATE int asmstore__os_remove(const char *path) {
+#ifdef ASMSTORE__WINDOWS
+    wchar_t *w = asmstore__os_wide(path);
+    int rc = w ? _wunlink(w) : -1;
+    ASMSTORE_FREE(w);
+    return rc;
+#else
+    return unlink(path);
+#endif
+}
+#endif /* ASMSTORE_NO_STDIO */
+
+#if !defined(ASMSTORE_NO_WRITER) && !defined(ASMSTORE_NO_THREADS)
+/* The writer's workers and their one lock. A thread function is declared
+   `asmstore__os_thread_ret ASMSTORE__OS_THREAD_CALL f(void *)` and returns 0. */
+#ifdef ASMSTORE__WINDOWS
+typedef HANDLE asmstore__os_thread;
+typedef CRITICAL_SECTION asmstore__os_mutex;
+typedef unsigned asmstore__os_thread_ret;
+#define ASMSTORE__OS_THREAD_CALL __stdcall
+#else
+typedef pthread_t asmstore__os_thread;
+typedef pthread_mutex_t asmstore__os_mutex;
+typedef void *asmstore__os_thread_ret;
+#define ASMSTORE__OS_THREAD_CALL
+#endif
+typedef asmstore__os_thread_ret(ASMSTORE__OS_THREAD_CALL *asmstore__os_thread_fn)(void *);
+
+/* Starts fn(arg) on a new thread; 0, or nonzero when none could be started. */
+ASMSTORE__PRIVATE int asmstore__os_thread_start(asmstore__os_thread *t, asmstore__os_thread_fn fn,
+                                                void *arg) {
+#ifdef ASMSTORE__WINDOWS
+    uintptr_t h = _beginthreadex(NULL, 0, fn, arg, 0, NULL);
+    *t = (HANDLE)h;
+    return h == 0;
+#else
+    return pthread_create(t, NULL, fn, arg);
+#endif
+}
+ASMSTORE__PRIVATE void asmstore__os_thread_join(asmstore__os_thread t) {
+#ifdef ASMSTORE__WINDOWS
+    WaitForSingleObject(t, INFINITE);
+    CloseHandle(t);
+#else
+    pthread_join(t, NULL);
+#endif
+}
+/* 0, or nonzero when the mutex could not be made. */
+ASMSTORE__PRIVATE int asmstore__os_mutex_init(asmstore__os_mutex *m) {
+#ifdef ASMSTORE__WINDOWS
+    InitializeCriticalSection(m);
+    return 0;
+#else
+    return pthread_mutex_init(m, NULL);
+#endif
+}
+ASMSTORE__PRIVATE void asmstore__os_mutex_destroy(asmstore__os_mutex *m) {
+#ifdef ASMSTORE__WINDOWS
+    DeleteCriticalSection(m);
+#else
+    pthread_mutex_destroy(m);
+#endif
+}
+#ifdef ASMSTORE__WINDOWS
+#define ASMSTORE__OS_LOCK(m)   EnterCriticalSection(m)
+#define ASMSTORE__OS_UNLOCK(m) LeaveCriticalSection(m)
+#else
+#define ASMSTORE__OS_LOCK(m)   pthread_mutex_lock(m)
+#define ASMSTORE__OS_UNLOCK(m) pthread_mutex_unlock(m)
+#endif
+
+/* Processors online (at least 1). */
+ASMSTORE__PRIVATE int asmstore__os_cpu_count(void) {
+#ifdef ASMSTORE__WINDOWS
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors > 0 ? (int)si.dwNumberOfProcessors : 1;
+#else
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    return c > 0 ? (c > 4096 ? 4096 : (int)c) : 1;
+#endif
+}
+#elif !defined(ASMSTORE_NO_WRITER)
+typedef void *asmstore__os_thread_ret; /* the worker runs on the calling thread only */
+#define ASMSTORE__OS_THREAD_CALL
+#endif /* threads */
 
 #ifdef __cplusplus
 extern "C" {
@@ -6199,7 +6589,7 @@ ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l) {
     if (l->dl_handle) dlclose(l->dl_handle);
 #endif
 #ifndef ASMSTORE_NO_STDIO
-    if (l->map) munmap(l->map, l->map_size);
+    if (l->map) asmstore__os_unmap(l->map, l->map_size);
 #endif
     memset(l, 0, sizeof *l);
 }
@@ -6380,17 +6770,14 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
 #endif /* ASMSTORE_NO_DLOPEN */
 
 #ifndef ASMSTORE_NO_STDIO
-/* Flags for opening a file to read: a FIFO or a terminal given as a path never blocks the open
-   (fstat then refuses anything that is not a regular file); O_NONBLOCK changes nothing for regular
-   files. */
-#define ASMSTORE__O_READ (O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-
-/* Opens path to read; -1 (err and errno set; *res the result) when it is not there, cannot be
-   opened or is not a regular file (errno EISDIR or EINVAL, *res not_regular). */
+/* Opens path to read (a FIFO or a terminal given as a path never blocks the open); -1 (err and
+   errno set; *res the result) when it is not there, cannot be opened or is not a regular file
+   (errno EISDIR or EINVAL, *res not_regular); else the descriptor, the file's *size and its *id
+   (may be NULL). */
 ASMSTORE__PRIVATE int asmstore__open_regular(const char *path, asmstore_result not_regular,
-                                             struct stat *st, asmstore_result *res,
-                                             asmstore_error *err) {
-    int fd = open(path, ASMSTORE__O_READ), e;
+                                             uint64_t *size, asmstore_file_identity *id,
+                                             asmstore_result *res, asmstore_error *err) {
+    int fd = asmstore__os_open_read(path, 0), e;
 
     if (fd < 0) {
         e = errno;
@@ -6399,26 +6786,11 @@ ASMSTORE__PRIVATE int asmstore__open_regular(const char *path, asmstore_result n
         errno = e;
         return -1;
     }
-    if (fstat(fd, st) != 0)
-        e = errno;
-    else if (!S_ISREG(st->st_mode))
-        e = S_ISDIR(st->st_mode) ? EISDIR : EINVAL;
-    else
-        return fd;
-    close(fd);
+    if ((e = asmstore__os_regular_size(fd, size, id)) == 0) return fd;
+    asmstore__os_close(fd);
     *res = asmstore__fail(err, not_regular, 0, -1, e, "not a regular file (or fstat failed)");
     errno = e;
     return -1;
-}
-
-/* The identity of the file st describes. */
-ASMSTORE__PRIVATE void asmstore__file_identity_of(asmstore_file_identity *id, const struct stat *st) {
-    id->known = 1;
-    id->dev = (uint64_t)st->st_dev;
-    id->ino = (uint64_t)st->st_ino;
-    id->size = (uint64_t)st->st_size;
-    id->mtime_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000u + (uint64_t)st->st_mtim.tv_nsec;
-    id->ctime_ns = (uint64_t)st->st_ctim.tv_sec * 1000000000u + (uint64_t)st->st_ctim.tv_nsec;
 }
 
 /* Opens path and maps all of it read-only, once (the descriptor is closed again), with *id (may be
@@ -6428,32 +6800,28 @@ ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_
                                                      asmstore_result empty, unsigned char **map,
                                                      size_t *size, asmstore_file_identity *id,
                                                      asmstore_error *err) {
-    struct stat st;
-    void *m;
+    uint64_t file_size;
     asmstore_result res = ASMSTORE_OK;
     int fd, e;
 
     *map = NULL;
     *size = 0;
-    if ((fd = asmstore__open_regular(path, not_regular, &st, &res, err)) < 0) return res;
-    if (st.st_size <= 0) {
-        close(fd);
+    if ((fd = asmstore__open_regular(path, not_regular, &file_size, id, &res, err)) < 0) return res;
+    if (file_size == 0) {
+        asmstore__os_close(fd);
         return asmstore__fail(err, empty, 0, -1, 0, "empty file");
     }
-    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX) {
-        close(fd);
+    if (file_size > (uint64_t)SIZE_MAX) {
+        asmstore__os_close(fd);
         errno = EFBIG;
         return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, EFBIG,
                               "file larger than the address space");
     }
-    m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    e = errno;
-    close(fd);
+    e = asmstore__os_map(fd, (size_t)file_size, map);
+    asmstore__os_close(fd);
     errno = e;
-    if (m == MAP_FAILED) return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, e, "mapping the file");
-    *map = (unsigned char *)m;
-    *size = (size_t)st.st_size;
-    if (id) asmstore__file_identity_of(id, &st);
+    if (e) return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, e, "mapping the file");
+    *size = (size_t)file_size;
     return ASMSTORE_OK;
 }
 
@@ -6464,19 +6832,13 @@ ASMSTORE__PRIVATE void asmstore__keep_file(asmstore_locator *l, const char *path
     l->file_identity = *id;
 }
 
-/* Of the mapping m[0..n), keeps only the pages holding [off, off+len) as l's map: the rest is
-   unmapped (at most one munmap on each side), so the entry stays where the one mmap put it. */
+/* Of the mapping m[0..n), keeps the pages holding [off, off+len) as l's map (the rest is unmapped
+   where the OS can: asmstore__os_map_keep), so the entry stays where the one mapping put it. */
 ASMSTORE__PRIVATE void asmstore__keep_pages(asmstore_locator *l, unsigned char *m, size_t n,
                                             uint64_t off, uint64_t len) {
-    long pg = sysconf(_SC_PAGESIZE);
-    size_t page = pg > 0 ? (size_t)pg : 4096u, start = (size_t)off - (size_t)off % page,
-           last = (size_t)(off + len);
-    size_t mapped = n + (page - n % page) % page, end = last + (page - last % page) % page;
-    if (end > mapped) end = mapped;
-    if (start > 0) munmap(m, start);
-    if (end < mapped) munmap(m + end, mapped - end);
-    l->map = m + start;
-    l->map_size = end - start;
+    asmstore__os_map_keep(&m, &n, off, len);
+    l->map = m;
+    l->map_size = n;
 }
 
 /* Payload inside bytes [p, p+n) that came from file offset `at`: ELF (either kind) or raw. */
@@ -6518,7 +6880,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_in_zip(asmstore_locator *l, u
         res = asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, ent.data_offset, -1, 0,
                              "store entry is empty");
     if (res != ASMSTORE_OK) {
-        munmap(m, n);
+        asmstore__os_unmap(m, n);
         return res;
     }
     asmstore__keep_pages(l, m, n, ent.data_offset, ent.compressed_size);
@@ -6529,7 +6891,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_in_zip(asmstore_locator *l, u
     res = asmstore__locate_inner(l, m + ent.data_offset, (size_t)ent.compressed_size,
                                  ent.data_offset, symbol);
     if (res != ASMSTORE_OK) {
-        munmap(l->map, l->map_size);
+        asmstore__os_unmap(l->map, l->map_size);
         l->map = NULL;
         l->map_size = 0;
         l->entry_data = NULL;
@@ -6563,23 +6925,20 @@ ASMSTORE__PRIVATE asmstore_result asmstore__locate_apk_one(asmstore_locator *l, 
 ASMSTORE__PRIVATE asmstore_result asmstore__locate_split(asmstore_locator *l, const char *path,
                                                          asmstore_abi abi, const char *symbol) {
     char split[4096 + 64];
-    const char *slash = strrchr(path, '/');
-    size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    const char *base = asmstore__os_basename(path);
+    size_t dir = (size_t)(base - path);
     unsigned i;
     asmstore_abi a;
 
-    if (strcmp(slash ? slash + 1 : path, "base.apk") != 0 || strlen(path) >= 4000)
-        return ASMSTORE_ERR_NOT_FOUND;
+    if (strcmp(base, "base.apk") != 0 || strlen(path) >= 4000) return ASMSTORE_ERR_NOT_FOUND;
     for (i = 0; (a = asmstore__abi_candidate(abi, i)) != ASMSTORE_ABI_UNKNOWN; i++) {
         const char *an = asmstore__abi(a)->underscored;
         size_t m = strlen(an);
-        struct stat st;
         memcpy(split, path, dir);
         memcpy(split + dir, "split_config.", 13);
         memcpy(split + dir + 13, an, m);
         memcpy(split + dir + 13 + m, ".apk", 5);
-        if (stat(split, &st) == 0 &&
-            asmstore__locate_apk_one(l, split, a, symbol, NULL) == ASMSTORE_OK) {
+        if (asmstore__locate_apk_one(l, split, a, symbol, NULL) == ASMSTORE_OK) {
             l->from_split = 1;
             return ASMSTORE_OK;
         }
@@ -6616,14 +6975,14 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
         m[3] == 4) { /* a ZIP: as asmstore_locate_apk */
 #ifndef ASMSTORE_NO_ZIP
         if (asmstore__locate_split(l, path, ASMSTORE_ABI_UNKNOWN, symbol) == ASMSTORE_OK) {
-            munmap(m, n); /* a split holds the store: base.apk's mapping goes */
+            asmstore__os_unmap(m, n); /* a split holds the store: base.apk's mapping goes */
             return ASMSTORE_OK;
         }
         res = asmstore__locate_in_zip(l, m, n, ASMSTORE_ABI_UNKNOWN, symbol, err);
         if (res == ASMSTORE_OK) asmstore__keep_file(l, path, &id);
         return res;
 #else
-        munmap(m, n);
+        asmstore__os_unmap(m, n);
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
                               "a ZIP archive, and ASMSTORE_NO_ZIP is set");
 #endif
@@ -6651,7 +7010,7 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
 ASMSTORE__PRIVATE long long asmstore__read_full(int fd, void *buf, size_t len) {
     size_t done = 0;
     while (done < len) {
-        ssize_t n = read(fd, (char *)buf + done, len - done);
+        long long n = asmstore__os_read(fd, (char *)buf + done, len - done);
         if (n < 0) {
             if (errno == EINTR) continue;
             return -1;
@@ -6664,7 +7023,7 @@ ASMSTORE__PRIVATE long long asmstore__read_full(int fd, void *buf, size_t len) {
 ASMSTORE__PRIVATE int asmstore__write_full(int fd, const void *buf, size_t len) {
     size_t done = 0;
     while (done < len) {
-        ssize_t n = write(fd, (const char *)buf + done, len - done);
+        long long n = asmstore__os_write(fd, (const char *)buf + done, len - done);
         if (n < 0) {
             if (errno == EINTR) continue;
             return -1;
@@ -6676,7 +7035,7 @@ ASMSTORE__PRIVATE int asmstore__write_full(int fd, const void *buf, size_t len) 
 
 ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a,
                                                 void **data, size_t *size, asmstore_error *err) {
-    struct stat st;
+    uint64_t file_size;
     int fd;
     void *buf;
     long long n;
@@ -6685,26 +7044,27 @@ ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL path or output");
     *data = NULL;
     *size = 0;
-    if ((fd = asmstore__open_regular(path, ASMSTORE_ERR_IO, &st, &res, err)) < 0) return res;
-    if ((unsigned long long)st.st_size > (unsigned long long)(SIZE_MAX / 2)) {
-        close(fd);
+    if ((fd = asmstore__open_regular(path, ASMSTORE_ERR_IO, &file_size, NULL, &res, err)) < 0)
+        return res;
+    if (file_size > (uint64_t)(SIZE_MAX / 2)) {
+        asmstore__os_close(fd);
         return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, 0,
                               "file larger than half the address space");
     }
-    buf = asmstore_alloc(a, (size_t)st.st_size);
+    buf = asmstore_alloc(a, (size_t)file_size);
     if (!buf) {
-        close(fd);
+        asmstore__os_close(fd);
         return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0, "buffer for the file");
     }
-    n = asmstore__read_full(fd, buf, (size_t)st.st_size);
-    close(fd);
-    if (n != (long long)st.st_size) {
-        asmstore_free(a, buf, (size_t)st.st_size);
+    n = asmstore__read_full(fd, buf, (size_t)file_size);
+    asmstore__os_close(fd);
+    if (n != (long long)file_size) {
+        asmstore_free(a, buf, (size_t)file_size);
         return asmstore__fail(err, ASMSTORE_ERR_IO, n < 0 ? 0 : (uint64_t)n, -1, n < 0 ? errno : 0,
                               "reading the file (short read or error)");
     }
     *data = buf;
-    *size = (size_t)st.st_size;
+    *size = (size_t)file_size;
     return ASMSTORE_OK;
 }
 
@@ -6712,15 +7072,14 @@ ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore
 ASMSTORE__PRIVATE int asmstore__file_equals(const char *path, const void *const *parts,
                                             const size_t *sizes, size_t n) {
     unsigned char buf[65536];
-    struct stat st;
+    uint64_t file_size;
     size_t total = 0, i, off;
     int fd, same = 1;
     for (i = 0; i < n; i++) total += sizes[i];
-    fd = open(path, ASMSTORE__O_READ | O_NOFOLLOW);
+    fd = asmstore__os_open_read(path, 1);
     if (fd < 0) return 0;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-        (unsigned long long)st.st_size != (unsigned long long)total) {
-        close(fd);
+    if (asmstore__os_regular_size(fd, &file_size, NULL) != 0 || file_size != (uint64_t)total) {
+        asmstore__os_close(fd);
         return 0;
     }
     for (i = 0; i < n && same; i++) {
@@ -6732,7 +7091,7 @@ ASMSTORE__PRIVATE int asmstore__file_equals(const char *path, const void *const 
             off += want;
         }
     }
-    close(fd);
+    asmstore__os_close(fd);
     return same;
 }
 
@@ -6752,7 +7111,7 @@ ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const v
     if (!tmp) return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0, "temp file name");
     memcpy(tmp, path, plen);
     memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-    fd = mkstemp(tmp);
+    fd = asmstore__os_create_temp(tmp);
     if (fd < 0) {
         saved = errno;
         asmstore_free(NULL, tmp, plen + 16);
@@ -6764,19 +7123,19 @@ ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const v
             failed = "writing the temp file";
             saved = errno;
         }
-    if (!failed && fchmod(fd, (mode_t)mode) != 0) {
+    if (!failed && asmstore__os_set_mode(fd, mode) != 0) {
         failed = "setting the temp file's mode";
         saved = errno;
     }
-    if (close(fd) != 0 && !failed) {
+    if (asmstore__os_close(fd) != 0 && !failed) {
         failed = "closing the temp file";
         saved = errno;
     }
-    if (!failed && rename(tmp, path) != 0) {
+    if (!failed && asmstore__os_replace(tmp, path) != 0) {
         failed = "renaming the temp file to the output";
         saved = errno;
     }
-    if (failed) unlink(tmp);
+    if (failed) asmstore__os_remove(tmp);
     asmstore_free(NULL, tmp, plen + 16);
     return failed ? asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, saved, failed) : ASMSTORE_OK;
 }
@@ -6854,14 +7213,14 @@ struct asmstore_writer {
     uint32_t *name_set;
     size_t name_set_cap;
 #ifndef ASMSTORE_NO_THREADS
-    pthread_mutex_t lock;
+    asmstore__os_mutex lock;
 #endif
 };
 /* The writer's one lock (job queue, progress count); nothing to take in ASMSTORE_NO_THREADS
    builds. */
 #ifndef ASMSTORE_NO_THREADS
-#define ASMSTORE__WRITER_LOCK(w)   pthread_mutex_lock(&(w)->lock)
-#define ASMSTORE__WRITER_UNLOCK(w) pthread_mutex_unlock(&(w)->lock)
+#define ASMSTORE__WRITER_LOCK(w)   ASMSTORE__OS_LOCK(&(w)->lock)
+#define ASMSTORE__WRITER_UNLOCK(w) ASMSTORE__OS_UNLOCK(&(w)->lock)
 #else
 #define ASMSTORE__WRITER_LOCK(w)   ((void)0)
 #define ASMSTORE__WRITER_UNLOCK(w) ((void)0)
@@ -7338,7 +7697,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, siz
 }
 
 /* Worker loop: takes the next entry until none are left; results land in each entry. */
-static void *asmstore__compress_worker(void *arg) {
+static asmstore__os_thread_ret ASMSTORE__OS_THREAD_CALL asmstore__compress_worker(void *arg) {
     asmstore_writer *w = (asmstore_writer *)arg;
     void *cctx = NULL;
     int need_cctx = 0;
@@ -7364,7 +7723,7 @@ static void *asmstore__compress_worker(void *arg) {
 #ifndef ASMSTORE_NO_ZSTD
     ZSTD_freeCCtx((ZSTD_CCtx *)cctx);
 #endif
-    return NULL;
+    return 0;
 }
 
 /* Job order: largest image first (ties by index), so one big entry does not finish alone at the
@@ -7406,26 +7765,26 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_all(asmstore_writer *w) {
     w->done_jobs = 0;
 #ifndef ASMSTORE_NO_THREADS
     if (jobs == 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        jobs = c > 0 ? (int)(c > 256 ? 256 : c) : 1;
+        int c = asmstore__os_cpu_count();
+        jobs = c > 256 ? 256 : c;
     }
     if ((size_t)jobs > n) jobs = n ? (int)n : 1;
-    if (pthread_mutex_init(&w->lock, NULL) != 0) {
+    if (asmstore__os_mutex_init(&w->lock) != 0) {
         asmstore_free(a, w->jobs, n * sizeof *w->jobs);
         w->jobs = NULL;
         return ASMSTORE_ERR_OUT_OF_MEMORY;
     }
     {
-        pthread_t th[256];
+        asmstore__os_thread th[256];
         int started = 0, t;
         for (t = 1; t < jobs && t < 256; t++) {
-            if (pthread_create(&th[started], NULL, asmstore__compress_worker, w) != 0) break;
+            if (asmstore__os_thread_start(&th[started], asmstore__compress_worker, w) != 0) break;
             started++;
         }
         asmstore__compress_worker(w);
-        for (t = 0; t < started; t++) pthread_join(th[t], NULL);
+        for (t = 0; t < started; t++) asmstore__os_thread_join(th[t]);
     }
-    pthread_mutex_destroy(&w->lock);
+    asmstore__os_mutex_destroy(&w->lock);
 #else
     (void)jobs;
     asmstore__compress_worker(w);

@@ -14,8 +14,10 @@
        #define ASMSTORE_CACHE_IMPLEMENTATION
      before you include this file in *one* C or C++ file. That file needs only asmstore.h's
      declarations (the cache calls its public functions and its byte readers), and _GNU_SOURCE or
-     _POSIX_C_SOURCE >= 200809L (openat, fdopendir, sigtimedwait). Link -lpthread, and -lzstd
-     unless ASMSTORE_NO_ZSTD.
+     _POSIX_C_SOURCE >= 200809L (openat, fdopendir, sigtimedwait; with only the latter, madvise
+     and mincore are not declared: hits map their own ranges, >>cache-platform). Link -lpthread,
+     and -lzstd unless ASMSTORE_NO_ZSTD. Linux and Android run it; macOS and the BSDs compile
+     it; Windows does not.
 
    EXAMPLE (checks shortened)
        asmstore_cache *c;
@@ -264,9 +266,9 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
 /* The pack file hits are served from now: a new descriptor of it (O_CLOEXEC; the caller closes
    it), and in *pack_id the pack_id of the images it serves (never 0). -1 when there is no pack.
    For a runtime that maps images from a file itself (CoreCLR's bundle_probe): "/proc/self/fd/N"
-   keeps naming this very file after a consolidation renames a new pack into its place; hits
-   then carry the new pack's id, and an image with another pack_id must be handed over by
-   address. */
+   (macOS and the BSDs: "/dev/fd/N") keeps naming this very file after a consolidation renames
+   a new pack into its place; hits then carry the new pack's id, and an image with another
+   pack_id must be handed over by address. */
 ASMSTORE_CACHE_DEF int asmstore_cache_pack_file(asmstore_cache *c, uint64_t *pack_id);
 
 /* Unmaps (HIT; a slice of the pack's mapping is given back, what was written to it dropped) or
@@ -370,6 +372,80 @@ ASMSTORE_CACHE_DEF void asmstore_cache_footer_encode(unsigned char *out, uint64_
 /* POLICY_AUTO: bytes read, timed, before deciding */
 #define ASMSTORE_CACHE_PROBE_BYTES ((uint64_t)1 << 20)
 #endif
+/* >>cache-platform ----------------------------------------------------------------------------- */
+/* The cache runs where hosts run (Linux, Android) and compiles on the other POSIX systems (macOS,
+   the BSDs) and in strict POSIX mode (no _GNU_SOURCE); not on Windows. What differs, once:
+   - file times: POSIX 2008's st_mtim/st_ctim; Darwin's st_mtimespec/st_ctimespec;
+   - posix_fadvise (a hint; Darwin has none: no hint there);
+   - madvise and mincore: declared beside MADV_DONTNEED (strict POSIX on glibc and musl: neither,
+     then no slices of the pack and every file counts as resident, as on an old kernel);
+     mincore's vector is char * on Darwin, unsigned char * elsewhere;
+   - sigtimedwait (Darwin has none: sigpending, then sigwait of a signal known pending). */
+#ifdef __APPLE__
+#define ASMSTORE_CACHE__TIME_NS(st, t)                          \
+    ((uint64_t)(st)->st_##t##timespec.tv_sec * 1000000000u + \
+     (uint64_t)(st)->st_##t##timespec.tv_nsec)
+#else
+#define ASMSTORE_CACHE__TIME_NS(st, t) \
+    ((uint64_t)(st)->st_##t##tim.tv_sec * 1000000000u + (uint64_t)(st)->st_##t##tim.tv_nsec)
+#endif
+#ifdef POSIX_FADV_SEQUENTIAL
+#define ASMSTORE_CACHE__FADVISE(fd, len, advice) \
+    ((void)posix_fadvise(fd, 0, len, POSIX_FADV_##advice))
+#else
+#define ASMSTORE_CACHE__FADVISE(fd, len, advice) ((void)(fd), (void)(len))
+#endif
+
+/* Drops the private pages of [p, p + len) of a MAP_PRIVATE mapping (the file's bytes show
+   again); -1 where the system cannot or refuses. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__drop_pages(void *p, size_t len) {
+#ifdef MADV_DONTNEED
+    return madvise(p, len, MADV_DONTNEED);
+#else
+    (void)p;
+    (void)len;
+    return -1;
+#endif
+}
+
+/* Is the page at p in the page cache: 1, 0, or -1 when the system cannot tell. */
+ASMSTORE_CACHE__PRIVATE int asmstore_cache__in_core(const void *p) {
+#ifdef MADV_DONTNEED
+#ifdef __APPLE__
+    char in = 0;
+#else
+    unsigned char in = 0;
+#endif
+    if (mincore((void *)(uintptr_t)p, 1, &in) != 0) return -1;
+    return (in & 1) != 0;
+#else
+    (void)p;
+    return -1;
+#endif
+}
+
+/* Takes a pending SIGXFSZ (blocked on this thread) off without waiting. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__drain_signal(int sig) {
+    sigset_t s;
+#if defined(__APPLE__) || defined(__OpenBSD__)
+    sigset_t pending;
+    int got;
+    sigemptyset(&s);
+    sigaddset(&s, sig);
+    while (sigpending(&pending) == 0 && sigismember(&pending, sig) == 1 &&
+           sigwait(&s, &got) == 0) {
+    }
+#else
+    struct timespec zero;
+    zero.tv_sec = 0;
+    zero.tv_nsec = 0;
+    sigemptyset(&s);
+    sigaddset(&s, sig);
+    while (sigtimedwait(&s, NULL, &zero) == sig) {
+    }
+#endif
+}
+
 /* One statement run with c->lock held; longer sections lock and unlock by hand. */
 #define ASMSTORE_CACHE__LOCKED(c, ...)    \
     do {                                  \
@@ -780,14 +856,7 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__pwrite_all(int fd, const unsigned ch
 
 /* After EFBIG the kernel has queued SIGXFSZ on this (blocked) thread: take it off. */
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__drain_sigxfsz(void) {
-    sigset_t s;
-    struct timespec zero;
-    zero.tv_sec = 0;
-    zero.tv_nsec = 0;
-    sigemptyset(&s);
-    sigaddset(&s, SIGXFSZ);
-    while (sigtimedwait(&s, NULL, &zero) == SIGXFSZ) {
-    }
+    asmstore_cache__drain_signal(SIGXFSZ);
 }
 
 /* A file another user owns, or one group or others may write, may hold anything: not ours. */
@@ -859,8 +928,8 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__ident_of(asmstore_cache__ident *id,
     id->index = index;
     id->ino = (uint64_t)st->st_ino;
     id->size = (uint64_t)st->st_size;
-    id->mtime_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000u + (uint64_t)st->st_mtim.tv_nsec;
-    id->ctime_ns = (uint64_t)st->st_ctim.tv_sec * 1000000000u + (uint64_t)st->st_ctim.tv_nsec;
+    id->mtime_ns = ASMSTORE_CACHE__TIME_NS(st, m);
+    id->ctime_ns = ASMSTORE_CACHE__TIME_NS(st, c);
 }
 
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__ident_eq(const asmstore_cache__ident *a,
@@ -1210,7 +1279,7 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__map_drop(asmstore_cache__map *m) {
    own range. */
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__pack_map(const asmstore_cache *c,
                                                       asmstore_cache__pack *p) {
-#ifdef __linux__
+#if defined(__linux__) && defined(MADV_DONTNEED)
     const asmstore_allocator *a = &c->opt.allocator;
     asmstore_cache__map *m = (asmstore_cache__map *)asmstore_alloc(a, sizeof *m);
     void *base = MAP_FAILED;
@@ -1267,7 +1336,7 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__slice_return(asmstore_cache__map *m
                                                          int written) {
     size_t page = (size_t)(slice - m->base) / m->page,
            span = (size + m->page - 1u) & ~(m->page - 1u);
-    int keep = written && madvise(slice, span, MADV_DONTNEED) != 0;
+    int keep = written && asmstore_cache__drop_pages(slice, span) != 0;
 
     pthread_mutex_lock(&m->lock);
     if (!keep) m->lent[page / 8u] &= (unsigned char)~(1u << (page & 7u));
@@ -1335,7 +1404,7 @@ ASMSTORE_CACHE__PRIVATE asmstore_cache__pack *asmstore_cache__pack_open(asmstore
     p->same_store = c->store_file_id != 0 && written_for == c->store_file_id;
 
     /* the hits' faults read it as one stream (prefetch) */
-    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    ASMSTORE_CACHE__FADVISE(fd, 0, SEQUENTIAL);
     asmstore_cache__ident_of(&p->id, ASMSTORE_CACHE__PACK_INDEX, &st);
     if (c->nrec > 0 && c->rec[c->nrec - 1].index == ASMSTORE_CACHE__PACK_INDEX)
         rec = &c->rec[c->nrec - 1];
@@ -1607,10 +1676,8 @@ ASMSTORE_CACHE__PRIVATE size_t asmstore_cache__pack_order(asmstore_cache *c,
             fstatat(c->dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
         order[n].index = (uint32_t)index;
-        order[n].offset = (uint64_t)1 << 63 | ((uint64_t)st.st_mtim.tv_sec * 1000000000u +
-                                               /* after every old image */
-                                               (uint64_t)st.st_mtim.tv_nsec) >>
-                                                  1;
+        /* after every old image */
+        order[n].offset = (uint64_t)1 << 63 | ASMSTORE_CACHE__TIME_NS(&st, m) >> 1;
         /* within one mtime tick (coarse): the order this object wrote */
         order[n++].size = c->write_seq[index];
     }
@@ -2022,7 +2089,7 @@ ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__store_file_id(const asmstore_ca
 ASMSTORE_CACHE__PRIVATE void asmstore_cache__prefetch(asmstore_cache *c) {
     size_t i;
 
-    if (c->pack) (void)posix_fadvise(c->pack->fd, 0, (off_t)1 << 20, POSIX_FADV_WILLNEED);
+    if (c->pack) ASMSTORE_CACHE__FADVISE(c->pack->fd, (off_t)1 << 20, WILLNEED);
     for (i = 0; i < c->nrec; i++) {
         char name[32];
         int fd, stop;
@@ -2034,7 +2101,7 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__prefetch(asmstore_cache *c) {
         asmstore_cache__file_name(name, sizeof name, c->rec[i].index);
         fd = openat(c->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
         if (fd < 0) continue;
-        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+        ASMSTORE_CACHE__FADVISE(fd, 0, WILLNEED);
         close(fd);
     }
 }
@@ -2117,11 +2184,9 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_open(asmstore_cache **out, con
    files we own; where it cannot (an old kernel), the answer is yes: the file is served as
    before. */
 ASMSTORE_CACHE__PRIVATE int asmstore_cache__resident(const asmstore_cache *c, void *m, size_t len) {
-    unsigned char first = 1, last = 1;
-    if (mincore(m, 1, &first) != 0 ||
-        mincore((unsigned char *)m + (len - 1) / c->page * c->page, 1, &last) != 0)
-        return 1;
-    return (first & last & 1u) != 0;
+    int first = asmstore_cache__in_core(m),
+        last = asmstore_cache__in_core((unsigned char *)m + (len - 1) / c->page * c->page);
+    return first < 0 || last < 0 || (first && last);
 }
 
 /* What reading entry e's compressed bytes adds per MiB of its image when they are not in the
@@ -2131,10 +2196,9 @@ ASMSTORE_CACHE__PRIVATE int asmstore_cache__resident(const asmstore_cache *c, vo
 ASMSTORE_CACHE__PRIVATE uint64_t asmstore_cache__store_read_ns_per_mib(const asmstore_cache *c,
                                                                        const asmstore_entry *e,
                                                                        uint32_t readr) {
-    unsigned char in = 1;
     uintptr_t last = ((uintptr_t)e->image + e->image_size - 1u) & ~(uintptr_t)(c->page - 1);
-    if (e->image_size == 0 || e->uncompressed_size == 0 || mincore((void *)last, 1, &in) != 0 ||
-        (in & 1u))
+    if (e->image_size == 0 || e->uncompressed_size == 0 ||
+        asmstore_cache__in_core((const void *)last) != 0)
         return 0;
     return (uint64_t)readr * e->image_size / e->uncompressed_size;
 }

@@ -8,6 +8,7 @@
    document instead (cli_json_file_begin, as unpack's settings), which must parse too. */
 #include "../tools/cli_common.c"
 #include "../tools/cli_fs.c"
+#include "../tools/cli_os.c"
 #include "../tools/cli_settings.c"
 
 #include <stdlib.h>

@@ -4,6 +4,7 @@
    no leading '/'), strings NUL-terminated inside the arena, entries inside the entry array. Seeds:
    real unpack outputs (tests/lib/fuzz_corpus.sh). */
 #include "../tools/cli_fs.c"
+#include "../tools/cli_os.c"
 #include "../tools/cli_settings.c"
 
 #include <stdlib.h>

@@ -40,12 +40,12 @@ $(B)/fuzz/options-replay $(B)/fuzz/options-libfuzzer: tools/cli_common.c tools/c
 # fuzz_json drives the CLI's --json writer (tools/cli_common.c), its output read back by
 # tools/cli_settings.c's JSON reader
 $(B)/fuzz/json-replay $(B)/fuzz/json-libfuzzer: tools/cli_common.c tools/cli.h tools/cli_settings.c \
-    tools/cli_settings.h tools/cli_fs.c tools/cli_fs.h
+    tools/cli_settings.h tools/cli_fs.c tools/cli_fs.h tools/cli_os.c tools/cli_os.h
 
 # fuzz_settings drives repack --from's settings reader (tools/cli_settings.c: bounded JSON, schema
 # checks; tools/cli_fs.c: the safe-name rule)
 $(B)/fuzz/settings-replay $(B)/fuzz/settings-libfuzzer: tools/cli_settings.c tools/cli_settings.h \
-    tools/cli_fs.c tools/cli_fs.h tools/cli.h
+    tools/cli_fs.c tools/cli_fs.h tools/cli_os.c tools/cli_os.h tools/cli.h
 
 $(B)/fuzz/seeds/.stamp: $(B)/asmstore tests/lib/fuzz_corpus.sh | $(B)/fuzz
 	@tests/lib/fuzz_corpus.sh $(B)/asmstore $(B)/fuzz/seeds

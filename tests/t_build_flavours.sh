@@ -4,6 +4,7 @@
 # exported symbols all start with asmstore_ and no XXH* or ZSTD_compress* leaks where it must not;
 # the trim switches (ASMSTORE_NO_BUILD, _NO_ZIP, _NO_DLOPEN, the older _NO_LOCATOR), alone and together;
 # the CLI built without any optional library reads every real release and names liblz4 when asked to write LZ4.
+# strict POSIX (no _GNU_SOURCE) with gcc, clang and musl-gcc.
 . "$(dirname "$0")/lib/lib.sh"
 W="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Wstrict-prototypes -Werror"
 WXX="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Werror"
@@ -33,6 +34,17 @@ for cc in gcc clang; do
   t_check "$cc no-zstd build (ASMSTORE_NO_ZSTD, no zstd.h needed)" \
     $cc -std=c99 $W -O2 -D_GNU_SOURCE -DASMSTORE_NO_ZSTD -DASMSTORE_ZSTD_HEADER='"/nonexistent/zstd.h"' -c $D/impl.c -o "$T_TMP/nz-$cc.o"
 done
+# strict POSIX (no _GNU_SOURCE: what macOS and the BSDs offer beside POSIX is guarded) and a second
+# libc (musl, whose headers are not /usr/include's: zstd.h and xxhash.h copied beside), both headers
+# with their implementations, every warning an error
+mkdir -p "$T_TMP/inc" && cp /usr/include/zstd.h /usr/include/zstd_errors.h /usr/include/xxhash.h "$T_TMP/inc/"
+for cc in gcc clang musl-gcc; do
+  command -v $cc >/dev/null || { t_skip "$cc strict builds" "not installed (make deps: musl-tools)"; continue; }
+  t_check "$cc -std=c99 -D_POSIX_C_SOURCE=200809L, no _GNU_SOURCE: asmstore.h + asmstore_cache.h, -Werror" \
+    $cc -std=c99 $W -O2 -DASMSTORE_NO_GNU_SOURCE -D_POSIX_C_SOURCE=200809L -I"$T_TMP/inc" -c "$D/impl.c" -o "$T_TMP/posix-$cc.o"
+done
+command -v musl-gcc >/dev/null && t_check "musl-gcc -std=c99 (the header's _GNU_SOURCE): both headers, -Werror" \
+  musl-gcc -std=c99 $W -O2 -I"$T_TMP/inc" -c "$D/impl.c" -o "$T_TMP/musl.o"
 # trim switches by audience: each flavour compiles (-Werror), links without what it drops (no -ldl
 # without dlopen, no -lpthread without BUILD), runs tests/build/trim.c, which says what it used, and
 # its object defines none of the dropped functions (the full object defines them all).

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "cli_commands.h"
 #include "cli_doc.h"
+#include "cli_os.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -195,8 +196,10 @@ static int help_command(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     const cli_command *c;
+    const char *why;
     int rc;
 
+    cli_os_init();
     if (argc < 2)
         return cli_usage();
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
@@ -219,6 +222,10 @@ int main(int argc, char **argv) {
     }
     if (!(c = find_command(argv[1])))
         return unknown_command(argv[1]);
+    if ((why = cli_os_unavailable(c->name)) != NULL) {
+        cli_error("%s: %s", c->name, why);
+        return 2;
+    }
     cli_begin(c);
     rc = cli_check_args(argc - 2, argv + 2); /* --help, and every option's spelling */
     if (rc == 0) /* --help */

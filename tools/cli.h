@@ -110,7 +110,11 @@ int cli_no_store(const char *path, asmstore_abi only);
 /* Prints "asmstore: PATH: cannot DOING: <strerror(errno)>; <what to try>" and returns 2. */
 int cli_fail_errno(const char *path, const char *doing);
 #if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW_PRINTF_FORMAT) /* mingw-w64's own printf (__USE_MINGW_ANSI_STDIO): C99's %zu */
+#define CLI_PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#else
 #define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#endif
 #else
 #define CLI_PRINTF(f, a)
 #endif

@@ -2,13 +2,13 @@
    that holds the asmstore.h implementation. */
 #define ASMSTORE_IMPLEMENTATION
 #include "cli.h"
+#include "cli_os.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #ifdef ASMSTORE_CLI_LZ4
 #include <lz4.h>
@@ -433,8 +433,18 @@ int cli_map_file(const char *path, const unsigned char **data, size_t *size) {
 
 void cli_unmap_file(const unsigned char *data, size_t size) {
     if (data)
-        munmap((void *)(uintptr_t)data, size);
+        asmstore__os_unmap((void *)(uintptr_t)data, size); /* the header's platform layer */
 }
+
+/* The header's platform layer for the other files (cli_os.h). */
+int cli_replace_file(const char *from, const char *to) {
+    return asmstore__os_replace(from, to);
+}
+#ifdef ASMSTORE__WINDOWS
+int cli_win_errno(unsigned long code) {
+    return asmstore__os_errno((DWORD)code);
+}
+#endif
 
 /* >>codecs ------------------------------------------------------------------------------------- */
 asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst,

@@ -1,13 +1,10 @@
 /* cli_digest.c - an entry's uncompressed image, its SHA-256 and its identity (cli_digest.h). */
 #include "cli_digest.h"
+#include "cli_os.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef ASMSTORE_CLI_CRYPTO
-#include <openssl/evp.h>
-#endif
 
 /* >>images ------------------------------------------------------------------------------------- */
 asmstore_result cli_image_get(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
@@ -42,7 +39,7 @@ void cli_image_free(cli_image *img) {
 
 /* >>content hash ------------------------------------------------------------------------------- */
 int cli_sha256_available(void) {
-#ifdef ASMSTORE_CLI_CRYPTO
+#ifdef CLI_OS_HAVE_SHA256
     return 1;
 #else
     return 0;
@@ -50,27 +47,19 @@ int cli_sha256_available(void) {
 }
 
 int cli_sha256_hex(const void *p, size_t n, char hex[CLI_SHA256_HEX]) {
-#ifdef ASMSTORE_CLI_CRYPTO
     static const char digits[] = "0123456789abcdef";
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned len = 0, i;
+    unsigned char md[32];
+    unsigned i;
 
     hex[0] = 0;
-    if (EVP_Digest(n ? p : "", n, md, &len, EVP_sha256(), NULL) != 1 ||
-        len * 2 + 1 != CLI_SHA256_HEX)
+    if (cli_os_digest(CLI_OS_SHA256, p, n, md) != 0) /* libcrypto's, or Windows' own */
         return -1;
-    for (i = 0; i < len; i++) {
+    for (i = 0; i < 32; i++) {
         hex[2 * i] = digits[md[i] >> 4];
         hex[2 * i + 1] = digits[md[i] & 15];
     }
-    hex[2 * len] = 0;
+    hex[64] = 0;
     return 0;
-#else
-    (void)p;
-    (void)n;
-    hex[0] = 0;
-    return -1;
-#endif
 }
 
 asmstore_result cli_entry_sha256(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
@@ -97,23 +86,16 @@ void cli_guid_text(const unsigned char g[16], char text[CLI_GUID_TEXT]) {
 }
 
 /* The public key token of a full key: the last 8 bytes of its SHA-1, last first (ECMA-335
-   §II.6.2.1.3); 0, or -1 with hex "" (no key, no libcrypto). */
+   §II.6.2.1.3); 0, or -1 with hex "" (no key, no SHA-1 here). */
 static int public_key_token(const unsigned char *key, size_t n, char hex[17]) {
+    unsigned char md[20];
+    unsigned i;
+
     hex[0] = 0;
-#ifdef ASMSTORE_CLI_CRYPTO
-    {
-        unsigned char md[EVP_MAX_MD_SIZE];
-        unsigned len = 0, i;
-        if (n == 0 || EVP_Digest(key, n, md, &len, EVP_sha1(), NULL) != 1 || len != 20)
-            return -1;
-        for (i = 0; i < 8; i++) snprintf(hex + 2 * i, 3, "%02x", md[19 - i]);
-        return 0;
-    }
-#else
-    (void)key;
-    (void)n;
-    return -1;
-#endif
+    if (n == 0 || cli_os_digest(CLI_OS_SHA1, key, n, md) != 0)
+        return -1;
+    for (i = 0; i < 8; i++) snprintf(hex + 2 * i, 3, "%02x", md[19 - i]);
+    return 0;
 }
 
 /* "SHA256:1f0c...": the checksum record's algorithm, ':' and the checksum in hex; NULL (none,

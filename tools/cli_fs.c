@@ -4,21 +4,19 @@
    refused (if swapped before we open it) or does not matter (we hold the real directory). */
 #include "cli.h"
 #include "cli_fs.h"
+#include "cli_os.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define CLI_DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-
 int cli_dir_open(const char *dir, int create) {
-    if (create && mkdir(dir, 0755) != 0 && errno != EEXIST)
+    if (create && cli_os_mkdir(dir) != 0 && errno != EEXIST)
         return -1;
-    return open(dir, CLI_DIR_FLAGS);
+    return cli_os_dir_open(dir);
 }
 
 int cli_safe_relative_name(const char *n, size_t len) {
@@ -52,14 +50,15 @@ static int refused_or_io(int err) {
 
 /* Opens (creating it if missing) directory `name` in parentfd without following a symlink. */
 static int subdir_open(int parentfd, const char *name) {
-    if (mkdirat(parentfd, name, 0755) != 0 && errno != EEXIST)
+    if (cli_os_mkdir_at(parentfd, name) != 0 && errno != EEXIST)
         return -1;
-    return openat(parentfd, name, CLI_DIR_FLAGS);
+    return cli_os_dir_open_at(parentfd, name);
 }
 
 static int write_all(int fd, const unsigned char *p, size_t n) {
     while (n > 0) {
-        ssize_t w = write(fd, p, n);
+        /* at most 1 GiB a call: Windows' write takes an unsigned count */
+        long long w = write(fd, p, (unsigned)(n > 0x40000000u ? 0x40000000u : n));
 
         if (w < 0) {
             if (errno == EINTR)
@@ -81,14 +80,14 @@ static int same_file(int dirfd, const char *name, const unsigned char *data, siz
     unsigned char buf[65536];
     struct stat st;
     size_t off = 0;
-    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), same;
+    int fd = cli_os_file_open_at(dirfd, name, 0), same;
 
     if (fd < 0)
         return 0;
     same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
            (unsigned long long)st.st_size == (unsigned long long)size;
     while (same && off < size) {
-        ssize_t n = read(fd, buf, size - off < sizeof buf ? size - off : sizeof buf);
+        long long n = read(fd, buf, (unsigned)(size - off < sizeof buf ? size - off : sizeof buf));
 
         if (n < 0 && errno == EINTR)
             continue;
@@ -113,21 +112,21 @@ static int write_in_dir(int dirfd, const char *name, const void *data, size_t si
         return 0;
     for (attempt = 0; attempt < 100 && fd < 0; attempt++) {
         snprintf(tmp, sizeof tmp, ".asmstore.tmp.%ld.%u", (long)getpid(), counter++);
-        fd = openat(dirfd, tmp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0600);
+        fd = cli_os_file_open_at(dirfd, tmp, 1);
         if (fd < 0 && errno != EEXIST)
             return 2;
     }
     if (fd < 0)
         return 2;
-    if (write_all(fd, (const unsigned char *)data, size) != 0 || fchmod(fd, (mode_t)mode) != 0)
+    if (write_all(fd, (const unsigned char *)data, size) != 0 || cli_os_set_mode(fd, mode) != 0)
         err = errno;
     if (close(fd) != 0 && !err)
         err = errno;
-    if (!err && renameat(dirfd, tmp, dirfd, name) != 0)
+    if (!err && cli_os_rename_at(dirfd, tmp, name) != 0)
         err = errno;
     if (!err)
         return 0;
-    (void)unlinkat(dirfd, tmp, 0);
+    (void)cli_os_unlink_at(dirfd, tmp, 0);
     errno = err;
     return refused_or_io(err);
 }
@@ -139,14 +138,14 @@ int cli_write_under(int rootfd, const char *relpath, const void *data, size_t si
 
     if (!cli_safe_relative_name(relpath, strlen(relpath)))
         return 1;
-    dirfd = dup(rootfd);
+    dirfd = cli_os_dir_dup(rootfd);
     if (dirfd < 0)
         return 2;
     while ((slash = strchr(p, '/')) != NULL) {
         int next;
 
         if ((size_t)(slash - p) >= sizeof comp) {
-            close(dirfd);
+            cli_os_dir_close(dirfd);
             errno = ENAMETOOLONG;
             return 2;
         }
@@ -154,7 +153,7 @@ int cli_write_under(int rootfd, const char *relpath, const void *data, size_t si
         comp[slash - p] = '\0';
         next = subdir_open(dirfd, comp);
         err = errno;
-        close(dirfd);
+        cli_os_dir_close(dirfd);
         if (next < 0) {
             errno = err;
             return refused_or_io(err);
@@ -164,7 +163,7 @@ int cli_write_under(int rootfd, const char *relpath, const void *data, size_t si
     }
     rc = write_in_dir(dirfd, p, data, size, mode);
     err = errno;
-    close(dirfd);
+    cli_os_dir_close(dirfd);
     errno = err;
     return rc;
 }

@@ -4,6 +4,7 @@
 #include "cli_commands.h"
 #include "cli_digest.h"
 #include "cli_fs.h"
+#include "cli_os.h"
 #include "cli_app.h"
 #include "cli_input.h"
 #include "cli_r2r.h"
@@ -503,7 +504,7 @@ static void verify_json_problems(char *text, size_t len) {
 static int verify_store(const cli_input *in, const cli_unit *u, ZSTD_DCtx *dctx, int json) {
     char *text = NULL;
     size_t len = 0;
-    FILE *out = json ? open_memstream(&text, &len) : stdout;
+    FILE *out = json ? cli_os_memstream(&text, &len) : stdout;
     int p;
 
     if (!out)
@@ -516,7 +517,7 @@ static int verify_store(const cli_input *in, const cli_unit *u, ZSTD_DCtx *dctx,
     }
     if (json) {
         if (out != stderr)
-            fclose(out);
+            cli_os_memstream_close(out, &text, &len);
         json_store_head(u);
         cli_json_num("entries", u->opened ? u->r.entry_count : 0);
         cli_json_bool("ok", p == 0);
@@ -829,7 +830,7 @@ int cli_cmd_extract(int argc, char **argv) {
     j.dctx = ZSTD_createDCtx();
     rc = extract_input(&j, &in, a.names, a.nnames);
     ZSTD_freeDCtx(j.dctx);
-    close(j.rootfd);
+    cli_os_dir_close(j.rootfd);
     extract_totals(&j, a.dir, a.json);
     cli_input_close(&in);
     free(a.names);

@@ -19,6 +19,7 @@
 #include "cli_inflate.h"
 #include "cli_input.h"
 #include "cli_fs.h"
+#include "cli_os.h"
 #include "cli_r2r.h"
 #include "cli_sign.h"
 #include "cli_unpack.h"
@@ -179,7 +180,9 @@ static int parse_change(repack_args *a, const char *v, int replace) {
             cli_error("--replace takes NAME=FILE, not %s", v);
             return 2;
         }
-        c->arg = strndup(v, (size_t)(eq - v));
+        c->arg = strdup(v); /* NAME: cut at the '=' (strndup is POSIX only) */
+        if (c->arg)
+            c->arg[eq - v] = '\0';
         c->file = eq + 1;
     } else {
         c->arg = strdup(v);
@@ -995,10 +998,10 @@ static void unwrite_set_file(int dirfd, const char *name) {
     char *slash;
 
     snprintf(path, sizeof path, "%s", name);
-    (void)unlinkat(dirfd, path, 0);
+    (void)cli_os_unlink_at(dirfd, path, 0);
     while ((slash = strrchr(path, '/')) != NULL) {
         *slash = 0;
-        (void)unlinkat(dirfd, path, AT_REMOVEDIR); /* fails, as it should, while not empty */
+        (void)cli_os_unlink_at(dirfd, path, 1); /* fails, as it should, while not empty */
     }
 }
 
@@ -1021,7 +1024,7 @@ static int write_set_dir(repack_job *j) {
     snprintf(dir, sizeof dir, "%s", out);
     if (fresh) {
         snprintf(dir, sizeof dir, "%s.tmp.XXXXXX", out);
-        if (!mkdtemp(dir))
+        if (!cli_os_mkdtemp(dir))
             return cli_fail_errno(dir, "create the directory");
     }
     if ((dirfd = cli_dir_open(dir, 0)) < 0)
@@ -1047,7 +1050,7 @@ static int write_set_dir(repack_job *j) {
     }
     for (i--; rc != 0 && fresh && i >= 0; i--)
         unwrite_set_file(dirfd, i < j->nouts ? j->outs[i].name : man);
-    close(dirfd);
+    cli_os_dir_close(dirfd);
     if (rc != 0) {
         if (fresh)
             rmdir(dir);

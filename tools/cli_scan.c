@@ -12,6 +12,7 @@
 #include "cli_digest.h"
 #include "cli_inflate.h"
 #include "cli_input.h"
+#include "cli_os.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -917,7 +918,7 @@ static int scan_walk(scan_args *a, const char *dir, int depth) {
     for (i = 0; i < n; i++) {
         struct stat st;
         if (rc == 0 && (size_t)snprintf(path, sizeof path, "%s/%s", dir, names[i]) < sizeof path &&
-            lstat(path, &st) == 0) {
+            cli_os_lstat(path, &st) == 0) {
             if (S_ISDIR(st.st_mode)) rc = scan_walk(a, path, depth + 1);
             else if (S_ISREG(st.st_mode) && scan_push(a, path) != 0)
                 rc = cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL);

@@ -11,6 +11,7 @@
 #include "cli_commands.h"
 #include "cli_digest.h"
 #include "cli_fs.h"
+#include "cli_os.h"
 #include "cli_settings.h"
 #include "cli_unpack.h"
 
@@ -274,7 +275,7 @@ static int unpack_all(unpack_job *j) {
     char *text = NULL;
     size_t size = 0;
     const char *slash = strrchr(j->in, '/');
-    FILE *f = open_memstream(&text, &size);
+    FILE *f = cli_os_memstream(&text, &size);
     char tool[64];
     int i, rc = 0;
 
@@ -291,7 +292,7 @@ static int unpack_all(unpack_job *j) {
     for (i = 0; i < j->input.n && rc == 0; i++)
         rc = unpack_store(j, i);
     cli_json_file_end();
-    if (fclose(f) != 0 && rc == 0)
+    if (cli_os_memstream_close(f, &text, &size) != 0 && rc == 0)
         rc = cli_fail_errno(j->in, "hold its settings in memory");
     if (rc == 0 && size > CLI_SETTINGS_MAX_SIZE) {
         cli_error("%s: its settings would be %zu bytes (long entry names), more than the %u that "
@@ -358,7 +359,7 @@ int cli_cmd_unpack(int argc, char **argv) {
                "-o OUT\n", j.input.n, cli_plural((unsigned)j.input.n, "store", "stores"), j.files,
                cli_shown(j.dir), cli_shown(j.in), cli_shown(j.dir));
     ZSTD_freeDCtx(j.dctx);
-    close(j.rootfd);
+    cli_os_dir_close(j.rootfd);
     cli_input_close(&j.input);
     return rc;
 }
@@ -674,8 +675,7 @@ static int find_new(from_job *j, const cli_unit *u, const cli_settings_store *st
             continue;
         snprintf(rel, sizeof rel, "%s%s%s", sub, *sub ? "/" : "", de->d_name);
         snprintf(full, sizeof full, "%s/%s", path, de->d_name);
-        sb.st_mode = S_IFREG; /* no lstat for the many plain files */
-        if (de->d_type != DT_REG && lstat(full, &sb) != 0)
+        if (cli_os_lstat(full, &sb) != 0)
             rc = cli_fail_errno(full, "read it");
         else if (S_ISDIR(sb.st_mode) && depth < FROM_MAX_DEPTH)
             rc = find_new(j, u, st, rel, depth + 1);

@@ -2,11 +2,11 @@
    file into a .so), elfcheck (bionic's loader rules over what was written). */
 #include "cli.h"
 #include "cli_commands.h"
+#include "cli_os.h"
 #include "cli_r2r.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -550,7 +550,7 @@ static int pack_mark_kept(pack_list *l, const pack_args *a) {
         size_t matched = 0;
 
         for (i = 0; i < l->n; i++) {
-            if (fnmatch(a->keep[k], l->items[i].name, 0) != 0)
+            if (cli_os_fnmatch(a->keep[k], l->items[i].name) != 0)
                 continue;
             l->items[i].uncompressed = 1;
             matched++;
@@ -623,7 +623,7 @@ static int pack_write_set(const asmstore_writer *w, const char *dir) {
     const char *name;
     const void *data;
 
-    if (stat(dir, &st) != 0 && mkdir(dir, 0755) != 0)
+    if (stat(dir, &st) != 0 && cli_os_mkdir(dir) != 0)
         return cli_fail_errno(dir, "create the directory");
     for (i = 0; asmstore_writer_output(w, i, &name, &data, &size, NULL) == ASMSTORE_OK; i++) {
         char path[PATH_MAX];
@@ -883,7 +883,7 @@ static int pack_build(pack_job *j, const void **data, size_t *size) {
     asmstore_result res;
     int rc;
 
-    if (isatty(2) && j->l.n > 50)
+    if (cli_os_stderr_is_tty() && j->l.n > 50)
         j->o.progress = show_progress;
     res = asmstore_writer_create(&j->w, &j->o, &err);
     if (res != ASMSTORE_OK) {

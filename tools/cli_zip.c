@@ -1,6 +1,7 @@
 /* cli_zip.c - a ZIP archive written in one pass, entries copied raw and aligned (cli_zip.h).
    Memory: the copy buffer (64 KiB) and the central directory; entry data never is all in memory
    unless the caller holds it (a rewritten store). */
+#include "cli_os.h"
 #include "cli_zip.h"
 #include "cli_inflate.h"
 
@@ -298,7 +299,7 @@ static int same_as_out(const cli_zip_out *z) {
     FILE *a, *b;
     int same;
 
-    if (lstat(z->path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != z->pos)
+    if (cli_os_lstat(z->path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != z->pos)
         return 0;
     a = fopen(z->tmp, "rb");
     b = fopen(z->path, "rb");
@@ -359,7 +360,7 @@ int cli_zip_finish(cli_zip_out *z, const unsigned char *comment, size_t comment_
     }
     n = central_end(z, z->pos, comment_size, end);
     bad = put(z, z->cd, z->cd_size) || put(z, end, n) || put(z, comment, comment_size) ||
-          fflush(z->f) != 0 || fchmod(fileno(z->f), 0644) != 0;
+          fflush(z->f) != 0 || cli_os_set_mode(fileno(z->f), 0644) != 0;
 
     if (fclose(z->f) != 0)
         bad = 1;
@@ -368,7 +369,7 @@ int cli_zip_finish(cli_zip_out *z, const unsigned char *comment, size_t comment_
         cli_zip_discard(z); /* removes the temp file */
         return 0;
     }
-    if (bad || rename(z->tmp, z->path) != 0) {
+    if (bad || cli_replace_file(z->tmp, z->path) != 0) {
         cli_fail_errno(z->path, "write it");
         cli_zip_discard(z);
         return 2;

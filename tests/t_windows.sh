@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Windows (x86_64, mingw-w64) under Wine. asmstore.h with no knobs compiles with every warning an
+# error (C99, C++11) and its platform layer works: the real samples read through the file locator
+# (CreateFileMapping/MapViewOfFile) print exactly what the Linux build prints; a store packed on the
+# writer's Win32 threads and wrapped in a .so is byte-identical to Linux's (zstd built from the same
+# Debian source), written over an existing file (MoveFileExW) at a path with a space and non-ASCII
+# names (UTF-8 through wmain, never the ANSI code page). The CLI (make windows) does what the Linux
+# build does, byte for byte, but load and cache. Programs from mk/windows.mk (make test builds them
+# first); skips with one line where mingw-w64 or Wine is absent.
+. "$(dirname "$0")/lib/lib.sh"
+W="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-align -Werror"
+WIN_CC=x86_64-w64-mingw32-gcc
+WIN=$BUILD/windows
+EXE=$WIN/platform_check.exe; LIN=$BUILD/platform_check
+if ! command -v $WIN_CC >/dev/null; then t_skip "windows" "$WIN_CC not installed (make deps installs mingw-w64)"; t_done; exit; fi
+if [ ! -x "$EXE" ] || [ ! -x "$LIN" ]; then t_skip "windows" "$EXE not built (make windows-check-programs)"; t_done; exit; fi
+
+# the header alone, no knob: C99 with -Wstrict-prototypes, C++11 (nothing GNU-only outside a guard)
+printf '#define ASMSTORE_IMPLEMENTATION\n#include "asmstore.h"\n' >"$T_TMP/impl.c"
+t_check "mingw-w64 C99: asmstore.h with no knob, every warning an error" \
+  $WIN_CC -std=c99 $W -Wstrict-prototypes -O2 -I"$TOP" -I"$WIN/deps/include" -c "$T_TMP/impl.c" -o "$T_TMP/impl.o"
+t_check "mingw-w64 C++11: asmstore.h with no knob, every warning an error" \
+  x86_64-w64-mingw32-g++ -x c++ -std=c++11 $W -O2 -I"$TOP" -I"$WIN/deps/include" -c "$T_TMP/impl.c" -o "$T_TMP/implxx.o"
+t_check "mingw-w64 with the oldest API level (_WIN32_WINNT=0x0501): the layer calls nothing newer" \
+  $WIN_CC -std=c99 $W -D_WIN32_WINNT=0x0501 -O2 -I"$TOP" -I"$WIN/deps/include" -c "$T_TMP/impl.c" -o "$T_TMP/impl-xp.o"
+# no dlopen locator where the system loads no ELF (the header leaves it out by itself)
+defs=$(nm -g --defined-only "$T_TMP/impl.o" 2>/dev/null | awk '{print $3}')
+if grep -qx asmstore_locate_dlopen <<<"$defs"; then t_fail "mingw object defines asmstore_locate_dlopen"
+elif ! grep -qx asmstore_locate_file <<<"$defs" || ! grep -qx asmstore_locate_apk <<<"$defs"; then t_fail "mingw object lacks the file or APK locator"
+else t_ok "mingw object has no dlopen locator (no ELF loader on Windows), the file and APK locators are there"; fi
+
+if ! command -v wine >/dev/null; then t_skip "windows runs" "wine not installed (make deps installs it)"; t_done; exit; fi
+export WINEPREFIX=${WINEPREFIX:-$WIN/wineprefix} WINEDEBUG=-all
+# wine_run OUT ARGS...: the .exe under Wine, its stdout without the console's CRs in OUT
+wine_run() { local out=$1; shift; wine "$EXE" "$@" 2>"$out.err" | tr -d '\r' >"$out"; return "${PIPESTATUS[0]}"; }
+if ! wine_run "$T_TMP/start" 2>/dev/null && ! grep -q usage "$T_TMP/start.err"; then
+  t_skip "windows runs" "Wine cannot start here ($(head -1 "$T_TMP/start.err"))"; t_done; exit
+fi
+
+STORES=("$SAMPLES/v1-expandroid/assemblies.arm64_v8a.blob" "$SAMPLES/v1-razr-pointcrep/base_assemblies.blob"
+        "$SAMPLES/v3-watercountdown-widget/arm64-v8a/assembly-store.so" "$SAMPLES/v3-watercountdown-widget/x86_64/assembly-store.so")
+"$LIN" read "${STORES[@]}" >"$T_TMP/read.linux" 2>&1
+wine_run "$T_TMP/read.wine" read "${STORES[@]}"
+n=$(grep -c '^  ' "$T_TMP/read.linux")
+if [ "$n" -gt 0 ] && cmp -s "$T_TMP/read.linux" "$T_TMP/read.wine"; then t_ok "the 4 real samples read under Wine as on Linux ($n images, XXH3 of each)"
+else t_fail "samples under Wine" "$(diff "$T_TMP/read.linux" "$T_TMP/read.wine" | head -5)"; fi
+
+# pack: over an existing file, at a path with a space and non-ASCII names
+V3="$SAMPLES/v3-watercountdown-widget/arm64-v8a/assembly-store.so"
+"$LIN" pack "$T_TMP/linux.so" "$V3" >"$T_TMP/pack.linux" 2>&1
+d="$T_TMP/out dir/ünïcödé"; mkdir -p "$d"; out="$d/libassembly-store ü.so"
+printf 'the old file' >"$out"
+if wine_run "$T_TMP/pack.wine" pack "$out" "$V3" && cmp -s "$T_TMP/pack.linux" "$T_TMP/pack.wine"; then
+  t_ok "pack under Wine: the writer's threads, the ELF wrapper, the read-back say what Linux says"
+else t_fail "pack under Wine" "$(diff "$T_TMP/pack.linux" "$T_TMP/pack.wine" | head -5)"; fi
+t_check "the .so written under Wine is byte-identical to Linux's (zstd from the same Debian source)" cmp "$T_TMP/linux.so" "$out"
+left=$(find "$d" -name '*.tmp.*' | wc -l)
+t_check "it replaced the existing file (MoveFileExW), no temp file left ($left)" test "$left" = 0 -a "$(head -c 4 "$out" | od -An -c | tr -d ' ')" = '177ELF'
+# a Windows path: drive letter and backslashes (Wine's Z: is /)
+wpath="Z:$(printf '%s' "$T_TMP/out dir" | tr / '\\')\\drive.so"
+wine_run "$T_TMP/pack.drive" pack "$wpath" "$V3"
+t_check "a drive-letter path with backslashes: the same bytes" cmp "$T_TMP/linux.so" "$T_TMP/out dir/drive.so"
+
+# the APK locator: a store entry mapped in an APK (the view kept whole: Windows unmaps only whole
+# views); a split APK found beside base.apk named with backslashes (the file name after '\')
+mkdir -p "$T_TMP/apk/lib/arm64-v8a" "$T_TMP/split" "$T_TMP/base"
+cp "$V3" "$T_TMP/apk/lib/arm64-v8a/libassembly-store.so"
+(cd "$T_TMP/apk" && zip -q -0 -r "$T_TMP/app0.zip" lib) && zipalign -f 16384 "$T_TMP/app0.zip" "$T_TMP/app.apk" 2>/dev/null
+cp "$T_TMP/app.apk" "$T_TMP/split/split_config.arm64_v8a.apk"
+echo readme >"$T_TMP/base/readme.txt"; (cd "$T_TMP/base" && zip -q "$T_TMP/split/base.apk" readme.txt)
+if [ -f "$T_TMP/app.apk" ]; then
+  "$LIN" read "$T_TMP/app.apk" >"$T_TMP/apk.linux" 2>&1
+  wine_run "$T_TMP/apk.wine" read "$T_TMP/app.apk"
+  t_check "an APK's store read under Wine as on Linux" cmp "$T_TMP/apk.linux" "$T_TMP/apk.wine"
+  wine_run "$T_TMP/split.wine" read "Z:$(printf '%s' "$T_TMP/split" | tr / '\\')\\base.apk"
+  t_check "base.apk named with backslashes: the store found in its split_config.arm64_v8a.apk" cmp "$T_TMP/apk.linux" "$T_TMP/split.wine"
+else t_skip "APK under Wine" "zip or zipalign missing (make deps)"; fi
+
+# a read-only output directory: a clean failure (EACCES), the old file intact, no temp file. As a user
+# the permissions bind (root's writes ignore them): nobody, with a Wine prefix of its own.
+ro="$T_TMP/ro"; mkdir -p "$ro"; printf 'the old file' >"$ro/out.so"; chmod 755 "$T_TMP"; chmod 555 "$ro"
+nb=$BUILD/windows/wine-nobody
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && mkdir -p "$nb" && chown nobody "$nb"; then
+  setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$nb" WINEPREFIX="$nb/prefix" WINEDEBUG=-all \
+    wine "$EXE" pack "$ro/out.so" "$V3" 2>/dev/null | tr -d '\r' >"$T_TMP/ro.out"
+  if grep -q 'creating the temp file beside the output.*EACCES' "$T_TMP/ro.out" && [ "$(cat "$ro/out.so")" = "the old file" ] &&
+     [ "$(ls "$ro" | wc -l)" = 1 ]; then t_ok "a read-only output directory: EACCES said, the old file intact, nothing left beside it"
+  else t_fail "read-only output directory" "$(tail -1 "$T_TMP/ro.out"); dir: $(ls "$ro" | tr '\n' ' ')"; fi
+elif [ "$(id -u)" != 0 ]; then
+  wine_run "$T_TMP/ro.out" pack "$ro/out.so" "$V3"
+  if grep -q 'EACCES' "$T_TMP/ro.out" && [ "$(cat "$ro/out.so")" = "the old file" ]; then t_ok "a read-only output directory: EACCES said, the old file intact"
+  else t_fail "read-only output directory" "$(tail -1 "$T_TMP/ro.out")"; fi
+else t_skip "read-only output directory" "root without setpriv: permissions would not bind"; fi
+chmod 755 "$ro"
+
+# ---- the CLI: build/windows/asmstore.exe (make windows) against build/asmstore, run in the same
+# directories under the same relative names, so outputs compare byte for byte, --json included ----
+CLI=$WIN/asmstore.exe
+if [ ! -x "$CLI" ] || [ ! -x "$ASMSTORE" ]; then t_skip "asmstore.exe" "$CLI or $ASMSTORE not built (make windows; make)"; t_done; exit; fi
+# both CMD...: runs the command in $T_TMP/lin with the Linux CLI and in $T_TMP/win with the .exe; 0
+# when both exit alike and print the same (stdout and stderr: the .exe's bytes as they are)
+mkdir -p "$T_TMP/lin" "$T_TMP/win"
+both() {
+  (cd "$T_TMP/lin" && "$ASMSTORE" "$@" >out 2>err; echo $? >rc)
+  (cd "$T_TMP/win" && wine "$CLI" "$@" >out 2>err; echo $? >rc)
+  cmp -s "$T_TMP/lin/out" "$T_TMP/win/out" && cmp -s "$T_TMP/lin/err" "$T_TMP/win/err" && cmp -s "$T_TMP/lin/rc" "$T_TMP/win/rc"
+}
+# same PATH: the file or tree PATH is the same in both directories
+same() { diff -r "$T_TMP/lin/$1" "$T_TMP/win/$1" >/dev/null; }
+say() { t_fail "$1" "$(diff "$T_TMP/lin/out" "$T_TMP/win/out" | head -3; diff "$T_TMP/lin/err" "$T_TMP/win/err" | head -3) rc $(cat "$T_TMP/lin/rc")/$(cat "$T_TMP/win/rc")"; }
+bad=
+for s in "${STORES[@]}"; do
+  for c in info list verify "info --json" "list --json" "verify --json" "list --hash"; do both $c "$s" || { bad="$c $s"; break 2; }; done
+done
+if [ -z "$bad" ]; then t_ok "asmstore.exe info, list, verify (text, --json, --hash: SHA-256 by CNG) on the 4 real samples: as on Linux"
+else say "asmstore.exe $bad"; fi
+if both extract "$V3" -C x && same x; then t_ok "extract -C: the same tree (directory descriptors held, never through a reparse point)"
+else say "extract"; fi
+bad=
+for t in net9 net10 net11 net11-preview; do
+  for r in monovm coreclr; do
+    both pack --target $t --runtime $r --abi arm64 -o $t-$r.so x && { [ "$(cat "$T_TMP/lin/rc")" != 0 ] || same $t-$r.so; } || { bad="$t $r"; break 2; }
+  done
+done
+if [ -z "$bad" ] && both pack --target net8 --abi arm64 -o net8 x && same net8 && both pack --target net10 --compression lz4 -o lz4.so x && same lz4.so
+then t_ok "pack: every --target x --runtime byte-identical to Linux (LZ4 and zstd; the net8 set)"
+else say "pack ${bad:-net8/lz4}"; fi
+if both unpack "$V3" -C u && same u && both repack "$V3" --from u -o rep.so && same rep.so &&
+   both repack "$V3" --replace System.Linq.dll=x/System.Runtime.dll -o r2.so && same r2.so && both diff "$V3" r2.so
+then t_ok "unpack, repack --from, repack --replace, diff: the same files and reports"
+else say "unpack/repack/diff"; fi
+if both repack "$T_TMP/app.apk" --replace System.Linq.dll=x/System.Runtime.dll -o r.apk && same r.apk && both verify r.apk
+then t_ok "repack of an APK: byte-identical, and verify says the same of it"
+else say "repack APK"; fi
+for d in lin win; do mkdir -p "$T_TMP/$d/sp ace/ünï"; printf 'the old file' >"$T_TMP/$d/sp ace/ünï/out ü.so"; done
+if both pack --target net10 --abi arm64 -o "sp ace/ünï/out ü.so" x && same "sp ace"; then
+  t_ok "pack over an existing file at a path with a space and non-ASCII names (the UTF-8 code page manifest)"
+else say "pack to a UTF-8 path"; fi
+pats=("System.*.dll" "Mono.[A]ndroid*" "[!S]*.dll" "Sys?em.Linq.dll")
+bad=; for p in "${pats[@]}"; do both pack --target net10 --keep-uncompressed "$p" -o k.so x && same k.so || { bad=$p; break; }; done
+if [ -z "$bad" ]; then t_ok "pack --keep-uncompressed with patterns ('*', '?', '[A]', '[!S]'): cli_os_fnmatch picks what fnmatch picks"
+else say "--keep-uncompressed $bad"; fi
+# a symlink (Wine shows it as a reparse point) where extract would make a directory: refused, as on
+# Linux, and nothing written where it points
+mkdir -p "$T_TMP/sat/fr"; cp "$T_TMP/win/x/System.Linq.dll" "$T_TMP/sat/App.dll"; cp "$T_TMP/win/x/System.Runtime.dll" "$T_TMP/sat/fr/App.resources.dll"
+"$ASMSTORE" pack --target net10 -o "$T_TMP/sat.so" "$T_TMP/sat" >/dev/null 2>&1
+for d in lin win; do mkdir -p "$T_TMP/$d/dest" "$T_TMP/$d/elsewhere"; ln -s ../elsewhere "$T_TMP/$d/dest/fr"; done
+if both extract "$T_TMP/sat.so" -C dest && [ "$(cat "$T_TMP/win/rc")" = 1 ] && [ -z "$(ls "$T_TMP/win/elsewhere")" ]; then
+  t_ok "extract: a symlink in the way refused (exit 1, as on Linux), nothing written through it"
+else say "extract through a symlink"; fi
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  chmod 555 "$ro"
+  setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$nb" WINEPREFIX="$nb/prefix" WINEDEBUG=-all \
+    wine "$CLI" pack --target net10 -o "$ro/out.so" "$T_TMP/win/x" >/dev/null 2>"$T_TMP/ro.err"; rc=$?
+  chmod 755 "$ro"
+  if [ $rc = 2 ] && grep -q 'Permission denied' "$T_TMP/ro.err" && [ "$(cat "$ro/out.so")" = "the old file" ] && [ "$(ls "$ro" | wc -l)" = 1 ]
+  then t_ok "asmstore.exe pack into a read-only directory: exit 2, why said, the old file intact, nothing left"
+  else t_fail "asmstore.exe pack into a read-only directory" "exit $rc: $(head -2 "$T_TMP/ro.err"); dir: $(ls "$ro" | tr '\n' ' ')"; fi
+fi
+wine "$CLI" load "$V3" System.Linq.dll >/dev/null 2>"$T_TMP/load.err"; rc=$?
+if [ $rc = 2 ] && grep -q 'load: not available on Windows' "$T_TMP/load.err"; then t_ok "load: not available on Windows, exit 2"
+else t_fail "load on Windows" "exit $rc: $(cat "$T_TMP/load.err")"; fi
+t_done

@@ -1,0 +1,77 @@
+/* cli_os.h - the CLI's one platform file (cli_os.c): what POSIX and Windows do differently, so no
+   command's logic branches on the system. On Windows the CLI runs in the UTF-8 code page (its
+   manifest, tools/asmstore.manifest; Windows 10 1903 and later), so its char paths and arguments
+   are UTF-8 for the C library as on POSIX; the header converts its own paths to UTF-16 itself. */
+#ifndef ASMSTORE_CLI_OS_H
+#define ASMSTORE_CLI_OS_H
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+/* a path component's longest name, where the system does not say (Windows) */
+#ifndef NAME_MAX
+#define NAME_MAX 255
+#endif
+/* a full disk quota, where the system has no errno of its own for it (Windows) */
+#ifndef EDQUOT
+#define EDQUOT ENOSPC
+#endif
+
+/* Once, first in main: Windows' stdout and stderr binary (the bytes Linux writes) and the console
+   UTF-8. */
+void cli_os_init(void);
+/* mkdir(path, 0755); 0 or -1 with errno. */
+int cli_os_mkdir(const char *path);
+/* mkdtemp: a new directory named tmpl with its trailing XXXXXX made unique; tmpl, or NULL. */
+char *cli_os_mkdtemp(char *tmpl);
+/* fnmatch(pattern, name, 0): 0 when name matches ('*', '?', '[...]', '\' quoting), else nonzero. */
+int cli_os_fnmatch(const char *pattern, const char *name);
+/* fchmod (umask does not apply); Windows has no mode bits to set (0). 0 or -1 with errno. Here, not
+   through the header's asmstore__os_set_mode, so that cli_fs.c needs only this file (the fuzzers
+   build it without the CLI's common part). */
+int cli_os_set_mode(int fd, unsigned mode);
+/* lstat: never through a symlink (Windows: a reparse point is neither a directory nor a file). */
+int cli_os_lstat(const char *path, struct stat *st);
+/* Is stderr a terminal (progress is shown only there)? */
+int cli_os_stderr_is_tty(void);
+/* open_memstream: a stream whose text cli_os_memstream_close hands over (*text malloc'd, NUL
+   ended, *len bytes); NULL with errno. close: 0, or EOF (then *text is NULL). */
+FILE *cli_os_memstream(char **text, size_t *len);
+int cli_os_memstream_close(FILE *f, char **text, size_t *len);
+
+/* The SHA-256 (32 bytes into md) or SHA-1 (20: a public key's token) of p[0..n): libcrypto
+   (ASMSTORE_CLI_CRYPTO) or, on Windows, the system's CNG (bcrypt). 0, or -1 (none here, or it
+   failed). CLI_OS_HAVE_SHA256: there is one. */
+#if defined(_WIN32) || defined(ASMSTORE_CLI_CRYPTO)
+#define CLI_OS_HAVE_SHA256 1
+#endif
+typedef enum cli_os_hash { CLI_OS_SHA1, CLI_OS_SHA256 } cli_os_hash;
+int cli_os_digest(cli_os_hash kind, const void *p, size_t n, unsigned char *md);
+
+/* Directory descriptors (cli_fs.c): each step from a directory opened without following a
+   symlink. POSIX: openat and its family; Windows: the directory held open without share-delete
+   (it cannot be renamed or replaced while held) and each name refused when it is a reparse
+   point. -1 with errno on failure. */
+int cli_os_dir_open(const char *path);
+int cli_os_dir_open_at(int dirfd, const char *name);
+int cli_os_mkdir_at(int dirfd, const char *name);
+/* A file in dirfd, never through a symlink: to read (create 0), or a new one to write (create 1:
+   O_EXCL, mode 0600). */
+int cli_os_file_open_at(int dirfd, const char *name, int create);
+/* Renames from over to within dirfd (to replaced when it exists, never followed). */
+int cli_os_rename_at(int dirfd, const char *from, const char *to);
+/* Removes name (a directory when dir, only when empty). */
+int cli_os_unlink_at(int dirfd, const char *name, int dir);
+int cli_os_dir_dup(int dirfd);
+void cli_os_dir_close(int dirfd);
+
+/* The header's platform layer for the CLI's files (in cli_common.c, which holds the header's
+   implementation): rename over an existing file (Windows: MoveFileExW), a Win32 error as errno.
+   0 or -1 with errno. */
+int cli_replace_file(const char *from, const char *to);
+int cli_win_errno(unsigned long code);
+/* Why command cannot run here (Windows: load and cache, device-side), or NULL. */
+const char *cli_os_unavailable(const char *command);
+#endif
