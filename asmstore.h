@@ -234,7 +234,8 @@ typedef struct asmstore_error {
     int64_t backend_code; /* zstd error code or errno, or 0 */
     const char *message;  /* static text: what was checked or looked for; NULL when none */
     int rule;             /* asmstore_elf_check_bionic: the rule (1..12) broken, else 0 */
-    int64_t other_entry;  /* ASMSTORE_ERR_OVERLAP: the descriptor entry's range overlaps, else -1 */
+    int64_t other_entry;  /* ASMSTORE_ERR_OVERLAP: the descriptor entry's range overlaps; a
+                             duplicate descriptor_index: its first holder; else -1 */
 } asmstore_error;
 
 /* >>core: types -------------------------------------------------------------------------------- */
@@ -542,6 +543,20 @@ ASMSTORE_DEF asmstore_result asmstore_reader_find_index(const asmstore_reader *r
 ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *r,
                                                          const asmstore_entry *e,
                                                          asmstore_error *err);
+
+/* What the runtimes abort on before they load an entry, beyond what asmstore_reader_init checks
+   (a store they abort on may still be read). Formats 2-4 (format 1 keeps its mapping in store
+   0's rows, its compressed descriptors in the app library): every entry not ignored has
+   mapping_index < entry_count (ASMSTORE_ERR_BAD_INDEX; CoreCLR sizes its per-entry array by
+   entry_count), every compressed image declares a non-zero uncompressed length
+   (ASMSTORE_ERR_CORRUPT) and a descriptor_index no other image of the store has
+   (ASMSTORE_ERR_BAD_INDEX: err->entry the later image, err->other_entry the earlier; the .NET 12
+   CoreCLR host builds its buffer table from these and aborts on a duplicate). Sorts the indices
+   on a scratch of 8 bytes per compressed image from alloc (NULL: ASMSTORE_MALLOC), freed before
+   this returns. */
+ASMSTORE_DEF asmstore_result asmstore_reader_check_runtime(const asmstore_reader *r,
+                                                           const asmstore_allocator *alloc,
+                                                           asmstore_error *err);
 
 /* The largest decompressed image the reader accepts: read_options.max_entry_size, or its
    default. */
@@ -2694,6 +2709,65 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, (int64_t)e->index, 0,
                               "entry differs from its descriptor (image, sizes, compression)");
     return ASMSTORE_OK;
+}
+
+/* Keys descriptor_index << 32 | entry of the n compressed images of formats 2-4, sorted; the
+   first two sharing an index named in *err. */
+ASMSTORE__PRIVATE asmstore_result asmstore__shared_descriptor_index(const asmstore_reader *r,
+                                                                     uint64_t *keys, size_t n,
+                                                                     asmstore_error *err) {
+    size_t j = 0;
+    uint32_t i;
+
+    for (i = 0; i < r->entry_count; i++) {
+        asmstore_entry e;
+        if (asmstore_reader_entry(r, i, &e, NULL) == ASMSTORE_OK && !e.ignored &&
+            e.compression != ASMSTORE_COMPRESSION_NONE)
+            keys[j++] = (uint64_t)asmstore__rd32(e.image + 4) << 32 | i;
+    }
+    asmstore__sort_keys(keys, n);
+    for (j = 1; j < n; j++) {
+        if (keys[j] >> 32 != keys[j - 1] >> 32) continue;
+        (void)asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, 0, (int64_t)(keys[j] & 0xFFFFFFFFu), 0,
+                             "another compressed image has this descriptor_index (the runtime "
+                             "aborts on a duplicate)");
+        if (err) err->other_entry = (int64_t)(keys[j - 1] & 0xFFFFFFFFu);
+        return ASMSTORE_ERR_BAD_INDEX;
+    }
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_reader_check_runtime(const asmstore_reader *r,
+                                                           const asmstore_allocator *alloc,
+                                                           asmstore_error *err) {
+    asmstore_result res;
+    uint64_t *keys;
+    size_t n = 0;
+    uint32_t i;
+
+    if (!r || !r->data) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader");
+    if (r->format == 1) return ASMSTORE_OK;
+    for (i = 0; i < r->entry_count; i++) {
+        asmstore_entry e;
+        if (asmstore_reader_entry(r, i, &e, NULL) != ASMSTORE_OK || e.ignored) continue;
+        if (e.mapping_index >= r->entry_count)
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, 0, (int64_t)i, 0,
+                                  "mapping_index not below the store's entry count (the "
+                                  "runtime's per-entry array ends there)");
+        if (e.compression == ASMSTORE_COMPRESSION_NONE) continue;
+        if (e.uncompressed_size == 0)
+            return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, (uint64_t)(e.image - r->data),
+                                  (int64_t)i, 0, "compressed image declares 0 bytes uncompressed");
+        n++;
+    }
+    if (n < 2) return ASMSTORE_OK;
+    keys = (uint64_t *)asmstore_alloc(alloc, n * sizeof *keys);
+    if (!keys)
+        return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0,
+                              "no scratch to check descriptor indices (8 bytes per image)");
+    res = asmstore__shared_descriptor_index(r, keys, n, err);
+    asmstore_free(alloc, keys, n * sizeof *keys);
+    return res;
 }
 
 /* Decompresses src into dst[0..size) with the caller's callback or libzstd; *written = bytes

@@ -28,6 +28,12 @@ for rt in monovm coreclr; do
     done
   done
 done
+# two names of one CRC-32 (LibMKksgMlq and LibfDoJioj6, with and without ".dll"; tests/t_net12.sh
+# finds them) in the .NET 11 CoreCLR store: the reader's walk of a run of equal hashes
+mkdir -p "$tmp/crc"
+printf 'MZ one' >"$tmp/crc/LibMKksgMlq.dll"
+printf 'MZ two' >"$tmp/crc/LibfDoJioj6.dll"
+"$A" pack --no-check --raw -o "$OUT/reader/crc32-collision-v3" --target net11 --level 1 "$tmp/crc" 2>/dev/null
 # every release layout the independent implementation writes (tests/lib/indep_store.py): format-1 sets
 # (store 0 with its hash tables, per-ABI stores), CRC-32 formats 2/3 on every ABI, padded images
 IND="/usr/bin/python3 $(cd "$(dirname "$0")" && pwd)/indep_store.py"

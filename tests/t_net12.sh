@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# tests/t_net12.sh - what dotnet/android main (.NET 12, not yet released) changes, through the CLI:
+# two names of one CRC-32 through pack, list, extract, verify and repack on every CRC-32 target;
+# verify refusing what the CoreCLR host aborts on (a mapping_index at entry_count, two images of
+# one descriptor_index).
+. "$(dirname "$0")/lib/lib.sh"
+
+# Two names of one CRC-32 (a birthday search: CRC-32 is linear, so every character varies), each
+# with ".dll": equal lengths, one suffix, so both with and without ".dll" collide.
+read -r NA NB < <(python3 -c '
+import zlib
+a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+seen, x = {}, 1
+while True:
+    y, s = x, ""
+    for _ in range(8): s += a[y % 62]; y //= 62
+    x = (x * 6364136223846793005 + 1442695040888963407) % 2**64
+    n = "Lib" + s
+    c = zlib.crc32(n.encode())
+    if c in seen and seen[c] != n: print(seen[c] + ".dll", n + ".dll"); break
+    seen[c] = n')
+if [ "$(python3 -c 'import sys, zlib; print(len({zlib.crc32(n.encode()) for n in sys.argv[1:]}))' "$NA" "$NB")" = 1 ]
+then t_ok "two names of one CRC-32: $NA $NB"; else t_fail "no CRC-32 collision found"; fi
+mkdir -p "$T_TMP/in" "$T_TMP/new"
+t_pe --fill "one " "$T_TMP/in/$NA" 900 "$T_TMP/in/$NB" 1200 "$T_TMP/in/Other.dll" 800
+t_pe --fill "new " "$T_TMP/new/$NB" 1500
+
+for tg in net11 net11-preview; do
+  s="$T_TMP/$tg.so"
+  if "$ASMSTORE" pack -o "$s" --target $tg --level 1 "$T_TMP/in" 2>"$T_TMP/err" &&
+     [ "$("$ASMSTORE" list "$s" | grep -c "$NA\|$NB")" = 2 ]
+  then t_ok "$tg: pack and list keep both colliding names"; else t_fail "$tg: pack/list" "$(cat "$T_TMP/err")"; fi
+  t_check "$tg: verify finds each by its own name" "$ASMSTORE" verify "$s"
+  rm -rf "$T_TMP/x"
+  if "$ASMSTORE" extract "$s" -C "$T_TMP/x" >/dev/null 2>&1 &&
+     cmp -s "$T_TMP/x/$NA" "$T_TMP/in/$NA" && cmp -s "$T_TMP/x/$NB" "$T_TMP/in/$NB"
+  then t_ok "$tg: extract gives each colliding name its own bytes"; else t_fail "$tg: extract"; fi
+  rm -rf "$T_TMP/x"
+  if "$ASMSTORE" repack "$s" -o "$T_TMP/$tg-re.so" --replace "$NB=$T_TMP/new/$NB" >/dev/null 2>&1 &&
+     "$ASMSTORE" verify "$T_TMP/$tg-re.so" >/dev/null &&
+     "$ASMSTORE" extract "$T_TMP/$tg-re.so" -C "$T_TMP/x" >/dev/null 2>&1 &&
+     cmp -s "$T_TMP/x/$NB" "$T_TMP/new/$NB" && cmp -s "$T_TMP/x/$NA" "$T_TMP/in/$NA"
+  then t_ok "$tg: repack replaces one of the pair, the other kept"; else t_fail "$tg: repack"; fi
+done
+
+# --- what the runtime aborts on: verify refuses it (the reader still opens the store)
+python3 - "$T_TMP/net11.so" "$T_TMP" <<'EOF'
+import struct, sys
+src = open(sys.argv[1], "rb").read(); P = 16384; st = src[P:]
+n, isz = struct.unpack_from("<I", st, 8)[0], struct.unpack_from("<I", st, 16)[0]
+d = 20 + isz
+def desc(i, k): return struct.unpack_from("<I", st, d + 28 * i + 4 * k)[0]
+b = bytearray(src); struct.pack_into("<I", b, P + d + 28, n)
+open(sys.argv[2] + "/mapping.so", "wb").write(b)
+b = bytearray(src); o0, o2 = desc(0, 1), desc(2, 1)
+b[P + o2 + 4:P + o2 + 8] = st[o0 + 4:o0 + 8]
+open(sys.argv[2] + "/shared-index.so", "wb").write(b)
+EOF
+"$ASMSTORE" verify "$T_TMP/mapping.so" >"$T_TMP/out" 2>&1; rc=$?
+if [ $rc = 1 ] && grep -q "entry 1 .*mapping_index not below the store's entry count" "$T_TMP/out"
+then t_ok "verify refuses a mapping_index equal to entry_count"; else t_fail "verify mapping_index" "rc=$rc $(cat "$T_TMP/out")"; fi
+"$ASMSTORE" verify "$T_TMP/shared-index.so" >"$T_TMP/out" 2>&1; rc=$?
+if [ $rc = 1 ] && grep -q "entry 2 .*another compressed image has this descriptor_index.*: entry 0" "$T_TMP/out"
+then t_ok "verify refuses two images of one descriptor_index"; else t_fail "verify descriptor_index" "rc=$rc $(cat "$T_TMP/out")"; fi
+t_check "list still reads the store the runtime would abort on" "$ASMSTORE" list "$T_TMP/shared-index.so"
+
+t_done
