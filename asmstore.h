@@ -1208,8 +1208,11 @@ typedef enum asmstore_target {
     ASMSTORE_TARGET_NET11 = 4,         /* GA: format 3, XAZS level 22; coreclr CRC-32 + dlopen
                                           wrapper and no ".ni.dll" companions, monovm xxHash + stub
                                           wrapper */
-    ASMSTORE_TARGET_NET11_PREVIEW = 5  /* 11 p7/rc1: format 4 (content id), XAZS level 3; hashes
+    ASMSTORE_TARGET_NET11_PREVIEW = 5, /* 11 p7/rc1: format 4 (content id), XAZS level 3; hashes
                                           and wrappers as GA, coreclr ".ni.dll" companions */
+    ASMSTORE_TARGET_NET12 = 6          /* dotnet/android main (not yet released): coreclr only,
+                                          as net11 GA's but wrapped as AssemblyStoreElfWriter
+                                          writes (ASMSTORE_ELF_STYLE_NET12) */
 } asmstore_target;
 
 /* What a preset implies beyond the write options: the layout it gives and how releases package
@@ -1220,7 +1223,8 @@ typedef struct asmstore_preset {
     uint32_t index_entry_size;         /* 8, 9, 12 or 13; 0 for format 1 (20-byte hash rows) */
     asmstore_elf_kind wrapper;         /* SYMBOL: the dlopen wrapper; SECTION: MonoVM's stub
                                           wrapper; NONE: raw files (format 1) */
-    const char *file_name;             /* "libassembly-store.so" (.NET 10.0.102+, 11),
+    int elf_style;                     /* the wrapper's asmstore_elf_style: 1 (NET12) for net12 */
+    const char *file_name;             /* "libassembly-store.so" (.NET 10.0.102+, 11, 12),
                                           "libassemblies.<abi>.blob.so" (.NET 9; 10.0.100-101),
                                           "assemblies.blob" (.NET 6-8, store 0 of the set) */
 } asmstore_preset;
@@ -1229,7 +1233,8 @@ typedef struct asmstore_preset {
    no_compress = 0, image_alignment = 1: no padding, as releases write) and leaves the others
    (jobs, allocator, progress, compress callback, max_name_len) alone. abi 0 means arm64. info may
    be NULL.
-   Combinations no release shipped (net8 or net9 with coreclr) give ASMSTORE_ERR_PROFILE. The
+   Combinations no release shipped (net8 or net9 with coreclr, net12 with monovm) give
+   ASMSTORE_ERR_PROFILE. The
    descriptor indices follow the release's rule by default (asmstore_add). coreclr stores of net10
    and net11-preview get their ignored ".ni.dll" companions; net11 (GA) sets no_companions, as
    dotnet/android#12811 made the release write none. LZ4 presets still need o->compress. */
@@ -1238,7 +1243,7 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
                                                            asmstore_runtime runtime,
                                                            asmstore_abi abi, asmstore_preset *info,
                                                            asmstore_error *err);
-/* "net8", "net9", "net10", "net11", "net11-preview"; parse: ASMSTORE_TARGET_NONE for others. */
+/* "net8", "net9", "net10", "net11", "net11-preview", "net12"; parse: ASMSTORE_TARGET_NONE for others. */
 ASMSTORE_DEF const char *asmstore_target_name(asmstore_target target);
 ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name);
 #endif /* ASMSTORE_NO_WRITER */
@@ -1254,13 +1259,30 @@ typedef enum asmstore_elf_mode {
                                           symbol) gets it replaced, never a second one beside it */
 } asmstore_elf_mode;
 
-/* Zero-initialised means: arm64, dlopen mode, "_assembly_store", "libassembly-store.so", 16 KiB. */
+/* Whose layout a generated dlopen-mode wrapper follows (section and template modes: asmstore's). */
+typedef enum asmstore_elf_style {
+    ASMSTORE_ELF_STYLE_ASMSTORE = 0,   /* docs/elf-so.md §3: PT_LOAD p_align 16 KiB or more on
+                                          every ABI, arm e_flags 0x05000000 (EABI5: armhf glibc
+                                          loads it) */
+    ASMSTORE_ELF_STYLE_NET12 = 1       /* byte for byte what dotnet/android main's
+                                          AssemblyStoreElfWriter writes (.NET 12, not yet
+                                          released; docs/elf-so.md §3.1): payload and PT_LOAD
+                                          aligned to the ABI's page (16 KiB on 64-bit ABIs, 4 KiB
+                                          on 32-bit), PT_GNU_STACK to the word, arm e_flags
+                                          0x05000200 (soft-float: armhf glibc refuses it, bionic
+                                          does not look) */
+} asmstore_elf_style;
+
+/* Zero-initialised means: arm64, dlopen mode, "_assembly_store", "libassembly-store.so", 16 KiB,
+   asmstore's layout. */
 typedef struct asmstore_elf_options {
     asmstore_abi abi;                  /* 0: arm64. Template mode: 0 = the stub's, else the same */
     asmstore_elf_mode mode;
     const char *symbol;                /* dlopen mode: NULL = "_assembly_store" */
     const char *soname;                /* dlopen/section mode: NULL = "libassembly-store.so" */
-    size_t alignment;                  /* payload: 0 = 16384; a power of two, 4096 .. 1 GiB */
+    size_t alignment;                  /* payload: 0 = 16384 (NET12 style: the ABI's page); a power
+                                          of two, 4096 .. 1 GiB */
+    asmstore_elf_style style;          /* dlopen mode: whose layout; else ignored */
     const void *stub;                  /* template mode: the stub .so bytes (only read) */
     size_t stub_size;
     asmstore_allocator allocator;
@@ -1297,6 +1319,12 @@ typedef struct asmstore_elf_image {
 ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img,
                                                  const asmstore_elf_options *opt,
                                                  size_t payload_size, asmstore_error *err);
+/* 1 when elf[0..size) is byte for byte the dlopen-mode wrapper asmstore_elf_layout gives in
+   `style` (default symbol, alignment and allocator; the soname the file's own) around the payload
+   its "_assembly_store" symbol names, else 0. How a reader tells dotnet/android main's
+   AssemblyStoreElfWriter output (ASMSTORE_ELF_STYLE_NET12) from other wrappers; any bytes are
+   safe. */
+ASMSTORE_DEF int asmstore_elf_is_style(const void *elf, size_t size, asmstore_elf_style style);
 /* Frees head and tail; NULL-safe, idempotent. */
 ASMSTORE_DEF void asmstore_elf_image_free(asmstore_elf_image *img);
 /* Convenience: the whole .so in one buffer from opt->allocator (free with
@@ -3411,6 +3439,7 @@ ASMSTORE_DEF asmstore_result asmstore_pe_identity(const asmstore_pe *pe, asmstor
 #define ASMSTORE__DT_STRSZ 10u
 #define ASMSTORE__DT_SYMENT 11u
 #define ASMSTORE__DT_SONAME 14u
+#define ASMSTORE__EF_ARM_NET12 0x05000200u /* EABI5 + EF_ARM_ABI_FLOAT_SOFT: AssemblyStoreElfWriter's */
 #define ASMSTORE__DT_TEXTREL 22u
 #define ASMSTORE__DT_FLAGS 30u
 #define ASMSTORE__DF_TEXTREL 4u
@@ -7117,15 +7146,15 @@ ASMSTORE_DEF void asmstore_writer_free(asmstore_writer *w) {
 
 /* >>presets ------------------------------------------------------------------------------------ */
 /* What each release ships (docs/store-releases.md §1.1, §1.2, §4). */
-static const char *const asmstore__target_names[6] = {"none",  "net8",  "net9",
-                                                      "net10", "net11", "net11-preview"};
+static const char *const asmstore__target_names[7] = {
+    "none", "net8", "net9", "net10", "net11", "net11-preview", "net12"};
 
 ASMSTORE_DEF const char *asmstore_target_name(asmstore_target target) {
-    return asmstore__target_names[(unsigned)target <= 5u ? (unsigned)target : 0u];
+    return asmstore__target_names[(unsigned)target <= 6u ? (unsigned)target : 0u];
 }
 ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name) {
     unsigned i;
-    for (i = 1; name && i <= 5; i++)
+    for (i = 1; name && i <= 6; i++)
         if (!strcmp(name, asmstore__target_names[i])) return (asmstore_target)i;
     return ASMSTORE_TARGET_NONE;
 }
@@ -7137,19 +7166,23 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
                                                            asmstore_error *err) {
     int coreclr = runtime == ASMSTORE_RUNTIME_CORECLR, crc = 0;
     if (!o || !asmstore__abi_in_range(abi) || target < ASMSTORE_TARGET_NET8 ||
-        target > ASMSTORE_TARGET_NET11_PREVIEW || (runtime != ASMSTORE_RUNTIME_MONOVM && !coreclr))
+        target > ASMSTORE_TARGET_NET12 || (runtime != ASMSTORE_RUNTIME_MONOVM && !coreclr))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "NULL options, or unknown target, runtime or ABI");
     if (coreclr && target <= ASMSTORE_TARGET_NET9) /* CoreCLR stores start with .NET 10 */
         return asmstore__fail(err, ASMSTORE_ERR_PROFILE, 0, -1, 0,
                               "no release shipped coreclr stores before .NET 10");
+    if (!coreclr && target == ASMSTORE_TARGET_NET12) /* Mono leaves .NET 12: #12868 */
+        return asmstore__fail(err, ASMSTORE_ERR_PROFILE, 0, -1, 0,
+                              "dotnet/android main (.NET 12) has no monovm stores");
     if (abi == ASMSTORE_ABI_UNKNOWN) abi = ASMSTORE_ABI_ARM64;
     crc = coreclr && target >= ASMSTORE_TARGET_NET11;
     o->abi = abi;
     o->runtime = runtime;
     o->no_compress = 0;
     o->image_alignment = 1;
-    o->no_companions = coreclr && target == ASMSTORE_TARGET_NET11; /* GA: #12811 */
+    o->no_companions = /* GA: #12811 */
+        coreclr && (target == ASMSTORE_TARGET_NET11 || target == ASMSTORE_TARGET_NET12);
     o->format = target == ASMSTORE_TARGET_NET8            ? 1u
                 : target == ASMSTORE_TARGET_NET9          ? 2u
                 : target == ASMSTORE_TARGET_NET11_PREVIEW ? 4u
@@ -7160,16 +7193,18 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
                                              : ASMSTORE_HASH_XXH32;
     o->compression =
         target <= ASMSTORE_TARGET_NET10 ? ASMSTORE_COMPRESSION_LZ4 : ASMSTORE_COMPRESSION_ZSTD;
-    /* LZ4 HC L09_HC (6-8), L12_MAX (9, 10); zstd 22 in optimised GA builds, 3 in 11 p7/rc1 */
-    o->level = target == ASMSTORE_TARGET_NET8    ? 9
-               : target <= ASMSTORE_TARGET_NET10 ? 12
-               : target == ASMSTORE_TARGET_NET11 ? 22
-                                                 : 3;
+    /* LZ4 HC L09_HC (6-8), L12_MAX (9, 10); zstd 22 in optimised GA (and main) builds, 3 in 11
+       p7/rc1 */
+    o->level = target == ASMSTORE_TARGET_NET8            ? 9
+               : target <= ASMSTORE_TARGET_NET10         ? 12
+               : target == ASMSTORE_TARGET_NET11_PREVIEW ? 3
+                                                         : 22;
     if (info) {
         info->version_word = asmstore__version_word(o->format, abi);
         info->header_size = o->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2;
         info->index_entry_size =
             o->format == 1 ? 0u : asmstore__index_entry_size(o->format, o->hash);
+        info->elf_style = target == ASMSTORE_TARGET_NET12 ? 1 : 0; /* ASMSTORE_ELF_STYLE_NET12 */
         info->wrapper = o->format == 1 ? ASMSTORE_ELF_NONE
                         : crc          ? ASMSTORE_ELF_SYMBOL
                                        : ASMSTORE_ELF_SECTION;
@@ -7300,6 +7335,12 @@ ASMSTORE__PRIVATE uint64_t asmstore__align_up(uint64_t v, uint64_t a) {
     return (v + a - 1) & ~(a - 1);
 }
 
+/* The page a .NET 12 wrapper aligns its payload to: 16 KiB on 64-bit ABIs (UNKNOWN: arm64's),
+   4 KiB on 32-bit ones. */
+ASMSTORE__PRIVATE uint64_t asmstore__abi_page(asmstore_abi abi) {
+    return abi == ASMSTORE_ABI_ARM || abi == ASMSTORE_ABI_X86 ? 4096u : ASMSTORE_ELF_PAGE_16K;
+}
+
 ASMSTORE__PRIVATE int asmstore__name_ok(const char *s) {
     size_t n;
     if (!s) return 0;
@@ -7357,7 +7398,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_alloc_parts(asmstore_elf_image *
    padding up to the payload; the tail holds .shstrtab and the 7 section headers. */
 typedef struct asmstore__elf_gen {
     int is64, dl;
-    uint64_t wa, ehsz, phsz, shsz, symsz, dynsz, align, p_align;
+    uint64_t wa, ehsz, phsz, shsz, symsz, dynsz, align, p_align, stack_align;
+    uint32_t e_flags;
     const char *sym, *soname;
     size_t symlen, solen, payload_size;
     const char *shstr; /* the .shstrtab as written: section order differs by mode */
@@ -7390,6 +7432,13 @@ ASMSTORE__PRIVATE void asmstore__elf_gen_layout(asmstore__elf_gen *g,
     g->dynsz = g->is64 ? 16u : 8u;
     g->align = align;
     g->p_align = align > ASMSTORE_ELF_PAGE_16K ? align : ASMSTORE_ELF_PAGE_16K;
+    g->stack_align = 16;
+    g->e_flags = asmstore__abi(abi)->e_flags;
+    if (g->dl && opt->style == ASMSTORE_ELF_STYLE_NET12) { /* AssemblyStoreElfWriter's choices */
+        g->p_align = align;
+        g->stack_align = g->wa;
+        if (abi == ASMSTORE_ABI_ARM) g->e_flags = ASMSTORE__EF_ARM_NET12;
+    }
     g->symlen = g->dl ? strlen(g->sym) : 0;
     g->solen = strlen(g->soname);
     g->payload_size = payload_size;
@@ -7424,8 +7473,8 @@ ASMSTORE__PRIVATE void asmstore__elf_gen_head(const asmstore__elf_gen *g, asmsto
     const int is64 = g->is64;
     unsigned char *q;
     uint32_t i;
-    asmstore__elf_put_ehdr(h, is64, asmstore__abi(abi)->e_machine, asmstore__abi(abi)->e_flags,
-                           g->ehsz, 4, g->shoff, ASMSTORE__GEN_NSEC, g->shstr_idx);
+    asmstore__elf_put_ehdr(h, is64, asmstore__abi(abi)->e_machine, g->e_flags, g->ehsz, 4,
+                           g->shoff, ASMSTORE__GEN_NSEC, g->shstr_idx);
     q = h + g->ehsz;
     asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_PHDR, ASMSTORE__PF_R, g->ehsz, 4 * g->phsz, g->wa);
     q += g->phsz;
@@ -7435,7 +7484,7 @@ ASMSTORE__PRIVATE void asmstore__elf_gen_head(const asmstore__elf_gen *g, asmsto
                            ASMSTORE__GEN_NDYN * g->dynsz, g->wa);
     q += g->phsz;
     asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_GNU_STACK, ASMSTORE__PF_R | ASMSTORE__PF_W, 0, 0,
-                           16);
+                           g->stack_align);
     /* .dynsym: [0] null, [1] the symbol; .dynstr: "", the symbol, the soname */
     if (g->dl) {
         const unsigned char info =
@@ -7803,10 +7852,16 @@ ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img,
     else
         memset(&o, 0, sizeof o);
     img->allocator = o.allocator;
-    align = o.alignment ? o.alignment : ASMSTORE_ELF_DEFAULT_ALIGNMENT;
+    align = o.alignment;
+    if (!align)
+        align = o.mode == ASMSTORE_ELF_MODE_DLOPEN && o.style == ASMSTORE_ELF_STYLE_NET12
+                    ? asmstore__abi_page(o.abi)
+                    : ASMSTORE_ELF_DEFAULT_ALIGNMENT;
     if (align < 4096u || align > (1u << 30) || (align & (align - 1)) != 0)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "alignment: a power of two, 4096 .. 1 GiB");
+    if ((unsigned)o.style > (unsigned)ASMSTORE_ELF_STYLE_NET12)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown style");
     switch (o.mode) {
         case ASMSTORE_ELF_MODE_DLOPEN:
         case ASMSTORE_ELF_MODE_SECTION:
@@ -7832,6 +7887,43 @@ ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img,
     if (res == ASMSTORE_OK) return ASMSTORE_OK;
     return asmstore__fail(err, res, 0, -1, 0,
                           asmstore__elf_layout_message(res, o.mode == ASMSTORE_ELF_MODE_TEMPLATE));
+}
+
+/* The soname a generated wrapper holds: in .dynstr after the default symbol's name (every field
+   before it has a fixed size), NUL-terminated in the file; NULL when there is none. */
+ASMSTORE__PRIVATE const char *asmstore__elf_gen_soname(const unsigned char *f, size_t size,
+                                                       int is64) {
+    size_t at = (is64 ? 64u + 4u * 56u + 2u * 24u : 52u + 4u * 32u + 2u * 16u) +
+                sizeof ASMSTORE_ELF_DEFAULT_SYMBOL + 1u;
+    size_t room = size > at ? size - at : 0;
+    const unsigned char *nul;
+    if (!room) return NULL;
+    if (room > ASMSTORE_ELF_MAX_NAME) room = ASMSTORE_ELF_MAX_NAME;
+    nul = (const unsigned char *)memchr(f + at, 0, room);
+    return nul && nul > f + at ? (const char *)(f + at) : NULL;
+}
+
+ASMSTORE_DEF int asmstore_elf_is_style(const void *elf, size_t size, asmstore_elf_style style) {
+    const unsigned char *f = (const unsigned char *)elf;
+    asmstore_elf_info info;
+    asmstore_elf_options o;
+    asmstore_elf_image img;
+    const void *pl;
+    size_t pls;
+    int same;
+    if (!f || asmstore_elf_payload(elf, size, NULL, &pl, &pls, &info, NULL) != ASMSTORE_OK ||
+        info.kind != ASMSTORE_ELF_SYMBOL || info.abi == ASMSTORE_ABI_UNKNOWN)
+        return 0;
+    memset(&o, 0, sizeof o);
+    o.abi = info.abi;
+    o.style = style;
+    o.soname = asmstore__elf_gen_soname(f, size, info.is_64bit);
+    if (!o.soname || asmstore_elf_layout(&img, &o, pls, NULL) != ASMSTORE_OK) return 0;
+    same = img.total_size == size && img.payload_offset == info.payload_offset &&
+           !memcmp(img.head, f, img.head_size) &&
+           !memcmp(img.tail, f + img.payload_offset + pls, img.tail_size);
+    asmstore_elf_image_free(&img);
+    return same;
 }
 
 ASMSTORE_DEF asmstore_result asmstore_elf_wrap(const asmstore_elf_options *opt, const void *payload,
@@ -7906,6 +7998,7 @@ typedef struct asmstore__bionic {
     asmstore__elf e;
     asmstore_error *err;
     uint64_t wa, symsz, dynsz; /* word, Sym and Dyn sizes of the file's class */
+    uint64_t page;             /* the largest page its ABIs run on: 16 KiB, 4 KiB for ELF32 */
     asmstore__phdr dynph;      /* the last PT_DYNAMIC, as in bionic */
     int have_dynph;
     asmstore__shdr dynsec, strsec, symsec;
@@ -7953,10 +8046,12 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_load(const asmstore__bionic *
                                                         const asmstore__phdr *h, uint32_t nload,
                                                         uint64_t *end) {
     asmstore_error *err = b->err;
-    if (h->align < ASMSTORE_ELF_PAGE_16K || (h->align & (h->align - 1)))
-        return asmstore__rule(err, 7, "PT_LOAD p_align not a power of two >= 16384", 0);
-    if (h->offset % ASMSTORE_ELF_PAGE_16K != h->vaddr % ASMSTORE_ELF_PAGE_16K)
-        return asmstore__rule(err, 7, "PT_LOAD p_offset and p_vaddr differ mod 16384", h->offset);
+    if (h->align < b->page || (h->align & (h->align - 1)))
+        return asmstore__rule(err, 7,
+                              "PT_LOAD p_align not a power of two >= the page (16384; ELF32: 4096)",
+                              0);
+    if (h->offset % b->page != h->vaddr % b->page)
+        return asmstore__rule(err, 7, "PT_LOAD p_offset and p_vaddr differ mod the page", h->offset);
     if (!asmstore__range_ok(h->offset, h->filesz, b->e.size))
         return asmstore__rule(err, 7, "PT_LOAD past end of file", h->offset);
     if (h->filesz > h->memsz)
@@ -8249,6 +8344,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
     b.wa = b.e.is64 ? 8u : 4u;
     b.symsz = b.e.is64 ? 24u : 16u;
     b.dynsz = b.e.is64 ? 16u : 8u;
+    b.page = b.e.is64 ? ASMSTORE_ELF_PAGE_16K : 4096u; /* 16 KiB kernels run 64-bit code only */
     if ((res = asmstore__bionic_headers(&b, abi)) != ASMSTORE_OK ||
         (res = asmstore__bionic_segments(&b)) != ASMSTORE_OK ||
         (res = asmstore__bionic_dynamic_section(&b)) != ASMSTORE_OK ||
@@ -8260,8 +8356,8 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
     if (apk_entry) {
         if (apk_entry->method != 0)
             return asmstore__rule(err, 12, "APK entry is not STORED", apk_entry->lfh_offset);
-        if (apk_entry->data_offset % ASMSTORE_ELF_PAGE_16K)
-            return asmstore__rule(err, 12, "APK entry data not 16 KiB-aligned",
+        if (apk_entry->data_offset % b.page)
+            return asmstore__rule(err, 12, "APK entry data not page-aligned (16 KiB; ELF32: 4 KiB)",
                                   apk_entry->data_offset);
     }
     return ASMSTORE_OK;

@@ -25,7 +25,7 @@ mkdir -p "$T_TMP/in" "$T_TMP/new"
 t_pe --fill "one " "$T_TMP/in/$NA" 900 "$T_TMP/in/$NB" 1200 "$T_TMP/in/Other.dll" 800
 t_pe --fill "new " "$T_TMP/new/$NB" 1500
 
-for tg in net11 net11-preview; do
+for tg in net11 net11-preview net12; do
   s="$T_TMP/$tg.so"
   if "$ASMSTORE" pack -o "$s" --target $tg --level 1 "$T_TMP/in" 2>"$T_TMP/err" &&
      [ "$("$ASMSTORE" list "$s" | grep -c "$NA\|$NB")" = 2 ]
@@ -63,5 +63,56 @@ then t_ok "verify refuses a mapping_index equal to entry_count"; else t_fail "ve
 if [ $rc = 1 ] && grep -q "entry 2 .*another compressed image has this descriptor_index.*: entry 0" "$T_TMP/out"
 then t_ok "verify refuses two images of one descriptor_index"; else t_fail "verify descriptor_index" "rc=$rc $(cat "$T_TMP/out")"; fi
 t_check "list still reads the store the runtime would abort on" "$ASMSTORE" list "$T_TMP/shared-index.so"
+
+# --- pack --target net12: AssemblyStoreElfWriter's .so, read back by every command
+have() { command -v "$1" >/dev/null 2>&1; }
+for abi in arm64 arm x86_64 x86; do
+  so="$T_TMP/n12-$abi.so"
+  "$ASMSTORE" pack -o "$so" --target net12 --abi $abi --level 1 "$T_TMP/in" 2>/dev/null &&
+  "$ASMSTORE" pack --raw -o "$T_TMP/n12-$abi.raw" --target net12 --abi $abi --level 1 "$T_TMP/in" 2>/dev/null &&
+  python3 "$TOP/tests/lib/net12_elf.py" $abi "$T_TMP/n12-$abi.raw" "$T_TMP/n12-$abi.py.so"
+  t_check "$abi: pack --target net12 == AssemblyStoreElfWriter's layout for the same store (net12_elf.py)" cmp "$so" "$T_TMP/n12-$abi.py.so"
+  "$ASMSTORE" info "$so" >"$T_TMP/info" 2>&1
+  if grep -q "^layout: .*: the .NET 12 CoreCLR layout (dotnet/android main)$" "$T_TMP/info" &&
+     grep -q "^runtime: *CoreCLR$" "$T_TMP/info" && grep -q "^app library: *none: the .NET 12" "$T_TMP/info" &&
+     ! grep -q "none found" "$T_TMP/info"
+  then t_ok "$abi: info names the .NET 12 layout and needs no app library"; else t_fail "$abi: info" "$(cat "$T_TMP/info")"; fi
+  t_check "$abi: elfcheck (bionic rules; 32-bit ABIs on 4 KiB pages)" "$ASMSTORE" elfcheck --abi $abi "$so"
+  t_check "$abi: verify" "$ASMSTORE" verify "$so"
+  rm -rf "$T_TMP/x"
+  if "$ASMSTORE" extract "$so" -C "$T_TMP/x" >/dev/null 2>&1 && cmp -s "$T_TMP/x/$NA" "$T_TMP/in/$NA" &&
+     cmp -s "$T_TMP/x/Other.dll" "$T_TMP/in/Other.dll"
+  then t_ok "$abi: extract"; else t_fail "$abi: extract"; fi
+  if have readelf; then
+    if readelf -hlSdW --dyn-syms "$so" >"$T_TMP/re" 2>&1 && ! grep -qi "warning\|error" "$T_TMP/re"; then t_ok "$abi: readelf clean"
+    else t_fail "$abi: readelf" "$(grep -i "warning\|error" "$T_TMP/re" | head -3)"; fi
+  fi
+done
+"$ASMSTORE" info "$T_TMP/net11.so" >"$T_TMP/info" 2>&1
+if grep -q "the .NET 11 GA CoreCLR layout$" "$T_TMP/info"; then t_ok "net11's own wrapper is not taken for the .NET 12 one"
+else t_fail "net11 info" "$(grep layout "$T_TMP/info")"; fi
+"$ASMSTORE" pack -o "$T_TMP/mono12.so" --target net12 --runtime monovm "$T_TMP/in" 2>"$T_TMP/err"; rc=$?
+if [ $rc = 2 ] && grep -q "no monovm store exists for net12" "$T_TMP/err"; then t_ok "pack --target net12 --runtime monovm refused (Mono leaves .NET 12)"
+else t_fail "net12 monovm" "rc=$rc $(cat "$T_TMP/err")"; fi
+
+# glibc dlopen of stored net12 stores (the hosts read stored images only: no cross libzstd)
+qemu_of() { case $1 in arm64) echo "qemu-aarch64 -L /usr/aarch64-linux-gnu";; x86) echo "qemu-i386 -L /usr/i686-linux-gnu";; *) echo "";; esac; }
+for abi in x86_64 arm64 x86; do
+  host="$BUILD/elf-host-$abi"; q=$(qemu_of $abi)
+  if [ ! -x "$host" ]; then t_skip "$abi: net12 dlopen" "$host not built (make elf-hosts)"; continue; fi
+  if [ -n "$q" ] && ! have "${q%% *}"; then t_skip "$abi: net12 dlopen" "${q%% *} not installed"; continue; fi
+  "$ASMSTORE" pack -o "$T_TMP/d12-$abi.so" --target net12 --no-compress --abi $abi "$T_TMP/in" 2>/dev/null
+  "$ASMSTORE" pack --raw -o "$T_TMP/d12-$abi.raw" --target net12 --no-compress --abi $abi "$T_TMP/in" 2>/dev/null
+  pages="native"; [ $abi = arm64 ] && pages="native 4096 16384"
+  for p in $pages; do
+    run=$q; [ $p != native ] && run="${q%% *} -p $p ${q#* }"
+    if $run "$host" dlopen "$T_TMP/d12-$abi.so" "$T_TMP/d12-$abi.raw" "$T_TMP/in" >"$T_TMP/h" 2>&1 &&
+       grep -q "^3 entries read back byte-exact" "$T_TMP/h"
+    then t_ok "$abi $p pages: glibc dlopen of the net12 .so, every entry byte-exact"; else t_fail "$abi $p: net12 dlopen" "$(tail -3 "$T_TMP/h")"; fi
+  done
+  if $q "$host" locate "$T_TMP/d12-$abi.so" "$T_TMP/d12-$abi.raw" "$T_TMP/in" >"$T_TMP/h" 2>&1 &&
+     grep -q "^3 entries read back byte-exact" "$T_TMP/h"
+  then t_ok "$abi: the file locator maps the net12 .so, every entry byte-exact"; else t_fail "$abi: net12 locate" "$(tail -3 "$T_TMP/h")"; fi
+done
 
 t_done

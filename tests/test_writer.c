@@ -395,6 +395,7 @@ static const want_preset release_table[] = {
     {ASMSTORE_TARGET_NET11, ASMSTORE_RUNTIME_CORECLR, 3, 0, 1, ASMSTORE_COMPRESSION_ZSTD, 22, ASMSTORE_ELF_SYMBOL, 0}, /* GA: none (#12811) */
     {ASMSTORE_TARGET_NET11_PREVIEW, ASMSTORE_RUNTIME_MONOVM, 4, 1, 0, ASMSTORE_COMPRESSION_ZSTD, 3, ASMSTORE_ELF_SECTION, 0},
     {ASMSTORE_TARGET_NET11_PREVIEW, ASMSTORE_RUNTIME_CORECLR, 4, 0, 1, ASMSTORE_COMPRESSION_ZSTD, 3, ASMSTORE_ELF_SYMBOL, 1},
+    {ASMSTORE_TARGET_NET12, ASMSTORE_RUNTIME_CORECLR, 3, 0, 1, ASMSTORE_COMPRESSION_ZSTD, 22, ASMSTORE_ELF_SYMBOL, 0}, /* main */
 };
 
 static void test_presets(void) {
@@ -424,6 +425,7 @@ static void test_presets(void) {
             CHECK_EQ_INT(info.header_size, x->format == 4 ? 28 : 20);
             CHECK_EQ_INT(info.index_entry_size, esize);
             CHECK_EQ_INT(info.wrapper, x->wrapper);
+            CHECK_EQ_INT(info.elf_style, x->target == ASMSTORE_TARGET_NET12 ? ASMSTORE_ELF_STYLE_NET12 : ASMSTORE_ELF_STYLE_ASMSTORE);
             if (x->target == ASMSTORE_TARGET_NET9) {
                 char want[64];
                 snprintf(want, sizeof want, "libassemblies.%s.blob.so", asmstore_abi_android_name((asmstore_abi)abi));
@@ -470,11 +472,14 @@ static void test_presets_refused(void) {
     CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET8, ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_PROFILE);
     CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET9, ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_X86, NULL, NULL), ASMSTORE_ERR_PROFILE);
     CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NONE, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
-    CHECK_EQ_INT(asmstore_write_options_preset(&o, (asmstore_target)6, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET12, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_PROFILE); /* Mono leaves .NET 12 */
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, (asmstore_target)7, ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
     CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET10, (asmstore_runtime)2, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
     CHECK_EQ_INT(asmstore_write_options_preset(NULL, ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
     CHECK_EQ_INT(asmstore_target_parse("net11-preview"), ASMSTORE_TARGET_NET11_PREVIEW);
-    CHECK_EQ_INT(asmstore_target_parse("net12"), ASMSTORE_TARGET_NONE);
+    CHECK_EQ_INT(asmstore_target_parse("net12"), ASMSTORE_TARGET_NET12);
+    CHECK_EQ_INT(asmstore_target_parse("net13"), ASMSTORE_TARGET_NONE);
+    CHECK(!strcmp(asmstore_target_name(ASMSTORE_TARGET_NET12), "net12"));
     CHECK(!strcmp(asmstore_target_name(ASMSTORE_TARGET_NET10), "net10"));
 }
 
@@ -597,7 +602,7 @@ static int crc32_collision(char a[16], char b[16]) {
    every CRC-32 target writes both, their rows adjacent in hash order, each found by its own name
    with and without ".dll", and nothing the runtime aborts on. */
 static void test_crc32_collisions(void) {
-    static const asmstore_target targets[] = {ASMSTORE_TARGET_NET11, ASMSTORE_TARGET_NET11_PREVIEW};
+    static const asmstore_target targets[] = {ASMSTORE_TARGET_NET11, ASMSTORE_TARGET_NET11_PREVIEW, ASMSTORE_TARGET_NET12};
     char a[16], b[16];
     size_t t;
     int abi;
