@@ -115,4 +115,35 @@ for abi in x86_64 arm64 x86; do
   then t_ok "$abi: the file locator maps the net12 .so, every entry byte-exact"; else t_fail "$abi: net12 locate" "$(tail -3 "$T_TMP/h")"; fi
 done
 
+# --- an APK of .NET 12 stores has no libxamarin-app.so: repack grows a compressed entry (kept
+# compressed: the runtime sizes it from its header) and --adds, patching no library
+if command -v zip >/dev/null && command -v zipalign >/dev/null; then
+  mkdir -p "$T_TMP/apk/lib/arm64-v8a" "$T_TMP/apk/lib/x86" "$T_TMP/big" "$T_TMP/add"
+  cp "$T_TMP/n12-arm64.so" "$T_TMP/apk/lib/arm64-v8a/libassembly-store.so"
+  cp "$T_TMP/n12-x86.so" "$T_TMP/apk/lib/x86/libassembly-store.so"
+  echo '<manifest package="x"/>' >"$T_TMP/apk/AndroidManifest.xml"
+  (cd "$T_TMP/apk" && zip -q -0 -r "$T_TMP/n12-0.apk" AndroidManifest.xml lib) && zipalign -f 16384 "$T_TMP/n12-0.apk" "$T_TMP/n12.apk"
+  t_pe --fill "big " "$T_TMP/big/$NB" 30000
+  t_pe --fill "add " "$T_TMP/add/Added.dll" 5000
+  "$ASMSTORE" repack "$T_TMP/n12.apk" -o "$T_TMP/grown.apk" --replace "$NB=$T_TMP/big/$NB" >/dev/null 2>"$T_TMP/err"; rc=$?
+  rm -rf "$T_TMP/x"
+  if [ $rc = 0 ] && [ "$("$ASMSTORE" list "$T_TMP/grown.apk" | grep -c "30000 .* zstd $NB")" = 2 ] &&
+     "$ASMSTORE" verify "$T_TMP/grown.apk" >/dev/null && "$ASMSTORE" extract "$T_TMP/grown.apk" -C "$T_TMP/x" >/dev/null 2>&1 &&
+     cmp -s "$T_TMP/x/arm64-v8a/$NB" "$T_TMP/big/$NB" && cmp -s "$T_TMP/x/x86/$NA" "$T_TMP/in/$NA"
+  then t_ok "repack grows a compressed entry of a .NET 12 APK, kept compressed, no app library"; else t_fail "net12 grow" "rc=$rc $(cat "$T_TMP/err")"; fi
+  "$ASMSTORE" repack "$T_TMP/grown.apk" -o "$T_TMP/added.apk" --add "$T_TMP/add/Added.dll" >/dev/null 2>"$T_TMP/err"; rc=$?
+  rm -rf "$T_TMP/x"
+  if [ $rc = 0 ] && [ "$("$ASMSTORE" list "$T_TMP/added.apk" | grep -c " Added.dll$")" = 2 ] &&
+     "$ASMSTORE" verify "$T_TMP/added.apk" >/dev/null && "$ASMSTORE" elfcheck "$T_TMP/added.apk" >/dev/null &&
+     "$ASMSTORE" extract "$T_TMP/added.apk" -C "$T_TMP/x" >/dev/null 2>&1 && cmp -s "$T_TMP/x/x86/Added.dll" "$T_TMP/add/Added.dll" &&
+     [ "$("$ASMSTORE" info "$T_TMP/added.apk" | grep -c "the .NET 12 CoreCLR layout (dotnet/android main)$")" = 2 ]
+  then t_ok "repack --add into a .NET 12 APK: no library patch, verify and elfcheck pass, still the .NET 12 layout"
+  else t_fail "net12 --add" "rc=$rc $(cat "$T_TMP/err")"; fi
+  "$ASMSTORE" repack "$T_TMP/n12-x86.so" -o "$T_TMP/added.so" --add "$T_TMP/add/Added.dll" >/dev/null 2>"$T_TMP/err"; rc=$?
+  if [ $rc = 0 ] && "$ASMSTORE" verify "$T_TMP/added.so" >/dev/null; then t_ok "repack --add into a .NET 12 .so of its own"
+  else t_fail "net12 .so --add" "rc=$rc $(cat "$T_TMP/err")"; fi
+else
+  t_skip "net12 APK repack" "zip or zipalign not installed"
+fi
+
 t_done
