@@ -546,7 +546,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *
 
 /* What the runtimes abort on before they load an entry, beyond what asmstore_reader_init checks
    (a store they abort on may still be read). Formats 2-4 (format 1 keeps its mapping in store
-   0's rows, its compressed descriptors in the app library): every entry not ignored has
+   0's rows, its compressed descriptors in the app library): every descriptor with bytes has
    mapping_index < entry_count (ASMSTORE_ERR_BAD_INDEX; CoreCLR sizes its per-entry array by
    entry_count), every compressed image declares a non-zero uncompressed length
    (ASMSTORE_ERR_CORRUPT) and a descriptor_index no other image of the store has
@@ -2748,9 +2748,11 @@ ASMSTORE__PRIVATE asmstore_result asmstore__shared_descriptor_index(const asmsto
     uint32_t i;
 
     for (i = 0; i < r->entry_count; i++) {
+        asmstore__desc d;
         asmstore_entry e;
-        if (asmstore_reader_entry(r, i, &e, NULL) == ASMSTORE_OK && !e.ignored &&
-            e.compression != ASMSTORE_COMPRESSION_NONE)
+        asmstore__read_desc(r, i, &d);
+        asmstore__describe_image(r, &d, &e);
+        if (e.compression != ASMSTORE_COMPRESSION_NONE)
             keys[j++] = (uint64_t)asmstore__rd32(e.image + 4) << 32 | i;
     }
     asmstore__sort_keys(keys, n);
@@ -2775,10 +2777,13 @@ ASMSTORE_DEF asmstore_result asmstore_reader_check_runtime(const asmstore_reader
 
     if (!r || !r->data) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader");
     if (r->format == 1) return ASMSTORE_OK;
-    for (i = 0; i < r->entry_count; i++) {
+    for (i = 0; i < r->entry_count; i++) { /* as the host: every descriptor with bytes */
+        asmstore__desc d;
         asmstore_entry e;
-        if (asmstore_reader_entry(r, i, &e, NULL) != ASMSTORE_OK || e.ignored) continue;
-        if (e.mapping_index >= r->entry_count)
+        asmstore__read_desc(r, i, &d);
+        if (!d.image_size) continue;
+        asmstore__describe_image(r, &d, &e);
+        if (d.mapping >= r->entry_count)
             return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, 0, (int64_t)i, 0,
                                   "mapping_index not below the store's entry count (the "
                                   "runtime's per-entry array ends there)");
