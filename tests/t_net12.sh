@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/t_net12.sh - what dotnet/android main (.NET 12, not yet released) changes, through the CLI:
-# two names of one CRC-32 through pack, list, extract, verify and repack on every CRC-32 target;
+# two names of one CRC-32 through pack, list, extract, load, verify and repack on every CRC-32 target;
 # verify refusing what the CoreCLR host aborts on (a mapping_index at entry_count, two images of
 # one descriptor_index).
 . "$(dirname "$0")/lib/lib.sh"
@@ -31,6 +31,10 @@ for tg in net11 net11-preview net12; do
      [ "$("$ASMSTORE" list "$s" | grep -c "$NA\|$NB")" = 2 ]
   then t_ok "$tg: pack and list keep both colliding names"; else t_fail "$tg: pack/list" "$(cat "$T_TMP/err")"; fi
   t_check "$tg: verify finds each by its own name" "$ASMSTORE" verify "$s"
+  # load asks by name, with and without ".dll": each gets its own image (900 and 1200 bytes)
+  if "$ASMSTORE" load "$s" "$NA" "${NB%.dll}" >"$T_TMP/out" 2>/dev/null &&
+     grep -q "^$NA 900 " "$T_TMP/out" && grep -q "^$NB 1200 " "$T_TMP/out"
+  then t_ok "$tg: load finds each colliding name"; else t_fail "$tg: load" "$(cat "$T_TMP/out")"; fi
   rm -rf "$T_TMP/x"
   if "$ASMSTORE" extract "$s" -C "$T_TMP/x" >/dev/null 2>&1 &&
      cmp -s "$T_TMP/x/$NA" "$T_TMP/in/$NA" && cmp -s "$T_TMP/x/$NB" "$T_TMP/in/$NB"
