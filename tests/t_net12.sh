@@ -2,7 +2,11 @@
 # tests/t_net12.sh - what dotnet/android main (.NET 12, not yet released) changes, through the CLI:
 # two names of one CRC-32 through pack, list, extract, load, verify and repack on every CRC-32 target;
 # verify refusing what the CoreCLR host aborts on (a mapping_index at entry_count, two images of
-# one descriptor_index).
+# one descriptor_index); pack --target net12 byte for byte as AssemblyStoreElfWriter lays it out
+# (tests/lib/net12_elf.py, written from docs/elf-so.md §3.1) on every ABI, read back by info, verify,
+# extract, elfcheck and readelf, loaded by glibc (x86_64 natively, arm64 at 4 and 16 KiB pages and x86
+# under qemu; arm, whose soft-float e_flags armhf glibc refuses, only read); an APK of .NET 12 stores
+# (no libxamarin-app.so) grown and --added by repack.
 . "$(dirname "$0")/lib/lib.sh"
 
 # Two names of one CRC-32 (a birthday search: CRC-32 is linear, so every character varies), each
