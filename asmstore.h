@@ -257,7 +257,8 @@ typedef struct asmstore_error {
     int64_t backend_code; /* zstd error code or errno, or 0 */
     const char *message;  /* static text: what was checked or looked for; NULL when none */
     int rule;             /* asmstore_elf_check_bionic: the rule (1..12) broken, else 0 */
-    int64_t other_entry;  /* ASMSTORE_ERR_OVERLAP: the descriptor entry's range overlaps, else -1 */
+    int64_t other_entry;  /* ASMSTORE_ERR_OVERLAP: the descriptor entry's range overlaps; a
+                             duplicate descriptor_index: its first holder; else -1 */
 } asmstore_error;
 
 /* asmstore_entry.descriptor_index of an image stored as is: no table slot. */
@@ -584,6 +585,20 @@ ASMSTORE_DEF asmstore_result asmstore_reader_find_index(const asmstore_reader *r
 ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *r,
                                                          const asmstore_entry *e,
                                                          asmstore_error *err);
+
+/* What the runtimes abort on before they load an entry, beyond what asmstore_reader_init checks
+   (a store they abort on may still be read). Formats 2-4 (format 1 keeps its mapping in store
+   0's rows, its compressed descriptors in the app library): every descriptor with bytes has
+   mapping_index < entry_count (ASMSTORE_ERR_BAD_INDEX; CoreCLR sizes its per-entry array by
+   entry_count), every compressed image declares a non-zero uncompressed length
+   (ASMSTORE_ERR_CORRUPT) and a descriptor_index no other image of the store has
+   (ASMSTORE_ERR_BAD_INDEX: err->entry the later image, err->other_entry the earlier; the .NET 12
+   CoreCLR host builds its buffer table from these and aborts on a duplicate). Sorts the indices
+   on a scratch of 8 bytes per compressed image from alloc (NULL: ASMSTORE_MALLOC), freed before
+   this returns. */
+ASMSTORE_DEF asmstore_result asmstore_reader_check_runtime(const asmstore_reader *r,
+                                                           const asmstore_allocator *alloc,
+                                                           asmstore_error *err);
 
 /* The largest decompressed image the reader accepts: read_options.max_entry_size, or its
    default. */
@@ -1246,8 +1261,11 @@ typedef enum asmstore_target {
     ASMSTORE_TARGET_NET11 = 4,         /* GA: format 3, XAZS level 22; coreclr CRC-32 + dlopen
                                           wrapper and no ".ni.dll" companions, monovm xxHash + stub
                                           wrapper */
-    ASMSTORE_TARGET_NET11_PREVIEW = 5  /* 11 p7/rc1: format 4 (content id), XAZS level 3; hashes
+    ASMSTORE_TARGET_NET11_PREVIEW = 5, /* 11 p7/rc1: format 4 (content id), XAZS level 3; hashes
                                           and wrappers as GA, coreclr ".ni.dll" companions */
+    ASMSTORE_TARGET_NET12 = 6          /* dotnet/android main (not yet released): coreclr only,
+                                          as net11 GA's but wrapped as AssemblyStoreElfWriter
+                                          writes (ASMSTORE_ELF_STYLE_NET12) */
 } asmstore_target;
 
 /* What a preset implies beyond the write options: the layout it gives and how releases package
@@ -1258,7 +1276,8 @@ typedef struct asmstore_preset {
     uint32_t index_entry_size;         /* 8, 9, 12 or 13; 0 for format 1 (20-byte hash rows) */
     asmstore_elf_kind wrapper;         /* SYMBOL: the dlopen wrapper; SECTION: MonoVM's stub
                                           wrapper; NONE: raw files (format 1) */
-    const char *file_name;             /* "libassembly-store.so" (.NET 10.0.102+, 11),
+    int elf_style;                     /* the wrapper's asmstore_elf_style: 1 (NET12) for net12 */
+    const char *file_name;             /* "libassembly-store.so" (.NET 10.0.102+, 11, 12),
                                           "libassemblies.<abi>.blob.so" (.NET 9; 10.0.100-101),
                                           "assemblies.blob" (.NET 6-8, store 0 of the set) */
 } asmstore_preset;
@@ -1267,7 +1286,8 @@ typedef struct asmstore_preset {
    no_compress = 0, image_alignment = 1: no padding, as releases write) and leaves the others
    (jobs, allocator, progress, compress callback, max_name_len) alone. abi 0 means arm64. info may
    be NULL.
-   Combinations no release shipped (net8 or net9 with coreclr) give ASMSTORE_ERR_PROFILE. The
+   Combinations no release shipped (net8 or net9 with coreclr, net12 with monovm) give
+   ASMSTORE_ERR_PROFILE. The
    descriptor indices follow the release's rule by default (asmstore_add). coreclr stores of net10
    and net11-preview get their ignored ".ni.dll" companions; net11 (GA) sets no_companions, as
    dotnet/android#12811 made the release write none. LZ4 presets still need o->compress. */
@@ -1276,7 +1296,7 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
                                                            asmstore_runtime runtime,
                                                            asmstore_abi abi, asmstore_preset *info,
                                                            asmstore_error *err);
-/* "net8", "net9", "net10", "net11", "net11-preview"; parse: ASMSTORE_TARGET_NONE for others. */
+/* "net8", "net9", "net10", "net11", "net11-preview", "net12"; parse: ASMSTORE_TARGET_NONE for others. */
 ASMSTORE_DEF const char *asmstore_target_name(asmstore_target target);
 ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name);
 #endif /* ASMSTORE_NO_WRITER */
@@ -1292,13 +1312,30 @@ typedef enum asmstore_elf_mode {
                                           symbol) gets it replaced, never a second one beside it */
 } asmstore_elf_mode;
 
-/* Zero-initialised means: arm64, dlopen mode, "_assembly_store", "libassembly-store.so", 16 KiB. */
+/* Whose layout a generated dlopen-mode wrapper follows (section and template modes: asmstore's). */
+typedef enum asmstore_elf_style {
+    ASMSTORE_ELF_STYLE_ASMSTORE = 0,   /* docs/elf-so.md §3: PT_LOAD p_align 16 KiB or more on
+                                          every ABI, arm e_flags 0x05000000 (EABI5: armhf glibc
+                                          loads it) */
+    ASMSTORE_ELF_STYLE_NET12 = 1       /* byte for byte what dotnet/android main's
+                                          AssemblyStoreElfWriter writes (.NET 12, not yet
+                                          released; docs/elf-so.md §3.1): payload and PT_LOAD
+                                          aligned to the ABI's page (16 KiB on 64-bit ABIs, 4 KiB
+                                          on 32-bit), PT_GNU_STACK to the word, arm e_flags
+                                          0x05000200 (soft-float: armhf glibc refuses it, bionic
+                                          does not look) */
+} asmstore_elf_style;
+
+/* Zero-initialised means: arm64, dlopen mode, "_assembly_store", "libassembly-store.so", 16 KiB,
+   asmstore's layout. */
 typedef struct asmstore_elf_options {
     asmstore_abi abi;                  /* 0: arm64. Template mode: 0 = the stub's, else the same */
     asmstore_elf_mode mode;
     const char *symbol;                /* dlopen mode: NULL = "_assembly_store" */
     const char *soname;                /* dlopen/section mode: NULL = "libassembly-store.so" */
-    size_t alignment;                  /* payload: 0 = 16384; a power of two, 4096 .. 1 GiB */
+    size_t alignment;                  /* payload: 0 = 16384 (NET12 style: the ABI's page); a power
+                                          of two, 4096 .. 1 GiB */
+    asmstore_elf_style style;          /* dlopen mode: whose layout; else ignored */
     const void *stub;                  /* template mode: the stub .so bytes (only read) */
     size_t stub_size;
     asmstore_allocator allocator;
@@ -1335,6 +1372,12 @@ typedef struct asmstore_elf_image {
 ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img,
                                                  const asmstore_elf_options *opt,
                                                  size_t payload_size, asmstore_error *err);
+/* 1 when elf[0..size) is byte for byte the dlopen-mode wrapper asmstore_elf_layout gives in
+   `style` (default symbol, alignment and allocator; the soname the file's own) around the payload
+   its "_assembly_store" symbol names, else 0. How a reader tells dotnet/android main's
+   AssemblyStoreElfWriter output (ASMSTORE_ELF_STYLE_NET12) from other wrappers; any bytes are
+   safe. */
+ASMSTORE_DEF int asmstore_elf_is_style(const void *elf, size_t size, asmstore_elf_style style);
 /* Frees head and tail; NULL-safe, idempotent. */
 ASMSTORE_DEF void asmstore_elf_image_free(asmstore_elf_image *img);
 /* Convenience: the whole .so in one buffer from opt->allocator (free with
@@ -3992,6 +4035,70 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry_check(const asmstore_reader *
     return ASMSTORE_OK;
 }
 
+/* Keys descriptor_index << 32 | entry of the n compressed images of formats 2-4, sorted; the
+   first two sharing an index named in *err. */
+ASMSTORE__PRIVATE asmstore_result asmstore__shared_descriptor_index(const asmstore_reader *r,
+                                                                     uint64_t *keys, size_t n,
+                                                                     asmstore_error *err) {
+    size_t j = 0;
+    uint32_t i;
+
+    for (i = 0; i < r->entry_count; i++) {
+        asmstore__desc d;
+        asmstore_entry e;
+        asmstore__read_desc(r, i, &d);
+        asmstore__describe_image(r, &d, &e);
+        if (e.compression != ASMSTORE_COMPRESSION_NONE)
+            keys[j++] = (uint64_t)e.descriptor_index << 32 | i;
+    }
+    asmstore__sort_keys(keys, n);
+    for (j = 1; j < n; j++) {
+        if (keys[j] >> 32 != keys[j - 1] >> 32) continue;
+        (void)asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, 0, (int64_t)(keys[j] & 0xFFFFFFFFu), 0,
+                             "another compressed image has this descriptor_index (the runtime "
+                             "aborts on a duplicate)");
+        if (err) err->other_entry = (int64_t)(keys[j - 1] & 0xFFFFFFFFu);
+        return ASMSTORE_ERR_BAD_INDEX;
+    }
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_reader_check_runtime(const asmstore_reader *r,
+                                                           const asmstore_allocator *alloc,
+                                                           asmstore_error *err) {
+    asmstore_result res;
+    uint64_t *keys;
+    size_t n = 0;
+    uint32_t i;
+
+    if (!r || !r->data) return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader");
+    if (r->format == 1) return ASMSTORE_OK;
+    for (i = 0; i < r->entry_count; i++) { /* as the host: every descriptor with bytes */
+        asmstore__desc d;
+        asmstore_entry e;
+        asmstore__read_desc(r, i, &d);
+        if (!d.image_size) continue;
+        asmstore__describe_image(r, &d, &e);
+        if (d.mapping >= r->entry_count)
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, 0, (int64_t)i, 0,
+                                  "mapping_index not below the store's entry count (the "
+                                  "runtime's per-entry array ends there)");
+        if (e.compression == ASMSTORE_COMPRESSION_NONE) continue;
+        if (e.uncompressed_size == 0)
+            return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, (uint64_t)(e.image - r->data),
+                                  (int64_t)i, 0, "compressed image declares 0 bytes uncompressed");
+        n++;
+    }
+    if (n < 2) return ASMSTORE_OK;
+    keys = (uint64_t *)asmstore_alloc(alloc, n * sizeof *keys);
+    if (!keys)
+        return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0,
+                              "no scratch to check descriptor indices (8 bytes per image)");
+    res = asmstore__shared_descriptor_index(r, keys, n, err);
+    asmstore_free(alloc, keys, n * sizeof *keys);
+    return res;
+}
+
 /* Decompresses src into dst[0..size) with the caller's callback, else libzstd (XAZS) or
    asmstore_lz4_decode (XALZ); *written = bytes made. */
 ASMSTORE__PRIVATE asmstore_result asmstore__decompress(const asmstore_reader *r,
@@ -4636,6 +4743,7 @@ ASMSTORE_DEF asmstore_result asmstore_pe_identity(const asmstore_pe *pe, asmstor
 #define ASMSTORE__DT_STRSZ 10u
 #define ASMSTORE__DT_SYMENT 11u
 #define ASMSTORE__DT_SONAME 14u
+#define ASMSTORE__EF_ARM_NET12 0x05000200u /* EABI5 + EF_ARM_ABI_FLOAT_SOFT: AssemblyStoreElfWriter's */
 #define ASMSTORE__DT_TEXTREL 22u
 #define ASMSTORE__DT_FLAGS 30u
 #define ASMSTORE__DF_TEXTREL 4u
@@ -8313,15 +8421,15 @@ ASMSTORE_DEF void asmstore_writer_free(asmstore_writer *w) {
 
 /* >>presets ------------------------------------------------------------------------------------ */
 /* What each release ships (docs/store-releases.md §1.1, §1.2, §4). */
-static const char *const asmstore__target_names[6] = {"none",  "net8",  "net9",
-                                                      "net10", "net11", "net11-preview"};
+static const char *const asmstore__target_names[7] = {
+    "none", "net8", "net9", "net10", "net11", "net11-preview", "net12"};
 
 ASMSTORE_DEF const char *asmstore_target_name(asmstore_target target) {
-    return asmstore__target_names[(unsigned)target <= 5u ? (unsigned)target : 0u];
+    return asmstore__target_names[(unsigned)target <= 6u ? (unsigned)target : 0u];
 }
 ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name) {
     unsigned i;
-    for (i = 1; name && i <= 5; i++)
+    for (i = 1; name && i <= 6; i++)
         if (!strcmp(name, asmstore__target_names[i])) return (asmstore_target)i;
     return ASMSTORE_TARGET_NONE;
 }
@@ -8333,19 +8441,23 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
                                                            asmstore_error *err) {
     int coreclr = runtime == ASMSTORE_RUNTIME_CORECLR, crc = 0;
     if (!o || !asmstore__abi_in_range(abi) || target < ASMSTORE_TARGET_NET8 ||
-        target > ASMSTORE_TARGET_NET11_PREVIEW || (runtime != ASMSTORE_RUNTIME_MONOVM && !coreclr))
+        target > ASMSTORE_TARGET_NET12 || (runtime != ASMSTORE_RUNTIME_MONOVM && !coreclr))
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "NULL options, or unknown target, runtime or ABI");
     if (coreclr && target <= ASMSTORE_TARGET_NET9) /* CoreCLR stores start with .NET 10 */
         return asmstore__fail(err, ASMSTORE_ERR_PROFILE, 0, -1, 0,
                               "no release shipped coreclr stores before .NET 10");
+    if (!coreclr && target == ASMSTORE_TARGET_NET12) /* Mono leaves .NET 12: #12868 */
+        return asmstore__fail(err, ASMSTORE_ERR_PROFILE, 0, -1, 0,
+                              "dotnet/android main (.NET 12) has no monovm stores");
     if (abi == ASMSTORE_ABI_UNKNOWN) abi = ASMSTORE_ABI_ARM64;
     crc = coreclr && target >= ASMSTORE_TARGET_NET11;
     o->abi = abi;
     o->runtime = runtime;
     o->no_compress = 0;
     o->image_alignment = 1;
-    o->no_companions = coreclr && target == ASMSTORE_TARGET_NET11; /* GA: #12811 */
+    o->no_companions = /* GA: #12811 */
+        coreclr && (target == ASMSTORE_TARGET_NET11 || target == ASMSTORE_TARGET_NET12);
     o->format = target == ASMSTORE_TARGET_NET8            ? 1u
                 : target == ASMSTORE_TARGET_NET9          ? 2u
                 : target == ASMSTORE_TARGET_NET11_PREVIEW ? 4u
@@ -8356,16 +8468,18 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
                                              : ASMSTORE_HASH_XXH32;
     o->compression =
         target <= ASMSTORE_TARGET_NET10 ? ASMSTORE_COMPRESSION_LZ4 : ASMSTORE_COMPRESSION_ZSTD;
-    /* LZ4 HC L09_HC (6-8), L12_MAX (9, 10); zstd 22 in optimised GA builds, 3 in 11 p7/rc1 */
-    o->level = target == ASMSTORE_TARGET_NET8    ? 9
-               : target <= ASMSTORE_TARGET_NET10 ? 12
-               : target == ASMSTORE_TARGET_NET11 ? 22
-                                                 : 3;
+    /* LZ4 HC L09_HC (6-8), L12_MAX (9, 10); zstd 22 in optimised GA (and main) builds, 3 in 11
+       p7/rc1 */
+    o->level = target == ASMSTORE_TARGET_NET8            ? 9
+               : target <= ASMSTORE_TARGET_NET10         ? 12
+               : target == ASMSTORE_TARGET_NET11_PREVIEW ? 3
+                                                         : 22;
     if (info) {
         info->version_word = asmstore__version_word(o->format, abi);
         info->header_size = o->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2;
         info->index_entry_size =
             o->format == 1 ? 0u : asmstore__index_entry_size(o->format, o->hash);
+        info->elf_style = target == ASMSTORE_TARGET_NET12 ? 1 : 0; /* ASMSTORE_ELF_STYLE_NET12 */
         info->wrapper = o->format == 1 ? ASMSTORE_ELF_NONE
                         : crc          ? ASMSTORE_ELF_SYMBOL
                                        : ASMSTORE_ELF_SECTION;
@@ -8496,6 +8610,12 @@ ASMSTORE__PRIVATE uint64_t asmstore__align_up(uint64_t v, uint64_t a) {
     return (v + a - 1) & ~(a - 1);
 }
 
+/* The page a .NET 12 wrapper aligns its payload to: 16 KiB on 64-bit ABIs (UNKNOWN: arm64's),
+   4 KiB on 32-bit ones. */
+ASMSTORE__PRIVATE uint64_t asmstore__abi_page(asmstore_abi abi) {
+    return abi == ASMSTORE_ABI_ARM || abi == ASMSTORE_ABI_X86 ? 4096u : ASMSTORE_ELF_PAGE_16K;
+}
+
 ASMSTORE__PRIVATE int asmstore__name_ok(const char *s) {
     size_t n;
     if (!s) return 0;
@@ -8553,7 +8673,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__elf_alloc_parts(asmstore_elf_image *
    padding up to the payload; the tail holds .shstrtab and the 7 section headers. */
 typedef struct asmstore__elf_gen {
     int is64, dl;
-    uint64_t wa, ehsz, phsz, shsz, symsz, dynsz, align, p_align;
+    uint64_t wa, ehsz, phsz, shsz, symsz, dynsz, align, p_align, stack_align;
+    uint32_t e_flags;
     const char *sym, *soname;
     size_t symlen, solen, payload_size;
     const char *shstr; /* the .shstrtab as written: section order differs by mode */
@@ -8586,6 +8707,13 @@ ASMSTORE__PRIVATE void asmstore__elf_gen_layout(asmstore__elf_gen *g,
     g->dynsz = g->is64 ? 16u : 8u;
     g->align = align;
     g->p_align = align > ASMSTORE_ELF_PAGE_16K ? align : ASMSTORE_ELF_PAGE_16K;
+    g->stack_align = 16;
+    g->e_flags = asmstore__abi(abi)->e_flags;
+    if (g->dl && opt->style == ASMSTORE_ELF_STYLE_NET12) { /* AssemblyStoreElfWriter's choices */
+        g->p_align = align;
+        g->stack_align = g->wa;
+        if (abi == ASMSTORE_ABI_ARM) g->e_flags = ASMSTORE__EF_ARM_NET12;
+    }
     g->symlen = g->dl ? strlen(g->sym) : 0;
     g->solen = strlen(g->soname);
     g->payload_size = payload_size;
@@ -8620,8 +8748,8 @@ ASMSTORE__PRIVATE void asmstore__elf_gen_head(const asmstore__elf_gen *g, asmsto
     const int is64 = g->is64;
     unsigned char *q;
     uint32_t i;
-    asmstore__elf_put_ehdr(h, is64, asmstore__abi(abi)->e_machine, asmstore__abi(abi)->e_flags,
-                           g->ehsz, 4, g->shoff, ASMSTORE__GEN_NSEC, g->shstr_idx);
+    asmstore__elf_put_ehdr(h, is64, asmstore__abi(abi)->e_machine, g->e_flags, g->ehsz, 4,
+                           g->shoff, ASMSTORE__GEN_NSEC, g->shstr_idx);
     q = h + g->ehsz;
     asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_PHDR, ASMSTORE__PF_R, g->ehsz, 4 * g->phsz, g->wa);
     q += g->phsz;
@@ -8631,7 +8759,7 @@ ASMSTORE__PRIVATE void asmstore__elf_gen_head(const asmstore__elf_gen *g, asmsto
                            ASMSTORE__GEN_NDYN * g->dynsz, g->wa);
     q += g->phsz;
     asmstore__elf_put_phdr(q, is64, ASMSTORE__PT_GNU_STACK, ASMSTORE__PF_R | ASMSTORE__PF_W, 0, 0,
-                           16);
+                           g->stack_align);
     /* .dynsym: [0] null, [1] the symbol; .dynstr: "", the symbol, the soname */
     if (g->dl) {
         const unsigned char info =
@@ -8999,10 +9127,16 @@ ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img,
     else
         memset(&o, 0, sizeof o);
     img->allocator = o.allocator;
-    align = o.alignment ? o.alignment : ASMSTORE_ELF_DEFAULT_ALIGNMENT;
+    align = o.alignment;
+    if (!align)
+        align = o.mode == ASMSTORE_ELF_MODE_DLOPEN && o.style == ASMSTORE_ELF_STYLE_NET12
+                    ? asmstore__abi_page(o.abi)
+                    : ASMSTORE_ELF_DEFAULT_ALIGNMENT;
     if (align < 4096u || align > (1u << 30) || (align & (align - 1)) != 0)
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
                               "alignment: a power of two, 4096 .. 1 GiB");
+    if ((unsigned)o.style > (unsigned)ASMSTORE_ELF_STYLE_NET12)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "unknown style");
     switch (o.mode) {
         case ASMSTORE_ELF_MODE_DLOPEN:
         case ASMSTORE_ELF_MODE_SECTION:
@@ -9028,6 +9162,43 @@ ASMSTORE_DEF asmstore_result asmstore_elf_layout(asmstore_elf_image *img,
     if (res == ASMSTORE_OK) return ASMSTORE_OK;
     return asmstore__fail(err, res, 0, -1, 0,
                           asmstore__elf_layout_message(res, o.mode == ASMSTORE_ELF_MODE_TEMPLATE));
+}
+
+/* The soname a generated wrapper holds: in .dynstr after the default symbol's name (every field
+   before it has a fixed size), NUL-terminated in the file; NULL when there is none. */
+ASMSTORE__PRIVATE const char *asmstore__elf_gen_soname(const unsigned char *f, size_t size,
+                                                       int is64) {
+    size_t at = (is64 ? 64u + 4u * 56u + 2u * 24u : 52u + 4u * 32u + 2u * 16u) +
+                sizeof ASMSTORE_ELF_DEFAULT_SYMBOL + 1u;
+    size_t room = size > at ? size - at : 0;
+    const unsigned char *nul;
+    if (!room) return NULL;
+    if (room > ASMSTORE_ELF_MAX_NAME) room = ASMSTORE_ELF_MAX_NAME;
+    nul = (const unsigned char *)memchr(f + at, 0, room);
+    return nul && nul > f + at ? (const char *)(f + at) : NULL;
+}
+
+ASMSTORE_DEF int asmstore_elf_is_style(const void *elf, size_t size, asmstore_elf_style style) {
+    const unsigned char *f = (const unsigned char *)elf;
+    asmstore_elf_info info;
+    asmstore_elf_options o;
+    asmstore_elf_image img;
+    const void *pl;
+    size_t pls;
+    int same;
+    if (!f || asmstore_elf_payload(elf, size, NULL, &pl, &pls, &info, NULL) != ASMSTORE_OK ||
+        info.kind != ASMSTORE_ELF_SYMBOL || info.abi == ASMSTORE_ABI_UNKNOWN)
+        return 0;
+    memset(&o, 0, sizeof o);
+    o.abi = info.abi;
+    o.style = style;
+    o.soname = asmstore__elf_gen_soname(f, size, info.is_64bit);
+    if (!o.soname || asmstore_elf_layout(&img, &o, pls, NULL) != ASMSTORE_OK) return 0;
+    same = img.total_size == size && img.payload_offset == info.payload_offset &&
+           !memcmp(img.head, f, img.head_size) &&
+           !memcmp(img.tail, f + img.payload_offset + pls, img.tail_size);
+    asmstore_elf_image_free(&img);
+    return same;
 }
 
 ASMSTORE_DEF asmstore_result asmstore_elf_wrap(const asmstore_elf_options *opt, const void *payload,
@@ -9102,6 +9273,7 @@ typedef struct asmstore__bionic {
     asmstore__elf e;
     asmstore_error *err;
     uint64_t wa, symsz, dynsz; /* word, Sym and Dyn sizes of the file's class */
+    uint64_t page;             /* the largest page its ABIs run on: 16 KiB, 4 KiB for ELF32 */
     asmstore__phdr dynph;      /* the last PT_DYNAMIC, as in bionic */
     int have_dynph;
     asmstore__shdr dynsec, strsec, symsec;
@@ -9149,10 +9321,12 @@ ASMSTORE__PRIVATE asmstore_result asmstore__bionic_load(const asmstore__bionic *
                                                         const asmstore__phdr *h, uint32_t nload,
                                                         uint64_t *end) {
     asmstore_error *err = b->err;
-    if (h->align < ASMSTORE_ELF_PAGE_16K || (h->align & (h->align - 1)))
-        return asmstore__rule(err, 7, "PT_LOAD p_align not a power of two >= 16384", 0);
-    if (h->offset % ASMSTORE_ELF_PAGE_16K != h->vaddr % ASMSTORE_ELF_PAGE_16K)
-        return asmstore__rule(err, 7, "PT_LOAD p_offset and p_vaddr differ mod 16384", h->offset);
+    if (h->align < b->page || (h->align & (h->align - 1)))
+        return asmstore__rule(err, 7,
+                              "PT_LOAD p_align not a power of two >= the page (16384; ELF32: 4096)",
+                              0);
+    if (h->offset % b->page != h->vaddr % b->page)
+        return asmstore__rule(err, 7, "PT_LOAD p_offset and p_vaddr differ mod the page", h->offset);
     if (!asmstore__range_ok(h->offset, h->filesz, b->e.size))
         return asmstore__rule(err, 7, "PT_LOAD past end of file", h->offset);
     if (h->filesz > h->memsz)
@@ -9445,6 +9619,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
     b.wa = b.e.is64 ? 8u : 4u;
     b.symsz = b.e.is64 ? 24u : 16u;
     b.dynsz = b.e.is64 ? 16u : 8u;
+    b.page = b.e.is64 ? ASMSTORE_ELF_PAGE_16K : 4096u; /* 16 KiB kernels run 64-bit code only */
     if ((res = asmstore__bionic_headers(&b, abi)) != ASMSTORE_OK ||
         (res = asmstore__bionic_segments(&b)) != ASMSTORE_OK ||
         (res = asmstore__bionic_dynamic_section(&b)) != ASMSTORE_OK ||
@@ -9456,8 +9631,8 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
     if (apk_entry) {
         if (apk_entry->method != 0)
             return asmstore__rule(err, 12, "APK entry is not STORED", apk_entry->lfh_offset);
-        if (apk_entry->data_offset % ASMSTORE_ELF_PAGE_16K)
-            return asmstore__rule(err, 12, "APK entry data not 16 KiB-aligned",
+        if (apk_entry->data_offset % b.page)
+            return asmstore__rule(err, 12, "APK entry data not page-aligned (16 KiB; ELF32: 4 KiB)",
                                   apk_entry->data_offset);
     }
     return ASMSTORE_OK;

@@ -1,5 +1,6 @@
-/* fuzz_elf.c - the ELF payload finder, the bionic-rules validator and the check that loading runs
-   nothing (asmstore_elf_check_inert) over arbitrary bytes (32- and 64-bit), then the store reader
+/* fuzz_elf.c - the ELF payload finder, the bionic-rules validator, the .NET 12 layout test
+   (asmstore_elf_is_style) and the check that loading runs nothing (asmstore_elf_check_inert) over
+   arbitrary bytes (32- and 64-bit), then the store reader
    over whatever payload comes out. */
 #define ASMSTORE_IMPLEMENTATION
 #define ASMSTORE_NO_LOCATOR
@@ -26,6 +27,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     asmstore_elf_check_bionic(data, size, ASMSTORE_ABI_UNKNOWN, NULL, NULL, &v);
     asmstore_elf_check_bionic(data, size, ASMSTORE_ABI_ARM, "_assembly_store", NULL, &v);
+    /* the .NET 12 layout is recognised only in a file whose payload the finder takes */
+    if (asmstore_elf_is_style(data, size, ASMSTORE_ELF_STYLE_NET12) &&
+        asmstore_elf_payload(data, size, NULL, &payload, &psize, &info, NULL) != ASMSTORE_OK)
+        abort();
     /* a refusal names what it found and where, inside the input */
     memset(&v, 0, sizeof v);
     inert = asmstore_elf_check_inert(data, size, &v);

@@ -50,6 +50,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else if (asmstore_reader_name_table_size(&r) <= sizeof table && (size & 1)) {
         if (asmstore_reader_attach_name_table(&r, table, sizeof table, NULL) != ASMSTORE_OK) abort();
     }
+    {   /* the runtime's rules: a result, and a duplicate names two distinct entries of the store */
+        asmstore_error rerr;
+        if (asmstore_reader_check_runtime(&r, NULL, &rerr) == ASMSTORE_ERR_BAD_INDEX &&
+            (rerr.entry < 0 || (uint64_t)rerr.entry >= r.entry_count || rerr.other_entry == rerr.entry))
+            abort();
+    }
     buf = (unsigned char *)malloc(FUZZ_MAX_ENTRY);
     for (i = 0; i < r.entry_count && i < 512; i++) {
         asmstore_entry e, f;

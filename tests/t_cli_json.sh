@@ -223,7 +223,7 @@ with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as z:
 EOF
 # reads the output files of pack's document (one a line)
 pack_files() { python3 -c 'import json,sys; print("\n".join(f["path"] for f in json.load(open(sys.argv[1]))["files"]))' "$1"; }
-for tg in net8 net9 net10 net11 net11-preview; do
+for tg in net8 net9 net10 net11 net11-preview net12; do
   for rt in monovm coreclr; do
     p=$tg-$rt
     "$A" pack -o "$p.try" --target "$tg" --runtime "$rt" in 2>err >/dev/null; rc=$?

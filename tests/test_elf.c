@@ -169,7 +169,7 @@ static int expect_rule(const unsigned char *orig, size_t n, asmstore_abi abi, in
     case 5: { unsigned char *d = f + shdr_off(f, b64, 4) + 1 * (b64 ? 16 : 8);            /* DT_SYMTAB -> DT_DEBUG */
               if (b64) w64(d, 21); else w32(d, 21); } break;
     case 6: { unsigned char *p = phdr(f, b64, 0); if (b64) w64(p + 8, 0x100); else w32(p + 4, 0x100); } break; /* PT_PHDR offset */
-    case 7: { unsigned char *p = phdr(f, b64, 1); if (b64) w64(p + 48, 4096); else w32(p + 28, 4096); } break; /* p_align */
+    case 7: { unsigned char *p = phdr(f, b64, 1); if (b64) w64(p + 48, 4096); else w32(p + 28, 2048); } break; /* p_align below the page */
     case 8: w32(phdr(f, b64, 3), 0x6474e552u); break;                                      /* GNU_STACK -> GNU_RELRO */
     case 9: w16(f + 18, 8); break;                                                         /* e_machine MIPS */
     case 10: { unsigned char *s = f + shdr_off(f, b64, 1) + (b64 ? 24 : 16);               /* st_size - 1 */
@@ -234,8 +234,10 @@ static void test_bionic_rules_each(void) {
         memset(&ze, 0, sizeof ze);
         ze.method = 8; ze.data_offset = 16384;
         CHECK(expect_rule(f, n, all_abis[i], 0, &ze));
-        ze.method = 0; ze.data_offset = 4096;
+        ze.method = 0; ze.data_offset = is64(all_abis[i]) ? 4096 : 2048; /* below the page */
         CHECK(expect_rule(f, n, all_abis[i], 0, &ze));
+        ze.data_offset = 4096; /* a 32-bit ABI's page (no 16 KiB kernel runs 32-bit code) */
+        CHECK_EQ_INT(asmstore_elf_check_bionic(f, n, all_abis[i], NULL, &ze, NULL), is64(all_abis[i]) ? ASMSTORE_ERR_ELF_RULE : ASMSTORE_OK);
         ze.data_offset = 65536;
         CHECK_EQ_INT(asmstore_elf_check_bionic(f, n, all_abis[i], NULL, &ze, NULL), ASMSTORE_OK);
         /* not ELF at all, and a truncated file */
@@ -436,6 +438,160 @@ static int expect_not_inert(const unsigned char *orig, size_t n, asmstore_abi ab
     return 1;
 }
 
+/* ---- .NET 12: dotnet/android main's AssemblyStoreElfWriter, byte for byte ---- */
+/* The offsets AssemblyStoreElfWriter (dotnet/android 2132d36678, its tests 99caaf09fe) gives a
+   5-byte payload and "libassembly-store.so", worked out by hand from its Layout: symbols at the
+   word after 4 program headers, strings after 2 symbols, .hash (5 words) and .dynamic (7 pairs)
+   each at the next word, the payload on the ABI's page, .shstrtab (50 bytes) right after it, the
+   7 section headers at the next word. */
+typedef struct net12_vector {
+    asmstore_abi abi;
+    uint16_t machine;
+    uint32_t flags;
+    uint64_t sym, str, hash, dyn, payload, shstr, shoff, total, page;
+} net12_vector;
+static const net12_vector net12_vectors[4] = {
+    {ASMSTORE_ABI_ARM64, 183, 0, 288, 336, 376, 400, 16384, 16389, 16440, 16888, 16384},
+    {ASMSTORE_ABI_ARM, 40, 0x05000200u, 180, 212, 252, 272, 4096, 4101, 4152, 4432, 4096},
+    {ASMSTORE_ABI_X86_64, 62, 0, 288, 336, 376, 400, 16384, 16389, 16440, 16888, 16384},
+    {ASMSTORE_ABI_X86, 3, 0, 180, 212, 252, 272, 4096, 4101, 4152, 4432, 4096}};
+
+static uint64_t rw(const unsigned char *p, int w64) { return w64 ? r64(p) : r32(p); }
+
+/* Bytes [from, to) of f are zero: the padding between the parts. */
+static int zeros(const unsigned char *f, uint64_t from, uint64_t to) {
+    for (; from < to; from++) if (f[from]) return 0;
+    return 1;
+}
+
+/* Program header i: type, flags, offset (= vaddr = paddr), size (= memsz), align. */
+static void check_phdr(const unsigned char *f, int w64, int i, uint32_t type, uint32_t flags, uint64_t off, uint64_t size, uint64_t align) {
+    const unsigned char *q = f + (w64 ? 64 + 56 * i : 52 + 32 * i);
+    uint64_t w = w64 ? 8 : 4, at = w64 ? 8 : 4;
+    CHECK_EQ_INT(r32(q), type);
+    CHECK_EQ_INT(r32(q + (w64 ? 4 : 24)), flags);
+    CHECK_EQ_INT(rw(q + at, w64), off);
+    CHECK_EQ_INT(rw(q + at + w, w64), off);
+    CHECK_EQ_INT(rw(q + at + 2 * w, w64), off);
+    CHECK_EQ_INT(rw(q + at + 3 * w, w64), size);
+    CHECK_EQ_INT(rw(q + at + 4 * w, w64), size);
+    CHECK_EQ_INT(rw(q + (w64 ? 48 : 28), w64), align);
+}
+
+/* Section header i: name, type, flags, addr, offset, size, link, info, addralign, entsize. */
+static void check_shdr(const unsigned char *f, const net12_vector *v, int w64, int i, const uint64_t want[10]) {
+    const unsigned char *q = f + v->shoff + (uint64_t)i * (w64 ? 64u : 40u);
+    uint64_t w = w64 ? 8 : 4;
+    CHECK_EQ_INT(r32(q), want[0]);
+    CHECK_EQ_INT(r32(q + 4), want[1]);
+    CHECK_EQ_INT(rw(q + 8, w64), want[2]);
+    CHECK_EQ_INT(rw(q + 8 + w, w64), want[3]);
+    CHECK_EQ_INT(rw(q + 8 + 2 * w, w64), want[4]);
+    CHECK_EQ_INT(rw(q + 8 + 3 * w, w64), want[5]);
+    CHECK_EQ_INT(r32(q + 8 + 4 * w), want[6]);
+    CHECK_EQ_INT(r32(q + 12 + 4 * w), want[7]);
+    CHECK_EQ_INT(rw(q + 16 + 4 * w, w64), want[8]);
+    CHECK_EQ_INT(rw(q + 16 + 5 * w, w64), want[9]);
+}
+
+static void check_net12_file(const unsigned char *f, size_t n, const net12_vector *v) {
+    static const char dynstr[] = "\0_assembly_store\0libassembly-store.so";       /* 38 with its NUL */
+    static const char shstr[] = "\0.dynsym\0.dynstr\0.hash\0.dynamic\0payload\0.shstrtab"; /* 50 */
+    static const unsigned char ident[16] = {0x7f, 'E', 'L', 'F', 0, 1, 1};
+    const int w64 = is64(v->abi);
+    const uint64_t wa = w64 ? 8 : 4, symsz = w64 ? 24 : 16, dynsz = 7 * 2 * wa;
+    const uint64_t tags[7][2] = {{14, 17}, {6, v->sym}, {11, symsz}, {5, v->str}, {10, 38}, {4, v->hash}, {0, 0}};
+    unsigned char id[16];
+    const unsigned char *q;
+    int i;
+    CHECK_EQ_INT(n, v->total);
+    if (n != v->total) return;
+    memcpy(id, ident, 16); id[4] = (unsigned char)(w64 ? 2 : 1);
+    CHECK(!memcmp(f, id, 16));
+    CHECK_EQ_INT(r32(f + 16) & 0xFFFF, 3);               /* ET_DYN */
+    CHECK_EQ_INT(r32(f + 16) >> 16, v->machine);
+    CHECK_EQ_INT(r32(f + 20), 1);                        /* EV_CURRENT */
+    CHECK_EQ_INT(rw(f + 24, w64), 0);                    /* no entry point */
+    CHECK_EQ_INT(rw(f + 24 + wa, w64), w64 ? 64 : 52);   /* e_phoff */
+    CHECK_EQ_INT(rw(f + 24 + 2 * wa, w64), v->shoff);
+    q = f + 24 + 3 * wa;                                 /* e_flags, then the six sizes and counts */
+    CHECK_EQ_INT(r32(q), v->flags);
+    CHECK_EQ_INT(r32(q + 4), (w64 ? 64u : 52u) | (w64 ? 56u : 32u) << 16);
+    CHECK_EQ_INT(r32(q + 8), 4u | (w64 ? 64u : 40u) << 16);
+    CHECK_EQ_INT(r32(q + 12), 7u | 6u << 16);            /* 7 sections, .shstrtab the last */
+    check_phdr(f, w64, 0, 6, 4, w64 ? 64 : 52, 4 * (w64 ? 56 : 32), wa);     /* PT_PHDR */
+    check_phdr(f, w64, 1, 1, 4, 0, v->payload + 5, v->page);                 /* PT_LOAD */
+    check_phdr(f, w64, 2, 2, 4, v->dyn, dynsz, wa);                          /* PT_DYNAMIC */
+    check_phdr(f, w64, 3, 0x6474e551u, 6, 0, 0, wa);                         /* PT_GNU_STACK */
+    CHECK(zeros(f, w64 ? 64u + 4u * 56u : 52u + 4u * 32u, v->sym + symsz));  /* and symbol 0 */
+    q = f + v->sym + symsz;                                                  /* _assembly_store */
+    CHECK_EQ_INT(r32(q), 1);
+    CHECK_EQ_INT(w64 ? q[4] : q[12], 0x11);
+    CHECK_EQ_INT(w64 ? q[5] : q[13], 0);
+    CHECK_EQ_INT(w64 ? (q[6] | q[7] << 8) : (q[14] | q[15] << 8), 5);
+    CHECK_EQ_INT(rw(q + (w64 ? 8 : 4), w64), v->payload);
+    CHECK_EQ_INT(rw(q + (w64 ? 16 : 8), w64), 5);
+    CHECK(!memcmp(f + v->str, dynstr, 38));
+    CHECK(zeros(f, v->str + 38, v->hash));
+    for (i = 0; i < 5; i++) CHECK_EQ_INT(r32(f + v->hash + 4 * i), i < 3 ? (i == 1 ? 2u : 1u) : 0u);
+    CHECK(zeros(f, v->hash + 20, v->dyn));
+    for (i = 0; i < 7; i++) {
+        CHECK_EQ_INT(rw(f + v->dyn + 2 * wa * (uint64_t)i, w64), tags[i][0]);
+        CHECK_EQ_INT(rw(f + v->dyn + 2 * wa * (uint64_t)i + wa, w64), tags[i][1]);
+    }
+    CHECK(zeros(f, v->dyn + dynsz, v->payload));
+    CHECK(!memcmp(f + v->payload, "\1\2\3\4\5", 5));
+    CHECK(!memcmp(f + v->shstr, shstr, 50));
+    CHECK(zeros(f, v->shstr + 50, v->shoff));
+    {
+        const uint64_t sh[7][10] = {
+            {0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+            {1, 11, 2, v->sym, v->sym, 2 * symsz, 2, 1, wa, symsz},
+            {9, 3, 2, v->str, v->str, 38, 0, 0, 1, 0},
+            {17, 5, 2, v->hash, v->hash, 20, 1, 0, 4, 4},
+            {23, 6, 2, v->dyn, v->dyn, dynsz, 2, 0, wa, 2 * wa},
+            {32, 1, 2, v->payload, v->payload, 5, 0, 0, v->page, 0},
+            {40, 3, 0, 0, v->shstr, 50, 0, 0, 1, 0}};
+        for (i = 0; i < 7; i++) check_shdr(f, v, w64, i, sh[i]);
+    }
+}
+
+/* pack --target net12's wrapper: every field of the hand-derived vector, the payload found again,
+   the bionic rules passed (4 KiB pages on 32-bit ABIs) and the file recognised as that layout. */
+static void test_net12_layout(void) {
+    int i;
+    for (i = 0; i < 4; i++) {
+        const net12_vector *v = &net12_vectors[i];
+        asmstore_elf_options o;
+        asmstore_elf_info info;
+        const void *pl;
+        size_t n = 0, pls = 0;
+        void *f = NULL;
+        asmstore_error err;
+        memset(&o, 0, sizeof o);
+        o.abi = v->abi;
+        o.style = ASMSTORE_ELF_STYLE_NET12;
+        CHECK_EQ_INT(asmstore_elf_wrap(&o, "\1\2\3\4\5", 5, &f, &n, NULL), ASMSTORE_OK);
+        if (!f) continue;
+        check_net12_file((const unsigned char *)f, n, v);
+        CHECK_EQ_INT(asmstore_elf_payload(f, n, NULL, &pl, &pls, &info, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(info.kind, ASMSTORE_ELF_SYMBOL);
+        CHECK_EQ_INT(pls, 5);
+        CHECK_EQ_INT(asmstore_elf_check_bionic(f, n, v->abi, NULL, NULL, &err), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_elf_check_inert(f, n, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_elf_is_style(f, n, ASMSTORE_ELF_STYLE_NET12), 1);
+        CHECK_EQ_INT(asmstore_elf_is_style(f, n, ASMSTORE_ELF_STYLE_ASMSTORE), 0);
+        ((unsigned char *)f)[n - 1] ^= 1; /* one byte off is not the layout */
+        CHECK_EQ_INT(asmstore_elf_is_style(f, n, ASMSTORE_ELF_STYLE_NET12), 0);
+        asmstore_free(NULL, f, n);
+        o.style = ASMSTORE_ELF_STYLE_ASMSTORE; /* asmstore's own is not taken for it */
+        CHECK_EQ_INT(asmstore_elf_wrap(&o, "\1\2\3\4\5", 5, &f, &n, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_elf_is_style(f, n, ASMSTORE_ELF_STYLE_NET12), 0);
+        CHECK_EQ_INT(asmstore_elf_is_style(f, n, ASMSTORE_ELF_STYLE_ASMSTORE), 1);
+        asmstore_free(NULL, f, n);
+    }
+}
+
 /* Every generated kind on every ABI, and a template over a stub, pass; each thing that would run
    code or load another file is refused, naming it. */
 static void test_inert(void) {
@@ -484,5 +640,6 @@ int main(void) {
     RUN(test_template);
     RUN(test_template_replaces_payload);
     RUN(test_inert);
+    RUN(test_net12_layout);
     return TEST_DONE();
 }

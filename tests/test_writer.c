@@ -395,6 +395,7 @@ static const want_preset release_table[] = {
     {ASMSTORE_TARGET_NET11, ASMSTORE_RUNTIME_CORECLR, 3, 0, 1, ASMSTORE_COMPRESSION_ZSTD, 22, ASMSTORE_ELF_SYMBOL, 0}, /* GA: none (#12811) */
     {ASMSTORE_TARGET_NET11_PREVIEW, ASMSTORE_RUNTIME_MONOVM, 4, 1, 0, ASMSTORE_COMPRESSION_ZSTD, 3, ASMSTORE_ELF_SECTION, 0},
     {ASMSTORE_TARGET_NET11_PREVIEW, ASMSTORE_RUNTIME_CORECLR, 4, 0, 1, ASMSTORE_COMPRESSION_ZSTD, 3, ASMSTORE_ELF_SYMBOL, 1},
+    {ASMSTORE_TARGET_NET12, ASMSTORE_RUNTIME_CORECLR, 3, 0, 1, ASMSTORE_COMPRESSION_ZSTD, 22, ASMSTORE_ELF_SYMBOL, 0}, /* main */
 };
 
 static void test_presets(void) {
@@ -424,6 +425,7 @@ static void test_presets(void) {
             CHECK_EQ_INT(info.header_size, x->format == 4 ? 28 : 20);
             CHECK_EQ_INT(info.index_entry_size, esize);
             CHECK_EQ_INT(info.wrapper, x->wrapper);
+            CHECK_EQ_INT(info.elf_style, x->target == ASMSTORE_TARGET_NET12 ? ASMSTORE_ELF_STYLE_NET12 : ASMSTORE_ELF_STYLE_ASMSTORE);
             if (x->target == ASMSTORE_TARGET_NET9) {
                 char want[64];
                 snprintf(want, sizeof want, "libassemblies.%s.blob.so", asmstore_abi_android_name((asmstore_abi)abi));
@@ -470,11 +472,14 @@ static void test_presets_refused(void) {
     CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET8, ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_PROFILE);
     CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET9, ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_X86, NULL, NULL), ASMSTORE_ERR_PROFILE);
     CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NONE, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
-    CHECK_EQ_INT(asmstore_write_options_preset(&o, (asmstore_target)6, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET12, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_PROFILE); /* Mono leaves .NET 12 */
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, (asmstore_target)7, ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
     CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET10, (asmstore_runtime)2, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
     CHECK_EQ_INT(asmstore_write_options_preset(NULL, ASMSTORE_TARGET_NET10, ASMSTORE_RUNTIME_MONOVM, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
     CHECK_EQ_INT(asmstore_target_parse("net11-preview"), ASMSTORE_TARGET_NET11_PREVIEW);
-    CHECK_EQ_INT(asmstore_target_parse("net12"), ASMSTORE_TARGET_NONE);
+    CHECK_EQ_INT(asmstore_target_parse("net12"), ASMSTORE_TARGET_NET12);
+    CHECK_EQ_INT(asmstore_target_parse("net13"), ASMSTORE_TARGET_NONE);
+    CHECK(!strcmp(asmstore_target_name(ASMSTORE_TARGET_NET12), "net12"));
     CHECK(!strcmp(asmstore_target_name(ASMSTORE_TARGET_NET10), "net10"));
 }
 
@@ -551,6 +556,148 @@ static void test_crc32_format3(void) {
         for (i = 1; i < p.index_count; i++) CHECK(rd32(d + p.index + 9u * (i - 1)) <= rd32(d + p.index + 9u * i));
         asmstore_writer_free(w);
     }
+}
+
+static int u64_cmp(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : (x > y);
+}
+
+/* Two names of one CRC-32, found here by a birthday search over "Lib" + 8 letters or digits from a
+   fixed sequence (CRC-32 is linear: names differing in 4 bytes or fewer never collide, so every
+   character varies). Both base names then collide too (equal lengths, one suffix). 0 when none. */
+static int crc32_collision(char a[16], char b[16]) {
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    const size_t n = (size_t)1 << 18;
+    uint64_t *keys = (uint64_t *)malloc(n * sizeof *keys), *seeds = (uint64_t *)malloc(n * sizeof *seeds);
+    uint64_t x = 1;
+    size_t i, found = 0;
+    int k;
+    for (i = 0; keys && seeds && i < n; i++) {
+        char name[16] = "Lib";
+        uint64_t y = seeds[i] = x;
+        for (k = 0; k < 8; k++, y /= 62) name[3 + k] = alphabet[y % 62];
+        keys[i] = (uint64_t)asmstore_crc32(name, 11) << 32 | i;
+        x = x * 6364136223846793005u + 1442695040888963407u;
+    }
+    if (keys && seeds) qsort(keys, n, sizeof *keys, u64_cmp);
+    for (i = 1; keys && seeds && i < n && !found; i++)
+        if (keys[i] >> 32 == keys[i - 1] >> 32) found = i;
+    if (found) {
+        char *out[2];
+        out[0] = a; out[1] = b;
+        for (k = 0; k < 2; k++) {
+            uint64_t y = seeds[keys[found - (size_t)k] & 0xFFFFFFFFu];
+            int c;
+            memcpy(out[k], "Lib", 3);
+            for (c = 0; c < 8; c++, y /= 62) out[k][3 + c] = alphabet[y % 62];
+            memcpy(out[k] + 11, ".dll", 5);
+        }
+    }
+    free(keys); free(seeds);
+    return found != 0;
+}
+
+/* Two names of one CRC-32 are legal (the runtime walks the run of equal hashes comparing names):
+   every CRC-32 target writes both, their rows adjacent in hash order, each found by its own name
+   with and without ".dll", and nothing the runtime aborts on. */
+static void test_crc32_collisions(void) {
+    static const asmstore_target targets[] = {ASMSTORE_TARGET_NET11, ASMSTORE_TARGET_NET11_PREVIEW, ASMSTORE_TARGET_NET12};
+    char a[16], b[16];
+    size_t t;
+    int abi;
+    CHECK(crc32_collision(a, b));
+    CHECK(strcmp(a, b) != 0);
+    CHECK_EQ_INT(asmstore_crc32(a, 15), asmstore_crc32(b, 15));
+    CHECK_EQ_INT(asmstore_crc32(a, 11), asmstore_crc32(b, 11));
+    for (t = 0; t < sizeof targets / sizeof *targets; t++) for (abi = 1; abi <= 4; abi++) {
+        const char *names[3];
+        asmstore_write_options o;
+        asmstore_writer *w = NULL;
+        asmstore_reader r;
+        asmstore_entry e;
+        const void *d = NULL;
+        size_t n;
+        uint32_t i, run = 0;
+        int k;
+        names[0] = a; names[1] = "Other.dll"; names[2] = b;
+        memset(&o, 0, sizeof o);
+        CHECK_EQ_INT(asmstore_write_options_preset(&o, targets[t], ASMSTORE_RUNTIME_CORECLR, (asmstore_abi)abi, NULL, NULL), ASMSTORE_OK);
+        o.level = 1;
+        CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_OK);
+        for (k = 0; k < 3; k++) {
+            unsigned char *img = make_pe(700u + 100u * (unsigned)k, (unsigned)k);
+            CHECK_EQ_INT(test_add(w, names[k], img, 700u + 100u * (unsigned)k, 0), ASMSTORE_OK);
+            free(img);
+        }
+        CHECK_EQ_INT(asmstore_writer_finish(w, &d, &n, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(r.hash_kind, ASMSTORE_HASH_CRC32);
+        for (k = 0; k < 3; k += 2) {
+            CHECK_EQ_INT(asmstore_reader_find(&r, names[k], 15, &e, NULL), ASMSTORE_OK);
+            CHECK(e.name_len == 15 && !memcmp(e.name, names[k], 15));
+            CHECK_EQ_INT(asmstore_reader_find(&r, names[k], 11, &e, NULL), ASMSTORE_OK);
+            CHECK(e.name_len == 15 && !memcmp(e.name, names[k], 15));
+        }
+        for (i = 1; i < r.index_entry_count; i++) {
+            const unsigned char *p = (const unsigned char *)d + r.index_offset + (size_t)i * r.index_entry_size;
+            CHECK(rd32(p - r.index_entry_size) <= rd32(p));
+            if (rd32(p - r.index_entry_size) == rd32(p)) {
+                run++; /* the pair's two rows: adjacent, the lower descriptor first */
+                CHECK(rd32(p - r.index_entry_size + 4) < rd32(p + 4));
+            }
+        }
+        /* the names with and without ".dll" (and the preview's ".ni.dll" twins, which collide too) */
+        CHECK_EQ_INT(run, targets[t] == ASMSTORE_TARGET_NET11_PREVIEW ? 4u : 2u);
+        CHECK_EQ_INT(asmstore_reader_check_runtime(&r, NULL, NULL), ASMSTORE_OK);
+        asmstore_writer_free(w);
+    }
+}
+
+/* What the runtime aborts on, in a store the reader still opens: a mapping_index at entry_count,
+   two images of one descriptor_index, a compressed image of 0 bytes uncompressed. */
+static void test_runtime_rules(void) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    asmstore_reader r;
+    asmstore_entry e0, e2;
+    asmstore_error err;
+    const void *d = NULL;
+    unsigned char *copy;
+    size_t n;
+    memset(&o, 0, sizeof o);
+    CHECK_EQ_INT(asmstore_write_options_preset(&o, ASMSTORE_TARGET_NET11, ASMSTORE_RUNTIME_CORECLR, ASMSTORE_ABI_ARM64, NULL, NULL), ASMSTORE_OK);
+    o.level = 1;
+    d = three(&w, &o, &n);
+    CHECK(d != NULL);
+    if (!d) { asmstore_writer_free(w); return; }
+    copy = (unsigned char *)malloc(n);
+    CHECK_EQ_INT(asmstore_reader_init(&r, d, n, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_check_runtime(&r, NULL, NULL), ASMSTORE_OK);
+    asmstore_reader_entry(&r, 0, &e0, NULL);
+    asmstore_reader_entry(&r, 2, &e2, NULL);
+    CHECK(e0.compression == ASMSTORE_COMPRESSION_ZSTD && e2.compression == ASMSTORE_COMPRESSION_ZSTD);
+    /* mapping_index == entry_count */
+    memcpy(copy, d, n);
+    w32(copy + r.descriptors_offset + 28u, r.entry_count);
+    CHECK_EQ_INT(asmstore_reader_init(&r, copy, n, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_check_runtime(&r, NULL, &err), ASMSTORE_ERR_BAD_INDEX);
+    CHECK_EQ_INT(err.entry, 1);
+    /* entry 2's image takes entry 0's descriptor_index */
+    memcpy(copy, d, n);
+    memcpy(copy + (e2.image - (const unsigned char *)d) + 4, e0.image + 4, 4);
+    CHECK_EQ_INT(asmstore_reader_init(&r, copy, n, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_check_runtime(&r, NULL, &err), ASMSTORE_ERR_BAD_INDEX);
+    CHECK_EQ_INT(err.entry, 2);
+    CHECK_EQ_INT(err.other_entry, 0);
+    /* a compressed image of 0 bytes */
+    memcpy(copy, d, n);
+    w32(copy + (e2.image - (const unsigned char *)d) + 8, 0);
+    CHECK_EQ_INT(asmstore_reader_init(&r, copy, n, NULL, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_reader_check_runtime(&r, NULL, &err), ASMSTORE_ERR_CORRUPT);
+    CHECK_EQ_INT(err.entry, 2);
+    free(copy);
+    asmstore_writer_free(w);
 }
 
 /* .NET 11 GA CoreCLR writes no ".ni.dll" twins (dotnet/android#12811), so a real "Foo.ni.dll" sits
@@ -1204,6 +1351,8 @@ int main(void) {
     RUN(test_presets_refused);
     RUN(test_option_checks);
     RUN(test_crc32_format3);
+    RUN(test_crc32_collisions);
+    RUN(test_runtime_rules);
     RUN(test_ni_dll_names);
     RUN(test_image_alignment);
     RUN(test_default_alignment);

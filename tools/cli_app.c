@@ -426,6 +426,11 @@ void cli_app_show(const cli_app *a, const cli_unit *u, int json) {
         app_show_json(a, u);
         return;
     }
+    if (!a->found && u->net12) {
+        printf("app library:    none: %s has no " CLI_APP_LIBRARY " (the runtime sizes each "
+               "compressed image from its own header)\n", CLI_NET12_LAYOUT);
+        return;
+    }
     if (!a->found) {
         printf("app library:    none found (looked for lib/<abi>/" CLI_APP_LIBRARY
                " in the archive or " CLI_APP_LIBRARY " beside the store; name it with --app FILE)\n");

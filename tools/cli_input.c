@@ -68,6 +68,7 @@ static void open_unit_bytes(cli_unit *u, const unsigned char *p, size_t n) {
         if (u->res != ASMSTORE_OK)
             return;
         u->wrapper = asmstore_elf_kind_name(info.kind);
+        u->net12 = asmstore_elf_is_style(p, n, ASMSTORE_ELF_STYLE_NET12);
         u->payload_offset = info.payload_offset;
         if (u->abi == ASMSTORE_ABI_UNKNOWN)
             u->abi = info.abi;
@@ -536,6 +537,9 @@ asmstore_compression cli_unit_compression(const cli_unit *u) {
 static const char *unit_era3(const cli_unit *u, asmstore_compression c) {
     int dlopen = !strcmp(u->wrapper, "elf-dlopen");
 
+    if (u->net12 && !unit_has_ignored(u) &&
+        (!u->r.entry_count || u->r.hash_kind == ASMSTORE_HASH_CRC32))
+        return CLI_NET12_LAYOUT;
     if (!u->r.entry_count)
         return dlopen ? "the .NET 11 GA CoreCLR layout (an empty store)"
                       : "the .NET 10 or 11 layout (CoreCLR or MonoVM: an empty index names no hash)";

@@ -15,6 +15,8 @@ typedef struct cli_unit {
                                  UNKNOWN for a format-1 store 0, which serves every ABI */
     int selected;             /* asked for (others are context: a format-1 store 0, other ABIs) */
     const char *wrapper;      /* "raw", "elf-dlopen", "elf-section" */
+    int net12;                /* the .so is byte for byte what dotnet/android main's
+                                 AssemblyStoreElfWriter writes (.NET 12: no app library) */
     uint64_t payload_offset;  /* of the store inside the file or entry */
     int in_zip;               /* an archive entry */
     int deflated;             /* the entry had to be inflated */
@@ -62,6 +64,7 @@ int cli_unit_problem(const cli_input *in, const cli_unit *u, FILE *f);
 /* "arm64-v8a", or "every ABI" for a format-1 store 0. */
 const char *cli_unit_abi(const cli_unit *u);
 /* "format 3, CRC-32 index, dlopen wrapper: the .NET 11 GA CoreCLR layout" and the like. */
+#define CLI_NET12_LAYOUT "the .NET 12 CoreCLR layout (dotnet/android main)"
 void cli_unit_release(const cli_unit *u, char *buf, size_t cap);
 const char *cli_unit_runtime(const cli_unit *u);
 /* The compression of the store's first compressed entry; NONE when none is. */

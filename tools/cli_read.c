@@ -443,8 +443,27 @@ static int verify_composite(FILE *out, const cli_unit *u, const asmstore_entry *
     return 1;
 }
 
+/* What the runtime aborts on before loading (asmstore_reader_check_runtime): the first found. */
+static int verify_runtime_rules(FILE *out, const cli_unit *u) {
+    asmstore_error err;
+    asmstore_entry e;
+    char fname[1200] = "";
+
+    if (asmstore_reader_check_runtime(&u->r, NULL, &err) == ASMSTORE_OK)
+        return 0;
+    if (err.entry >= 0 && asmstore_reader_entry(&u->r, (uint32_t)err.entry, &e, NULL) == 0 &&
+        cli_entry_filename(u, &e, fname, sizeof fname) != 0)
+        fname[0] = 0;
+    fprintf(out, "%s (%s): entry %lld %s: %s", cli_shown(u->label), cli_unit_abi(u),
+            (long long)err.entry, cli_shown(fname), err.message);
+    if (err.other_entry >= 0)
+        fprintf(out, ": entry %lld", (long long)err.other_entry);
+    fprintf(out, "\n");
+    return 1;
+}
+
 static int verify_unit(FILE *out, const cli_unit *u, ZSTD_DCtx *dctx) {
-    int problems = 0;
+    int problems = verify_runtime_rules(out, u);
     uint32_t k;
     char fname[1200];
 

@@ -445,6 +445,8 @@ static void free_names(repack_job *j) {
    .NET 6-8 set directory, which the output directory carries them in. */
 static int grow_library(cli_apps *apps, const cli_unit *u, const asmstore_entry *e, size_t size,
                         const char **why) {
+    if (u->net12 && !apps->n)
+        return 1; /* .NET 12: no app table, the runtime sizes the image from its own header */
     if (!u->in_zip && u->r.format != 1) {
         *why = "the library is patched only inside an APK, an AAB or a .NET 6-8 set directory, "
                "where the output carries it";
@@ -488,7 +490,8 @@ static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_
     } else {
         if (ao->image_size > limit) {
             limit = ao->image_size;
-            from = "the app library patched to hold it";
+            from = u->net12 && !apps->n ? "its own header: the .NET 12 layout has no app library"
+                                        : "the app library patched to hold it";
         }
         ao->flags |= ASMSTORE_ADD_DESCRIPTOR_INDEX;
         ao->descriptor_index = e->descriptor_index;
@@ -668,7 +671,7 @@ static const char *add_refusal(const cli_unit *u) {
         return ".NET 9 (format 2) runs on MonoVM, whose MonoImageLoader::stash_and_return aborts "
                "(\"Failed to look up image index\") on a name missing from the sorted "
                "assembly_image_cache_hashes[] in .rodata";
-    if (!u->in_zip)
+    if (!u->in_zip && !u->net12)
         return "the app library's bundled-assembly slots are patched only inside an APK or AAB, "
                "where the output carries the library";
     return NULL;
@@ -733,7 +736,8 @@ static int add_new(repack_job *j, asmstore_writer *w, const cli_unit *u) {
         fprintf(stderr, "%s (%s): added, stored uncompressed (%zu bytes, mapping index %u)\n",
                 cli_shown(ad->name), cli_unit_abi(u), ad->image_size, ao.mapping_index);
     }
-    if (first && !cli_apps_add_slots(&j->apps, next + added, &why))
+    if (first && !(u->net12 && !j->apps.n) && /* .NET 12: no app library, no slots */
+        !cli_apps_add_slots(&j->apps, next + added, &why))
         return add_refused(first, u, why);
     return 0;
 }

@@ -229,7 +229,7 @@ enum {
         {"soname", OPT_SONAME, 1, "NAME"}, {"align", OPT_ALIGN, 1, "N"}
 const cli_option cli_pack_options[] = {{"output", 'o', 1, "OUT"},
                                        {"target", OPT_TARGET, 1,
-                                        "net8|net9|net10|net11|net11-preview"},
+                                        "net8|net9|net10|net11|net11-preview|net12"},
                                        {"runtime", OPT_RUNTIME, 1, "coreclr|monovm"},
                                        OPTION_ABI,
                                        {"format", OPT_FORMAT, 1, "1|2|3|4"},
@@ -344,7 +344,7 @@ static int pack_choice_option(int key, const char *v, pack_args *a) {
         a->target = asmstore_target_parse(v);
         if (a->target)
             return 1;
-        cli_error("unknown target %s (net8, net9, net10, net11, net11-preview)", v);
+        cli_error("unknown target %s (net8, net9, net10, net11, net11-preview, net12)", v);
     } else if (key == OPT_RUNTIME) {
         a->runtime = !strcmp(v, "coreclr")  ? ASMSTORE_RUNTIME_CORECLR
                      : !strcmp(v, "monovm") ? ASMSTORE_RUNTIME_MONOVM
@@ -499,7 +499,8 @@ static int pack_options(const pack_args *a, asmstore_write_options *o, asmstore_
     asmstore_compression preset_kind;
     int max_level;
     if (asmstore_write_options_preset(o, target, rt, a->abi, info, NULL) != ASMSTORE_OK) {
-        cli_error("no %s store exists for %s (coreclr stores start with net10)",
+        cli_error("no %s store exists for %s (coreclr stores start with net10; net12 has only "
+                  "coreclr)",
                   rt == ASMSTORE_RUNTIME_CORECLR ? "coreclr" : "monovm",
                   asmstore_target_name(target));
         return 2;
@@ -921,6 +922,7 @@ static int pack_write_store(pack_job *j, const void *data, size_t size) {
     if (!j->a.wrap_set)
         eo->mode = j->info.wrapper == ASMSTORE_ELF_SECTION ? ASMSTORE_ELF_MODE_SECTION
                                                            : ASMSTORE_ELF_MODE_DLOPEN;
+    eo->style = (asmstore_elf_style)j->info.elf_style; /* net12: AssemblyStoreElfWriter's */
     /* a template: 0 takes the stub's ABI */
     eo->abi = eo->mode == ASMSTORE_ELF_MODE_TEMPLATE ? j->a.abi : j->o.abi;
     rc = write_output(path, eo, j->tpl.path, j->a.raw, data, size);

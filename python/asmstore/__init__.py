@@ -308,11 +308,11 @@ def pack(files: Iterable[PathLike], output: Optional[PathLike] = None, *,
          wrap: Optional[str] = None, raw: bool = False, check: bool = True,
          options: Sequence[str] = ()) -> Union[str, bytes]:
     """Packs assemblies (files or directories) as `asmstore pack` does, with the same defaults and
-    checks: target "net8".."net11", "net11-preview" (default net11); runtime "coreclr"/"monovm";
-    abi; level; compression "zstd"/"lz4"/"none"; wrap "dlopen"/"section" or raw=True; check=False
-    packs bytes that are no assembly (test stores); options: any further CLI options. With output
-    (a file, or a directory ending in "/") returns the path given; without, the packed file's
-    bytes (not for target net8, which writes a set of files: give output)."""
+    checks: target "net8".."net11", "net11-preview", "net12" (default net11); runtime
+    "coreclr"/"monovm"; abi; level; compression "zstd"/"lz4"/"none"; wrap "dlopen"/"section" or
+    raw=True; check=False packs bytes that are no assembly (test stores); options: any further CLI
+    options. With output (a file, or a directory ending in "/") returns the path given; without,
+    the packed file's bytes (not for target net8, which writes a set of files: give output)."""
     named = [("--target", target), ("--runtime", runtime), ("--abi", abi), ("--level", level),
              ("--compression", compression), ("--wrap", wrap)]
     args = ["pack"] + [a for k, v in named if v is not None for a in (k, str(v))]

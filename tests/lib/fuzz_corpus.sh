@@ -48,6 +48,16 @@ for i in range(n):
 done
 printf '\020\000\000\000\120MZ ab' >"$OUT/lz4/literals"
 printf '\022\000\000\000\046MZ\002\000\140ab1234' >"$OUT/lz4/overlap"
+# two names of one CRC-32 (LibMKksgMlq and LibfDoJioj6, with and without ".dll"; tests/t_net12.sh
+# finds them) in the .NET 11 CoreCLR store: the reader's walk of a run of equal hashes
+mkdir -p "$tmp/crc"
+printf 'MZ one' >"$tmp/crc/LibMKksgMlq.dll"
+printf 'MZ two' >"$tmp/crc/LibfDoJioj6.dll"
+"$A" pack --no-check --raw -o "$OUT/reader/crc32-collision-v3" --target net11 --level 1 "$tmp/crc" 2>/dev/null
+# the .NET 12 wrapper (AssemblyStoreElfWriter's layout: 4 KiB pages on 32-bit ABIs) for the ELF finder
+for abi in arm64 x86; do
+  "$A" pack --no-check -o "$OUT/elf/net12-$abi.so" --target net12 --abi $abi --level 1 "$tmp/crc" 2>/dev/null || true
+done
 # every release layout the independent implementation writes (tests/lib/indep_store.py): format-1 sets
 # (store 0 with its hash tables, per-ABI stores), CRC-32 formats 2/3 on every ABI, padded images
 IND="/usr/bin/python3 $(cd "$(dirname "$0")" && pwd)/indep_store.py"
