@@ -597,13 +597,27 @@ static void scan_json_app(scan_state *s, const scan_app *app) {
     cli_json_close();
 }
 
+/* Why path cannot be read: a directory the walk could not open (scan_walk gives it a line of its
+   own rather than stop) says so; the exit status. */
+static int scan_unreadable(const char *path) {
+    int read_errno = errno;
+    struct stat st;
+    DIR *d;
+
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (!(d = opendir(path))) return cli_fail_errno(path, "walk the directory");
+        closedir(d);
+    }
+    errno = read_errno;
+    return cli_fail_errno(path, "read it");
+}
+
 /* The input's own fields: size and SHA-256 of the file as read. 0, or the exit status after
    noting why it cannot be read. */
 static int scan_file_fields(const char *path, const unsigned char **p, size_t *n) {
     char sha[CLI_SHA256_HEX] = "";
 
-    if (cli_map_file(path, p, n) != 0)
-        return cli_fail_errno(path, "read it");
+    if (cli_map_file(path, p, n) != 0) return scan_unreadable(path);
     if (cli_sha256_available()) cli_sha256_hex(*p, *n, sha);
     cli_json_num("size", *n);
     cli_json_str("sha256", sha[0] ? sha : NULL);
@@ -869,7 +883,8 @@ static int scan_name_order(const void *x, const void *y) {
 }
 
 /* Every regular file under dir, in name order, depth first; symbolic links are not followed
-   (no loop can form) and FIFOs, sockets and devices are left out (none can block the walk). */
+   (no loop can form) and FIFOs, sockets and devices are left out (none can block the walk). A
+   directory that does not open is an input of its own, whose line says why (the walk goes on). */
 static int scan_walk(scan_args *a, const char *dir, int depth) {
     DIR *d = depth < SCAN_MAX_DEPTH ? opendir(dir) : NULL;
     struct dirent *de;
@@ -877,7 +892,8 @@ static int scan_walk(scan_args *a, const char *dir, int depth) {
     size_t n = 0, cap = 0, i;
     int rc = 0;
 
-    if (!d) return depth < SCAN_MAX_DEPTH ? cli_fail_errno(dir, "walk the directory") : 0;
+    if (!d && depth >= SCAN_MAX_DEPTH) return 0;
+    if (!d) return scan_push(a, dir) ? cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL) : 0;
     while ((de = readdir(d)) != NULL && rc == 0) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
         if (n == cap && !(names = (char **)realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *names)))
