@@ -149,11 +149,19 @@ asmstore_result cli_entry_read(const unsigned char *zip, const asmstore_zip_entr
         b->p = zip + e->data_offset;
         b->n = (size_t)e->uncompressed_size;
     }
-    crc = asmstore_zip_crc32(0, b->p, b->n);
+    crc = cli_crc32(0, b->p, b->n);
     if (crc != e->crc32)
         return refuse(b, ASMSTORE_ERR_BAD_ZIP,
                       "CRC-32 of its %s data is 0x%08x, expected 0x%08x (the central "
                       "directory's)",
                       e->method ? "inflated" : "STORED", (unsigned)crc, (unsigned)e->crc32);
     return ASMSTORE_OK;
+}
+
+uint32_t cli_crc32(uint32_t crc, const void *p, size_t n) {
+#ifdef ASMSTORE_CLI_ZLIB
+    return (uint32_t)crc32_z(crc, (const Bytef *)p, (z_size_t)n);
+#else
+    return asmstore_zip_crc32(crc, p, n);
+#endif
 }

@@ -16,6 +16,7 @@
 #include "cli_app.h"
 #include "cli_commands.h"
 #include "cli_digest.h"
+#include "cli_inflate.h"
 #include "cli_input.h"
 #include "cli_fs.h"
 #include "cli_sign.h"
@@ -957,7 +958,7 @@ static void entry_item(const repack_job *j, const unsigned char *zip, const asms
     it->flags = (uint16_t)(e->flags & ~8u);
     if (o) {
         it->flags = (uint16_t)(it->flags & ~6u); /* DEFLATE's options */
-        it->crc32 = asmstore_zip_crc32(0, o->data, o->size);
+        it->crc32 = cli_crc32(0, o->data, o->size);
         it->compressed_size = o->size;
         it->uncompressed_size = o->size;
         it->data = o->data;

@@ -818,16 +818,32 @@ static void scan_poll(scan_job *jobs, size_t from, size_t to) {
         if (fds[i].revents) scan_read(&jobs[map[i]]);
 }
 
-/* Every input through at most a->jobs workers; lines in input order. Returns the worst status. */
+/* Workers still running among jobs [from, to). */
+static size_t scan_running(const scan_job *jobs, size_t from, size_t to) {
+    size_t i, n = 0;
+
+    for (i = from; i < to; i++) n += !jobs[i].done;
+    return n;
+}
+
+/* Every input through at most a->jobs workers; lines in input order: a worker that finished
+   while an earlier input's still runs keeps its line for later and the next input starts (up to
+   SCAN_WINDOW lines held), so one large input does not leave the other workers idle. Returns
+   the worst status. */
+#define SCAN_WINDOW 256
 static int scan_run(const scan_args *a, scan_counts *total) {
     scan_job *jobs = (scan_job *)calloc(a->ninputs ? a->ninputs : 1, sizeof *jobs);
     size_t started = 0, emitted = 0, i;
     int worst = 0, progress = isatty(STDERR_FILENO);
+    char warm[CLI_SHA256_HEX];
 
     if (!jobs) return cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL);
+    /* libcrypto reads its configuration on first use: once here rather than in every worker */
+    if (cli_sha256_available()) cli_sha256_hex("", 0, warm);
     for (i = 0; i < a->ninputs; i++) jobs[i].path = a->inputs[i];
     while (emitted < a->ninputs) {
-        while (started < a->ninputs && started - emitted < (size_t)a->jobs)
+        while (started < a->ninputs && started - emitted < SCAN_WINDOW &&
+               scan_running(jobs, emitted, started) < (size_t)a->jobs)
             if (scan_start(a, &jobs[started++]) != 0) {
                 jobs[started - 1].done = 1;
                 jobs[started - 1].stopped = "could not start a worker for it";

@@ -2,6 +2,7 @@
    Memory: the copy buffer (64 KiB) and the central directory; entry data never is all in memory
    unless the caller holds it (a rewritten store). */
 #include "cli_zip.h"
+#include "cli_inflate.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -222,7 +223,7 @@ static int copy_data(cli_zip_out *z, const cli_zip_item *it, const char *in_path
             return cli_fail_errno(in_path, "read it");
         }
         if (it->check_crc)
-            crc = asmstore_zip_crc32(crc, z->buf, n);
+            crc = cli_crc32(crc, z->buf, n);
         if (put(z, z->buf, n))
             return cli_fail_errno(z->path, "write it");
         left -= n;
