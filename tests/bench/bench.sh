@@ -3,7 +3,7 @@
 # every figure beside its anchor measured in the same run; the sections are echoed to stdout as they go.
 # Never fails on timing: a missed target is reported as "behind", never as an error.
 #   usage: bench.sh OUT ASMSTORE BENCH_TOOL BENCH_CACHE
-#   env:   BENCH_FULL=1 (levels 19 and 22 on the whole corpus, more samples), BENCH_ONLY=ttm (section 7 alone),
+#   env:   BENCH_FULL=1 (levels 19 and 22 on the whole corpus, more samples), BENCH_ONLY=ttm|scan (section 7 or 9 alone),
 #          BENCH_TTM_SAMPLES=N, BENCH_TTM_PASSES=N (section 7's rounds and passes, tests/bench/bench_ttm.sh)
 # The report: summary (targets met / behind, the run's noise), machine and run, then per section its
 # figures and anchors (medians with min-max; A and B interleaved in every repetition):
@@ -17,12 +17,14 @@
 #   6 scale   locate, open, lookup, load for 20 (app), 30, 300, 3000 entries
 #   7 startup time to Main, CPU, faults, private dirty of build/coreclr_host and build/mono_host from files,
 #             stores in place, warm / cold / no cache (tests/bench/bench_ttm.sh, tests/bench/time_to_main.py)
+#   9 scan    asmstore scan --jobs 2 over 510 generated APKs vs the floor (sha256sum, zstd -d, lz4 -d), --yara vs
+#             yara -r over the extracted images, max RSS (tests/bench/bench_scan.sh, tests/bench/scan_corpus.py)
 #   targets, how to reproduce, the plot
 # The .NET BCL (the installed shared framework), when there is one, is a second corpus for pack, lookup, read.
 set -uo pipefail
 OUT=$1; A=$2; T=$3; C=$4
 FULL=${BENCH_FULL:-0}
-ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone
+ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone; "scan": section 9 alone
 NCPU=$(nproc)
 # the store these figures have always measured: format 4, monovm, zstd, dlopen .so (pack's default is net11 coreclr)
 PACK_AS="--target net11-preview --runtime monovm --wrap dlopen"
@@ -111,7 +113,7 @@ lld_wrap() { # RAW OUT.so
 }
 
 # ---------------------------------------------------------------- 1. pack
-if [ "$ONLY" != ttm ]; then # sections 1-6 (BENCH_ONLY=ttm: section 7 alone)
+if [ -z "$ONLY" ]; then # sections 1-6 (BENCH_ONLY=ttm or scan: section 7 or 9 alone)
 section pack
 say "## 1. Pack"
 say ""
@@ -411,10 +413,12 @@ say ""
 
 fi # sections 1-6
 # ---------------------------------------------------------------- 7. time to Main and memory (CoreCLR, Mono)
-section startup
-. "$(dirname "$0")/bench_ttm.sh"
+if [ -z "$ONLY" ] || [ "$ONLY" = ttm ]; then
+  section startup
+  . "$(dirname "$0")/bench_ttm.sh"
+fi
 # ---------------------------------------------------------------- 8. the Python package (bench_python.py)
-if [ "$ONLY" != ttm ] && [ -f "$W/bcl.raw" ] && [ -x "${BENCH_PYTHON:-}" ]; then
+if [ -z "$ONLY" ] && [ -f "$W/bcl.raw" ] && [ -x "${BENCH_PYTHON:-}" ]; then
   section python
   say "## 8. Python package"
   say ""
@@ -431,6 +435,11 @@ if [ "$ONLY" != ttm ] && [ -f "$W/bcl.raw" ] && [ -x "${BENCH_PYTHON:-}" ]; then
   [ -n "$PY_WORST" ] && target "Python reads the bcl store (wall, CPU ÷ CLI extract), worst round" "≤ 1.2×" \
     "${PY_WORST}×" "$(status "$(calc "$PY_WORST <= 1.2")")"
 fi
+# ---------------------------------------------------------------- 9. scan (bench_scan.sh)
+if [ -z "$ONLY" ] || [ "$ONLY" = scan ]; then
+  section scan
+  . "$(dirname "$0")/bench_scan.sh"
+fi
 section ""
 
 # ---------------------------------------------------------------- plot
@@ -438,14 +447,14 @@ section ""
 # CPU, minor faults and time to Main ÷ the same runtime's start from files (bench_ttm.sh's $W/ttm_*.dat), per runtime
 PNG=""
 TTM_PLOT=0; [ -s "$W/ttm_cpu.dat" ] && [ "$(wc -l <"$W/ttm_cpu.dat")" -gt 1 ] && TTM_PLOT=1
-PLOT_MAIN=0; [ "$ONLY" != ttm ] && PLOT_MAIN=1
+PLOT_MAIN=0; [ -z "$ONLY" ] && PLOT_MAIN=1
 CPU_MODEL=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 if have gnuplot && [ $((PLOT_MAIN + TTM_PLOT)) -gt 0 ]; then
   {
     cat <<EOF
 set terminal pngcairo size 1500,$((480 * PLOT_MAIN + 540 * TTM_PLOT)) font ",10"
 set output "$OUT/bench.png"
-set multiplot layout $((PLOT_MAIN + TTM_PLOT)),3 title "asmstore make bench$([ "$ONLY" = ttm ] && echo ', section 7 alone') ($(date -u +%Y-%m-%d), $CPU_MODEL x $NCPU)"
+set multiplot layout $((PLOT_MAIN + TTM_PLOT)),3 title "asmstore make bench$([ -n "$ONLY" ] && echo ", $ONLY alone") ($(date -u +%Y-%m-%d), $CPU_MODEL x $NCPU)"
 EOF
     if [ $PLOT_MAIN = 1 ]; then
       sort -n "$W/scale.dat" >"$W/scale.sorted"
@@ -531,7 +540,7 @@ BEHIND=$({ cat "$TARGETS"; sed 's/^/startup|/' "$W"/ttm_target_rows 2>/dev/null;
 ver() { "$@" 2>/dev/null | grep -o '[0-9][0-9.]*[0-9]' | head -n 1; }
 COMMIT=$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo ?)
 DIRTY=$(git -C "$(dirname "$0")" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo " + uncommitted changes")
-CMD="make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')${ONLY:+ BENCH_ONLY=$ONLY}"
+CMD="make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')${ONLY:+ BENCH_ONLY=$ONLY}"; [ "$ONLY" = scan ] && CMD="make bench-scan"
 {
   echo "# asmstore benchmarks"
   echo ""
@@ -585,7 +594,8 @@ CMD="make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')${ONLY:+ BENCH_ONLY=$ON
   echo ""
   echo "\`make deps runtime-net11 composite-net10\` once (the last two: section 7's CoreCLR 11 and composite tables),"
   echo "then \`make bench && make bench-publish\` (build/bench/BENCHMARKS.md and bench.png to BENCHMARKS.md, docs/)."
-  echo "\`BENCH_FULL=1\`: levels 19 and 22 on the whole corpus, more samples; \`BENCH_ONLY=ttm\`: section 7 alone;"
+  echo "\`BENCH_FULL=1\`: levels 19 and 22 on the whole corpus, more samples; \`BENCH_ONLY=ttm\`: section 7 alone"
+  echo "(\`make bench-scan\`: section 9 alone, its corpus cached in build/bench/scan-corpus);"
   echo "\`BENCH_TTM_SAMPLES=N\`: its rounds. An idle machine for absolute times; ratios hold under load."
   echo ""
   [ -n "$PNG" ] && echo "![scale, cache and the startup matrix](bench.png)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tests/lib/scan_mutants.py SEED OUT KIND:PATH... - hostile inputs for asmstore scan, the same
 bytes for the same SEED: every base input (KIND: store, so, set (a .NET 6-8 set's directory),
-apk-stored, apk-deflated, aab) gives mutants with bytes flipped, cut short, a 32-bit field set to
+apk-stored, apk-deflated, aab: STORE[,LIBXAMARIN_APP] zipped here; zip: an archive as it is) gives
+mutants with bytes flipped, cut short, a 32-bit field set to
 0xFFFFFFFF (0, 0x80000000) where the format keeps sizes, offsets and counts (store header and
 descriptors, compressed-image headers, ELF headers, ZIP headers and directory), and for the
 archives the store inside mutated and zipped again. Writes OUT/NNN-<kind>-<how>[/...] and
@@ -76,7 +77,7 @@ def zip_fields(b):
 
 
 def fields_of(kind, b):
-    if kind.startswith("apk") or kind == "aab":
+    if kind.startswith("apk") or kind in ("aab", "zip"):
         return zip_fields(b)
     return elf_fields(b) + store_fields(b)
 
@@ -169,7 +170,7 @@ def main():
             path = archive_of(out, kind, path)
         b = open(path, "rb").read()
         for how, m in mutate_bytes(rng, kind, b, 25):
-            w.file("%s-%s" % (kind, how), m, ".aab" if kind == "aab" else ".apk" if kind.startswith("apk") else "")
+            w.file("%s-%s" % (kind, how), m, ".aab" if kind == "aab" else ".apk" if kind[:3] in ("apk", "zip") else "")
         if kind.startswith("apk") or kind == "aab":
             # the store inside mutated, the archive well-formed around it
             inner = zipfile.ZipFile(path)
