@@ -10,6 +10,7 @@
 #   make bench-report   the report alone (make bench = all + this)
 #   make bench-report BENCH_ONLY=ttm   section 7 alone (time to Main, CPU, faults, memory: CoreCLR and Mono)
 #   make bench-report BENCH_ONLY=codecs   section 9 alone (LZ4 decode vs liblz4, CRC-32 vs zlib, info of a STORED APK)
+#   make bench-scan     section 10 alone (asmstore scan vs the floor, --yara vs yara's CLI, max RSS)
 #   make bench-report BENCH_TTM_SAMPLES=5   fewer rounds of section 7 (15 by default, 41 with BENCH_FULL=1)
 #   make bench-publish  copy the last report to BENCHMARKS.md + docs/bench.png (what is committed)
 # built before `make test` too, so that a header change that breaks a bench program fails CI, not the next bench
@@ -24,6 +25,12 @@ bench-report: $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache coreclr-host
 	@$(MAKE) --no-print-directory python-venv >/dev/null || echo "bench: no section 8: the Python package did not build" >&2
 	@CC="$(CC)" BENCH_FULL=$(BENCH_FULL) BENCH_ONLY=$(BENCH_ONLY) BENCH_PYTHON="$(CURDIR)/$(PY_VENV)/bin/python" \
 	  tests/bench/bench.sh $(B)/bench $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache
+
+# Section 10 alone (asmstore scan over 510 generated APKs: tests/bench/bench_scan.sh; the corpus cached in
+# $(B)/bench/scan-corpus); needs yara, lz4 and /usr/bin/time.
+.PHONY: bench-scan
+bench-scan: $(B)/asmstore $(B)/bench/bench_tool
+	@CC="$(CC)" BENCH_ONLY=scan tests/bench/bench.sh $(B)/bench $(B)/asmstore $(B)/bench/bench_tool $(B)/bench_cache
 
 # Copies the last run's report to the committed places (BENCHMARKS.md, docs/bench.png).
 .PHONY: bench-publish

@@ -440,6 +440,15 @@ void cli_unmap_file(const unsigned char *data, size_t size) {
 int cli_replace_file(const char *from, const char *to) {
     return asmstore__os_replace(from, to);
 }
+int cli_open_read(const char *path, int nofollow) {
+    return asmstore__os_open_read(path, nofollow);
+}
+long long cli_read_some(int fd, void *buf, size_t len) {
+    return asmstore__os_read(fd, buf, len);
+}
+int cli_close(int fd) {
+    return asmstore__os_close(fd);
+}
 #ifdef ASMSTORE__WINDOWS
 int cli_win_errno(unsigned long code) {
     return asmstore__os_errno((DWORD)code);

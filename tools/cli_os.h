@@ -34,6 +34,17 @@ int cli_os_fnmatch(const char *pattern, const char *name);
 int cli_os_set_mode(int fd, unsigned mode);
 /* lstat: never through a symlink (Windows: a reparse point is neither a directory nor a file). */
 int cli_os_lstat(const char *path, struct stat *st);
+/* What cli_os_lstat says of a symlink (Windows: of a reparse point: no file type at all). */
+/* and a mode standing for a symlink / for something that is neither file, directory nor link */
+#ifdef _WIN32
+#define CLI_OS_ISLNK(mode) (((mode) & _S_IFMT) == 0)
+#define CLI_OS_MODE_LINK 0
+#define CLI_OS_MODE_OTHER _S_IFCHR
+#else
+#define CLI_OS_ISLNK(mode) S_ISLNK(mode)
+#define CLI_OS_MODE_LINK S_IFLNK
+#define CLI_OS_MODE_OTHER S_IFIFO
+#endif
 /* Is stderr a terminal (progress is shown only there)? */
 int cli_os_stderr_is_tty(void);
 /* open_memstream: a stream whose text cli_os_memstream_close hands over (*text malloc'd, NUL
@@ -72,6 +83,11 @@ void cli_os_dir_close(int dirfd);
    0 or -1 with errno. */
 int cli_replace_file(const char *from, const char *to);
 int cli_win_errno(unsigned long code);
+/* Opens path to read without blocking on a FIFO, with nofollow never through a symlink at its end
+   (ELOOP); one read of at most len bytes (-1 with errno); close. Binary on Windows. */
+int cli_open_read(const char *path, int nofollow);
+long long cli_read_some(int fd, void *buf, size_t len);
+int cli_close(int fd);
 /* Why command cannot run here (Windows: load and cache, device-side), or NULL. */
 const char *cli_os_unavailable(const char *command);
 #endif

@@ -625,13 +625,27 @@ static void scan_json_app(scan_state *s, const scan_app *app) {
     cli_json_close();
 }
 
+/* Why path cannot be read: a directory the walk could not open (scan_walk gives it a line of its
+   own rather than stop) says so; the exit status. */
+static int scan_unreadable(const char *path) {
+    int read_errno = errno;
+    struct stat st;
+    DIR *d;
+
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (!(d = opendir(path))) return cli_fail_errno(path, "walk the directory");
+        closedir(d);
+    }
+    errno = read_errno;
+    return cli_fail_errno(path, "read it");
+}
+
 /* The input's own fields: size and SHA-256 of the file as read. 0, or the exit status after
    noting why it cannot be read. */
 static int scan_file_fields(const char *path, const unsigned char **p, size_t *n) {
     char sha[CLI_SHA256_HEX] = "";
 
-    if (cli_map_file(path, p, n) != 0)
-        return cli_fail_errno(path, "read it");
+    if (cli_map_file(path, p, n) != 0) return scan_unreadable(path);
     if (cli_sha256_available()) cli_sha256_hex(*p, *n, sha);
     cli_json_num("size", *n);
     cli_json_str("sha256", sha[0] ? sha : NULL);
@@ -692,6 +706,7 @@ static void scan_add(scan_counts *total, const scan_counts *c) {
     for (k = 0; k < SCAN_NCODES; k++) total->findings[k] += c->findings[k];
 }
 
+#ifndef _WIN32
 /* The line of an input whose worker did not finish it. */
 static int scan_stopped_line(const char *path, const char *why) {
     cli_json_begin("scan");
@@ -700,7 +715,6 @@ static int scan_stopped_line(const char *path, const char *why) {
     return cli_json_finish(1);
 }
 
-#ifndef _WIN32
 #define SCAN_MAX_LINE ((size_t)1 << 30) /* a line past 1 GiB is a worker gone wrong */
 
 /* One input in a worker process: its line comes back through a pipe, then its counts. */
@@ -832,16 +846,32 @@ static void scan_poll(scan_job *jobs, size_t from, size_t to) {
         if (fds[i].revents) scan_read(&jobs[map[i]]);
 }
 
-/* Every input through at most a->jobs workers; lines in input order. Returns the worst status. */
+/* Workers still running among jobs [from, to). */
+static size_t scan_running(const scan_job *jobs, size_t from, size_t to) {
+    size_t i, n = 0;
+
+    for (i = from; i < to; i++) n += !jobs[i].done;
+    return n;
+}
+
+/* Every input through at most a->jobs workers; lines in input order: a worker that finished
+   while an earlier input's still runs keeps its line for later and the next input starts (up to
+   SCAN_WINDOW lines held), so one large input does not leave the other workers idle. Returns
+   the worst status. */
+#define SCAN_WINDOW 256
 static int scan_run(const scan_args *a, scan_counts *total) {
     scan_job *jobs = (scan_job *)calloc(a->ninputs ? a->ninputs : 1, sizeof *jobs);
     size_t started = 0, emitted = 0, i;
     int worst = 0, progress = isatty(STDERR_FILENO);
+    char warm[CLI_SHA256_HEX];
 
     if (!jobs) return cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL);
+    /* libcrypto reads its configuration on first use: once here rather than in every worker */
+    if (cli_sha256_available()) cli_sha256_hex("", 0, warm);
     for (i = 0; i < a->ninputs; i++) jobs[i].path = a->inputs[i];
     while (emitted < a->ninputs) {
-        while (started < a->ninputs && started - emitted < (size_t)a->jobs)
+        while (started < a->ninputs && started - emitted < SCAN_WINDOW &&
+               scan_running(jobs, emitted, started) < (size_t)a->jobs)
             if (scan_start(a, &jobs[started++]) != 0) {
                 jobs[started - 1].done = 1;
                 jobs[started - 1].stopped = "could not start a worker for it";
@@ -897,7 +927,8 @@ static int scan_name_order(const void *x, const void *y) {
 }
 
 /* Every regular file under dir, in name order, depth first; symbolic links are not followed
-   (no loop can form) and FIFOs, sockets and devices are left out (none can block the walk). */
+   (no loop can form) and FIFOs, sockets and devices are left out (none can block the walk). A
+   directory that does not open is an input of its own, whose line says why (the walk goes on). */
 static int scan_walk(scan_args *a, const char *dir, int depth) {
     DIR *d = depth < SCAN_MAX_DEPTH ? opendir(dir) : NULL;
     struct dirent *de;
@@ -905,7 +936,8 @@ static int scan_walk(scan_args *a, const char *dir, int depth) {
     size_t n = 0, cap = 0, i;
     int rc = 0;
 
-    if (!d) return depth < SCAN_MAX_DEPTH ? cli_fail_errno(dir, "walk the directory") : 0;
+    if (!d && depth >= SCAN_MAX_DEPTH) return 0;
+    if (!d) return scan_push(a, dir) ? cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL) : 0;
     while ((de = readdir(d)) != NULL && rc == 0) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
         if (n == cap && !(names = (char **)realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *names)))

@@ -480,7 +480,7 @@ static int symlink_in(const from_job *j, const char *path) {
 
         at = slash ? (size_t)(slash - path) : strlen(path);
         snprintf(prefix, sizeof prefix, "%.*s", (int)at, path);
-        if (lstat(prefix, &sb) == 0 && S_ISLNK(sb.st_mode))
+        if (cli_os_lstat(prefix, &sb) == 0 && CLI_OS_ISLNK(sb.st_mode))
             return say_symlink(prefix);
     }
     return 0;
@@ -489,7 +489,7 @@ static int symlink_in(const from_job *j, const char *path) {
 /* What --from cannot take (anything but a directory or a regular file, or a directory too deep;
    mode: its lstat's): refused, naming it, rather than left out of the output unsaid. 1. */
 static int refuse_other(const char *full, mode_t mode) {
-    if (S_ISLNK(mode))
+    if (CLI_OS_ISLNK(mode))
         return say_symlink(full);
     if (S_ISDIR(mode))
         cli_error("%s: a directory more than %d levels under its store's: repack --from does not "
@@ -507,10 +507,10 @@ static int refuse_other(const char *full, mode_t mode) {
    nor blocking on a FIFO: 0 with *n, or -1 with errno (EINVAL: not a regular file). One read per
    file, no mapping: the folder may hold 100,000 of them. */
 static int read_file(from_job *j, const char *path, size_t *n) {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), err = EINVAL;
+    int fd = cli_open_read(path, 1), err = EINVAL;
     struct stat sb;
     size_t size = 0;
-    ssize_t got = 1;
+    long long got = 1;
 
     if (fd < 0)
         return -1;
@@ -524,13 +524,13 @@ static int read_file(from_job *j, const char *path, size_t *n) {
         err = j->buf ? 0 : ENOMEM;
     }
     for (*n = 0; !err && *n < size && got != 0;) { /* 0: it shrank; what is there is hashed */
-        got = read(fd, j->buf + *n, size - *n);
+        got = cli_read_some(fd, j->buf + *n, size - *n);
         if (got > 0)
             *n += (size_t)got;
         else if (got < 0 && errno != EINTR)
             err = errno;
     }
-    close(fd);
+    cli_close(fd);
     errno = err;
     return err ? -1 : 0;
 }
@@ -550,7 +550,7 @@ static int file_state(from_job *j, const cli_settings_store *st, const char *rel
         if (errno == ENOENT)
             return FILE_GONE;
         if (errno == ELOOP || errno == EINVAL) {
-            refuse_other(path, errno == ELOOP ? S_IFLNK : 0);
+            refuse_other(path, errno == ELOOP ? CLI_OS_MODE_LINK : CLI_OS_MODE_OTHER);
             return FILE_REFUSED;
         }
         cli_fail_errno(path, "read it");

@@ -3,8 +3,8 @@
 # every figure beside its anchor measured in the same run; the sections are echoed to stdout as they go.
 # Never fails on timing: a missed target is reported as "behind", never as an error.
 #   usage: bench.sh OUT ASMSTORE BENCH_TOOL BENCH_CACHE
-#   env:   BENCH_FULL=1 (levels 19 and 22 on the whole corpus, more samples), BENCH_ONLY=ttm (section 7 alone,
-#          =codecs: section 9 alone),
+#   env:   BENCH_FULL=1 (levels 19 and 22 on the whole corpus, more samples), BENCH_ONLY=ttm|codecs|scan (section 7,
+#          9 or 10 alone),
 #          BENCH_TTM_SAMPLES=N, BENCH_TTM_PASSES=N (section 7's rounds and passes, tests/bench/bench_ttm.sh)
 # The report: summary (targets met / behind, the run's noise), machine and run, then per section its
 # figures and anchors (medians with min-max; A and B interleaved in every repetition):
@@ -21,12 +21,14 @@
 #   8 python  the Python package reading the bcl store vs asmstore extract
 #   9 codecs  asmstore_lz4_decode vs LZ4_decompress_safe; the header's CRC-32 vs zlib's; info of a STORED APK vs
 #             reading it + zlib's CRC-32
+#  10 scan    asmstore scan --jobs 2 over 510 generated APKs vs the floor (sha256sum, zstd -d, lz4 -d), --yara vs
+#             yara -r over the extracted images, max RSS (tests/bench/bench_scan.sh, tests/bench/scan_corpus.py)
 #   targets, how to reproduce, the plot
 # The .NET BCL (the installed shared framework), when there is one, is a second corpus for pack, lookup, read.
 set -uo pipefail
 OUT=$1; A=$2; T=$3; C=$4
 FULL=${BENCH_FULL:-0}
-ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone; "codecs": section 9 alone
+ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone; "codecs": section 9; "scan": section 10
 NCPU=$(nproc)
 # the store these figures have always measured: format 4, monovm, zstd, dlopen .so (pack's default is net11 coreclr)
 PACK_AS="--target net11-preview --runtime monovm --wrap dlopen"
@@ -115,7 +117,7 @@ lld_wrap() { # RAW OUT.so
 }
 
 # ---------------------------------------------------------------- 1. pack
-if [ -z "$ONLY" ]; then # sections 1-6 (BENCH_ONLY=ttm: section 7 alone; =codecs: section 9 alone)
+if [ -z "$ONLY" ]; then # sections 1-6 (BENCH_ONLY=ttm, codecs or scan: section 7, 9 or 10 alone)
 section pack
 say "## 1. Pack"
 say ""
@@ -483,6 +485,12 @@ if [ -z "$ONLY" ] || [ "$ONLY" = codecs ]; then
     "$(status "$(calc "$co >= 1000 && $co >= 0.3 * $cz")")"
   target "info of a STORED $APK_MB MB APK ÷ read + zlib CRC-32 of it" "≤ 2.00×" "$(ratio "$io" "$fl")" "$(status "$(calc "$io <= 2 * $fl")")"
 fi
+
+# ---------------------------------------------------------------- 10. scan (bench_scan.sh)
+if [ -z "$ONLY" ] || [ "$ONLY" = scan ]; then
+  section scan
+  . "$(dirname "$0")/bench_scan.sh"
+fi
 section ""
 
 # ---------------------------------------------------------------- plot
@@ -497,7 +505,7 @@ if have gnuplot && [ $((PLOT_MAIN + TTM_PLOT)) -gt 0 ]; then
     cat <<EOF
 set terminal pngcairo size 1500,$((480 * PLOT_MAIN + 540 * TTM_PLOT)) font ",10"
 set output "$OUT/bench.png"
-set multiplot layout $((PLOT_MAIN + TTM_PLOT)),3 title "asmstore make bench$([ "$ONLY" = ttm ] && echo ', section 7 alone') ($(date -u +%Y-%m-%d), $CPU_MODEL x $NCPU)"
+set multiplot layout $((PLOT_MAIN + TTM_PLOT)),3 title "asmstore make bench$([ -n "$ONLY" ] && echo ", $ONLY alone") ($(date -u +%Y-%m-%d), $CPU_MODEL x $NCPU)"
 EOF
     if [ $PLOT_MAIN = 1 ]; then
       sort -n "$W/scale.dat" >"$W/scale.sorted"
@@ -583,7 +591,7 @@ BEHIND=$({ cat "$TARGETS"; sed 's/^/startup|/' "$W"/ttm_target_rows 2>/dev/null;
 ver() { "$@" 2>/dev/null | grep -o '[0-9][0-9.]*[0-9]' | head -n 1; }
 COMMIT=$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo ?)
 DIRTY=$(git -C "$(dirname "$0")" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo " + uncommitted changes")
-CMD="make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')${ONLY:+ BENCH_ONLY=$ONLY}"
+CMD="make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')${ONLY:+ BENCH_ONLY=$ONLY}"; [ "$ONLY" = scan ] && CMD="make bench-scan"
 {
   echo "# asmstore benchmarks"
   echo ""
@@ -639,6 +647,8 @@ CMD="make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')${ONLY:+ BENCH_ONLY=$ON
   echo "then \`make bench && make bench-publish\` (build/bench/BENCHMARKS.md and bench.png to BENCHMARKS.md, docs/)."
   echo "\`BENCH_FULL=1\`: levels 19 and 22 on the whole corpus, more samples; \`BENCH_ONLY=ttm\`: section 7 alone;"
   echo "\`BENCH_ONLY=codecs\`: section 9 alone (LZ4 decode, CRC-32, info of a STORED APK);"
+  echo "\`BENCH_FULL=1\`: levels 19 and 22 on the whole corpus, more samples; \`BENCH_ONLY=ttm\`: section 7 alone"
+  echo "(\`make bench-scan\`: section 10 alone, its corpus cached in build/bench/scan-corpus);"
   echo "\`BENCH_TTM_SAMPLES=N\`: its rounds. An idle machine for absolute times; ratios hold under load."
   echo ""
   [ -n "$PNG" ] && echo "![scale, cache and the startup matrix](bench.png)"

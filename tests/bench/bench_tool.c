@@ -30,7 +30,13 @@
          crc32_z, interleaved. Prints crc_ours_mbs, crc_zlib_mbs. Needs zlib (ASMSTORE_CLI_ZLIB).
      bench_tool readcrc FILE
          one sample of the floor under `asmstore info` of an APK: read FILE whole, then zlib's CRC-32
-         of it. Prints readcrc_s (seconds). Needs zlib. */
+         of it. Prints readcrc_s (seconds). Needs zlib.
+     bench_tool frames ZST LZ4 PLAIN STORE...
+         appends every image of each STORE (raw, .so, a .NET 6-8 set's .blob) as its CLI's input:
+         zstd images' frames to ZST, LZ4 images' blocks each in an LZ4 frame to LZ4 (lz4 -d reads
+         concatenated frames), uncompressed images to PLAIN: the scan section's floor (the same
+         compressed bytes through zstd -d / lz4 -d and sha256sum); prints "images N bytes B
+         largest L" (their uncompressed sizes) */
 #define ASMSTORE_IMPLEMENTATION
 #include "../../asmstore.h"
 
@@ -570,6 +576,72 @@ static int cmd_readcrc(int argc, char **argv) {
 }
 #endif
 
+/* ---------------------------------------------------------------- frames */
+/* An LZ4 block of n bytes (decompressing to at most 4 MiB) as a frame of one block: magic, FLG
+   (version 1, independent blocks), BD (4 MiB blocks), the header checksum, the block, the end. */
+static int lz4_frame(FILE *f, const unsigned char *block, size_t n) {
+    unsigned char head[7] = {0x04, 0x22, 0x4d, 0x18, 0x60, 0x70, 0};
+    unsigned char size[4] = {(unsigned char)n, (unsigned char)(n >> 8), (unsigned char)(n >> 16),
+                             (unsigned char)(n >> 24)};
+    static const unsigned char end[4] = {0, 0, 0, 0};
+
+    head[6] = (unsigned char)(asmstore_xxh32(head + 4, 2) >> 8);
+    return fwrite(head, 1, 7, f) == 7 && fwrite(size, 1, 4, f) == 4 && fwrite(block, 1, n, f) == n &&
+           fwrite(end, 1, 4, f) == 4;
+}
+
+/* What frames wrote: images, their uncompressed bytes, the largest. */
+typedef struct frames_count {
+    size_t images, bytes, largest;
+} frames_count;
+
+static int frames_of(const char *path, FILE *zst, FILE *lz4, FILE *plain, frames_count *c) {
+    asmstore_reader r;
+    asmstore_entry e;
+    const void *payload;
+    void *data;
+    size_t size, psize;
+    uint32_t k;
+    int ok = 1;
+
+    if (asmstore_read_file(path, NULL, &data, &size, NULL) != ASMSTORE_OK) return 0;
+    payload = data;
+    psize = size;
+    if (size >= 4 && !memcmp(data, "\177ELF", 4))
+        ok = asmstore_elf_payload(data, size, NULL, &payload, &psize, NULL, NULL) == ASMSTORE_OK;
+    ok = ok && asmstore_reader_init(&r, payload, psize, NULL, NULL) == ASMSTORE_OK;
+    for (k = 0; ok && k < r.entry_count; k++) {
+        if (asmstore_reader_entry(&r, k, &e, NULL) != ASMSTORE_OK || e.ignored) continue;
+        c->images++;
+        c->bytes += e.uncompressed_size;
+        if (e.uncompressed_size > c->largest) c->largest = e.uncompressed_size;
+        if (e.compression == ASMSTORE_COMPRESSION_ZSTD)
+            ok = fwrite(e.image + 12, 1, e.image_size - 12, zst) == e.image_size - 12;
+        else if (e.compression == ASMSTORE_COMPRESSION_LZ4)
+            ok = e.uncompressed_size <= (4u << 20) && lz4_frame(lz4, e.image + 12, e.image_size - 12);
+        else
+            ok = fwrite(e.image, 1, e.image_size, plain) == e.image_size;
+    }
+    asmstore_free(NULL, data, size);
+    return ok;
+}
+
+static int cmd_frames(int argc, char **argv) {
+    FILE *zst = argc > 5 ? fopen(argv[2], "ab") : NULL, *lz4 = zst ? fopen(argv[3], "ab") : NULL;
+    FILE *plain = lz4 ? fopen(argv[4], "ab") : NULL;
+    frames_count c = {0, 0, 0};
+    int i, ok = plain != NULL;
+
+    for (i = 5; ok && i < argc; i++)
+        if (!(ok = frames_of(argv[i], zst, lz4, plain, &c)))
+            fprintf(stderr, "bench_tool frames: %s: not a store, or an LZ4 image over 4 MiB\n", argv[i]);
+    if (zst) fclose(zst);
+    if (lz4) fclose(lz4);
+    if (plain && fclose(plain) != 0) ok = 0;
+    if (ok) printf("images %zu bytes %zu largest %zu\n", c.images, c.bytes, c.largest);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
 #ifdef ASMSTORE_CLI_LZ4
@@ -583,6 +655,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "reader")) return cmd_reader(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "count")) return cmd_count(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "locate")) return cmd_locate(argc, argv);
-    fprintf(stderr, "usage: bench_tool mkstore|reader|count|locate|lz4|crc|readcrc ... (see the top of tests/bench/bench_tool.c)\n");
+    if (argc >= 2 && !strcmp(argv[1], "frames")) return cmd_frames(argc, argv);
+    fprintf(stderr, "usage: bench_tool mkstore|reader|count|locate|lz4|crc|readcrc|frames ... (see the top of tests/bench/bench_tool.c)\n");
     return 2;
 }
