@@ -114,6 +114,8 @@ for s in "${STORES[@]}"; do
 done
 if [ -z "$bad" ]; then t_ok "asmstore.exe info, list, verify (text, --json, --hash: SHA-256 by CNG) on the 4 real samples: as on Linux"
 else say "asmstore.exe $bad"; fi
+if both scan "${STORES[@]}"; then t_ok "asmstore.exe scan of the 4 real samples (in-process on Windows): the Linux NDJSON byte for byte"
+else say "scan"; fi
 if both extract "$V3" -C x && same x; then t_ok "extract -C: the same tree (directory descriptors held, never through a reparse point)"
 else say "extract"; fi
 bad=
