@@ -36,11 +36,13 @@
 /* >>options ------------------------------------------------------------------------------------ */
 enum { OPT_TIMEOUT = 256, OPT_SUMMARY, OPT_YARA, OPT_YARA_MEMBERS, OPT_MAX_MEMORY };
 
-const cli_option cli_scan_options[] = {
-    {"jobs", 'j', 1, "N"},           {"timeout", OPT_TIMEOUT, 1, "S"},
-    {"max-memory", OPT_MAX_MEMORY, 1, "MIB"}, {"summary", OPT_SUMMARY, 0, NULL},
-    {"yara", OPT_YARA, 1, "RULES"},  {"yara-members", OPT_YARA_MEMBERS, 0, NULL},
-    CLI_OPTIONS_END};
+const cli_option cli_scan_options[] = {{"jobs", 'j', 1, "N"},
+                                       {"timeout", OPT_TIMEOUT, 1, "S"},
+                                       {"max-memory", OPT_MAX_MEMORY, 1, "MIB"},
+                                       {"summary", OPT_SUMMARY, 0, NULL},
+                                       {"yara", OPT_YARA, 1, "RULES"},
+                                       {"yara-members", OPT_YARA_MEMBERS, 0, NULL},
+                                       CLI_OPTIONS_END};
 
 typedef struct scan_args {
     int jobs, timeout, max_memory_mib, summary, yara_members;
@@ -50,27 +52,43 @@ typedef struct scan_args {
 } scan_args;
 
 /* >>findings ----------------------------------------------------------------------------------- */
+/* A finding's code: scan_codes[] spells it (the same order). */
+typedef enum scan_code {
+    SCAN_NOT_AN_ASSEMBLY,
+    SCAN_NAME_MISMATCH,
+    SCAN_UNREACHABLE_ENTRY,
+    SCAN_IGNORED_WITH_DATA,
+    SCAN_DAMAGED_IMAGE,
+    SCAN_DAMAGED_STORE,
+    SCAN_APP_TABLE_DISAGREES,
+    SCAN_STORE_DEFLATED,
+    SCAN_STORE_MISALIGNED,
+    SCAN_STORE_UNEXPECTED_PLACE,
+    SCAN_ASSEMBLY_ALSO_PLAIN,
+    SCAN_APP_TABLE_EXTRA
+} scan_code;
+
 /* Every finding's code, in the order docs/json.md §3.12 explains them; never renumbered or
    reworded: scanners key on them. */
 static const char *const scan_codes[] = {
-    "not-an-assembly",       /* an entry's image is not what its name claims */
-    "name-mismatch",         /* an assembly whose own name differs from its entry's */
-    "unreachable-entry",     /* lookup by its name gives another entry or none: never loaded */
-    "ignored-with-data",     /* an ignored (placeholder) entry that still carries bytes */
-    "damaged-image",         /* an image that does not decompress (what verify reports) */
-    "damaged-store",         /* a store that does not open, or a content id that disagrees */
-    "app-table-disagrees",   /* libxamarin-app.so's table rejects entries the runtime loads */
-    "store-deflated",        /* a store the runtime cannot map: DEFLATEd in the archive */
-    "store-misaligned",      /* a store entry not aligned as the runtime maps it */
+    "not-an-assembly",        /* an entry's image is not what its name claims */
+    "name-mismatch",          /* an assembly whose own name differs from its entry's */
+    "unreachable-entry",      /* lookup by its name gives another entry or none: never loaded */
+    "ignored-with-data",      /* an ignored (placeholder) entry that still carries bytes */
+    "damaged-image",          /* an image that does not decompress (what verify reports) */
+    "damaged-store",          /* a store that does not open, or a content id that disagrees */
+    "app-table-disagrees",    /* libxamarin-app.so's table rejects entries the runtime loads */
+    "store-deflated",         /* a store the runtime cannot map: DEFLATEd in the archive */
+    "store-misaligned",       /* a store entry not aligned as the runtime maps it */
     "store-unexpected-place", /* store-like bytes at no path a release reads */
-    "assembly-also-plain",   /* an assembly of a store that also sits as a plain archive member */
-    "app-table-extra",       /* libxamarin-app.so's table has descriptors no image of the store uses */
+    "assembly-also-plain",    /* an assembly of a store that also sits as a plain archive member */
+    "app-table-extra",        /* libxamarin-app.so's table has descriptors no image uses */
 };
-#define SCAN_NCODES (sizeof scan_codes / sizeof scan_codes[0])
+#define SCAN_NCODES       (sizeof scan_codes / sizeof scan_codes[0])
 #define SCAN_MAX_FINDINGS 1000u
 
 typedef struct scan_finding {
-    unsigned code;
+    scan_code code;
     char where[300]; /* the store (and entry) or archive member */
     char detail[600];
 } scan_finding;
@@ -102,15 +120,15 @@ typedef struct scan_state {
     ZSTD_DCtx *dctx;
 } scan_state;
 
-static void scan_find(scan_state *s, unsigned code, const char *where, const char *fmt, ...)
+static void scan_find(scan_state *s, scan_code code, const char *where, const char *fmt, ...)
     CLI_PRINTF(4, 5);
-static void scan_find(scan_state *s, unsigned code, const char *where, const char *fmt, ...) {
+static void scan_find(scan_state *s, scan_code code, const char *where, const char *fmt, ...) {
     va_list ap;
     scan_finding *f;
 
     s->counts.findings[code]++;
-    if (s->nfound >= SCAN_MAX_FINDINGS || (!s->found && !(s->found = (scan_finding *)calloc(
-                                                               SCAN_MAX_FINDINGS, sizeof *f))))
+    if (s->nfound >= SCAN_MAX_FINDINGS ||
+        (!s->found && !(s->found = (scan_finding *)calloc(SCAN_MAX_FINDINGS, sizeof *f))))
         return; /* counted, not listed: "findings_listed" says how many are */
     f = &s->found[s->nfound++];
     f->code = code;
@@ -191,7 +209,8 @@ static int yara_load(const char *path) {
         fclose(f);
         if (yr_rules_load(path, &scan_rules) == ERROR_SUCCESS) return 0;
         cli_error("scan --yara %s: compiled rules libyara %s cannot load (compiled by another "
-                  "yarac?); give the rules' source instead", path, YR_VERSION);
+                  "yarac?); give the rules' source instead",
+                  path, YR_VERSION);
         return 2;
     }
     rewind(f);
@@ -215,7 +234,8 @@ static int yara_load(const char *path) {
 static scan_match *scan_match_new(scan_state *s) {
     s->counts.yara_matches++;
     if (s->nmatches >= SCAN_MAX_FINDINGS ||
-        (!s->matches && !(s->matches = (scan_match *)calloc(SCAN_MAX_FINDINGS, sizeof(scan_match)))))
+        (!s->matches &&
+         !(s->matches = (scan_match *)calloc(SCAN_MAX_FINDINGS, sizeof(scan_match)))))
         return NULL;
     memset(&s->matches[s->nmatches], 0, sizeof(scan_match));
     return &s->matches[s->nmatches++];
@@ -250,8 +270,7 @@ static void yara_scan(scan_state *s, const unsigned char *p, size_t n, const cha
     yr_rules_scan_mem(scan_rules, p, n, 0, yara_matched, s, s->a->timeout);
     for (k = first; k < s->nmatches; k++) {
         snprintf(s->matches[k].store, sizeof s->matches[k].store, "%s", store ? store : "");
-        snprintf(s->matches[k].entry, sizeof s->matches[k].entry, "%s",
-                 entry ? entry : member);
+        snprintf(s->matches[k].entry, sizeof s->matches[k].entry, "%s", entry ? entry : member);
         s->matches[k].member = member != NULL;
     }
 }
@@ -342,14 +361,16 @@ static void scan_member(scan_state *s, scan_app *app, const unsigned char *zip,
         app->runtime_coreclr |= fl == 13 && !memcmp(file, "libcoreclr.so", 13);
         app->app_library |= fl == 17 && !memcmp(file, "libxamarin-app.so", 17);
     }
-    looks = (e->method == 0 && e->compressed_size >= 4 && !memcmp(zip + e->data_offset, "XABA", 4)) ||
-            (len > 5 && !memcmp(name + len - 5, ".blob", 5)) ||
-            (len > 8 && !memcmp(name + len - 8, ".blob.so", 8)) ||
-            (fl == 20 && !memcmp(file, "libassembly-store.so", 20));
+    looks =
+        (e->method == 0 && e->compressed_size >= 4 && !memcmp(zip + e->data_offset, "XABA", 4)) ||
+        (len > 5 && !memcmp(name + len - 5, ".blob", 5)) ||
+        (len > 8 && !memcmp(name + len - 8, ".blob.so", 8)) ||
+        (fl == 20 && !memcmp(file, "libassembly-store.so", 20));
     if (looks && !scan_release_path(name, len)) {
         snprintf(shown, sizeof shown, "%.*s", (int)(len < 280 ? len : 280), name);
-        scan_find(s, 9, shown, "store-like bytes or name at a path no release reads (a runtime "
-                               "never loads it; something else may)");
+        scan_find(s, SCAN_STORE_UNEXPECTED_PLACE, shown,
+                  "store-like bytes or name at a path no release reads (a runtime "
+                  "never loads it; something else may)");
     }
 }
 
@@ -404,8 +425,8 @@ static void scan_plain_assemblies(scan_state *s) {
                                                    NULL) != ASMSTORE_OK)
                 continue;
             snprintf(shown, sizeof shown, "%.*s", (int)(len < 280 ? len : 280), name);
-            scan_find(s, 10, shown, "also entry %.*s of %s (%s)", (int)(name + len - base), base,
-                      u->label, cli_unit_abi(u));
+            scan_find(s, SCAN_ASSEMBLY_ALSO_PLAIN, shown, "also entry %.*s of %s (%s)",
+                      (int)(name + len - base), base, u->label, cli_unit_abi(u));
             break;
         }
     }
@@ -422,10 +443,11 @@ static void scan_lookup(scan_state *s, const cli_unit *u, const asmstore_entry *
     r = asmstore_reader_find(&u->r, e->name, e->name_len, &f, NULL);
     if (r == want && (r != ASMSTORE_OK || f.index == e->index)) return;
     if (r == ASMSTORE_OK)
-        scan_find(s, 2, where, "its name finds entry %u first: this one is never loaded", f.index);
+        scan_find(s, SCAN_UNREACHABLE_ENTRY, where,
+                  "its name finds entry %u first: this one is never loaded", f.index);
     else
-        scan_find(s, 2, where, "its name finds nothing (%s): it is never loaded",
-                  asmstore_result_string(r));
+        scan_find(s, SCAN_UNREACHABLE_ENTRY, where,
+                  "its name finds nothing (%s): it is never loaded", asmstore_result_string(r));
 }
 
 /* The assembly's own name (asmstore_pe_identity) against its entry's, extension and culture
@@ -443,7 +465,8 @@ static void scan_name_check(scan_state *s, const asmstore_entry *e, const cli_im
     for (base = end; base > e->name && base[-1] != '/';) base--;
     if (end - base > 4 && (!memcmp(end - 4, ".dll", 4) || !memcmp(end - 4, ".exe", 4))) end -= 4;
     if ((size_t)(end - base) == id.name_len && !memcmp(base, id.name, id.name_len)) return;
-    scan_find(s, 1, where, "the assembly calls itself %.*s", (int)id.name_len, id.name);
+    scan_find(s, SCAN_NAME_MISMATCH, where, "the assembly calls itself %.*s", (int)id.name_len,
+              id.name);
 }
 
 /* One entry: its line item, and what is wrong with it. */
@@ -459,13 +482,15 @@ static void scan_entry(scan_state *s, const cli_unit *u, const asmstore_entry *e
     s->counts.entries++;
     scan_lookup(s, u, e, where);
     if (e->ignored) {
-        if (e->image_size) scan_find(s, 3, where, "%zu bytes behind a placeholder", e->image_size);
+        if (e->image_size)
+            scan_find(s, SCAN_IGNORED_WITH_DATA, where, "%zu bytes behind a placeholder",
+                      e->image_size);
     } else if ((r = cli_image_get(u, e, s->dctx, &img, &err)) != ASMSTORE_OK) {
-        scan_find(s, 4, where, "%s", cli_failure(r, &err, why, sizeof why));
+        scan_find(s, SCAN_DAMAGED_IMAGE, where, "%s", cli_failure(r, &err, why, sizeof why));
     } else {
         if (cli_sha256_available()) cli_sha256_hex(img.p, img.n, sha);
         if (cli_image_problem(e, img.p, why, sizeof why))
-            scan_find(s, 0, where, "%s", why);
+            scan_find(s, SCAN_NOT_AN_ASSEMBLY, where, "%s", why);
         else
             scan_name_check(s, e, &img, where);
         yara_scan(s, img.p, img.n, u->label, fname, NULL);
@@ -481,13 +506,15 @@ static void scan_store_place(scan_state *s, const cli_unit *u) {
 
     if (!u->in_zip) return;
     if (u->deflated)
-        scan_find(s, 7, u->label, "DEFLATEd in the archive: the runtime cannot map it "
-                                  "(extractNativeLibs=true, or a repackaging tool)");
+        scan_find(s, SCAN_STORE_DEFLATED, u->label,
+                  "DEFLATEd in the archive: the runtime cannot map it "
+                  "(extractNativeLibs=true, or a repackaging tool)");
     else if (u->zent.alignment < need)
-        scan_find(s, 8, u->label, "its data is at offset %llu, aligned to %llu bytes; the runtime "
-                                  "maps it at %llu",
-                  (unsigned long long)u->zent.data_offset,
-                  (unsigned long long)u->zent.alignment, (unsigned long long)need);
+        scan_find(s, SCAN_STORE_MISALIGNED, u->label,
+                  "its data is at offset %llu, aligned to %llu bytes; the runtime "
+                  "maps it at %llu",
+                  (unsigned long long)u->zent.data_offset, (unsigned long long)u->zent.alignment,
+                  (unsigned long long)need);
 }
 
 /* The descriptors of a's table that no compressed image of u uses: an image left out of the store,
@@ -496,8 +523,7 @@ static uint32_t scan_unused_descriptors(const cli_app *a, const cli_unit *u) {
     unsigned char *used;
     uint32_t k, unused = 0;
 
-    if (u->r.format == 1 || !a->info.count ||
-        !(used = (unsigned char *)calloc(a->info.count, 1)))
+    if (u->r.format == 1 || !a->info.count || !(used = (unsigned char *)calloc(a->info.count, 1)))
         return 0;
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
@@ -522,13 +548,15 @@ static void scan_app_table(scan_state *s, const cli_unit *u) {
         return;
     }
     if ((bad = cli_app_agree(&a, u, NULL, &g)) != 0)
-        scan_find(s, 6, u->label, "%s: %u of %u compressed entries rejected (%u past the table, "
-                                  "%u larger than their descriptor, %u with the buffer out of "
-                                  "place)",
+        scan_find(s, SCAN_APP_TABLE_DISAGREES, u->label,
+                  "%s: %u of %u compressed entries rejected (%u past the table, "
+                  "%u larger than their descriptor, %u with the buffer out of "
+                  "place)",
                   a.label, bad, g.compressed, g.out_of_range, g.too_large, g.bad_buffer);
     if ((unused = scan_unused_descriptors(&a, u)) != 0)
-        scan_find(s, 11, u->label, "%s: %u of its %u descriptors hold no image of this store",
-                  a.label, unused, a.info.count);
+        scan_find(s, SCAN_APP_TABLE_EXTRA, u->label,
+                  "%s: %u of its %u descriptors hold no image of this store", a.label, unused,
+                  a.info.count);
     cli_app_close(&a);
 }
 
@@ -547,11 +575,11 @@ static void scan_store(scan_state *s, const cli_unit *u) {
     cli_json_str("store", u->label);
     cli_json_abi("abi", u->abi);
     if (!u->opened) {
-        const char *problem = u->detail[0] ? u->detail : cli_failure(u->res, &u->err, why,
-                                                                      sizeof why);
+        const char *problem =
+            u->detail[0] ? u->detail : cli_failure(u->res, &u->err, why, sizeof why);
         cli_json_str("problem", problem);
         cli_json_close();
-        scan_find(s, 5, u->label, "%s", problem);
+        scan_find(s, SCAN_DAMAGED_STORE, u->label, "%s", problem);
         return;
     }
     s->counts.stores++;
@@ -581,8 +609,10 @@ static const char *scan_kind(const scan_state *s, const scan_app *app, const uns
     int i;
 
     if (s->in.archive)
-        return app->bundle ? "aab" : !strncmp(base, "split_", 6) ? "split" : app->apk_manifest ? "apk"
-                                                                                          : "zip";
+        return app->bundle                   ? "aab"
+               : !strncmp(base, "split_", 6) ? "split"
+               : app->apk_manifest           ? "apk"
+                                             : "zip";
     for (i = 0; i < s->in.n; i++)
         if (s->in.units[i].opened && s->in.units[i].r.format == 1) return "set";
     if (n >= 4 && !memcmp(p, "\177ELF", 4)) return "so";
@@ -721,8 +751,8 @@ static int scan_stopped_line(const char *path, const char *why) {
 typedef struct scan_job {
     const char *path;
     pid_t pid;
-    int fd;         /* the pipe's read end; -1 once at its end */
-    char *out;      /* what came through */
+    int fd;    /* the pipe's read end; -1 once at its end */
+    char *out; /* what came through */
     size_t len, cap;
     time_t started;
     int done, wait_status;
@@ -789,7 +819,8 @@ static void scan_read(scan_job *j) {
     if (got < 0 && errno == EINTR) return;
     close(j->fd);
     j->fd = -1;
-    while (waitpid(j->pid, &j->wait_status, 0) < 0 && errno == EINTR) {}
+    while (waitpid(j->pid, &j->wait_status, 0) < 0 && errno == EINTR) {
+    }
     j->done = 1;
 }
 
@@ -807,8 +838,9 @@ static int scan_emit(scan_job *j, scan_counts *total) {
         return WEXITSTATUS(j->wait_status);
     }
     if (!j->stopped)
-        snprintf(why, sizeof why, "the worker reading it stopped (%s %d): a bug in asmstore, "
-                                  "please report it with the input",
+        snprintf(why, sizeof why,
+                 "the worker reading it stopped (%s %d): a bug in asmstore, "
+                 "please report it with the input",
                  WIFSIGNALED(j->wait_status) ? "signal" : "exit status",
                  WIFSIGNALED(j->wait_status) ? WTERMSIG(j->wait_status)
                                              : WEXITSTATUS(j->wait_status));
@@ -940,7 +972,8 @@ static int scan_walk(scan_args *a, const char *dir, int depth) {
     if (!d) return scan_push(a, dir) ? cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL) : 0;
     while ((de = readdir(d)) != NULL && rc == 0) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
-        if (n == cap && !(names = (char **)realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *names)))
+        if (n == cap &&
+            !(names = (char **)realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *names)))
             rc = cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL);
         else if (!(names[n++] = strdup(de->d_name)))
             rc = cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL);
@@ -951,7 +984,8 @@ static int scan_walk(scan_args *a, const char *dir, int depth) {
         struct stat st;
         if (rc == 0 && (size_t)snprintf(path, sizeof path, "%s/%s", dir, names[i]) < sizeof path &&
             cli_os_lstat(path, &st) == 0) {
-            if (S_ISDIR(st.st_mode)) rc = scan_walk(a, path, depth + 1);
+            if (S_ISDIR(st.st_mode))
+                rc = scan_walk(a, path, depth + 1);
             else if (S_ISREG(st.st_mode) && scan_push(a, path) != 0)
                 rc = cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL);
         }
@@ -970,7 +1004,8 @@ static int scan_list(scan_args *a, const char *list) {
     if (!f) return cli_fail_errno(list, "read the list of inputs");
     while (rc == 0 && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = 0;
-        if (line[0] && scan_push(a, line) != 0) rc = cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL);
+        if (line[0] && scan_push(a, line) != 0)
+            rc = cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL);
     }
     if (f != stdin) fclose(f);
     return rc;
@@ -998,20 +1033,32 @@ static int scan_parse(int argc, char **argv, scan_args *a) {
     cli_parse_begin(&p, argc, argv, cli_scan_options);
     while (rc == 0 && (key = cli_parse_next(&p)) != CLI_DONE) {
         switch (key) {
-        case CLI_BAD: return 2;
+        case CLI_BAD:
+            return 2;
         case CLI_OPERAND:
             operands++;
             rc = scan_operand(a, p.value);
             break;
-        case 'j': rc = cli_int_option("--jobs", p.value, 1, &a->jobs); break;
-        case OPT_TIMEOUT: rc = cli_int_option("--timeout", p.value, 1, &a->timeout); break;
+        case 'j':
+            rc = cli_int_option("--jobs", p.value, 1, &a->jobs);
+            break;
+        case OPT_TIMEOUT:
+            rc = cli_int_option("--timeout", p.value, 1, &a->timeout);
+            break;
         case OPT_MAX_MEMORY:
             rc = cli_int_option("--max-memory", p.value, 64, &a->max_memory_mib);
             break;
-        case OPT_SUMMARY: a->summary = 1; break;
-        case OPT_YARA: a->yara = p.value; break;
-        case OPT_YARA_MEMBERS: a->yara_members = 1; break;
-        default: return cli_usage();
+        case OPT_SUMMARY:
+            a->summary = 1;
+            break;
+        case OPT_YARA:
+            a->yara = p.value;
+            break;
+        case OPT_YARA_MEMBERS:
+            a->yara_members = 1;
+            break;
+        default:
+            return cli_usage();
         }
     }
     if (rc == 0 && !operands) return cli_usage();
