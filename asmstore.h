@@ -5667,6 +5667,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_lib_open(asmstore__app_lib *l, c
 
     memset(l, 0, sizeof *l);
     memset(&t, 0, sizeof t);
+    memset(&dyn, 0, sizeof dyn); /* asmstore__elf_pt_dynamic fills it; gcc -O3 cannot tell */
     if ((res = asmstore__elf_open_or_fail(&l->e, so, size, err)) != ASMSTORE_OK) return res;
     if ((ndyn = asmstore__elf_pt_dynamic(&l->e, &dyn, &dyn_at)) == 0) return ASMSTORE_OK;
     if (ndyn > 1)

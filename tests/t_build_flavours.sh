@@ -103,9 +103,9 @@ fi
 # ones through the header's LZ4 decoder) and, asked to write LZ4, names what it lacks
 if [ -d "$SAMPLES" ]; then
   bare=$T_TMP/bare
-  if make -s -C "$TOP" B="$bare" HAVE_LZ4=0 HAVE_ZLIB=0 HAVE_CRYPTO=0 "$bare/asmstore" >"$T_TMP/make" 2>&1; then
-    libs=$(ldd "$bare/asmstore" | grep -oE 'lib(lz4|z|crypto)\.so[^ ]*' | tr '\n' ' ')
-    t_check "a CLI built without liblz4, zlib and libcrypto links none of them" test -z "$libs"
+  if make -s -C "$TOP" B="$bare" HAVE_LZ4=0 HAVE_ZLIB=0 HAVE_CRYPTO=0 HAVE_YARA=0 "$bare/asmstore" >"$T_TMP/make" 2>&1; then
+    libs=$(ldd "$bare/asmstore" | grep -oE 'lib(lz4|z|crypto|yara)\.so[^ ]*' | tr '\n' ' ')
+    t_check "a CLI built without liblz4, zlib, libcrypto and libyara links none of them" test -z "$libs"
     bad=""
     for s in v1-expandroid v1-razr-pointcrep v3-watercountdown-widget/arm64-v8a/assembly-store.so \
              v3-watercountdown-widget/x86_64/assembly-store.so; do
