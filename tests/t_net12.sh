@@ -154,4 +154,15 @@ else
   t_skip "net12 APK repack" "zip or zipalign not installed"
 fi
 
+# --remove: the .NET 12 host sizes its per-entry array by the store's count, so the entries after
+# the removed one take mapping indices 0..n-1 again (they kept theirs, one past the array, before)
+if [ -e "$MONO45/Accessibility.dll" ]; then
+  mkdir -p "$T_TMP/rm"
+  for f in Accessibility CustomMarshalers I18N.West; do cp -L "$MONO45/$f.dll" "$T_TMP/rm/"; done
+  "$ASMSTORE" pack -o "$T_TMP/rm.so" --target net12 --abi x86_64 "$T_TMP/rm"/*.dll >/dev/null 2>&1
+  "$ASMSTORE" repack "$T_TMP/rm.so" -o "$T_TMP/rm-out.so" --remove Accessibility.dll >/dev/null 2>&1
+  t_check "repack --remove of a .NET 12 store: verify passes, mapping indices 0 and 1" \
+      bash -c "'$ASMSTORE' verify '$T_TMP/rm-out.so' && '$ASMSTORE' list --json '$T_TMP/rm-out.so' |
+               python3 -c 'import json,sys; d=json.load(sys.stdin); assert [e[\"mapping_index\"] for e in d[\"stores\"][0][\"entries\"]] == [0, 1], d'"
+fi
 t_done

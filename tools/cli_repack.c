@@ -508,7 +508,7 @@ static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_
 /* Adds entry e of unit u to w as it was, or with its change applied (apps: the app libraries beside
    the store, found or not). 0, or an exit code. */
 static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry *e,
-                     const char *fname, const repack_change *c, cli_apps *apps) {
+                     const char *fname, const repack_change *c, cli_apps *apps, int renumber) {
     asmstore_add ao;
     asmstore_error err;
     asmstore_result res;
@@ -518,7 +518,7 @@ static int add_entry(asmstore_writer *w, const cli_unit *u, const asmstore_entry
     ao.flags = ASMSTORE_ADD_NO_COMPANION | ASMSTORE_ADD_BORROW;
     if (u->r.format == 1)
         ao.abi = u->r.store_id ? u->abi : ASMSTORE_ABI_UNKNOWN;
-    else if (!e->ignored) {
+    else if (!e->ignored && !renumber) { /* renumbered: the writer's 0..n-1, in order */
         ao.flags |= ASMSTORE_ADD_MAPPING_INDEX;
         ao.mapping_index = e->mapping_index;
     }
@@ -624,10 +624,34 @@ static int check_unchanged(const repack_job *j, const cli_unit *u, const asmstor
     return bad;
 }
 
+/* Whether u (formats 2-4) loses an entry that has a mapping index (a --remove): then its kept
+   entries are renumbered 0..n-1 in order (*kept of them), for the runtime aborts on a
+   mapping_index at or past the store's count, which the removal would leave; the per-entry slots
+   they index hold nothing built in, so a renumbered entry takes a free one. */
+static int unit_renumbers(const repack_job *j, const cli_unit *u, uint32_t *kept) {
+    uint32_t k;
+    int removes = 0;
+
+    *kept = 0;
+    for (k = 0; u->r.format != 1 && k < u->r.entry_count; k++) {
+        asmstore_entry e;
+        const repack_change *c = j->match[u - j->in.units][k];
+
+        if (asmstore_reader_entry(&u->r, k, &e, NULL) != ASMSTORE_OK || e.ignored)
+            continue;
+        if (c && !c->file)
+            removes = 1;
+        else
+            (*kept)++;
+    }
+    return removes;
+}
+
 /* Adds every entry of unit u with the changes asked for, against j->apps (what a replacement may
    grow to and stay compressed). 0, or an exit code. */
 static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
-    uint32_t k;
+    uint32_t k, kept;
+    int renumber = unit_renumbers(j, u, &kept);
 
     for (k = 0; k < u->r.entry_count; k++) {
         asmstore_entry e;
@@ -653,7 +677,7 @@ static int add_unit(repack_job *j, asmstore_writer *w, const cli_unit *u) {
             return rc;
         if (c && !e.ignored && (rc = check_stub(j, u, fname, c->image, c->image_size)) != 0)
             return rc;
-        if ((rc = add_entry(w, u, &e, fname, c, &j->apps)) != 0)
+        if ((rc = add_entry(w, u, &e, fname, c, &j->apps, renumber)) != 0)
             return rc;
     }
     return 0;
@@ -703,7 +727,7 @@ static uint32_t next_mapping_index(const cli_unit *u) {
    in initialized .data that cannot grow) with the next mapping index, and j->apps' libraries
    patched to serve that many (CoreCLR .NET 10+ only). 0, or an exit code. */
 static int add_new(repack_job *j, asmstore_writer *w, const cli_unit *u) {
-    uint32_t next = next_mapping_index(u), added = 0;
+    uint32_t kept, next = unit_renumbers(j, u, &kept) ? kept : next_mapping_index(u), added = 0;
     const repack_add *first = NULL;
     const char *why;
     int i;
