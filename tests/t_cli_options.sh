@@ -124,7 +124,7 @@ else t_skip "man -l" "man not installed"; fi
 complete_() { bash -c 'source ./asmstore.bash; COMP_WORDS=('"$1"'); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _asmstore; echo "${COMPREPLY[*]}"'; }
 t_check "completion: 'asmstore pa' -> pack" test "$(complete_ 'asmstore pa')" = pack
 t_check "completion: 'asmstore pack --ta' -> --target" test "$(complete_ 'asmstore pack --ta')" = --target
-t_check "completion: 'asmstore pack --target net1' -> its choices" test "$(complete_ 'asmstore pack --target net1')" = "net10 net11 net11-preview"
+t_check "completion: 'asmstore pack --target net1' -> its choices" test "$(complete_ 'asmstore pack --target net1')" = "net10 net11 net11-preview net12"
 t_check "completion: 'asmstore extract x --d' -> --directory" test "$(complete_ 'asmstore extract x --d')" = --directory
 t_check "completion: 'asmstore help ex' -> extract" test "$(complete_ 'asmstore help ex')" = extract
 t_check "completion: 'asmstore load --dl' -> --dlopen" test "$(complete_ 'asmstore load --dl')" = --dlopen
