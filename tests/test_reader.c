@@ -371,7 +371,8 @@ static size_t lz4_build(const lz4_seq *s, size_t count, unsigned char *blk, unsi
         if (!s[i].len) break;
         blk[k++] = (unsigned char)s[i].offset; blk[k++] = (unsigned char)(s[i].offset >> 8);
         if (ml >= 15) { for (j = ml - 15; j >= 255; j -= 255) blk[k++] = 255; blk[k++] = (unsigned char)j; }
-        for (j = 0; j < s[i].len; j++, o++) want[o] = s[i].offset ? want[o - s[i].offset] : 0;
+        for (j = 0; j < s[i].len; j++, o++) /* an offset before the start: refused, any bytes */
+            want[o] = s[i].offset && s[i].offset <= o ? want[o - s[i].offset] : 0;
     }
     *out_n = o;
     return k;
