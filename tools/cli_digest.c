@@ -46,19 +46,25 @@ int cli_sha256_available(void) {
 #endif
 }
 
-int cli_sha256_hex(const void *p, size_t n, char hex[CLI_SHA256_HEX]) {
+/* b[0..n) as 2n lower-case hex digits and a NUL at out (2n + 1 bytes). */
+static void hex_text(const unsigned char *b, size_t n, char *out) {
     static const char digits[] = "0123456789abcdef";
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        out[2 * i] = digits[b[i] >> 4];
+        out[2 * i + 1] = digits[b[i] & 15];
+    }
+    out[2 * n] = 0;
+}
+
+int cli_sha256_hex(const void *p, size_t n, char hex[CLI_SHA256_HEX]) {
     unsigned char md[32];
-    unsigned i;
 
     hex[0] = 0;
     if (cli_os_digest(CLI_OS_SHA256, p, n, md) != 0) /* libcrypto's, or Windows' own */
         return -1;
-    for (i = 0; i < 32; i++) {
-        hex[2 * i] = digits[md[i] >> 4];
-        hex[2 * i + 1] = digits[md[i] & 15];
-    }
-    hex[64] = 0;
+    hex_text(md, sizeof md, hex);
     return 0;
 }
 
@@ -88,28 +94,27 @@ void cli_guid_text(const unsigned char g[16], char text[CLI_GUID_TEXT]) {
 /* The public key token of a full key: the last 8 bytes of its SHA-1, last first (ECMA-335
    §II.6.2.1.3); 0, or -1 with hex "" (no key, no SHA-1 here). */
 static int public_key_token(const unsigned char *key, size_t n, char hex[17]) {
-    unsigned char md[20];
+    unsigned char md[20], token[8];
     unsigned i;
 
     hex[0] = 0;
     if (n == 0 || cli_os_digest(CLI_OS_SHA1, key, n, md) != 0)
         return -1;
-    for (i = 0; i < 8; i++) snprintf(hex + 2 * i, 3, "%02x", md[19 - i]);
+    for (i = 0; i < 8; i++) token[i] = md[19 - i];
+    hex_text(token, sizeof token, hex);
     return 0;
 }
 
 /* "SHA256:1f0c...": the checksum record's algorithm, ':' and the checksum in hex; NULL (none,
    or no memory) else, malloc'd. */
 static char *pdb_checksum_text(const asmstore_identity *id) {
-    size_t n = id->pdb_checksum_algorithm_len + 2u + 2u * (size_t)id->pdb_checksum_size, k;
+    size_t n = id->pdb_checksum_algorithm_len + 2u + 2u * (size_t)id->pdb_checksum_size;
     char *text = id->pdb_checksum_algorithm ? (char *)malloc(n) : NULL;
 
     if (!text) return NULL;
     memcpy(text, id->pdb_checksum_algorithm, id->pdb_checksum_algorithm_len);
     text[id->pdb_checksum_algorithm_len] = ':';
-    text[n - 1] = 0;
-    for (k = 0; k < id->pdb_checksum_size; k++)
-        snprintf(text + id->pdb_checksum_algorithm_len + 1 + 2 * k, 3, "%02x", id->pdb_checksum[k]);
+    hex_text(id->pdb_checksum, id->pdb_checksum_size, text + id->pdb_checksum_algorithm_len + 1);
     return text;
 }
 
