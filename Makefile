@@ -12,8 +12,10 @@ LIBS     = -lzstd -lpthread
 # HAVE_LZ4=0 (and the like) on the command line leaves one out.
 #   liblz4   writing LZ4 (XALZ) stores byte for byte as .NET does (reading needs no library)
 #   zlib     DEFLATEd APK entries
-#   libcrypto  content hashes (list --hash, diff, unpack) and repack --sign-key
 #   libyara  scan --yara
+# libcrypto is not optional: SHA-256 (list --hash, diff, unpack, scan) and repack --sign-key need it,
+# and a CLI without them must not exist: not found (or HAVE_CRYPTO=0), the CLI's build stops naming
+# the package. (asmstore.exe uses Windows' own CNG instead: mk/windows.mk.)
 # $(call probe,PKG,HEADER,LIB): "pc" (pkg-config knows it), "cc" (the compiler finds it) or ""
 probe = $(shell pkg-config --exists $(1) 2>/dev/null && echo pc || \
           { printf '\043include <$(2)>\nint main(void) { return 0; }\n' | \
@@ -32,7 +34,11 @@ $(eval $(call optional,ZLIB,zlib,zlib.h,-lz,ASMSTORE_CLI_ZLIB))
 $(eval $(call optional,CRYPTO,libcrypto,openssl/evp.h,-lcrypto,ASMSTORE_CLI_CRYPTO))
 $(eval $(call optional,YARA,yara,yara.h,-lyara,ASMSTORE_CLI_YARA))
 OPTIONAL_FOUND = liblz4 $(if $(filter 1,$(HAVE_LZ4)),yes,no), zlib $(if $(filter 1,$(HAVE_ZLIB)),yes,no), \
-                 libcrypto $(if $(filter 1,$(HAVE_CRYPTO)),yes,no), libyara $(if $(filter 1,$(HAVE_YARA)),yes,no)
+                 libyara $(if $(filter 1,$(HAVE_YARA)),yes,no); libcrypto (required) \
+                 $(if $(filter 1,$(HAVE_CRYPTO)),yes,no)
+CRYPTO_MISSING = asmstore CLI: libcrypto (OpenSSL) not found by pkg-config or $(CC): it gives SHA-256 \
+  and APK signing. Install libssl-dev (Debian, Ubuntu), openssl-devel (Fedora) or openssl (Homebrew; \
+  then PKG_CONFIG_PATH=$$(brew --prefix openssl)/lib/pkgconfig) and run make again
 HEADERS  = asmstore.h asmstore_cache.h
 
 # Everything `make deps` installs (the one list; fragments add none), by what needs it:
@@ -74,6 +80,7 @@ CLI_OBJ = $(patsubst tools/%.c,$(B)/cli/%.o,$(CLI_SRC))
 CLI_FLAGS_NOW = $(CC) $(STD) $(CFLAGS) $(CLI_DEFS)
 $(B)/cli/flags: FORCE | $(B)
 	@mkdir -p $(B)/cli
+	@$(if $(filter 1,$(HAVE_CRYPTO)),:,echo '$(CRYPTO_MISSING)' >&2; exit 1)
 	@echo '$(CLI_FLAGS_NOW)' | cmp -s - $@ || { echo "asmstore CLI: optional libraries: $(OPTIONAL_FOUND)"; \
 	  echo '$(CLI_FLAGS_NOW)' >$@; }
 $(B)/cli/%.o: tools/%.c $(B)/cli/flags | $(B)
@@ -98,7 +105,8 @@ TEST_SH  = $(sort $(wildcard tests/t_*.sh))
 #   mk/bench.mk     make bench-report (what `make bench` runs), bench-publish; BENCH_TEST_NEEDS (the bench
 #                   programs, compiled before `make test`)
 #   mk/dotnet.mk    make runtime-net11, composite-net10 (NuGet packages into build/); DOTNET_TEST_NEEDS
-#   mk/python.mk    make sdist, python-venv, bench-python, python-asan (tests/t_python.sh installs on its own)
+#   mk/python.mk    make sdist, wheel, python-venv, bench-python, python-asan; PYTHON_TEST_NEEDS (the wheel
+#                   tests/t_python.sh installs; the sdist it builds on its own)
 #   mk/windows.mk   make windows (build/windows/asmstore.exe); WINDOWS_TEST_NEEDS (build/windows/:
 #                   mingw builds of zstd and lz4 from Debian's source packages by mk/debsrc.sh, the
 #                   platform check and the CLI for Wine)
@@ -108,7 +116,7 @@ include mk/python.mk mk/windows.mk
 # what `make test` runs besides tests/test_*.c and tests/t_*.sh, and what it builds first
 TEST_EXTRA = $(CACHE_TESTS) $(FUZZ_TESTS) $(SANITIZE_TESTS)
 TEST_NEEDS = elf-hosts mono-host coreclr-host $(FUZZ_TEST_NEEDS) $(BENCH_TEST_NEEDS) $(DOTNET_TEST_NEEDS) \
-             $(WINDOWS_TEST_NEEDS)
+             $(WINDOWS_TEST_NEEDS) $(PYTHON_TEST_NEEDS)
 
 # ---- tests ----
 

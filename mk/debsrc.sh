@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # Debian source packages, built for another toolchain: the libraries the CLI links, from the very
 # versions the Linux build uses (the same zstd writes the same frames), never from a downloaded binary.
-#   mk/debsrc.sh fetch BINPKG DIR        unpack the source of the installed BINPKG's version into
+#   mk/debsrc.sh fetch BINPKG DIR [newer]
+#                                        unpack the source of the installed BINPKG's version into
 #                                        DIR/<source>-<version> (prints that path); a deb-src line is
-#                                        given to apt for this run only, in DIR/apt
+#                                        given to apt for this run only, in DIR/apt. newer: when that
+#                                        version has left the archive, the suite's newest of the same
+#                                        upstream series (OpenSSL's security updates: what it computes
+#                                        does not change, unlike a compressor's frames)
 #   mk/debsrc.sh zstd SRC PREFIX         lib/ Makefile: libzstd.a + headers into PREFIX
 #   mk/debsrc.sh lz4 SRC PREFIX          lib/ Makefile: liblz4.a + headers into PREFIX
+#   mk/debsrc.sh zlib SRC PREFIX         its configure --static: libz.a + headers into PREFIX
+#   mk/debsrc.sh openssl SRC PREFIX      libcrypto.a + headers into PREFIX, and nothing it could load
+#                                        at run time (no config file, engine, module or DSO)
 # The builds use $CC, $AR, $CFLAGS as given (mingw: CC=x86_64-w64-mingw32-gcc; the Python wheel: CFLAGS=-fPIC).
 set -euo pipefail
 
 die() { echo "debsrc: $*" >&2; exit 1; }
 
-# fetch BINPKG DIR
+# fetch BINPKG DIR [newer]
 fetch() {
-  local bin=$1 dir=$2 src ver apt out
+  local bin=$1 dir=$2 newer=${3:-} src ver apt out
   src=$(dpkg-query -W -f='${source:Package}' "$bin" 2>/dev/null) || die "$bin is not installed (make deps)"
   ver=$(dpkg-query -W -f='${source:Version}' "$bin")
   out="$dir/$src-${ver#*:}"
@@ -32,8 +39,12 @@ fetch() {
   rm -rf "$out.tmp" && mkdir -p "$out.tmp"
   # the exact version, else one of the same upstream version (a security suite's pool may be out of
   # reach where the main archive is not: its fixes do not change what the library writes)
-  local v got=
-  for v in "$ver" $(apt-cache "${opts[@]}" showsrc "$src" | sed -n 's/^Version: //p' | grep -F "${ver%-*}-" | grep -vxF "$ver"); do
+  local v got= series=${ver%-*}-
+  [ -z "$newer" ] || series=$(sed 's/^\([0-9]*\.[0-9]*\.\).*/\1/' <<<"${ver#*:}")
+  local others
+  others=$(apt-cache "${opts[@]}" showsrc "$src" | sed -n 's/^Version: //p' |
+           awk -v s="$series" 'index($0, s) == 1' | grep -vxF "$ver" | sort -rV || true)
+  for v in "$ver" $others; do
     if (cd "$out.tmp" && apt-get "${opts[@]}" source "$src=$v" >&2); then got=$v; break; fi
     echo "debsrc: $src=$v not fetched; trying the same upstream version" >&2
   done
@@ -47,18 +58,25 @@ fetch() {
   echo "$out"
 }
 
+# private_copy SRC PREFIX NAME: a copy of the source tree under PREFIX/src/NAME, printed: each toolchain builds in its own, so the mingw, musl and wheel builds never share objects
+private_copy() {
+  local work=$2/src/$3
+  rm -rf "$work" && mkdir -p "$2/src" && cp -r "$1" "$work" && echo "$work"
+}
+
 # lib_build NAME SRC PREFIX MAKEVARS...: the library's own lib/ Makefile, static only
 lib_build() {
-  local name=$1 src=$2 prefix=$3; shift 3
+  local name=$1 src=$2 prefix=$3 work; shift 3
   [ -f "$prefix/lib/lib$name.a" ] && return
-  make -s -C "$src/lib" clean >/dev/null 2>&1 || true
-  make -s -C "$src/lib" -j2 CC="${CC:-cc}" AR="${AR:-ar}" CFLAGS="${CFLAGS:--O2}" "$@" lib$name.a >&2
+  work=$(private_copy "$src" "$prefix" "$name")/lib
+  make -s -C "$work" clean >/dev/null 2>&1 || true # objects an earlier build left in the source tree
+  make -s -C "$work" -j2 CC="${CC:-cc}" AR="${AR:-ar}" CFLAGS="${CFLAGS:--O2}" "$@" lib$name.a >&2
   mkdir -p "$prefix/lib" "$prefix/include"
-  cp "$src/lib/lib$name.a" "$prefix/lib/"
+  cp "$work/lib$name.a" "$prefix/lib/"
 }
 
 case "${1:-}" in
-  fetch) [ $# -eq 3 ] || die "usage: fetch BINPKG DIR"; fetch "$2" "$3" ;;
+  fetch) [ $# -ge 3 ] || die "usage: fetch BINPKG DIR [newer]"; fetch "$2" "$3" "${4:-}" ;;
   zstd)
     [ $# -eq 3 ] || die "usage: zstd SRC PREFIX"
     # single-threaded (the writer runs its own threads; zstd's workers change no frame it writes),
@@ -69,5 +87,22 @@ case "${1:-}" in
     [ $# -eq 3 ] || die "usage: lz4 SRC PREFIX"
     lib_build lz4 "$2" "$3"
     cp "$2/lib/lz4.h" "$2/lib/lz4hc.h" "$2/lib/lz4frame.h" "$3/include/" ;;
-  *) die "usage: mk/debsrc.sh fetch|zstd|lz4 ..." ;;
+  zlib)
+    [ $# -eq 3 ] || die "usage: zlib SRC PREFIX"
+    [ -f "$3/lib/libz.a" ] && exit 0
+    (cd "$(private_copy "$2" "$3" zlib)" &&
+     CC="${CC:-cc}" AR="${AR:-ar}" CFLAGS="${CFLAGS:--O2}" ./configure --static --prefix="$3" >&2 &&
+     make -s -j2 libz.a >&2 && mkdir -p "$3/lib" "$3/include" && cp libz.a "$3/lib/" &&
+     cp zlib.h zconf.h "$3/include/") ;;
+  openssl)
+    [ $# -eq 3 ] || die "usage: openssl SRC PREFIX"
+    [ -f "$3/lib/libcrypto.a" ] && exit 0
+    # libcrypto alone: SHA-256, and RSA/ECDSA for signing. A library linked into someone else's
+    # process reads no openssl.cnf (which can load code) and loads no engine, module or DSO
+    (cd "$(private_copy "$2" "$3" openssl)" &&
+     CC="${CC:-cc}" AR="${AR:-ar}" ./Configure "${OPENSSL_TARGET:-linux-x86_64}" no-shared no-module no-dso \
+       no-engine no-legacy no-autoload-config no-tests no-ssl3 no-comp ${CFLAGS:--O2} --prefix="$3" >&2 &&
+     make -s -j2 build_generated >&2 && make -s -j2 libcrypto.a >&2 && mkdir -p "$3/lib" "$3/include" &&
+     cp libcrypto.a "$3/lib/" && cp -r include/openssl "$3/include/") ;;
+  *) die "usage: mk/debsrc.sh fetch|zstd|lz4|zlib|openssl ..." ;;
 esac

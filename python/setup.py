@@ -2,8 +2,13 @@
 ../tools/*.c; in an sdist, the copy of them `setup.py sdist` put in csrc/ (git holds one copy only).
 
 Libraries are found the standard way: pkg-config, then the compiler's own search paths (a test
-program compiled and linked). libzstd is needed; liblz4, zlib and libcrypto are optional, as for
-the CLI (the same -D and -l as the Makefile's); the build prints one line of what it found."""
+program compiled and linked). libzstd and libcrypto (SHA-256: never left out) are needed; liblz4
+and zlib are optional, as for the CLI (the same -D and -l as the Makefile's); the build prints one
+line of what it found.
+
+ASMSTORE_STATIC_DEPS=PREFIX (`make wheel`): every library from PREFIX/lib/lib*.a instead, built
+-fPIC from Debian's source packages, linked in with its symbols kept inside the extension: the
+wheel then needs no libzstd, liblz4, zlib or libcrypto where it is installed."""
 import glob
 import os
 import re
@@ -24,12 +29,13 @@ if not os.path.isfile(os.path.join(TOP, "asmstore.h")) or not os.path.isdir(TOOL
     sys.exit("asmstore: no C sources: build from a clone (pip install ./python) or from the sdist "
              "`make sdist` writes (it carries them in csrc/), not from a bare copy of python/")
 
-# (pkg-config name, header, library, -D for the CLI's code or None when required)
-LIBRARIES = [("libzstd", "zstd.h", "zstd", None),
-             ("liblz4", "lz4.h", "lz4", "ASMSTORE_CLI_LZ4"),
-             ("zlib", "zlib.h", "z", "ASMSTORE_CLI_ZLIB"),
-             ("libcrypto", "openssl/evp.h", "crypto", "ASMSTORE_CLI_CRYPTO")]
-REQUIRED_HINT = "install libzstd-dev (Debian, Ubuntu), libzstd-devel (Fedora) or zstd (Homebrew)"
+# (pkg-config name, header, library, -D for the CLI's code, and for a required one what to install)
+LIBRARIES = [("libzstd", "zstd.h", "zstd", None,
+              "install libzstd-dev (Debian, Ubuntu), libzstd-devel (Fedora) or zstd (Homebrew)"),
+             ("liblz4", "lz4.h", "lz4", "ASMSTORE_CLI_LZ4", None),
+             ("zlib", "zlib.h", "z", "ASMSTORE_CLI_ZLIB", None),
+             ("libcrypto", "openssl/evp.h", "crypto", "ASMSTORE_CLI_CRYPTO",
+              "install libssl-dev (Debian, Ubuntu), openssl-devel (Fedora) or openssl (Homebrew)")]
 
 
 def header_version():
@@ -74,11 +80,11 @@ class BuildExt(build_ext):
     def build_extensions(self):
         found = []
         for ext in self.extensions:
-            for pc, header, library, define in LIBRARIES:
+            for pc, header, library, define, required in LIBRARIES:
                 how = self.find_library(ext, pc, header, library)
-                if how is None and define is None:
+                if how is None and required:
                     sys.exit("asmstore: lib%s not found (pkg-config %s, <%s> with -l%s): %s"
-                             % (library, pc, header, library, REQUIRED_HINT))
+                             % (library, pc, header, library, required))
                 if how is not None and define:
                     ext.define_macros.append((define, None))
                 found.append("%s %s" % (library, how or "not found"))
@@ -86,7 +92,19 @@ class BuildExt(build_ext):
         super().build_extensions()
 
     def find_library(self, ext, pc, header, library):
-        """Adds library's flags to ext: "(pkg-config)", "(compiler)" or None when not found."""
+        """Adds library's flags to ext: "(static)", "(pkg-config)", "(compiler)" or None when not
+        found."""
+        static = os.environ.get("ASMSTORE_STATIC_DEPS")
+        if static:
+            archive = os.path.join(static, "lib", "lib%s.a" % library)
+            if not os.path.isfile(archive):
+                sys.exit("asmstore: ASMSTORE_STATIC_DEPS=%s has no lib%s.a (make wheel builds it)"
+                         % (static, library))
+            ext.include_dirs.insert(0, os.path.join(static, "include"))
+            ext.extra_objects.append(archive)
+            if "-Wl,--exclude-libs,ALL" not in ext.extra_link_args:  # its symbols stay ours
+                ext.extra_link_args.append("-Wl,--exclude-libs,ALL")
+            return "(static)"
         flags = pkg_config(pc)
         if flags is not None:
             ext.extra_compile_args += flags[0]
@@ -139,9 +157,15 @@ if os.environ.get("ASMSTORE_WERROR"):
 depends = sorted(os.path.relpath(p, HERE) for p in glob.glob(os.path.join(TOP, "asmstore*.h")) +
                  glob.glob(os.path.join(TOOLS, "*.h")))
 
+# The stable ABI from CPython 3.11, the first whose limited API has the buffer protocol (view()):
+# one abi3 wheel serves 3.11 and every later CPython; 3.8-3.10 build the full-API extension
+ABI3 = sys.version_info >= (3, 11)
+macros = [("_GNU_SOURCE", None), ("main", "asmstore_cli_main")]  # tools/asmstore.c's main
+if ABI3:
+    macros.append(("Py_LIMITED_API", "0x030B0000"))
+
 setup(version=header_version(), cmdclass={"build_ext": BuildExt, "sdist": Sdist},
+      options={"bdist_wheel": {"py_limited_api": "cp311"}} if ABI3 else {},
       ext_modules=[Extension("asmstore._asmstore", sources=sources, depends=depends,
-                             include_dirs=[TOOLS, TOP],
-                             define_macros=[("_GNU_SOURCE", None),
-                                            ("main", "asmstore_cli_main")],  # tools/asmstore.c's
+                             include_dirs=[TOOLS, TOP], define_macros=macros, py_limited_api=ABI3,
                              libraries=["pthread"], extra_compile_args=flags)])

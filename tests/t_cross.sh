@@ -10,8 +10,11 @@ for spec in s390x:s390x-linux-gnu:s390x aarch64:aarch64-linux-gnu:arm64 arm:arm-
   cc=$triplet-gcc; q=qemu-$qarch
   if ! command -v "$cc" >/dev/null || ! command -v "$q" >/dev/null; then t_skip "$debarch" "needs $cc and $q (Debian: gcc-$triplet qemu-user)"; continue; fi
   sr="$BUILD/cross/$debarch"
-  if ! "$TOP/tests/lib/cross_sysroot.sh" "$debarch" "$sr"; then t_skip "$debarch" "libzstd-dev:$debarch not downloadable (dpkg --add-architecture $debarch && apt-get update)"; continue; fi
+  if ! "$TOP/tests/lib/cross_sysroot.sh" "$debarch" "$sr"; then t_skip "$debarch" "libzstd-dev:$debarch or libssl-dev:$debarch not downloadable (dpkg --add-architecture $debarch && apt-get update)"; continue; fi
   zlib=$(ls "$sr"/root/usr/lib/*/libzstd.a | head -1)
+  # the CLI's SHA-256: the architecture's own libcrypto (its configuration.h is per triplet)
+  crypto="-DASMSTORE_CLI_CRYPTO -I$sr/root/usr/include -I$sr/root/usr/include/$triplet"
+  crypto="$crypto $(ls "$sr"/root/usr/lib/*/libcrypto.a | head -1)"
   inc="-I$T_TMP/inc"; mkdir -p "$T_TMP/inc"; cp /usr/include/zstd.h /usr/include/zstd_errors.h /usr/include/xxhash.h "$T_TMP/inc/" 2>/dev/null
   for t in test_reader test_writer; do # (test_writer without liblz4 here: its LZ4 cases skip)
     if $cc $W -O1 -D_GNU_SOURCE -static $inc -o "$T_TMP/$t-$debarch" "$TOP/tests/$t.c" "$zlib" -lpthread 2>"$T_TMP/err"; then
@@ -20,7 +23,7 @@ for spec in s390x:s390x-linux-gnu:s390x aarch64:aarch64-linux-gnu:arm64 arm:arm-
     else t_fail "$debarch: build $t" "$(head -5 "$T_TMP/err")"; continue 2; fi
   done
   if [ -n "$CORPUS" ]; then
-    if $cc $W -O1 -D_GNU_SOURCE -static $inc -o "$T_TMP/asmstore-$debarch" "$TOP"/tools/*.c "$zlib" -lpthread 2>"$T_TMP/err"; then
+    if $cc $W -O1 -D_GNU_SOURCE -static $inc -o "$T_TMP/asmstore-$debarch" "$TOP"/tools/*.c $crypto "$zlib" -lpthread 2>"$T_TMP/err"; then
       # uncompressed: every byte of the layout is ours, so it must match x86_64 exactly
       "$ASMSTORE" pack --raw --target net11-preview --runtime monovm --no-compress -o "$T_TMP/native-nc.store" "$CORPUS" 2>/dev/null
       $q "$T_TMP/asmstore-$debarch" pack --raw --target net11-preview --runtime monovm --no-compress -o "$T_TMP/$debarch-nc.store" "$CORPUS" 2>/dev/null

@@ -7,8 +7,9 @@ W="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wc
 cc=s390x-linux-gnu-gcc; q=qemu-s390x
 if ! command -v $cc >/dev/null || ! command -v $q >/dev/null; then t_skip s390x "needs $cc and $q (Debian: gcc-s390x-linux-gnu qemu-user)"; t_done; exit; fi
 sr="$BUILD/cross/s390x"
-if ! "$TOP/tests/lib/cross_sysroot.sh" s390x "$sr" >/dev/null 2>&1; then t_skip s390x "libzstd-dev:s390x not downloadable"; t_done; exit; fi
+if ! "$TOP/tests/lib/cross_sysroot.sh" s390x "$sr" >/dev/null 2>&1; then t_skip s390x "libzstd-dev:s390x or libssl-dev:s390x not downloadable"; t_done; exit; fi
 zlib=$(ls "$sr"/root/usr/lib/*/libzstd.a | head -1)
+crypto="-DASMSTORE_CLI_CRYPTO -I$sr/root/usr/include -I$sr/root/usr/include/s390x-linux-gnu $(ls "$sr"/root/usr/lib/*/libcrypto.a | head -1)"
 inc="$T_TMP/inc"; mkdir -p "$inc"; cp /usr/include/zstd.h /usr/include/zstd_errors.h /usr/include/xxhash.h "$inc/"
 
 if $cc $W -O1 -D_GNU_SOURCE -static -I"$inc" -o "$T_TMP/threads" "$TOP/tests/test_cache_threads.c" "$zlib" -lpthread 2>"$T_TMP/err"; then
@@ -17,7 +18,7 @@ if $cc $W -O1 -D_GNU_SOURCE -static -I"$inc" -o "$T_TMP/threads" "$TOP/tests/tes
 else t_fail "s390x: build test_cache_threads" "$(head -5 "$T_TMP/err")"; fi
 
 if $cc $W -O1 -D_GNU_SOURCE -static -I"$inc" -o "$T_TMP/asmstore" "$TOP"/tools/*.c \
-     "$zlib" -lpthread 2>"$T_TMP/err"; then
+     $crypto "$zlib" -lpthread 2>"$T_TMP/err"; then
   mkdir -p "$T_TMP/in"
   seq 1 80000 >"$T_TMP/in/A.dll"; seq 3 11 700000 >"$T_TMP/in/B.dll"; head -c 30000 /dev/urandom >"$T_TMP/in/C.dll"
   "$ASMSTORE" pack --no-check --raw --target net11-preview --runtime monovm -o "$T_TMP/s.store" "$T_TMP/in" 2>/dev/null

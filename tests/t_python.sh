@@ -8,6 +8,10 @@
 # python3 on PATH when it is another one, and the oldest pyenv 3.8+), offline: a venv lacking
 # setuptools >= 61 or wheel gets them from WHEELHOUSE (directories of .whl files; default: the
 # pristine ones pyenv's CPythons carry in lib/python3.*/test), else that interpreter is skipped.
+# Then the wheel `make wheel` built before the run (WHEEL_DIR, default build/dist; issue 39): zstd,
+# lz4, zlib and libcrypto linked in (its extension's ldd names none of them), the stable ABI (one
+# cp311-abi3 wheel), installed into a venv with no site packages by PYTHON and by each other CPython
+# >= 3.11 found, each running sdist_checks.
 # PYTHON picks the interpreter (default /usr/bin/python3: the one Debian's python3-pytest is for).
 . "$(dirname "$0")/lib/lib.sh"
 PY=${PYTHON:-/usr/bin/python3}
@@ -163,6 +167,35 @@ other_pythons() {
     [ -x "$p" ] && [ "$(readlink -f "$p")" != "$(readlink -f "$on_path")" ] && { echo "$p"; break; }
   done
 }
+# ---- the self-contained wheel, installed where its libraries are not needed ---------------------
+WHEEL=$(ls "${WHEEL_DIR:-$BUILD/dist}"/asmstore-*-cp311-abi3-*.whl 2>/dev/null | head -1)
+# wheel_install PY: a venv of PY with nothing in it, the wheel installed offline, sdist_checks
+wheel_install() {
+  local py=$1 away v
+  away=$(mktemp -d "$T_TMP/wheel.XXXXXX"); v=$away/venv
+  "$py" -m venv "$v" >"$away/log" 2>&1 || { t_skip "python: wheel on $py" "no venv: $(tail -1 "$away/log")"; return; }
+  if (cd "$away" && "$v/bin/pip" install -q --no-index --no-deps "$WHEEL" >"$away/log" 2>&1 &&
+      sdist_checks "$v/bin/python" >>"$away/log" 2>&1); then
+    t_ok "python: the wheel installs and works on $("$py" -V 2>&1) ($py), in a venv with no site packages"
+  else
+    t_fail "python: the wheel on $py" "$(tail -15 "$away/log")"
+  fi
+}
+WHEEL_LOG=${WHEEL_DIR:-$BUILD/dist}/wheel.log # python-wheel-check's, before make test
+if [ -z "$WHEEL" ] && grep -qE '^debsrc: .*(failed|not fetched)' "$WHEEL_LOG" 2>/dev/null; then
+  t_skip "python: the self-contained wheel" "Debian's source packages out of reach ($(grep -m1 '^debsrc:' "$WHEEL_LOG"))"
+elif [ -z "$WHEEL" ]; then
+  t_fail "python: make wheel gave no cp311-abi3 wheel in ${WHEEL_DIR:-$BUILD/dist}" "$(tail -5 "$WHEEL_LOG" 2>/dev/null)"
+else
+  ext=$(cd "$T_TMP" && rm -rf wx && mkdir wx && cd wx && "$PY" -m zipfile -e "$WHEEL" . && ls asmstore/_asmstore*.so)
+  libs=$(ldd "$T_TMP/wx/$ext" | awk '{print $1}' | sed 's/\.so.*//' | grep -vE '^(linux-vdso|/lib64/ld-linux-x86-64|libc|libm|libpthread)$' | tr '\n' ' ')
+  t_check "python: the wheel's extension ($ext) links only libc, libm and libpthread${libs:+ (also: $libs)}" test -z "$libs"
+  wheel_install "$PY"
+  for p in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.1[1-9]*/bin/python3; do
+    [ -x "$p" ] && [ "$(readlink -f "$p")" != "$(readlink -f "$PY")" ] && wheel_install "$p"
+  done
+fi
+
 if [ -n "$SDIST" ]; then
   sdist_install "$PY" "$("$PY" -V 2>&1) ($PY)" --system-site-packages
   [ -n "${OTHER_PYTHONS+set}" ] || OTHER_PYTHONS=$(other_pythons)

@@ -17,9 +17,6 @@
 #ifdef ASMSTORE_CLI_ZLIB
 #include <zlib.h>
 #endif
-#ifdef ASMSTORE_CLI_CRYPTO
-#include <openssl/crypto.h>
-#endif
 #ifdef ASMSTORE_CLI_YARA
 #include <yara.h>
 #endif
@@ -804,11 +801,6 @@ void cli_print_optional_parts(FILE *f) {
 #else
     const char *zlib = "off";
 #endif
-#ifdef ASMSTORE_CLI_CRYPTO
-    const char *crypto = "on";
-#else
-    const char *crypto = "off";
-#endif
 #ifdef ASMSTORE_CLI_YARA
     const char *yara = "on";
 #else
@@ -817,8 +809,8 @@ void cli_print_optional_parts(FILE *f) {
 
     fprintf(f,
             "optional parts: liblz4 %s (writing LZ4 stores), zlib %s (DEFLATEd archive entries), "
-            "libcrypto %s (repack --sign-key), libyara %s (scan --yara)\n",
-            lz4, zlib, crypto, yara);
+            "libyara %s (scan --yara)\n",
+            lz4, zlib, yara);
     fprintf(f, "built with: libzstd %s", ZSTD_versionString());
 #ifdef ASMSTORE_CLI_LZ4
     fprintf(f, ", liblz4 %s", LZ4_versionString());
@@ -826,9 +818,7 @@ void cli_print_optional_parts(FILE *f) {
 #ifdef ASMSTORE_CLI_ZLIB
     fprintf(f, ", zlib %s", zlibVersion());
 #endif
-#ifdef ASMSTORE_CLI_CRYPTO
-    fprintf(f, ", %s", OpenSSL_version(OPENSSL_VERSION));
-#endif
+    fprintf(f, ", %s (SHA-256, signing)", cli_os_crypto_version()); /* never optional */
 #ifdef ASMSTORE_CLI_YARA
     fprintf(f, ", libyara %s", YR_VERSION);
 #endif

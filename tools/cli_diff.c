@@ -316,14 +316,14 @@ static int content_diff(diff_run *d, const asmstore_entry *a, const asmstore_ent
     return differ;
 }
 
-/* The SHA-256 of an entry's image into hex ("" for a placeholder or without libcrypto); 0, or -1
+/* The SHA-256 of an entry's image into hex ("" for a placeholder); 0, or -1
    when the image cannot be read (said). */
 static int entry_hash(diff_run *d, const cli_unit *u, const asmstore_entry *e,
                       char hex[CLI_SHA256_HEX]) {
     asmstore_error err;
     asmstore_result r = cli_entry_sha256(u, e, d->dctx, hex, &err);
 
-    if (r == ASMSTORE_OK || r == ASMSTORE_ERR_IGNORED || r == ASMSTORE_ERR_UNSUPPORTED)
+    if (r == ASMSTORE_OK || r == ASMSTORE_ERR_IGNORED)
         return 0;
     unreadable(d, u, e, r, &err);
     return -1;

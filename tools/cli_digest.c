@@ -38,14 +38,6 @@ void cli_image_free(cli_image *img) {
 }
 
 /* >>content hash ------------------------------------------------------------------------------- */
-int cli_sha256_available(void) {
-#ifdef CLI_OS_HAVE_SHA256
-    return 1;
-#else
-    return 0;
-#endif
-}
-
 /* b[0..n) as 2n lower-case hex digits and a NUL at out (2n + 1 bytes). */
 static void hex_text(const unsigned char *b, size_t n, char *out) {
     static const char digits[] = "0123456789abcdef";
@@ -74,8 +66,6 @@ asmstore_result cli_entry_sha256(const cli_unit *u, const asmstore_entry *e, ZST
     asmstore_result r;
 
     hex[0] = 0;
-    if (!cli_sha256_available())
-        return ASMSTORE_ERR_UNSUPPORTED;
     if ((r = cli_image_get(u, e, dctx, &img, err)) != ASMSTORE_OK)
         return r;
     if (cli_sha256_hex(img.p, img.n, hex) != 0)

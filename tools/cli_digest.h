@@ -27,12 +27,10 @@ void cli_image_free(cli_image *img);
 /* >>content hash ------------------------------------------------------------------------------- */
 #define CLI_SHA256_HEX 65 /* 64 lowercase hex digits and a NUL */
 
-/* 1 when this asmstore was built with libcrypto and so gives content hashes. */
-int cli_sha256_available(void);
-/* The SHA-256 of p[0..n) in hex; 0, or -1 with hex "" (no libcrypto, or it failed). */
+/* The SHA-256 of p[0..n) in hex; 0, or -1 with hex "" (the crypto library failed: memory). */
 int cli_sha256_hex(const void *p, size_t n, char hex[CLI_SHA256_HEX]);
 /* The SHA-256 of entry e's uncompressed image (cli_image_get, then cli_sha256_hex): ASMSTORE_OK;
-   ASMSTORE_ERR_UNSUPPORTED without libcrypto; else why the image could not be read (err). hex is ""
+   else why the image could not be read (err). hex is ""
    unless ASMSTORE_OK. */
 asmstore_result cli_entry_sha256(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
                                  char hex[CLI_SHA256_HEX], asmstore_error *err);
@@ -43,7 +41,7 @@ asmstore_result cli_entry_sha256(const cli_unit *u, const asmstore_entry *e, ZST
    little-endian). */
 void cli_guid_text(const unsigned char g[16], char text[CLI_GUID_TEXT]);
 /* Who image[0..n) says it is (asmstore_pe_identity), with the fields text needs formatted:
-   "10.0.0.0", the public key token (libcrypto's SHA-1; "" without a key or libcrypto), the MVID,
+   "10.0.0.0", the public key token (SHA-1; "" without a key), the MVID,
    the debug id (Sentry's: the CodeView GUID, '-' and a Portable PDB's stamp or a Windows PDB's age
    in hex; "" without CodeView) and "SHA256:hex" (malloc'd, NULL when none: cli_identity_free). */
 typedef struct cli_identity_text {
@@ -59,7 +57,7 @@ typedef struct cli_identity_text {
 int cli_identity_read(cli_identity_text *t, const void *image, size_t n);
 void cli_identity_free(cli_identity_text *t);
 /* --json: `key` is who image[0..n) says it is (asmstore_pe_identity): name, version, culture
-   (null: neutral), public_key_token (libcrypto's SHA-1; null without a key or libcrypto), mvid,
+   (null: neutral), public_key_token (SHA-1; null without a key), mvid,
    timestamp, debug_id (Sentry's: the CodeView GUID and a Portable PDB's stamp or a Windows
    PDB's age), pdb_path, pdb_checksum ("SHA256:hex"); null for what is no assembly (or a
    .netmodule's missing Assembly row: name and the rest null). */

@@ -16,9 +16,10 @@
 #else
 #include <fnmatch.h>
 #include <unistd.h>
-#ifdef ASMSTORE_CLI_CRYPTO
-#include <openssl/evp.h>
+#ifndef ASMSTORE_CLI_CRYPTO /* the Makefile, CMake and setup.py stop before this, naming it */
+#error "the CLI needs libcrypto (OpenSSL) for SHA-256: install libssl-dev, build with -DASMSTORE_CLI_CRYPTO"
 #endif
+#include <openssl/evp.h>
 #endif
 
 #ifndef _WIN32
@@ -45,19 +46,14 @@ int cli_os_stderr_is_tty(void) {
     return isatty(2);
 }
 int cli_os_digest(cli_os_hash kind, const void *p, size_t n, unsigned char *md) {
-#ifdef ASMSTORE_CLI_CRYPTO
     unsigned len = 0, want = kind == CLI_OS_SHA256 ? 32u : 20u;
     return EVP_Digest(n ? p : "", n, md, &len, kind == CLI_OS_SHA256 ? EVP_sha256() : EVP_sha1(),
                       NULL) == 1 && len == want
                ? 0
                : -1;
-#else
-    (void)kind;
-    (void)p;
-    (void)n;
-    (void)md;
-    return -1;
-#endif
+}
+const char *cli_os_crypto_version(void) {
+    return OpenSSL_version(OPENSSL_VERSION);
 }
 FILE *cli_os_memstream(char **text, size_t *len) {
     return open_memstream(text, len);
@@ -220,6 +216,9 @@ int cli_os_set_mode(int fd, unsigned mode) {
     (void)fd;
     (void)mode;
     return 0;
+}
+const char *cli_os_crypto_version(void) {
+    return "Windows CNG";
 }
 /* CNG's SHA-1 and SHA-256 (Windows Vista and later; Wine 8 has them): the provider, one hash
    object fed in chunks a ULONG counts. */

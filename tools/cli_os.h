@@ -53,13 +53,12 @@ FILE *cli_os_memstream(char **text, size_t *len);
 int cli_os_memstream_close(FILE *f, char **text, size_t *len);
 
 /* The SHA-256 (32 bytes into md) or SHA-1 (20: a public key's token) of p[0..n): libcrypto
-   (ASMSTORE_CLI_CRYPTO) or, on Windows, the system's CNG (bcrypt). 0, or -1 (none here, or it
-   failed). CLI_OS_HAVE_SHA256: there is one. */
-#if defined(_WIN32) || defined(ASMSTORE_CLI_CRYPTO)
-#define CLI_OS_HAVE_SHA256 1
-#endif
+   (ASMSTORE_CLI_CRYPTO, required) or, on Windows, the system's CNG (bcrypt). 0, or -1 (it failed:
+   only for want of memory). */
 typedef enum cli_os_hash { CLI_OS_SHA1, CLI_OS_SHA256 } cli_os_hash;
 int cli_os_digest(cli_os_hash kind, const void *p, size_t n, unsigned char *md);
+/* Which crypto library that is, for --version: "OpenSSL 3.0.19 27 Jan 2026", "Windows CNG". */
+const char *cli_os_crypto_version(void);
 
 /* Directory descriptors (cli_fs.c): each step from a directory opened without following a
    symlink. POSIX: openat and its family; Windows: the directory held open without share-delete

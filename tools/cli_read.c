@@ -122,11 +122,6 @@ static int cli_each_store(int argc, char **argv, const char *command,
         return rc;
     }
     free(a.names);
-    if (a.hash && !cli_sha256_available()) {
-        cli_error("list --hash: this asmstore was built without libcrypto, which "
-                  "gives the SHA-256 (install libssl-dev and rebuild)");
-        return 2;
-    }
     if (a.json)
         json_begin_input(command, a.path);
     if ((rc = cli_input_open_or_fail(&in, a.path, a.abi)) != 0)
@@ -166,8 +161,8 @@ static int cli_each_store(int argc, char **argv, const char *command,
     return status;
 }
 
-/* Entry e's image (*img) and its SHA-256 in hex, for list --hash and --json ("" for a placeholder
-   and without libcrypto); an image that cannot be read is named on stderr and makes list exit 1. */
+/* Entry e's image (*img) and its SHA-256 in hex, for list --hash and --json ("" for a placeholder);
+   an image that cannot be read is named on stderr and makes list exit 1. */
 static void list_image(const cli_visit *v, const asmstore_entry *e, const char *fname,
                        cli_image *img, char hex[CLI_SHA256_HEX]) {
     asmstore_error err;
@@ -176,7 +171,7 @@ static void list_image(const cli_visit *v, const asmstore_entry *e, const char *
 
     hex[0] = 0;
     if (r == ASMSTORE_OK) {
-        if (cli_sha256_available() && cli_sha256_hex(img->p, img->n, hex) != 0)
+        if (cli_sha256_hex(img->p, img->n, hex) != 0)
             r = ASMSTORE_ERR_OUT_OF_MEMORY; /* libcrypto fails only for want of memory */
         else
             return;

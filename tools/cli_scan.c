@@ -488,7 +488,7 @@ static void scan_entry(scan_state *s, const cli_unit *u, const asmstore_entry *e
     } else if ((r = cli_image_get(u, e, s->dctx, &img, &err)) != ASMSTORE_OK) {
         scan_find(s, SCAN_DAMAGED_IMAGE, where, "%s", cli_failure(r, &err, why, sizeof why));
     } else {
-        if (cli_sha256_available()) cli_sha256_hex(img.p, img.n, sha);
+        cli_sha256_hex(img.p, img.n, sha);
         if (cli_image_problem(e, img.p, why, sizeof why))
             scan_find(s, SCAN_NOT_AN_ASSEMBLY, where, "%s", why);
         else
@@ -676,7 +676,7 @@ static int scan_file_fields(const char *path, const unsigned char **p, size_t *n
     char sha[CLI_SHA256_HEX] = "";
 
     if (cli_map_file(path, p, n) != 0) return scan_unreadable(path);
-    if (cli_sha256_available()) cli_sha256_hex(*p, *n, sha);
+    cli_sha256_hex(*p, *n, sha);
     cli_json_num("size", *n);
     cli_json_str("sha256", sha[0] ? sha : NULL);
     return 0;
@@ -899,7 +899,7 @@ static int scan_run(const scan_args *a, scan_counts *total) {
 
     if (!jobs) return cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL);
     /* libcrypto reads its configuration on first use: once here rather than in every worker */
-    if (cli_sha256_available()) cli_sha256_hex("", 0, warm);
+    cli_sha256_hex("", 0, warm);
     for (i = 0; i < a->ninputs; i++) jobs[i].path = a->inputs[i];
     while (emitted < a->ninputs) {
         while (started < a->ninputs && started - emitted < SCAN_WINDOW &&

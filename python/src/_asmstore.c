@@ -157,7 +157,7 @@ static void capture_free(capture *c) {
 /* The CLI's argv from a list of bytes: "asmstore" and the list's items (which it points into: the
    list must outlive it), NULL-terminated; NULL with an exception set on failure. */
 static char **cli_argv(PyObject *list, int *argc) {
-    Py_ssize_t n = PyList_GET_SIZE(list), i;
+    Py_ssize_t n = PyList_Size(list), i;
     char **argv = (char **)calloc((size_t)n + 2, sizeof *argv);
 
     if (!argv || n > INT_MAX - 1) {
@@ -167,7 +167,7 @@ static char **cli_argv(PyObject *list, int *argc) {
     }
     argv[0] = (char *)"asmstore";
     for (i = 0; i < n; i++)
-        if (!(argv[i + 1] = PyBytes_AsString(PyList_GET_ITEM(list, i)))) {
+        if (!(argv[i + 1] = PyBytes_AsString(PyList_GetItem(list, i)))) {
             free(argv);
             return NULL;
         }
@@ -227,7 +227,8 @@ typedef struct store_obj {
     ZSTD_DCtx *dctx;
 } store_obj;
 
-static PyTypeObject store_type;
+/* heap types (PyType_FromSpec: the stable ABI has no static ones), made by PyInit__asmstore */
+static PyTypeObject *store_type, *view_type;
 
 static void store_release(store_obj *s) {
     if (s->in) {
@@ -243,8 +244,11 @@ static void store_release(store_obj *s) {
 }
 
 static void store_dealloc(store_obj *s) {
+    PyTypeObject *type = Py_TYPE((PyObject *)s);
+
     store_release(s); /* no export can be alive: each holds a reference */
-    Py_TYPE(s)->tp_free((PyObject *)s);
+    PyObject_Free(s);
+    Py_DECREF(type); /* a heap type's instances hold a reference to it */
 }
 
 static int store_closed(const store_obj *s) {
@@ -377,7 +381,7 @@ static PyObject *py_open(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "ys", &path, &abi_name) ||
         parse_abi(abi_name, ASMSTORE_ABI_UNKNOWN, &only))
         return NULL;
-    if (!(s = PyObject_New(store_obj, &store_type)))
+    if (!(s = PyObject_New(store_obj, store_type)))
         return NULL;
     s->in = (cli_input *)malloc(sizeof *s->in);
     s->path = strdup(path);
@@ -443,7 +447,7 @@ static PyObject *store_units(store_obj *s, PyObject *unused) {
             Py_DECREF(list);
             return NULL;
         }
-        PyList_SET_ITEM(list, i, d);
+        PyList_SetItem(list, i, d); /* steals d; cannot fail for i < size */
     }
     return list;
 }
@@ -583,30 +587,50 @@ static void view_releasebuffer(view_obj *v, Py_buffer *b) {
 }
 
 static void view_dealloc(view_obj *v) {
+    PyTypeObject *type = Py_TYPE((PyObject *)v);
+
     Py_DECREF(v->store);
     PyObject_Free(v);
+    Py_DECREF(type);
 }
 
-static PyBufferProcs view_buffer = {(getbufferproc)view_getbuffer,
-                                    (releasebufferproc)view_releasebuffer};
+#if PY_VERSION_HEX < 0x03090000 /* 3.8 has no buffer slots: PyInit__asmstore sets them */
+#define Py_bf_getbuffer 0
+#define Py_bf_releasebuffer 0
+#endif
+static PyType_Slot view_slots[] = {
+    {Py_bf_getbuffer, (void *)view_getbuffer},
+    {Py_bf_releasebuffer, (void *)view_releasebuffer},
+    {Py_tp_dealloc, (void *)view_dealloc},
+    {Py_tp_doc, (void *)"bytes of a store's mapping, read through a memoryview"},
+    {0, NULL}};
+static PyType_Spec view_spec = {"asmstore._asmstore.View", sizeof(view_obj), 0, Py_TPFLAGS_DEFAULT,
+                                view_slots};
 
-static PyTypeObject view_type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "asmstore._asmstore.View",
-    .tp_basicsize = sizeof(view_obj),
-    .tp_dealloc = (destructor)view_dealloc,
-    .tp_as_buffer = &view_buffer,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "bytes of a store's mapping, read through a memoryview",
-};
+static PyTypeObject *new_view_type(void) {
+#if PY_VERSION_HEX >= 0x03090000
+    return (PyTypeObject *)PyType_FromSpec(&view_spec);
+#else /* 3.8: the two buffer slots set on the type itself */
+    PyType_Spec spec = view_spec;
+    PyHeapTypeObject *t;
+
+    spec.slots += 2;
+    if (!(t = (PyHeapTypeObject *)PyType_FromSpec(&spec)))
+        return NULL;
+    t->as_buffer.bf_getbuffer = (getbufferproc)view_getbuffer;
+    t->as_buffer.bf_releasebuffer = (releasebufferproc)view_releasebuffer;
+    return &t->ht_type;
+#endif
+}
 
 /* A read-only memoryview over p[0..n) of s's mapping. */
 static PyObject *mapped_view(store_obj *s, const unsigned char *p, size_t n) {
-    view_obj *v = PyObject_New(view_obj, &view_type);
+    view_obj *v = PyObject_New(view_obj, view_type);
     PyObject *mv;
 
     if (!v)
         return NULL;
-    Py_INCREF(s);
+    Py_INCREF((PyObject *)s);
     v->store = s;
     v->p = p;
     v->n = (Py_ssize_t)n;
@@ -636,7 +660,7 @@ static PyObject *entry_image(store_obj *s, const cli_unit *u, const asmstore_ent
         return mapped_part(s, e->image, e->image_size, view);
     if (!(b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)e->uncompressed_size)))
         return NULL;
-    r = asmstore_reader_read(&u->r, e, PyBytes_AS_STRING(b), e->uncompressed_size, s->dctx, &err);
+    r = asmstore_reader_read(&u->r, e, PyBytes_AsString(b), e->uncompressed_size, s->dctx, &err);
     if (r != ASMSTORE_OK) {
         char what[1400];
 
@@ -816,15 +840,14 @@ static PyGetSetDef store_getset[] = {
     {"abi", (getter)store_default_abi, NULL, "the ABI names are looked up in", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
-static PyTypeObject store_type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "asmstore._asmstore.Store",
-    .tp_basicsize = sizeof(store_obj),
-    .tp_dealloc = (destructor)store_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "an input's stores (asmstore.open wraps it)",
-    .tp_methods = store_methods,
-    .tp_getset = store_getset,
-};
+static PyType_Slot store_slots[] = {
+    {Py_tp_dealloc, (void *)store_dealloc},
+    {Py_tp_doc, (void *)"an input's stores (asmstore.open wraps it)"},
+    {Py_tp_methods, store_methods},
+    {Py_tp_getset, store_getset},
+    {0, NULL}};
+static PyType_Spec store_spec = {"asmstore._asmstore.Store", sizeof(store_obj), 0,
+                                 Py_TPFLAGS_DEFAULT, store_slots};
 
 /* >>module ------------------------------------------------------------------------------------- */
 /* results() -> [(code, name, text)]: every asmstore_result. */
@@ -913,7 +936,9 @@ static struct PyModuleDef module_def = {
 __attribute__((visibility("default"))) PyMODINIT_FUNC PyInit__asmstore(void) {
     PyObject *m, *v = NULL;
 
-    if (PyType_Ready(&store_type) < 0 || PyType_Ready(&view_type) < 0)
+    if (!store_type && !(store_type = (PyTypeObject *)PyType_FromSpec(&store_spec)))
+        return NULL;
+    if (!view_type && !(view_type = new_view_type()))
         return NULL;
     if (!(m = PyModule_Create(&module_def)))
         return NULL;
