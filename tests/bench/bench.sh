@@ -20,7 +20,8 @@
 #             stores in place, warm / cold / no cache (tests/bench/bench_ttm.sh, tests/bench/time_to_main.py)
 #   8 python  the Python package reading the bcl store vs asmstore extract
 #   9 codecs  asmstore_lz4_decode vs LZ4_decompress_safe; the header's CRC-32 vs zlib's; info of a STORED APK vs
-#             reading it + zlib's CRC-32
+#             reading it + zlib's CRC-32; verify of one with a zstd store vs reading it + decompressing and
+#             hashing its images
 #  10 scan    asmstore scan --jobs 2 over 510 generated APKs vs the floor (sha256sum, zstd -d, lz4 -d), --yara vs
 #             yara -r over the extracted images, max RSS (tests/bench/bench_scan.sh, tests/bench/scan_corpus.py)
 #   targets, how to reproduce, the plot
@@ -448,7 +449,9 @@ if [ -z "$ONLY" ] || [ "$ONLY" = codecs ]; then
   say "(every image of the corpus packed \`--target net10 --runtime monovm\`: LZ4 HC 12), the two in turn in each of $((REPS + 4))"
   say "repetitions; the header's CRC-32 (slicing by 8) vs zlib's \`crc32_z\` on 64 MiB, interleaved; \`asmstore info\` of a"
   say "STORED APK (the corpus \`--no-compress\` + 32 MB of other entries, zipaligned: it checks the store entry's CRC-32 with"
-  say "zlib) vs the floor: reading the whole file + zlib's CRC-32 of it (bench_tool readcrc), in turn, $((REPS + 4)) each."
+  say "zlib) vs the floor: reading the whole file + zlib's CRC-32 of it (bench_tool readcrc), in turn, $((REPS + 4)) each;"
+  say "\`asmstore verify\` of the same APK with its store compressed (\`--target net10 --runtime coreclr\`: zstd) vs"
+  say "the floor: reading the file, then every image decompressed and hashed with XXH3 (bench_tool readimages), in turn."
   say ""
   "$A" pack --raw --target net10 --runtime monovm --abi x86_64 -o "$W/lz4.raw" --jobs "$NCPU" "${corpus[@]}" >/dev/null 2>&1
   "$T" lz4 "$W/lz4.raw" $((REPS + 4)) >"$W/lz4" 2>&1
@@ -456,21 +459,30 @@ if [ -z "$ONLY" ] || [ "$ONLY" = codecs ]; then
   read -r lo lol loh < <(get "$W/lz4" lz4_ours_mbs); read -r ll lll llh < <(get "$W/lz4" lz4_liblz4_mbs)
   read -r co col coh < <(get "$W/crc" crc_ours_mbs); read -r cz czl czh < <(get "$W/crc" crc_zlib_mbs)
   anchor "LZ4_decompress_safe" "$ll" "$lll" "$llh"; anchor "zlib crc32_z" "$cz" "$czl" "$czh"
-  : >"$W/info"; : >"$W/floor"; APK_MB=nan
+  : >"$W/info"; : >"$W/floor"; : >"$W/verify"; : >"$W/vfloor"; APK_MB=nan
   if have zip && have zipalign; then
     d=$W/apk80.d; rm -rf "$d"; mkdir -p "$d/lib/x86_64"
     "$A" pack --no-compress --abi x86_64 -o "$d/lib/x86_64/libassembly-store.so" --jobs "$NCPU" "${corpus[@]}" >/dev/null 2>&1
     head -c 32000000 /dev/urandom >"$d/classes.dex"
     (cd "$d" && zip -q -0 -r "$W/apk80.zip" .) && zipalign -f 16384 "$W/apk80.zip" "$W/apk80.apk" &&
       APK_MB=$(fmt 1 "$(stat -c %s "$W/apk80.apk") / 1e6")
+    "$A" pack --target net10 --runtime coreclr --abi x86_64 -o "$d/lib/x86_64/libassembly-store.so" --jobs "$NCPU" \
+      "${corpus[@]}" >/dev/null 2>&1
+    rm -f "$W/apkz.zip"; (cd "$d" && zip -q -0 -r "$W/apkz.zip" .) && zipalign -f 16384 "$W/apkz.zip" "$W/apkz.apk" &&
+      APKZ_MB=$(fmt 1 "$(stat -c %s "$W/apkz.apk") / 1e6")
     for ((i = 0; i < REPS + 4; i++)); do
       [ -f "$W/apk80.apk" ] || break
       tsec "$A" info "$W/apk80.apk" | cut -d' ' -f1 >>"$W/info"
       "$T" readcrc "$W/apk80.apk" | awk '$1 == "readcrc_s" { print $2 }' >>"$W/floor"
+      [ -f "$W/apkz.apk" ] || continue
+      tsec "$A" verify "$W/apkz.apk" | cut -d' ' -f1 >>"$W/verify"
+      "$T" readimages "$W/apkz.apk" | awk '$1 == "readimages_s" { print $2 }' >>"$W/vfloor"
     done
   fi
   read -r io iol ioh < <(stats <"$W/info"); read -r fl fll flh < <(stats <"$W/floor")
   anchor "read + zlib CRC-32 of the APK" "$fl" "$fll" "$flh"
+  read -r vo vol voh < <(stats <"$W/verify"); read -r vf vfl vfh < <(stats <"$W/vfloor")
+  anchor "read + decompress and hash every image" "$vf" "$vfl" "$vfh"
   say "| figure | asmstore | anchor | ratio |"
   say "|---|---|---|---|"
   say "| LZ4 decode, MB/s of output ($(fmt 1 "$(get1 "$W/lz4" lz4_bytes) / 1e6") MB; higher is better) | $(cell "$lo" "$lol" "$loh" 0) |" \
@@ -478,12 +490,16 @@ if [ -z "$ONLY" ] || [ "$ONLY" = codecs ]; then
   say "| CRC-32, MB/s (higher is better) | $(cell "$co" "$col" "$coh" 0) | zlib $(cell "$cz" "$czl" "$czh" 0) | $(ratio "$co" "$cz") of zlib |"
   say "| \`info\` of a STORED $APK_MB MB APK, ms | $(cell "$(calc "$io * 1000")" "$(calc "$iol * 1000")" "$(calc "$ioh * 1000")" 1) |" \
       "read + CRC-32 $(cell "$(calc "$fl * 1000")" "$(calc "$fll * 1000")" "$(calc "$flh * 1000")" 1) | $(ratio "$io" "$fl") |"
+  say "| \`verify\` of a STORED ${APKZ_MB:-nan} MB APK (zstd store), ms | $(cell "$(calc "$vo * 1000")" "$(calc "$vol * 1000")" "$(calc "$voh * 1000")" 1) |" \
+      "read + decompress + hash $(cell "$(calc "$vf * 1000")" "$(calc "$vfl * 1000")" "$(calc "$vfh * 1000")" 1) | $(ratio "$vo" "$vf") |"
   say ""
   grep -v -E '^(lz4_|crc_)' "$W/lz4" "$W/crc" | sed 's/^/    /' | tee -a "$BODY" || true
   target "LZ4 decode: the header's ÷ LZ4_decompress_safe" "≥ 0.70×" "$(ratio "$lo" "$ll")" "$(status "$(calc "$lo >= 0.7 * $ll")")"
   target "CRC-32: the header's, MB/s; ÷ zlib's" "≥ 1000; ≥ 0.30×" "$(fmt 0 "$co"); $(ratio "$co" "$cz")" \
     "$(status "$(calc "$co >= 1000 && $co >= 0.3 * $cz")")"
   target "info of a STORED $APK_MB MB APK ÷ read + zlib CRC-32 of it" "≤ 2.00×" "$(ratio "$io" "$fl")" "$(status "$(calc "$io <= 2 * $fl")")"
+  target "verify of a STORED ${APKZ_MB:-nan} MB APK ÷ read + decompress + hash its images" "≤ 1.50×" \
+    "$(ratio "$vo" "$vf")" "$(status "$(calc "$vo <= 1.5 * $vf")")"
 fi
 
 # ---------------------------------------------------------------- 10. scan (bench_scan.sh)
@@ -646,7 +662,7 @@ CMD="make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')${ONLY:+ BENCH_ONLY=$ON
   echo "\`make deps runtime-net11 composite-net10\` once (the last two: section 7's CoreCLR 11 and composite tables),"
   echo "then \`make bench && make bench-publish\` (build/bench/BENCHMARKS.md and bench.png to BENCHMARKS.md, docs/)."
   echo "\`BENCH_FULL=1\`: levels 19 and 22 on the whole corpus, more samples; \`BENCH_ONLY=ttm\`: section 7 alone;"
-  echo "\`BENCH_ONLY=codecs\`: section 9 alone (LZ4 decode, CRC-32, info of a STORED APK);"
+  echo "\`BENCH_ONLY=codecs\`: section 9 alone (LZ4 decode, CRC-32, info and verify of a STORED APK);"
   echo "\`BENCH_FULL=1\`: levels 19 and 22 on the whole corpus, more samples; \`BENCH_ONLY=ttm\`: section 7 alone"
   echo "(\`make bench-scan\`: section 10 alone, its corpus cached in build/bench/scan-corpus);"
   echo "\`BENCH_TTM_SAMPLES=N\`: its rounds. An idle machine for absolute times; ratios hold under load."

@@ -31,6 +31,10 @@
      bench_tool readcrc FILE
          one sample of the floor under `asmstore info` of an APK: read FILE whole, then zlib's CRC-32
          of it. Prints readcrc_s (seconds). Needs zlib.
+     bench_tool readimages APK
+         one sample of the floor under `asmstore verify` of an APK: read APK whole, then every image
+         of its store decompressed (asmstore_reader_read: libzstd, the header's LZ4) and hashed
+         (XXH3-64), as verify reads each. Prints readimages_s (seconds).
      bench_tool frames ZST LZ4 PLAIN STORE...
          appends every image of each STORE (raw, .so, a .NET 6-8 set's .blob) as its CLI's input:
          zstd images' frames to ZST, LZ4 images' blocks each in an LZ4 frame to LZ4 (lz4 -d reads
@@ -574,6 +578,58 @@ static int cmd_readcrc(int argc, char **argv) {
     free(data);
     return 0;
 }
+
+/* every image of the store in zip[0..size) decompressed into buf and hashed; 0, or -1 */
+static int images_pass(const unsigned char *zip, size_t size) {
+    asmstore_zip_entry ze;
+    asmstore_reader r;
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    unsigned char *buf = NULL;
+    uint32_t i;
+    int rc = -1;
+    if (asmstore_zip_find_store(zip, size, ASMSTORE_ABI_UNKNOWN, NULL, &ze, NULL) != ASMSTORE_OK) goto done;
+    {
+        const void *payload;
+        size_t n;
+        if (asmstore_elf_payload(zip + ze.data_offset, (size_t)ze.compressed_size, NULL, &payload, &n, NULL, NULL) !=
+                ASMSTORE_OK ||
+            asmstore_reader_init(&r, payload, n, NULL, NULL) != ASMSTORE_OK)
+            goto done;
+    }
+    {
+        size_t most = 1;
+        for (i = 0; i < r.entry_count; i++) {
+            asmstore_entry e;
+            if (asmstore_reader_entry(&r, i, &e, NULL) == ASMSTORE_OK && e.uncompressed_size > most)
+                most = e.uncompressed_size;
+        }
+        if (!(buf = (unsigned char *)malloc(most))) goto done;
+    }
+    for (i = 0; i < r.entry_count; i++) {
+        asmstore_entry e;
+        if (asmstore_reader_entry(&r, i, &e, NULL) != ASMSTORE_OK || e.ignored) continue;
+        if (e.compression == ASMSTORE_COMPRESSION_NONE) sink += XXH3_64bits(e.image, e.image_size);
+        else if (asmstore_reader_read(&r, &e, buf, e.uncompressed_size, dctx, NULL) == ASMSTORE_OK)
+            sink += XXH3_64bits(buf, e.uncompressed_size);
+        else goto done;
+    }
+    rc = 0;
+done:
+    free(buf);
+    ZSTD_freeDCtx(dctx);
+    return rc;
+}
+
+static int cmd_readimages(int argc, char **argv) {
+    void *data;
+    size_t size;
+    double t0 = now();
+    if (argc < 3 || asmstore_read_file(argv[2], NULL, &data, &size, NULL) != ASMSTORE_OK) return 2;
+    if (images_pass((const unsigned char *)data, size) != 0) { fprintf(stderr, "readimages: no store read\n"); return 1; }
+    printf("readimages_s %.6f\n", now() - t0);
+    free(data);
+    return 0;
+}
 #endif
 
 /* ---------------------------------------------------------------- frames */
@@ -650,6 +706,7 @@ int main(int argc, char **argv) {
 #ifdef ASMSTORE_CLI_ZLIB
     if (argc >= 2 && !strcmp(argv[1], "crc")) return cmd_crc(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "readcrc")) return cmd_readcrc(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "readimages")) return cmd_readimages(argc, argv);
 #endif
     if (argc >= 2 && !strcmp(argv[1], "mkstore")) return cmd_mkstore(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "reader")) return cmd_reader(argc, argv);
