@@ -905,6 +905,72 @@ ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmst
                                                     uint32_t slots, asmstore_error *err);
 #endif /* ASMSTORE_NO_INSPECT */
 
+/* >>app buffers -------------------------------------------------------------------------------- */
+/* Run time: what the runtime does with a compressed image (docs/store-releases.md §3.3), done on
+   the tables of the app's libxamarin-app.so as the loader mapped them into this process, so a host
+   loads each image into the buffer the build reserved for it, once, whatever the threads. The
+   element types are xamarin-app.hh's CompressedAssemblyDescriptor in the C layout every Android
+   ABI gives them (`loaded` is a one-byte C++ bool). */
+typedef struct asmstore_app_buffer_descriptor { /* .NET 10 on: compressed_assembly_descriptors[] */
+    uint32_t uncompressed_file_size;
+    uint8_t loaded;
+    uint32_t buffer_offset;                     /* into uncompressed_assemblies_data_buffer */
+} asmstore_app_buffer_descriptor;
+
+typedef struct asmstore_app_pointer_descriptor { /* .NET 6-9 (10 p1-p5) */
+    uint32_t uncompressed_file_size;
+    uint8_t loaded;
+    unsigned char *data;                         /* its own zero-filled buffer */
+} asmstore_app_pointer_descriptor;
+
+typedef struct asmstore_app_pointer_table {      /* .NET 6-9: the symbol compressed_assemblies */
+    uint32_t count;
+    asmstore_app_pointer_descriptor *descriptors;
+} asmstore_app_pointer_table;
+
+/* The addresses of the library's symbols, as dlsym gives them (asmstore_app_tables_dlsym) or as
+   the linker does to a host linked against the library: the four of .NET 10 on, or
+   compressed_assemblies of .NET 6-9; all NULL: no table (a Debug build: no image is compressed).
+   The load state lives in the library's own descriptors, so any number of these may describe one
+   library. */
+typedef struct asmstore_app_tables {
+    const uint32_t *count;                       /* &compressed_assembly_count */
+    asmstore_app_buffer_descriptor *descriptors; /* compressed_assembly_descriptors */
+    const uint32_t *data_size;                   /* &uncompressed_assemblies_data_size */
+    unsigned char *data;                         /* uncompressed_assemblies_data_buffer */
+    asmstore_app_pointer_table *pointers;        /* &compressed_assemblies (.NET 6-9) */
+} asmstore_app_tables;
+
+/* The uncompressed image of entry e of r, as the runtime's loader gets it. Stored as is: *image is
+   e's bytes in the store (read-only memory: copy them if your runtime writes to its images, as
+   CoreCLR's Android host does). Compressed: the runtime's checks, each with its result where the
+   runtime aborts: a table that holds the image's descriptor_index (ASMSTORE_ERR_BAD_INDEX), the
+   descriptor's buffer inside uncompressed_assemblies_data_size, or a .NET 6-9 descriptor's data
+   not NULL (ASMSTORE_ERR_CORRUPT), an uncompressed length no larger than the descriptor's size
+   ("assemblies don't grow": ASMSTORE_ERR_TOO_LARGE; a smaller one shrinks the descriptor's size,
+   as the runtime does); then the image is decompressed into the descriptor's buffer with dctx (a
+   ZSTD_DCtx* the caller owns, NULL: one per call) exactly as asmstore_reader_read does (damaged
+   data: its results, ASMSTORE_ERR_DECOMPRESS or ASMSTORE_ERR_SIZE_MISMATCH), and *image, *size
+   are that buffer and the descriptor's size. Once per descriptor, whatever the threads: the
+   descriptor's `loaded` byte is read with acquire; the thread that turns it from 0 to 2 (a
+   compare-exchange) decompresses, then stores 1 with release, or 0 again on failure (the next
+   call tries again and fails the same way); the others wait (yielding) and take the buffer, as
+   upstream's double-checked flag and lock. Only e->index counts (the rest is read from the store
+   again); ASMSTORE_ERR_IGNORED for a placeholder. Allocation-free but for dctx NULL. */
+ASMSTORE_DEF asmstore_result asmstore_app_load(const asmstore_app_tables *t,
+                                               const asmstore_reader *r, const asmstore_entry *e,
+                                               struct ZSTD_DCtx_s *dctx,
+                                               const unsigned char **image, size_t *size,
+                                               asmstore_error *err);
+
+#ifndef ASMSTORE_NO_DLOPEN
+/* Fills *t from a dlopen handle of libxamarin-app.so (dlsym of each symbol above). Returns
+   ASMSTORE_OK with one table's symbols set, or ASMSTORE_ERR_NOT_FOUND (*t all NULL) when the
+   library has neither table complete (a Debug build, or another library). */
+ASMSTORE_DEF asmstore_result asmstore_app_tables_dlsym(asmstore_app_tables *t, void *handle,
+                                                       asmstore_error *err);
+#endif
+
 /* >>zip ---------------------------------------------------------------------------------------- */
 /* An archive entry as its headers describe it (all the caller's). Pure scans over memory. */
 typedef struct asmstore_zip_entry {
@@ -1464,8 +1530,7 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
 #if defined(_WIN32) && !defined(ASMSTORE__WINDOWS)
 #define ASMSTORE__WINDOWS 1
 #endif
-#if defined(ASMSTORE__WINDOWS) && \
-    (!defined(ASMSTORE_NO_STDIO) || (!defined(ASMSTORE_NO_WRITER) && !defined(ASMSTORE_NO_THREADS)))
+#ifdef ASMSTORE__WINDOWS /* files, threads, and the yield of asmstore_app_load's wait */
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN /* what the layer needs, not the whole of windows.h */
 #define ASMSTORE__LEAN
@@ -1496,6 +1561,9 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
+#endif
+#ifndef ASMSTORE__WINDOWS
+#include <sched.h> /* sched_yield: asmstore_app_load waits for the thread loading an image */
 #endif
 #ifndef ASMSTORE_NO_DLOPEN /* dlopen locator (only where the system loads ELF: >>core: config) */
 #include <dlfcn.h>
@@ -6262,6 +6330,175 @@ ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmst
     return asmstore_app_open(so, size, info, err);
 }
 #endif /* ASMSTORE_NO_INSPECT */
+
+/* >>app buffers -------------------------------------------------------------------------------- */
+/* The descriptor's once-flag, `loaded`: 0 not loaded, 2 a thread is loading it, 1 loaded. Acquire
+   loads, a release store and an acquire compare-exchange on the byte: the compilers' builtins,
+   MSVC's interlocked intrinsics (full barriers), or C11's atomics. */
+#define ASMSTORE__APP_LOADING 2u
+#if defined(__GNUC__) || defined(__clang__)
+#define ASMSTORE__ATOMIC_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define ASMSTORE__ATOMIC_STORE(p, v) __atomic_store_n((p), (uint8_t)(v), __ATOMIC_RELEASE)
+#define ASMSTORE__ATOMIC_CLAIM(p, expected) \
+    __atomic_compare_exchange_n((p), (expected), (uint8_t)ASMSTORE__APP_LOADING, 0, \
+                                __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)
+#elif defined(_MSC_VER)
+#include <intrin.h>
+#define ASMSTORE__ATOMIC_LOAD(p) ((uint8_t)_InterlockedOr8((char volatile *)(p), 0))
+#define ASMSTORE__ATOMIC_STORE(p, v) ((void)_InterlockedExchange8((char volatile *)(p), (char)(v)))
+#define ASMSTORE__ATOMIC_CLAIM(p, expected) \
+    ((*(expected) = (uint8_t)_InterlockedCompareExchange8( \
+          (char volatile *)(p), (char)ASMSTORE__APP_LOADING, (char)*(expected))) == 0)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__STDC_NO_ATOMICS__)
+#include <stdatomic.h>
+#define ASMSTORE__ATOMIC_LOAD(p) atomic_load_explicit((_Atomic uint8_t *)(p), memory_order_acquire)
+#define ASMSTORE__ATOMIC_STORE(p, v) \
+    atomic_store_explicit((_Atomic uint8_t *)(p), (uint8_t)(v), memory_order_release)
+#define ASMSTORE__ATOMIC_CLAIM(p, expected) \
+    atomic_compare_exchange_strong_explicit((_Atomic uint8_t *)(p), (expected), \
+                                            (uint8_t)ASMSTORE__APP_LOADING, \
+                                            memory_order_acquire, memory_order_acquire)
+#else
+#error "asmstore_app_load needs atomics: GCC, Clang, MSVC or a C11 compiler with <stdatomic.h>"
+#endif
+
+/* Lets the thread loading a descriptor run while this one waits for it. */
+ASMSTORE__PRIVATE void asmstore__os_yield(void) {
+#ifdef ASMSTORE__WINDOWS
+    SwitchToThread();
+#else
+    sched_yield();
+#endif
+}
+
+/* One descriptor of the app's table: its size field, once-flag and buffer. */
+typedef struct asmstore__app_slot {
+    uint32_t *size;
+    uint8_t *loaded;
+    unsigned char *data;
+    uint32_t room; /* .NET 10 on: the data size's bytes from the buffer's start on; else 0 */
+} asmstore__app_slot;
+
+/* The runtime's checks of descriptor `index` that read nothing a load writes. */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_slot_of(const asmstore_app_tables *t,
+                                                        uint32_t index, asmstore__app_slot *s,
+                                                        asmstore_error *err) {
+    uint32_t count = t->count ? *t->count : t->pointers ? t->pointers->count : 0;
+
+    if (count == 0)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, 0, (int64_t)index, 0,
+                              "a compressed image, and the app library has no descriptors");
+    if (index >= count)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, 0, (int64_t)index, 0,
+                              "the image's descriptor index is past the app library's table");
+    if (t->count && (!t->descriptors || !t->data_size || !t->data))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, (int64_t)index, 0,
+                              "the .NET 10 table needs all four of its symbols");
+    if (!t->count && !t->pointers->descriptors)
+        return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, 0, (int64_t)index, 0,
+                              "compressed_assemblies.descriptors is NULL");
+    if (t->count) {
+        asmstore_app_buffer_descriptor *d = &t->descriptors[index];
+        if (d->buffer_offset >= *t->data_size)
+            return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, 0, (int64_t)index, 0,
+                                  "the descriptor's buffer_offset is past "
+                                  "uncompressed_assemblies_data_size");
+        s->size = &d->uncompressed_file_size;
+        s->loaded = &d->loaded;
+        s->data = t->data + d->buffer_offset;
+        s->room = *t->data_size - d->buffer_offset;
+    } else {
+        asmstore_app_pointer_descriptor *d = &t->pointers->descriptors[index];
+        if (!d->data)
+            return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, 0, (int64_t)index, 0,
+                                  "the descriptor has no buffer (data is NULL)");
+        s->size = &d->uncompressed_file_size;
+        s->loaded = &d->loaded;
+        s->data = d->data;
+        s->room = 0;
+    }
+    return ASMSTORE_OK;
+}
+
+/* The loading thread's part: the size checks, the shrink and the decompression into the buffer. */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_fill(const asmstore__app_slot *s,
+                                                     const asmstore_reader *r,
+                                                     const asmstore_entry *e,
+                                                     struct ZSTD_DCtx_s *dctx,
+                                                     asmstore_error *err) {
+    if (s->room && *s->size > s->room)
+        return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, 0, (int64_t)e->descriptor_index, 0,
+                              "the descriptor's buffer runs past "
+                              "uncompressed_assemblies_data_size");
+    if (e->uncompressed_size > *s->size)
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, (int64_t)e->descriptor_index, 0,
+                              "the image is larger than its descriptor's buffer: assemblies "
+                              "don't grow (the runtime aborts)");
+    *s->size = (uint32_t)e->uncompressed_size;
+    return asmstore_reader_read(r, e, s->data, e->uncompressed_size, dctx, err);
+}
+
+ASMSTORE_DEF asmstore_result asmstore_app_load(const asmstore_app_tables *t,
+                                               const asmstore_reader *r, const asmstore_entry *e,
+                                               struct ZSTD_DCtx_s *dctx,
+                                               const unsigned char **image, size_t *size,
+                                               asmstore_error *err) {
+    asmstore_entry own;
+    asmstore__app_slot s;
+    asmstore_result res;
+    uint8_t state;
+
+    if (!t || !r || !e || !image || !size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL argument");
+    if ((res = asmstore_reader_entry(r, e->index, &own, err)) != ASMSTORE_OK) return res;
+    if (own.ignored)
+        return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)own.index, 0,
+                              "the entry is an ignored placeholder");
+    if (own.compression == ASMSTORE_COMPRESSION_NONE) {
+        *image = own.image;
+        *size = own.image_size;
+        return ASMSTORE_OK;
+    }
+    if ((res = asmstore__app_slot_of(t, own.descriptor_index, &s, err)) != ASMSTORE_OK) return res;
+    for (;;) {
+        state = ASMSTORE__ATOMIC_LOAD(s.loaded);
+        if (state == 1) break;
+        if (state == ASMSTORE__APP_LOADING) {
+            asmstore__os_yield();
+            continue;
+        }
+        if (!ASMSTORE__ATOMIC_CLAIM(s.loaded, &state)) continue;
+        res = asmstore__app_fill(&s, r, &own, dctx, err);
+        ASMSTORE__ATOMIC_STORE(s.loaded, res == ASMSTORE_OK ? 1u : 0u);
+        if (res != ASMSTORE_OK) return res;
+        break;
+    }
+    *image = s.data;
+    *size = *s.size;
+    return ASMSTORE_OK;
+}
+
+#ifndef ASMSTORE_NO_DLOPEN
+ASMSTORE_DEF asmstore_result asmstore_app_tables_dlsym(asmstore_app_tables *t, void *handle,
+                                                       asmstore_error *err) {
+    if (!t || !handle)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL tables or handle");
+    memset(t, 0, sizeof *t);
+    t->count = (const uint32_t *)dlsym(handle, "compressed_assembly_count");
+    t->descriptors =
+        (asmstore_app_buffer_descriptor *)dlsym(handle, "compressed_assembly_descriptors");
+    t->data_size = (const uint32_t *)dlsym(handle, "uncompressed_assemblies_data_size");
+    t->data = (unsigned char *)dlsym(handle, "uncompressed_assemblies_data_buffer");
+    if (t->count && t->descriptors && t->data_size && t->data) return ASMSTORE_OK;
+    memset(t, 0, sizeof *t);
+    t->pointers = (asmstore_app_pointer_table *)dlsym(handle, "compressed_assemblies");
+    if (t->pointers) return ASMSTORE_OK;
+    return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0,
+                          "neither compressed_assembly_count, _descriptors, "
+                          "uncompressed_assemblies_data_size and _buffer nor "
+                          "compressed_assemblies (a Debug build, or not libxamarin-app.so)");
+}
+#endif
 
 /* >>zip ---------------------------------------------------------------------------------------- */
 #ifndef ASMSTORE_NO_ZIP
