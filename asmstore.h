@@ -511,6 +511,10 @@ typedef struct asmstore_entry {
     size_t pdb_size;
     const unsigned char *config;     /* NULL when absent */
     size_t config_size;
+    uint64_t name_hash;              /* asmstore_reader_find: the hash it computed of the name asked
+                                        for, as the store's index keys names (32-bit kinds
+                                        zero-extended; format 1: XXH64 of the name without .dll),
+                                        what MonoVM keys its image cache by; else 0 */
 } asmstore_entry;
 
 /* Validates the store in data[0..size) and fills *r. Allocates nothing; the bytes must outlive
@@ -565,8 +569,9 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
    a name table attached (asmstore_reader_attach_name_table) the search looks in one bucket of
    about one entry (O(log n) at worst) and a hit's name is O(1); without, the index is bisected
    and each hit walks the names table. Returns ASMSTORE_OK, ASMSTORE_ERR_NOT_FOUND, or
-   ASMSTORE_ERR_IGNORED (the name exists as an ignored placeholder). Hashes once; the entry
-   filled reads the image's 12-byte header. */
+   ASMSTORE_ERR_IGNORED (the name exists as an ignored placeholder). Hashes once and gives that
+   hash in out->name_hash (a runtime's image cache key); the entry filled reads the image's
+   12-byte header. */
 ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name,
                                                   size_t name_len, asmstore_entry *out,
                                                   asmstore_error *err);
@@ -2983,6 +2988,7 @@ ASMSTORE__PRIVATE size_t asmstore__name_base(const asmstore_reader *r, uint32_t 
 
 /* Where a lookup landed: the descriptor, and what describing it needs without searching again. */
 typedef struct asmstore__hit {
+    uint64_t hash;   /* the name's, as the index keys it */
     uint32_t index;  /* descriptor */
     uint32_t row;    /* format 1: its hash64 row (UINT32_MAX: store 0 unknown) */
     size_t name_off; /* format 2+: its name record */
@@ -3491,9 +3497,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, co
     size_t key = asmstore__v1_key_len(name, name_len), have;
     uint32_t i, row = UINT32_MAX, local = UINT32_MAX;
     const char *known;
+    uint64_t h = XXH64(name, key, 0);
 
+    hit->hash = h;
     if (t) {
-        uint64_t h = XXH64(name, key, 0);
         i = asmstore__lower_bound(t, h);
         if (i < t->index_entry_count && asmstore__index_hash(t, i) == h &&
             asmstore__v1_row_store(t, i) == r->store_id) {
@@ -3984,6 +3991,7 @@ ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t ind
     out->mapping_index = d.mapping;
     out->ignored = ignored;
     out->hash = 0;
+    out->name_hash = 0;
     out->name_len = asmstore__rd32(r->data + name_off);
     out->name = (const char *)(r->data + name_off + 4);
     asmstore__describe_image(r, &d, out);
@@ -4041,8 +4049,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__find(const asmstore_reader *r, const
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or name");
     if (name_len == 0) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "empty name");
     if (r->format == 1) return asmstore__v1_find(r, name, name_len, hit, err);
-    at = asmstore__index_of(r, asmstore__name_hash(r->hash_kind, name, name_len), name, name_len,
-                            &hit->name_off);
+    hit->hash = asmstore__name_hash(r->hash_kind, name, name_len);
+    at = asmstore__index_of(r, hit->hash, name, name_len, &hit->name_off);
     if (!at)
         return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0,
                               "no index entry with this name's hash and name");
@@ -4074,6 +4082,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, cons
         asmstore__v1_describe(r, hit.index, hit.row, out);
     else
         asmstore__describe(r, hit.index, hit.name_off, 0, out);
+    out->name_hash = hit.hash;
     return ASMSTORE_OK;
 }
 

@@ -259,6 +259,11 @@ static void test_app_load_net8_pointers(void) {
     CHECK(asmstore_reader_init(&rc, common, cn, NULL, NULL) == ASMSTORE_OK);
     CHECK(asmstore_reader_init(&ra, arch, an, NULL, NULL) == ASMSTORE_OK);
     CHECK(asmstore_reader_attach_common(&ra, &rc, NULL) == ASMSTORE_OK);
+    { /* format 1's lookup hash: XXH64 of the name without .dll, store 0's first hash row */
+        asmstore_entry e;
+        CHECK(asmstore_reader_find(&rc, "Mono.Android", 12, &e, NULL) == ASMSTORE_OK);
+        CHECK(e.name_hash == 0x01accec39cafe242u && e.mapping_index == 23);
+    }
     CHECK_EQ_INT(load_store_threads(&m, &rc, json, "v1-razr-pointcrep/base_assemblies.blob"), 24);
     CHECK_EQ_INT(load_store_threads(&m, &ra, json, "v1-razr-pointcrep/base_assemblies.arm64_v8a.blob"), 1);
     free(m.mem);
