@@ -1066,7 +1066,9 @@ typedef enum asmstore_locate_via {
     ASMSTORE_VIA_NONE = 0,
     ASMSTORE_VIA_DLOPEN = 1,
     ASMSTORE_VIA_FILE = 2,
-    ASMSTORE_VIA_APK = 3
+    ASMSTORE_VIA_APK = 3,
+    ASMSTORE_VIA_FD = 4,    /* asmstore_locate_fd: a range of the host's open file */
+    ASMSTORE_VIA_MEMORY = 5 /* asmstore_locate_memory: bytes the host already has */
 } asmstore_locate_via;
 
 /* A file as it was opened: its device, inode, size and modification and change times (a write to
@@ -1135,7 +1137,30 @@ ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char
                                                  asmstore_abi abi, const char *symbol,
                                                  asmstore_error *err);
 #endif /* ASMSTORE_NO_ZIP */
+/* The store in bytes [offset, offset + size) of a file the host already has open: an APK member its
+   own ZIP scan found (STORED), a .so, a raw store; size 0: to the end of the file. Maps only the
+   pages holding that range, read-only, once (fd is neither kept nor closed: close it when you
+   like), and finds the payload inside as asmstore_locate_file does (an ELF file's symbol or
+   "payload" section, else a raw store). l->file_offset is the payload's offset in fd's file (what
+   asmstore_locator_image_offset counts in; l->path is ""), l->file_identity fd's. Returns
+   ASMSTORE_ERR_INVALID_ARG (fd < 0), ASMSTORE_ERR_IO (not a regular file, or the mapping failed;
+   err->backend_code the errno), ASMSTORE_ERR_TRUNCATED (the range is empty or runs past the end of
+   the file), or the payload finder's results. */
+ASMSTORE_DEF asmstore_result asmstore_locate_fd(asmstore_locator *l, int fd, uint64_t offset,
+                                                uint64_t size, const char *symbol,
+                                                asmstore_error *err);
 #endif /* ASMSTORE_NO_STDIO */
+
+/* The store at an address the host already has: data = dlsym(handle, "_assembly_store"), a
+   pointer into its own mapping, or an ELF file in memory (its payload is found as
+   asmstore_locate_file does). size: the bytes there when the host knows them. size 0: read the
+   extent from the ELF object the loader mapped data in, as asmstore_locate_dlopen does: up to the
+   end of the PT_LOAD holding data (dl_iterate_phdr, with l->path and l->file_offset), or the
+   symbol's st_size when data is "_assembly_store" and glibc's dladdr1 tells it; that needs the
+   dlopen locator (ASMSTORE_ERR_UNSUPPORTED without it, or for an address no loaded object holds).
+   Nothing is mapped, opened or kept: the bytes must outlive l. */
+ASMSTORE_DEF asmstore_result asmstore_locate_memory(asmstore_locator *l, const void *data,
+                                                    size_t size, asmstore_error *err);
 
 /* Unmaps / dlcloses what l holds and zeroes it. */
 ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l);
@@ -1731,12 +1756,27 @@ ASMSTORE__PRIVATE long long asmstore__os_write(int fd, const void *buf, size_t l
 }
 
 /* Maps size bytes of fd read-only (private); 0, or the errno. */
-ASMSTORE__PRIVATE int asmstore__os_map(int fd, size_t size, unsigned char **map) {
+/* What a mapping's file offset must be a multiple of: the page size (Windows: the allocation
+   granularity). */
+ASMSTORE__PRIVATE size_t asmstore__os_map_unit(void) {
+#ifdef ASMSTORE__WINDOWS
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwAllocationGranularity ? (size_t)si.dwAllocationGranularity : 65536u;
+#else
+    long pg = sysconf(_SC_PAGESIZE);
+    return pg > 0 ? (size_t)pg : 4096u;
+#endif
+}
+
+/* Maps size bytes of fd from offset (a multiple of asmstore__os_map_unit) read-only; 0 or the
+   errno. */
+ASMSTORE__PRIVATE int asmstore__os_map(int fd, uint64_t offset, size_t size, unsigned char **map) {
 #ifdef ASMSTORE__WINDOWS
     HANDLE fm = CreateFileMappingW((HANDLE)_get_osfhandle(fd), NULL, PAGE_READONLY, 0, 0, NULL);
     void *m;
     if (!fm) return asmstore__os_errno(GetLastError());
-    m = MapViewOfFile(fm, FILE_MAP_READ, 0, 0, size);
+    m = MapViewOfFile(fm, FILE_MAP_READ, (DWORD)(offset >> 32), (DWORD)offset, size);
     if (!m) {
         int e = asmstore__os_errno(GetLastError());
         CloseHandle(fm);
@@ -1744,7 +1784,9 @@ ASMSTORE__PRIVATE int asmstore__os_map(int fd, size_t size, unsigned char **map)
     }
     CloseHandle(fm); /* the view keeps the mapping */
 #else
-    void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    void *m;
+    if ((uint64_t)(off_t)offset != offset) return EOVERFLOW; /* a 32-bit off_t */
+    m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, (off_t)offset);
     if (m == MAP_FAILED) return errno;
 #endif
     *map = (unsigned char *)m;
@@ -1772,8 +1814,7 @@ ASMSTORE__PRIVATE void asmstore__os_map_keep(unsigned char **map, size_t *size, 
     (void)off;
     (void)len;
 #else
-    long pg = sysconf(_SC_PAGESIZE);
-    size_t page = pg > 0 ? (size_t)pg : 4096u, start = (size_t)off - (size_t)off % page,
+    size_t page = asmstore__os_map_unit(), start = (size_t)off - (size_t)off % page,
            last = (size_t)(off + len), n = *size;
     size_t mapped = n + (page - n % page) % page, end = last + (page - last % page) % page;
     if (end > mapped) end = mapped;
@@ -6980,7 +7021,7 @@ ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locato
     if (e->compression != ASMSTORE_COMPRESSION_NONE)
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, (int64_t)e->index, 0,
                               "the image is compressed: the file holds no bytes of it to map");
-    if (!l->path[0])
+    if (!l->path[0] && l->via != ASMSTORE_VIA_FD) /* the host's fd: its own file */
         return asmstore__fail(
             err, ASMSTORE_ERR_UNSUPPORTED, 0, (int64_t)e->index, 0,
             "the locator knows no file for its payload (path too long, or no dl_iterate_phdr)");
@@ -6991,6 +7032,30 @@ ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locato
             err, ASMSTORE_ERR_MISALIGNED, at, (int64_t)e->index, 0,
             "the image's offset in its file is not a multiple of the alignment asked for");
     *offset = at;
+    return ASMSTORE_OK;
+}
+
+/* Payload inside bytes [p, p+n) that came from file offset `at`: ELF (either kind) or raw. */
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l,
+                                                         const unsigned char *p, size_t n,
+                                                         uint64_t at, const char *symbol) {
+    if (n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') {
+        asmstore_elf_info info;
+        const void *pl;
+        size_t pls;
+        asmstore_result res = asmstore_elf_payload(p, n, symbol, &pl, &pls, &info, NULL);
+        if (res != ASMSTORE_OK) return res;
+        l->data = pl;
+        l->size = pls;
+        l->wrapper = info.kind;
+        if (l->abi == ASMSTORE_ABI_UNKNOWN) l->abi = info.abi;
+        l->file_offset = at + info.payload_offset;
+        return ASMSTORE_OK;
+    }
+    l->data = p;
+    l->size = n;
+    l->wrapper = ASMSTORE_ELF_NONE;
+    l->file_offset = at;
     return ASMSTORE_OK;
 }
 
@@ -7124,6 +7189,38 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
 }
 #endif /* ASMSTORE_NO_DLOPEN */
 
+ASMSTORE_DEF asmstore_result asmstore_locate_memory(asmstore_locator *l, const void *data,
+                                                    size_t size, asmstore_error *err) {
+    if (!l || !data)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or data");
+    memset(l, 0, sizeof *l);
+    if (size == 0) {
+#ifndef ASMSTORE_NO_DLOPEN
+        size_t extent = asmstore__dl_extent(l, data);
+        size = extent ? asmstore__dl_symbol_size((void *)(uintptr_t)data,
+                                                 ASMSTORE_ELF_DEFAULT_SYMBOL, extent)
+                      : 0;
+        if (extent && size == 0) {
+            memset(l, 0, sizeof *l);
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0,
+                                  "symbol size past its PT_LOAD");
+        }
+#endif
+        if (size == 0)
+            return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
+                                  "size 0, and no loaded object's PT_LOAD holds the address "
+                                  "(or no dl_iterate_phdr): give the size");
+    }
+    l->via = ASMSTORE_VIA_MEMORY;
+    l->entry_data = data;
+    l->entry_size = size;
+    return asmstore__locate_inner(l, (const unsigned char *)data, size, l->file_offset, NULL) ==
+                   ASMSTORE_OK
+               ? ASMSTORE_OK
+               : asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0,
+                                "an ELF file, malformed or with no payload symbol or section");
+}
+
 #ifndef ASMSTORE_NO_STDIO
 /* Opens path to read (a FIFO or a terminal given as a path never blocks the open); -1 (err and
    errno set; *res the result) when it is not there, cannot be opened or is not a regular file
@@ -7172,7 +7269,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_
         return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, EFBIG,
                               "file larger than the address space");
     }
-    e = asmstore__os_map(fd, (size_t)file_size, map);
+    e = asmstore__os_map(fd, 0, (size_t)file_size, map);
     asmstore__os_close(fd);
     errno = e;
     if (e) return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, e, "mapping the file");
@@ -7194,30 +7291,6 @@ ASMSTORE__PRIVATE void asmstore__keep_pages(asmstore_locator *l, unsigned char *
     asmstore__os_map_keep(&m, &n, off, len);
     l->map = m;
     l->map_size = n;
-}
-
-/* Payload inside bytes [p, p+n) that came from file offset `at`: ELF (either kind) or raw. */
-ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l,
-                                                         const unsigned char *p, size_t n,
-                                                         uint64_t at, const char *symbol) {
-    if (n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') {
-        asmstore_elf_info info;
-        const void *pl;
-        size_t pls;
-        asmstore_result res = asmstore_elf_payload(p, n, symbol, &pl, &pls, &info, NULL);
-        if (res != ASMSTORE_OK) return res;
-        l->data = pl;
-        l->size = pls;
-        l->wrapper = info.kind;
-        if (l->abi == ASMSTORE_ABI_UNKNOWN) l->abi = info.abi;
-        l->file_offset = at + info.payload_offset;
-        return ASMSTORE_OK;
-    }
-    l->data = p;
-    l->size = n;
-    l->wrapper = ASMSTORE_ELF_NONE;
-    l->file_offset = at;
-    return ASMSTORE_OK;
 }
 
 #ifndef ASMSTORE_NO_ZIP
@@ -7354,6 +7427,46 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
                               "ELF file malformed, or no payload symbol or section in it");
     }
     asmstore__keep_file(l, path, &id);
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_locate_fd(asmstore_locator *l, int fd, uint64_t offset,
+                                                uint64_t size, const char *symbol,
+                                                asmstore_error *err) {
+    uint64_t file_size, start;
+    size_t unit = asmstore__os_map_unit();
+    asmstore_file_identity id;
+    unsigned char *m = NULL;
+    asmstore_result res;
+    int e;
+
+    if (!l || fd < 0)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or fd < 0");
+    memset(l, 0, sizeof *l);
+    if ((e = asmstore__os_regular_size(fd, &file_size, &id)) != 0)
+        return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, e, "not a regular file (or fstat failed)");
+    if (offset >= file_size || size > file_size - offset)
+        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, offset, -1, 0,
+                              "the range is empty or runs past the end of the file");
+    if (size == 0) size = file_size - offset;
+    start = offset - offset % unit;
+    if (size > (uint64_t)SIZE_MAX - (offset - start))
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, offset, -1, 0,
+                              "range larger than the address space");
+    if ((e = asmstore__os_map(fd, start, (size_t)(offset - start + size), &m)) != 0)
+        return asmstore__fail(err, ASMSTORE_ERR_IO, start, -1, e, "mapping the range");
+    l->map = m;
+    l->map_size = (size_t)(offset - start + size);
+    l->via = ASMSTORE_VIA_FD;
+    l->entry_data = m + (offset - start);
+    l->entry_size = (size_t)size;
+    l->file_identity = id;
+    res = asmstore__locate_inner(l, m + (offset - start), (size_t)size, offset, symbol);
+    if (res != ASMSTORE_OK) {
+        asmstore_locator_close(l);
+        return asmstore__fail(err, res, offset, -1, 0,
+                              "ELF file malformed, or no payload symbol or section in it");
+    }
     return ASMSTORE_OK;
 }
 #endif /* ASMSTORE_NO_STDIO */
