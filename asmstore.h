@@ -22,7 +22,10 @@
      elf         find the payload in any .so (the `_assembly_store` symbol or a "payload" section).
      zip         find a store in an APK/AAB at every release's path; walk every entry of one.
      locator     give a host (data, size) from dlopen, a mapped file or an APK (split APKs too),
-                 and the file offset of a stored image for a runtime that maps images itself.
+                 from its own fd + range or a payload address it has, and the file offset of a
+                 stored image for a runtime that maps images itself.
+     app buffers at run time, load a compressed image into the buffer libxamarin-app.so reserves
+                 for it, once whatever the threads, with the runtime's checks as results.
      files       atomic output (temp file + rename; identical targets left untouched).
      writer      write stores of every format for the monovm and coreclr profiles from images in
                  memory or files, compressed on N threads; presets say what each release writes.
@@ -49,9 +52,15 @@
        ro.name_table = names;  ro.name_table_bytes = sizeof names;
        ro.expect_abi = ASMSTORE_ABI_ARM64;  ro.expect_hash = ASMSTORE_HASH_CRC32; // this host's layout
        asmstore_locate_dlopen(&loc, "libassembly-store.so", NULL, &err);
+       // (or asmstore_locate_memory(&loc, dlsym(h, "_assembly_store"), 0, &err), or
+       //  asmstore_locate_fd(&loc, apk_fd, member_offset, member_size, NULL, &err))
        asmstore_reader_init(&r, loc.data, loc.size, &ro, &err);
-       if (asmstore_reader_find(&r, "System.Runtime", 14, &e, &err) == ASMSTORE_OK)
-           asmstore_reader_read(&r, &e, buf, e.uncompressed_size, dctx, &err); // your ZSTD_DCtx*
+       if (asmstore_reader_find(&r, "System.Runtime", 14, &e, &err) == ASMSTORE_OK) // e.name_hash:
+           asmstore_reader_read(&r, &e, buf, e.uncompressed_size, dctx, &err); // the lookup's hash
+       // or, as the app's runtime does, into the buffer its libxamarin-app.so reserves (any thread)
+       asmstore_app_tables app;  const unsigned char *image;  size_t size;
+       asmstore_app_tables_dlsym(&app, dlopen("libxamarin-app.so", RTLD_NOW), &err);
+       asmstore_app_load(&app, &r, &e, dctx, &image, &size, &err); // once; aborts are results
        asmstore_locator_close(&loc);
 
    CONFIGURATION (define before the implementation include; defaults in brackets)
