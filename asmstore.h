@@ -969,8 +969,10 @@ typedef struct asmstore_app_tables {
    descriptor's `loaded` byte is read with acquire; the thread that turns it from 0 to 2 (a
    compare-exchange) decompresses, then stores 1 with release, or 0 again on failure (the next
    call tries again and fails the same way); the others wait (yielding) and take the buffer, as
-   upstream's double-checked flag and lock. Only e->index counts (the rest is read from the store
-   again); ASMSTORE_ERR_IGNORED for a placeholder. Allocation-free but for dctx NULL. */
+   upstream's double-checked flag and lock. A descriptor the library has marked loaded (1) is
+   returned as it is, as the runtime does; the build writes 0, and 2 must only ever be this
+   call's. Only e->index counts (the rest is read from the store again); ASMSTORE_ERR_IGNORED for
+   a placeholder. Allocation-free but for dctx NULL. */
 ASMSTORE_DEF asmstore_result asmstore_app_load(const asmstore_app_tables *t,
                                                const asmstore_reader *r, const asmstore_entry *e,
                                                struct ZSTD_DCtx_s *dctx,
@@ -6405,9 +6407,15 @@ ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmst
 #include <intrin.h>
 #define ASMSTORE__ATOMIC_LOAD(p) ((uint8_t)_InterlockedOr8((char volatile *)(p), 0))
 #define ASMSTORE__ATOMIC_STORE(p, v) ((void)_InterlockedExchange8((char volatile *)(p), (char)(v)))
-#define ASMSTORE__ATOMIC_CLAIM(p, expected) \
-    ((*(expected) = (uint8_t)_InterlockedCompareExchange8( \
-          (char volatile *)(p), (char)ASMSTORE__APP_LOADING, (char)*(expected))) == 0)
+#define ASMSTORE__ATOMIC_CLAIM(p, expected) asmstore__msvc_claim((p), (expected))
+/* *p from *expected to LOADING: 1; else 0 with *expected what *p held (as C11's). */
+ASMSTORE__PRIVATE int asmstore__msvc_claim(uint8_t *p, uint8_t *expected) {
+    uint8_t was = (uint8_t)_InterlockedCompareExchange8((char volatile *)p,
+                                                       (char)ASMSTORE__APP_LOADING, (char)*expected);
+    if (was == *expected) return 1;
+    *expected = was;
+    return 0;
+}
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__STDC_NO_ATOMICS__)
 #include <stdatomic.h>
 #define ASMSTORE__ATOMIC_LOAD(p) atomic_load_explicit((_Atomic uint8_t *)(p), memory_order_acquire)
@@ -6521,7 +6529,13 @@ ASMSTORE_DEF asmstore_result asmstore_app_load(const asmstore_app_tables *t,
     if ((res = asmstore__app_slot_of(t, own.descriptor_index, &s, err)) != ASMSTORE_OK) return res;
     for (;;) {
         state = ASMSTORE__ATOMIC_LOAD(s.loaded);
-        if (state == 1) break;
+        if (state == 1) { /* loaded: its size no longer changes (a library built loaded: checked) */
+            if (s.room && *s.size > s.room)
+                return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, 0, (int64_t)own.descriptor_index,
+                                      0, "the descriptor's buffer runs past "
+                                         "uncompressed_assemblies_data_size");
+            break;
+        }
         if (state == ASMSTORE__APP_LOADING) {
             asmstore__os_yield();
             continue;
