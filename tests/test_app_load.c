@@ -71,19 +71,6 @@ static void sha256_hex(const unsigned char *p, size_t n, char hex[65]) {
 }
 
 /* ---- the samples ---- */
-static const char *samples(void) {
-    const char *s = getenv("SAMPLES");
-    return s ? s : "../shared/assembly-store-samples";
-}
-
-static unsigned char *slurp(const char *file, size_t *n) {
-    char path[1024];
-    void *d = NULL;
-    snprintf(path, sizeof path, "%s/%s", samples(), file);
-    if (asmstore_read_file(path, NULL, &d, n, NULL) != ASMSTORE_OK) return NULL;
-    return (unsigned char *)d;
-}
-
 /* EXPECTED.json's uncompressed_sha256 of descriptor `index` of sample `key` into hex[65]: the
    index-th such field after the key (the descriptors are listed in order); 0 when absent. */
 static int expected_sha(const char *json, const char *key, uint32_t index, char hex[65]) {
@@ -215,7 +202,7 @@ static int load_store_threads(const mapped_lib *m, const asmstore_reader *r, con
 static void test_app_load_samples_threads(void) {
     static const char *const libs[] = {"v3-watercountdown-widget/x86_64/", "v3-watercountdown-widget/arm64-v8a/"};
     size_t jn = 0, i;
-    char *json = (char *)slurp("EXPECTED.json", &jn);
+    char *json = (char *)test_sample("EXPECTED.json", &jn);
     if (!json) SKIP(NO_SAMPLES);
     json = (char *)realloc(json, jn + 1);
     json[jn] = 0;
@@ -227,9 +214,9 @@ static void test_app_load_samples_threads(void) {
         mapped_lib m;
         asmstore_reader r;
         snprintf(file, sizeof file, "%slibxamarin-app.so", libs[i]);
-        so = slurp(file, &n);
+        so = test_sample(file, &n);
         snprintf(key, sizeof key, "%sassembly-store.so", libs[i]);
-        store = slurp(key, &sn);
+        store = test_sample(key, &sn);
         CHECK(so && store && map_lib(so, n, &m) == 0);
         CHECK(asmstore_elf_payload(store, sn, NULL, &pl, &pn, NULL, NULL) == ASMSTORE_OK || (pl = store, pn = sn));
         CHECK(asmstore_reader_init(&r, pl, pn, NULL, NULL) == ASMSTORE_OK);
@@ -246,10 +233,10 @@ static void test_app_load_samples_threads(void) {
    relocated per-entry pointers. */
 static void test_app_load_net8_pointers(void) {
     size_t jn = 0, n = 0, an = 0, cn = 0;
-    char *json = (char *)slurp("EXPECTED.json", &jn);
-    unsigned char *so = slurp("v1-razr-pointcrep/libxamarin-app.so", &n);
-    unsigned char *arch = slurp("v1-razr-pointcrep/base_assemblies.arm64_v8a.blob", &an);
-    unsigned char *common = slurp("v1-razr-pointcrep/base_assemblies.blob", &cn);
+    char *json = (char *)test_sample("EXPECTED.json", &jn);
+    unsigned char *so = test_sample("v1-razr-pointcrep/libxamarin-app.so", &n);
+    unsigned char *arch = test_sample("v1-razr-pointcrep/base_assemblies.arm64_v8a.blob", &an);
+    unsigned char *common = test_sample("v1-razr-pointcrep/base_assemblies.blob", &cn);
     asmstore_reader rc, ra;
     mapped_lib m;
     if (!json || !so || !arch || !common) SKIP(NO_SAMPLES);

@@ -586,11 +586,6 @@ static void test_fifo_refused(void) {
 
 /* ---- deterministic mutation run over every parser ---- */
 /* ---- locators from what a host already has: its fd + range, an address ---- */
-static const char *samples(void) {
-    const char *s = getenv("SAMPLES");
-    return s ? s : "../shared/assembly-store-samples";
-}
-
 /* The payload asmstore_locate_file finds in `path`, copied (what locate_fd must find the same). */
 static unsigned char *payload_of(const char *path, size_t *n, uint64_t *payload_offset) {
     asmstore_locator l;
@@ -613,7 +608,7 @@ static void test_locate_fd_apk_member(void) {
     FILE *py;
     int fd, found = 0;
     snprintf(dir, sizeof dir, "%s/fdapk", tmpdir);
-    if (!realpath(samples(), sam)) SKIP("samples absent (set SAMPLES=.../assembly-store-samples)");
+    if (!realpath(test_samples(), sam)) SKIP("samples absent (set SAMPLES=.../assembly-store-samples)");
     snprintf(cmd, sizeof cmd, "command -v zip >/dev/null && command -v python3 >/dev/null");
     if (system(cmd) != 0) SKIP("needs zip and python3");
     { /* the arm64 store in an ELF wrapper (elf-section, as .NET 10's stub), the x86_64 one raw */
