@@ -1,6 +1,7 @@
 /* fuzz_app.c - the app library reader (asmstore_app_open, _read_descriptor, _check_image) and its
-   patches (asmstore_app_grow, _add_slots) over arbitrary bytes: what it reports lies inside the input, every descriptor of a table it accepts
-   reads, and the runtime's checks answer with one of their codes. A .NET 10 table it reads is then
+   patches (asmstore_app_grow, _add_slots) over arbitrary bytes: what it reports lies inside the
+   input, every descriptor of a table it accepts reads, and the runtime's checks answer with one of
+   their codes. A .NET 10 table it reads is then
    the run time's (asmstore_app_load): a small store's compressed images loaded into it give one of
    the documented results, and an image only inside the buffer. */
 #define ASMSTORE_IMPLEMENTATION
@@ -10,8 +11,8 @@
 #include <stdlib.h>
 
 #define FUZZ_APP_MAX_CHECKED 256u /* descriptors looked at per input: keeps each run short */
-#define FUZZ_APP_LOAD_DESCRIPTORS 8u /* the .NET 10 table's first descriptors asmstore_app_load sees */
-#define FUZZ_APP_LOAD_BUFFER 65536u  /* its buffer: uncompressed_assemblies_data_size at most this */
+#define FUZZ_APP_LOAD_DESCRIPTORS 8u /* the .NET 10 table's descriptors asmstore_app_load sees */
+#define FUZZ_APP_LOAD_BUFFER 65536u  /* its buffer: uncompressed_assemblies_data_size at most */
 
 /* One descriptor: inside the input, and judged the runtime's way at three lengths. */
 static void check_descriptor(const uint8_t *data, size_t size, const asmstore_app_info *info,
@@ -140,7 +141,7 @@ static void check_app_load(const uint8_t *data, size_t size, const asmstore_app_
     for (i = 0; i < count; i++) {
         const uint8_t *p = data + info->descriptors_offset + (size_t)i * 12u;
         d[i].uncompressed_file_size = asmstore__rd32(p);
-        d[i].loaded = p[4] & 1u; /* as built: 0, or 1 (2 is only ever asmstore_app_load's) */
+        d[i].loaded = p[4] & 1u; /* as built: 0 or 1 (2 is only ever asmstore_app_load's) */
         d[i].buffer_offset = asmstore__rd32(p + 8);
     }
     (void)size; /* asmstore_app_open put the descriptors inside it */

@@ -275,7 +275,8 @@ static void fake_app_init(fake_app *f, const asmstore_reader *r) {
     memset(f, 0, sizeof *f);
     for (i = 0; i < r->entry_count; i++) {
         asmstore_entry e;
-        if (asmstore_reader_entry(r, i, &e, NULL) != ASMSTORE_OK || e.descriptor_index == ASMSTORE_NO_DESCRIPTOR) continue;
+        if (asmstore_reader_entry(r, i, &e, NULL) != ASMSTORE_OK || e.descriptor_index == ASMSTORE_NO_DESCRIPTOR)
+            continue;
         CHECK(e.descriptor_index < NFIX);
         f->d[e.descriptor_index].uncompressed_file_size = (uint32_t)e.uncompressed_size;
         if (e.descriptor_index + 1 > f->count) f->count = e.descriptor_index + 1;
