@@ -1563,10 +1563,10 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
 
 /* >>platform ----------------------------------------------------------------------------------- */
 /* The one place that touches the OS: open, read, write, map, replace and remove files, the page
-   size, the CPU count, the writer's threads. POSIX (Linux, Android, the BSDs, macOS) or Windows
-   (mingw-w64 and MSVC: paths are UTF-8, converted to UTF-16 for the wide calls, never through the
-   ANSI code page; files in binary mode; a temp file replaces the output with MoveFileExW, as
-   rename does on POSIX). Descriptors are the C library's ints on both. Every other part calls
+   size, the CPU count, the writer's threads, a yield. POSIX (Linux, Android, the BSDs, macOS) or
+   Windows (mingw-w64 and MSVC: paths are UTF-8, converted to UTF-16 for the wide calls, never
+   through the ANSI code page; files in binary mode; a temp file replaces the output with
+   MoveFileExW, as rename does on POSIX). Descriptors are the C library's ints on both. Every other part calls
    asmstore__os_*; nothing GNU-only outside a guard. */
 #if defined(_WIN32) && !defined(ASMSTORE__WINDOWS)
 #define ASMSTORE__WINDOWS 1
@@ -1978,6 +1978,15 @@ ASMSTORE__PRIVATE int asmstore__os_cpu_count(void) {
 typedef void *asmstore__os_thread_ret; /* the worker runs on the calling thread only */
 #define ASMSTORE__OS_THREAD_CALL
 #endif /* threads */
+
+/* Lets another thread run (asmstore_app_load waits so for the thread loading an image). */
+ASMSTORE__PRIVATE void asmstore__os_yield(void) {
+#ifdef ASMSTORE__WINDOWS
+    SwitchToThread();
+#else
+    sched_yield();
+#endif
+}
 
 #ifdef __cplusplus
 extern "C" {
@@ -6428,15 +6437,6 @@ ASMSTORE__PRIVATE int asmstore__msvc_claim(uint8_t *p, uint8_t *expected) {
 #else
 #error "asmstore_app_load needs atomics: GCC, Clang, MSVC or a C11 compiler with <stdatomic.h>"
 #endif
-
-/* Lets the thread loading a descriptor run while this one waits for it. */
-ASMSTORE__PRIVATE void asmstore__os_yield(void) {
-#ifdef ASMSTORE__WINDOWS
-    SwitchToThread();
-#else
-    sched_yield();
-#endif
-}
 
 /* One descriptor of the app's table: its size field, once-flag and buffer. */
 typedef struct asmstore__app_slot {
