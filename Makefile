@@ -65,7 +65,7 @@ DEPS += mingw-w64 wine wine64 musl-tools libz-mingw-w64-dev
 CROSS_DEBARCHES = s390x arm64 armhf
 
 .PHONY: all examples check test deps clean bench demo FORCE
-all: $(B)/asmstore $(B)/host $(B)/coreclr_host mono-host
+all: $(B)/asmstore $(B)/host $(B)/android_host $(B)/coreclr_host mono-host
 
 examples: all
 

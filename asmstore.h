@@ -22,7 +22,10 @@
      elf         find the payload in any .so (the `_assembly_store` symbol or a "payload" section).
      zip         find a store in an APK/AAB at every release's path; walk every entry of one.
      locator     give a host (data, size) from dlopen, a mapped file or an APK (split APKs too),
-                 and the file offset of a stored image for a runtime that maps images itself.
+                 from its own fd + range or a payload address it has, and the file offset of a
+                 stored image for a runtime that maps images itself.
+     app buffers at run time, load a compressed image into the buffer libxamarin-app.so reserves
+                 for it, once whatever the threads, with the runtime's checks as results.
      files       atomic output (temp file + rename; identical targets left untouched).
      writer      write stores of every format for the monovm and coreclr profiles from images in
                  memory or files, compressed on N threads; presets say what each release writes.
@@ -49,9 +52,15 @@
        ro.name_table = names;  ro.name_table_bytes = sizeof names;
        ro.expect_abi = ASMSTORE_ABI_ARM64;  ro.expect_hash = ASMSTORE_HASH_CRC32; // this host's layout
        asmstore_locate_dlopen(&loc, "libassembly-store.so", NULL, &err);
+       // (or asmstore_locate_memory(&loc, dlsym(h, "_assembly_store"), 0, &err), or
+       //  asmstore_locate_fd(&loc, apk_fd, member_offset, member_size, NULL, &err))
        asmstore_reader_init(&r, loc.data, loc.size, &ro, &err);
-       if (asmstore_reader_find(&r, "System.Runtime", 14, &e, &err) == ASMSTORE_OK)
-           asmstore_reader_read(&r, &e, buf, e.uncompressed_size, dctx, &err); // your ZSTD_DCtx*
+       if (asmstore_reader_find(&r, "System.Runtime", 14, &e, &err) == ASMSTORE_OK) // e.name_hash:
+           asmstore_reader_read(&r, &e, buf, e.uncompressed_size, dctx, &err); // the lookup's hash
+       // or, as the app's runtime does, into the buffer its libxamarin-app.so reserves (any thread)
+       asmstore_app_tables app;  const unsigned char *image;  size_t size;
+       asmstore_app_tables_dlsym(&app, dlopen("libxamarin-app.so", RTLD_NOW), &err);
+       asmstore_app_load(&app, &r, &e, dctx, &image, &size, &err); // once; aborts are results
        asmstore_locator_close(&loc);
 
    CONFIGURATION (define before the implementation include; defaults in brackets)
@@ -511,6 +520,10 @@ typedef struct asmstore_entry {
     size_t pdb_size;
     const unsigned char *config;     /* NULL when absent */
     size_t config_size;
+    uint64_t name_hash;              /* asmstore_reader_find: the hash it computed of the name asked
+                                        for, as the store's index keys names (32-bit kinds
+                                        zero-extended; format 1: XXH64 of the name without .dll),
+                                        what MonoVM keys its image cache by; else 0 */
 } asmstore_entry;
 
 /* Validates the store in data[0..size) and fills *r. Allocates nothing; the bytes must outlive
@@ -565,8 +578,9 @@ ASMSTORE_DEF asmstore_result asmstore_reader_entry(const asmstore_reader *r, uin
    a name table attached (asmstore_reader_attach_name_table) the search looks in one bucket of
    about one entry (O(log n) at worst) and a hit's name is O(1); without, the index is bisected
    and each hit walks the names table. Returns ASMSTORE_OK, ASMSTORE_ERR_NOT_FOUND, or
-   ASMSTORE_ERR_IGNORED (the name exists as an ignored placeholder). Hashes once; the entry
-   filled reads the image's 12-byte header. */
+   ASMSTORE_ERR_IGNORED (the name exists as an ignored placeholder). Hashes once and gives that
+   hash in out->name_hash (a runtime's image cache key); the entry filled reads the image's
+   12-byte header. */
 ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, const char *name,
                                                   size_t name_len, asmstore_entry *out,
                                                   asmstore_error *err);
@@ -905,6 +919,74 @@ ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmst
                                                     uint32_t slots, asmstore_error *err);
 #endif /* ASMSTORE_NO_INSPECT */
 
+/* >>app buffers -------------------------------------------------------------------------------- */
+/* Run time: what the runtime does with a compressed image (docs/store-releases.md §3.3), done on
+   the tables of the app's libxamarin-app.so as the loader mapped them into this process, so a host
+   loads each image into the buffer the build reserved for it, once, whatever the threads. The
+   element types are xamarin-app.hh's CompressedAssemblyDescriptor in the C layout every Android
+   ABI gives them (`loaded` is a one-byte C++ bool). */
+typedef struct asmstore_app_buffer_descriptor { /* .NET 10 on: compressed_assembly_descriptors[] */
+    uint32_t uncompressed_file_size;
+    uint8_t loaded;
+    uint32_t buffer_offset;                     /* into uncompressed_assemblies_data_buffer */
+} asmstore_app_buffer_descriptor;
+
+typedef struct asmstore_app_pointer_descriptor { /* .NET 6-9 (10 p1-p5) */
+    uint32_t uncompressed_file_size;
+    uint8_t loaded;
+    unsigned char *data;                         /* its own zero-filled buffer */
+} asmstore_app_pointer_descriptor;
+
+typedef struct asmstore_app_pointer_table {      /* .NET 6-9: the symbol compressed_assemblies */
+    uint32_t count;
+    asmstore_app_pointer_descriptor *descriptors;
+} asmstore_app_pointer_table;
+
+/* The addresses of the library's symbols, as dlsym gives them (asmstore_app_tables_dlsym) or as
+   the linker does to a host linked against the library: the four of .NET 10 on, or
+   compressed_assemblies of .NET 6-9; all NULL: no table (a Debug build: no image is compressed).
+   The load state lives in the library's own descriptors, so any number of these may describe one
+   library. */
+typedef struct asmstore_app_tables {
+    const uint32_t *count;                       /* &compressed_assembly_count */
+    asmstore_app_buffer_descriptor *descriptors; /* compressed_assembly_descriptors */
+    const uint32_t *data_size;                   /* &uncompressed_assemblies_data_size */
+    unsigned char *data;                         /* uncompressed_assemblies_data_buffer */
+    asmstore_app_pointer_table *pointers;        /* &compressed_assemblies (.NET 6-9) */
+} asmstore_app_tables;
+
+/* The uncompressed image of entry e of r, as the runtime's loader gets it. Stored as is: *image is
+   e's bytes in the store (read-only memory: copy them if your runtime writes to its images, as
+   CoreCLR's Android host does). Compressed: the runtime's checks, each with its result where the
+   runtime aborts: a table that holds the image's descriptor_index (ASMSTORE_ERR_BAD_INDEX), the
+   descriptor's buffer inside uncompressed_assemblies_data_size, or a .NET 6-9 descriptor's data
+   not NULL (ASMSTORE_ERR_CORRUPT), an uncompressed length no larger than the descriptor's size
+   ("assemblies don't grow": ASMSTORE_ERR_TOO_LARGE; a smaller one shrinks the descriptor's size,
+   as the runtime does); then the image is decompressed into the descriptor's buffer with dctx (a
+   ZSTD_DCtx* the caller owns, NULL: one per call) exactly as asmstore_reader_read does (damaged
+   data: its results, ASMSTORE_ERR_DECOMPRESS or ASMSTORE_ERR_SIZE_MISMATCH), and *image, *size
+   are that buffer and the descriptor's size. Once per descriptor, whatever the threads: the
+   descriptor's `loaded` byte is read with acquire; the thread that turns it from 0 to 2 (a
+   compare-exchange) decompresses, then stores 1 with release, or 0 again on failure (the next
+   call tries again and fails the same way); the others wait (yielding) and take the buffer, as
+   upstream's double-checked flag and lock. A descriptor the library has marked loaded (1) is
+   returned as it is, as the runtime does; the build writes 0, and 2 must only ever be this
+   call's. Only e->index counts (the rest is read from the store again); ASMSTORE_ERR_IGNORED for
+   a placeholder. Allocation-free but for dctx NULL. */
+ASMSTORE_DEF asmstore_result asmstore_app_load(const asmstore_app_tables *t,
+                                               const asmstore_reader *r, const asmstore_entry *e,
+                                               struct ZSTD_DCtx_s *dctx,
+                                               const unsigned char **image, size_t *size,
+                                               asmstore_error *err);
+
+#ifndef ASMSTORE_NO_DLOPEN
+/* Fills *t from a dlopen handle of libxamarin-app.so (dlsym of each symbol above). Returns
+   ASMSTORE_OK with one table's symbols set, or ASMSTORE_ERR_NOT_FOUND (*t all NULL) when the
+   library has neither table complete (a Debug build, or another library). */
+ASMSTORE_DEF asmstore_result asmstore_app_tables_dlsym(asmstore_app_tables *t, void *handle,
+                                                       asmstore_error *err);
+#endif
+
 /* >>zip ---------------------------------------------------------------------------------------- */
 /* An archive entry as its headers describe it (all the caller's). Pure scans over memory. */
 typedef struct asmstore_zip_entry {
@@ -995,7 +1077,9 @@ typedef enum asmstore_locate_via {
     ASMSTORE_VIA_NONE = 0,
     ASMSTORE_VIA_DLOPEN = 1,
     ASMSTORE_VIA_FILE = 2,
-    ASMSTORE_VIA_APK = 3
+    ASMSTORE_VIA_APK = 3,
+    ASMSTORE_VIA_FD = 4,    /* asmstore_locate_fd: a range of the host's open file */
+    ASMSTORE_VIA_MEMORY = 5 /* asmstore_locate_memory: bytes the host already has */
 } asmstore_locate_via;
 
 /* A file as it was opened: its device, inode, size and modification and change times (a write to
@@ -1064,7 +1148,30 @@ ASMSTORE_DEF asmstore_result asmstore_locate_apk(asmstore_locator *l, const char
                                                  asmstore_abi abi, const char *symbol,
                                                  asmstore_error *err);
 #endif /* ASMSTORE_NO_ZIP */
+/* The store in bytes [offset, offset + size) of a file the host already has open: an APK member its
+   own ZIP scan found (STORED), a .so, a raw store; size 0: to the end of the file. Maps only the
+   pages holding that range, read-only, once (fd is neither kept nor closed: close it when you
+   like), and finds the payload inside as asmstore_locate_file does (an ELF file's symbol or
+   "payload" section, else a raw store). l->file_offset is the payload's offset in fd's file (what
+   asmstore_locator_image_offset counts in; l->path is ""), l->file_identity fd's. Returns
+   ASMSTORE_ERR_INVALID_ARG (fd < 0), ASMSTORE_ERR_IO (not a regular file, or the mapping failed;
+   err->backend_code the errno), ASMSTORE_ERR_TRUNCATED (the range is empty or runs past the end of
+   the file), or the payload finder's results. */
+ASMSTORE_DEF asmstore_result asmstore_locate_fd(asmstore_locator *l, int fd, uint64_t offset,
+                                                uint64_t size, const char *symbol,
+                                                asmstore_error *err);
 #endif /* ASMSTORE_NO_STDIO */
+
+/* The store at an address the host already has: data = dlsym(handle, "_assembly_store"), a
+   pointer into its own mapping, or an ELF file in memory (its payload is found as
+   asmstore_locate_file does). size: the bytes there when the host knows them. size 0: read the
+   extent from the ELF object the loader mapped data in, as asmstore_locate_dlopen does: up to the
+   end of the PT_LOAD holding data (dl_iterate_phdr, with l->path and l->file_offset), or the
+   symbol's st_size when data is "_assembly_store" and glibc's dladdr1 tells it; that needs the
+   dlopen locator (ASMSTORE_ERR_UNSUPPORTED without it, or for an address no loaded object holds).
+   Nothing is mapped, opened or kept: the bytes must outlive l. */
+ASMSTORE_DEF asmstore_result asmstore_locate_memory(asmstore_locator *l, const void *data,
+                                                    size_t size, asmstore_error *err);
 
 /* Unmaps / dlcloses what l holds and zeroes it. */
 ASMSTORE_DEF void asmstore_locator_close(asmstore_locator *l);
@@ -1456,16 +1563,15 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
 
 /* >>platform ----------------------------------------------------------------------------------- */
 /* The one place that touches the OS: open, read, write, map, replace and remove files, the page
-   size, the CPU count, the writer's threads. POSIX (Linux, Android, the BSDs, macOS) or Windows
-   (mingw-w64 and MSVC: paths are UTF-8, converted to UTF-16 for the wide calls, never through the
-   ANSI code page; files in binary mode; a temp file replaces the output with MoveFileExW, as
-   rename does on POSIX). Descriptors are the C library's ints on both. Every other part calls
+   size, the CPU count, the writer's threads, a yield. POSIX (Linux, Android, the BSDs, macOS) or
+   Windows (mingw-w64 and MSVC: paths are UTF-8, converted to UTF-16 for the wide calls, never
+   through the ANSI code page; files in binary mode; a temp file replaces the output with
+   MoveFileExW, as rename does on POSIX). Descriptors are the C library's ints on both. Every other part calls
    asmstore__os_*; nothing GNU-only outside a guard. */
 #if defined(_WIN32) && !defined(ASMSTORE__WINDOWS)
 #define ASMSTORE__WINDOWS 1
 #endif
-#if defined(ASMSTORE__WINDOWS) && \
-    (!defined(ASMSTORE_NO_STDIO) || (!defined(ASMSTORE_NO_WRITER) && !defined(ASMSTORE_NO_THREADS)))
+#ifdef ASMSTORE__WINDOWS /* files, threads, and the yield of asmstore_app_load's wait */
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN /* what the layer needs, not the whole of windows.h */
 #define ASMSTORE__LEAN
@@ -1496,6 +1602,9 @@ ASMSTORE_DEF asmstore_result asmstore_elf_check_bionic(const void *elf, size_t s
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
+#endif
+#ifndef ASMSTORE__WINDOWS
+#include <sched.h> /* sched_yield: asmstore_app_load waits for the thread loading an image */
 #endif
 #ifndef ASMSTORE_NO_DLOPEN /* dlopen locator (only where the system loads ELF: >>core: config) */
 #include <dlfcn.h>
@@ -1658,12 +1767,27 @@ ASMSTORE__PRIVATE long long asmstore__os_write(int fd, const void *buf, size_t l
 }
 
 /* Maps size bytes of fd read-only (private); 0, or the errno. */
-ASMSTORE__PRIVATE int asmstore__os_map(int fd, size_t size, unsigned char **map) {
+/* What a mapping's file offset must be a multiple of: the page size (Windows: the allocation
+   granularity). */
+ASMSTORE__PRIVATE size_t asmstore__os_map_unit(void) {
+#ifdef ASMSTORE__WINDOWS
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwAllocationGranularity ? (size_t)si.dwAllocationGranularity : 65536u;
+#else
+    long pg = sysconf(_SC_PAGESIZE);
+    return pg > 0 ? (size_t)pg : 4096u;
+#endif
+}
+
+/* Maps size bytes of fd from offset (a multiple of asmstore__os_map_unit) read-only; 0 or the
+   errno. */
+ASMSTORE__PRIVATE int asmstore__os_map(int fd, uint64_t offset, size_t size, unsigned char **map) {
 #ifdef ASMSTORE__WINDOWS
     HANDLE fm = CreateFileMappingW((HANDLE)_get_osfhandle(fd), NULL, PAGE_READONLY, 0, 0, NULL);
     void *m;
     if (!fm) return asmstore__os_errno(GetLastError());
-    m = MapViewOfFile(fm, FILE_MAP_READ, 0, 0, size);
+    m = MapViewOfFile(fm, FILE_MAP_READ, (DWORD)(offset >> 32), (DWORD)offset, size);
     if (!m) {
         int e = asmstore__os_errno(GetLastError());
         CloseHandle(fm);
@@ -1671,7 +1795,9 @@ ASMSTORE__PRIVATE int asmstore__os_map(int fd, size_t size, unsigned char **map)
     }
     CloseHandle(fm); /* the view keeps the mapping */
 #else
-    void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    void *m;
+    if ((uint64_t)(off_t)offset != offset) return EOVERFLOW; /* a 32-bit off_t */
+    m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, (off_t)offset);
     if (m == MAP_FAILED) return errno;
 #endif
     *map = (unsigned char *)m;
@@ -1699,8 +1825,7 @@ ASMSTORE__PRIVATE void asmstore__os_map_keep(unsigned char **map, size_t *size, 
     (void)off;
     (void)len;
 #else
-    long pg = sysconf(_SC_PAGESIZE);
-    size_t page = pg > 0 ? (size_t)pg : 4096u, start = (size_t)off - (size_t)off % page,
+    size_t page = asmstore__os_map_unit(), start = (size_t)off - (size_t)off % page,
            last = (size_t)(off + len), n = *size;
     size_t mapped = n + (page - n % page) % page, end = last + (page - last % page) % page;
     if (end > mapped) end = mapped;
@@ -1853,6 +1978,15 @@ ASMSTORE__PRIVATE int asmstore__os_cpu_count(void) {
 typedef void *asmstore__os_thread_ret; /* the worker runs on the calling thread only */
 #define ASMSTORE__OS_THREAD_CALL
 #endif /* threads */
+
+/* Lets another thread run (asmstore_app_load waits so for the thread loading an image). */
+ASMSTORE__PRIVATE void asmstore__os_yield(void) {
+#ifdef ASMSTORE__WINDOWS
+    SwitchToThread();
+#else
+    sched_yield();
+#endif
+}
 
 #ifdef __cplusplus
 extern "C" {
@@ -2915,6 +3049,7 @@ ASMSTORE__PRIVATE size_t asmstore__name_base(const asmstore_reader *r, uint32_t 
 
 /* Where a lookup landed: the descriptor, and what describing it needs without searching again. */
 typedef struct asmstore__hit {
+    uint64_t hash;   /* the name's, as the index keys it */
     uint32_t index;  /* descriptor */
     uint32_t row;    /* format 1: its hash64 row (UINT32_MAX: store 0 unknown) */
     size_t name_off; /* format 2+: its name record */
@@ -3423,9 +3558,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__v1_find(const asmstore_reader *r, co
     size_t key = asmstore__v1_key_len(name, name_len), have;
     uint32_t i, row = UINT32_MAX, local = UINT32_MAX;
     const char *known;
+    uint64_t h = XXH64(name, key, 0);
 
+    hit->hash = h;
     if (t) {
-        uint64_t h = XXH64(name, key, 0);
         i = asmstore__lower_bound(t, h);
         if (i < t->index_entry_count && asmstore__index_hash(t, i) == h &&
             asmstore__v1_row_store(t, i) == r->store_id) {
@@ -3916,6 +4052,7 @@ ASMSTORE__PRIVATE void asmstore__describe(const asmstore_reader *r, uint32_t ind
     out->mapping_index = d.mapping;
     out->ignored = ignored;
     out->hash = 0;
+    out->name_hash = 0;
     out->name_len = asmstore__rd32(r->data + name_off);
     out->name = (const char *)(r->data + name_off + 4);
     asmstore__describe_image(r, &d, out);
@@ -3973,8 +4110,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__find(const asmstore_reader *r, const
         return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL reader or name");
     if (name_len == 0) return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "empty name");
     if (r->format == 1) return asmstore__v1_find(r, name, name_len, hit, err);
-    at = asmstore__index_of(r, asmstore__name_hash(r->hash_kind, name, name_len), name, name_len,
-                            &hit->name_off);
+    hit->hash = asmstore__name_hash(r->hash_kind, name, name_len);
+    at = asmstore__index_of(r, hit->hash, name, name_len, &hit->name_off);
     if (!at)
         return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0,
                               "no index entry with this name's hash and name");
@@ -4006,6 +4143,7 @@ ASMSTORE_DEF asmstore_result asmstore_reader_find(const asmstore_reader *r, cons
         asmstore__v1_describe(r, hit.index, hit.row, out);
     else
         asmstore__describe(r, hit.index, hit.name_off, 0, out);
+    out->name_hash = hit.hash;
     return ASMSTORE_OK;
 }
 
@@ -6263,6 +6401,178 @@ ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmst
 }
 #endif /* ASMSTORE_NO_INSPECT */
 
+/* >>app buffers -------------------------------------------------------------------------------- */
+/* The descriptor's once-flag, `loaded`: 0 not loaded, 2 a thread is loading it, 1 loaded. Acquire
+   loads, a release store and an acquire compare-exchange on the byte: the compilers' builtins,
+   MSVC's interlocked intrinsics (full barriers), or C11's atomics. */
+#define ASMSTORE__APP_LOADING 2u
+#if defined(__GNUC__) || defined(__clang__)
+#define ASMSTORE__ATOMIC_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define ASMSTORE__ATOMIC_STORE(p, v) __atomic_store_n((p), (uint8_t)(v), __ATOMIC_RELEASE)
+#define ASMSTORE__ATOMIC_CLAIM(p, expected) \
+    __atomic_compare_exchange_n((p), (expected), (uint8_t)ASMSTORE__APP_LOADING, 0, \
+                                __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)
+#elif defined(_MSC_VER)
+#include <intrin.h>
+#define ASMSTORE__ATOMIC_LOAD(p) ((uint8_t)_InterlockedOr8((char volatile *)(p), 0))
+#define ASMSTORE__ATOMIC_STORE(p, v) ((void)_InterlockedExchange8((char volatile *)(p), (char)(v)))
+#define ASMSTORE__ATOMIC_CLAIM(p, expected) asmstore__msvc_claim((p), (expected))
+/* *p from *expected to LOADING: 1; else 0 with *expected what *p held (as C11's). */
+ASMSTORE__PRIVATE int asmstore__msvc_claim(uint8_t *p, uint8_t *expected) {
+    uint8_t was = (uint8_t)_InterlockedCompareExchange8((char volatile *)p,
+                                                       (char)ASMSTORE__APP_LOADING, (char)*expected);
+    if (was == *expected) return 1;
+    *expected = was;
+    return 0;
+}
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__STDC_NO_ATOMICS__)
+#include <stdatomic.h>
+#define ASMSTORE__ATOMIC_LOAD(p) atomic_load_explicit((_Atomic uint8_t *)(p), memory_order_acquire)
+#define ASMSTORE__ATOMIC_STORE(p, v) \
+    atomic_store_explicit((_Atomic uint8_t *)(p), (uint8_t)(v), memory_order_release)
+#define ASMSTORE__ATOMIC_CLAIM(p, expected) \
+    atomic_compare_exchange_strong_explicit((_Atomic uint8_t *)(p), (expected), \
+                                            (uint8_t)ASMSTORE__APP_LOADING, \
+                                            memory_order_acquire, memory_order_acquire)
+#else
+#error "asmstore_app_load needs atomics: GCC, Clang, MSVC or a C11 compiler with <stdatomic.h>"
+#endif
+
+/* One descriptor of the app's table: its size field, once-flag and buffer. */
+typedef struct asmstore__app_slot {
+    uint32_t *size;
+    uint8_t *loaded;
+    unsigned char *data;
+    uint32_t room; /* .NET 10 on: the data size's bytes from the buffer's start on; else 0 */
+} asmstore__app_slot;
+
+/* The runtime's checks of descriptor `index` that read nothing a load writes. */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_slot_of(const asmstore_app_tables *t,
+                                                        uint32_t index, asmstore__app_slot *s,
+                                                        asmstore_error *err) {
+    uint32_t count = t->count ? *t->count : t->pointers ? t->pointers->count : 0;
+
+    if (count == 0)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, 0, (int64_t)index, 0,
+                              "a compressed image, and the app library has no descriptors");
+    if (index >= count)
+        return asmstore__fail(err, ASMSTORE_ERR_BAD_INDEX, 0, (int64_t)index, 0,
+                              "the image's descriptor index is past the app library's table");
+    if (t->count && (!t->descriptors || !t->data_size || !t->data))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, (int64_t)index, 0,
+                              "the .NET 10 table needs all four of its symbols");
+    if (!t->count && !t->pointers->descriptors)
+        return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, 0, (int64_t)index, 0,
+                              "compressed_assemblies.descriptors is NULL");
+    if (t->count) {
+        asmstore_app_buffer_descriptor *d = &t->descriptors[index];
+        if (d->buffer_offset >= *t->data_size)
+            return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, 0, (int64_t)index, 0,
+                                  "the descriptor's buffer_offset is past "
+                                  "uncompressed_assemblies_data_size");
+        s->size = &d->uncompressed_file_size;
+        s->loaded = &d->loaded;
+        s->data = t->data + d->buffer_offset;
+        s->room = *t->data_size - d->buffer_offset;
+    } else {
+        asmstore_app_pointer_descriptor *d = &t->pointers->descriptors[index];
+        if (!d->data)
+            return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, 0, (int64_t)index, 0,
+                                  "the descriptor has no buffer (data is NULL)");
+        s->size = &d->uncompressed_file_size;
+        s->loaded = &d->loaded;
+        s->data = d->data;
+        s->room = 0;
+    }
+    return ASMSTORE_OK;
+}
+
+/* The loading thread's part: the size checks, the shrink and the decompression into the buffer. */
+ASMSTORE__PRIVATE asmstore_result asmstore__app_fill(const asmstore__app_slot *s,
+                                                     const asmstore_reader *r,
+                                                     const asmstore_entry *e,
+                                                     struct ZSTD_DCtx_s *dctx,
+                                                     asmstore_error *err) {
+    if (s->room && *s->size > s->room)
+        return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, 0, (int64_t)e->descriptor_index, 0,
+                              "the descriptor's buffer runs past "
+                              "uncompressed_assemblies_data_size");
+    if (e->uncompressed_size > *s->size)
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, (int64_t)e->descriptor_index, 0,
+                              "the image is larger than its descriptor's buffer: assemblies "
+                              "don't grow (the runtime aborts)");
+    *s->size = (uint32_t)e->uncompressed_size;
+    return asmstore_reader_read(r, e, s->data, e->uncompressed_size, dctx, err);
+}
+
+ASMSTORE_DEF asmstore_result asmstore_app_load(const asmstore_app_tables *t,
+                                               const asmstore_reader *r, const asmstore_entry *e,
+                                               struct ZSTD_DCtx_s *dctx,
+                                               const unsigned char **image, size_t *size,
+                                               asmstore_error *err) {
+    asmstore_entry own;
+    asmstore__app_slot s;
+    asmstore_result res;
+    uint8_t state;
+
+    if (!t || !r || !e || !image || !size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL argument");
+    if ((res = asmstore_reader_entry(r, e->index, &own, err)) != ASMSTORE_OK) return res;
+    if (own.ignored)
+        return asmstore__fail(err, ASMSTORE_ERR_IGNORED, 0, (int64_t)own.index, 0,
+                              "the entry is an ignored placeholder");
+    if (own.compression == ASMSTORE_COMPRESSION_NONE) {
+        *image = own.image;
+        *size = own.image_size;
+        return ASMSTORE_OK;
+    }
+    if ((res = asmstore__app_slot_of(t, own.descriptor_index, &s, err)) != ASMSTORE_OK) return res;
+    for (;;) {
+        state = ASMSTORE__ATOMIC_LOAD(s.loaded);
+        if (state == 1) { /* loaded: its size no longer changes (a library built loaded: checked) */
+            if (s.room && *s.size > s.room)
+                return asmstore__fail(err, ASMSTORE_ERR_CORRUPT, 0, (int64_t)own.descriptor_index,
+                                      0, "the descriptor's buffer runs past "
+                                         "uncompressed_assemblies_data_size");
+            break;
+        }
+        if (state == ASMSTORE__APP_LOADING) {
+            asmstore__os_yield();
+            continue;
+        }
+        if (!ASMSTORE__ATOMIC_CLAIM(s.loaded, &state)) continue;
+        res = asmstore__app_fill(&s, r, &own, dctx, err);
+        ASMSTORE__ATOMIC_STORE(s.loaded, res == ASMSTORE_OK ? 1u : 0u);
+        if (res != ASMSTORE_OK) return res;
+        break;
+    }
+    *image = s.data;
+    *size = *s.size;
+    return ASMSTORE_OK;
+}
+
+#ifndef ASMSTORE_NO_DLOPEN
+ASMSTORE_DEF asmstore_result asmstore_app_tables_dlsym(asmstore_app_tables *t, void *handle,
+                                                       asmstore_error *err) {
+    if (!t || !handle)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL tables or handle");
+    memset(t, 0, sizeof *t);
+    t->count = (const uint32_t *)dlsym(handle, "compressed_assembly_count");
+    t->descriptors =
+        (asmstore_app_buffer_descriptor *)dlsym(handle, "compressed_assembly_descriptors");
+    t->data_size = (const uint32_t *)dlsym(handle, "uncompressed_assemblies_data_size");
+    t->data = (unsigned char *)dlsym(handle, "uncompressed_assemblies_data_buffer");
+    if (t->count && t->descriptors && t->data_size && t->data) return ASMSTORE_OK;
+    memset(t, 0, sizeof *t);
+    t->pointers = (asmstore_app_pointer_table *)dlsym(handle, "compressed_assemblies");
+    if (t->pointers) return ASMSTORE_OK;
+    return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0,
+                          "neither compressed_assembly_count, _descriptors, "
+                          "uncompressed_assemblies_data_size and _buffer nor "
+                          "compressed_assemblies (a Debug build, or not libxamarin-app.so)");
+}
+#endif
+
 /* >>zip ---------------------------------------------------------------------------------------- */
 #ifndef ASMSTORE_NO_ZIP
 #define ASMSTORE__ZIP_LFH 0x04034b50u
@@ -6734,7 +7044,7 @@ ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locato
     if (e->compression != ASMSTORE_COMPRESSION_NONE)
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, (int64_t)e->index, 0,
                               "the image is compressed: the file holds no bytes of it to map");
-    if (!l->path[0])
+    if (!l->path[0] && l->via != ASMSTORE_VIA_FD) /* the host's fd: its own file */
         return asmstore__fail(
             err, ASMSTORE_ERR_UNSUPPORTED, 0, (int64_t)e->index, 0,
             "the locator knows no file for its payload (path too long, or no dl_iterate_phdr)");
@@ -6745,6 +7055,30 @@ ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locato
             err, ASMSTORE_ERR_MISALIGNED, at, (int64_t)e->index, 0,
             "the image's offset in its file is not a multiple of the alignment asked for");
     *offset = at;
+    return ASMSTORE_OK;
+}
+
+/* Payload inside bytes [p, p+n) that came from file offset `at`: ELF (either kind) or raw. */
+ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l,
+                                                         const unsigned char *p, size_t n,
+                                                         uint64_t at, const char *symbol) {
+    if (n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') {
+        asmstore_elf_info info;
+        const void *pl;
+        size_t pls;
+        asmstore_result res = asmstore_elf_payload(p, n, symbol, &pl, &pls, &info, NULL);
+        if (res != ASMSTORE_OK) return res;
+        l->data = pl;
+        l->size = pls;
+        l->wrapper = info.kind;
+        if (l->abi == ASMSTORE_ABI_UNKNOWN) l->abi = info.abi;
+        l->file_offset = at + info.payload_offset;
+        return ASMSTORE_OK;
+    }
+    l->data = p;
+    l->size = n;
+    l->wrapper = ASMSTORE_ELF_NONE;
+    l->file_offset = at;
     return ASMSTORE_OK;
 }
 
@@ -6878,6 +7212,38 @@ ASMSTORE_DEF asmstore_result asmstore_locate_dlopen(asmstore_locator *l, const c
 }
 #endif /* ASMSTORE_NO_DLOPEN */
 
+ASMSTORE_DEF asmstore_result asmstore_locate_memory(asmstore_locator *l, const void *data,
+                                                    size_t size, asmstore_error *err) {
+    if (!l || !data)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or data");
+    memset(l, 0, sizeof *l);
+    if (size == 0) {
+#ifndef ASMSTORE_NO_DLOPEN
+        size_t extent = asmstore__dl_extent(l, data);
+        size = extent ? asmstore__dl_symbol_size((void *)(uintptr_t)data,
+                                                 ASMSTORE_ELF_DEFAULT_SYMBOL, extent)
+                      : 0;
+        if (extent && size == 0) {
+            memset(l, 0, sizeof *l);
+            return asmstore__fail(err, ASMSTORE_ERR_BAD_ELF, 0, -1, 0,
+                                  "symbol size past its PT_LOAD");
+        }
+#endif
+        if (size == 0)
+            return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, -1, 0,
+                                  "size 0, and no loaded object's PT_LOAD holds the address "
+                                  "(or no dl_iterate_phdr): give the size");
+    }
+    l->via = ASMSTORE_VIA_MEMORY;
+    l->entry_data = data;
+    l->entry_size = size;
+    return asmstore__locate_inner(l, (const unsigned char *)data, size, l->file_offset, NULL) ==
+                   ASMSTORE_OK
+               ? ASMSTORE_OK
+               : asmstore__fail(err, ASMSTORE_ERR_NO_PAYLOAD, 0, -1, 0,
+                                "an ELF file, malformed or with no payload symbol or section");
+}
+
 #ifndef ASMSTORE_NO_STDIO
 /* Opens path to read (a FIFO or a terminal given as a path never blocks the open); -1 (err and
    errno set; *res the result) when it is not there, cannot be opened or is not a regular file
@@ -6926,7 +7292,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__map_file(const char *path, asmstore_
         return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, 0, -1, EFBIG,
                               "file larger than the address space");
     }
-    e = asmstore__os_map(fd, (size_t)file_size, map);
+    e = asmstore__os_map(fd, 0, (size_t)file_size, map);
     asmstore__os_close(fd);
     errno = e;
     if (e) return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, e, "mapping the file");
@@ -6948,30 +7314,6 @@ ASMSTORE__PRIVATE void asmstore__keep_pages(asmstore_locator *l, unsigned char *
     asmstore__os_map_keep(&m, &n, off, len);
     l->map = m;
     l->map_size = n;
-}
-
-/* Payload inside bytes [p, p+n) that came from file offset `at`: ELF (either kind) or raw. */
-ASMSTORE__PRIVATE asmstore_result asmstore__locate_inner(asmstore_locator *l,
-                                                         const unsigned char *p, size_t n,
-                                                         uint64_t at, const char *symbol) {
-    if (n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F') {
-        asmstore_elf_info info;
-        const void *pl;
-        size_t pls;
-        asmstore_result res = asmstore_elf_payload(p, n, symbol, &pl, &pls, &info, NULL);
-        if (res != ASMSTORE_OK) return res;
-        l->data = pl;
-        l->size = pls;
-        l->wrapper = info.kind;
-        if (l->abi == ASMSTORE_ABI_UNKNOWN) l->abi = info.abi;
-        l->file_offset = at + info.payload_offset;
-        return ASMSTORE_OK;
-    }
-    l->data = p;
-    l->size = n;
-    l->wrapper = ASMSTORE_ELF_NONE;
-    l->file_offset = at;
-    return ASMSTORE_OK;
 }
 
 #ifndef ASMSTORE_NO_ZIP
@@ -7108,6 +7450,46 @@ ASMSTORE_DEF asmstore_result asmstore_locate_file(asmstore_locator *l, const cha
                               "ELF file malformed, or no payload symbol or section in it");
     }
     asmstore__keep_file(l, path, &id);
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_locate_fd(asmstore_locator *l, int fd, uint64_t offset,
+                                                uint64_t size, const char *symbol,
+                                                asmstore_error *err) {
+    uint64_t file_size, start;
+    size_t unit = asmstore__os_map_unit();
+    asmstore_file_identity id;
+    unsigned char *m = NULL;
+    asmstore_result res;
+    int e;
+
+    if (!l || fd < 0)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL locator or fd < 0");
+    memset(l, 0, sizeof *l);
+    if ((e = asmstore__os_regular_size(fd, &file_size, &id)) != 0)
+        return asmstore__fail(err, ASMSTORE_ERR_IO, 0, -1, e, "not a regular file (or fstat failed)");
+    if (offset >= file_size || size > file_size - offset)
+        return asmstore__fail(err, ASMSTORE_ERR_TRUNCATED, offset, -1, 0,
+                              "the range is empty or runs past the end of the file");
+    if (size == 0) size = file_size - offset;
+    start = offset - offset % unit;
+    if (size > (uint64_t)SIZE_MAX - (offset - start))
+        return asmstore__fail(err, ASMSTORE_ERR_TOO_LARGE, offset, -1, 0,
+                              "range larger than the address space");
+    if ((e = asmstore__os_map(fd, start, (size_t)(offset - start + size), &m)) != 0)
+        return asmstore__fail(err, ASMSTORE_ERR_IO, start, -1, e, "mapping the range");
+    l->map = m;
+    l->map_size = (size_t)(offset - start + size);
+    l->via = ASMSTORE_VIA_FD;
+    l->entry_data = m + (offset - start);
+    l->entry_size = (size_t)size;
+    l->file_identity = id;
+    res = asmstore__locate_inner(l, m + (offset - start), (size_t)size, offset, symbol);
+    if (res != ASMSTORE_OK) {
+        asmstore_locator_close(l);
+        return asmstore__fail(err, res, offset, -1, 0,
+                              "ELF file malformed, or no payload symbol or section in it");
+    }
     return ASMSTORE_OK;
 }
 #endif /* ASMSTORE_NO_STDIO */

@@ -1,7 +1,9 @@
-# Real hosts (examples/host.c, examples/mono_host.c + examples/hello, examples/coreclr_host.c + hello_clr):
+# Real hosts (examples/host.c, examples/android_host.c, examples/mono_host.c + examples/hello, examples/coreclr_host.c + hello_clr):
 # the Makefile builds build/host, build/coreclr_host and mono-host for `make`, and mono-host +
 # coreclr-host before `make test` and `make demo` (tests/t_host_mono.sh, tests/t_host_coreclr.sh run them).
 #   build/host              the minimal host (dlopen + reader + cache), built by `make`
+#   build/android_host      dotnet/android's host on the app's libxamarin-app.so buffers
+#                           (asmstore_app_load), built by `make`; tests/t_host_android.sh runs it
 #   build/mono_host         Mono embedding host, built by `make` when pkg-config finds mono-2 and mcs exists
 #   build/hello/hello.exe   the C# program it runs (+ Greeting.dll, its own library), compiled with mcs
 #   build/coreclr_host      CoreCLR host (dlopens the installed libcoreclr.so at run time), built by `make`
@@ -13,6 +15,9 @@ HOST_HDRS = asmstore.h asmstore_cache.h
 
 $(B)/host: examples/host.c $(HOST_HDRS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ examples/host.c $(LIBS) -ldl
+
+$(B)/android_host: examples/android_host.c asmstore.h | $(B)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ examples/android_host.c -lzstd -ldl
 
 # Mono: headers as system headers (-isystem) so our warning flags apply to our code only.
 HAVE_MONO  := $(shell pkg-config --exists mono-2 2>/dev/null && command -v mcs >/dev/null 2>&1 && echo 1)

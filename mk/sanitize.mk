@@ -2,7 +2,7 @@
 #   build/asan/test_*  ASan + UBSan, -fno-sanitize-recover=all (every test)
 #   build/tsan/test_*  TSan for the tests that run threads (the writer's workers, the cache's writer)
 SAN_FLAGS  = -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE
-TSAN_TESTS = $(filter $(patsubst %,tests/%.c,test_reader test_writer test_cache),$(TEST_C))
+TSAN_TESTS = $(filter $(patsubst %,tests/%.c,test_reader test_writer test_cache test_app_load),$(TEST_C))
 
 $(B)/asan $(B)/tsan:
 	mkdir -p $@

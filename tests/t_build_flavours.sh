@@ -51,7 +51,7 @@ command -v musl-gcc >/dev/null && t_check "musl-gcc -std=c99 (the header's _GNU_
 trim_build="asmstore_writer_create asmstore_writer_finish asmstore_write_options_preset asmstore_read_file asmstore_write_file asmstore_elf_wrap asmstore_elf_layout asmstore_elf_check_bionic asmstore_elf_check_inert asmstore_app_open asmstore_app_grow asmstore_app_add_slots"
 trim_zip="asmstore_zip_find asmstore_zip_find_store asmstore_zip_store_path asmstore_locate_apk"
 trim_dlopen="asmstore_locate_dlopen"
-trim_kept="asmstore_reader_init asmstore_reader_read asmstore_elf_payload asmstore_locate_file asmstore_locator_close"
+trim_kept="asmstore_reader_init asmstore_reader_read asmstore_elf_payload asmstore_locate_file asmstore_locator_close asmstore_app_load"
 # trim_defined OBJ SYMS...: prints the SYMS that OBJ defines, one a line
 trim_defined() {
   local o=$1 d s; shift
@@ -78,8 +78,8 @@ else
     if [ "$out" = "$says" ]; then t_ok "$cc trim flavour $name runs: $says"
     else t_fail "$cc trim flavour $name runs" "said '$out', want '$says'"; fi
     kept=$(trim_defined "$o.o" $trim_kept | wc -l)
-    if [ "$kept" -eq 5 ]; then t_ok "$cc trim flavour $name keeps the reader, payload finder and file locator"
-    else t_fail "$cc trim flavour $name" "defines $kept of the 5 kept functions"; fi
+    if [ "$kept" -eq 6 ]; then t_ok "$cc trim flavour $name keeps the reader, payload finder, file locator and app buffers"
+    else t_fail "$cc trim flavour $name" "defines $kept of the 6 kept functions"; fi
     if [ -z "$absent" ]; then
       have=$(trim_defined "$o.o" $trim_all | wc -l); want=$(echo $trim_all | wc -w)
       if [ "$have" -eq "$want" ]; then t_ok "$cc trim flavour $name defines every function a trim drops ($want)"

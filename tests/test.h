@@ -45,6 +45,23 @@ static inline void w64(unsigned char *p, uint64_t v) {
     w32(p + 4, (uint32_t)(v >> 32));
 }
 
+/* Where the real samples are: SAMPLES, else beside the project (tests run from its top directory). */
+static inline const char *test_samples(void) {
+    const char *s = getenv("SAMPLES");
+    return s ? s : "../shared/assembly-store-samples";
+}
+
+#if defined(ASMSTORE_H_INCLUDED) && !defined(ASMSTORE_NO_STDIO) && !defined(ASMSTORE_NO_BUILD)
+/* The bytes of sample `file` (a path under test_samples()), read whole; NULL when absent. */
+static inline unsigned char *test_sample(const char *file, size_t *n) {
+    char path[1024];
+    void *d = NULL;
+    snprintf(path, sizeof path, "%s/%s", test_samples(), file);
+    if (asmstore_read_file(path, NULL, &d, n, NULL) != ASMSTORE_OK) return NULL;
+    return (unsigned char *)d;
+}
+#endif
+
 #if defined(ASMSTORE_H_INCLUDED) && !defined(ASMSTORE_NO_WRITER)
 /* asmstore_writer_add of image under name (strlen), no pdb or config, the other fields from opt
    (NULL: defaults). */

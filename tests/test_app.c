@@ -11,19 +11,6 @@
 #include "../asmstore.h"
 #include "test.h"
 
-static const char *samples(void) {
-    const char *s = getenv("SAMPLES");
-    return s ? s : "../shared/assembly-store-samples";
-}
-
-static unsigned char *slurp(const char *file, size_t *n) {
-    char path[1024];
-    void *d = NULL;
-    snprintf(path, sizeof path, "%s/%s", samples(), file);
-    if (asmstore_read_file(path, NULL, &d, n, NULL) != ASMSTORE_OK) return NULL;
-    return (unsigned char *)d;
-}
-
 #define V3_X64 "v3-watercountdown-widget/x86_64/"
 #define V3_ARM64 "v3-watercountdown-widget/arm64-v8a/"
 #define V1_RAZR "v1-razr-pointcrep/"
@@ -62,8 +49,8 @@ static int check_store(const unsigned char *so, size_t so_size, const asmstore_a
 /* >>real libraries ----------------------------------------------------------------------------- */
 static void test_net10_x86_64(void) {
     size_t n = 0, sn = 0;
-    unsigned char *so = slurp(V3_X64 "libxamarin-app.so", &n);
-    unsigned char *store = slurp(V3_X64 "assembly-store.so", &sn);
+    unsigned char *so = test_sample(V3_X64 "libxamarin-app.so", &n);
+    unsigned char *store = test_sample(V3_X64 "assembly-store.so", &sn);
     asmstore_app_info info;
     asmstore_app_descriptor d;
     uint64_t sum = 0;
@@ -103,8 +90,8 @@ static void test_net10_x86_64(void) {
 
 static void test_net10_arm64_upper_bound(void) {
     size_t n = 0, sn = 0;
-    unsigned char *so = slurp(V3_ARM64 "libxamarin-app.so", &n);
-    unsigned char *store = slurp(V3_ARM64 "assembly-store.so", &sn);
+    unsigned char *so = test_sample(V3_ARM64 "libxamarin-app.so", &n);
+    unsigned char *store = test_sample(V3_ARM64 "assembly-store.so", &sn);
     asmstore_app_info info;
     asmstore_app_descriptor d;
     asmstore_error err;
@@ -134,9 +121,9 @@ static void test_net10_arm64_upper_bound(void) {
 
 static void test_net8_relocated_pointers(void) {
     size_t n = 0, b0n = 0, b1n = 0;
-    unsigned char *so = slurp(V1_RAZR "libxamarin-app.so", &n);
-    unsigned char *b0 = slurp(V1_RAZR "base_assemblies.blob", &b0n);
-    unsigned char *b1 = slurp(V1_RAZR "base_assemblies.arm64_v8a.blob", &b1n);
+    unsigned char *so = test_sample(V1_RAZR "libxamarin-app.so", &n);
+    unsigned char *b0 = test_sample(V1_RAZR "base_assemblies.blob", &b0n);
+    unsigned char *b1 = test_sample(V1_RAZR "base_assemblies.arm64_v8a.blob", &b1n);
     asmstore_app_info info;
     asmstore_app_descriptor d;
     uint64_t next = 0;
@@ -192,7 +179,7 @@ static void test_no_table(void) {
 /* >>damaged copies ----------------------------------------------------------------------------- */
 static void test_damaged_buffer_table(void) {
     size_t n = 0;
-    unsigned char *so = slurp(V3_X64 "libxamarin-app.so", &n);
+    unsigned char *so = test_sample(V3_X64 "libxamarin-app.so", &n);
     asmstore_app_info info, bad;
     asmstore_error err;
     if (!so) SKIP(NO_SAMPLES);
@@ -216,7 +203,7 @@ static void test_damaged_buffer_table(void) {
 
 static void test_damaged_pointer_table(void) {
     size_t n = 0;
-    unsigned char *so = slurp(V1_RAZR "libxamarin-app.so", &n);
+    unsigned char *so = test_sample(V1_RAZR "libxamarin-app.so", &n);
     asmstore_app_info info, bad;
     asmstore_app_descriptor d;
     asmstore_error err;
@@ -266,7 +253,7 @@ static unsigned char *decoy64(const unsigned char *so, size_t n, size_t *out) {
    disagreement whatever the copy says. */
 static void test_decoy_buffer(void) {
     size_t n = 0, dn = 0;
-    unsigned char *so = slurp(V3_X64 "libxamarin-app.so", &n), *d;
+    unsigned char *so = test_sample(V3_X64 "libxamarin-app.so", &n), *d;
     asmstore_app_info info, orig;
     asmstore_error err;
     if (!so) SKIP(NO_SAMPLES);
@@ -296,8 +283,8 @@ static void test_decoy_buffer(void) {
    refused. */
 static void test_loader_ambiguity(void) {
     size_t n = 0, n8 = 0;
-    unsigned char *so = slurp(V3_X64 "libxamarin-app.so", &n);
-    unsigned char *so8 = slurp(V1_RAZR "libxamarin-app.so", &n8);
+    unsigned char *so = test_sample(V3_X64 "libxamarin-app.so", &n);
+    unsigned char *so8 = test_sample(V1_RAZR "libxamarin-app.so", &n8);
     asmstore_app_info info;
     asmstore_app_descriptor d, d5;
     asmstore_error err;
@@ -326,7 +313,7 @@ static void test_loader_ambiguity(void) {
    change, the runtime's checks accept 3.3 MB and nothing more; a second growth extends it. */
 static void test_grow_net10(void) {
     size_t n = 0, k, changed = 0;
-    unsigned char *orig = slurp(V3_X64 "libxamarin-app.so", &n);
+    unsigned char *orig = test_sample(V3_X64 "libxamarin-app.so", &n);
     unsigned char *so;
     asmstore_app_info before, info;
     asmstore_app_descriptor d, d0;
@@ -376,7 +363,7 @@ static void test_grow_net10(void) {
    other descriptors' buffers as they were. */
 static void test_grow_net8(void) {
     size_t n = 0, k, changed = 0;
-    unsigned char *orig = slurp(V1_RAZR "libxamarin-app.so", &n);
+    unsigned char *orig = test_sample(V1_RAZR "libxamarin-app.so", &n);
     unsigned char *so;
     asmstore_app_info before, info;
     asmstore_app_descriptor d, d0;
@@ -411,8 +398,8 @@ static void test_grow_net8(void) {
 
 static void test_grow_refused(void) {
     size_t n = 0, n8 = 0;
-    unsigned char *so = slurp(V3_ARM64 "libxamarin-app.so", &n);
-    unsigned char *so8 = slurp(V1_RAZR "libxamarin-app.so", &n8);
+    unsigned char *so = test_sample(V3_ARM64 "libxamarin-app.so", &n);
+    unsigned char *so8 = test_sample(V1_RAZR "libxamarin-app.so", &n8);
     asmstore_app_info info;
     asmstore_app_descriptor d;
     asmstore_error err;
@@ -451,7 +438,7 @@ static void test_grow_refused(void) {
    application_config's count (at CoreCLR's offset 20) follows. */
 static void test_add_slots(void) {
     size_t n = 0;
-    unsigned char *so = slurp(V3_X64 "libxamarin-app.so", &n);
+    unsigned char *so = test_sample(V3_X64 "libxamarin-app.so", &n);
     asmstore_app_info info, before;
     asmstore_error err;
     if (!so)
@@ -482,7 +469,7 @@ static void test_truncations_and_flips(void) {
     int f;
     for (f = 0; f < 3; f++) {
         size_t n = 0, k;
-        unsigned char *so = slurp(files[f], &n);
+        unsigned char *so = test_sample(files[f], &n);
         if (!so) SKIP(NO_SAMPLES);
         for (k = 0; k < n; k += (k < 4096 ? 1 : 97)) {
             asmstore_app_info info;

@@ -12,6 +12,7 @@
 #include "../asmstore.h"
 #include "test.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -464,7 +465,7 @@ static int check_image_offsets(const asmstore_locator *l, const char *path) {
     asmstore_error err;
     uint32_t i;
     int misaligned = 0;
-    CHECK(strcmp(l->path, path) == 0);
+    CHECK(l->via == ASMSTORE_VIA_FD ? l->path[0] == 0 : strcmp(l->path, path) == 0); /* fd: the host's file */
     CHECK_EQ_INT(asmstore_reader_init(&r, l->data, l->size, NULL, NULL), ASMSTORE_OK);
     for (i = 0; i < r.entry_count; i++) {
         asmstore_entry e;
@@ -584,6 +585,180 @@ static void test_fifo_refused(void) {
 }
 
 /* ---- deterministic mutation run over every parser ---- */
+/* ---- locators from what a host already has: its fd + range, an address ---- */
+/* The payload asmstore_locate_file finds in `path`, copied (what locate_fd must find the same). */
+static unsigned char *payload_of(const char *path, size_t *n, uint64_t *payload_offset) {
+    asmstore_locator l;
+    unsigned char *copy = NULL;
+    if (asmstore_locate_file(&l, path, NULL, NULL) != ASMSTORE_OK) return NULL;
+    copy = (unsigned char *)malloc(l.size);
+    memcpy(copy, l.data, l.size);
+    *n = l.size;
+    *payload_offset = l.file_offset;
+    asmstore_locator_close(&l);
+    return copy;
+}
+
+/* An APK of the two real .NET 10 stores built by `zip -0` after a file of odd size; each member's
+   data offset and size found independently (Python's zipfile and the local header it points at);
+   asmstore_locate_fd on the APK's descriptor and that range finds each store's payload. */
+static void test_locate_fd_apk_member(void) {
+    static const char *const abis[2] = {"arm64-v8a", "x86_64"};
+    char dir[512], cmd[4096], line[512], apk[600], sam[1024];
+    FILE *py;
+    int fd, found = 0;
+    snprintf(dir, sizeof dir, "%s/fdapk", tmpdir);
+    if (!realpath(test_samples(), sam)) SKIP("samples absent (set SAMPLES=.../assembly-store-samples)");
+    snprintf(cmd, sizeof cmd, "command -v zip >/dev/null && command -v python3 >/dev/null");
+    if (system(cmd) != 0) SKIP("needs zip and python3");
+    { /* the arm64 store in an ELF wrapper (elf-section, as .NET 10's stub), the x86_64 one raw */
+        size_t rn = 0, wn = 0;
+        unsigned char *raw, *so;
+        char path[1100];
+        snprintf(path, sizeof path, "%s/v3-watercountdown-widget/arm64-v8a/assembly-store.so", sam);
+        CHECK(asmstore_read_file(path, NULL, (void **)&raw, &rn, NULL) == ASMSTORE_OK);
+        so = wrap(ASMSTORE_ABI_ARM64, ASMSTORE_ELF_MODE_SECTION, raw, rn, &wn);
+        CHECK(so && write_tmp("wrapped.so", so, wn, path, sizeof path));
+        free(raw);
+        free(so);
+    }
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s/lib/arm64-v8a' '%s/lib/x86_64' && cd '%s' && printf 'dex\\n035odd' > classes.dex && "
+             "cp '%s/wrapped.so' lib/arm64-v8a/libassembly-store.so && "
+             "cp '%s/v3-watercountdown-widget/x86_64/assembly-store.so' lib/x86_64/libassembly-store.so && "
+             "zip -0 -q -X app.apk classes.dex lib/arm64-v8a/libassembly-store.so lib/x86_64/libassembly-store.so",
+             dir, dir, dir, tmpdir, sam);
+    CHECK(system(cmd) == 0);
+    snprintf(apk, sizeof apk, "%s/app.apk", dir);
+    snprintf(cmd, sizeof cmd,
+             "python3 -c 'import struct, sys, zipfile\n"
+             "f = open(sys.argv[1], \"rb\")\n"
+             "for i in zipfile.ZipFile(sys.argv[1]).infolist():\n"
+             "    f.seek(i.header_offset + 26); n, x = struct.unpack(\"<HH\", f.read(4))\n"
+             "    print(i.filename, i.header_offset + 30 + n + x, i.file_size, i.compress_type)' '%s'", apk);
+    py = popen(cmd, "r");
+    CHECK(py != NULL);
+    while (py && fgets(line, sizeof line, py)) {
+        char name[256], orig[1024];
+        unsigned long long off, size;
+        unsigned method;
+        asmstore_locator l;
+        asmstore_reader r;
+        unsigned char *want;
+        size_t want_size = 0;
+        uint64_t want_at = 0;
+        if (sscanf(line, "%255s %llu %llu %u", name, &off, &size, &method) != 4 || strncmp(name, "lib/", 4) != 0) continue;
+        CHECK_EQ_INT(method, 0);
+        snprintf(orig, sizeof orig, "%s/%s", dir, name);
+        want = payload_of(orig, &want_size, &want_at);
+        fd = open(apk, O_RDONLY | O_CLOEXEC);
+        CHECK(want && fd >= 0 && off % 4096 != 0); /* a range the mapping must round down */
+        CHECK_EQ_INT(asmstore_locate_fd(&l, fd, off, size, NULL, NULL), ASMSTORE_OK);
+        close(fd); /* the mapping outlives the descriptor */
+        CHECK(l.via == ASMSTORE_VIA_FD && l.size == want_size && memcmp(l.data, want, want_size) == 0);
+        CHECK(l.file_offset == off + want_at && l.entry_size == size && l.path[0] == 0 && identity_is(&l, apk));
+        CHECK(file_holds(apk, l.file_offset, l.data, l.size));
+        CHECK_EQ_INT(asmstore_reader_init(&r, l.data, l.size, NULL, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(r.entry_count, 10);
+        CHECK(strstr(name, abis[0]) ? l.wrapper == ASMSTORE_ELF_SECTION && want_at == 16384
+                                    : strstr(name, abis[1]) && l.wrapper == ASMSTORE_ELF_NONE && want_at == 0);
+        asmstore_locator_close(&l);
+        free(want);
+        found++;
+    }
+    if (py) CHECK(pclose(py) == 0);
+    CHECK_EQ_INT(found, 2);
+    /* the host's mistakes: results, never a mapping of something else */
+    {
+        asmstore_locator l;
+        struct stat st;
+        fd = open(apk, O_RDONLY | O_CLOEXEC);
+        CHECK(fd >= 0 && fstat(fd, &st) == 0);
+        CHECK_EQ_INT(asmstore_locate_fd(&l, -1, 0, 0, NULL, NULL), ASMSTORE_ERR_INVALID_ARG);
+        CHECK_EQ_INT(asmstore_locate_fd(&l, fd, (uint64_t)st.st_size, 0, NULL, NULL), ASMSTORE_ERR_TRUNCATED);
+        CHECK_EQ_INT(asmstore_locate_fd(&l, fd, 10, (uint64_t)st.st_size, NULL, NULL), ASMSTORE_ERR_TRUNCATED);
+        CHECK_EQ_INT(asmstore_locate_fd(&l, fd, UINT64_MAX, 2, NULL, NULL), ASMSTORE_ERR_TRUNCATED);
+        CHECK_EQ_INT(asmstore_locate_fd(&l, fd, 0, 0, NULL, NULL), ASMSTORE_OK); /* size 0: to the end */
+        CHECK(l.entry_size == (size_t)st.st_size && l.wrapper == ASMSTORE_ELF_NONE);
+        asmstore_locator_close(&l);
+        close(fd);
+        fd = open(dir, O_RDONLY | O_CLOEXEC);
+        CHECK_EQ_INT(asmstore_locate_fd(&l, fd, 0, 0, NULL, NULL), ASMSTORE_ERR_IO);
+        close(fd);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+}
+
+/* An image's offset in the host's file, through locate_fd: every entry's bytes are there. */
+static void test_locate_fd_image_offsets(void) {
+    const void *store;
+    size_t store_size, n;
+    asmstore_writer *w = make_store(ASMSTORE_ABI_X86_64, &store, &store_size);
+    unsigned char *so = wrap(ASMSTORE_ABI_X86_64, ASMSTORE_ELF_MODE_DLOPEN, store, store_size, &n), *padded;
+    char p_pad[512];
+    asmstore_locator l;
+    int fd;
+    if (!w || !so) { CHECK(0); return; }
+    padded = (unsigned char *)calloc(1, n + 777); /* the .so at an odd offset in a bigger file */
+    memcpy(padded + 777, so, n);
+    CHECK(write_tmp("padded.bin", padded, n + 777, p_pad, sizeof p_pad));
+    fd = open(p_pad, O_RDONLY | O_CLOEXEC);
+    CHECK_EQ_INT(asmstore_locate_fd(&l, fd, 777, n, NULL, NULL), ASMSTORE_OK);
+    close(fd);
+    CHECK(l.file_offset == 777 + 16384 && l.wrapper == ASMSTORE_ELF_SYMBOL);
+    CHECK(check_image_offsets(&l, p_pad) >= 1);
+    asmstore_locator_close(&l);
+    unlink(p_pad);
+    free(padded);
+    free(so);
+    asmstore_writer_free(w);
+}
+
+/* A payload address: bytes with their size (a raw store, an ELF file in memory), or dlsym's
+   address with size 0 (the extent from the loaded object, as asmstore_locate_dlopen). */
+static void test_locate_memory(void) {
+    const void *store;
+    size_t store_size, n;
+    asmstore_writer *w = make_store(ASMSTORE_ABI_X86_64, &store, &store_size);
+    unsigned char *so = wrap(ASMSTORE_ABI_X86_64, ASMSTORE_ELF_MODE_DLOPEN, store, store_size, &n);
+    asmstore_locator l, d;
+    if (!w || !so) { CHECK(0); return; }
+    CHECK_EQ_INT(asmstore_locate_memory(&l, store, store_size, NULL), ASMSTORE_OK);
+    CHECK(l.data == store && l.size == store_size && l.via == ASMSTORE_VIA_MEMORY && l.wrapper == ASMSTORE_ELF_NONE);
+    asmstore_locator_close(&l);
+    CHECK_EQ_INT(asmstore_locate_memory(&l, so, n, NULL), ASMSTORE_OK);
+    CHECK(l.data == so + 16384 && l.size >= store_size && memcmp(l.data, store, store_size) == 0 && l.wrapper == ASMSTORE_ELF_SYMBOL);
+    asmstore_locator_close(&l);
+    CHECK_EQ_INT(asmstore_locate_memory(&l, so, 100, NULL), ASMSTORE_ERR_NO_PAYLOAD); /* a cut ELF header */
+    CHECK_EQ_INT(asmstore_locate_memory(&l, NULL, 10, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK_EQ_INT(asmstore_locate_memory(&l, so, 0, NULL), ASMSTORE_ERR_UNSUPPORTED); /* heap: no loaded object */
+#if defined(__x86_64__) && !defined(ASMSTORE_NO_LOCATOR)
+    {
+        char p_dl[512];
+        void *h, *sym;
+        asmstore_reader r;
+        asmstore_entry e;
+        CHECK(write_tmp("libmem.so", so, n, p_dl, sizeof p_dl));
+        h = dlopen(p_dl, RTLD_NOW | RTLD_LOCAL);
+        sym = h ? dlsym(h, "_assembly_store") : NULL;
+        CHECK(sym != NULL);
+        CHECK_EQ_INT(asmstore_locate_memory(&l, sym, 0, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_locate_dlopen(&d, p_dl, NULL, NULL), ASMSTORE_OK);
+        CHECK(l.data == sym && l.size == d.size && l.file_offset == 16384 && strcmp(l.path, p_dl) == 0);
+        CHECK_EQ_INT(asmstore_reader_init(&r, l.data, l.size, NULL, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find(&r, "A", 1, &e, NULL), ASMSTORE_OK);
+        asmstore_locator_close(&l); /* nothing of the host's is closed */
+        CHECK(dlsym(h, "_assembly_store") == sym);
+        asmstore_locator_close(&d);
+        if (h) dlclose(h);
+        unlink(p_dl);
+    }
+#endif
+    free(so);
+    asmstore_writer_free(w);
+}
+
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(void) { rng_state ^= rng_state << 13; rng_state ^= rng_state >> 7; rng_state ^= rng_state << 17; return (uint32_t)(rng_state >> 11); }
 
@@ -610,6 +785,12 @@ static void fuzz_one(const unsigned char *orig, size_t n, int iters) {
         if (asmstore_elf_payload(f, len, NULL, &pl, &ps, &info, NULL) == ASMSTORE_OK)
             CHECK((const unsigned char *)pl >= f && ps <= len && (size_t)((const unsigned char *)pl - f) <= len - ps);
         (void)asmstore_elf_check_bionic(f, len, ASMSTORE_ABI_UNKNOWN, NULL, NULL, NULL);
+        if (len) { /* the host's bytes with their size: the payload inside them */
+            asmstore_locator lm;
+            if (asmstore_locate_memory(&lm, f, len, NULL) == ASMSTORE_OK)
+                CHECK((const unsigned char *)lm.data >= f && lm.size <= len &&
+                      (size_t)((const unsigned char *)lm.data - f) <= len - lm.size);
+        }
         if (asmstore_zip_find_store(f, len, ASMSTORE_ABI_UNKNOWN, NULL, &ze, NULL) == ASMSTORE_OK)
             CHECK(ze.data_offset <= len && ze.compressed_size <= len - ze.data_offset);
         { /* as a template stub: a payload found in it is replaced (ASan sees any stray read or write) */
@@ -662,6 +843,9 @@ int main(void) {
     RUN(test_locate_file_and_dlopen);
     RUN(test_locate_apk_and_split);
     RUN(test_image_offsets);
+    RUN(test_locate_fd_apk_member);
+    RUN(test_locate_fd_image_offsets);
+    RUN(test_locate_memory);
     RUN(test_fifo_refused);
     RUN(test_mutations);
     rmdir(tmpdir);

@@ -590,6 +590,37 @@ static void test_lower_bound_any_spread(void) {
 
 /* asmstore_reader_find_index: the descriptor asmstore_reader_find describes, for both spellings of
    every name; placeholders answer IGNORED with their index; misses leave *index alone. */
+/* asmstore_reader_find gives the hash it computed (MonoVM keys its image cache by it): known values
+   from zlib's crc32 and python3-xxhash, the XXH3-64 ones also the real .NET 10 x86_64 store's index
+   rows (EXPECTED.json); asmstore_reader_entry gives 0. */
+static void test_find_gives_hash(void) {
+    static const struct { uint32_t format; asmstore_abi abi; asmstore_runtime rt; const char *name; uint64_t hash; } cases[] = {
+        {4, ASMSTORE_ABI_X86, ASMSTORE_RUNTIME_CORECLR, "System.Runtime", 0x5bf6a0a2u},
+        {4, ASMSTORE_ABI_X86, ASMSTORE_RUNTIME_CORECLR, "System.Runtime.dll", 0x237e2f9cu},
+        {4, ASMSTORE_ABI_X86, ASMSTORE_RUNTIME_CORECLR, "Mono.Android.dll", 0xc926113fu},
+        {3, ASMSTORE_ABI_X86_64, ASMSTORE_RUNTIME_MONOVM, "System.Runtime", 0x2174319c0d835bc9u},
+        {3, ASMSTORE_ABI_X86_64, ASMSTORE_RUNTIME_MONOVM, "Mono.Android", 0x0c59ad9fbbd43abeu},
+        {4, ASMSTORE_ABI_X86, ASMSTORE_RUNTIME_MONOVM, "System.Runtime", 0x62c6282eu},
+        {4, ASMSTORE_ABI_X86, ASMSTORE_RUNTIME_MONOVM, "fr/App.resources", 0xde980eb6u},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        built b = build_store(cases[i].format, cases[i].abi, cases[i].rt, 1, 1);
+        asmstore_reader r;
+        asmstore_entry e;
+        memset(&e, 0, sizeof e);
+        CHECK_EQ_INT(asmstore_reader_init(&r, b.data, b.size, NULL, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_reader_find(&r, cases[i].name, strlen(cases[i].name), &e, NULL), ASMSTORE_OK);
+        if (e.name_hash != cases[i].hash)
+            fprintf(stderr, "  %s: name_hash 0x%llx, want 0x%llx\n", cases[i].name, (unsigned long long)e.name_hash,
+                    (unsigned long long)cases[i].hash);
+        CHECK(e.name_hash == cases[i].hash);
+        CHECK_EQ_INT(asmstore_reader_entry(&r, e.index, &e, NULL), ASMSTORE_OK);
+        CHECK(e.name_hash == 0);
+        free(b.data);
+    }
+}
+
 static void test_find_index(void) {
     built b = build_store(4, ASMSTORE_ABI_X86, ASMSTORE_RUNTIME_CORECLR, 1, 1);
     asmstore_reader r;
@@ -1188,6 +1219,7 @@ int main(void) {
     RUN(test_exact_name_wins);
     RUN(test_lower_bound_any_spread);
     RUN(test_find_index);
+    RUN(test_find_gives_hash);
     RUN(test_name_table_at_init);
     RUN(test_expected_layout);
     RUN(test_empty_image_roundtrip);
