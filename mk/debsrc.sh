@@ -92,7 +92,7 @@ case "${1:-}" in
     [ -f "$3/lib/libz.a" ] && exit 0
     (cd "$(private_copy "$2" "$3" zlib)" &&
      CC="${CC:-cc}" AR="${AR:-ar}" CFLAGS="${CFLAGS:--O2}" ./configure --static --prefix="$3" >&2 &&
-     make -s -j2 libz.a >&2 && mkdir -p "$3/lib" "$3/include" && cp libz.a "$3/lib/" &&
+     make -s clean >/dev/null && make -s -j2 libz.a >&2 && mkdir -p "$3/lib" "$3/include" && cp libz.a "$3/lib/" &&
      cp zlib.h zconf.h "$3/include/") ;;
   openssl)
     [ $# -eq 3 ] || die "usage: openssl SRC PREFIX"
@@ -102,7 +102,7 @@ case "${1:-}" in
     (cd "$(private_copy "$2" "$3" openssl)" &&
      CC="${CC:-cc}" AR="${AR:-ar}" ./Configure "${OPENSSL_TARGET:-linux-x86_64}" no-shared no-module no-dso \
        no-engine no-legacy no-autoload-config no-tests no-ssl3 no-comp ${CFLAGS:--O2} --prefix="$3" >&2 &&
-     make -s -j2 build_generated >&2 && make -s -j2 libcrypto.a >&2 && mkdir -p "$3/lib" "$3/include" &&
+     make -s clean >/dev/null && make -s -j2 build_generated >&2 && make -s -j2 libcrypto.a >&2 && mkdir -p "$3/lib" "$3/include" &&
      cp libcrypto.a "$3/lib/" && cp -r include/openssl "$3/include/") ;;
   *) die "usage: mk/debsrc.sh fetch|zstd|lz4|zlib|openssl ..." ;;
 esac
