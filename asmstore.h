@@ -1150,6 +1150,13 @@ typedef struct asmstore_write_options {
                                           0: one each, as .NET 10 and 11 previews (p1 .. rc1)
                                           wrote. A real "X.ni.dll" is an ordinary entry either
                                           way */
+    const asmstore_writer *reuse;      /* a finished writer (another ABI's store of the same
+                                          build, say): an image with the same bytes, compression
+                                          and level as one it compressed takes that payload
+                                          instead of being compressed again. The output is the
+                                          same bytes either way (a compress callback must give
+                                          the same payload for the same input). It must stay
+                                          alive and unchanged until this finish returns */
 } asmstore_write_options;
 
 /* Per-entry flags (asmstore_add.flags). */
@@ -1243,6 +1250,26 @@ ASMSTORE_DEF asmstore_result asmstore_writer_output(const asmstore_writer *w, si
                                                     size_t *size, asmstore_error *err);
 /* Number of descriptors added so far (coreclr companions and every ABI's arch entries included). */
 ASMSTORE_DEF size_t asmstore_writer_count(const asmstore_writer *w);
+/* What finish made of one entry (asmstore_writer_entry). */
+typedef struct asmstore_written {
+    const char *name;            /* not NUL-terminated; owned by the writer */
+    size_t name_len;
+    asmstore_abi abi;            /* format 1 arch entries: their ABI; else UNKNOWN */
+    int ignored;                 /* a placeholder (ASMSTORE_ADD_IGNORED or a coreclr companion) */
+    int reused;                  /* its compressed image came from opt.reuse's, not compressed
+                                    again */
+    uint32_t descriptor_index;   /* the compressed image header's; ASMSTORE_NO_DESCRIPTOR for
+                                    images stored as they are and ignored entries */
+    uint32_t mapping_index;      /* the descriptor's (formats 2-4); UINT32_MAX in format 1 and
+                                    for ignored entries */
+    size_t image_size;           /* the image as added */
+    size_t stored_size;          /* its bytes in the store: header + payload, or the image */
+    size_t pdb_size, config_size;
+} asmstore_written;
+/* After a successful finish: entry i (0 .. asmstore_writer_count - 1, in add order) as written.
+   ASMSTORE_ERR_INVALID_ARG before finish or for NULLs, ASMSTORE_ERR_NOT_FOUND past the last. */
+ASMSTORE_DEF asmstore_result asmstore_writer_entry(const asmstore_writer *w, size_t i,
+                                                   asmstore_written *out, asmstore_error *err);
 /* Frees the writer and everything it owns; NULL is fine. */
 ASMSTORE_DEF void asmstore_writer_free(asmstore_writer *w);
 
@@ -7294,6 +7321,8 @@ typedef struct asmstore__wentry {
     uint32_t descriptor_index; /* in the compressed image header */
     unsigned char *frame;      /* owned: compression header + payload, when compressed here */
     size_t frame_cap;
+    uint64_t content;          /* XXH3-64 of the image, when compressed here (opt.reuse's key) */
+    int reused;                /* frame's payload copied from opt.reuse's */
     const unsigned char *stored; /* what goes into the store: the image itself or frame */
     size_t stored_size;
     asmstore_result status;
@@ -7316,6 +7345,9 @@ struct asmstore_writer {
     size_t nouts; /* set by finish */
     /* compression work distribution: jobs[] lists entry indices, largest image first */
     size_t *jobs;
+    /* opt.reuse's entries with a frame, sorted by image size then content hash (finish only) */
+    const asmstore__wentry **reusable;
+    size_t nreusable;
     size_t next_job, done_jobs;
     /* names added so far, for the duplicate check: open addressing on XXH3-64 of the name,
        slots hold entry index + 1 (0 = empty), capacity a power of two kept at most half full */
@@ -7413,6 +7445,9 @@ ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out,
     memset(&o, 0, sizeof o);
     if (opt) o = *opt;
     if ((res = asmstore__resolve_options(&o, err)) != ASMSTORE_OK) return res;
+    if (o.reuse && !o.reuse->nouts)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "write options: reuse is not a finished writer");
     w = (asmstore_writer *)asmstore_alloc(&o.allocator, sizeof *w);
     if (!w) return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0, "the writer");
     memset(w, 0, sizeof *w);
@@ -7759,11 +7794,69 @@ ASMSTORE__PRIVATE size_t asmstore__compress_bound(asmstore_compression kind, siz
     return n + (n >> 8) + (n < k128 ? (k128 - n) >> 11 : 0u);
 }
 
+/* opt.reuse's entries ordered by image size, then content hash. */
+static int asmstore__reusable_cmp(const void *a, const void *b) {
+    const asmstore__wentry *x = *(const asmstore__wentry *const *)a;
+    const asmstore__wentry *y = *(const asmstore__wentry *const *)b;
+    if (x->image_size != y->image_size) return x->image_size < y->image_size ? -1 : 1;
+    return x->content < y->content ? -1 : (x->content > y->content);
+}
+/* The level an entry is compressed at. */
+ASMSTORE__PRIVATE int asmstore__entry_level(const asmstore_writer *w, const asmstore__wentry *e) {
+    return e->level ? e->level : w->opt.level;
+}
+/* Lists opt.reuse's compressed-here entries for asmstore__reuse_frame (none when its compression
+   differs: no payload of it could serve). */
+ASMSTORE__PRIVATE asmstore_result asmstore__reusable_list(asmstore_writer *w) {
+    const asmstore_writer *src = w->opt.reuse;
+    size_t i;
+    w->nreusable = 0;
+    if (!src || src->opt.compression != w->opt.compression || !src->count) return ASMSTORE_OK;
+    w->reusable = (const asmstore__wentry **)asmstore_alloc(&w->opt.allocator,
+                                                            src->count * sizeof *w->reusable);
+    if (!w->reusable) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    for (i = 0; i < src->count; i++)
+        if (src->entries[i].frame) w->reusable[w->nreusable++] = &src->entries[i];
+    if (w->nreusable) qsort(w->reusable, w->nreusable, sizeof *w->reusable, asmstore__reusable_cmp);
+    return ASMSTORE_OK;
+}
+/* Entry e (its frame's header written, content hashed) takes the payload of an opt.reuse entry
+   with the same bytes and level, when there is one: 1 done, 0 compress it. Equal bytes are
+   checked, not assumed from the hash. */
+ASMSTORE__PRIVATE int asmstore__reuse_frame(asmstore_writer *w, asmstore__wentry *e, int level) {
+    size_t lo = 0, hi = w->nreusable;
+    while (lo < hi) { /* the first candidate not below e */
+        size_t mid = lo + (hi - lo) / 2;
+        const asmstore__wentry *c = w->reusable[mid];
+        if (c->image_size < e->image_size ||
+            (c->image_size == e->image_size && c->content < e->content))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < w->nreusable; lo++) {
+        const asmstore__wentry *c = w->reusable[lo];
+        size_t payload = c->stored_size - ASMSTORE_IMAGE_HEADER_SIZE;
+        if (c->image_size != e->image_size || c->content != e->content) break;
+        if (asmstore__entry_level(w->opt.reuse, c) != level ||
+            memcmp(c->image, e->image, e->image_size) != 0 ||
+            payload > e->frame_cap - ASMSTORE_IMAGE_HEADER_SIZE)
+            continue;
+        memcpy(e->frame + ASMSTORE_IMAGE_HEADER_SIZE, c->frame + ASMSTORE_IMAGE_HEADER_SIZE,
+               payload);
+        e->stored = e->frame;
+        e->stored_size = c->stored_size;
+        e->reused = 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* Compresses entry i into its XAZS/XALZ form (or keeps the image when it is stored as it is). */
 ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, size_t i, void *cctx) {
     asmstore__wentry *e = &w->entries[i];
     asmstore_compression kind = w->opt.compression;
-    int level = e->level ? e->level : w->opt.level;
+    int level = asmstore__entry_level(w, e);
     size_t bound = asmstore__compress_bound(kind, e->image_size), z = 0;
     if (e->ignored) return ASMSTORE_OK;
     if (!e->compressed || (e->flags & ASMSTORE_ADD_VERBATIM)) {
@@ -7774,6 +7867,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, siz
     if (bound < e->image_size || bound > SIZE_MAX - ASMSTORE_IMAGE_HEADER_SIZE)
         return ASMSTORE_ERR_TOO_LARGE;
     asmstore_free(&w->opt.allocator, e->frame, e->frame_cap); /* from an earlier, failed finish */
+    e->reused = 0;
     e->frame_cap = ASMSTORE_IMAGE_HEADER_SIZE + bound;
     e->frame = (unsigned char *)asmstore_alloc(&w->opt.allocator, e->frame_cap);
     if (!e->frame) {
@@ -7783,6 +7877,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, siz
     asmstore__wr32(e->frame, w->magic);
     asmstore__wr32(e->frame + 4, e->descriptor_index);
     asmstore__wr32(e->frame + 8, (uint32_t)e->image_size);
+    e->content = asmstore_xxh3_64(e->image, e->image_size);
+    if (asmstore__reuse_frame(w, e, level)) return ASMSTORE_OK;
 #ifndef ASMSTORE_NO_ZSTD
     if (kind == ASMSTORE_COMPRESSION_ZSTD) {
         z = ZSTD_compressCCtx((ZSTD_CCtx *)cctx, e->frame + ASMSTORE_IMAGE_HEADER_SIZE, bound,
@@ -7846,12 +7942,12 @@ static int asmstore__job_cmp(const void *a, const void *b) {
     return x->index < y->index ? -1 : (x->index > y->index);
 }
 
-/* Compresses every entry, N workers pulling entries largest first; each result depends only on its
-   entry, so the bytes never depend on the thread count. */
-ASMSTORE__PRIVATE asmstore_result asmstore__compress_all(asmstore_writer *w) {
+/* The workers of asmstore__compress_all over every entry (opt.reuse's list made first). */
+ASMSTORE__PRIVATE asmstore_result asmstore__run_compression(asmstore_writer *w) {
     const asmstore_allocator *a = &w->opt.allocator;
     size_t i, n = w->count;
     int jobs;
+    if (asmstore__reusable_list(w) != ASMSTORE_OK) return ASMSTORE_ERR_OUT_OF_MEMORY;
     {
         asmstore__job *order = (asmstore__job *)asmstore_alloc(a, n * sizeof *order);
         w->jobs = (size_t *)asmstore_alloc(a, n * sizeof *w->jobs);
@@ -7900,7 +7996,20 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_all(asmstore_writer *w) {
 #endif
     asmstore_free(a, w->jobs, n * sizeof *w->jobs);
     w->jobs = NULL;
-    for (i = 0; i < n; i++)
+    return ASMSTORE_OK;
+}
+
+/* Compresses every entry, N workers pulling entries largest first; each result depends only on its
+   entry, so the bytes never depend on the thread count. */
+ASMSTORE__PRIVATE asmstore_result asmstore__compress_all(asmstore_writer *w) {
+    asmstore_result res = asmstore__run_compression(w);
+    size_t i;
+    asmstore_free(&w->opt.allocator, w->reusable,
+                  w->opt.reuse ? w->opt.reuse->count * sizeof *w->reusable : 0);
+    w->reusable = NULL;
+    w->nreusable = 0;
+    if (res != ASMSTORE_OK) return res;
+    for (i = 0; i < w->count; i++)
         if (w->entries[i].status != ASMSTORE_OK) return w->entries[i].status;
     return ASMSTORE_OK;
 }
@@ -8405,6 +8514,31 @@ ASMSTORE_DEF asmstore_result asmstore_writer_output(const asmstore_writer *w, si
     *name = w->outs[i].name;
     *data = w->outs[i].data;
     *size = w->outs[i].size;
+    return ASMSTORE_OK;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_writer_entry(const asmstore_writer *w, size_t i,
+                                                   asmstore_written *out, asmstore_error *err) {
+    const asmstore__wentry *e;
+    if (!w || !out || !w->nouts)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL writer or output, or before a successful finish");
+    if (i >= w->count)
+        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "entry index past the last");
+    e = &w->entries[i];
+    memset(out, 0, sizeof *out);
+    out->name = e->name;
+    out->name_len = e->name_len;
+    out->abi = e->abi;
+    out->ignored = e->ignored;
+    out->reused = e->reused;
+    out->descriptor_index = e->compressed && !e->ignored ? e->descriptor_index
+                                                         : ASMSTORE_NO_DESCRIPTOR;
+    out->mapping_index = w->opt.format == 1 || e->ignored ? UINT32_MAX : e->mapping;
+    out->image_size = e->image_size;
+    out->stored_size = e->stored_size;
+    out->pdb_size = e->pdb_size;
+    out->config_size = e->config_size;
     return ASMSTORE_OK;
 }
 
