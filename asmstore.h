@@ -1323,6 +1323,11 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
                                                            asmstore_runtime runtime,
                                                            asmstore_abi abi, asmstore_preset *info,
                                                            asmstore_error *err);
+/* The level releases compress a store of this format and compression at (the presets' ladder):
+   LZ4 HC 9 in format 1 (.NET 6-8), 12 in formats 2-3 (.NET 9, 10); zstd 3 in format 4 (11 p7,
+   rc1), 22 in format 3 (11 GA, main); 0 for ASMSTORE_COMPRESSION_NONE. A repacker keeps an
+   entry's level with it. */
+ASMSTORE_DEF int asmstore_release_level(uint32_t format, asmstore_compression kind);
 /* "net8", "net9", "net10", "net11", "net11-preview", "net12"; parse: ASMSTORE_TARGET_NONE for others. */
 ASMSTORE_DEF const char *asmstore_target_name(asmstore_target target);
 ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name);
@@ -8569,6 +8574,14 @@ ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name) {
     return ASMSTORE_TARGET_NONE;
 }
 
+/* LZ4 HC L09_HC (6-8), L12_MAX (9, 10); zstd 22 in optimised GA (and main) builds, 3 in 11
+   p7/rc1 */
+ASMSTORE_DEF int asmstore_release_level(uint32_t format, asmstore_compression kind) {
+    if (kind == ASMSTORE_COMPRESSION_LZ4) return format == 1 ? 9 : 12;
+    if (kind == ASMSTORE_COMPRESSION_ZSTD) return format == 4 ? 3 : 22;
+    return 0;
+}
+
 ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_options *o,
                                                            asmstore_target target,
                                                            asmstore_runtime runtime,
@@ -8603,12 +8616,7 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
                                              : ASMSTORE_HASH_XXH32;
     o->compression =
         target <= ASMSTORE_TARGET_NET10 ? ASMSTORE_COMPRESSION_LZ4 : ASMSTORE_COMPRESSION_ZSTD;
-    /* LZ4 HC L09_HC (6-8), L12_MAX (9, 10); zstd 22 in optimised GA (and main) builds, 3 in 11
-       p7/rc1 */
-    o->level = target == ASMSTORE_TARGET_NET8            ? 9
-               : target <= ASMSTORE_TARGET_NET10         ? 12
-               : target == ASMSTORE_TARGET_NET11_PREVIEW ? 3
-                                                         : 22;
+    o->level = asmstore_release_level(o->format, o->compression);
     if (info) {
         info->version_word = asmstore__version_word(o->format, abi);
         info->header_size = o->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2;

@@ -11,6 +11,7 @@
 #   make bench-report BENCH_ONLY=ttm   section 7 alone (time to Main, CPU, faults, memory: CoreCLR and Mono)
 #   make bench-report BENCH_ONLY=codecs   section 9 alone (LZ4 decode vs liblz4, CRC-32 vs zlib, info of a STORED APK)
 #   make bench-report BENCH_ONLY=abis   section 1b alone (pack --abi of four ABIs vs one, CPU)
+#   make bench-report BENCH_ONLY=lookup   section 3b alone (the USE block's lookup vs upstream's .NET 11 search)
 #   make bench-report BENCH_ONLY=size   section 11 alone (.text of the smallest device reader, x86_64 and arm64)
 #   make bench-scan     section 10 alone (asmstore scan vs the floor, --yara vs yara's CLI, max RSS)
 #   make bench-report BENCH_TTM_SAMPLES=5   fewer rounds of section 7 (15 by default, 41 with BENCH_FULL=1)

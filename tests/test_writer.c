@@ -418,6 +418,7 @@ static void test_presets(void) {
             CHECK_EQ_INT(o.format, x->format);
             CHECK_EQ_INT(o.compression, x->comp);
             CHECK_EQ_INT(o.level, x->level);
+            CHECK_EQ_INT(asmstore_release_level(x->format, x->comp), x->level); /* the ladder's one home */
             CHECK_EQ_INT(o.image_alignment, 1);
             CHECK_EQ_INT(o.no_companions, x->rt == ASMSTORE_RUNTIME_CORECLR && !x->companions);
             CHECK_EQ_INT(o.hash, x->format == 1 ? ASMSTORE_HASH_UNKNOWN : x->crc ? ASMSTORE_HASH_CRC32 : is64 ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32);
@@ -466,6 +467,14 @@ static void test_presets(void) {
 }
 
 /* Combinations no release shipped, and bad arguments, are refused. */
+/* asmstore_release_level: stored images have no level; every compressed format has its release's */
+static void test_release_level(void) {
+    CHECK_EQ_INT(asmstore_release_level(3, ASMSTORE_COMPRESSION_NONE), 0);
+    CHECK_EQ_INT(asmstore_release_level(1, ASMSTORE_COMPRESSION_LZ4), 9);
+    CHECK_EQ_INT(asmstore_release_level(2, ASMSTORE_COMPRESSION_LZ4), 12);
+    CHECK_EQ_INT(asmstore_release_level(4, ASMSTORE_COMPRESSION_ZSTD), 3);
+    CHECK_EQ_INT(asmstore_release_level(3, ASMSTORE_COMPRESSION_ZSTD), 22);
+}
 static void test_presets_refused(void) {
     asmstore_write_options o;
     memset(&o, 0, sizeof o);
@@ -1469,5 +1478,6 @@ int main(void) {
     RUN(test_v1_refusals);
     RUN(test_reuse_across_abis);
     RUN(test_reuse_refusals);
+    RUN(test_release_level);
     return TEST_DONE();
 }

@@ -3,8 +3,8 @@
 # every figure beside its anchor measured in the same run; the sections are echoed to stdout as they go.
 # Never fails on timing: a missed target is reported as "behind", never as an error.
 #   usage: bench.sh OUT ASMSTORE BENCH_TOOL BENCH_CACHE
-#   env:   BENCH_FULL=1 (levels 19 and 22 on the whole corpus, more samples), BENCH_ONLY=ttm|codecs|scan|abis|size
-#          (section 7, 9, 10, 1b or 11 alone),
+#   env:   BENCH_FULL=1 (levels 19 and 22 on the whole corpus, more samples), BENCH_ONLY=ttm|codecs|scan|abis|lookup|size
+#          (section 7, 9, 10, 1b, 3b or 11 alone),
 #          BENCH_TTM_SAMPLES=N, BENCH_TTM_PASSES=N (section 7's rounds and passes, tests/bench/bench_ttm.sh)
 # The report: summary (targets met / behind, the run's noise), machine and run, then per section its
 # figures and anchors (medians with min-max; A and B interleaved in every repetition):
@@ -12,7 +12,8 @@
 #             the upstream recipe stand-in (zstd per file + llvm-mc .incbin + ld.lld, docs/store-format.md §6.2);
 #             1b: pack --abi of four ABIs vs one (CPU: each image compressed once)
 #   2 locate  asmstore_locate_dlopen + reader init vs dlopen+dlsym of an ld.lld-linked .so vs the APK scan
-#   3 lookup  ns and callgrind instructions per name vs a bsearch floor; open and attach instructions
+#   3 lookup  ns and callgrind instructions per name vs a bsearch floor; open and attach instructions;
+#             3b: the USE block's reader vs upstream's .NET 11 search (bitwise CRC-32, and a table CRC)
 #   4 read    asmstore_reader_read vs raw ZSTD_decompressDCtx; zero-copy of stored entries vs a copy
 #   5 cache   tests/bench/bench_cache.c: cold vs warm vs cache off, writer, break-even, memory; 5b its startup
 #             matrix in fresh processes (hit vs direct zstd vs upstream's removed design; CPU, faults, dirty)
@@ -30,7 +31,7 @@
 set -uo pipefail
 OUT=$1; A=$2; T=$3; C=$4
 FULL=${BENCH_FULL:-0}
-ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone; "codecs": section 9; "scan": section 10; "abis": 1b; "size": 11
+ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone; "codecs": section 9; "scan": section 10; "abis": 1b; "lookup": 3b; "size": 11
 NCPU=$(nproc)
 # the store these figures have always measured: format 4, monovm, zstd, dlopen .so (pack's default is net11 coreclr)
 PACK_AS="--target net11-preview --runtime monovm --wrap dlopen"
@@ -116,6 +117,50 @@ lld_wrap() { # RAW OUT.so
   "$LLVM_MC" --filetype=obj -triple=x86_64-linux-android -o "$W/payload.o" "$W/payload.s" &&
   "$LLD" --shared -soname libassembly-store.so -z max-page-size=16384 --build-id=sha1 \
       --export-dynamic-symbol=_assembly_store -o "$2" "$W/payload.o"
+}
+
+count_ir() { # STORE WHAT ITER -> instructions per op (callgrind, toggled on the noinline bench_count_* function)
+  have valgrind || { echo nan; return; }
+  local out=$W/cg.$2 ops ir
+  ops=$(valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect="bench_count_$2" "$T" count "$1" "$2" "$3" 2>/dev/null |
+        awk '/^ops/ { print $2 }')
+  ir=$(awk '/^totals:/ { print $2 }' "$out" 2>/dev/null)
+  [ -n "$ops" ] && [ -n "$ir" ] && calc "$ir / $ops" || echo nan
+}
+# 3b (called in section 3, or alone under BENCH_ONLY=lookup): the reader a host gets from the USE block vs
+# upstream's own search (bench_tool upstream), on .NET 11 GA CoreCLR stores (CRC-32, arm64, the USE block's
+# host) of each corpus, level 1 (lookups never decompress)
+lookup_vs_upstream() {
+  "$A" pack --raw --abi arm64 -o "$W/crc.raw" --level 1 --jobs "$NCPU" "${corpus[@]}" >/dev/null 2>&1
+  [ ${#bcl[@]} -gt 0 ] && "$A" pack --raw --abi arm64 -o "$W/bclcrc.raw" --level 1 --jobs "$NCPU" "${bcl[@]}" >/dev/null 2>&1
+  say "### 3b. Lookup as a host writes it, vs upstream's"
+  say ""
+  say "A .NET 11 GA CoreCLR store (CRC-32, arm64) of each corpus, every name with and without extension, random order:"
+  say "\`asmstore_reader_find\` on a reader set up exactly as the header's USE block shows (a static name table for"
+  say "1,024 entries through the read options, the host's ABI and hash expected) vs dotnet/android's search as .NET 11"
+  say "ships it (written here from its algorithm: bitwise CRC-32, \`lower_bound\` over the packed 9-byte index, the run"
+  say "of equal hashes, names compared against a table of views built at configure), the same search with a table"
+  say "CRC-32, and the floor (the header's CRC-32 + glibc \`bsearch\`). ns per name; instructions: callgrind."
+  say ""
+  say "| store | USE block's find | upstream, bitwise CRC | upstream, table CRC (anchor) | floor | ÷ table CRC; ÷ bitwise; ÷ floor |"
+  say "|---|---|---|---|---|---|"
+  UP_WORST=0
+  for st in crc bclcrc; do
+    [ -f "$W/$st.raw" ] || continue
+    "$T" upstream "$W/$st.raw" "$REPS" >"$W/up.$st" 2>&1 || { say "| $st | bench_tool upstream failed: $(tail -n 1 "$W/up.$st") | | | | |"; continue; }
+    read -r us usl ush < <(get "$W/up.$st" use_find_ns); read -r ub ubl ubh < <(get "$W/up.$st" up_bitwise_ns)
+    read -r ut utl uth < <(get "$W/up.$st" up_table_ns); read -r uf ufl ufh < <(get "$W/up.$st" floor_ns)
+    irs=$(count_ir "$W/$st.raw" upuse 10); irt=$(count_ir "$W/$st.raw" uptab 10); irb=$(count_ir "$W/$st.raw" upbit 10)
+    anchor "upstream's search, table CRC, $st" "$ut" "$utl" "$uth"
+    label=$([ $st = crc ] && echo "corpus ($(get1 "$W/up.$st" names) names)" || echo ".NET BCL ($(get1 "$W/up.$st" names) names)")
+    say "| $label; agree on $(get1 "$W/up.$st" agree) | $(cell "$us" "$usl" "$ush" 1); $(fmt 0 "$irs") |" \
+        "$(cell "$ub" "$ubl" "$ubh" 1); $(fmt 0 "$irb") | $(cell "$ut" "$utl" "$uth" 1); $(fmt 0 "$irt") |" \
+        "$(cell "$uf" "$ufl" "$ufh" 1) | $(ratio "$us" "$ut"); $(ratio "$us" "$ub"); $(ratio "$us" "$uf") |"
+    UP_WORST=$(calc "$us / $ut > $UP_WORST ? $us / $ut : $UP_WORST")
+  done
+  say ""
+  target "lookup (the USE block's reader) ÷ upstream's search with a table CRC, worst store" "≤ 1.20×" \
+    "$(printf '%.2f×' "$UP_WORST")" "$(status "$(calc "$UP_WORST > 0 && $UP_WORST <= 1.2")")"
 }
 
 # ---------------------------------------------------------------- 1. pack
@@ -221,6 +266,9 @@ say ""
 target "pack four ABIs (IL-only, level $ABIS_L): CPU ÷ one ABI's" "≤ 1.30×" "$(ratio "$c4" "$c1")" \
   "$(status "$(calc "$c4 / $c1 <= 1.3")")"
 fi
+if [ "$ONLY" = lookup ]; then
+  section "lookup vs upstream"; lookup_vs_upstream
+fi
 if [ -z "$ONLY" ]; then # sections 2-6
 # ---------------------------------------------------------------- stores used below
 section stores
@@ -279,14 +327,6 @@ target "locate: the APK path vs our .so's" "≤ 2.00×" "$(ratio "$la" "$lo")" "
 section "lookup + read"
 "$T" reader "$W/corpus.raw" "$REPS" >"$W/rd" 2>&1
 "$T" reader "$W/stored.raw" "$REPS" >"$W/rds" 2>&1
-count_ir() { # STORE WHAT ITER -> instructions per op (callgrind, toggled on the noinline bench_count_* function)
-  have valgrind || { echo nan; return; }
-  local out=$W/cg.$2 ops ir
-  ops=$(valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect="bench_count_$2" "$T" count "$1" "$2" "$3" 2>/dev/null |
-        awk '/^ops/ { print $2 }')
-  ir=$(awk '/^totals:/ { print $2 }' "$out" 2>/dev/null)
-  [ -n "$ops" ] && [ -n "$ir" ] && calc "$ir / $ops" || echo nan
-}
 IR_LK=$(count_ir "$W/corpus.raw" lookup 10); IR_IX=$(count_ir "$W/corpus.raw" index 10); IR_FL=$(count_ir "$W/corpus.raw" floor 10)
 IR_OPEN=$(count_ir "$W/corpus.raw" open 20)
 HAVE_BCL=0
@@ -327,6 +367,8 @@ target "lookup: find_index ÷ floor (time; instructions)" "≤ 1.50×; ≤ 1.50�
   "$(ratio "$ix" "$fl"); $(ratio "$IR_IX" "$IR_FL")" "$(status "$(calc "$ix <= 1.5 * $fl && $IR_IX <= 1.5 * $IR_FL")")"
 target "lookup: find ÷ floor (time; instructions)" "≤ 1.50×; ≤ 1.50×" \
   "$(ratio "$lk" "$fl"); $(ratio "$IR_LK" "$IR_FL")" "$(status "$(calc "$lk <= 1.5 * $fl && $IR_LK <= 1.5 * $IR_FL")")"
+
+lookup_vs_upstream
 
 say "## 4. Read"
 say ""
@@ -716,7 +758,7 @@ CMD="make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')${ONLY:+ BENCH_ONLY=$ON
   echo "\`make deps runtime-net11 composite-net10\` once (the last two: section 7's CoreCLR 11 and composite tables),"
   echo "then \`make bench && make bench-publish\` (build/bench/BENCHMARKS.md and bench.png to BENCHMARKS.md, docs/)."
   echo "\`BENCH_FULL=1\`: levels 19 and 22 on the whole corpus, more samples; \`BENCH_ONLY=ttm\`: section 7 alone;"
-  echo "\`BENCH_ONLY=codecs\`: section 9 alone (LZ4 decode, CRC-32, info of a STORED APK); \`BENCH_ONLY=abis\`: section 1b alone; \`BENCH_ONLY=size\`: section 11 alone;"
+  echo "\`BENCH_ONLY=codecs\`: section 9 alone (LZ4 decode, CRC-32, info of a STORED APK); \`BENCH_ONLY=abis\`, \`lookup\`: section 1b, 3b alone; \`BENCH_ONLY=size\`: section 11 alone;"
   echo "\`BENCH_FULL=1\`: levels 19 and 22 on the whole corpus, more samples; \`BENCH_ONLY=ttm\`: section 7 alone"
   echo "(\`make bench-scan\`: section 10 alone, its corpus cached in build/bench/scan-corpus);"
   echo "\`BENCH_TTM_SAMPLES=N\`: its rounds. An idle machine for absolute times; ratios hold under load."
