@@ -338,6 +338,9 @@ ASMSTORE_DEF uint64_t asmstore_name_hash(asmstore_hash_kind kind, const void *na
 /* Length of `name` without its last extension, as upstream's second index name: "Foo.dll" -> 3,
    "fr/Foo.resources.dll" -> 16, "Foo" -> 3; a dot only counts after the last '/'. */
 ASMSTORE_DEF size_t asmstore_name_base_len(const char *name, size_t len);
+/* 1 when s[0..n) is valid UTF-8 (no overlong forms, surrogates or code points past U+10FFFF) with
+   no NUL byte, as every entry name must be; else 0. */
+ASMSTORE_DEF int asmstore_utf8_valid(const void *s, size_t n);
 /* Allocates size bytes (at least 1) with a's alloc, or ASMSTORE_MALLOC when a or a->alloc is
    NULL. */
 ASMSTORE_DEF void *asmstore_alloc(const asmstore_allocator *a, size_t size);
@@ -1088,6 +1091,14 @@ ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locato
 
 /* >>files -------------------------------------------------------------------------------------- */
 #if !defined(ASMSTORE_NO_STDIO) && !defined(ASMSTORE_NO_BUILD)
+/* Maps the regular file at path read-only, the page cache's bytes with no copy, until
+   asmstore_unmap_file; an empty file gives *data NULL, *size 0 and ASMSTORE_OK. A missing file
+   gives ASMSTORE_ERR_NOT_FOUND; anything but a regular file (a FIFO never blocks the open)
+   ASMSTORE_ERR_IO. errno says why. */
+ASMSTORE_DEF asmstore_result asmstore_map_file(const char *path, const unsigned char **data,
+                                               size_t *size, asmstore_error *err);
+/* Unmaps what asmstore_map_file mapped (NULL is fine). */
+ASMSTORE_DEF void asmstore_unmap_file(const void *data, size_t size);
 /* Reads a whole file into memory from the allocator (NULL: default). Free with asmstore_free. */
 ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a,
                                                 void **data, size_t *size, asmstore_error *err);
@@ -2809,6 +2820,9 @@ ASMSTORE__PRIVATE int asmstore__name_valid(const unsigned char *s, size_t n) {
         i += need + 1;
     }
     return 1;
+}
+ASMSTORE_DEF int asmstore_utf8_valid(const void *s, size_t n) {
+    return s || !n ? asmstore__name_valid((const unsigned char *)s, n) : 0;
 }
 
 /* >>reader: descriptors ------------------------------------------------------------------------ */
@@ -7172,6 +7186,24 @@ ASMSTORE__PRIVATE int asmstore__write_full(int fd, const void *buf, size_t len) 
         done += (size_t)n;
     }
     return 0;
+}
+
+ASMSTORE_DEF asmstore_result asmstore_map_file(const char *path, const unsigned char **data,
+                                               size_t *size, asmstore_error *err) {
+    unsigned char *m = NULL;
+    asmstore_error e;
+    asmstore_result r;
+    if (!path || !data || !size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL path or output");
+    /* empty: the only case map_file answers with ASMSTORE_ERR_TRUNCATED here (err untouched) */
+    r = asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, size, NULL, &e);
+    *data = m;
+    if (r == ASMSTORE_ERR_TRUNCATED) return ASMSTORE_OK;
+    if (r != ASMSTORE_OK && err) *err = e;
+    return r;
+}
+ASMSTORE_DEF void asmstore_unmap_file(const void *data, size_t size) {
+    if (data) asmstore__os_unmap((void *)(uintptr_t)data, size);
 }
 
 ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a,

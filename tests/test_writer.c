@@ -351,6 +351,38 @@ static void test_empty_store(void) {
 }
 
 /* write_file: atomic, leaves identical targets alone, leaves the old file on failure */
+/* asmstore_map_file: a file's bytes, an empty one as NULL/0, a missing one NOT_FOUND, a directory or
+   a FIFO (never blocking) IO; err untouched on success. asmstore_utf8_valid: what a name must be. */
+static void test_map_file_and_utf8(void) {
+    char dir[] = "/tmp/asmstore-mf-XXXXXX", path[128];
+    const unsigned char *d = (const unsigned char *)"x";
+    size_t n = 7;
+    asmstore_error err;
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/f", dir);
+    CHECK_EQ_INT(asmstore_write_file(path, "bytes", 5, 0644, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_map_file(path, &d, &n, NULL), ASMSTORE_OK);
+    CHECK(n == 5 && d && !memcmp(d, "bytes", 5));
+    asmstore_unmap_file(d, n);
+    CHECK_EQ_INT(asmstore_write_file(path, "", 0, 0644, NULL), ASMSTORE_OK);
+    memset(&err, 0, sizeof err);
+    CHECK_EQ_INT(asmstore_map_file(path, &d, &n, &err), ASMSTORE_OK);
+    CHECK(d == NULL && n == 0 && err.result == ASMSTORE_OK);
+    asmstore_unmap_file(d, n);
+    unlink(path);
+    CHECK_EQ_INT(asmstore_map_file(path, &d, &n, &err), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(asmstore_map_file(dir, &d, &n, NULL), ASMSTORE_ERR_IO);
+    CHECK(mkfifo(path, 0600) == 0);
+    CHECK_EQ_INT(asmstore_map_file(path, &d, &n, &err), ASMSTORE_ERR_IO);
+    CHECK_EQ_INT(asmstore_map_file(NULL, &d, &n, NULL), ASMSTORE_ERR_INVALID_ARG);
+    unlink(path);
+    rmdir(dir);
+    CHECK(asmstore_utf8_valid("fr/Foo.resources.dll", 20) && asmstore_utf8_valid("\xC3\xA9", 2));
+    CHECK(asmstore_utf8_valid(NULL, 0) && asmstore_utf8_valid("\xF4\x8F\xBF\xBF", 4));
+    CHECK(!asmstore_utf8_valid("a\0b", 3) && !asmstore_utf8_valid("\xC0\x80", 2)); /* NUL, overlong */
+    CHECK(!asmstore_utf8_valid("\xED\xA0\x80", 3) && !asmstore_utf8_valid("\xF4\x90\x80\x80", 4));
+    CHECK(!asmstore_utf8_valid("\xC3", 1) && !asmstore_utf8_valid(NULL, 1)); /* cut short; NULL bytes */
+}
 static void test_write_file(void) {
     char dir[] = "/tmp/asmstore-wf-XXXXXX", path[128], bad[160];
     struct stat st1, st2;
@@ -1479,5 +1511,6 @@ int main(void) {
     RUN(test_reuse_across_abis);
     RUN(test_reuse_refusals);
     RUN(test_release_level);
+    RUN(test_map_file_and_utf8);
     return TEST_DONE();
 }

@@ -1221,8 +1221,8 @@ static void entry_item(const repack_job *j, const unsigned char *zip, const asms
 
     memset(it, 0, sizeof *it);
     it->record = zip + dir->record_offset;
-    it->local_extra = lfh + 30 + asmstore__rd16(lfh + 26);
-    it->local_extra_size = asmstore__rd16(lfh + 28);
+    it->local_extra = lfh + 30 + cli_rd16(lfh + 26);
+    it->local_extra_size = cli_rd16(lfh + 28);
     it->flags = (uint16_t)(e->flags & ~8u);
     if (o) {
         it->flags = (uint16_t)(it->flags & ~6u); /* DEFLATE's options */

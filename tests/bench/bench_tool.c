@@ -80,6 +80,10 @@ static void report(const char *key, double *v, int n, const char *unit) {
     printf("%s %.4g %.4g %.4g %s\n", key, v[n / 2], v[0], v[n - 1], unit);
 }
 static volatile uint64_t sink;
+/* ns per name of one timed call making `rounds` passes over n names */
+static double ns_t0;
+#define NS_PER_NAME(call, rounds, n) \
+    (ns_t0 = now(), (call), (now() - ns_t0) * 1e9 / (double)(rounds) / (double)(n))
 
 /* ---------------------------------------------------------------- mkstore */
 static int cmd_mkstore(int argc, char **argv) {
@@ -265,24 +269,12 @@ static int cmd_reader(int argc, char **argv) {
     /* lookup vs floor, interleaved; then the stages */
     rounds = (long)(400000 / (nm.n ? nm.n : 1)) + 1;
     for (rep = 0; rep < reps; rep++) {
-        double t0 = now();
-        bench_count_lookup(&r, &nm, rounds);
-        a[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
-        t0 = now();
-        bench_count_index(&r, &nm, rounds);
-        x[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
-        t0 = now();
-        bench_count_floor(&r, &nm, rounds);
-        b[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
-        t0 = now();
-        stage_hash(&r, &nm, rounds);
-        c[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
-        t0 = now();
-        stage_bound(&r, &nm, rounds);
-        d[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
-        t0 = now();
-        stage_verify(&r, &nm, rounds);
-        e5[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
+        a[rep] = NS_PER_NAME(bench_count_lookup(&r, &nm, rounds), rounds, nm.n);
+        x[rep] = NS_PER_NAME(bench_count_index(&r, &nm, rounds), rounds, nm.n);
+        b[rep] = NS_PER_NAME(bench_count_floor(&r, &nm, rounds), rounds, nm.n);
+        c[rep] = NS_PER_NAME(stage_hash(&r, &nm, rounds), rounds, nm.n);
+        d[rep] = NS_PER_NAME(stage_bound(&r, &nm, rounds), rounds, nm.n);
+        e5[rep] = NS_PER_NAME(stage_verify(&r, &nm, rounds), rounds, nm.n);
     }
     report("lookup_ns", a, reps, "ns");
     report("index_ns", x, reps, "ns");
@@ -523,18 +515,10 @@ static int cmd_upstream(int argc, char **argv) {
     printf("names %zu\nagree %zu\n", nm.n, up_agree(&u, &r, &nm));
     rounds = (long)(400000 / (nm.n ? nm.n : 1)) + 1;
     for (rep = 0; rep < reps; rep++) {
-        double t0 = now();
-        bench_count_lookup(&r, &nm, rounds);
-        a[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
-        t0 = now();
-        bench_count_upbit(&u, &nm, rounds);
-        b[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
-        t0 = now();
-        bench_count_uptab(&u, &nm, rounds);
-        c[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
-        t0 = now();
-        bench_count_floor(&r, &nm, rounds);
-        f[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
+        a[rep] = NS_PER_NAME(bench_count_lookup(&r, &nm, rounds), rounds, nm.n);
+        b[rep] = NS_PER_NAME(bench_count_upbit(&u, &nm, rounds), rounds, nm.n);
+        c[rep] = NS_PER_NAME(bench_count_uptab(&u, &nm, rounds), rounds, nm.n);
+        f[rep] = NS_PER_NAME(bench_count_floor(&r, &nm, rounds), rounds, nm.n);
     }
     report("use_find_ns", a, reps, "ns");
     report("up_bitwise_ns", b, reps, "ns");
