@@ -347,6 +347,9 @@ ASMSTORE_DEF uint64_t asmstore_name_hash(asmstore_hash_kind kind, const void *na
 /* Length of `name` without its last extension, as upstream's second index name: "Foo.dll" -> 3,
    "fr/Foo.resources.dll" -> 16, "Foo" -> 3; a dot only counts after the last '/'. */
 ASMSTORE_DEF size_t asmstore_name_base_len(const char *name, size_t len);
+/* 1 when s[0..n) is valid UTF-8 (no overlong forms, surrogates or code points past U+10FFFF) with
+   no NUL byte, as every entry name must be; else 0. */
+ASMSTORE_DEF int asmstore_utf8_valid(const void *s, size_t n);
 /* Allocates size bytes (at least 1) with a's alloc, or ASMSTORE_MALLOC when a or a->alloc is
    NULL. */
 ASMSTORE_DEF void *asmstore_alloc(const asmstore_allocator *a, size_t size);
@@ -1195,6 +1198,14 @@ ASMSTORE_DEF asmstore_result asmstore_locator_image_offset(const asmstore_locato
 
 /* >>files -------------------------------------------------------------------------------------- */
 #if !defined(ASMSTORE_NO_STDIO) && !defined(ASMSTORE_NO_BUILD)
+/* Maps the regular file at path read-only, the page cache's bytes with no copy, until
+   asmstore_unmap_file; an empty file gives *data NULL, *size 0 and ASMSTORE_OK. A missing file
+   gives ASMSTORE_ERR_NOT_FOUND; anything but a regular file (a FIFO never blocks the open)
+   ASMSTORE_ERR_IO. errno says why. */
+ASMSTORE_DEF asmstore_result asmstore_map_file(const char *path, const unsigned char **data,
+                                               size_t *size, asmstore_error *err);
+/* Unmaps what asmstore_map_file mapped (NULL is fine). */
+ASMSTORE_DEF void asmstore_unmap_file(const void *data, size_t size);
 /* Reads a whole file into memory from the allocator (NULL: default). Free with asmstore_free. */
 ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a,
                                                 void **data, size_t *size, asmstore_error *err);
@@ -1257,6 +1268,13 @@ typedef struct asmstore_write_options {
                                           0: one each, as .NET 10 and 11 previews (p1 .. rc1)
                                           wrote. A real "X.ni.dll" is an ordinary entry either
                                           way */
+    const asmstore_writer *reuse;      /* a finished writer (another ABI's store of the same
+                                          build, say): an image with the same bytes, compression
+                                          and level as one it compressed takes that payload
+                                          instead of being compressed again. The output is the
+                                          same bytes either way (a compress callback must give
+                                          the same payload for the same input). It must stay
+                                          alive and unchanged until this finish returns */
 } asmstore_write_options;
 
 /* Per-entry flags (asmstore_add.flags). */
@@ -1350,6 +1368,26 @@ ASMSTORE_DEF asmstore_result asmstore_writer_output(const asmstore_writer *w, si
                                                     size_t *size, asmstore_error *err);
 /* Number of descriptors added so far (coreclr companions and every ABI's arch entries included). */
 ASMSTORE_DEF size_t asmstore_writer_count(const asmstore_writer *w);
+/* What finish made of one entry (asmstore_writer_entry). */
+typedef struct asmstore_written {
+    const char *name;            /* not NUL-terminated; owned by the writer */
+    size_t name_len;
+    asmstore_abi abi;            /* format 1 arch entries: their ABI; else UNKNOWN */
+    int ignored;                 /* a placeholder (ASMSTORE_ADD_IGNORED or a coreclr companion) */
+    int reused;                  /* its compressed image came from opt.reuse's, not compressed
+                                    again */
+    uint32_t descriptor_index;   /* the compressed image header's; ASMSTORE_NO_DESCRIPTOR for
+                                    images stored as they are and ignored entries */
+    uint32_t mapping_index;      /* the descriptor's (formats 2-4); UINT32_MAX in format 1 and
+                                    for ignored entries */
+    size_t image_size;           /* the image as added */
+    size_t stored_size;          /* its bytes in the store: header + payload, or the image */
+    size_t pdb_size, config_size;
+} asmstore_written;
+/* After a successful finish: entry i (0 .. asmstore_writer_count - 1, in add order) as written.
+   ASMSTORE_ERR_INVALID_ARG before finish or for NULLs, ASMSTORE_ERR_NOT_FOUND past the last. */
+ASMSTORE_DEF asmstore_result asmstore_writer_entry(const asmstore_writer *w, size_t i,
+                                                   asmstore_written *out, asmstore_error *err);
 /* Frees the writer and everything it owns; NULL is fine. */
 ASMSTORE_DEF void asmstore_writer_free(asmstore_writer *w);
 
@@ -1403,6 +1441,11 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
                                                            asmstore_runtime runtime,
                                                            asmstore_abi abi, asmstore_preset *info,
                                                            asmstore_error *err);
+/* The level releases compress a store of this format and compression at (the presets' ladder):
+   LZ4 HC 9 in format 1 (.NET 6-8), 12 in formats 2-3 (.NET 9, 10); zstd 3 in format 4 (11 p7,
+   rc1), 22 in format 3 (11 GA, main); 0 for ASMSTORE_COMPRESSION_NONE. A repacker keeps an
+   entry's level with it. */
+ASMSTORE_DEF int asmstore_release_level(uint32_t format, asmstore_compression kind);
 /* "net8", "net9", "net10", "net11", "net11-preview", "net12"; parse: ASMSTORE_TARGET_NONE for others. */
 ASMSTORE_DEF const char *asmstore_target_name(asmstore_target target);
 ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name);
@@ -2911,6 +2954,9 @@ ASMSTORE__PRIVATE int asmstore__name_valid(const unsigned char *s, size_t n) {
         i += need + 1;
     }
     return 1;
+}
+ASMSTORE_DEF int asmstore_utf8_valid(const void *s, size_t n) {
+    return s || !n ? asmstore__name_valid((const unsigned char *)s, n) : 0;
 }
 
 /* >>reader: descriptors ------------------------------------------------------------------------ */
@@ -7524,6 +7570,24 @@ ASMSTORE__PRIVATE int asmstore__write_full(int fd, const void *buf, size_t len) 
     return 0;
 }
 
+ASMSTORE_DEF asmstore_result asmstore_map_file(const char *path, const unsigned char **data,
+                                               size_t *size, asmstore_error *err) {
+    unsigned char *m = NULL;
+    asmstore_error e;
+    asmstore_result r;
+    if (!path || !data || !size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0, "NULL path or output");
+    /* empty: the only case map_file answers with ASMSTORE_ERR_TRUNCATED here (err untouched) */
+    r = asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, size, NULL, &e);
+    *data = m;
+    if (r == ASMSTORE_ERR_TRUNCATED) return ASMSTORE_OK;
+    if (r != ASMSTORE_OK && err) *err = e;
+    return r;
+}
+ASMSTORE_DEF void asmstore_unmap_file(const void *data, size_t size) {
+    if (data) asmstore__os_unmap((void *)(uintptr_t)data, size);
+}
+
 ASMSTORE_DEF asmstore_result asmstore_read_file(const char *path, const asmstore_allocator *a,
                                                 void **data, size_t *size, asmstore_error *err) {
     uint64_t file_size;
@@ -7676,6 +7740,8 @@ typedef struct asmstore__wentry {
     uint32_t descriptor_index; /* in the compressed image header */
     unsigned char *frame;      /* owned: compression header + payload, when compressed here */
     size_t frame_cap;
+    uint64_t content;          /* XXH3-64 of the image, when compressed here (opt.reuse's key) */
+    int reused;                /* frame's payload copied from opt.reuse's */
     const unsigned char *stored; /* what goes into the store: the image itself or frame */
     size_t stored_size;
     asmstore_result status;
@@ -7698,6 +7764,9 @@ struct asmstore_writer {
     size_t nouts; /* set by finish */
     /* compression work distribution: jobs[] lists entry indices, largest image first */
     size_t *jobs;
+    /* opt.reuse's entries with a frame, sorted by image size then content hash (finish only) */
+    const asmstore__wentry **reusable;
+    size_t nreusable;
     size_t next_job, done_jobs;
     /* names added so far, for the duplicate check: open addressing on XXH3-64 of the name,
        slots hold entry index + 1 (0 = empty), capacity a power of two kept at most half full */
@@ -7795,6 +7864,9 @@ ASMSTORE_DEF asmstore_result asmstore_writer_create(asmstore_writer **out,
     memset(&o, 0, sizeof o);
     if (opt) o = *opt;
     if ((res = asmstore__resolve_options(&o, err)) != ASMSTORE_OK) return res;
+    if (o.reuse && !o.reuse->nouts)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "write options: reuse is not a finished writer");
     w = (asmstore_writer *)asmstore_alloc(&o.allocator, sizeof *w);
     if (!w) return asmstore__fail(err, ASMSTORE_ERR_OUT_OF_MEMORY, 0, -1, 0, "the writer");
     memset(w, 0, sizeof *w);
@@ -8141,11 +8213,69 @@ ASMSTORE__PRIVATE size_t asmstore__compress_bound(asmstore_compression kind, siz
     return n + (n >> 8) + (n < k128 ? (k128 - n) >> 11 : 0u);
 }
 
+/* opt.reuse's entries ordered by image size, then content hash. */
+static int asmstore__reusable_cmp(const void *a, const void *b) {
+    const asmstore__wentry *x = *(const asmstore__wentry *const *)a;
+    const asmstore__wentry *y = *(const asmstore__wentry *const *)b;
+    if (x->image_size != y->image_size) return x->image_size < y->image_size ? -1 : 1;
+    return x->content < y->content ? -1 : (x->content > y->content);
+}
+/* The level an entry is compressed at. */
+ASMSTORE__PRIVATE int asmstore__entry_level(const asmstore_writer *w, const asmstore__wentry *e) {
+    return e->level ? e->level : w->opt.level;
+}
+/* Lists opt.reuse's compressed-here entries for asmstore__reuse_frame (none when its compression
+   differs: no payload of it could serve). */
+ASMSTORE__PRIVATE asmstore_result asmstore__reusable_list(asmstore_writer *w) {
+    const asmstore_writer *src = w->opt.reuse;
+    size_t i;
+    w->nreusable = 0;
+    if (!src || src->opt.compression != w->opt.compression || !src->count) return ASMSTORE_OK;
+    w->reusable = (const asmstore__wentry **)asmstore_alloc(&w->opt.allocator,
+                                                            src->count * sizeof *w->reusable);
+    if (!w->reusable) return ASMSTORE_ERR_OUT_OF_MEMORY;
+    for (i = 0; i < src->count; i++)
+        if (src->entries[i].frame) w->reusable[w->nreusable++] = &src->entries[i];
+    if (w->nreusable) qsort(w->reusable, w->nreusable, sizeof *w->reusable, asmstore__reusable_cmp);
+    return ASMSTORE_OK;
+}
+/* Entry e (its frame's header written, content hashed) takes the payload of an opt.reuse entry
+   with the same bytes and level, when there is one: 1 done, 0 compress it. Equal bytes are
+   checked, not assumed from the hash. */
+ASMSTORE__PRIVATE int asmstore__reuse_frame(asmstore_writer *w, asmstore__wentry *e, int level) {
+    size_t lo = 0, hi = w->nreusable;
+    while (lo < hi) { /* the first candidate not below e */
+        size_t mid = lo + (hi - lo) / 2;
+        const asmstore__wentry *c = w->reusable[mid];
+        if (c->image_size < e->image_size ||
+            (c->image_size == e->image_size && c->content < e->content))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < w->nreusable; lo++) {
+        const asmstore__wentry *c = w->reusable[lo];
+        size_t payload = c->stored_size - ASMSTORE_IMAGE_HEADER_SIZE;
+        if (c->image_size != e->image_size || c->content != e->content) break;
+        if (asmstore__entry_level(w->opt.reuse, c) != level ||
+            memcmp(c->image, e->image, e->image_size) != 0 ||
+            payload > e->frame_cap - ASMSTORE_IMAGE_HEADER_SIZE)
+            continue;
+        memcpy(e->frame + ASMSTORE_IMAGE_HEADER_SIZE, c->frame + ASMSTORE_IMAGE_HEADER_SIZE,
+               payload);
+        e->stored = e->frame;
+        e->stored_size = c->stored_size;
+        e->reused = 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* Compresses entry i into its XAZS/XALZ form (or keeps the image when it is stored as it is). */
 ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, size_t i, void *cctx) {
     asmstore__wentry *e = &w->entries[i];
     asmstore_compression kind = w->opt.compression;
-    int level = e->level ? e->level : w->opt.level;
+    int level = asmstore__entry_level(w, e);
     size_t bound = asmstore__compress_bound(kind, e->image_size), z = 0;
     if (e->ignored) return ASMSTORE_OK;
     if (!e->compressed || (e->flags & ASMSTORE_ADD_VERBATIM)) {
@@ -8156,6 +8286,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, siz
     if (bound < e->image_size || bound > SIZE_MAX - ASMSTORE_IMAGE_HEADER_SIZE)
         return ASMSTORE_ERR_TOO_LARGE;
     asmstore_free(&w->opt.allocator, e->frame, e->frame_cap); /* from an earlier, failed finish */
+    e->reused = 0;
     e->frame_cap = ASMSTORE_IMAGE_HEADER_SIZE + bound;
     e->frame = (unsigned char *)asmstore_alloc(&w->opt.allocator, e->frame_cap);
     if (!e->frame) {
@@ -8165,6 +8296,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_one(asmstore_writer *w, siz
     asmstore__wr32(e->frame, w->magic);
     asmstore__wr32(e->frame + 4, e->descriptor_index);
     asmstore__wr32(e->frame + 8, (uint32_t)e->image_size);
+    e->content = asmstore_xxh3_64(e->image, e->image_size);
+    if (asmstore__reuse_frame(w, e, level)) return ASMSTORE_OK;
 #ifndef ASMSTORE_NO_ZSTD
     if (kind == ASMSTORE_COMPRESSION_ZSTD) {
         z = ZSTD_compressCCtx((ZSTD_CCtx *)cctx, e->frame + ASMSTORE_IMAGE_HEADER_SIZE, bound,
@@ -8228,12 +8361,12 @@ static int asmstore__job_cmp(const void *a, const void *b) {
     return x->index < y->index ? -1 : (x->index > y->index);
 }
 
-/* Compresses every entry, N workers pulling entries largest first; each result depends only on its
-   entry, so the bytes never depend on the thread count. */
-ASMSTORE__PRIVATE asmstore_result asmstore__compress_all(asmstore_writer *w) {
+/* The workers of asmstore__compress_all over every entry (opt.reuse's list made first). */
+ASMSTORE__PRIVATE asmstore_result asmstore__run_compression(asmstore_writer *w) {
     const asmstore_allocator *a = &w->opt.allocator;
     size_t i, n = w->count;
     int jobs;
+    if (asmstore__reusable_list(w) != ASMSTORE_OK) return ASMSTORE_ERR_OUT_OF_MEMORY;
     {
         asmstore__job *order = (asmstore__job *)asmstore_alloc(a, n * sizeof *order);
         w->jobs = (size_t *)asmstore_alloc(a, n * sizeof *w->jobs);
@@ -8282,7 +8415,20 @@ ASMSTORE__PRIVATE asmstore_result asmstore__compress_all(asmstore_writer *w) {
 #endif
     asmstore_free(a, w->jobs, n * sizeof *w->jobs);
     w->jobs = NULL;
-    for (i = 0; i < n; i++)
+    return ASMSTORE_OK;
+}
+
+/* Compresses every entry, N workers pulling entries largest first; each result depends only on its
+   entry, so the bytes never depend on the thread count. */
+ASMSTORE__PRIVATE asmstore_result asmstore__compress_all(asmstore_writer *w) {
+    asmstore_result res = asmstore__run_compression(w);
+    size_t i;
+    asmstore_free(&w->opt.allocator, w->reusable,
+                  w->opt.reuse ? w->opt.reuse->count * sizeof *w->reusable : 0);
+    w->reusable = NULL;
+    w->nreusable = 0;
+    if (res != ASMSTORE_OK) return res;
+    for (i = 0; i < w->count; i++)
         if (w->entries[i].status != ASMSTORE_OK) return w->entries[i].status;
     return ASMSTORE_OK;
 }
@@ -8790,6 +8936,31 @@ ASMSTORE_DEF asmstore_result asmstore_writer_output(const asmstore_writer *w, si
     return ASMSTORE_OK;
 }
 
+ASMSTORE_DEF asmstore_result asmstore_writer_entry(const asmstore_writer *w, size_t i,
+                                                   asmstore_written *out, asmstore_error *err) {
+    const asmstore__wentry *e;
+    if (!w || !out || !w->nouts)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "NULL writer or output, or before a successful finish");
+    if (i >= w->count)
+        return asmstore__fail(err, ASMSTORE_ERR_NOT_FOUND, 0, -1, 0, "entry index past the last");
+    e = &w->entries[i];
+    memset(out, 0, sizeof *out);
+    out->name = e->name;
+    out->name_len = e->name_len;
+    out->abi = e->abi;
+    out->ignored = e->ignored;
+    out->reused = e->reused;
+    out->descriptor_index = e->compressed && !e->ignored ? e->descriptor_index
+                                                         : ASMSTORE_NO_DESCRIPTOR;
+    out->mapping_index = w->opt.format == 1 || e->ignored ? UINT32_MAX : e->mapping;
+    out->image_size = e->image_size;
+    out->stored_size = e->stored_size;
+    out->pdb_size = e->pdb_size;
+    out->config_size = e->config_size;
+    return ASMSTORE_OK;
+}
+
 ASMSTORE_DEF void asmstore_writer_free(asmstore_writer *w) {
     asmstore_allocator a;
     size_t i;
@@ -8815,6 +8986,14 @@ ASMSTORE_DEF asmstore_target asmstore_target_parse(const char *name) {
     for (i = 1; name && i <= 6; i++)
         if (!strcmp(name, asmstore__target_names[i])) return (asmstore_target)i;
     return ASMSTORE_TARGET_NONE;
+}
+
+/* LZ4 HC L09_HC (6-8), L12_MAX (9, 10); zstd 22 in optimised GA (and main) builds, 3 in 11
+   p7/rc1 */
+ASMSTORE_DEF int asmstore_release_level(uint32_t format, asmstore_compression kind) {
+    if (kind == ASMSTORE_COMPRESSION_LZ4) return format == 1 ? 9 : 12;
+    if (kind == ASMSTORE_COMPRESSION_ZSTD) return format == 4 ? 3 : 22;
+    return 0;
 }
 
 ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_options *o,
@@ -8851,12 +9030,7 @@ ASMSTORE_DEF asmstore_result asmstore_write_options_preset(asmstore_write_option
                                              : ASMSTORE_HASH_XXH32;
     o->compression =
         target <= ASMSTORE_TARGET_NET10 ? ASMSTORE_COMPRESSION_LZ4 : ASMSTORE_COMPRESSION_ZSTD;
-    /* LZ4 HC L09_HC (6-8), L12_MAX (9, 10); zstd 22 in optimised GA (and main) builds, 3 in 11
-       p7/rc1 */
-    o->level = target == ASMSTORE_TARGET_NET8            ? 9
-               : target <= ASMSTORE_TARGET_NET10         ? 12
-               : target == ASMSTORE_TARGET_NET11_PREVIEW ? 3
-                                                         : 22;
+    o->level = asmstore_release_level(o->format, o->compression);
     if (info) {
         info->version_word = asmstore__version_word(o->format, abi);
         info->header_size = o->format == 4 ? ASMSTORE_HEADER_SIZE_V4 : ASMSTORE_HEADER_SIZE_V2;

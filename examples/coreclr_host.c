@@ -79,6 +79,7 @@
 #include "../asmstore_cache.h"
 #include "host_memory.h"
 #include "host_private_dir.h"
+#include "host_util.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -167,12 +168,6 @@ typedef struct host {
 } host;
 
 static host *the_host;             /* the probe has no context argument */
-
-static double now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
 
 /* out = dir/name; 0 when it does not fit. */
 static int join_path(char *out, size_t cap, const char *dir, const char *name) {
@@ -710,12 +705,6 @@ static int run_from_files(runtime *rt, const char *tpa_dir, const char *program,
             tpa_dir, app_dir, rt->version, t.loaded - t.start, t.initialized - t.loaded, t.ended - t.initialized);
     free(tpa);
     return rc;
-}
-
-static void default_cache_dir(char *out, size_t cap) {
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    if (xdg && xdg[0] == '/') snprintf(out, cap, "%s/asmstore", xdg);
-    else snprintf(out, cap, "/tmp/asmstore-%lu", (unsigned long)getuid());
 }
 
 static const char usage[] =

@@ -25,8 +25,9 @@ static void host_memory_report(void) {
         else if (sscanf(line, "Rss: %ld", &v) == 1) rss = v;
     }
     fclose(f);
-    fprintf(stderr, "memory: private_dirty_kb=%ld private_clean_kb=%ld shared_clean_kb=%ld rss_kb=%ld\n", dirty, clean,
-            shared, rss);
+    fprintf(stderr,
+            "memory: private_dirty_kb=%ld private_clean_kb=%ld shared_clean_kb=%ld rss_kb=%ld\n",
+            dirty, clean, shared, rss);
 }
 
 #endif

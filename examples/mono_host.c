@@ -67,6 +67,7 @@
 #include "../asmstore_cache.h"
 #include "host_memory.h"
 #include "host_private_dir.h"
+#include "host_util.h"
 
 #include <mono/jit/jit.h>
 #include <mono/metadata/assembly.h>
@@ -126,12 +127,6 @@ typedef struct host {
     unsigned hits, misses, direct, copied, failures;
     double get_us, mono_us; /* time in asmstore_cache_get, time in Mono's image/assembly load */
 } host;
-
-static double now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
 
 /* An entry's config data (Foo.dll.config packed beside Foo.dll), registered for "Foo" with Mono,
    which keeps both pointers: copies, NUL-terminated, kept in l for the process's life. */
@@ -593,11 +588,7 @@ int main(int argc, char **argv) {
     if (files_dir) return host_run_files(files_dir, argv[argi], argc - argi, argv + argi);
     h.store_path = argv[argi];
     if (!cache_dir) {
-        const char *xdg = getenv("XDG_CACHE_HOME");
-        if (xdg && xdg[0] == '/')
-            snprintf(default_dir, sizeof default_dir, "%s/asmstore", xdg);
-        else
-            snprintf(default_dir, sizeof default_dir, "/tmp/asmstore-%lu", (unsigned long)getuid());
+        default_cache_dir(default_dir, sizeof default_dir);
         cache_dir = default_dir;
     }
     return host_run_store(&h, cache_dir, argc - argi - 1, argv + argi + 1);

@@ -2,7 +2,8 @@
 # Build flavours: gcc and clang; C99, C11 and C++11; every warning an error; ASMSTORE_STATIC in two
 # translation units linked together; reader-only (no writer, no stdio); no zstd (callback only);
 # exported symbols all start with asmstore_ and no XXH* or ZSTD_compress* leaks where it must not;
-# the trim switches (ASMSTORE_NO_BUILD, _NO_ZIP, _NO_DLOPEN, the older _NO_LOCATOR), alone and together;
+# the trim switches (ASMSTORE_NO_BUILD, _NO_ZIP, _NO_DLOPEN, the older _NO_LOCATOR), alone and together, and a
+# device build (ASMSTORE_NO_BUILD) with no writer, ELF generator, checker or patcher function, static or not (nm);
 # the CLI built without any optional library reads every real release and names liblz4 when asked to write LZ4.
 # strict POSIX (no _GNU_SOURCE) with gcc, clang and musl-gcc.
 . "$(dirname "$0")/lib/lib.sh"
@@ -98,6 +99,24 @@ no-locator|gcc|-DASMSTORE_NO_LOCATOR|-lzstd -lpthread|read zip build|$trim_dlope
 minimal|gcc|-DASMSTORE_NO_BUILD -DASMSTORE_NO_ZIP -DASMSTORE_NO_DLOPEN|-lzstd|read|$trim_all
 minimal|clang|-DASMSTORE_NO_BUILD -DASMSTORE_NO_ZIP -DASMSTORE_NO_DLOPEN|-lzstd|read|$trim_all
 FLAVOURS
+  # the build kit by family over every function defined, the header's static ones too (nm without -g):
+  # the full object has each family, a device build (ASMSTORE_NO_BUILD) none of them
+  kit_families="writer:^asmstore(_writer_|_write_options_preset\$|__compress_|__wentry_|__run_compression\$|__reusable_|__v1_(store|table)\$|__windex_cmp\$)
+elf-generator:^asmstore(_elf_(wrap|layout|write_file|image_free)\$|__elf_put_|__elf_alloc_parts\$)
+checker:^asmstore(_elf_check_|__inert_|__elf_load_covers\$)
+patcher:^asmstore(_app_|__app_)"
+  kit_count() { nm --defined-only "$1" 2>/dev/null | awk '$2 ~ /^[tT]$/ { print $3 }' | grep -cE "$2"; } # OBJ ERE
+  while IFS=: read -r family re; do
+    full=$(kit_count "$T_TMP/trim-full-gcc.o" "$re")
+    if [ "$full" -gt 0 ]; then t_ok "the full object defines the $family ($full functions)"
+    else t_fail "the full object" "defines no $family function: the pattern no longer matches the header"; fi
+    for o in no-build-gcc minimal-gcc minimal-clang; do
+      [ -f "$T_TMP/trim-$o.o" ] || continue
+      left=$(nm --defined-only "$T_TMP/trim-$o.o" | awk '$2 ~ /^[tT]$/ { print $3 }' | grep -E "$re" | tr '\n' ' ')
+      if [ -z "$left" ]; then t_ok "device build $o (ASMSTORE_NO_BUILD) defines no $family function, static or not"
+      else t_fail "device build $o defines $family functions" "$left"; fi
+    done
+  done <<<"$kit_families"
 fi
 # libcrypto is required (SHA-256 is never left out): without it the CLI's build stops, naming the
 # package, and leaves no asmstore behind

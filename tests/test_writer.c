@@ -351,6 +351,38 @@ static void test_empty_store(void) {
 }
 
 /* write_file: atomic, leaves identical targets alone, leaves the old file on failure */
+/* asmstore_map_file: a file's bytes, an empty one as NULL/0, a missing one NOT_FOUND, a directory or
+   a FIFO (never blocking) IO; err untouched on success. asmstore_utf8_valid: what a name must be. */
+static void test_map_file_and_utf8(void) {
+    char dir[] = "/tmp/asmstore-mf-XXXXXX", path[128];
+    const unsigned char *d = (const unsigned char *)"x";
+    size_t n = 7;
+    asmstore_error err;
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/f", dir);
+    CHECK_EQ_INT(asmstore_write_file(path, "bytes", 5, 0644, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_map_file(path, &d, &n, NULL), ASMSTORE_OK);
+    CHECK(n == 5 && d && !memcmp(d, "bytes", 5));
+    asmstore_unmap_file(d, n);
+    CHECK_EQ_INT(asmstore_write_file(path, "", 0, 0644, NULL), ASMSTORE_OK);
+    memset(&err, 0, sizeof err);
+    CHECK_EQ_INT(asmstore_map_file(path, &d, &n, &err), ASMSTORE_OK);
+    CHECK(d == NULL && n == 0 && err.result == ASMSTORE_OK);
+    asmstore_unmap_file(d, n);
+    unlink(path);
+    CHECK_EQ_INT(asmstore_map_file(path, &d, &n, &err), ASMSTORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(asmstore_map_file(dir, &d, &n, NULL), ASMSTORE_ERR_IO);
+    CHECK(mkfifo(path, 0600) == 0);
+    CHECK_EQ_INT(asmstore_map_file(path, &d, &n, &err), ASMSTORE_ERR_IO);
+    CHECK_EQ_INT(asmstore_map_file(NULL, &d, &n, NULL), ASMSTORE_ERR_INVALID_ARG);
+    unlink(path);
+    rmdir(dir);
+    CHECK(asmstore_utf8_valid("fr/Foo.resources.dll", 20) && asmstore_utf8_valid("\xC3\xA9", 2));
+    CHECK(asmstore_utf8_valid(NULL, 0) && asmstore_utf8_valid("\xF4\x8F\xBF\xBF", 4));
+    CHECK(!asmstore_utf8_valid("a\0b", 3) && !asmstore_utf8_valid("\xC0\x80", 2)); /* NUL, overlong */
+    CHECK(!asmstore_utf8_valid("\xED\xA0\x80", 3) && !asmstore_utf8_valid("\xF4\x90\x80\x80", 4));
+    CHECK(!asmstore_utf8_valid("\xC3", 1) && !asmstore_utf8_valid(NULL, 1)); /* cut short; NULL bytes */
+}
 static void test_write_file(void) {
     char dir[] = "/tmp/asmstore-wf-XXXXXX", path[128], bad[160];
     struct stat st1, st2;
@@ -418,6 +450,7 @@ static void test_presets(void) {
             CHECK_EQ_INT(o.format, x->format);
             CHECK_EQ_INT(o.compression, x->comp);
             CHECK_EQ_INT(o.level, x->level);
+            CHECK_EQ_INT(asmstore_release_level(x->format, x->comp), x->level); /* the ladder's one home */
             CHECK_EQ_INT(o.image_alignment, 1);
             CHECK_EQ_INT(o.no_companions, x->rt == ASMSTORE_RUNTIME_CORECLR && !x->companions);
             CHECK_EQ_INT(o.hash, x->format == 1 ? ASMSTORE_HASH_UNKNOWN : x->crc ? ASMSTORE_HASH_CRC32 : is64 ? ASMSTORE_HASH_XXH3_64 : ASMSTORE_HASH_XXH32);
@@ -466,6 +499,14 @@ static void test_presets(void) {
 }
 
 /* Combinations no release shipped, and bad arguments, are refused. */
+/* asmstore_release_level: stored images have no level; every compressed format has its release's */
+static void test_release_level(void) {
+    CHECK_EQ_INT(asmstore_release_level(3, ASMSTORE_COMPRESSION_NONE), 0);
+    CHECK_EQ_INT(asmstore_release_level(1, ASMSTORE_COMPRESSION_LZ4), 9);
+    CHECK_EQ_INT(asmstore_release_level(2, ASMSTORE_COMPRESSION_LZ4), 12);
+    CHECK_EQ_INT(asmstore_release_level(4, ASMSTORE_COMPRESSION_ZSTD), 3);
+    CHECK_EQ_INT(asmstore_release_level(3, ASMSTORE_COMPRESSION_ZSTD), 22);
+}
 static void test_presets_refused(void) {
     asmstore_write_options o;
     memset(&o, 0, sizeof o);
@@ -938,6 +979,109 @@ static void test_mapping_index(void) {
     asmstore_writer_free(w);
 }
 
+/* Compress once for many ABIs: a writer given a finished one (opt.reuse) takes the payload of every
+   image with the same bytes and level, writes the same bytes as a writer compressing on its own, and
+   says which entries it reused (asmstore_writer_entry). */
+enum { REUSE_N = 6 };
+static unsigned char *reuse_images[REUSE_N + 1];
+static size_t reuse_size(size_t i) { return i == REUSE_N ? reuse_size(2) : 3000 + 4111 * i; }
+/* Entries 0..5 (entry 1 at its own level 5, entry 3 stored as it is); with `twin`, entry 5 is an
+   image as large as entry 2 with other bytes. Finished, or NULL. */
+static asmstore_writer *reuse_writer(asmstore_abi abi, int level, const asmstore_writer *from, int twin) {
+    asmstore_write_options o;
+    asmstore_writer *w = NULL;
+    const void *d;
+    size_t n, i;
+    memset(&o, 0, sizeof o);
+    o.runtime = ASMSTORE_RUNTIME_CORECLR; o.no_companions = 1; o.abi = abi; o.level = level;
+    o.reuse = from; o.jobs = 2;
+    if (asmstore_writer_create(&w, &o, NULL) != ASMSTORE_OK) return NULL;
+    for (i = 0; i < REUSE_N; i++) {
+        asmstore_add a;
+        char name[32];
+        size_t k = twin && i == REUSE_N - 1 ? REUSE_N : i;
+        memset(&a, 0, sizeof a);
+        a.level = i == 1 ? 5 : 0;
+        a.flags = i == 3 ? ASMSTORE_ADD_UNCOMPRESSED : 0u;
+        snprintf(name, sizeof name, "Asm%zu.dll", i);
+        CHECK_EQ_INT(test_add_opt(w, name, reuse_images[k], reuse_size(k), &a), ASMSTORE_OK);
+    }
+    if (asmstore_writer_finish(w, &d, &n, NULL) != ASMSTORE_OK) { asmstore_writer_free(w); return NULL; }
+    return w;
+}
+static int same_store(const asmstore_writer *a, const asmstore_writer *b) {
+    const char *na, *nb;
+    const void *da, *db;
+    size_t sa, sb;
+    return asmstore_writer_output(a, 0, &na, &da, &sa, NULL) == ASMSTORE_OK &&
+           asmstore_writer_output(b, 0, &nb, &db, &sb, NULL) == ASMSTORE_OK && sa == sb && !memcmp(da, db, sa);
+}
+/* How many of w's entries were reused; each one's report checked against `alone`'s. */
+static size_t reused_entries(const asmstore_writer *w, const asmstore_writer *alone) {
+    size_t i, reused = 0;
+    for (i = 0; i < asmstore_writer_count(w); i++) {
+        asmstore_written e, f;
+        CHECK_EQ_INT(asmstore_writer_entry(w, i, &e, NULL), ASMSTORE_OK);
+        CHECK_EQ_INT(asmstore_writer_entry(alone, i, &f, NULL), ASMSTORE_OK);
+        CHECK(!f.reused);
+        CHECK_EQ_INT(e.descriptor_index, f.descriptor_index);
+        CHECK_EQ_INT(e.mapping_index, i);
+        CHECK_EQ_INT(e.stored_size, f.stored_size);
+        CHECK_EQ_INT(e.image_size, f.image_size);
+        reused += (size_t)e.reused;
+    }
+    return reused;
+}
+static void test_reuse_across_abis(void) {
+    static const asmstore_abi abis[3] = {ASMSTORE_ABI_X86_64, ASMSTORE_ABI_ARM, ASMSTORE_ABI_X86};
+    asmstore_writer *first, *w, *alone;
+    asmstore_written e;
+    size_t i;
+    for (i = 0; i <= REUSE_N; i++) reuse_images[i] = make_bytes(reuse_size(i), (unsigned)(i + 1));
+    first = reuse_writer(ASMSTORE_ABI_ARM64, 3, NULL, 0);
+    CHECK(first != NULL);
+    for (i = 0; first && i < 3; i++) {
+        w = reuse_writer(abis[i], 3, first, 0);
+        alone = reuse_writer(abis[i], 3, NULL, 0);
+        CHECK(w && alone && same_store(w, alone));
+        if (w && alone) CHECK_EQ_INT(reused_entries(w, alone), REUSE_N - 1); /* all but the stored one */
+        CHECK(w && asmstore_writer_entry(w, 3, &e, NULL) == ASMSTORE_OK && !e.reused &&
+              e.descriptor_index == ASMSTORE_NO_DESCRIPTOR && e.stored_size == e.image_size);
+        asmstore_writer_free(w);
+        asmstore_writer_free(alone);
+    }
+    /* another level: only entry 1 (its own level 5 either way) matches; a same-size other image never */
+    w = reuse_writer(ASMSTORE_ABI_X86_64, 9, first, 1);
+    alone = reuse_writer(ASMSTORE_ABI_X86_64, 9, NULL, 1);
+    CHECK(w && alone && same_store(w, alone));
+    if (w && alone) CHECK_EQ_INT(reused_entries(w, alone), 1);
+    CHECK(w && asmstore_writer_entry(w, 1, &e, NULL) == ASMSTORE_OK && e.reused);
+    asmstore_writer_free(alone);
+    alone = reuse_writer(ASMSTORE_ABI_X86_64, 3, first, 1);
+    CHECK(alone && asmstore_writer_entry(alone, REUSE_N - 1, &e, NULL) == ASMSTORE_OK && !e.reused);
+    CHECK(alone && asmstore_writer_entry(alone, 2, &e, NULL) == ASMSTORE_OK && e.reused);
+    CHECK(asmstore_writer_entry(w, REUSE_N, &e, NULL) == ASMSTORE_ERR_NOT_FOUND);
+    asmstore_writer_free(alone);
+    asmstore_writer_free(w);
+    asmstore_writer_free(first);
+    for (i = 0; i <= REUSE_N; i++) free(reuse_images[i]);
+}
+/* opt.reuse must be finished; asmstore_writer_entry answers only after finish. */
+static void test_reuse_refusals(void) {
+    asmstore_write_options o;
+    asmstore_writer *open_w = NULL, *w = NULL;
+    asmstore_written e;
+    memset(&o, 0, sizeof o);
+    CHECK_EQ_INT(asmstore_writer_create(&open_w, &o, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(test_add(open_w, "A.dll", "MZ", 2, 0), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore_writer_entry(open_w, 0, &e, NULL), ASMSTORE_ERR_INVALID_ARG);
+    o.reuse = open_w;
+    CHECK_EQ_INT(asmstore_writer_create(&w, &o, NULL), ASMSTORE_ERR_INVALID_ARG);
+    CHECK(w == NULL);
+    CHECK_EQ_INT(asmstore_writer_entry(NULL, 0, &e, NULL), ASMSTORE_ERR_INVALID_ARG);
+    asmstore_writer_free(open_w);
+}
+
 #if HAVE_LZ4
 /* A store of 40 LZ4 entries, written with `jobs` threads. */
 static unsigned char *lz4_store(int jobs, size_t *size) {
@@ -1364,5 +1508,9 @@ int main(void) {
     RUN(test_reproduces_net8_expandroid_arch);
     RUN(test_v1_layout);
     RUN(test_v1_refusals);
+    RUN(test_reuse_across_abis);
+    RUN(test_reuse_refusals);
+    RUN(test_release_level);
+    RUN(test_map_file_and_utf8);
     return TEST_DONE();
 }

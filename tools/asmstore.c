@@ -21,7 +21,7 @@
 static const cli_command cli_commands[] = {
     {"pack", cli_cmd_pack, cli_pack_options,
      "pack -o OUT [--target net8|net9|net10|net11|net11-preview|net12] [--runtime coreclr|monovm]\n"
-     "                [--abi arm64|arm|x86_64|x86] [--format 1|2|3|4] [--hash crc32|xxhash]\n"
+     "                [--abi arm64|arm|x86_64|x86[,...]] [--format 1|2|3|4] [--hash crc32|xxhash]\n"
      "                [--compression zstd|lz4|none | --no-compress] [--level N]\n"
      "                [--align-images N] [--jobs N] [--keep-uncompressed NAME]... [--pdb]\n"
      "                [--raw | --wrap dlopen|section | --template STUB.so]\n"
@@ -29,7 +29,9 @@ static const cli_command cli_commands[] = {
      "                [--no-check] [--json] FILE|DIR...\n"
      "Writes what a release writes: by default --target net11 --runtime coreclr (format 3,\n"
      "CRC-32, zstd 22, dlopen-kind .so); --runtime defaults to monovm for net8..net10. Each\n"
-     "other flag overrides its part. -o DIR/ writes DIR/<the release's file name>. --target\n"
+     "other flag overrides its part. -o DIR/ writes DIR/<the release's file name>; --abi\n"
+     "arm64,x86_64,... writes each ABI's store into DIR/<abi>/, compressing each image once\n"
+     "(the bytes of packing one ABI at a time). --target\n"
      "net12 (dotnet/android main, not yet released) writes net11's CoreCLR store in the .so\n"
      "AssemblyStoreElfWriter lays out (payload at 16 KiB, 4 KiB on arm and x86). --target\n"
      "net8 writes the .NET 6-8 set into the directory OUT: assemblies.blob, one\n"

@@ -130,6 +130,15 @@ void cli_error_result(asmstore_result r, const char *fmt, ...) CLI_PRINTF(2, 3);
 int cli_map_file(const char *path, const unsigned char **data, size_t *size);
 void cli_unmap_file(const unsigned char *data, size_t size);
 
+/* >>bytes -------------------------------------------------------------------------------------- */
+/* Little-endian integers of the ZIP, PE and signing records the CLI reads and writes (the header's
+   own are not API). */
+uint16_t cli_rd16(const unsigned char *p);
+uint32_t cli_rd32(const unsigned char *p);
+void cli_wr16(unsigned char *p, uint32_t v);
+void cli_wr32(unsigned char *p, uint32_t v);
+void cli_wr64(unsigned char *p, uint64_t v);
+
 /* >>codecs ------------------------------------------------------------------------------------- */
 /* (Reading needs no callback: the reader decodes XALZ images with asmstore_lz4_decode and XAZS
    ones with libzstd.) Compressor callback for XALZ: LZ4 HC into a raw block, as K4os

@@ -413,24 +413,17 @@ int cli_fail_errno(const char *path, const char *doing) {
 }
 
 /* >>files -------------------------------------------------------------------------------------- */
-/* The header's mapping (asmstore__map_file: a FIFO never blocks the open), with an empty file
-   mapped as NULL, 0 rather than refused. */
+/* The header's mapping (asmstore_map_file: a FIFO never blocks the open; an empty file is NULL, 0). */
 int cli_map_file(const char *path, const unsigned char **data, size_t *size) {
-    unsigned char *m;
-    asmstore_result r =
-        asmstore__map_file(path, ASMSTORE_ERR_IO, ASMSTORE_ERR_TRUNCATED, &m, size, NULL, NULL);
+    asmstore_result r = asmstore_map_file(path, data, size, NULL);
 
-    *data = m;
-    if (r == ASMSTORE_ERR_TRUNCATED)
-        return 0; /* empty: the only way map_file says TRUNCATED */
     if (r == ASMSTORE_OK)
         return 0;
     return r == ASMSTORE_ERR_NOT_FOUND ? 1 : 2;
 }
 
 void cli_unmap_file(const unsigned char *data, size_t size) {
-    if (data)
-        asmstore__os_unmap((void *)(uintptr_t)data, size); /* the header's platform layer */
+    asmstore_unmap_file(data, size);
 }
 
 /* The header's platform layer for the other files (cli_os.h). */
@@ -451,6 +444,26 @@ int cli_win_errno(unsigned long code) {
     return asmstore__os_errno((DWORD)code);
 }
 #endif
+
+/* >>bytes -------------------------------------------------------------------------------------- */
+uint16_t cli_rd16(const unsigned char *p) {
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+uint32_t cli_rd32(const unsigned char *p) {
+    return (uint32_t)cli_rd16(p) | (uint32_t)cli_rd16(p + 2) << 16;
+}
+void cli_wr16(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+}
+void cli_wr32(unsigned char *p, uint32_t v) {
+    cli_wr16(p, v & 0xFFFFu);
+    cli_wr16(p + 2, v >> 16);
+}
+void cli_wr64(unsigned char *p, uint64_t v) {
+    cli_wr32(p, (uint32_t)v);
+    cli_wr32(p + 4, (uint32_t)(v >> 32));
+}
 
 /* >>codecs ------------------------------------------------------------------------------------- */
 asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst,
@@ -488,7 +501,7 @@ static size_t shown_unit(const unsigned char *u, size_t n, size_t i, char *out, 
     unsigned char c = u[i];
     size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
 
-    if (c >= 0x80 && len <= n - i && asmstore__name_valid(u + i, len) &&
+    if (c >= 0x80 && len <= n - i && asmstore_utf8_valid(u + i, len) &&
         !(c == 0xC2 && u[i + 1] < 0xA0)) {
         memcpy(out, u + i, len);
         *used = len;
@@ -571,7 +584,7 @@ void cli_json_string(FILE *f, const char *s, size_t n) {
         unsigned char c = u[i];
         size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
 
-        if (c >= 0x80 && len <= n - i && asmstore__name_valid(u + i, len)) {
+        if (c >= 0x80 && len <= n - i && asmstore_utf8_valid(u + i, len)) {
             fwrite(u + i, 1, len, f);
             i += len;
             continue;

@@ -77,8 +77,8 @@ asmstore_result cli_entry_sha256(const cli_unit *u, const asmstore_entry *e, ZST
 /* >>identity ----------------------------------------------------------------------------------- */
 void cli_guid_text(const unsigned char g[16], char text[CLI_GUID_TEXT]) {
     snprintf(text, CLI_GUID_TEXT, "%08lx-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-             (unsigned long)asmstore__rd32(g), (unsigned)asmstore__rd16(g + 4),
-             (unsigned)asmstore__rd16(g + 6), g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
+             (unsigned long)cli_rd32(g), (unsigned)cli_rd16(g + 4),
+             (unsigned)cli_rd16(g + 6), g[8], g[9], g[10], g[11], g[12], g[13], g[14], g[15]);
 }
 
 /* The public key token of a full key: the last 8 bytes of its SHA-1, last first (ECMA-335

@@ -39,23 +39,23 @@ int cli_r2r_composite_owner(const void *image, size_t size, const char **name, s
 
     if (asmstore_pe_parse(&pe, image, image ? size : 0, NULL) != ASMSTORE_OK)
         return 0;
-    rva = asmstore__rd32(pe.cli_header + CLI_MANAGED_NATIVE_HEADER);
+    rva = cli_rd32(pe.cli_header + CLI_MANAGED_NATIVE_HEADER);
     r2r = asmstore_pe_at_rva(&pe, rva, R2R_HEADER_SIZE);
-    if (!r2r || asmstore__rd32(r2r) != R2R_SIGNATURE)
+    if (!r2r || cli_rd32(r2r) != R2R_SIGNATURE)
         return 0;
-    if (!(asmstore__rd32(r2r + 8) & R2R_FLAG_COMPONENT))
+    if (!(cli_rd32(r2r + 8) & R2R_FLAG_COMPONENT))
         return 0;
-    nsections = asmstore__rd32(r2r + 12);
+    nsections = cli_rd32(r2r + 12);
     r2r = asmstore_pe_at_rva(&pe, rva, R2R_HEADER_SIZE + (uint64_t)nsections * R2R_SECTION_SIZE);
     if (!r2r)
         return 0;
     for (k = 0; k < nsections; k++) {
         const unsigned char *s = r2r + R2R_HEADER_SIZE + (size_t)k * R2R_SECTION_SIZE;
-        uint32_t sec_size = asmstore__rd32(s + 8);
+        uint32_t sec_size = cli_rd32(s + 8);
 
-        if (asmstore__rd32(s) != R2R_SECTION_OWNER_COMPOSITE)
+        if (cli_rd32(s) != R2R_SECTION_OWNER_COMPOSITE)
             continue;
-        sec = asmstore_pe_at_rva(&pe, asmstore__rd32(s + 4), sec_size);
+        sec = asmstore_pe_at_rva(&pe, cli_rd32(s + 4), sec_size);
         if (sec_size > R2R_MAX_NAME || !sec)
             return 0;
         return sec_size && r2r_name(sec, sec_size, name, name_len);

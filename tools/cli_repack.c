@@ -495,7 +495,7 @@ static void add_replacement(asmstore_add *ao, const cli_unit *u, const asmstore_
         }
         ao->flags |= ASMSTORE_ADD_DESCRIPTOR_INDEX;
         ao->descriptor_index = e->descriptor_index;
-        ao->level = c->level ? c->level : cli_release_level(&u->r, e->compression);
+        ao->level = c->level ? c->level : asmstore_release_level(u->r.format, e->compression);
         fprintf(stderr,
                 "%s (%s): replaced, %s level %d, descriptor index %u kept (%zu bytes "
                 "uncompressed, %zu reserved: %s)\n",
@@ -827,7 +827,7 @@ static void store_options(const repack_job *j, const cli_unit *u, asmstore_compr
     o->abi = u->r.format == 1 ? ASMSTORE_ABI_ARM64 : u->r.abi;
     o->hash = u->r.format == 1 ? ASMSTORE_HASH_UNKNOWN : u->r.hash_kind;
     o->compression = kind ? kind : ASMSTORE_COMPRESSION_ZSTD;
-    o->level = cli_release_level(&u->r, o->compression);
+    o->level = asmstore_release_level(u->r.format, o->compression);
     o->compress = cli_compress;
     o->jobs = j->a->jobs;
     o->image_alignment = cli_unit_image_alignment(u);
@@ -1221,8 +1221,8 @@ static void entry_item(const repack_job *j, const unsigned char *zip, const asms
 
     memset(it, 0, sizeof *it);
     it->record = zip + dir->record_offset;
-    it->local_extra = lfh + 30 + asmstore__rd16(lfh + 26);
-    it->local_extra_size = asmstore__rd16(lfh + 28);
+    it->local_extra = lfh + 30 + cli_rd16(lfh + 26);
+    it->local_extra_size = cli_rd16(lfh + 28);
     it->flags = (uint16_t)(e->flags & ~8u);
     if (o) {
         it->flags = (uint16_t)(it->flags & ~6u); /* DEFLATE's options */

@@ -193,7 +193,7 @@ static uint64_t chunks(uint64_t n) {
 static int chunk_digest(EVP_MD_CTX *c, const unsigned char *p, size_t n, unsigned char *out) {
     unsigned char head[5] = {0xa5};
 
-    asmstore__wr32(head + 1, (uint32_t)n);
+    cli_wr32(head + 1, (uint32_t)n);
     return EVP_DigestInit_ex(c, EVP_sha256(), NULL) == 1 && EVP_DigestUpdate(c, head, 5) == 1 &&
            EVP_DigestUpdate(c, p, n) == 1 && EVP_DigestFinal_ex(c, out, NULL) == 1;
 }
@@ -249,7 +249,7 @@ static int content_digest(const char *out, FILE *f, uint64_t entries, const unsi
          section_digests(c, cd, cd_size, &at) && section_digests(c, eocd, eocd_size, &at);
     if (ok) {
         all[0] = 0x5a;
-        asmstore__wr32(all + 1, (uint32_t)count);
+        cli_wr32(all + 1, (uint32_t)count);
         ok = EVP_Digest(all, (size_t)(at - all), digest, NULL, EVP_sha256(), NULL) == 1;
     }
     if (!ok && errno)
@@ -293,14 +293,14 @@ static void buf_u32(sign_buf *b, uint32_t v) {
     unsigned char *p = buf_room(b, 4);
 
     if (p)
-        asmstore__wr32(p, v);
+        cli_wr32(p, v);
 }
 
 static void buf_u64(sign_buf *b, uint64_t v) {
     unsigned char *p = buf_room(b, 8);
 
     if (p)
-        asmstore__wr64(p, v);
+        cli_wr64(p, v);
 }
 
 /* uint32 length, then the bytes. */
@@ -308,7 +308,7 @@ static void buf_lp(sign_buf *b, const void *data, size_t n) {
     unsigned char *p = buf_room(b, 4 + n);
 
     if (p) {
-        asmstore__wr32(p, (uint32_t)n);
+        cli_wr32(p, (uint32_t)n);
         if (n) /* data is NULL for a signed data that ran out of memory */
             memcpy(p + 4, data, n);
     }
@@ -322,7 +322,7 @@ static size_t buf_open(sign_buf *b) {
 
 static void buf_close(sign_buf *b, size_t at) {
     if (!b->failed)
-        asmstore__wr32(b->p + at, (uint32_t)(b->n - at - 4));
+        cli_wr32(b->p + at, (uint32_t)(b->n - at - 4));
 }
 
 /* The signed data: the digest, the certificate, (v3) the SDK range, the attributes (v2: the
@@ -395,7 +395,7 @@ static int scheme_pair(sign_buf *b, const cli_sign_key *k, const unsigned char *
     buf_close(b, signer);
     buf_close(b, signers);
     if (!b->failed)
-        asmstore__wr64(b->p + pair, b->n - pair - 8);
+        cli_wr64(b->p + pair, b->n - pair - 8);
     b->failed |= sd.failed;
     free(sd.p);
     return ok;
@@ -445,7 +445,7 @@ int cli_sign_block(const cli_sign_key *k, const char *out, FILE *f, uint64_t ent
         free(b.p);
         return 2;
     }
-    asmstore__wr64(b.p, b.n - 8);
+    cli_wr64(b.p, b.n - 8);
     *block = b.p;
     *block_size = b.n;
     return 0;

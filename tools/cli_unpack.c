@@ -34,15 +34,6 @@ typedef struct unpack_job {
     unsigned long long files;
 } unpack_job;
 
-/* >>levels ------------------------------------------------------------------------------------- */
-int cli_release_level(const asmstore_reader *r, asmstore_compression kind) {
-    if (kind == ASMSTORE_COMPRESSION_NONE)
-        return 0;
-    if (kind == ASMSTORE_COMPRESSION_LZ4)
-        return r->format == 1 ? 9 : 12;
-    return r->format == 4 ? 3 : 22;
-}
-
 /* Where unit u came from, as the settings record it: the archive entry, or the file's name (the
    input may have moved since). */
 static const char *unit_source(const cli_input *in, const cli_unit *u) {
@@ -190,7 +181,7 @@ static int unpack_entry(unpack_job *j, int s, const asmstore_entry *e, const cha
                          e->descriptor_index);
     cli_json_num("mapping_index", e->mapping_index);
     cli_json_str("compression", cli_compression_name(e->compression));
-    cli_json_num("level", (unsigned long long)cli_release_level(&u->r, e->compression));
+    cli_json_num("level", (unsigned long long)asmstore_release_level(u->r.format, e->compression));
     cli_json_bool("ignored", e->ignored);
     cli_json_num("size", e->uncompressed_size);
     cli_json_str("sha256", e->ignored ? NULL : hex);
@@ -614,7 +605,7 @@ static int entry_edit(from_job *j, const cli_unit *u, const cli_settings_store *
     if (check_companion(j, st, se->pdb, se->pdb_sha256) ||
         check_companion(j, st, se->config, se->config_sha256))
         return 1;
-    if (state == FILE_SAME && se->level == cli_release_level(&u->r, kind))
+    if (state == FILE_SAME && se->level == asmstore_release_level(u->r.format, kind))
         return 0;
     return add_edit(&j->f->edits, &j->f->n, u, k, se->name, path, se->level);
 }

@@ -5,12 +5,6 @@
 #define ASMSTORE_CLI_UNPACK_H
 #include "cli_input.h"
 
-/* >>levels ------------------------------------------------------------------------------------- */
-/* The level each release compressed with (docs/store-releases.md §1.1): LZ4 HC 9 in format 1, 12
-   after; zstd 3 in format 4 (.NET 11 previews), 22 in .NET 11 GA's format 3. What a re-compressed
-   image gets unless the settings file says otherwise. */
-int cli_release_level(const asmstore_reader *r, asmstore_compression kind);
-
 /* >>from a folder ------------------------------------------------------------------------------ */
 /* One entry whose file in the folder is not what unpack wrote, or whose level was edited. */
 typedef struct cli_from_edit {

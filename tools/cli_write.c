@@ -328,7 +328,9 @@ typedef struct pack_args {
     const char *out;
     asmstore_target target;
     int runtime; /* -1: the target's default */
-    asmstore_abi abi;
+    asmstore_abi abi; /* the first --abi (UNKNOWN: none given) */
+    asmstore_abi abis[4]; /* every --abi, in the order given (--abi a,b,...: one store each) */
+    size_t nabis;
     uint32_t format;
     const char *hash, *compression;
     int level, jobs, with_pdb, raw, wrap_set, no_check, json;
@@ -373,10 +375,41 @@ static int pack_choice_option(int key, const char *v, pack_args *a) {
     return -1;
 }
 
+/* --abi A[,B...]: one store per ABI, each named once. 1, or -1 after saying why. */
+static int pack_abi_list(const char *v, pack_args *a) {
+    char one[32];
+    size_t k;
+
+    for (a->nabis = 0;; v++) {
+        size_t len = strcspn(v, ",");
+        asmstore_abi abi;
+
+        if (!len) {
+            cli_error("--abi needs an ABI (arm64, arm, x86_64, x86) or a list such as arm64,x86_64");
+            return -1;
+        }
+        snprintf(one, sizeof one, "%.*s", (int)(len < sizeof one ? len : sizeof one - 1), v);
+        if (cli_abi_option("--abi", one, &abi))
+            return -1;
+        for (k = 0; k < a->nabis && a->abis[k] != abi; k++) {
+        }
+        if (k < a->nabis) {
+            cli_error("--abi %s: ABI given twice (give each of arm64, arm, x86_64, x86 once)", one);
+            return -1;
+        }
+        a->abis[a->nabis++] = abi; /* at most 4: a fifth repeats one */
+        v += len;
+        if (!*v)
+            break;
+    }
+    a->abi = a->abis[0];
+    return 1;
+}
+
 /* --abi, --level, --jobs, --align-images, --keep-uncompressed VALUE: as pack_choice_option. */
 static int pack_value_option(int key, const char *v, int argc, pack_args *a) {
     if (key == OPT_ABI)
-        return cli_abi_option("--abi", v, &a->abi) ? -1 : 1;
+        return pack_abi_list(v, a);
     if (key == OPT_LEVEL)
         return cli_int_option("--level", v, 1, &a->level) ? -1 : 1;
     if (key == OPT_JOBS)
@@ -487,9 +520,10 @@ static void pack_alignment(const pack_args *a, asmstore_write_options *o) {
                 PACK_CORECLR_ALIGNMENT);
 }
 
-/* The write options: the preset for --target/--runtime/--abi (default net11 coreclr arm64), then
-   every explicit flag over its part. Returns 0 or an exit code. */
-static int pack_options(const pack_args *a, asmstore_write_options *o, asmstore_preset *info) {
+/* The write options of the store for abi: the preset for --target/--runtime/abi (default net11
+   coreclr arm64), then every explicit flag over its part. Returns 0 or an exit code. */
+static int pack_options(const pack_args *a, asmstore_abi abi, asmstore_write_options *o,
+                        asmstore_preset *info) {
     asmstore_target target = a->target ? a->target : ASMSTORE_TARGET_NET11;
 
     /* no --runtime: the release's default (MonoVM through .NET 10, CoreCLR from 11) */
@@ -498,7 +532,7 @@ static int pack_options(const pack_args *a, asmstore_write_options *o, asmstore_
                                                             : ASMSTORE_RUNTIME_CORECLR;
     asmstore_compression preset_kind;
     int max_level;
-    if (asmstore_write_options_preset(o, target, rt, a->abi, info, NULL) != ASMSTORE_OK) {
+    if (asmstore_write_options_preset(o, target, rt, abi, info, NULL) != ASMSTORE_OK) {
         cli_error("no %s store exists for %s (coreclr stores start with net10; net12 has only "
                   "coreclr)",
                   rt == ASMSTORE_RUNTIME_CORECLR ? "coreclr" : "monovm",
@@ -837,19 +871,51 @@ static int pack_check_composites(const pack_list *l) {
     return missing ? 2 : 0;
 }
 
-/* One pack run: what the command line asked for and what it made. */
+/* One store of a pack run: its ABI's write options, the preset's facts, the writer and its bytes. */
+typedef struct pack_store {
+    asmstore_write_options o;
+    asmstore_preset info;
+    asmstore_writer *w;
+    const void *data;
+    size_t size;
+} pack_store;
+
+/* One pack run: what the command line asked for and what it made, one store per ABI (--abi a,b:
+   the first store's writer lends its compressed images to the others). */
 typedef struct pack_job {
     pack_args a;
-    asmstore_write_options o;
     asmstore_elf_options eo;
-    asmstore_preset info;
     pack_list l;
     wrap_template tpl;
-    asmstore_writer *w;
+    pack_store s[4];
+    size_t ns;
 } pack_job;
+
+/* What --abi a,b,... cannot combine with. 0, or 2 after saying why. */
+static int pack_check_abis(const pack_job *j) {
+    const char *out = j->a.out;
+    size_t n = strlen(out);
+    struct stat st;
+
+    if (j->ns < 2)
+        return 0;
+    if (j->s[0].o.format == 1)
+        cli_error("--abi takes one ABI for a format 1 set (its arch stores come from "
+                  "--arch ABI FILE|DIR)");
+    else if (j->eo.mode == ASMSTORE_ELF_MODE_TEMPLATE)
+        cli_error("--template: the stub has one ABI; give one --abi, or leave --template out");
+    else if (!(n && out[n - 1] == '/') && !(stat(out, &st) == 0 && S_ISDIR(st.st_mode)))
+        cli_error("-o %s: with several ABIs -o names a directory (each store goes into "
+                  "OUT/<abi>/, as in an APK's lib/); give -o %s/",
+                  out, out);
+    else
+        return 0;
+    return 2;
+}
 
 /* The command line into the job's options and inputs. 0, or an exit code. */
 static int pack_prepare(pack_job *j, int argc, char **argv) {
+    size_t k;
     int rc;
 
     j->a.runtime = -1;
@@ -862,41 +928,48 @@ static int pack_prepare(pack_job *j, int argc, char **argv) {
         rc = pack_check_out(j->a.out);
     if (rc == 0)
         rc = pack_mark_kept(&j->l, &j->a);
-    if (rc == 0)
-        rc = pack_options(&j->a, &j->o, &j->info);
-    if (rc == 0 && j->o.format == 1 && (j->a.wrap_set || j->a.raw)) {
+    j->ns = j->a.nabis ? j->a.nabis : 1;
+    for (k = 0; rc == 0 && k < j->ns; k++)
+        rc = pack_options(&j->a, j->a.nabis ? j->a.abis[k] : ASMSTORE_ABI_UNKNOWN, &j->s[k].o,
+                          &j->s[k].info);
+    if (rc == 0 && j->s[0].o.format == 1 && (j->a.wrap_set || j->a.raw)) {
         cli_error("format 1 stores are raw files (no --raw, --wrap or "
                   "--template)");
         rc = 2;
     }
     if (rc == 0)
+        rc = pack_check_abis(j);
+    if (rc == 0)
         rc = pack_hold_inputs(&j->l, &j->a);
     if (rc == 0)
         rc = pack_check_composites(&j->l);
     if (rc == 0)
-        rc = pack_check_twins(&j->l, &j->o);
+        rc = pack_check_twins(&j->l, &j->s[0].o);
     return rc;
 }
 
-/* Every input through the writer into the store's bytes. 0, or an exit code. */
-static int pack_build(pack_job *j, const void **data, size_t *size) {
+/* Every input through store k's writer into its bytes; stores after the first reuse the first's
+   compressed images. 0, or an exit code. */
+static int pack_build(pack_job *j, size_t k) {
+    pack_store *st = &j->s[k];
     asmstore_error err;
     asmstore_result res;
     int rc;
 
     if (cli_os_stderr_is_tty() && j->l.n > 50)
-        j->o.progress = show_progress;
-    res = asmstore_writer_create(&j->w, &j->o, &err);
+        st->o.progress = show_progress;
+    st->o.reuse = k ? j->s[0].w : NULL;
+    res = asmstore_writer_create(&st->w, &st->o, &err);
     if (res != ASMSTORE_OK) {
         cli_fail("the pack options", res, &err);
         return 2;
     }
-    if ((rc = pack_add_all(j->w, &j->l)) != 0)
+    if ((rc = pack_add_all(st->w, &j->l)) != 0)
         return rc;
-    res = asmstore_writer_finish(j->w, data, size, &err);
+    res = asmstore_writer_finish(st->w, &st->data, &st->size, &err);
     if (res == ASMSTORE_OK)
         return 0;
-    if (res == ASMSTORE_ERR_UNSUPPORTED_COMPRESSION && j->o.compression == ASMSTORE_COMPRESSION_LZ4)
+    if (res == ASMSTORE_ERR_UNSUPPORTED_COMPRESSION && st->o.compression == ASMSTORE_COMPRESSION_LZ4)
         cli_error_result(res,
                          "writing LZ4 (XALZ) images: built without liblz4: install liblz4-dev "
                          "and rebuild, or give --compression zstd|none");
@@ -912,37 +985,96 @@ static long long pack_file_size(const char *path) {
     return stat(path, &st) == 0 ? (long long)st.st_size : 0;
 }
 
-/* The store as one file: raw, or in the .so the options name. 0, or an exit code. */
-static int pack_write_store(pack_job *j, const void *data, size_t size) {
+/* Where store k goes: OUT as pack_out_path says, or with several ABIs OUT/<abi>/<file name> (the
+   ABI's directory made when missing). 0, or an exit code. */
+static int pack_store_path(const pack_job *j, size_t k, char *buf, size_t cap) {
+    char dir[PATH_MAX];
+    struct stat st;
+
+    if (j->ns < 2) {
+        pack_out_path(j->a.out, j->s[k].info.file_name, buf, cap);
+        return 0;
+    }
+    pack_out_path(j->a.out, asmstore_abi_android_name(j->s[k].o.abi), dir, sizeof dir);
+    if (stat(dir, &st) != 0 && cli_os_mkdir(dir) != 0)
+        return cli_fail_errno(dir, "create the directory");
+    if ((size_t)snprintf(buf, cap, "%s/%s", dir, j->s[k].info.file_name) < cap)
+        return 0;
+    cli_error("-o %s: the path is too long (give a shorter -o)", j->a.out);
+    return 2;
+}
+
+/* How many of store k's images came compressed from the first store's writer. */
+static size_t pack_reused(const pack_store *st) {
+    size_t i, n = 0;
+    asmstore_written e;
+
+    for (i = 0; asmstore_writer_entry(st->w, i, &e, NULL) == ASMSTORE_OK; i++)
+        n += (size_t)e.reused;
+    return n;
+}
+
+/* Store k as one file: raw, or in the .so the options name. 0, or an exit code. */
+static int pack_write_store(pack_job *j, size_t k) {
     char path[PATH_MAX];
     asmstore_elf_options *eo = &j->eo;
-    int rc;
+    const pack_store *st = &j->s[k];
+    size_t count = asmstore_writer_count(st->w), reused = pack_reused(st);
+    int rc = pack_store_path(j, k, path, sizeof path);
 
-    pack_out_path(j->a.out, j->info.file_name, path, sizeof path);
+    if (rc)
+        return rc;
     if (!j->a.wrap_set)
-        eo->mode = j->info.wrapper == ASMSTORE_ELF_SECTION ? ASMSTORE_ELF_MODE_SECTION
-                                                           : ASMSTORE_ELF_MODE_DLOPEN;
-    eo->style = (asmstore_elf_style)j->info.elf_style; /* net12: AssemblyStoreElfWriter's */
+        eo->mode = st->info.wrapper == ASMSTORE_ELF_SECTION ? ASMSTORE_ELF_MODE_SECTION
+                                                            : ASMSTORE_ELF_MODE_DLOPEN;
+    eo->style = (asmstore_elf_style)st->info.elf_style; /* net12: AssemblyStoreElfWriter's */
     /* a template: 0 takes the stub's ABI */
-    eo->abi = eo->mode == ASMSTORE_ELF_MODE_TEMPLATE ? j->a.abi : j->o.abi;
-    rc = write_output(path, eo, j->tpl.path, j->a.raw, data, size);
+    eo->abi = eo->mode == ASMSTORE_ELF_MODE_TEMPLATE ? j->a.abi : st->o.abi;
+    rc = write_output(path, eo, j->tpl.path, j->a.raw, st->data, st->size);
     if (rc == 0)
         pack_json_file(path, (size_t)pack_file_size(path));
     if (rc == 0)
-        fprintf(stderr, "%s: %zu %s, %zu-byte format %u store%s\n", cli_shown(path),
-                asmstore_writer_count(j->w),
-                cli_plural(asmstore_writer_count(j->w), "entry", "entries"), size, j->o.format,
+        fprintf(stderr, "%s: %zu %s, %zu-byte format %u store%s", cli_shown(path), count,
+                cli_plural(count, "entry", "entries"), st->size, st->o.format,
                 j->a.raw                                 ? ""
                 : eo->mode == ASMSTORE_ELF_MODE_SECTION  ? " in a section-kind .so"
                 : eo->mode == ASMSTORE_ELF_MODE_TEMPLATE ? " added to the template .so"
                                                          : " in a dlopen-kind .so");
+    if (rc == 0 && reused)
+        fprintf(stderr, "; %zu compressed %s taken from the %s store", reused,
+                cli_plural(reused, "image", "images"), asmstore_abi_name(j->s[0].o.abi));
+    if (rc == 0)
+        fputc('\n', stderr);
     return rc;
 }
 
-/* pack --json: what was written; the files follow as "files" (closed by cli_json_finish). */
-static void pack_json_store(const pack_job *j, size_t size) {
-    const asmstore_write_options *o = &j->o;
+/* pack --json: each entry of one store as the writer wrote it. */
+static void pack_json_written(const asmstore_writer *w) {
+    asmstore_written e;
+    size_t i;
+
+    cli_json_open("written", '[');
+    for (i = 0; asmstore_writer_entry(w, i, &e, NULL) == ASMSTORE_OK; i++) {
+        cli_json_open(NULL, '{');
+        cli_json_strn("name", e.name, e.name_len);
+        cli_json_bool("ignored", e.ignored);
+        cli_json_num_or_null("descriptor_index", e.descriptor_index != ASMSTORE_NO_DESCRIPTOR,
+                             e.descriptor_index);
+        cli_json_num_or_null("mapping_index", e.mapping_index != UINT32_MAX, e.mapping_index);
+        cli_json_num("size", e.image_size);
+        cli_json_num("stored_size", e.stored_size);
+        cli_json_bool("reused", e.reused);
+        cli_json_close();
+    }
+    cli_json_close();
+}
+
+/* pack --json: what was written (the first store's facts at the top, then every store); the files
+   follow as "files" (closed by cli_json_finish). */
+static void pack_json_store(const pack_job *j) {
+    const asmstore_write_options *o = &j->s[0].o;
     int v1 = o->format == 1;
+    size_t k;
 
     cli_json_abi("abi", v1 && !o->abi ? ASMSTORE_ABI_UNKNOWN : o->abi);
     cli_json_str("runtime", o->runtime == ASMSTORE_RUNTIME_CORECLR ? "CoreCLR" : "MonoVM");
@@ -950,8 +1082,19 @@ static void pack_json_store(const pack_job *j, size_t size) {
     cli_json_str("hash", v1 ? NULL : asmstore_hash_name(o->hash));
     cli_json_str("compression",
                  cli_compression_name(o->no_compress ? ASMSTORE_COMPRESSION_NONE : o->compression));
-    cli_json_num("entries", asmstore_writer_count(j->w));
-    cli_json_num("store_size", size);
+    cli_json_num("entries", asmstore_writer_count(j->s[0].w));
+    cli_json_num("store_size", j->s[0].size);
+    cli_json_open("stores", '[');
+    for (k = 0; k < j->ns; k++) {
+        cli_json_open(NULL, '{');
+        cli_json_abi("abi", v1 && !j->s[k].o.abi ? ASMSTORE_ABI_UNKNOWN : j->s[k].o.abi);
+        cli_json_str("hash", v1 ? NULL : asmstore_hash_name(j->s[k].o.hash));
+        cli_json_num("store_size", j->s[k].size);
+        cli_json_num("reused", pack_reused(&j->s[k]));
+        pack_json_written(j->s[k].w);
+        cli_json_close();
+    }
+    cli_json_close();
     cli_json_open("files", '[');
 }
 
@@ -960,7 +1103,8 @@ static void pack_free(pack_job *j) {
 
     free(j->tpl.data);
     free(j->a.keep);
-    asmstore_writer_free(j->w);
+    for (i = j->ns; i-- > 0;) /* the first lends its images to the others */
+        asmstore_writer_free(j->s[i].w);
     pack_unmap_all(&j->l);
     for (i = 0; i < j->l.n; i++) {
         free(j->l.items[i].name);
@@ -971,20 +1115,19 @@ static void pack_free(pack_job *j) {
 
 int cli_cmd_pack(int argc, char **argv) {
     pack_job j;
-    const void *data = NULL;
-    size_t size = 0;
+    size_t k;
     int rc;
 
     memset(&j, 0, sizeof j);
     rc = pack_prepare(&j, argc, argv);
-    if (rc == 0)
-        rc = pack_build(&j, &data, &size);
+    for (k = 0; rc == 0 && k < j.ns; k++) /* every store built before any is written */
+        rc = pack_build(&j, k);
     if (rc == 0 && j.a.json)
-        pack_json_store(&j, size);
-    if (rc == 0 && j.o.format == 1)
-        rc = pack_write_set(j.w, j.a.out);
-    else if (rc == 0)
-        rc = pack_write_store(&j, data, size);
+        pack_json_store(&j);
+    if (rc == 0 && j.s[0].o.format == 1)
+        rc = pack_write_set(j.s[0].w, j.a.out);
+    for (k = 0; rc == 0 && j.s[0].o.format != 1 && k < j.ns; k++)
+        rc = pack_write_store(&j, k);
     pack_free(&j);
     return rc;
 }

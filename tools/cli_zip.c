@@ -83,8 +83,8 @@ static size_t kept_extra(const unsigned char *x, size_t n, unsigned char *out) {
     size_t i = 0, k = 0;
 
     while (n - i >= 4) {
-        unsigned id = asmstore__rd16(x + i);
-        size_t len = 4u + asmstore__rd16(x + i + 2);
+        unsigned id = cli_rd16(x + i);
+        size_t len = 4u + cli_rd16(x + i + 2);
 
         if (len > n - i)
             break;
@@ -107,18 +107,18 @@ static size_t zip64_extra(const uint64_t *v, int n, int all, unsigned char *out)
         any |= v[i] >= ZIP_SATURATED;
     for (i = 0; i < n && any; i++)
         if (all || v[i] >= ZIP_SATURATED) {
-            asmstore__wr64(out + k, v[i]);
+            cli_wr64(out + k, v[i]);
             k += 8;
         }
     if (!any)
         return 0;
-    asmstore__wr16(out, 1);
-    asmstore__wr16(out + 2, (uint32_t)(k - 4));
+    cli_wr16(out, 1);
+    cli_wr16(out + 2, (uint32_t)(k - 4));
     return k;
 }
 
 static uint32_t version_needed(const unsigned char *record, size_t zip64_len) {
-    uint32_t v = asmstore__rd16(record + 6);
+    uint32_t v = cli_rd16(record + 6);
 
     return zip64_len && v < ZIP64_VERSION ? ZIP64_VERSION : v;
 }
@@ -129,7 +129,7 @@ static uint32_t version_needed(const unsigned char *record, size_t zip64_len) {
    the padding; 2 on a write error. */
 static int put_local(cli_zip_out *z, const cli_zip_item *it) {
     const unsigned char *r = it->record;
-    size_t name_len = asmstore__rd16(r + 28), kept, z64_len, pad;
+    size_t name_len = cli_rd16(r + 28), kept, z64_len, pad;
     uint64_t sizes[2];
     unsigned char h[30], z64[28];
     uint64_t data;
@@ -142,16 +142,16 @@ static int put_local(cli_zip_out *z, const cli_zip_item *it) {
     pad = (size_t)((it->align - data % it->align) % it->align);
     if (z64_len + kept + pad > 0xFFFFu)
         return 1;
-    asmstore__wr32(h, ZIP_LFH);
-    asmstore__wr16(h + 4, version_needed(r, z64_len));
-    asmstore__wr16(h + 6, it->flags);
-    asmstore__wr16(h + 8, it->method);
+    cli_wr32(h, ZIP_LFH);
+    cli_wr16(h + 4, version_needed(r, z64_len));
+    cli_wr16(h + 6, it->flags);
+    cli_wr16(h + 8, it->method);
     memcpy(h + 10, r + 12, 4); /* time and date */
-    asmstore__wr32(h + 14, it->crc32);
-    asmstore__wr32(h + 18, z64_len ? ZIP_SATURATED : (uint32_t)it->compressed_size);
-    asmstore__wr32(h + 22, z64_len ? ZIP_SATURATED : (uint32_t)it->uncompressed_size);
-    asmstore__wr16(h + 26, (uint32_t)name_len);
-    asmstore__wr16(h + 28, (uint32_t)(z64_len + kept + pad));
+    cli_wr32(h + 14, it->crc32);
+    cli_wr32(h + 18, z64_len ? ZIP_SATURATED : (uint32_t)it->compressed_size);
+    cli_wr32(h + 22, z64_len ? ZIP_SATURATED : (uint32_t)it->uncompressed_size);
+    cli_wr16(h + 26, (uint32_t)name_len);
+    cli_wr16(h + 28, (uint32_t)(z64_len + kept + pad));
     if (put(z, h, 30) || put(z, r + 46, name_len) || put(z, z64, z64_len) || put(z, z->buf, kept) ||
         put(z, zeros, pad))
         return 2;
@@ -163,7 +163,7 @@ static int put_local(cli_zip_out *z, const cli_zip_item *it) {
    the extra field would outgrow 65,535 bytes; 2 out of memory. */
 static int put_central(cli_zip_out *z, const cli_zip_item *it, uint64_t lfh) {
     const unsigned char *r = it->record;
-    size_t nl = asmstore__rd16(r + 28), xl = asmstore__rd16(r + 30), cl = asmstore__rd16(r + 32);
+    size_t nl = cli_rd16(r + 28), xl = cli_rd16(r + 30), cl = cli_rd16(r + 32);
     size_t need = 46 + nl + 28 + xl + cl, z64_len, kept;
     uint64_t v[3];
     unsigned char *c;
@@ -189,15 +189,15 @@ static int put_central(cli_zip_out *z, const cli_zip_item *it, uint64_t lfh) {
     if (z64_len + kept > 0xFFFFu)
         return 1;
     memcpy(c + 46 + nl + z64_len + kept, r + 46 + nl + xl, cl);
-    asmstore__wr16(c + 6, version_needed(r, z64_len));
-    asmstore__wr16(c + 8, it->flags);
-    asmstore__wr16(c + 10, it->method);
-    asmstore__wr32(c + 16, it->crc32);
-    asmstore__wr32(c + 20, saturated32(it->compressed_size));
-    asmstore__wr32(c + 24, saturated32(it->uncompressed_size));
-    asmstore__wr16(c + 30, (uint32_t)(z64_len + kept));
-    asmstore__wr16(c + 34, 0); /* disk */
-    asmstore__wr32(c + 42, saturated32(lfh));
+    cli_wr16(c + 6, version_needed(r, z64_len));
+    cli_wr16(c + 8, it->flags);
+    cli_wr16(c + 10, it->method);
+    cli_wr32(c + 16, it->crc32);
+    cli_wr32(c + 20, saturated32(it->compressed_size));
+    cli_wr32(c + 24, saturated32(it->uncompressed_size));
+    cli_wr16(c + 30, (uint32_t)(z64_len + kept));
+    cli_wr16(c + 34, 0); /* disk */
+    cli_wr32(c + 42, saturated32(lfh));
     z->cd_size += 46 + nl + z64_len + kept + cl;
     z->count++;
     return 0;
@@ -232,7 +232,7 @@ static int copy_data(cli_zip_out *z, const cli_zip_item *it, const char *in_path
     if (it->check_crc && crc != it->crc32) {
         cli_error("%s: damaged archive: the data of entry %.*s does not have the CRC-32 "
                   "its headers give ('unzip -t %s' shows it): copy the archive again",
-                  in_path, (int)asmstore__rd16(r + 28), (const char *)r + 46, in_path);
+                  in_path, (int)cli_rd16(r + 28), (const char *)r + 46, in_path);
         return 1;
     }
     return 0;
@@ -255,7 +255,7 @@ int cli_zip_add(cli_zip_out *z, const cli_zip_item *it, const char *in_path) {
     if (rc == 1)
         cli_error("%s: entry %.*s: its extra fields leave no room for the padding that "
                   "aligns its data (at most 65,535 bytes in all): remove them (zip -X) and repack",
-                  in_path, (int)asmstore__rd16(r + 28), (const char *)r + 46);
+                  in_path, (int)cli_rd16(r + 28), (const char *)r + 46);
     return rc;
 }
 
@@ -268,26 +268,26 @@ static size_t central_end(const cli_zip_out *z, uint64_t cd_off, size_t comment_
 
     if (z->count >= 0xFFFFu || z->cd_size >= ZIP_SATURATED || cd_off >= ZIP_SATURATED) {
         memset(end, 0, 76);
-        asmstore__wr32(end, ZIP64_EOCD);
-        asmstore__wr64(end + 4, 44); /* the record's size after this field */
-        asmstore__wr16(end + 12, ZIP64_VERSION);
-        asmstore__wr16(end + 14, ZIP64_VERSION);
-        asmstore__wr64(end + 24, z->count);
-        asmstore__wr64(end + 32, z->count);
-        asmstore__wr64(end + 40, z->cd_size);
-        asmstore__wr64(end + 48, cd_off);
-        asmstore__wr32(end + 56, ZIP64_LOCATOR);
-        asmstore__wr64(end + 64, cd_off + z->cd_size);
-        asmstore__wr32(end + 72, 1); /* disks */
+        cli_wr32(end, ZIP64_EOCD);
+        cli_wr64(end + 4, 44); /* the record's size after this field */
+        cli_wr16(end + 12, ZIP64_VERSION);
+        cli_wr16(end + 14, ZIP64_VERSION);
+        cli_wr64(end + 24, z->count);
+        cli_wr64(end + 32, z->count);
+        cli_wr64(end + 40, z->cd_size);
+        cli_wr64(end + 48, cd_off);
+        cli_wr32(end + 56, ZIP64_LOCATOR);
+        cli_wr64(end + 64, cd_off + z->cd_size);
+        cli_wr32(end + 72, 1); /* disks */
         n = 76;
     }
     memset(end + n, 0, 22);
-    asmstore__wr32(end + n, ZIP_EOCD);
-    asmstore__wr16(end + n + 8, z->count >= 0xFFFFu ? 0xFFFFu : (uint32_t)z->count);
-    asmstore__wr16(end + n + 10, z->count >= 0xFFFFu ? 0xFFFFu : (uint32_t)z->count);
-    asmstore__wr32(end + n + 12, saturated32(z->cd_size));
-    asmstore__wr32(end + n + 16, saturated32(cd_off));
-    asmstore__wr16(end + n + 20, (uint32_t)comment_size);
+    cli_wr32(end + n, ZIP_EOCD);
+    cli_wr16(end + n + 8, z->count >= 0xFFFFu ? 0xFFFFu : (uint32_t)z->count);
+    cli_wr16(end + n + 10, z->count >= 0xFFFFu ? 0xFFFFu : (uint32_t)z->count);
+    cli_wr32(end + n + 12, saturated32(z->cd_size));
+    cli_wr32(end + n + 16, saturated32(cd_off));
+    cli_wr16(end + n + 20, (uint32_t)comment_size);
     return n + 22;
 }
 

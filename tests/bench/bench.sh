@@ -3,15 +3,17 @@
 # every figure beside its anchor measured in the same run; the sections are echoed to stdout as they go.
 # Never fails on timing: a missed target is reported as "behind", never as an error.
 #   usage: bench.sh OUT ASMSTORE BENCH_TOOL BENCH_CACHE
-#   env:   BENCH_FULL=1 (levels 19 and 22 on the whole corpus, more samples), BENCH_ONLY=ttm|codecs|scan (section 7,
-#          9 or 10 alone),
+#   env:   BENCH_FULL=1 (levels 19 and 22 on the whole corpus, more samples), BENCH_ONLY=ttm|codecs|scan|abis|lookup|size
+#          (section 7, 9, 10, 1b, 3b or 11 alone),
 #          BENCH_TTM_SAMPLES=N, BENCH_TTM_PASSES=N (section 7's rounds and passes, tests/bench/bench_ttm.sh)
 # The report: summary (targets met / behind, the run's noise), machine and run, then per section its
 # figures and anchors (medians with min-max; A and B interleaved in every repetition):
 #   1 pack    asmstore pack (1 and N threads) vs the zstd CLI on the same files at the same level, and vs
-#             the upstream recipe stand-in (zstd per file + llvm-mc .incbin + ld.lld, docs/store-format.md §6.2)
+#             the upstream recipe stand-in (zstd per file + llvm-mc .incbin + ld.lld, docs/store-format.md §6.2);
+#             1b: pack --abi of four ABIs vs one (CPU: each image compressed once)
 #   2 locate  asmstore_locate_dlopen + reader init vs dlopen+dlsym of an ld.lld-linked .so vs the APK scan
-#   3 lookup  ns and callgrind instructions per name vs a bsearch floor; open and attach instructions
+#   3 lookup  ns and callgrind instructions per name vs a bsearch floor; open and attach instructions;
+#             3b: the USE block's reader vs upstream's .NET 11 search (bitwise CRC-32, and a table CRC)
 #   4 read    asmstore_reader_read vs raw ZSTD_decompressDCtx; zero-copy of stored entries vs a copy
 #   5 cache   tests/bench/bench_cache.c: cold vs warm vs cache off, writer, break-even, memory; 5b its startup
 #             matrix in fresh processes (hit vs direct zstd vs upstream's removed design; CPU, faults, dirty)
@@ -24,12 +26,13 @@
 #             hashing its images
 #  10 scan    asmstore scan --jobs 2 over 510 generated APKs vs the floor (sha256sum, zstd -d, lz4 -d), --yara vs
 #             yara -r over the extracted images, max RSS (tests/bench/bench_scan.sh, tests/bench/scan_corpus.py)
+#  11 size    .text of the smallest device reader (x86_64, arm64, -Os) beside the full build's
 #   targets, how to reproduce, the plot
 # The .NET BCL (the installed shared framework), when there is one, is a second corpus for pack, lookup, read.
 set -uo pipefail
 OUT=$1; A=$2; T=$3; C=$4
 FULL=${BENCH_FULL:-0}
-ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone; "codecs": section 9; "scan": section 10
+ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone; "codecs": section 9; "scan": section 10; "abis": 1b; "lookup": 3b; "size": 11
 NCPU=$(nproc)
 # the store these figures have always measured: format 4, monovm, zstd, dlopen .so (pack's default is net11 coreclr)
 PACK_AS="--target net11-preview --runtime monovm --wrap dlopen"
@@ -117,6 +120,50 @@ lld_wrap() { # RAW OUT.so
       --export-dynamic-symbol=_assembly_store -o "$2" "$W/payload.o"
 }
 
+count_ir() { # STORE WHAT ITER -> instructions per op (callgrind, toggled on the noinline bench_count_* function)
+  have valgrind || { echo nan; return; }
+  local out=$W/cg.$2 ops ir
+  ops=$(valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect="bench_count_$2" "$T" count "$1" "$2" "$3" 2>/dev/null |
+        awk '/^ops/ { print $2 }')
+  ir=$(awk '/^totals:/ { print $2 }' "$out" 2>/dev/null)
+  [ -n "$ops" ] && [ -n "$ir" ] && calc "$ir / $ops" || echo nan
+}
+# 3b (called in section 3, or alone under BENCH_ONLY=lookup): the reader a host gets from the USE block vs
+# upstream's own search (bench_tool upstream), on .NET 11 GA CoreCLR stores (CRC-32, arm64, the USE block's
+# host) of each corpus, level 1 (lookups never decompress)
+lookup_vs_upstream() {
+  "$A" pack --raw --abi arm64 -o "$W/crc.raw" --level 1 --jobs "$NCPU" "${corpus[@]}" >/dev/null 2>&1
+  [ ${#bcl[@]} -gt 0 ] && "$A" pack --raw --abi arm64 -o "$W/bclcrc.raw" --level 1 --jobs "$NCPU" "${bcl[@]}" >/dev/null 2>&1
+  say "### 3b. Lookup as a host writes it, vs upstream's"
+  say ""
+  say "A .NET 11 GA CoreCLR store (CRC-32, arm64) of each corpus, every name with and without extension, random order:"
+  say "\`asmstore_reader_find\` on a reader set up exactly as the header's USE block shows (a static name table for"
+  say "1,024 entries through the read options, the host's ABI and hash expected) vs dotnet/android's search as .NET 11"
+  say "ships it (written here from its algorithm: bitwise CRC-32, \`lower_bound\` over the packed 9-byte index, the run"
+  say "of equal hashes, names compared against a table of views built at configure), the same search with a table"
+  say "CRC-32, and the floor (the header's CRC-32 + glibc \`bsearch\`). ns per name; instructions: callgrind."
+  say ""
+  say "| store | USE block's find | upstream, bitwise CRC | upstream, table CRC (anchor) | floor | ÷ table CRC; ÷ bitwise; ÷ floor |"
+  say "|---|---|---|---|---|---|"
+  UP_WORST=0
+  for st in crc bclcrc; do
+    [ -f "$W/$st.raw" ] || continue
+    "$T" upstream "$W/$st.raw" "$REPS" >"$W/up.$st" 2>&1 || { say "| $st | bench_tool upstream failed: $(tail -n 1 "$W/up.$st") | | | | |"; continue; }
+    read -r us usl ush < <(get "$W/up.$st" use_find_ns); read -r ub ubl ubh < <(get "$W/up.$st" up_bitwise_ns)
+    read -r ut utl uth < <(get "$W/up.$st" up_table_ns); read -r uf ufl ufh < <(get "$W/up.$st" floor_ns)
+    irs=$(count_ir "$W/$st.raw" upuse 10); irt=$(count_ir "$W/$st.raw" uptab 10); irb=$(count_ir "$W/$st.raw" upbit 10)
+    anchor "upstream's search, table CRC, $st" "$ut" "$utl" "$uth"
+    label=$([ $st = crc ] && echo "corpus ($(get1 "$W/up.$st" names) names)" || echo ".NET BCL ($(get1 "$W/up.$st" names) names)")
+    say "| $label; agree on $(get1 "$W/up.$st" agree) | $(cell "$us" "$usl" "$ush" 1); $(fmt 0 "$irs") |" \
+        "$(cell "$ub" "$ubl" "$ubh" 1); $(fmt 0 "$irb") | $(cell "$ut" "$utl" "$uth" 1); $(fmt 0 "$irt") |" \
+        "$(cell "$uf" "$ufl" "$ufh" 1) | $(ratio "$us" "$ut"); $(ratio "$us" "$ub"); $(ratio "$us" "$uf") |"
+    UP_WORST=$(calc "$us / $ut > $UP_WORST ? $us / $ut : $UP_WORST")
+  done
+  say ""
+  target "lookup (the USE block's reader) ÷ upstream's search with a table CRC, worst store" "≤ 1.20×" \
+    "$(printf '%.2f×' "$UP_WORST")" "$(status "$(calc "$UP_WORST > 0 && $UP_WORST <= 1.2")")"
+}
+
 # ---------------------------------------------------------------- 1. pack
 if [ -z "$ONLY" ]; then # sections 1-6 (BENCH_ONLY=ttm, codecs or scan: section 7, 9 or 10 alone)
 section pack
@@ -187,6 +234,43 @@ while read -r set L j1 z1 jn zn stored zs nf; do
   fi
 done <"$W/packraw"
 
+fi # section 1
+# ---------------------------------------------------------------- 1b. pack several ABIs
+# `pack --abi arm64,arm,x86_64,x86` (one run, each image compressed once: write_options.reuse) vs
+# `pack --abi x86_64` alone, CPU of each run (user + sys), interleaved; the x86_64 store of both
+# compared byte for byte. The app subset is IL-only, as most of an app's assemblies are.
+if [ -z "$ONLY" ] || [ "$ONLY" = abis ]; then
+section "pack abis"
+ABIS_L=19; ABIS_R=$([ "$FULL" = 1 ] && echo 7 || echo 5)
+echo "  pack: app level $ABIS_L, one ABI vs four, $ABIS_R reps ..." >&2
+: >"$W/ab1"; : >"$W/ab4"
+for ((i = 0; i < ABIS_R; i++)); do
+  tsec "$A" pack $PACK_AS --abi x86_64 -o "$W/ab1.so" --level "$ABIS_L" --jobs 1 "${app[@]}" >>"$W/ab1"
+  rm -rf "$W/ab4o"; mkdir "$W/ab4o"
+  tsec "$A" pack $PACK_AS --abi arm64,arm,x86_64,x86 -o "$W/ab4o/" --level "$ABIS_L" --jobs 1 "${app[@]}" >>"$W/ab4"
+done
+for f in ab1 ab4; do cut -d' ' -f2 "$W/$f" | stats >"$W/$f.c"; done
+read -r c1 c1l c1h <"$W/ab1.c"; read -r c4 c4l c4h <"$W/ab4.c"
+anchor "pack, one ABI (CPU)" "$c1" "$c1l" "$c1h"
+same_x86_64=$(cmp -s "$W/ab1.so" "$W/ab4o/x86_64/"*.so && echo "byte for byte the one-ABI run's" || echo "**differs from the one-ABI run's**")
+say "### 1b. Several ABIs in one run"
+say ""
+say "\`asmstore pack --abi arm64,arm,x86_64,x86\` (each image compressed once, the other stores take its payload) vs"
+say "\`--abi x86_64\` alone: the app subset ($(echo "${#app[@]}") IL-only assemblies), level $ABIS_L, \`--jobs 1\`; CPU = user + sys, s;"
+say "$ABIS_R runs each, interleaved. Its x86_64 store: $same_x86_64."
+say ""
+say "| run | CPU, s | ÷ one ABI |"
+say "|---|---|---|"
+say "| anchor: one ABI | $(cell "$c1" "$c1l" "$c1h") | 1 |"
+say "| four ABIs | $(cell "$c4" "$c4l" "$c4h") | $(ratio "$c4" "$c1") |"
+say ""
+target "pack four ABIs (IL-only, level $ABIS_L): CPU ÷ one ABI's" "≤ 1.30×" "$(ratio "$c4" "$c1")" \
+  "$(status "$(calc "$c4 / $c1 <= 1.3")")"
+fi
+if [ "$ONLY" = lookup ]; then
+  section "lookup vs upstream"; lookup_vs_upstream
+fi
+if [ -z "$ONLY" ]; then # sections 2-6
 # ---------------------------------------------------------------- stores used below
 section stores
 "$A" pack --raw $PACK_AS --abi x86_64 -o "$W/corpus.raw" --level 19 --jobs "$NCPU" "${corpus[@]}" >/dev/null 2>&1
@@ -244,14 +328,6 @@ target "locate: the APK path vs our .so's" "≤ 2.00×" "$(ratio "$la" "$lo")" "
 section "lookup + read"
 "$T" reader "$W/corpus.raw" "$REPS" >"$W/rd" 2>&1
 "$T" reader "$W/stored.raw" "$REPS" >"$W/rds" 2>&1
-count_ir() { # STORE WHAT ITER -> instructions per op (callgrind, toggled on the noinline bench_count_* function)
-  have valgrind || { echo nan; return; }
-  local out=$W/cg.$2 ops ir
-  ops=$(valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect="bench_count_$2" "$T" count "$1" "$2" "$3" 2>/dev/null |
-        awk '/^ops/ { print $2 }')
-  ir=$(awk '/^totals:/ { print $2 }' "$out" 2>/dev/null)
-  [ -n "$ops" ] && [ -n "$ir" ] && calc "$ir / $ops" || echo nan
-}
 IR_LK=$(count_ir "$W/corpus.raw" lookup 10); IR_IX=$(count_ir "$W/corpus.raw" index 10); IR_FL=$(count_ir "$W/corpus.raw" floor 10)
 IR_OPEN=$(count_ir "$W/corpus.raw" open 20)
 HAVE_BCL=0
@@ -292,6 +368,8 @@ target "lookup: find_index ÷ floor (time; instructions)" "≤ 1.50×; ≤ 1.50�
   "$(ratio "$ix" "$fl"); $(ratio "$IR_IX" "$IR_FL")" "$(status "$(calc "$ix <= 1.5 * $fl && $IR_IX <= 1.5 * $IR_FL")")"
 target "lookup: find ÷ floor (time; instructions)" "≤ 1.50×; ≤ 1.50×" \
   "$(ratio "$lk" "$fl"); $(ratio "$IR_LK" "$IR_FL")" "$(status "$(calc "$lk <= 1.5 * $fl && $IR_LK <= 1.5 * $IR_FL")")"
+
+lookup_vs_upstream
 
 say "## 4. Read"
 say ""
@@ -507,6 +585,40 @@ if [ -z "$ONLY" ] || [ "$ONLY" = scan ]; then
   section scan
   . "$(dirname "$0")/bench_scan.sh"
 fi
+# ---------------------------------------------------------------- 11. size of the device reader
+# `.text` of asmstore.h's implementation alone at -Os: the smallest on-device reader (the header's
+# "smallest on-device reader": ASMSTORE_NO_BUILD + NO_ZIP + NO_DLOPEN) beside the full build, x86_64 (cc)
+# and arm64 (aarch64-linux-gnu-gcc, when installed; zstd.h and xxhash.h copied beside, as a cross build
+# would find them).
+if [ -z "$ONLY" ] || [ "$ONLY" = size ]; then
+  section size
+  HDR_DIR=$(cd "$(dirname "$0")/../.." && pwd)
+  mkdir -p "$W/size/inc"; cp /usr/include/zstd.h /usr/include/zstd_errors.h /usr/include/xxhash.h "$W/size/inc/" 2>/dev/null
+  printf '#define ASMSTORE_IMPLEMENTATION\n#include "asmstore.h"\n' >"$W/size/impl.c"
+  DEVICE_DEFS="-DASMSTORE_NO_BUILD -DASMSTORE_NO_ZIP -DASMSTORE_NO_DLOPEN"
+  text_of() { # CC DEFS... -> .text bytes of the implementation at -Os (empty when it does not build)
+    local c=$1; shift
+    "$c" -std=c99 -Os -I"$HDR_DIR" -I"$W/size/inc" "$@" -c "$W/size/impl.c" -o "$W/size/o.o" 2>/dev/null &&
+      size -A "$W/size/o.o" | awk '$1 == ".text" { print $2 }'
+  }
+  say "## 11. Size of the device reader"
+  say ""
+  say "\`.text\` bytes of \`asmstore.h\`'s implementation alone (\`-std=c99 -Os\`): the smallest on-device reader"
+  say "(\`$DEVICE_DEFS\`: reader, ELF payload finder, file locator; no writer, ELF generator, checker or patcher)"
+  say "beside the full build; the share is the reader's ÷ the full build's."
+  say ""
+  say "| target, compiler | device reader, B | full build, B | share |"
+  say "|---|---|---|---|"
+  for c in "$CC" aarch64-linux-gnu-gcc; do
+    have "$c" || { say "| $c | not installed | | |"; continue; }
+    dev=$(text_of "$c" $DEVICE_DEFS); full=$(text_of "$c")
+    arch=$("$c" -dumpmachine 2>/dev/null | cut -d- -f1)
+    if [ -n "$dev" ] && [ -n "$full" ]; then
+      say "| $arch, $c | $dev | $full | $(awk -v d="$dev" -v f="$full" 'BEGIN { printf "%.0f %%", 100 * d / f }') |"
+    else say "| $arch, $c | did not build | | |"; fi
+  done
+  say ""
+fi
 section ""
 
 # ---------------------------------------------------------------- plot
@@ -663,7 +775,7 @@ CMD="make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')${ONLY:+ BENCH_ONLY=$ON
   echo "then \`make bench && make bench-publish\` (build/bench/BENCHMARKS.md and bench.png to BENCHMARKS.md, docs/)."
   echo "\`BENCH_FULL=1\`: levels 19 and 22 on the whole corpus, more samples; \`BENCH_ONLY=ttm\`: section 7 alone;"
   echo "\`BENCH_ONLY=codecs\`: section 9 alone (LZ4 decode, CRC-32, info and verify of a STORED APK);"
-  echo "\`BENCH_FULL=1\`: levels 19 and 22 on the whole corpus, more samples; \`BENCH_ONLY=ttm\`: section 7 alone"
+  echo "\`BENCH_ONLY=abis\`, \`lookup\`: section 1b, 3b alone; \`BENCH_ONLY=size\`: section 11 alone"
   echo "(\`make bench-scan\`: section 10 alone, its corpus cached in build/bench/scan-corpus);"
   echo "\`BENCH_TTM_SAMPLES=N\`: its rounds. An idle machine for absolute times; ratios hold under load."
   echo ""

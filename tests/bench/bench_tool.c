@@ -10,7 +10,12 @@
          (asmstore_reader_find) vs a bsearch floor (+ where the difference goes),
          read vs raw ZSTD_decompressDCtx, load (find + read every entry), and for stored
          (uncompressed) entries zero-copy access vs a copy
-     bench_tool count STORE lookup|index|floor|open|attach ITER
+     bench_tool upstream STORE REPS
+         a net11 CoreCLR store (CRC-32, arm64): asmstore_reader_find on a reader set up as the header's
+         USE block shows (name table through the read options) vs dotnet/android's search as .NET 11
+         ships it (bitwise CRC-32, lower_bound, the run of equal hashes), the same with a table CRC,
+         and the bsearch floor, interleaved
+     bench_tool count STORE lookup|index|floor|open|attach|upuse|upbit|uptab ITER
          runs one of those ITER times inside a noinline function, for
          valgrind --tool=callgrind --toggle-collect=bench_count_* (instructions per operation)
      bench_tool locate SAMPLES [LABEL:]KIND=PATH...
@@ -79,6 +84,10 @@ static void report(const char *key, double *v, int n, const char *unit) {
     printf("%s %.4g %.4g %.4g %s\n", key, v[n / 2], v[0], v[n - 1], unit);
 }
 static volatile uint64_t sink;
+/* ns per name of one timed call making `rounds` passes over n names */
+static double ns_t0;
+#define NS_PER_NAME(call, rounds, n) \
+    (ns_t0 = now(), (call), (now() - ns_t0) * 1e9 / (double)(rounds) / (double)(n))
 
 /* ---------------------------------------------------------------- mkstore */
 static int cmd_mkstore(int argc, char **argv) {
@@ -264,24 +273,12 @@ static int cmd_reader(int argc, char **argv) {
     /* lookup vs floor, interleaved; then the stages */
     rounds = (long)(400000 / (nm.n ? nm.n : 1)) + 1;
     for (rep = 0; rep < reps; rep++) {
-        double t0 = now();
-        bench_count_lookup(&r, &nm, rounds);
-        a[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
-        t0 = now();
-        bench_count_index(&r, &nm, rounds);
-        x[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
-        t0 = now();
-        bench_count_floor(&r, &nm, rounds);
-        b[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
-        t0 = now();
-        stage_hash(&r, &nm, rounds);
-        c[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
-        t0 = now();
-        stage_bound(&r, &nm, rounds);
-        d[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
-        t0 = now();
-        stage_verify(&r, &nm, rounds);
-        e5[rep] = (now() - t0) * 1e9 / (double)rounds / (double)nm.n;
+        a[rep] = NS_PER_NAME(bench_count_lookup(&r, &nm, rounds), rounds, nm.n);
+        x[rep] = NS_PER_NAME(bench_count_index(&r, &nm, rounds), rounds, nm.n);
+        b[rep] = NS_PER_NAME(bench_count_floor(&r, &nm, rounds), rounds, nm.n);
+        c[rep] = NS_PER_NAME(stage_hash(&r, &nm, rounds), rounds, nm.n);
+        d[rep] = NS_PER_NAME(stage_bound(&r, &nm, rounds), rounds, nm.n);
+        e5[rep] = NS_PER_NAME(stage_verify(&r, &nm, rounds), rounds, nm.n);
     }
     report("lookup_ns", a, reps, "ns");
     report("index_ns", x, reps, "ns");
@@ -368,6 +365,174 @@ static int cmd_reader(int argc, char **argv) {
     return 0;
 }
 
+/* ---------------------------------------------------------------- upstream */
+/* dotnet/android's CoreCLR lookup (.NET 11, src/native/clr/host/assembly-store.cc), written here from
+   its algorithm (docs: the reference's "Runtime lookup"): h = CRC-32 of the name as asked; the first
+   9-byte index row (packed: u32 hash, u32 descriptor, u8 ignore; read with memcpy) whose hash is not
+   below h, by binary search; then along the rows of equal hash, the first whose descriptor is below
+   the entry count and whose name (a string view built once at configure) equals the name asked, or
+   equals it with the stored name's last extension (after the last '/') removed. */
+typedef struct up_name {
+    const char *p;
+    size_t n, base; /* base: n minus the last extension */
+} up_name;
+typedef struct upstream {
+    const unsigned char *rows; /* the index */
+    uint32_t nrows, count;
+    up_name *names;           /* per descriptor */
+    uint32_t table[256];      /* the table CRC's */
+} upstream;
+/* as upstream ships it: bit by bit, 8 shifts per byte; an empty name hashes to 0xFFFFFFFF */
+static uint32_t up_crc_bitwise(const upstream *u, const char *s, size_t n) {
+    uint32_t crc = 0xffffffffu;
+    size_t i;
+    int bit;
+    (void)u;
+    if (n == 0) return 0xffffffffu;
+    for (i = 0; i < n; i++) {
+        crc ^= (unsigned char)s[i];
+        for (bit = 0; bit < 8; bit++) crc = (crc >> 1) ^ ((crc & 1u) ? 0xedb88320u : 0u);
+    }
+    return ~crc;
+}
+/* the same CRC a byte at a time from a 256-entry table */
+static uint32_t up_crc_table(const upstream *u, const char *s, size_t n) {
+    uint32_t crc = 0xffffffffu;
+    size_t i;
+    if (n == 0) return 0xffffffffu;
+    for (i = 0; i < n; i++) crc = u->table[(crc ^ (unsigned char)s[i]) & 0xffu] ^ (crc >> 8);
+    return ~crc;
+}
+static uint32_t up_row_hash(const upstream *u, uint32_t i) {
+    uint32_t h;
+    memcpy(&h, u->rows + 9u * i, 4);
+    return h;
+}
+typedef uint32_t (*up_crc_fn)(const upstream *, const char *, size_t);
+static int up_find(const upstream *u, up_crc_fn crc, const char *name, size_t len, uint32_t *desc) {
+    uint32_t h = crc(u, name, len), lo = 0, n = u->nrows;
+    while (n > 0) { /* lower_bound */
+        uint32_t half = n / 2;
+        if (up_row_hash(u, lo + half) < h) { lo += half + 1; n -= half + 1; }
+        else n = half;
+    }
+    for (; lo < u->nrows && up_row_hash(u, lo) == h; lo++) {
+        uint32_t d;
+        memcpy(&d, u->rows + 9u * lo + 4, 4);
+        if (d < u->count && (u->names[d].n == len || u->names[d].base == len) &&
+            !memcmp(u->names[d].p, name, len)) {
+            *desc = d;
+            return u->rows[9u * lo + 8] == 0;
+        }
+    }
+    return 0;
+}
+/* configure: the names' views and the CRC table, once */
+static int up_configure(upstream *u, const asmstore_reader *r) {
+    uint32_t i, k;
+    if (r->hash_kind != ASMSTORE_HASH_CRC32 || r->index_entry_size != 9) return -1;
+    u->rows = r->data + r->index_offset;
+    u->nrows = r->index_entry_count;
+    u->count = r->entry_count;
+    u->names = (up_name *)calloc(r->entry_count + 1u, sizeof *u->names);
+    for (i = 0; i < r->entry_count; i++) {
+        asmstore_entry e;
+        asmstore_reader_entry(r, i, &e, NULL);
+        u->names[i].p = e.name; u->names[i].n = e.name_len;
+        u->names[i].base = asmstore_name_base_len(e.name, e.name_len);
+    }
+    for (i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (k = 0; k < 8; k++) c = (c >> 1) ^ ((c & 1u) ? 0xedb88320u : 0u);
+        u->table[i] = c;
+    }
+    return 0;
+}
+NOINLINE static void bench_count_upbit(const upstream *u, const names *nm, long iter) {
+    long k;
+    size_t i;
+    for (k = 0; k < iter; k++)
+        for (i = 0; i < nm->n; i++) {
+            uint32_t d = 0;
+            sink += (uint64_t)up_find(u, up_crc_bitwise, nm->name[i], nm->len[i], &d) + d;
+        }
+}
+NOINLINE static void bench_count_uptab(const upstream *u, const names *nm, long iter) {
+    long k;
+    size_t i;
+    for (k = 0; k < iter; k++)
+        for (i = 0; i < nm->n; i++) {
+            uint32_t d = 0;
+            sink += (uint64_t)up_find(u, up_crc_table, nm->name[i], nm->len[i], &d) + d;
+        }
+}
+NOINLINE static void bench_count_upuse(const asmstore_reader *r, const names *nm, long iter) {
+    bench_count_lookup(r, nm, iter);
+}
+/* the reader exactly as the header's USE block sets it up: a static name table for up to 1,024
+   entries through the read options, the host's expected ABI and hash */
+static uint32_t use_names[ASMSTORE_NAME_TABLE_BYTES(1024) / 4];
+static int use_block_reader(asmstore_reader *r, const void *data, size_t size) {
+    asmstore_read_options ro;
+    asmstore_error err;
+    memset(&ro, 0, sizeof ro);
+    ro.name_table = use_names;  ro.name_table_bytes = sizeof use_names;
+    ro.expect_abi = ASMSTORE_ABI_ARM64;  ro.expect_hash = ASMSTORE_HASH_CRC32;
+    if (asmstore_reader_init(r, data, size, &ro, &err) == ASMSTORE_OK && r->name_offsets) return 0;
+    fprintf(stderr, "bench_tool: the USE block's reader: %s\n", err.message ? err.message : "no name table attached");
+    return -1;
+}
+/* How many names both CRCs' searches and asmstore_reader_find resolve to the same descriptor. */
+static size_t up_agree(const upstream *u, const asmstore_reader *r, const names *nm) {
+    size_t i, same = 0;
+    for (i = 0; i < nm->n; i++) {
+        asmstore_entry e;
+        uint32_t d1 = UINT32_MAX, d2 = UINT32_MAX;
+        up_find(u, up_crc_bitwise, nm->name[i], nm->len[i], &d1);
+        up_find(u, up_crc_table, nm->name[i], nm->len[i], &d2);
+        same += asmstore_reader_find(r, nm->name[i], nm->len[i], &e, NULL) == ASMSTORE_OK && e.index == d1 && d1 == d2;
+    }
+    return same;
+}
+/* bench_tool upstream STORE REPS: a net11 CoreCLR (CRC-32, arm64) store's every name with and without
+   extension, random order: asmstore_reader_find on the USE block's reader vs upstream's search with the
+   bitwise CRC it ships and with a table CRC, and the bsearch floor, interleaved. */
+static int cmd_upstream(int argc, char **argv) {
+    void *data;
+    size_t size;
+    asmstore_reader r;
+    upstream u;
+    names nm;
+    int reps, rep;
+    long rounds;
+    double *a, *b, *c, *f;
+    if (argc < 4 || asmstore_read_file(argv[2], NULL, &data, &size, NULL) != ASMSTORE_OK ||
+        use_block_reader(&r, data, size) != 0 || up_configure(&u, &r) != 0) {
+        fprintf(stderr, "bench_tool upstream: %s is no arm64 CRC-32 store of up to 1,024 entries\n", argc > 2 ? argv[2] : "?");
+        return 2;
+    }
+    reps = atoi(argv[3]);
+    if (reps < 1) reps = 1;
+    a = (double *)malloc((size_t)reps * sizeof *a); b = (double *)malloc((size_t)reps * sizeof *b);
+    c = (double *)malloc((size_t)reps * sizeof *c); f = (double *)malloc((size_t)reps * sizeof *f);
+    collect(&r, &nm, 1, 1);
+    printf("names %zu\nagree %zu\n", nm.n, up_agree(&u, &r, &nm));
+    rounds = (long)(400000 / (nm.n ? nm.n : 1)) + 1;
+    for (rep = 0; rep < reps; rep++) {
+        a[rep] = NS_PER_NAME(bench_count_lookup(&r, &nm, rounds), rounds, nm.n);
+        b[rep] = NS_PER_NAME(bench_count_upbit(&u, &nm, rounds), rounds, nm.n);
+        c[rep] = NS_PER_NAME(bench_count_uptab(&u, &nm, rounds), rounds, nm.n);
+        f[rep] = NS_PER_NAME(bench_count_floor(&r, &nm, rounds), rounds, nm.n);
+    }
+    report("use_find_ns", a, reps, "ns");
+    report("up_bitwise_ns", b, reps, "ns");
+    report("up_table_ns", c, reps, "ns");
+    report("floor_ns", f, reps, "ns");
+    free(a); free(b); free(c); free(f); free(u.names);
+    asmstore_free(NULL, data, size);
+    return 0;
+}
+
 static int cmd_count(int argc, char **argv) {
     void *data;
     size_t size;
@@ -387,6 +552,18 @@ static int cmd_count(int argc, char **argv) {
     if (!strcmp(argv[3], "open")) {
         bench_count_open(data, size, iter);
         printf("ops %ld\n", iter);
+        return 0;
+    }
+    if (!strncmp(argv[3], "up", 2)) { /* the USE block's reader and upstream's search (cmd_upstream) */
+        upstream u;
+        free(table);
+        if (use_block_reader(&r, data, size) != 0 || up_configure(&u, &r) != 0) return 2;
+        collect(&r, &nm, 1, 1);
+        if (!strcmp(argv[3], "upuse")) bench_count_upuse(&r, &nm, iter);
+        else if (!strcmp(argv[3], "upbit")) bench_count_upbit(&u, &nm, iter);
+        else if (!strcmp(argv[3], "uptab")) bench_count_uptab(&u, &nm, iter);
+        else return 2;
+        printf("ops %ld\n", iter * (long)nm.n);
         return 0;
     }
     asmstore_reader_attach_name_table(&r, table, asmstore_reader_name_table_size(&r) + 4, NULL);
@@ -711,6 +888,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "mkstore")) return cmd_mkstore(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "reader")) return cmd_reader(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "count")) return cmd_count(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "upstream")) return cmd_upstream(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "locate")) return cmd_locate(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "frames")) return cmd_frames(argc, argv);
     fprintf(stderr, "usage: bench_tool mkstore|reader|count|locate|lz4|crc|readcrc|frames ... (see the top of tests/bench/bench_tool.c)\n");
