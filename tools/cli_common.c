@@ -440,6 +440,9 @@ void cli_unmap_file(const unsigned char *data, size_t size) {
 int cli_replace_file(const char *from, const char *to) {
     return asmstore__os_replace(from, to);
 }
+int cli_create_temp(char *tmpl) {
+    return asmstore__os_create_temp(tmpl);
+}
 int cli_open_read(const char *path, int nofollow) {
     return asmstore__os_open_read(path, nofollow);
 }
@@ -804,7 +807,7 @@ void cli_print_optional_parts(FILE *f) {
 #else
     const char *zlib = "off";
 #endif
-#ifdef ASMSTORE_CLI_CRYPTO
+#ifdef CLI_OS_HAVE_SIGN
     const char *crypto = "on";
 #else
     const char *crypto = "off";
@@ -817,8 +820,8 @@ void cli_print_optional_parts(FILE *f) {
 
     fprintf(f,
             "optional parts: liblz4 %s (writing LZ4 stores), zlib %s (DEFLATEd archive entries), "
-            "libcrypto %s (repack --sign-key), libyara %s (scan --yara)\n",
-            lz4, zlib, crypto, yara);
+            "%s %s (repack --sign-key), libyara %s (scan --yara)\n",
+            lz4, zlib, CLI_OS_CRYPTO_NAME, crypto, yara);
     fprintf(f, "built with: libzstd %s", ZSTD_versionString());
 #ifdef ASMSTORE_CLI_LZ4
     fprintf(f, ", liblz4 %s", LZ4_versionString());
