@@ -45,6 +45,9 @@ int cli_os_lstat(const char *path, struct stat *st);
 #define CLI_OS_MODE_LINK S_IFLNK
 #define CLI_OS_MODE_OTHER S_IFIFO
 #endif
+/* A path naming the open descriptor fd itself, into buf: Linux's /proc/self/fd/N, the /dev/fd/N
+   of macOS and the BSDs. */
+void cli_os_fd_path(int fd, char *buf, size_t size);
 /* Is stderr a terminal (progress is shown only there)? */
 int cli_os_stderr_is_tty(void);
 /* open_memstream: a stream whose text cli_os_memstream_close hands over (*text malloc'd, NUL
