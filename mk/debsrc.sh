@@ -6,6 +6,9 @@
 #                                        given to apt for this run only, in DIR/apt
 #   mk/debsrc.sh zstd SRC PREFIX         lib/ Makefile: libzstd.a + headers into PREFIX
 #   mk/debsrc.sh lz4 SRC PREFIX          lib/ Makefile: liblz4.a + headers into PREFIX
+#   mk/debsrc.sh zlib SRC PREFIX         configure --static: libz.a + headers into PREFIX
+#   mk/debsrc.sh libcrypto SRC PREFIX    OpenSSL's Configure (linux-x86_64, static, no engines,
+#                                        modules, apps or tests): libcrypto.a + headers into PREFIX
 # The builds use $CC, $AR, $CFLAGS as given (mingw: CC=x86_64-w64-mingw32-gcc; the Python wheel: CFLAGS=-fPIC).
 set -euo pipefail
 
@@ -31,9 +34,12 @@ fetch() {
   [ -n "$(ls "$apt/lists" | grep -i sources || true)" ] || apt-get "${opts[@]}" update >&2
   rm -rf "$out.tmp" && mkdir -p "$out.tmp"
   # the exact version, else one of the same upstream version (a security suite's pool may be out of
-  # reach where the main archive is not: its fixes do not change what the library writes)
-  local v got=
-  for v in "$ver" $(apt-cache "${opts[@]}" showsrc "$src" | sed -n 's/^Version: //p' | grep -F "${ver%-*}-" | grep -vxF "$ver"); do
+  # reach where the main archive is not: its fixes do not change what the library writes); with
+  # DEBSRC_ANY_VERSION=1 (libcrypto: its digests and RSA signatures are the same bytes in every
+  # version) then any Debian version of the source, for one the archive no longer holds
+  local v got= all
+  all=$(apt-cache "${opts[@]}" showsrc "$src" | sed -n 's/^Version: //p' | grep -vxF "$ver" || true)
+  for v in "$ver" $(grep -F "${ver%-*}-" <<<"$all") $([ "${DEBSRC_ANY_VERSION:-0}" = 1 ] && grep -vF "${ver%-*}-" <<<"$all"); do
     if (cd "$out.tmp" && apt-get "${opts[@]}" source "$src=$v" >&2); then got=$v; break; fi
     echo "debsrc: $src=$v not fetched; trying the same upstream version" >&2
   done
@@ -69,5 +75,23 @@ case "${1:-}" in
     [ $# -eq 3 ] || die "usage: lz4 SRC PREFIX"
     lib_build lz4 "$2" "$3"
     cp "$2/lib/lz4.h" "$2/lib/lz4hc.h" "$2/lib/lz4frame.h" "$3/include/" ;;
-  *) die "usage: mk/debsrc.sh fetch|zstd|lz4 ..." ;;
+  zlib)
+    [ $# -eq 3 ] || die "usage: zlib SRC PREFIX"
+    if [ ! -f "$3/lib/libz.a" ]; then
+      (cd "$2" && { make -s distclean >/dev/null 2>&1 || true; } &&
+        CC="${CC:-cc}" CFLAGS="${CFLAGS:--O2}" ./configure --static >&2 && make -s -j2 libz.a >&2)
+      mkdir -p "$3/lib" "$3/include" && cp "$2/libz.a" "$3/lib/" && cp "$2/zlib.h" "$2/zconf.h" "$3/include/"
+    fi ;;
+  libcrypto)
+    [ $# -eq 3 ] || die "usage: libcrypto SRC PREFIX"
+    # only what the CLI calls (digests, PEM, X.509, RSA and EC signatures): no engines, modules,
+    # async jobs or secure heap (musl has neither the kernel headers nor the calls they need)
+    if [ ! -f "$3/lib/libcrypto.a" ]; then
+      (cd "$2" && { make -s distclean >/dev/null 2>&1 || true; } &&
+        CC="${CC:-cc}" ./Configure linux-x86_64 no-shared no-tests no-module no-engine no-dso \
+          no-async no-afalgeng no-ui-console no-legacy no-comp no-secure-memory \
+          "${CFLAGS:--O2}" >&2 && make -s build_generated >&2 && make -s -j2 libcrypto.a >&2)
+      mkdir -p "$3/lib" "$3/include" && cp "$2/libcrypto.a" "$3/lib/" && cp -r "$2/include/openssl" "$3/include/"
+    fi ;;
+  *) die "usage: mk/debsrc.sh fetch|zstd|lz4|zlib|libcrypto ..." ;;
 esac

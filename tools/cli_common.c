@@ -836,4 +836,7 @@ void cli_print_optional_parts(FILE *f) {
     fprintf(f, ", libyara %s", YR_VERSION);
 #endif
     fputc('\n', f);
+#ifdef ASMSTORE_CLI_STATIC /* make static: musl's static dlopen loads nothing */
+    fprintf(f, "linked statically (musl): load --dlopen is not available\n");
+#endif
 }
