@@ -93,6 +93,22 @@ elif [ "$(id -u)" != 0 ]; then
 else t_skip "read-only output directory" "root without setpriv: permissions would not bind"; fi
 chmod 755 "$ro"
 
+# CMake with the MinGW toolchain file (cmake/mingw-w64-x86_64.cmake): tests/cmake_consumer_win links
+# asmstore::asmstore (add_subdirectory; zstd and xxhash.h found in build/windows/deps only, never
+# the build machine's /usr), is built with -Werror and static, and under Wine reads a real sample:
+# each entry's name and size as the Linux CLI lists them
+if command -v cmake >/dev/null; then
+  cw=$T_TMP/cmake-win; wv3="Z:$(printf '%s' "$V3" | tr / '\\')"
+  if cmake -S "$TOP/tests/cmake_consumer_win" -B "$cw" -DCMAKE_TOOLCHAIN_FILE="$TOP/cmake/mingw-w64-x86_64.cmake" \
+       -DCMAKE_FIND_ROOT_PATH="$WIN/deps" >"$cw.cfg" 2>&1 && cmake --build "$cw" >"$cw.build" 2>&1; then
+    wine "$cw/consumer.exe" "$wv3" 2>"$cw.err" | tr -d '\r' >"$cw.out"
+    "$ASMSTORE" list "$V3" | awk 'NR > 1 {print $5, $2}' >"$cw.want"; echo "$(wc -l <"$cw.want") entries" >>"$cw.want"
+    if grep -q "zstd $WIN/deps/lib/libzstd.a" "$cw.cfg" && cmp -s "$cw.want" "$cw.out"; then
+      t_ok "CMake + the MinGW toolchain file: a consumer of asmstore::asmstore built (zstd from build/windows/deps), run under Wine, lists the v3 sample as Linux does"
+    else t_fail "CMake MinGW consumer" "$(grep 'asmstore 0' "$cw.cfg"; diff "$cw.want" "$cw.out" | head -4; head -2 "$cw.err")"; fi
+  else t_fail "CMake MinGW consumer: configure or build" "$(tail -4 "$cw.cfg" "$cw.build" 2>/dev/null)"; fi
+else t_skip "CMake MinGW consumer" "cmake not installed (make deps)"; fi
+
 # ---- the CLI: build/windows/asmstore.exe (make windows) against build/asmstore, run in the same
 # directories under the same relative names, so outputs compare byte for byte, --json included ----
 CLI=$WIN/asmstore.exe
