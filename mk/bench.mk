@@ -10,6 +10,8 @@
 #   make bench-report   the report alone (make bench = all + this)
 #   make bench-report BENCH_ONLY=ttm   section 7 alone (time to Main, CPU, faults, memory: CoreCLR and Mono)
 #   make bench-report BENCH_ONLY=codecs   section 9 alone (LZ4 decode vs liblz4, CRC-32 vs zlib, info of a STORED APK)
+#   make bench-report BENCH_ONLY=windows   section 11 alone (asmstore.exe under Wine vs the Linux CLI; needs
+#                       make windows first)
 #   make bench-scan     section 10 alone (asmstore scan vs the floor, --yara vs yara's CLI, max RSS)
 #   make bench-report BENCH_TTM_SAMPLES=5   fewer rounds of section 7 (15 by default, 41 with BENCH_FULL=1)
 #   make bench-publish  copy the last report to BENCHMARKS.md + docs/bench.png (what is committed)

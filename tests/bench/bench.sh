@@ -3,8 +3,8 @@
 # every figure beside its anchor measured in the same run; the sections are echoed to stdout as they go.
 # Never fails on timing: a missed target is reported as "behind", never as an error.
 #   usage: bench.sh OUT ASMSTORE BENCH_TOOL BENCH_CACHE
-#   env:   BENCH_FULL=1 (levels 19 and 22 on the whole corpus, more samples), BENCH_ONLY=ttm|codecs|scan (section 7,
-#          9 or 10 alone),
+#   env:   BENCH_FULL=1 (levels 19 and 22 on the whole corpus, more samples), BENCH_ONLY=ttm|codecs|scan|windows
+#          (section 7, 9, 10 or 11 alone),
 #          BENCH_TTM_SAMPLES=N, BENCH_TTM_PASSES=N (section 7's rounds and passes, tests/bench/bench_ttm.sh)
 # The report: summary (targets met / behind, the run's noise), machine and run, then per section its
 # figures and anchors (medians with min-max; A and B interleaved in every repetition):
@@ -23,12 +23,14 @@
 #             reading it + zlib's CRC-32
 #  10 scan    asmstore scan --jobs 2 over 510 generated APKs vs the floor (sha256sum, zstd -d, lz4 -d), --yara vs
 #             yara -r over the extracted images, max RSS (tests/bench/bench_scan.sh, tests/bench/scan_corpus.py)
+#  11 windows asmstore.exe (make windows) under Wine vs the Linux CLI: info, verify, extract of the real samples
+#             and the BCL store (tests/bench/bench_windows.sh; informational, Wine is not Windows)
 #   targets, how to reproduce, the plot
 # The .NET BCL (the installed shared framework), when there is one, is a second corpus for pack, lookup, read.
 set -uo pipefail
 OUT=$1; A=$2; T=$3; C=$4
 FULL=${BENCH_FULL:-0}
-ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone; "codecs": section 9; "scan": section 10
+ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone; "codecs": section 9; "scan": section 10; "windows": 11
 NCPU=$(nproc)
 # the store these figures have always measured: format 4, monovm, zstd, dlopen .so (pack's default is net11 coreclr)
 PACK_AS="--target net11-preview --runtime monovm --wrap dlopen"
@@ -491,6 +493,11 @@ if [ -z "$ONLY" ] || [ "$ONLY" = scan ]; then
   section scan
   . "$(dirname "$0")/bench_scan.sh"
 fi
+# ---------------------------------------------------------------- 11. Windows under Wine (bench_windows.sh)
+if [ -z "$ONLY" ] || [ "$ONLY" = windows ]; then
+  section windows
+  . "$(dirname "$0")/bench_windows.sh"
+fi
 section ""
 
 # ---------------------------------------------------------------- plot
@@ -648,7 +655,8 @@ CMD="make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')${ONLY:+ BENCH_ONLY=$ON
   echo "\`BENCH_FULL=1\`: levels 19 and 22 on the whole corpus, more samples; \`BENCH_ONLY=ttm\`: section 7 alone;"
   echo "\`BENCH_ONLY=codecs\`: section 9 alone (LZ4 decode, CRC-32, info of a STORED APK);"
   echo "\`BENCH_FULL=1\`: levels 19 and 22 on the whole corpus, more samples; \`BENCH_ONLY=ttm\`: section 7 alone"
-  echo "(\`make bench-scan\`: section 10 alone, its corpus cached in build/bench/scan-corpus);"
+  echo "(\`make bench-scan\`: section 10 alone, its corpus cached in build/bench/scan-corpus); \`BENCH_ONLY=windows\`:"
+  echo "section 11 alone (after \`make windows\`);"
   echo "\`BENCH_TTM_SAMPLES=N\`: its rounds. An idle machine for absolute times; ratios hold under load."
   echo ""
   [ -n "$PNG" ] && echo "![scale, cache and the startup matrix](bench.png)"
