@@ -220,6 +220,38 @@ if command -v openssl >/dev/null && command -v apksigner >/dev/null && [ -f "$T_
   done
   if [ -z "$bad" ]; then t_ok "refused as on Linux (exit 1, the same message, nothing written): another key's certificate, an encrypted key, a cut key, secp256k1, a key as certificate"
   else say "refusing $bad"; fi
+  # hostile keys for asmstore's own DER reader (cli_os_sign.c): each of rsa8, rsatrad, ec8, ectrad with
+  # bytes flipped, lengths set to 0x84ffffffff or 0x80, or cut short, in its DER (base64 again):
+  # exit 0, 1 or 2 (a crash is none of them), never an APK written when refused
+  mkdir -p "$T_TMP/mut"
+  python3 - "$K" "$T_TMP/mut" <<'EOF2'
+import base64, random, sys
+rng = random.Random(38)
+src, out = sys.argv[1], sys.argv[2]
+for name in ("rsa8", "rsatrad", "ec8", "ectrad"):
+    text = open(f"{src}/{name}.pem").read().splitlines()
+    label, der = text[0], bytearray(base64.b64decode("".join(text[1:-1])))
+    for i in range(12):
+        d = bytearray(der)
+        kind = i % 4
+        at = rng.randrange(len(d))
+        if kind == 0: d[at] ^= 1 << rng.randrange(8)
+        elif kind == 1: d[at:at + 1] = b"\x84\xff\xff\xff\xff"
+        elif kind == 2: d[at] = 0x80
+        else: d = d[:at]
+        b = base64.b64encode(bytes(d)).decode()
+        body = "\n".join(b[j:j + 64] for j in range(0, len(b), 64))
+        open(f"{out}/{name}-{i}.pem", "w").write(f"{label}\n{body}\n{text[-1]}\n")
+EOF2
+  bad=; n=0
+  for m in "$T_TMP"/mut/*.pem; do
+    k=$(basename "$m" .pem); k=${k%-*}; n=$((n + 1))
+    (cd "$T_TMP/win" && wine "$CLI" repack "$T_TMP/sig.apk" -o mut.apk --sign-key "$m" --sign-cert "$K/$k.crt" >/dev/null 2>"$T_TMP/mut.err"); rc=$?
+    if [ $rc -gt 2 ] || { [ $rc != 0 ] && [ -e "$T_TMP/win/mut.apk" ]; }; then bad="$(basename "$m"): exit $rc $(head -c 200 "$T_TMP/mut.err")"; break; fi
+    rm -f "$T_TMP/win/mut.apk"
+  done
+  if [ -z "$bad" ] && [ $n = 48 ]; then t_ok "48 hostile keys (DER bytes flipped, lengths huge or indefinite, cut short): exit 0, 1 or 2, nothing written when refused"
+  else t_fail "hostile keys ($n)" "$bad"; fi
 else t_skip "asmstore.exe repack --sign-key" "openssl, apksigner or a libcrypto build/asmstore absent"; fi
 wine "$CLI" load "$V3" System.Linq.dll >/dev/null 2>"$T_TMP/load.err"; rc=$?
 if [ $rc = 2 ] && grep -q 'load: not available on Windows' "$T_TMP/load.err"; then t_ok "load: not available on Windows, exit 2"
