@@ -110,13 +110,16 @@ TEST_SH  = $(sort $(wildcard tests/t_*.sh))
 #   mk/windows.mk   make windows (build/windows/asmstore.exe); WINDOWS_TEST_NEEDS (build/windows/:
 #                   mingw builds of zstd and lz4 from Debian's source packages by mk/debsrc.sh, the
 #                   platform check and the CLI for Wine)
+#   mk/static.mk    make static (build/static/asmstore: musl-gcc, static; its libraries built by
+#                   mk/debsrc.sh from Debian's source packages); STATIC_TEST_NEEDS (it, for
+#                   tests/t_static.sh)
 include mk/hosts.mk mk/elf.mk mk/cache.mk mk/sanitize.mk mk/fuzz.mk mk/install.mk mk/bench.mk mk/dotnet.mk
-include mk/python.mk mk/windows.mk
+include mk/python.mk mk/windows.mk mk/static.mk
 
 # what `make test` runs besides tests/test_*.c and tests/t_*.sh, and what it builds first
 TEST_EXTRA = $(CACHE_TESTS) $(FUZZ_TESTS) $(SANITIZE_TESTS)
 TEST_NEEDS = elf-hosts mono-host coreclr-host $(FUZZ_TEST_NEEDS) $(BENCH_TEST_NEEDS) $(DOTNET_TEST_NEEDS) \
-             $(WINDOWS_TEST_NEEDS) $(PYTHON_TEST_NEEDS)
+             $(WINDOWS_TEST_NEEDS) $(PYTHON_TEST_NEEDS) $(STATIC_TEST_NEEDS)
 
 # ---- tests ----
 

@@ -13,6 +13,8 @@
 #   make bench-report BENCH_ONLY=abis   section 1b alone (pack --abi of four ABIs vs one, CPU)
 #   make bench-report BENCH_ONLY=lookup   section 3b alone (the USE block's lookup vs upstream's .NET 11 search)
 #   make bench-report BENCH_ONLY=size   section 11 alone (.text of the smallest device reader, x86_64 and arm64)
+#   make bench-report BENCH_ONLY=windows   section 12 alone (asmstore.exe under Wine vs the Linux CLI; needs
+#                       make windows first)
 #   make bench-scan     section 10 alone (asmstore scan vs the floor, --yara vs yara's CLI, max RSS)
 #   make bench-report BENCH_TTM_SAMPLES=5   fewer rounds of section 7 (15 by default, 41 with BENCH_FULL=1)
 #   make bench-publish  copy the last report to BENCHMARKS.md + docs/bench.png (what is committed)

@@ -97,12 +97,14 @@ case "${1:-}" in
   openssl)
     [ $# -eq 3 ] || die "usage: openssl SRC PREFIX"
     [ -f "$3/lib/libcrypto.a" ] && exit 0
-    # libcrypto alone: SHA-256, and RSA/ECDSA for signing. A library linked into someone else's
-    # process reads no openssl.cnf (which can load code) and loads no engine, module or DSO
+    # libcrypto alone: digests, PEM, X.509, RSA and EC signatures. A library linked into someone
+    # else's process (the wheel) or a static binary reads no openssl.cnf (which can load code) and
+    # loads no engine, module or DSO; no async jobs or secure heap (musl lacks what they need)
     (cd "$(private_copy "$2" "$3" openssl)" &&
      CC="${CC:-cc}" AR="${AR:-ar}" ./Configure "${OPENSSL_TARGET:-linux-x86_64}" no-shared no-module no-dso \
-       no-engine no-legacy no-autoload-config no-tests no-ssl3 no-comp ${CFLAGS:--O2} --prefix="$3" >&2 &&
-     make -s clean >/dev/null && make -s -j2 build_generated >&2 && make -s -j2 libcrypto.a >&2 && mkdir -p "$3/lib" "$3/include" &&
-     cp libcrypto.a "$3/lib/" && cp -r include/openssl "$3/include/") ;;
+       no-engine no-legacy no-autoload-config no-tests no-ssl3 no-comp no-async no-afalgeng no-ui-console \
+       no-secure-memory ${CFLAGS:--O2} --prefix="$3" >&2 &&
+     make -s clean >/dev/null && make -s -j2 build_generated >&2 && make -s -j2 libcrypto.a >&2 &&
+     mkdir -p "$3/lib" "$3/include" && cp libcrypto.a "$3/lib/" && cp -r include/openssl "$3/include/") ;;
   *) die "usage: mk/debsrc.sh fetch|zstd|lz4|zlib|openssl ..." ;;
 esac

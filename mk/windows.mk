@@ -43,7 +43,8 @@ WINDOWS_TEST_NEEDS = windows-check-programs
 
 # `make windows`: build/windows/asmstore.exe, static (zstd, lz4 as above; zlib: Debian's
 # libz-mingw-w64-dev), every command but load and cache (asmstore_cache.h is device-side), with
-# the UTF-8 code page manifest (tools/asmstore.manifest). No crypto yet: --sign-key is refused.
+# the UTF-8 code page manifest (tools/asmstore.manifest). SHA-256 and repack --sign-key: Windows'
+# CNG (bcrypt; crypt32 for PEM and certificates), tools/cli_os.c and tools/cli_os_sign.c.
 WIN_CLI_SRC  = $(filter-out tools/cli_cache.c,$(CLI_SRC))
 WIN_CLI_OBJ  = $(patsubst tools/%.c,$(WIN_DIR)/cli/%.o,$(WIN_CLI_SRC))
 WIN_CLI_DEFS = -D__USE_MINGW_ANSI_STDIO=1 -DASMSTORE_CLI_LZ4 -DASMSTORE_CLI_ZLIB
@@ -55,7 +56,7 @@ $(WIN_DIR)/cli/manifest.o: tools/asmstore.manifest
 	printf '#include <winuser.h>\n1 RT_MANIFEST "%s"\n' $(abspath $<) >$(WIN_DIR)/cli/manifest.rc
 	x86_64-w64-mingw32-windres $(WIN_DIR)/cli/manifest.rc -O coff -o $@
 $(WIN_DIR)/asmstore.exe: $(WIN_CLI_OBJ) $(WIN_DIR)/cli/manifest.o
-	$(WIN_CC) -O2 -static -o $@ $^ -L$(WIN_DEPS)/lib -lzstd -llz4 -lz -lbcrypt
+	$(WIN_CC) -O2 -static -o $@ $^ -L$(WIN_DEPS)/lib -lzstd -llz4 -lz -lcrypt32 -lbcrypt
 -include $(WIN_CLI_OBJ:.o=.d)
 .PHONY: windows
 windows: $(WIN_DIR)/asmstore.exe

@@ -93,6 +93,22 @@ elif [ "$(id -u)" != 0 ]; then
 else t_skip "read-only output directory" "root without setpriv: permissions would not bind"; fi
 chmod 755 "$ro"
 
+# CMake with the MinGW toolchain file (cmake/mingw-w64-x86_64.cmake): tests/cmake_consumer_win links
+# asmstore::asmstore (add_subdirectory; zstd and xxhash.h found in build/windows/deps only, never
+# the build machine's /usr), is built with -Werror and static, and under Wine reads a real sample:
+# each entry's name and size as the Linux CLI lists them
+if command -v cmake >/dev/null; then
+  cw=$T_TMP/cmake-win; wv3="Z:$(printf '%s' "$V3" | tr / '\\')"
+  if cmake -S "$TOP/tests/cmake_consumer_win" -B "$cw" -DCMAKE_TOOLCHAIN_FILE="$TOP/cmake/mingw-w64-x86_64.cmake" \
+       -DCMAKE_FIND_ROOT_PATH="$WIN/deps" >"$cw.cfg" 2>&1 && cmake --build "$cw" >"$cw.build" 2>&1; then
+    wine "$cw/consumer.exe" "$wv3" 2>"$cw.err" | tr -d '\r' >"$cw.out"
+    "$ASMSTORE" list "$V3" | awk 'NR > 1 {print $5, $2}' >"$cw.want"; echo "$(wc -l <"$cw.want") entries" >>"$cw.want"
+    if grep -q "zstd $WIN/deps/lib/libzstd.a" "$cw.cfg" && cmp -s "$cw.want" "$cw.out"; then
+      t_ok "CMake + the MinGW toolchain file: a consumer of asmstore::asmstore built (zstd from build/windows/deps), run under Wine, lists the v3 sample as Linux does"
+    else t_fail "CMake MinGW consumer" "$(grep 'asmstore 0' "$cw.cfg"; diff "$cw.want" "$cw.out" | head -4; head -2 "$cw.err")"; fi
+  else t_fail "CMake MinGW consumer: configure or build" "$(tail -4 "$cw.cfg" "$cw.build" 2>/dev/null)"; fi
+else t_skip "CMake MinGW consumer" "cmake not installed (make deps)"; fi
+
 # ---- the CLI: build/windows/asmstore.exe (make windows) against build/asmstore, run in the same
 # directories under the same relative names, so outputs compare byte for byte, --json included ----
 CLI=$WIN/asmstore.exe
@@ -159,6 +175,84 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
   then t_ok "asmstore.exe pack into a read-only directory: exit 2, why said, the old file intact, nothing left"
   else t_fail "asmstore.exe pack into a read-only directory" "exit $rc: $(head -2 "$T_TMP/ro.err"); dir: $(ls "$ro" | tr '\n' ' ')"; fi
 fi
+# repack --sign-key with CNG (cli_os_sign.c): the keys' PEM and DER read by asmstore itself (Wine's
+# crypt32 decodes no PKCS#8 or EC private key), RSA PKCS#1 v1.5 byte-identical to libcrypto's, ECDSA
+# (random k) accepted by apksigner; the temp file read back to digest it (mingw's mkstemp denied that)
+if command -v openssl >/dev/null && command -v apksigner >/dev/null && [ -f "$T_TMP/app.apk" ] && "$ASMSTORE" --version 2>&1 | grep -q 'libcrypto on'; then
+  K=$T_TMP/keys; mkdir -p "$K" "$T_TMP/sig"
+  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$K/rsa8.pem" 2>/dev/null
+  openssl rsa -in "$K/rsa8.pem" -traditional -out "$K/rsatrad.pem" 2>/dev/null
+  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 -pkeyopt rsa_keygen_pubexp:8589934591 -out "$K/rsa-e33.pem" 2>/dev/null
+  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$K/ec8.pem" 2>/dev/null
+  openssl ec -in "$K/ec8.pem" -out "$K/ectrad.pem" 2>/dev/null
+  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-384 -out "$K/ec384.pem" 2>/dev/null
+  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:secp256k1 -out "$K/k1.pem" 2>/dev/null
+  openssl pkey -in "$K/rsa8.pem" -aes256 -passout pass:secret -out "$K/enc.pem" 2>/dev/null
+  for k in rsa8 rsatrad rsa-e33 ec8 ectrad ec384 k1; do
+    openssl req -new -x509 -key "$K/$k.pem" -subj "/CN=asmstore test $k" -days 3650 -out "$K/$k.crt" 2>/dev/null
+  done
+  cp "$K/rsa8.crt" "$K/enc.crt"; head -c 300 "$K/rsa8.pem" >"$K/cut.pem"; cp "$K/rsa8.crt" "$K/cut.crt"
+  seq 1 3000 >"$T_TMP/sig/AndroidManifest.xml"; mkdir -p "$T_TMP/sig/lib/arm64-v8a"; cp "$V3" "$T_TMP/sig/lib/arm64-v8a/libassembly-store.so"
+  (cd "$T_TMP/sig" && zip -q -X ../sig0.apk AndroidManifest.xml && zip -q -X -0 -r ../sig0.apk lib) && zipalign -f -p 4 "$T_TMP/sig0.apk" "$T_TMP/sig.apk"
+  signs() { # KEY: asmstore.exe signs sig.apk with it (exit 0), apksigner verifies v2 and v3
+    both repack "$T_TMP/sig.apk" -o "s-$1.apk" --sign-key "$K/$1.pem" --sign-cert "$K/$1.crt" && [ "$(cat "$T_TMP/win/rc")" = 0 ] &&
+      apksigner verify --verbose --min-sdk-version 24 "$T_TMP/win/s-$1.apk" 2>/dev/null >"$T_TMP/vfy.log" &&
+      grep -q "v2 scheme (APK Signature Scheme v2): true" "$T_TMP/vfy.log" && grep -q "v3 scheme (APK Signature Scheme v3): true" "$T_TMP/vfy.log"
+  }
+  bad=; for k in rsa8 rsatrad rsa-e33; do signs $k && same "s-$k.apk" || { bad=$k; break; }; done
+  if [ -z "$bad" ]; then t_ok "asmstore.exe repack --sign-key RSA (PKCS#8, traditional, a 33-bit exponent): apksigner verifies v2 + v3, the APK byte-identical to Linux's"
+  else say "sign with $bad: $(cat "$T_TMP/win/err")"; fi
+  bad=; for k in ec8 ectrad; do signs $k || { bad=$k; break; }; done
+  if [ -z "$bad" ]; then t_ok "asmstore.exe repack --sign-key EC P-256 (PKCS#8, traditional): apksigner verifies v2 + v3"
+  else t_fail "sign with $bad" "$(cat "$T_TMP/win/err")"; fi
+  # Wine 8's CNG imports no P-384 private key and has no P-521: said, exit 2 (Windows has both)
+  if signs ec384; then t_ok "asmstore.exe repack --sign-key EC P-384: apksigner verifies v2 + v3"
+  elif [ "$(cat "$T_TMP/win/rc")" = 2 ] && grep -q "cannot check it against .*CNG BCryptImportKeyPair" "$T_TMP/win/err" && [ ! -e "$T_TMP/win/s-ec384.apk" ]; then
+    t_skip "sign with P-384 under Wine" "Wine's CNG imports no P-384 private key (said, exit 2, nothing written)"
+  else t_fail "sign with P-384" "$(cat "$T_TMP/win/err")"; fi
+  bad=
+  for c in "rsa8 ec8.crt" "enc enc.crt" "cut cut.crt" "k1 k1.crt" "ec8 ec8.pem"; do
+    set -- $c
+    both repack "$T_TMP/sig.apk" -o "r-$1.apk" --sign-key "$K/$1.pem" --sign-cert "$K/$2"
+    # the same message but for the library's reason in "found (...)"
+    [ "$(cat "$T_TMP/win/rc")" = 1 ] && [ "$(cat "$T_TMP/lin/rc")" = 1 ] && [ ! -e "$T_TMP/win/r-$1.apk" ] &&
+      [ "$(sed 's/ found ([^)]*)/ found/' "$T_TMP/lin/err")" = "$(sed 's/ found ([^)]*)/ found/' "$T_TMP/win/err")" ] || { bad=$c; break; }
+  done
+  if [ -z "$bad" ]; then t_ok "refused as on Linux (exit 1, the same message, nothing written): another key's certificate, an encrypted key, a cut key, secp256k1, a key as certificate"
+  else say "refusing $bad"; fi
+  # hostile keys for asmstore's own DER reader (cli_os_sign.c): each of rsa8, rsatrad, ec8, ectrad with
+  # bytes flipped, lengths set to 0x84ffffffff or 0x80, or cut short, in its DER (base64 again):
+  # exit 0, 1 or 2 (a crash is none of them), never an APK written when refused
+  mkdir -p "$T_TMP/mut"
+  python3 - "$K" "$T_TMP/mut" <<'EOF2'
+import base64, random, sys
+rng = random.Random(38)
+src, out = sys.argv[1], sys.argv[2]
+for name in ("rsa8", "rsatrad", "ec8", "ectrad"):
+    text = open(f"{src}/{name}.pem").read().splitlines()
+    label, der = text[0], bytearray(base64.b64decode("".join(text[1:-1])))
+    for i in range(12):
+        d = bytearray(der)
+        kind = i % 4
+        at = rng.randrange(len(d))
+        if kind == 0: d[at] ^= 1 << rng.randrange(8)
+        elif kind == 1: d[at:at + 1] = b"\x84\xff\xff\xff\xff"
+        elif kind == 2: d[at] = 0x80
+        else: d = d[:at]
+        b = base64.b64encode(bytes(d)).decode()
+        body = "\n".join(b[j:j + 64] for j in range(0, len(b), 64))
+        open(f"{out}/{name}-{i}.pem", "w").write(f"{label}\n{body}\n{text[-1]}\n")
+EOF2
+  bad=; n=0
+  for m in "$T_TMP"/mut/*.pem; do
+    k=$(basename "$m" .pem); k=${k%-*}; n=$((n + 1))
+    (cd "$T_TMP/win" && wine "$CLI" repack "$T_TMP/sig.apk" -o mut.apk --sign-key "$m" --sign-cert "$K/$k.crt" >/dev/null 2>"$T_TMP/mut.err"); rc=$?
+    if [ $rc -gt 2 ] || { [ $rc != 0 ] && [ -e "$T_TMP/win/mut.apk" ]; }; then bad="$(basename "$m"): exit $rc $(head -c 200 "$T_TMP/mut.err")"; break; fi
+    rm -f "$T_TMP/win/mut.apk"
+  done
+  if [ -z "$bad" ] && [ $n = 48 ]; then t_ok "48 hostile keys (DER bytes flipped, lengths huge or indefinite, cut short): exit 0, 1 or 2, nothing written when refused"
+  else t_fail "hostile keys ($n)" "$bad"; fi
+else t_skip "asmstore.exe repack --sign-key" "openssl, apksigner or a libcrypto build/asmstore absent"; fi
 wine "$CLI" load "$V3" System.Linq.dll >/dev/null 2>"$T_TMP/load.err"; rc=$?
 if [ $rc = 2 ] && grep -q 'load: not available on Windows' "$T_TMP/load.err"; then t_ok "load: not available on Windows, exit 2"
 else t_fail "load on Windows" "exit $rc: $(cat "$T_TMP/load.err")"; fi

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "cli_commands.h"
 #include "cli_input.h"
+#include "cli_os.h"
 #define ASMSTORE_CACHE_IMPLEMENTATION
 #include "../asmstore_cache.h"
 
@@ -127,7 +128,8 @@ static asmstore_abi load_pick_abi(const cli_input *in, asmstore_abi want, int *n
     return host ? asmstore_host_abi() : first;
 }
 
-/* Is the file open as self (/proc/self/fd/N) one that loading runs nothing from? 1 yes; 0 after
+#ifndef ASMSTORE_NO_DLOPEN
+/* Is the file open as self (cli_os_fd_path) one that loading runs nothing from? 1 yes; 0 after
    saying why not. */
 static int load_is_inert(const char *path, const char *self) {
     const unsigned char *data = NULL;
@@ -166,12 +168,23 @@ static asmstore_result load_dlopen(load_store *s, const cli_unit *u, const char 
     }
     if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
         return asmstore_locate_file(&s->loc, path, NULL, err); /* it says why */
-    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+    cli_os_fd_path(fd, self, sizeof self);
     res = load_is_inert(path, self) ? asmstore_locate_dlopen(&s->loc, self, NULL, err)
                                     : ASMSTORE_ERR_NOT_FOUND;
     close(fd); /* the loader holds its own mapping */
     return res;
 }
+#else /* no dlopen locator where the system's loader reads no ELF (macOS): the file is mapped */
+static asmstore_result load_dlopen(load_store *s, const cli_unit *u, const char *path,
+                                   asmstore_error *err) {
+    (void)s;
+    (void)u;
+    (void)err;
+    fprintf(stderr, "asmstore: %s: read from the file, not dlopen'ed: this system's loader reads "
+                    "no ELF\n", cli_shown(path));
+    return ASMSTORE_ERR_NOT_FOUND;
+}
+#endif
 
 /* STORE, one file, is read as a host reads it: through the file locator (the same bytes, mapped),
    or with --dlopen, a .so for this machine through the system's loader (load_dlopen). The unit is

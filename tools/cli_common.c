@@ -430,6 +430,9 @@ void cli_unmap_file(const unsigned char *data, size_t size) {
 int cli_replace_file(const char *from, const char *to) {
     return asmstore__os_replace(from, to);
 }
+int cli_create_temp(char *tmpl) {
+    return asmstore__os_create_temp(tmpl);
+}
 int cli_open_read(const char *path, int nofollow) {
     return asmstore__os_open_read(path, nofollow);
 }
@@ -836,4 +839,7 @@ void cli_print_optional_parts(FILE *f) {
     fprintf(f, ", libyara %s", YR_VERSION);
 #endif
     fputc('\n', f);
+#ifdef ASMSTORE_CLI_STATIC /* make static: musl's static dlopen loads nothing */
+    fprintf(f, "linked statically (musl): load --dlopen is not available\n");
+#endif
 }

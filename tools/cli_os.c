@@ -45,6 +45,13 @@ int cli_os_set_mode(int fd, unsigned mode) {
 int cli_os_stderr_is_tty(void) {
     return isatty(2);
 }
+void cli_os_fd_path(int fd, char *buf, size_t size) {
+#ifdef __linux__
+    snprintf(buf, size, "/proc/self/fd/%d", fd);
+#else
+    snprintf(buf, size, "/dev/fd/%d", fd);
+#endif
+}
 int cli_os_digest(cli_os_hash kind, const void *p, size_t n, unsigned char *md) {
     unsigned len = 0, want = kind == CLI_OS_SHA256 ? 32u : 20u;
     return EVP_Digest(n ? p : "", n, md, &len, kind == CLI_OS_SHA256 ? EVP_sha256() : EVP_sha1(),

@@ -45,6 +45,9 @@ int cli_os_lstat(const char *path, struct stat *st);
 #define CLI_OS_MODE_LINK S_IFLNK
 #define CLI_OS_MODE_OTHER S_IFIFO
 #endif
+/* A path naming the open descriptor fd itself, into buf: Linux's /proc/self/fd/N, the /dev/fd/N
+   of macOS and the BSDs. */
+void cli_os_fd_path(int fd, char *buf, size_t size);
 /* Is stderr a terminal (progress is shown only there)? */
 int cli_os_stderr_is_tty(void);
 /* open_memstream: a stream whose text cli_os_memstream_close hands over (*text malloc'd, NUL
@@ -59,6 +62,40 @@ typedef enum cli_os_hash { CLI_OS_SHA1, CLI_OS_SHA256 } cli_os_hash;
 int cli_os_digest(cli_os_hash kind, const void *p, size_t n, unsigned char *md);
 /* Which crypto library that is, for --version: "OpenSSL 3.0.19 27 Jan 2026", "Windows CNG". */
 const char *cli_os_crypto_version(void);
+
+/* The signing primitives of repack --sign-key (cli_sign.c lays the APK signing block out around
+   them; cli_os_sign.c): libcrypto, or on Windows the system's CNG (bcrypt) with the key's DER read
+   here (Wine's crypt32 decodes no PKCS#8 or EC private key). A key is RSA or EC, read from PEM
+   (PKCS#8 "PRIVATE KEY", or "RSA PRIVATE KEY", "EC PRIVATE KEY"; never an encrypted one); a
+   certificate from PEM "CERTIFICATE". */
+typedef struct cli_os_key cli_os_key;
+typedef struct cli_os_cert cli_os_cert;
+/* What a key is, for the checks Android's verifiers make (cli_sign.c): RSA (its modulus' bits,
+   its public exponent's bits and oddness) or EC (its curve: "prime256v1", "secp384r1",
+   "secp521r1", or another name or dotted OID). */
+typedef struct cli_os_key_facts {
+    int rsa, bits, exponent_bits, exponent_odd;
+    char curve[80];
+} cli_os_key_facts;
+/* text[0..n): 0 with *out, or -1 (none there: cli_os_sign_reason says why). */
+int cli_os_key_read(const unsigned char *text, size_t n, cli_os_key **out);
+int cli_os_cert_read(const unsigned char *text, size_t n, cli_os_cert **out);
+/* 0 with *facts, or -1 (neither RSA nor EC). */
+int cli_os_key_facts_of(const cli_os_key *k, cli_os_key_facts *facts);
+/* Is cert the certificate of k (their public keys the same)? 1 or 0; -1 when it cannot be told
+   here (cli_os_sign_reason: a curve this system's CNG lacks). Makes k ready to sign. */
+int cli_os_key_pairs(cli_os_key *k, const cli_os_cert *cert);
+/* The certificate's DER, its SubjectPublicKeyInfo's DER: owned by cert. */
+void cli_os_cert_der(const cli_os_cert *cert, const unsigned char **der, size_t *size);
+void cli_os_cert_spki(const cli_os_cert *cert, const unsigned char **der, size_t *size);
+/* k's signature of p[0..n) with SHA-256 (RSA: PKCS#1 v1.5; EC: DER, as the APK scheme takes), a
+   malloc'd *sig of *size bytes. 0, or -1 (cli_os_sign_reason says why). */
+int cli_os_sign(const cli_os_key *k, const unsigned char *p, size_t n, unsigned char **sig,
+                size_t *size);
+/* Why the last of these failed (never NULL), and that reason forgotten. */
+const char *cli_os_sign_reason(void);
+void cli_os_key_free(cli_os_key *k);
+void cli_os_cert_free(cli_os_cert *cert);
 
 /* Directory descriptors (cli_fs.c): each step from a directory opened without following a
    symlink. POSIX: openat and its family; Windows: the directory held open without share-delete
@@ -81,6 +118,10 @@ void cli_os_dir_close(int dirfd);
    implementation): rename over an existing file (Windows: MoveFileExW), a Win32 error as errno.
    0 or -1 with errno. */
 int cli_replace_file(const char *from, const char *to);
+/* mkstemp: a new file named tmpl with its trailing XXXXXX made unique, open to write (Windows:
+   binary, and shared, so that it can be opened again by name to read it back; mingw's mkstemp
+   denies that). The descriptor, or -1 with errno. */
+int cli_create_temp(char *tmpl);
 int cli_win_errno(unsigned long code);
 /* Opens path to read without blocking on a FIFO, with nofollow never through a symlink at its end
    (ELOOP); one read of at most len bytes (-1 with errno); close. Binary on Windows. */

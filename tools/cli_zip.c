@@ -40,7 +40,7 @@ int cli_zip_create(cli_zip_out *z, const char *path) {
     }
     memcpy(z->tmp, path, n);
     memcpy(z->tmp + n, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
-    fd = mkstemp(z->tmp);
+    fd = cli_create_temp(z->tmp);
     if (fd < 0 || !(z->f = fdopen(fd, "wb"))) {
         cli_fail_errno(path, "create a temp file beside it");
         if (fd >= 0)

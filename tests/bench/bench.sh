@@ -3,8 +3,8 @@
 # every figure beside its anchor measured in the same run; the sections are echoed to stdout as they go.
 # Never fails on timing: a missed target is reported as "behind", never as an error.
 #   usage: bench.sh OUT ASMSTORE BENCH_TOOL BENCH_CACHE
-#   env:   BENCH_FULL=1 (levels 19 and 22 on the whole corpus, more samples), BENCH_ONLY=ttm|codecs|scan|abis|lookup|size
-#          (section 7, 9, 10, 1b, 3b or 11 alone),
+#   env:   BENCH_FULL=1 (levels 19 and 22 on the whole corpus, more samples),
+#          BENCH_ONLY=ttm|codecs|scan|abis|lookup|size|windows (section 7, 9, 10, 1b, 3b, 11 or 12 alone),
 #          BENCH_TTM_SAMPLES=N, BENCH_TTM_PASSES=N (section 7's rounds and passes, tests/bench/bench_ttm.sh)
 # The report: summary (targets met / behind, the run's noise), machine and run, then per section its
 # figures and anchors (medians with min-max; A and B interleaved in every repetition):
@@ -27,12 +27,15 @@
 #  10 scan    asmstore scan --jobs 2 over 510 generated APKs vs the floor (sha256sum, zstd -d, lz4 -d), --yara vs
 #             yara -r over the extracted images, max RSS (tests/bench/bench_scan.sh, tests/bench/scan_corpus.py)
 #  11 size    .text of the smallest device reader (x86_64, arm64, -Os) beside the full build's
+#  12 windows asmstore.exe (make windows) under Wine vs the Linux CLI: info, verify, extract of the real samples
+#             and the BCL store (tests/bench/bench_windows.sh; informational, Wine is not Windows)
 #   targets, how to reproduce, the plot
 # The .NET BCL (the installed shared framework), when there is one, is a second corpus for pack, lookup, read.
 set -uo pipefail
 OUT=$1; A=$2; T=$3; C=$4
 FULL=${BENCH_FULL:-0}
-ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone; "codecs": section 9; "scan": section 10; "abis": 1b; "lookup": 3b; "size": 11
+ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone; "codecs": 9; "scan": 10; "abis": 1b; "lookup": 3b; "size": 11;
+                     # "windows": 12
 NCPU=$(nproc)
 # the store these figures have always measured: format 4, monovm, zstd, dlopen .so (pack's default is net11 coreclr)
 PACK_AS="--target net11-preview --runtime monovm --wrap dlopen"
@@ -619,6 +622,11 @@ if [ -z "$ONLY" ] || [ "$ONLY" = size ]; then
   done
   say ""
 fi
+# ---------------------------------------------------------------- 12. Windows under Wine (bench_windows.sh)
+if [ -z "$ONLY" ] || [ "$ONLY" = windows ]; then
+  section windows
+  . "$(dirname "$0")/bench_windows.sh"
+fi
 section ""
 
 # ---------------------------------------------------------------- plot
@@ -775,8 +783,9 @@ CMD="make bench$([ "$FULL" = 1 ] && echo ' BENCH_FULL=1')${ONLY:+ BENCH_ONLY=$ON
   echo "then \`make bench && make bench-publish\` (build/bench/BENCHMARKS.md and bench.png to BENCHMARKS.md, docs/)."
   echo "\`BENCH_FULL=1\`: levels 19 and 22 on the whole corpus, more samples; \`BENCH_ONLY=ttm\`: section 7 alone;"
   echo "\`BENCH_ONLY=codecs\`: section 9 alone (LZ4 decode, CRC-32, info and verify of a STORED APK);"
-  echo "\`BENCH_ONLY=abis\`, \`lookup\`: section 1b, 3b alone; \`BENCH_ONLY=size\`: section 11 alone"
-  echo "(\`make bench-scan\`: section 10 alone, its corpus cached in build/bench/scan-corpus);"
+  echo "\`BENCH_ONLY=abis\`, \`lookup\`: section 1b, 3b alone; \`BENCH_ONLY=size\`: section 11 alone;"
+  echo "(\`make bench-scan\`: section 10 alone, its corpus cached in build/bench/scan-corpus); \`BENCH_ONLY=windows\`:"
+  echo "section 12 alone (after \`make windows\`);"
   echo "\`BENCH_TTM_SAMPLES=N\`: its rounds. An idle machine for absolute times; ratios hold under load."
   echo ""
   [ -n "$PNG" ] && echo "![scale, cache and the startup matrix](bench.png)"
