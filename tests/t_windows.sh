@@ -178,7 +178,7 @@ fi
 # repack --sign-key with CNG (cli_os_sign.c): the keys' PEM and DER read by asmstore itself (Wine's
 # crypt32 decodes no PKCS#8 or EC private key), RSA PKCS#1 v1.5 byte-identical to libcrypto's, ECDSA
 # (random k) accepted by apksigner; the temp file read back to digest it (mingw's mkstemp denied that)
-if command -v openssl >/dev/null && command -v apksigner >/dev/null && [ -f "$T_TMP/app.apk" ] && "$ASMSTORE" --version 2>&1 | grep -q 'libcrypto on'; then
+if command -v openssl >/dev/null && command -v apksigner >/dev/null && [ -f "$T_TMP/app.apk" ]; then
   K=$T_TMP/keys; mkdir -p "$K" "$T_TMP/sig"
   openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$K/rsa8.pem" 2>/dev/null
   openssl rsa -in "$K/rsa8.pem" -traditional -out "$K/rsatrad.pem" 2>/dev/null
