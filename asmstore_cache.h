@@ -263,6 +263,19 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
                                                       asmstore_cache_image *out,
                                                       asmstore_error *err);
 
+/* Queues image[0..size), the decompressed image of compressed entry e made by the caller (for
+   one, decompressed straight into a file the runtime maps), to be written as a miss's would be:
+   a snapshot is copied, the writer starts if it has not, and the pack takes it when due
+   (PACK_AT_FLUSH: at asmstore_cache_flush). For a host that writes its cache after its start:
+   gets during the start then cost no snapshot and no live writer. The caller vouches for the
+   bytes (asmstore_reader_read's output): the file records their hash, not the stored bytes'
+   decompression. Nothing is queued when writing is off, the cache is off or the image is queued
+   already. ASMSTORE_ERR_INVALID_ARG: NULL arguments, an uncompressed entry, or size not e's
+   uncompressed size; the checks of asmstore_reader_entry_check otherwise. */
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_put(asmstore_cache *c, const asmstore_entry *e,
+                                                      const void *image, size_t size,
+                                                      asmstore_error *err);
+
 /* The pack file hits are served from now: a new descriptor of it (O_CLOEXEC; the caller closes
    it), and in *pack_id the pack_id of the images it serves (never 0). -1 when there is no pack.
    For a runtime that maps images from a file itself (CoreCLR's bundle_probe): "/proc/self/fd/N"
@@ -2677,6 +2690,30 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     if (c->dirfd >= 0) hit = asmstore_cache__lookup(c, e, &src_hash, &src_known, out, &checksum);
     if (hit == 1) return ASMSTORE_OK;
     return asmstore_cache__miss(c, e, hit, checksum, &src_hash, &src_known, out, err);
+}
+
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_put(asmstore_cache *c, const asmstore_entry *e,
+                                                      const void *image, size_t size,
+                                                      asmstore_error *err) {
+    uint64_t src = 0;
+    int known = 0;
+    asmstore_result res;
+
+    if (!c || !e || (!image && size))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "cache put: cache, entry or image is NULL");
+    res = asmstore_reader_entry_check(&c->store, e, err);
+    if (res != ASMSTORE_OK) return res;
+    if (e->ignored || !e->image || e->compression == ASMSTORE_COMPRESSION_NONE ||
+        size != e->uncompressed_size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, (int64_t)e->index, 0,
+                              "cache put: the entry is not compressed, or the image is not its "
+                              "uncompressed size");
+    if (c->dirfd < 0) return ASMSTORE_OK;
+    if (c->use_source_hash) src = *asmstore_cache__source_hash(c, e, &src, &known);
+    asmstore_cache__enqueue(c, e->index, (const unsigned char *)image, size, c->use_source_hash,
+                            src);
+    return ASMSTORE_OK;
 }
 
 /* >>cache-release, flush, close ---------------------------------------------------------------- */
