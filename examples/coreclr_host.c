@@ -13,7 +13,9 @@
    The cache defaults to $XDG_CACHE_HOME/asmstore, else /tmp/asmstore-<uid>; ASMSTORE_CACHE_DISABLE=1
    turns it off. One summary line goes to stderr, -v adds a line per probe:
      coreclr_host: 26 assemblies served from the store, ... doors: 26 bundle, 0 external; ...
-   ASMSTORE_HOST_MEMORY=1 adds a "memory: ..." line after Main returns (examples/host_memory.h).
+   ASMSTORE_HOST_MEMORY=1 adds a "memory: ..." line after Main returns (examples/host_memory.h),
+   ASMSTORE_HOST_PHASES=1 a "phases: ..." line: CPU and faults at each step, and of decompressing
+   (examples/host_phases.h).
    The second form is the anchor `make bench` compares with: the same runtime started the usual way
    (corerun's), from files: every .dll in DIR and in PROGRAM's directory listed in
    TRUSTED_PLATFORM_ASSEMBLIES, no store, no probe.
@@ -32,10 +34,24 @@
      freshly decompressed image, or the store's bytes. The runtime copies every ReadyToRun image it gets
      this way into memory of its own (its ConvertedImageLayout: +15 MiB private dirty for the framework,
      1.4x the CPU of files); IL-only images (composite component stubs) are used in place.
+   A start with no pack to map (cold, or the cache off) decompresses into "this start's images": one memfd
+   laid out at open with a page-aligned place for every compressed image, passed as the bundle
+   (/proc/self/fd/N), so the runtime maps decompressed images as it maps a file's: no copy of its own, faults
+   as from files (issue 43 measured each choice; BENCHMARKS.md section 7). The switches, for `make bench`:
+     ASMSTORE_HOST_INTO_FILE=0      the cache's buffers and the external door instead (the runtime copies each)
+     ASMSTORE_HOST_SCRATCH=thp      decompress into a reused scratch buffer of transparent huge pages (2 MiB a
+                                    fault), then pwrite into the file (the default); plain: the scratch without
+                                    huge pages; map: straight into a shared mapping of the file, page by page;
+                                    populate: the same mapping made with MAP_POPULATE
+     ASMSTORE_HOST_AHEAD=0          nothing ahead; by default CoreLib and the program are decompressed on a
+                                    thread while the runtime loads, joined before coreclr_initialize
+     ASMSTORE_HOST_PUT_AFTER_MAIN=0 a cold start gives each image to the cache as it is made; by default after
+                                    Main (asmstore_cache_put), so no snapshot and no writer thread costs the
+                                    start anything; the flush then packs them for the next start
    --external-only uses the second door alone (how this host worked before; kept for comparison).
    What exe_path changes for the program: Environment.GetCommandLineArgs()[0] is the bundle's path (the
    runtime puts Bundle::Path() there whenever bundle_probe is set, as for a single-file app's executable):
-   the store's path in place, /proc/self/fd/N from the pack; with --external-only it is the entry path
+   the store's path in place, /proc/self/fd/N from the pack or this start's images; with --external-only it is the entry path
    "<store>/PROGRAM.dll" (from files: the .dll's path). PAL initialisation records it as the process's
    executable. Main's args, AppContext.BaseDirectory (APP_CONTEXT_BASE_DIRECTORY: the store's directory)
    and Environment.ProcessPath (the real executable) do not change; Assembly.Location is "" either way, as
@@ -57,8 +73,9 @@
    - PROGRAM.dll is executed as "<store>/<PROGRAM.dll>" (a .so is not a directory, so only a probe can
      serve that path, never a file of that name), or "/proc/self/fd/<PROGRAM.dll>" when the bundle is
      the pack (the bundle door is asked for paths under the bundle's directory).
-   - No thread exists before coreclr_initialize returns: the cache starts its writer on the first miss
-     (a second thread makes the runtime's membarrier registration wait 9-20 ms).
+   - No thread of the host's lives during coreclr_initialize: the ahead thread is joined before it, and the
+     cache starts its writer on the first miss or put (a second thread makes the runtime's membarrier
+     registration wait 9-20 ms).
    Native libraries (libSystem.Native.so, ...) still come from the runtime's directory
    (NATIVE_DLL_SEARCH_DIRECTORIES), as on Android they come from the app's lib directory.
 
@@ -814,6 +831,7 @@ static int run_program(runtime *rt, const char *exe_path, const char **keys, con
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[len > 0 ? len : 0] = 0;
     if (rt->api.set_error_writer) rt->api.set_error_writer(runtime_error_writer);
+    host_phases_threads(ph);
     hr = rt->api.initialize(exe_path ? exe_path : exe, "coreclr_host", n, keys, values, &handle, &domain);
     t->initialized = now_us();
     host_phases_mark(ph, MARK_INITIALIZED);

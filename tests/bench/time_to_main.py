@@ -43,7 +43,7 @@ MEMORY = re.compile(r"^memory: private_dirty_kb=(\d+) private_clean_kb=(\d+) sha
 SERVED = re.compile(r"\((\d+) hits, (\d+) misses, (\d+) direct \(used in place\), (\d+) copied")
 DOORS = re.compile(r"doors: (\d+) bundle, (\d+) external")
 PHASES = re.compile(r"^phases: open=(\d+)/(\d+) loaded=(\d+)/(\d+) initialized=(\d+)/(\d+) main=(\d+)/(\d+) "
-                    r"end=(\d+)/(\d+) images=(\d+)/(\d+)/(\d+)/(\d+)$", re.M)
+                    r"end=(\d+)/(\d+) images=(\d+)/(\d+)/(\d+)/(\d+) threads=(-?\d+)$", re.M)
 FIGURES = ("ttm", "wall", "cpu", "faults", "dirty", "clean", "rss")
 # from the host's "phases:" line (ASMSTORE_HOST_PHASES=1, examples/host_phases.h): CPU (ms) and faults at each mark
 # since exec (open, loaded: the runtime loaded, init: coreclr_initialize returned, main: Main returned), after Main
