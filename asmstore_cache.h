@@ -3008,6 +3008,8 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
      0.7.0  the pack is mapped once and its hits are slices of that mapping (one mapping per image
             stopped at vm.max_map_count); a file mmap refuses is decompressed, not rejected
             (counters.map_failures); asmstore_cache_image has a private slice_of.
+            asmstore_cache_put: a host that decompressed an image itself (into a file its runtime
+            maps) gives it to the cache after its start, to be written and packed like a miss's.
      0.6.0  one version with asmstore.h; open, get, prune and validate_file take asmstore_error *err
             last (message, footer offset, entry, errno); asmstore_cache_image's private fields are
             base, length, allocator (were base_, length_, allocator_).

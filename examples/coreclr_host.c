@@ -39,6 +39,8 @@
    (/proc/self/fd/N), so the runtime maps decompressed images as it maps a file's: no copy of its own, faults
    as from files (issue 43 measured each choice; BENCHMARKS.md section 7). The switches, for `make bench`:
      ASMSTORE_HOST_INTO_FILE=0      the cache's buffers and the external door instead (the runtime copies each)
+     ASMSTORE_HOST_ARENA=0          the cache's buffers (misses, and the snapshots its writer copies) from malloc,
+                                    not one reserved mapping of huge pages (examples/host_arena.h)
      ASMSTORE_HOST_SCRATCH=thp      decompress into a reused scratch buffer of transparent huge pages (2 MiB a
                                     fault), then pwrite into the file (the default); plain: the scratch without
                                     huge pages; map: straight into a shared mapping of the file, page by page;
@@ -94,6 +96,7 @@
 #define ASMSTORE_NO_BUILD
 #include "../asmstore.h"
 #include "../asmstore_cache.h"
+#include "host_arena.h"
 #include "host_memory.h"
 #include "host_phases.h"
 #include "host_private_dir.h"
@@ -198,6 +201,7 @@ typedef struct host {
     size_t store_base_len;
     bundle_file bundle;
     images_file images;
+    host_arena arena;              /* the cache's allocator (examples/host_arena.h; ASMSTORE_HOST_ARENA=0: malloc) */
     int into_file;                 /* ASMSTORE_HOST_INTO_FILE (default 1): a start without a pack decompresses into
                                       the images file */
     int ahead;                     /* ASMSTORE_HOST_AHEAD (default 1): CoreLib decompressed while the runtime loads */
@@ -470,21 +474,10 @@ static int images_open(host *h) {
 /* The scratch buffer, at least len bytes: kept for the next image, 2 MiB-aligned so that SCRATCH_THP's huge pages
    cover it. NULL when mmap fails. */
 static unsigned char *images_scratch(images_file *f, size_t len) {
-    const size_t huge = (size_t)2 << 20;
-    size_t want = (len + huge - 1) & ~(huge - 1), head;
-    unsigned char *m;
+    size_t want = (len + HOST_ARENA_HUGE - 1) & ~(HOST_ARENA_HUGE - 1);
     if (f->buf_len >= len) return f->buf;
     if (f->buf) munmap(f->buf, f->buf_len);
-    f->buf = NULL;
-    f->buf_len = 0;
-    m = (unsigned char *)mmap(NULL, want + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) return NULL;
-    head = (huge - (size_t)((uintptr_t)m & (huge - 1))) & (huge - 1);
-    if (head) munmap(m, head);
-    if (huge - head) munmap(m + head + want, huge - head);
-    f->buf = m + head;
-    f->buf_len = want;
-    if (f->scratch == SCRATCH_THP) (void)madvise(f->buf, want, MADV_HUGEPAGE);
+    f->buf_len = (f->buf = host_map_huge(want, f->scratch == SCRATCH_THP)) != NULL ? want : 0;
     return f->buf;
 }
 
@@ -574,6 +567,7 @@ static int store_open(host *h, const char *path, const char *cache_dir) {
     co.min_alignment = CLR_MIN_ALIGNMENT; /* uncompressed images: in place when aligned, else copied */
     co.pack = ASMSTORE_CACHE_PACK_AT_FLUSH; /* every image in the pack after a start: the next one maps them all */
     co.store_file = h->loc.path;            /* its unchanged file: pack hits need not hash the stored bytes again */
+    host_arena_open(&h->arena, &h->reader, &co.allocator); /* misses and snapshots: huge pages, not 4 KiB faults */
     if ((res = asmstore_cache_open(&h->cache, cache_dir, &h->reader, &co, &err)) != ASMSTORE_OK) {
         fprintf(stderr, "coreclr_host: cache: %s: %s\n", asmstore_result_string(res),
                 err.message ? err.message : "");
