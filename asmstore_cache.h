@@ -267,7 +267,9 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
    one, decompressed straight into a file the runtime maps), to be written as a miss's would be:
    a snapshot is copied, the writer starts if it has not, and the pack takes it when due
    (PACK_AT_FLUSH: at asmstore_cache_flush). For a host that writes its cache after its start:
-   gets during the start then cost no snapshot and no live writer. The caller vouches for the
+   gets during the start then cost no snapshot and no live writer. Where a miss's snapshot would
+   be dropped for want of room in the queue (max_queue_bytes), put waits for the writer to empty
+   the queue first, so that a start's images are all written. The caller vouches for the
    bytes (asmstore_reader_read's output): the file records their hash, not the stored bytes'
    decompression. Nothing is queued when writing is off, the cache is off or the image is queued
    already. ASMSTORE_ERR_INVALID_ARG: NULL arguments, an uncompressed entry, or size not e's
@@ -2011,6 +2013,16 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
     pthread_mutex_unlock(&c->lock);
 }
 
+/* Waits while the queue has no room for a snapshot of need bytes and the writer is emptying it. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__wait_for_room(asmstore_cache *c, size_t need) {
+    size_t max = c->opt.max_queue_bytes;
+    pthread_mutex_lock(&c->lock);
+    while (c->writer_started && c->writes_on && !c->stop && (c->head || c->writer_busy) &&
+           (need > max ? c->big_queued : c->queued_bytes > max || need > max - c->queued_bytes))
+        pthread_cond_wait(&c->drained, &c->lock);
+    pthread_mutex_unlock(&c->lock);
+}
+
 /* >>cache-open --------------------------------------------------------------------------------- */
 /* The options in effect, *o: opt's (may be NULL) with the defaults filled in, checked. */
 ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__options(asmstore_cache_options *o,
@@ -2711,6 +2723,7 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_put(asmstore_cache *c, const a
                               "uncompressed size");
     if (c->dirfd < 0) return ASMSTORE_OK;
     if (c->use_source_hash) src = *asmstore_cache__source_hash(c, e, &src, &known);
+    asmstore_cache__wait_for_room(c, size + ASMSTORE_CACHE_FOOTER_SIZE);
     asmstore_cache__enqueue(c, e->index, (const unsigned char *)image, size, c->use_source_hash,
                             src);
     return ASMSTORE_OK;

@@ -1303,8 +1303,8 @@ static void test_open_starts_no_thread(void) {
 /* asmstore_cache_put: an image the caller decompressed itself is written as a miss's would be, and packed at the
    flush (PACK_AT_FLUSH): the next object hits it from the pack, byte for byte; no writer runs before the first put;
    a put of the wrong size, of an uncompressed entry or with no image is refused, and one into a disabled cache does
-   nothing. v3 too (its files carry the source hash). */
-static void put_case(uint32_t format) {
+   nothing. v3 too (its files carry the source hash). A queue bound smaller than the images makes put wait. */
+static void put_case(uint32_t format, size_t queue_bytes) {
     cu_store s;
     char *root = cu_tmpdir(), pk[4096];
     asmstore_cache *c = NULL;
@@ -1319,6 +1319,7 @@ static void put_case(uint32_t format) {
     pack_path(pk, sizeof pk, root, asmstore_cache_store_id(&s.r));
     memset(&o, 0, sizeof o);
     o.pack = ASMSTORE_CACHE_PACK_AT_FLUSH;
+    o.max_queue_bytes = queue_bytes;
     CHECK(asmstore_cache_open(&c, root, &s.r, &o, NULL) == ASMSTORE_OK);
     asmstore_reader_entry(&s.r, 0, &e, NULL);
     CHECK(asmstore_cache_put(c, &e, s.src[0], e.uncompressed_size - 1, NULL) == ASMSTORE_ERR_INVALID_ARG);
@@ -1332,7 +1333,7 @@ static void put_case(uint32_t format) {
     CHECK_EQ_INT(thread_count(), before + 1); /* the first put started the writer */
     asmstore_cache_flush(c);
     asmstore_cache_stats(c, &n);
-    CHECK(n.entries_written == 6 && n.misses == 0 && stat(pk, &st) == 0);
+    CHECK(n.entries_written == 6 && n.entries_skipped == 0 && n.misses == 0 && stat(pk, &st) == 0);
     asmstore_cache_close(c);
     CHECK(asmstore_cache_open(&c, root, &s.r, &o, NULL) == ASMSTORE_OK);
     for (i = 0; i < 6; i++) {
@@ -1346,8 +1347,10 @@ static void put_case(uint32_t format) {
     cu_rmrf(root);
     free(root);
 }
-static void test_put_packed_v4(void) { put_case(4); }
-static void test_put_packed_v3(void) { put_case(3); }
+static void test_put_packed_v4(void) { put_case(4, 0); }
+static void test_put_packed_v3(void) { put_case(3, 0); }
+/* a queue bound below two images (70000 + 300 + 150000 ... bytes): put waits for room, nothing is dropped */
+static void test_put_small_queue(void) { put_case(4, 80000); }
 
 /* put refuses an uncompressed entry, and into a disabled cache does nothing (no file, no thread). */
 static void test_put_refused_or_off(void) {
@@ -2043,6 +2046,7 @@ int main(void) {
     RUN(test_pack_file_and_offsets);
     RUN(test_put_packed_v4);
     RUN(test_put_packed_v3);
+    RUN(test_put_small_queue);
     RUN(test_put_refused_or_off);
     RUN(test_pack_store_file);
     RUN(test_pack_store_file_replaced);
