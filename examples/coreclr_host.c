@@ -45,8 +45,9 @@
                                     fault), then pwrite into the file (the default); plain: the scratch without
                                     huge pages; map: straight into a shared mapping of the file, page by page;
                                     populate: the same mapping made with MAP_POPULATE
-     ASMSTORE_HOST_AHEAD=0          nothing ahead; by default CoreLib and the program are decompressed on a
-                                    thread while the runtime loads, joined before coreclr_initialize
+     ASMSTORE_HOST_AHEAD=1          CoreLib and the program decompressed on a thread while the runtime loads,
+                                    joined before coreclr_initialize; off by default: the runtime's load is
+                                    all it can overlap (about 2 ms of CPU here), and it cost 2-3 ms of CPU
      ASMSTORE_HOST_PUT_AFTER_MAIN=0 a cold start gives each image to the cache as it is made; by default after
                                     Main (asmstore_cache_put), so no snapshot and no writer thread costs the
                                     start anything; the flush then packs them for the next start
@@ -168,7 +169,7 @@ typedef enum scratch_kind { SCRATCH_THP, SCRATCH_PLAIN, SCRATCH_MAP, SCRATCH_POP
 
 /* This start's images file (a cold start or the cache off): every compressed image of the store has a
    page-aligned place in one memfd, laid out at open (sparse: a place costs nothing until written); an image is
-   decompressed into its place when first probed, or ahead, and the runtime maps it through the bundle door as it
+   decompressed into its place when first probed (or ahead), and the runtime maps it through the bundle door as it
    maps a file (no copy of its own, faults as from files). */
 typedef struct images_file {
     int fd;                        /* the memfd, -1 when images go the cache's way */
@@ -204,7 +205,7 @@ typedef struct host {
     host_arena arena;              /* the cache's allocator (examples/host_arena.h; ASMSTORE_HOST_ARENA=0: malloc) */
     int into_file;                 /* ASMSTORE_HOST_INTO_FILE (default 1): a start without a pack decompresses into
                                       the images file */
-    int ahead;                     /* ASMSTORE_HOST_AHEAD (default 1): CoreLib decompressed while the runtime loads */
+    int ahead;                     /* ASMSTORE_HOST_AHEAD (default 0): CoreLib decompressed while the runtime loads */
     int put_after_main;            /* ASMSTORE_HOST_PUT_AFTER_MAIN (default 1): the cache written after Main */
     const char *program;           /* PROGRAM.dll, the entry's name */
     pthread_t ahead_thread;
@@ -987,7 +988,7 @@ int main(int argc, char **argv) {
     h.images.fd = -1;
     h.images.scratch = scratch_from_env();
     h.into_file = env_on("ASMSTORE_HOST_INTO_FILE", 1);
-    h.ahead = env_on("ASMSTORE_HOST_AHEAD", 1);
+    h.ahead = env_on("ASMSTORE_HOST_AHEAD", 0);
     h.put_after_main = env_on("ASMSTORE_HOST_PUT_AFTER_MAIN", 1);
     h.program = argv[argi + 1];
     if (store_open(&h, argv[argi], cache_dir)) {
