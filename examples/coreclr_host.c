@@ -452,7 +452,7 @@ static scratch_kind scratch_from_env(void) {
    (images then go the cache's way). */
 static int images_open(host *h) {
     images_file *f = &h->images;
-    uint64_t at = 0, page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), at = page; /* the runtime takes offset 0 for "not in the bundle" */
     asmstore_entry e;
     uint32_t i;
     if (!(f->place = (uint64_t *)calloc(h->reader.entry_count ? h->reader.entry_count : 1, sizeof *f->place))) return 0;
@@ -463,7 +463,7 @@ static int images_open(host *h) {
         f->place[i] = at;
         at += ((uint64_t)e.uncompressed_size + page - 1) & ~(page - 1);
     }
-    if (at == 0 || at > INT64_MAX || (f->fd = memfd_create("asmstore-images", MFD_CLOEXEC)) < 0) return 0;
+    if (at == page || at > INT64_MAX || (f->fd = memfd_create("asmstore-images", MFD_CLOEXEC)) < 0) return 0;
     if (ftruncate(f->fd, (off_t)at) != 0 || !(f->dctx = ZSTD_createDCtx())) {
         close(f->fd);
         f->fd = -1;
