@@ -668,11 +668,12 @@ static served *serve_count(host *h, const asmstore_entry *e, served *s, asmstore
    ASMSTORE_HOST_PUT_AFTER_MAIN), else through the cache. Called with h->lock held. */
 static served *serve(host *h, const asmstore_entry *e) {
     served *s = &h->by_index[e->index];
-    host_usage before = host_usage_now(RUSAGE_THREAD);
+    host_usage before;
     asmstore_error err;
     asmstore_result res;
     double t;
     if (s->state) return s->state > 0 ? s : NULL;
+    before = host_usage_now(RUSAGE_THREAD);
     t = now_us();
     memset(&err, 0, sizeof err);
     if (h->images.fd >= 0 && e->compression != ASMSTORE_COMPRESSION_NONE) {
