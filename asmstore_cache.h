@@ -263,6 +263,21 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
                                                       asmstore_cache_image *out,
                                                       asmstore_error *err);
 
+/* Queues image[0..size), the decompressed image of compressed entry e made by the caller (for
+   one, decompressed straight into a file the runtime maps), to be written as a miss's would be:
+   a snapshot is copied, the writer starts if it has not, and the pack takes it when due
+   (PACK_AT_FLUSH: at asmstore_cache_flush). For a host that writes its cache after its start:
+   gets during the start then cost no snapshot and no live writer. Where a miss's snapshot would
+   be dropped for want of room in the queue (max_queue_bytes), put waits for the writer to empty
+   the queue first, so that a start's images are all written. The caller vouches for the
+   bytes (asmstore_reader_read's output): the file records their hash, not the stored bytes'
+   decompression. Nothing is queued when writing is off, the cache is off or the image is queued
+   already. ASMSTORE_ERR_INVALID_ARG: NULL arguments, an uncompressed entry, or size not e's
+   uncompressed size; the checks of asmstore_reader_entry_check otherwise. */
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_put(asmstore_cache *c, const asmstore_entry *e,
+                                                      const void *image, size_t size,
+                                                      asmstore_error *err);
+
 /* The pack file hits are served from now: a new descriptor of it (O_CLOEXEC; the caller closes
    it), and in *pack_id the pack_id of the images it serves (never 0). -1 when there is no pack.
    For a runtime that maps images from a file itself (CoreCLR's bundle_probe): "/proc/self/fd/N"
@@ -1998,6 +2013,16 @@ ASMSTORE_CACHE__PRIVATE void asmstore_cache__enqueue(asmstore_cache *c, uint32_t
     pthread_mutex_unlock(&c->lock);
 }
 
+/* Waits while the queue has no room for a snapshot of need bytes and the writer is emptying it. */
+ASMSTORE_CACHE__PRIVATE void asmstore_cache__wait_for_room(asmstore_cache *c, size_t need) {
+    size_t max = c->opt.max_queue_bytes;
+    pthread_mutex_lock(&c->lock);
+    while (c->writer_started && c->writes_on && !c->stop && (c->head || c->writer_busy) &&
+           (need > max ? c->big_queued : c->queued_bytes > max || need > max - c->queued_bytes))
+        pthread_cond_wait(&c->drained, &c->lock);
+    pthread_mutex_unlock(&c->lock);
+}
+
 /* >>cache-open --------------------------------------------------------------------------------- */
 /* The options in effect, *o: opt's (may be NULL) with the defaults filled in, checked. */
 ASMSTORE_CACHE__PRIVATE asmstore_result asmstore_cache__options(asmstore_cache_options *o,
@@ -2679,6 +2704,31 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_get(asmstore_cache *c, const a
     return asmstore_cache__miss(c, e, hit, checksum, &src_hash, &src_known, out, err);
 }
 
+ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_put(asmstore_cache *c, const asmstore_entry *e,
+                                                      const void *image, size_t size,
+                                                      asmstore_error *err) {
+    uint64_t src = 0;
+    int known = 0;
+    asmstore_result res;
+
+    if (!c || !e || (!image && size))
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, -1, 0,
+                              "cache put: cache, entry or image is NULL");
+    res = asmstore_reader_entry_check(&c->store, e, err);
+    if (res != ASMSTORE_OK) return res;
+    if (e->ignored || !e->image || e->compression == ASMSTORE_COMPRESSION_NONE ||
+        size != e->uncompressed_size)
+        return asmstore__fail(err, ASMSTORE_ERR_INVALID_ARG, 0, (int64_t)e->index, 0,
+                              "cache put: the entry is not compressed, or the image is not its "
+                              "uncompressed size");
+    if (c->dirfd < 0) return ASMSTORE_OK;
+    if (c->use_source_hash) src = *asmstore_cache__source_hash(c, e, &src, &known);
+    asmstore_cache__wait_for_room(c, size + ASMSTORE_CACHE_FOOTER_SIZE);
+    asmstore_cache__enqueue(c, e->index, (const unsigned char *)image, size, c->use_source_hash,
+                            src);
+    return ASMSTORE_OK;
+}
+
 /* >>cache-release, flush, close ---------------------------------------------------------------- */
 ASMSTORE_CACHE_DEF int asmstore_cache_pack_file(asmstore_cache *c, uint64_t *pack_id) {
     asmstore_cache__pack *p = c ? asmstore_cache__pack_ref(c) : NULL;
@@ -2971,6 +3021,8 @@ ASMSTORE_CACHE_DEF asmstore_result asmstore_cache_prune(const char *root, const 
      0.7.0  the pack is mapped once and its hits are slices of that mapping (one mapping per image
             stopped at vm.max_map_count); a file mmap refuses is decompressed, not rejected
             (counters.map_failures); asmstore_cache_image has a private slice_of.
+            asmstore_cache_put: a host that decompressed an image itself (into a file its runtime
+            maps) gives it to the cache after its start, to be written and packed like a miss's.
      0.6.0  one version with asmstore.h; open, get, prune and validate_file take asmstore_error *err
             last (message, footer offset, entry, errno); asmstore_cache_image's private fields are
             base, length, allocator (were base_, length_, allocator_).

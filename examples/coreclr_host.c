@@ -13,7 +13,9 @@
    The cache defaults to $XDG_CACHE_HOME/asmstore, else /tmp/asmstore-<uid>; ASMSTORE_CACHE_DISABLE=1
    turns it off. One summary line goes to stderr, -v adds a line per probe:
      coreclr_host: 26 assemblies served from the store, ... doors: 26 bundle, 0 external; ...
-   ASMSTORE_HOST_MEMORY=1 adds a "memory: ..." line after Main returns (examples/host_memory.h).
+   ASMSTORE_HOST_MEMORY=1 adds a "memory: ..." line after Main returns (examples/host_memory.h),
+   ASMSTORE_HOST_PHASES=1 a "phases: ..." line: CPU and faults at each step, and of decompressing
+   (examples/host_phases.h).
    The second form is the anchor `make bench` compares with: the same runtime started the usual way
    (corerun's), from files: every .dll in DIR and in PROGRAM's directory listed in
    TRUSTED_PLATFORM_ASSEMBLIES, no store, no probe.
@@ -32,10 +34,27 @@
      freshly decompressed image, or the store's bytes. The runtime copies every ReadyToRun image it gets
      this way into memory of its own (its ConvertedImageLayout: +15 MiB private dirty for the framework,
      1.4x the CPU of files); IL-only images (composite component stubs) are used in place.
+   A start with no pack to map (cold, or the cache off) decompresses into "this start's images": one memfd
+   laid out at open with a page-aligned place for every compressed image, passed as the bundle
+   (/proc/self/fd/N), so the runtime maps decompressed images as it maps a file's: no copy of its own, faults
+   as from files (issue 43 measured each choice; BENCHMARKS.md section 7). The switches, for `make bench`:
+     ASMSTORE_HOST_INTO_FILE=0      the cache's buffers and the external door instead (the runtime copies each)
+     ASMSTORE_HOST_ARENA=0          the cache's buffers (misses, and the snapshots its writer copies) from malloc,
+                                    not one reserved mapping of huge pages (examples/host_arena.h)
+     ASMSTORE_HOST_SCRATCH=thp      decompress into a reused scratch buffer of transparent huge pages (2 MiB a
+                                    fault), then pwrite into the file (the default); plain: the scratch without
+                                    huge pages; map: straight into a shared mapping of the file, page by page;
+                                    populate: the same mapping made with MAP_POPULATE
+     ASMSTORE_HOST_AHEAD=1          CoreLib and the program decompressed on a thread while the runtime loads,
+                                    joined before coreclr_initialize; off by default: the runtime's load is
+                                    all it can overlap (about 2 ms of CPU here), and it cost 2-3 ms of CPU
+     ASMSTORE_HOST_PUT_AFTER_MAIN=0 a cold start gives each image to the cache as it is made; by default after
+                                    Main (asmstore_cache_put), so no snapshot and no writer thread costs the
+                                    start anything; the flush then packs them for the next start
    --external-only uses the second door alone (how this host worked before; kept for comparison).
    What exe_path changes for the program: Environment.GetCommandLineArgs()[0] is the bundle's path (the
    runtime puts Bundle::Path() there whenever bundle_probe is set, as for a single-file app's executable):
-   the store's path in place, /proc/self/fd/N from the pack; with --external-only it is the entry path
+   the store's path in place, /proc/self/fd/N from the pack or this start's images; with --external-only it is the entry path
    "<store>/PROGRAM.dll" (from files: the .dll's path). PAL initialisation records it as the process's
    executable. Main's args, AppContext.BaseDirectory (APP_CONTEXT_BASE_DIRECTORY: the store's directory)
    and Environment.ProcessPath (the real executable) do not change; Assembly.Location is "" either way, as
@@ -57,8 +76,9 @@
    - PROGRAM.dll is executed as "<store>/<PROGRAM.dll>" (a .so is not a directory, so only a probe can
      serve that path, never a file of that name), or "/proc/self/fd/<PROGRAM.dll>" when the bundle is
      the pack (the bundle door is asked for paths under the bundle's directory).
-   - No thread exists before coreclr_initialize returns: the cache starts its writer on the first miss
-     (a second thread makes the runtime's membarrier registration wait 9-20 ms).
+   - No thread of the host's lives during coreclr_initialize: the ahead thread is joined before it, and the
+     cache starts its writer on the first miss or put (a second thread makes the runtime's membarrier
+     registration wait 9-20 ms).
    Native libraries (libSystem.Native.so, ...) still come from the runtime's directory
    (NATIVE_DLL_SEARCH_DIRECTORIES), as on Android they come from the app's lib directory.
 
@@ -77,7 +97,9 @@
 #define ASMSTORE_NO_BUILD
 #include "../asmstore.h"
 #include "../asmstore_cache.h"
+#include "host_arena.h"
 #include "host_memory.h"
+#include "host_phases.h"
 #include "host_private_dir.h"
 #include "host_util.h"
 
@@ -90,6 +112,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -140,10 +163,29 @@ typedef struct served {
     asmstore_cache_source source;  /* runtime maps the pack itself */
 } served;
 
-/* The file bundle_probe's offsets count in (exe_path): the store's, or the cache's pack. */
+/* How an image decompressed into the images file gets there (ASMSTORE_HOST_SCRATCH): through a scratch buffer
+   of transparent huge pages (2 MiB a fault) or of plain pages, then pwrite; or straight into a shared mapping of
+   the file, faulted page by page or populated at mmap (MAP_POPULATE). */
+typedef enum scratch_kind { SCRATCH_THP, SCRATCH_PLAIN, SCRATCH_MAP, SCRATCH_POPULATE } scratch_kind;
+
+/* This start's images file (a cold start or the cache off): every compressed image of the store has a
+   page-aligned place in one memfd, laid out at open (sparse: a place costs nothing until written); an image is
+   decompressed into its place when first probed (or ahead), and the runtime maps it through the bundle door as it
+   maps a file (no copy of its own, faults as from files). */
+typedef struct images_file {
+    int fd;                        /* the memfd, -1 when images go the cache's way */
+    uint64_t *place;               /* per descriptor: its offset in the file (compressed entries) */
+    scratch_kind scratch;
+    unsigned char *buf;            /* SCRATCH_THP, _PLAIN: decompressed here, then written to fd */
+    size_t buf_len;
+    ZSTD_DCtx *dctx;
+} images_file;
+
+/* The file bundle_probe's offsets count in (exe_path): the store's, the cache's pack, or the images file. */
 typedef struct bundle_file {
     char path[PATH_MAX];           /* "" when no image can be handed over by offset */
     int is_pack;
+    int is_images;                 /* the images file: path is /proc/self/fd/<images.fd> */
     int pack_fd;                   /* the pack, open for the process's life: path is /proc/self/fd/<pack_fd> */
     uint64_t pack_id;
 } bundle_file;
@@ -160,6 +202,16 @@ typedef struct host {
     const char *store_base;        /* its last component: the bundle door strips the directory */
     size_t store_base_len;
     bundle_file bundle;
+    images_file images;
+    host_arena arena;              /* the cache's allocator (examples/host_arena.h; ASMSTORE_HOST_ARENA=0: malloc) */
+    int into_file;                 /* ASMSTORE_HOST_INTO_FILE (default 1): a start without a pack decompresses into
+                                      the images file */
+    int ahead;                     /* ASMSTORE_HOST_AHEAD (default 0): CoreLib decompressed while the runtime loads */
+    int put_after_main;            /* ASMSTORE_HOST_PUT_AFTER_MAIN (default 1): the cache written after Main */
+    const char *program;           /* PROGRAM.dll, the entry's name */
+    pthread_t ahead_thread;
+    int ahead_started;
+    host_phases phases;
     int verbose, external_only;
     unsigned served_count, hits, misses, direct, copied, placeholders, not_found, failures, probes;
     unsigned via_bundle, via_external;
@@ -373,6 +425,111 @@ static int runtime_load_installed(runtime *rt) {
 
 static void runtime_error_writer(const char *message) { fprintf(stderr, "%s\n", message); }
 
+/* ---------------------------------------------------------------- the images file */
+
+/* An environment switch: unset or "" gives dflt, "0" off, anything else on. */
+static int env_on(const char *name, int dflt) {
+    const char *v = getenv(name);
+    return v && *v ? strcmp(v, "0") != 0 : dflt;
+}
+
+static scratch_kind scratch_from_env(void) {
+    const char *v = getenv("ASMSTORE_HOST_SCRATCH");
+    if (!v || !*v || !strcmp(v, "thp")) return SCRATCH_THP;
+    if (!strcmp(v, "plain")) return SCRATCH_PLAIN;
+    if (!strcmp(v, "map")) return SCRATCH_MAP;
+    if (!strcmp(v, "populate")) return SCRATCH_POPULATE;
+    fprintf(stderr, "coreclr_host: ASMSTORE_HOST_SCRATCH=%s: not thp, plain, map or populate; thp it is\n", v);
+    return SCRATCH_THP;
+}
+
+/* Lays every compressed image of the store out in a fresh memfd; 0 when there is none or the file cannot be made
+   (images then go the cache's way). */
+static int images_open(host *h) {
+    images_file *f = &h->images;
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), at = page; /* the runtime takes offset 0 for "not in the bundle" */
+    asmstore_entry e;
+    uint32_t i;
+    if (!(f->place = (uint64_t *)calloc(h->reader.entry_count ? h->reader.entry_count : 1, sizeof *f->place))) return 0;
+    for (i = 0; i < h->reader.entry_count && at <= INT64_MAX; i++) {
+        if (asmstore_reader_entry(&h->reader, i, &e, NULL) != ASMSTORE_OK || e.ignored ||
+            e.compression == ASMSTORE_COMPRESSION_NONE)
+            continue;
+        f->place[i] = at;
+        at += ((uint64_t)e.uncompressed_size + page - 1) & ~(page - 1);
+    }
+    if (at == page || at > INT64_MAX || (f->fd = memfd_create("asmstore-images", MFD_CLOEXEC)) < 0) return 0;
+    if (ftruncate(f->fd, (off_t)at) != 0 || !(f->dctx = ZSTD_createDCtx())) {
+        close(f->fd);
+        f->fd = -1;
+        return 0;
+    }
+    return 1;
+}
+
+/* The scratch buffer, at least len bytes: kept for the next image, 2 MiB-aligned so that SCRATCH_THP's huge pages
+   cover it. NULL when mmap fails. */
+static unsigned char *images_scratch(images_file *f, size_t len) {
+    size_t want = (len + HOST_ARENA_HUGE - 1) & ~(HOST_ARENA_HUGE - 1);
+    if (f->buf_len >= len) return f->buf;
+    if (f->buf) munmap(f->buf, f->buf_len);
+    f->buf_len = (f->buf = host_map_huge(want, f->scratch == SCRATCH_THP)) != NULL ? want : 0;
+    return f->buf;
+}
+
+/* Decompresses e into its place in the images file, the way f->scratch says. */
+static asmstore_result images_fill(images_file *f, const asmstore_reader *r, const asmstore_entry *e, asmstore_error *err) {
+    size_t size = e->uncompressed_size;
+    int mapped = f->scratch == SCRATCH_MAP || f->scratch == SCRATCH_POPULATE;
+    unsigned char *dst;
+    asmstore_result res;
+    if (mapped) {
+        void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | (f->scratch == SCRATCH_POPULATE ? MAP_POPULATE : 0),
+                       f->fd, (off_t)f->place[e->index]);
+        dst = m == MAP_FAILED ? NULL : (unsigned char *)m;
+    } else {
+        dst = images_scratch(f, size);
+    }
+    if (!dst) {
+        err->message = "no memory to decompress into";
+        return ASMSTORE_ERR_OUT_OF_MEMORY;
+    }
+    res = asmstore_reader_read(r, e, dst, size, f->dctx, err);
+    if (res == ASMSTORE_OK && !mapped && asmstore_cache__pwrite_all(f->fd, dst, size, f->place[e->index]) != 0) {
+        err->message = "writing the images file";
+        res = ASMSTORE_ERR_IO;
+    }
+    if (mapped) munmap(dst, size);
+    return res;
+}
+
+/* Gives the cache the image of e made in the images file (its snapshot is copied now, written by the cache's writer). */
+static void images_put(host *h, const asmstore_entry *e) {
+    void *m = mmap(NULL, e->uncompressed_size, PROT_READ, MAP_SHARED, h->images.fd, (off_t)h->images.place[e->index]);
+    if (m == MAP_FAILED) return;
+    (void)asmstore_cache_put(h->cache, e, m, e->uncompressed_size, NULL);
+    munmap(m, e->uncompressed_size);
+}
+
+/* After Main (ASMSTORE_HOST_PUT_AFTER_MAIN): every image this start decompressed into the images file goes to the
+   cache, whose flush then packs them, so that the next start maps them all. */
+static void images_put_all(host *h) {
+    asmstore_entry e;
+    uint32_t i;
+    if (h->images.fd < 0 || !h->put_after_main) return;
+    for (i = 0; i < h->reader.entry_count; i++)
+        if (h->by_index[i].state > 0 && h->by_index[i].source == ASMSTORE_CACHE_MISS &&
+            asmstore_reader_entry(&h->reader, i, &e, NULL) == ASMSTORE_OK)
+            images_put(h, &e);
+}
+
+static void images_close(images_file *f) {
+    if (f->buf) munmap(f->buf, f->buf_len);
+    if (f->dctx) ZSTD_freeDCtx(f->dctx);
+    if (f->fd >= 0) close(f->fd);
+    free(f->place);
+}
+
 /* ---------------------------------------------------------------- the store */
 
 static int store_open(host *h, const char *path, const char *cache_dir) {
@@ -406,6 +563,7 @@ static int store_open(host *h, const char *path, const char *cache_dir) {
     co.min_alignment = CLR_MIN_ALIGNMENT; /* uncompressed images: in place when aligned, else copied */
     co.pack = ASMSTORE_CACHE_PACK_AT_FLUSH; /* every image in the pack after a start: the next one maps them all */
     co.store_file = h->loc.path;            /* its unchanged file: pack hits need not hash the stored bytes again */
+    host_arena_open(&h->arena, &h->reader, &co.allocator); /* misses and snapshots: huge pages, not 4 KiB faults */
     if ((res = asmstore_cache_open(&h->cache, cache_dir, &h->reader, &co, &err)) != ASMSTORE_OK) {
         fprintf(stderr, "coreclr_host: cache: %s: %s\n", asmstore_result_string(res),
                 err.message ? err.message : "");
@@ -425,6 +583,7 @@ static void store_close(host *h) {
     free(h->name_table);
     asmstore_locator_close(&h->loc);
     if (h->bundle.pack_fd >= 0) close(h->bundle.pack_fd);
+    images_close(&h->images);
 }
 
 /* Is `name` in the store, stored uncompressed at an offset the bundle door can take? */
@@ -437,7 +596,8 @@ static int store_holds_mappable(host *h, const char *name) {
 
 /* Chooses the bundle file (exe_path) before the runtime starts: the store's file when the images that cost most
    to copy, CoreLib and the composite (<PROGRAM>.r2r.dll, what a Release build ships), are mappable in it; else
-   the cache's pack, whose hits are; else the store's file (a cold start: its uncompressed images, if any). */
+   the cache's pack, whose hits are; else (a cold start, the cache off) the images file this start decompresses
+   into (ASMSTORE_HOST_INTO_FILE); else the store's file (its uncompressed images, if any). */
 static void bundle_choose(host *h, const char *program) {
     char composite[PATH_MAX];
     size_t n = strlen(program);
@@ -449,6 +609,11 @@ static void bundle_choose(host *h, const char *program) {
         (b->pack_fd = asmstore_cache_pack_file(h->cache, &b->pack_id)) >= 0) {
         b->is_pack = 1;
         snprintf(b->path, sizeof b->path, PROC_FD_DIR "/%d", b->pack_fd);
+        return;
+    }
+    if (h->into_file && !store_holds_mappable(h, CORELIB) && !store_holds_mappable(h, composite) && images_open(h)) {
+        b->is_images = 1;
+        snprintf(b->path, sizeof b->path, PROC_FD_DIR "/%d", h->images.fd);
         return;
     }
     snprintf(b->path, sizeof b->path, "%s", h->loc.path);
@@ -471,39 +636,92 @@ static door door_for(host *h, const asmstore_entry *e, served *s) {
     return DOOR_EXTERNAL;
 }
 
-/* The entry's image through the cache, once per entry, and the door it goes through; later probes get the
-   same answer. Called with h->lock held. */
-static served *serve(host *h, const asmstore_entry *e) {
-    served *s = &h->by_index[e->index];
-    asmstore_error err;
-    asmstore_result res;
-    double t;
-    if (s->state) return s->state > 0 ? s : NULL;
-    t = now_us();
-    memset(&err, 0, sizeof err);
-    res = asmstore_cache_get(h->cache, e, &s->image, &err);
-    h->get_us += now_us() - t;
-    if (res != ASMSTORE_OK || s->image.size > INT64_MAX) {
+/* Counts s, served (state, size, source and door set), or failed with res. */
+static served *serve_count(host *h, const asmstore_entry *e, served *s, asmstore_result res, const asmstore_error *err) {
+    if (res != ASMSTORE_OK) {
         fprintf(stderr, "coreclr_host: %.*s: %s: %s\n", (int)e->name_len, e->name, asmstore_result_string(res),
-                err.message ? err.message : "");
+                err->message ? err->message : "");
         s->state = -1;
         h->failures++;
         return NULL;
     }
     s->state = 1;
     h->served_count++;
-    switch (s->image.source) {
+    switch (s->source) {
     case ASMSTORE_CACHE_HIT: h->hits++; break;
     case ASMSTORE_CACHE_MISS: h->misses++; break;
     case ASMSTORE_CACHE_COPY: h->copied++; break;
     default: h->direct++; break;
     }
-    s->size = s->image.size;
-    s->source = s->image.source;
-    s->door = door_for(h, e, s);
     if (s->door == DOOR_BUNDLE) h->via_bundle++;
     else h->via_external++;
     return s;
+}
+
+/* The entry's image, once per entry, and the door it goes through; later probes get the same answer: a compressed
+   image decompressed into the images file when there is one (through the bundle door; given to the cache now unless
+   ASMSTORE_HOST_PUT_AFTER_MAIN), else through the cache. Called with h->lock held. */
+static served *serve(host *h, const asmstore_entry *e) {
+    served *s = &h->by_index[e->index];
+    host_usage before;
+    asmstore_error err;
+    asmstore_result res;
+    double t;
+    if (s->state) return s->state > 0 ? s : NULL;
+    before = host_usage_now(RUSAGE_THREAD);
+    t = now_us();
+    memset(&err, 0, sizeof err);
+    if (h->images.fd >= 0 && e->compression != ASMSTORE_COMPRESSION_NONE) {
+        res = e->uncompressed_size > asmstore_reader_max_entry_size(&h->reader) ? ASMSTORE_ERR_TOO_LARGE
+                                                                                 : images_fill(&h->images, &h->reader, e, &err);
+        s->size = e->uncompressed_size;
+        s->source = ASMSTORE_CACHE_MISS;
+        s->door = DOOR_BUNDLE;
+        s->offset = h->images.place[e->index];
+        if (res == ASMSTORE_OK && !h->put_after_main) images_put(h, e);
+    } else {
+        res = asmstore_cache_get(h->cache, e, &s->image, &err);
+        if (res == ASMSTORE_OK && s->image.size > INT64_MAX) res = ASMSTORE_ERR_TOO_LARGE;
+        s->size = s->image.size;
+        s->source = s->image.source;
+        if (res == ASMSTORE_OK) s->door = door_for(h, e, s);
+    }
+    h->get_us += now_us() - t;
+    if (res == ASMSTORE_OK && s->source == ASMSTORE_CACHE_MISS) host_phases_image(&h->phases, before, s->size);
+    return serve_count(h, e, s, res, &err);
+}
+
+/* Serves `name` if the store has it (h->lock taken here): what the ahead thread asks for. */
+static void serve_name(host *h, const char *name) {
+    asmstore_entry e;
+    if (asmstore_reader_find(&h->reader, name, strlen(name), &e, NULL) != ASMSTORE_OK) return;
+    pthread_mutex_lock(&h->lock);
+    (void)serve(h, &e);
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* The images the runtime asks for first, CoreLib and the program, decompressed into the images file while the
+   runtime loads (ASMSTORE_HOST_AHEAD), on a thread joined before coreclr_initialize: a live thread there makes the
+   runtime's membarrier registration wait 8-20 ms. */
+static void *ahead_main(void *arg) {
+    host *h = (host *)arg;
+    serve_name(h, CORELIB);
+    serve_name(h, h->program);
+    return NULL;
+}
+
+static void ahead_start(host *h) {
+    sigset_t all, old;
+    if (!h->ahead || h->images.fd < 0) return;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    h->ahead_started = pthread_create(&h->ahead_thread, NULL, ahead_main, h) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+static void ahead_join(host *h) {
+    if (h->ahead_started) pthread_join(h->ahead_thread, NULL);
+    h->ahead_started = 0;
 }
 
 /* The store entry a probed path names: "System.Runtime.dll", "fr/App.resources.dll", "<store>/PROGRAM.dll",
@@ -596,7 +814,7 @@ typedef struct run_times { double start, loaded, initialized, ended; } run_times
 /* coreclr_initialize with the given properties and exe_path (NULL: this executable), then Main(ARGS) of
    `entry`; the private directory goes after Main. Returns the exit code (Main's, or 1 when the runtime failed). */
 static int run_program(runtime *rt, const char *exe_path, const char **keys, const char **values, int n,
-                       const char *entry, int argc, const char **argv, run_times *t) {
+                       const char *entry, int argc, const char **argv, run_times *t, host_phases *ph) {
     char exe[PATH_MAX];
     void *handle = NULL;
     unsigned domain = 0, exit_code = 1;
@@ -604,8 +822,10 @@ static int run_program(runtime *rt, const char *exe_path, const char **keys, con
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[len > 0 ? len : 0] = 0;
     if (rt->api.set_error_writer) rt->api.set_error_writer(runtime_error_writer);
+    host_phases_threads(ph);
     hr = rt->api.initialize(exe_path ? exe_path : exe, "coreclr_host", n, keys, values, &handle, &domain);
     t->initialized = now_us();
+    host_phases_mark(ph, MARK_INITIALIZED);
     if (hr < 0) {
         fprintf(stderr, "coreclr_host: coreclr_initialize failed: 0x%08x\n", (unsigned)hr);
         t->ended = t->initialized;
@@ -613,6 +833,7 @@ static int run_program(runtime *rt, const char *exe_path, const char **keys, con
         return 1;
     }
     hr = rt->api.execute_assembly(handle, domain, argc, argv, entry, &exit_code);
+    host_phases_mark(ph, MARK_MAIN);
     fflush(stdout);
     host_memory_report(); /* ASMSTORE_HOST_MEMORY=1: make bench's memory after Main */
     t->ended = now_us();
@@ -637,7 +858,6 @@ static int run_from_store(host *h, runtime *rt, const char *program, int argc, c
     run_times t;
     int rc;
 
-    bundle_choose(h, program);
     memset(&contract, 0, sizeof contract);
     contract.size = sizeof contract;
     contract.bundle_probe = h->bundle.path[0] ? bundle_probe : NULL;
@@ -647,16 +867,21 @@ static int run_from_store(host *h, runtime *rt, const char *program, int argc, c
     snprintf(native_dirs, sizeof native_dirs, "%s/", rt->dir);
     snprintf(base_dir, sizeof base_dir, "%s", h->store_path);
     if ((slash = strrchr(base_dir, '/')) != NULL) slash[1] = 0;
-    join_path(entry, sizeof entry, h->bundle.is_pack ? PROC_FD_DIR : h->store_path, program);
+    join_path(entry, sizeof entry, h->bundle.is_pack || h->bundle.is_images ? PROC_FD_DIR : h->store_path, program);
     values[0] = contract_ptr;
     values[1] = ""; /* no file is trusted: every assembly comes through a probe */
     values[2] = native_dirs;
     values[3] = base_dir;
 
+    ahead_join(h); /* no thread of ours lives during coreclr_initialize */
+    host_phases_mark(&h->phases, MARK_LOADED);
     t.start = t0;
     t.loaded = now_us();
-    rc = run_program(rt, h->bundle.path[0] ? h->bundle.path : NULL, keys, values, 4, entry, argc, argv, &t);
+    rc = run_program(rt, h->bundle.path[0] ? h->bundle.path : NULL, keys, values, 4, entry, argc, argv, &t, &h->phases);
+    images_put_all(h);
     asmstore_cache_flush(h->cache); /* a short-lived process waits for the writer, so the next run hits */
+    host_phases_mark(&h->phases, MARK_END);
+    host_phases_report(&h->phases);
 
     if (h->corelib != 1) {
         fprintf(stderr, "coreclr_host: %s did not come from the store: %s\n", CORELIB,
@@ -672,7 +897,10 @@ static int run_from_store(host *h, runtime *rt, const char *program, int argc, c
                     "store + runtime load %.0f us, coreclr_initialize %.0f us, run %.0f us; cache get %.0f us\n",
             h->served_count, CORELIB, h->hits, h->misses, h->direct, h->copied, CLR_MIN_ALIGNMENT, h->via_bundle,
             h->via_external,
-            h->external_only ? "none, --external-only" : h->bundle.is_pack ? "the cache's pack" : "the store",
+            h->external_only      ? "none, --external-only"
+            : h->bundle.is_pack   ? "the cache's pack"
+            : h->bundle.is_images ? "this start's images, decompressed into memory"
+                                  : "the store",
             h->placeholders + h->not_found + h->failures, h->placeholders, h->not_found, h->failures, rt->version,
             t.loaded - t.start, t.initialized - t.loaded, t.ended - t.initialized, h->get_us);
     return rc;
@@ -685,7 +913,9 @@ static int run_from_files(runtime *rt, const char *tpa_dir, const char *program,
     const char *values[3];
     size_t len = 0;
     run_times t;
+    host_phases ph;
     int rc;
+    memset(&ph, 0, sizeof ph);
     if (!realpath(program, path)) { perror(program); return 1; }
     if (!realpath(tpa_dir, tpa_real)) { perror(tpa_dir); return 1; }
     tpa_dir = tpa_real; /* the runtime takes absolute paths only */
@@ -697,9 +927,13 @@ static int run_from_files(runtime *rt, const char *tpa_dir, const char *program,
     values[0] = tpa;
     values[1] = native_dirs;
     values[2] = app_dir;
+    host_phases_mark(&ph, MARK_OPEN);
+    host_phases_mark(&ph, MARK_LOADED);
     t.start = t0;
     t.loaded = now_us();
-    rc = run_program(rt, NULL, keys, values, 3, path, argc, argv, &t);
+    rc = run_program(rt, NULL, keys, values, 3, path, argc, argv, &t, &ph);
+    host_phases_mark(&ph, MARK_END);
+    host_phases_report(&ph);
     fprintf(stderr, "coreclr_host: started from files (TPA: %s/*.dll + %s*.dll); runtime %s: runtime load %.0f us, "
                     "coreclr_initialize %.0f us, run %.0f us\n",
             tpa_dir, app_dir, rt->version, t.loaded - t.start, t.initialized - t.loaded, t.ended - t.initialized);
@@ -741,7 +975,19 @@ int main(int argc, char **argv) {
         return run_from_files(&rt, tpa_dir, argv[argi], argc - argi - 1, (const char **)argv + argi + 1, t0);
     }
     if (!cache_dir) { default_cache_dir(default_dir, sizeof default_dir); cache_dir = default_dir; }
-    if (!store_open(&h, argv[argi], cache_dir) || !runtime_load_bare(&rt, cache_dir)) {
+    h.images.fd = -1;
+    h.images.scratch = scratch_from_env();
+    h.into_file = env_on("ASMSTORE_HOST_INTO_FILE", 1);
+    h.ahead = env_on("ASMSTORE_HOST_AHEAD", 0);
+    h.put_after_main = env_on("ASMSTORE_HOST_PUT_AFTER_MAIN", 1);
+    h.program = argv[argi + 1];
+    if (store_open(&h, argv[argi], cache_dir)) {
+        bundle_choose(&h, h.program);
+        host_phases_mark(&h.phases, MARK_OPEN);
+        ahead_start(&h); /* decompresses while the runtime loads */
+    }
+    if (!h.cache || !runtime_load_bare(&rt, cache_dir)) {
+        ahead_join(&h);
         runtime_remove_private(&rt);
         store_close(&h);
         return 1;

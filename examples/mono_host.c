@@ -30,7 +30,9 @@
    using mono JIT". CPU: getrusage(RUSAGE_SELF) user + sys of every thread when Main has returned
    (less sensitive to a loaded machine than the time to Main). The exit status is the program's (1
    when an assembly came from elsewhere or failed to load). ASMSTORE_HOST_MEMORY=1 adds a
-   "memory: ..." line after Main returns (examples/host_memory.h), in both modes.
+   "memory: ..." line after Main returns (examples/host_memory.h), in both modes. The cache
+   decompresses into one mapping per start of transparent huge pages (examples/host_arena.h):
+   ASMSTORE_HOST_ARENA=0 makes it use malloc instead, for `make bench`'s comparison.
 
    How mscorlib gets loaded from the store: Mono 6.8's mono_assembly_load_corlib() asks the
    assembly preload hooks for "mscorlib" before it searches any directory, and every later load by
@@ -65,6 +67,7 @@
 #define ASMSTORE_NO_BUILD
 #include "../asmstore.h"
 #include "../asmstore_cache.h"
+#include "host_arena.h"
 #include "host_memory.h"
 #include "host_private_dir.h"
 #include "host_util.h"
@@ -121,6 +124,7 @@ typedef struct host {
     asmstore_reader reader;
     uint32_t *name_table; /* 12-16 bytes per entry: O(1) lookups */
     asmstore_cache *cache;
+    host_arena arena;     /* what the cache decompresses into (examples/host_arena.h) */
     loaded *by_index;     /* one per store descriptor */
     pthread_mutex_t lock; /* recursive: loading an image may ask the hook for another */
     const char *store_path;
@@ -450,6 +454,7 @@ static int host_open_store(host *h, const char *cache_dir) {
     if (res == ASMSTORE_OK && !h->name_table) res = ASMSTORE_ERR_OUT_OF_MEMORY;
     if (res == ASMSTORE_OK)
         res = asmstore_reader_attach_name_table(&h->reader, h->name_table, nt, NULL);
+    if (res == ASMSTORE_OK) host_arena_open(&h->arena, &h->reader, &co.allocator);
     if (res == ASMSTORE_OK) res = asmstore_cache_open(&h->cache, cache_dir, &h->reader, &co, &err);
     if (res == ASMSTORE_OK) {
         size_t n = h->reader.entry_count ? h->reader.entry_count : 1;

@@ -75,6 +75,8 @@ lib_build() {
   cp "$work/lib$name.a" "$prefix/lib/"
 }
 
+# PREFIX absolute (OpenSSL's Configure wants it so), made if absent
+[ $# -lt 3 ] || [ "$1" = fetch ] || set -- "$1" "$2" "$(mkdir -p "$3" && cd "$3" && pwd)"
 case "${1:-}" in
   fetch) [ $# -ge 3 ] || die "usage: fetch BINPKG DIR [newer]"; fetch "$2" "$3" "${4:-}" ;;
   zstd)
@@ -90,9 +92,9 @@ case "${1:-}" in
   zlib)
     [ $# -eq 3 ] || die "usage: zlib SRC PREFIX"
     [ -f "$3/lib/libz.a" ] && exit 0
-    (cd "$(private_copy "$2" "$3" zlib)" &&
+    (cd "$(private_copy "$2" "$3" zlib)" && { make -s distclean >/dev/null 2>&1 || true; } &&
      CC="${CC:-cc}" AR="${AR:-ar}" CFLAGS="${CFLAGS:--O2}" ./configure --static --prefix="$3" >&2 &&
-     make -s clean >/dev/null && make -s -j2 libz.a >&2 && mkdir -p "$3/lib" "$3/include" && cp libz.a "$3/lib/" &&
+     make -s -j2 libz.a >&2 && mkdir -p "$3/lib" "$3/include" && cp libz.a "$3/lib/" &&
      cp zlib.h zconf.h "$3/include/") ;;
   openssl)
     [ $# -eq 3 ] || die "usage: openssl SRC PREFIX"
@@ -100,11 +102,11 @@ case "${1:-}" in
     # libcrypto alone: digests, PEM, X.509, RSA and EC signatures. A library linked into someone
     # else's process (the wheel) or a static binary reads no openssl.cnf (which can load code) and
     # loads no engine, module or DSO; no async jobs or secure heap (musl lacks what they need)
-    (cd "$(private_copy "$2" "$3" openssl)" &&
+    (cd "$(private_copy "$2" "$3" openssl)" && { make -s distclean >/dev/null 2>&1 || true; } &&
      CC="${CC:-cc}" AR="${AR:-ar}" ./Configure "${OPENSSL_TARGET:-linux-x86_64}" no-shared no-module no-dso \
        no-engine no-legacy no-autoload-config no-tests no-ssl3 no-comp no-async no-afalgeng no-ui-console \
        no-secure-memory ${CFLAGS:--O2} --prefix="$3" >&2 &&
-     make -s clean >/dev/null && make -s -j2 build_generated >&2 && make -s -j2 libcrypto.a >&2 &&
+     make -s -j2 build_generated >&2 && make -s -j2 libcrypto.a >&2 &&
      mkdir -p "$3/lib" "$3/include" && cp libcrypto.a "$3/lib/" && cp -r include/openssl "$3/include/") ;;
   *) die "usage: mk/debsrc.sh fetch|zstd|lz4|zlib|openssl ..." ;;
 esac

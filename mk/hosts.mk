@@ -11,9 +11,10 @@
 #   build/hello_clr/hello.dll  the .NET program it runs (+ Greeting.dll), built offline by `dotnet build`
 #                           for make test / demo / bench when `dotnet` is on PATH (the SDK is not a Debian
 #                           package: https://learn.microsoft.com/dotnet/core/install/linux)
-HOST_HDRS = asmstore.h asmstore_cache.h
+HOST_HDRS = asmstore.h asmstore_cache.h examples/host_arena.h examples/host_memory.h examples/host_phases.h \
+            examples/host_private_dir.h examples/host_util.h
 
-$(B)/host: examples/host.c examples/host_util.h $(HOST_HDRS) | $(B)
+$(B)/host: examples/host.c $(HOST_HDRS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ examples/host.c $(LIBS) -ldl
 
 $(B)/android_host: examples/android_host.c asmstore.h | $(B)
@@ -25,7 +26,7 @@ MONO_CFLAGS = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags mono-2 2>/de
 MONO_LIBS   = $(shell pkg-config --libs mono-2 2>/dev/null)
 HELLO_SRC   = examples/hello/Program.cs examples/hello/Greeting.cs
 
-$(B)/mono_host: examples/mono_host.c examples/host_memory.h examples/host_private_dir.h examples/host_util.h $(HOST_HDRS) | $(B)
+$(B)/mono_host: examples/mono_host.c $(HOST_HDRS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE $(MONO_CFLAGS) -o $@ examples/mono_host.c $(MONO_LIBS) $(LIBS) -ldl
 
 $(B)/hello/Greeting.dll: examples/hello/Greeting.cs | $(B)
@@ -46,11 +47,11 @@ endif
 # ---- CoreCLR: the host needs no .NET to build; the program needs the SDK (offline: no package
 # references, restore sees no feed but the project's own directory). ----
 
-$(B)/coreclr_host: examples/coreclr_host.c examples/host_memory.h examples/host_private_dir.h examples/host_util.h $(HOST_HDRS) | $(B)
+$(B)/coreclr_host: examples/coreclr_host.c $(HOST_HDRS) | $(B)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ examples/coreclr_host.c $(LIBS) -ldl
 
 # the same under ASan + UBSan, for tests/t_host_coreclr.sh's door cases (misaligned images, a truncated pack)
-$(B)/asan/coreclr_host: examples/coreclr_host.c examples/host_memory.h examples/host_private_dir.h examples/host_util.h $(HOST_HDRS) | $(B)
+$(B)/asan/coreclr_host: examples/coreclr_host.c $(HOST_HDRS) | $(B)
 	@mkdir -p $(B)/asan
 	$(CC) $(STD) $(WARN) -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
 	  -D_GNU_SOURCE -o $@ examples/coreclr_host.c $(LIBS) -ldl

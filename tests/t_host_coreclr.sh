@@ -47,18 +47,41 @@ run() {
   else t_fail "$name (exit $rc)" "$(cat "$name.diff"; diff "$name.served" "$name.loaded"; grep -v ': probe ' "$name.err" | head -10)"; fi
 }
 RUN_FLAGS=
-# the doors: a cold start decompresses (external probe); its flush packs every image, so a warm start maps them
+# the doors: a cold start decompresses into this start's images file, which the runtime maps through the bundle
+# door; after Main the images go to the cache (asmstore_cache_put), whose flush packs them, so a warm start maps them
 # all from the cache's pack through the bundle door; --external-only hands every image over by address
-run cold app.so "$nloaded assemblies served from the store, System.Private.CoreLib.dll included \(0 hits, $nloaded misses, 0 direct \(used in place\), 0 copied.*doors: 0 bundle, $nloaded external \(bundle file: the store\)"
+IMAGES="this start's images, decompressed into memory"
+run cold app.so "$nloaded assemblies served from the store, System.Private.CoreLib.dll included \(0 hits, $nloaded misses, 0 direct \(used in place\), 0 copied.*doors: $nloaded bundle, 0 external \(bundle file: $IMAGES\)"
 run warm app.so "$nloaded assemblies served from the store, System.Private.CoreLib.dll included \($nloaded hits, 0 misses, 0 direct \(used in place\), 0 copied.*doors: $nloaded bundle, 0 external \(bundle file: the cache's pack\)"
-run nocache app.so "\(0 hits, $nloaded misses, 0 direct \(used in place\), 0 copied.*doors: 0 bundle, $nloaded external" ASMSTORE_CACHE_DISABLE=1
+run nocache app.so "\(0 hits, $nloaded misses, 0 direct \(used in place\), 0 copied.*doors: $nloaded bundle, 0 external \(bundle file: $IMAGES\)" ASMSTORE_CACHE_DISABLE=1
+# ASMSTORE_HOST_PHASES=1: where the start went (examples/host_phases.h): the marks in order, every image the cache-off
+# start made counted, and one thread when coreclr_initialize began (the ahead thread joined: a live one costs 8-20 ms)
+ph=$(ASMSTORE_CACHE_DISABLE=1 ASMSTORE_HOST_PHASES=1 ASMSTORE_HOST_AHEAD=1 "$HOST" --cache cache app.so hello.dll store x 2>&1 >/dev/null | grep '^phases: ')
+if echo "$ph" | awk -v n="$nloaded" '{ for (i = 2; i <= 6; i++) { split($i, a, "[=/]"); if (a[2] < last) bad = 1; last = a[2] }
+     split($7, im, "[=/]"); exit !(!bad && im[4] == n && im[5] > 0 && $8 == "threads=1") }'; then
+  t_ok "phases: marks in order, $nloaded images decompressed, one thread at coreclr_initialize: $ph"
+else t_fail "phases line" "${ph:-no phases: line}"; fi
+# the first start's switches (make bench measures each): every way into the images file, CoreLib ahead, and the
+# cache's own buffers through the external door (ASMSTORE_HOST_INTO_FILE=0, how the host worked before)
+for sw in SCRATCH=plain SCRATCH=map SCRATCH=populate AHEAD=1; do
+  run "nocache-${sw,,}" app.so "\(0 hits, $nloaded misses.*doors: $nloaded bundle, 0 external \(bundle file: $IMAGES\)" ASMSTORE_CACHE_DISABLE=1 "ASMSTORE_HOST_$sw"
+done
+run nocache-not-into-file app.so "\(0 hits, $nloaded misses.*doors: 0 bundle, $nloaded external \(bundle file: the store\)" ASMSTORE_CACHE_DISABLE=1 ASMSTORE_HOST_INTO_FILE=0
+# the cache fed during the start (PUT_AFTER_MAIN=0), or by the cache's own misses (INTO_FILE=0): a warm start after
+# either maps every image from the pack
+for sw in PUT_AFTER_MAIN=0 INTO_FILE=0; do
+  rm -rf cache
+  doors="$nloaded bundle, 0 external"; [ $sw = INTO_FILE=0 ] && doors="0 bundle, $nloaded external"
+  run "cold-${sw,,}" app.so "\(0 hits, $nloaded misses.*doors: $doors" "ASMSTORE_HOST_$sw"
+  run "warm-after-${sw,,}" app.so "\($nloaded hits, 0 misses.*doors: $nloaded bundle, 0 external \(bundle file: the cache's pack\)"
+done
 RUN_FLAGS=--external-only run warm-external app.so "\($nloaded hits, 0 misses.*doors: 0 bundle, $nloaded external \(bundle file: none, --external-only\)"
 # a pack cut short fails its checks at open: every image decompressed again (through the external probe), the
 # program unchanged, and the flush writes a whole pack again, which the next start maps
 pack=$(echo cache/decompressed-assembly-cache-v1/*/pack)
 if [ -f "$pack" ]; then
   truncate -s $(($(stat -c %s "$pack") / 2)) "$pack"
-  run truncated-pack app.so "\(0 hits, $nloaded misses.*doors: 0 bundle, $nloaded external"
+  run truncated-pack app.so "\(0 hits, $nloaded misses.*doors: $nloaded bundle, 0 external \(bundle file: $IMAGES\)"
   run repacked app.so "\($nloaded hits, 0 misses.*doors: $nloaded bundle, 0 external \(bundle file: the cache's pack\)"
 else t_fail "the warm run's pack" "no $pack after a cold and a warm run"; fi
 # zero-copy: uncompressed stores; aligned images (pack's CoreCLR default, 4096) are used in place, through the
@@ -213,10 +236,10 @@ head -c 20000 /dev/urandom | { printf 'MZ'; cat; } >notpe/System.Text.RegularExp
 bad notpe notpe.so "FileNotFoundException: Could not load file or assembly 'System.Text.RegularExpressions" "an entry that is not a PE image"
 
 # a program not in the store: the runtime, declined by the probe, tries "<store>/nothere.dll" on disk
-# (ENOTDIR: a .so is not a directory; with the pack as the bundle, /proc/self/fd/nothere.dll: ENOENT) and reports
-# it; no other .dll path is touched
+# (ENOTDIR: a .so is not a directory; with the pack or this start's images as the bundle, /proc/self/fd/nothere.dll,
+# which the runtime also stats as /proc/<pid>/fd/nothere.dll: ENOENT) and reports it; no other .dll path is touched
 strace_run noprogram app.so nothere.dll
-other=$(dll_paths noprogram.st | grep -vE "\"($T_TMP/app.so|/proc/self/fd)/nothere.dll\"" || true)
+other=$(dll_paths noprogram.st | grep -vE "\"($T_TMP/app.so|/proc/(self|[0-9]+)/fd)/nothere.dll\"" || true)
 if [ "$(cat noprogram.rc)" -ne 0 ] && grep -qE "FileNotFoundException: Could not load file or assembly '($T_TMP/app.so|/proc/self/fd)/nothere.dll'" noprogram.err &&
    [ -z "$other" ] && ! dll_paths noprogram.st | grep -qvE ' = -1 (ENOTDIR|ENOENT)'; then
   t_ok "a program not in the store: exit $(cat noprogram.rc), the runtime's FileNotFoundException for <store or /proc/self/fd>/nothere.dll (never a file)"
@@ -242,11 +265,15 @@ else
   }
   asan_run asan-in-place flat16.so "doors: $nloaded bundle, 0 external"
   asan_run asan-misaligned flat1.so "doors: [0-9]+ bundle, [1-9][0-9]* external"
-  asan_run asan-cold app.so "doors: 0 bundle, $nloaded external"
+  asan_run asan-cold app.so "doors: $nloaded bundle, 0 external \(bundle file: $IMAGES\)"
   asan_run asan-warm app.so "doors: $nloaded bundle, 0 external \(bundle file: the cache's pack\)"
   pack=$(echo cache-asan/decompressed-assembly-cache-v1/*/pack)
   [ -f "$pack" ] && truncate -s 70000 "$pack"
-  asan_run asan-truncated-pack app.so "\(0 hits, $nloaded misses.*doors: 0 bundle, $nloaded external"
+  asan_run asan-truncated-pack app.so "\(0 hits, $nloaded misses.*doors: $nloaded bundle, 0 external"
+  rm -rf cache-asan
+  ASMSTORE_HOST_INTO_FILE=0 asan_run asan-cold-not-into-file app.so "doors: 0 bundle, $nloaded external \(bundle file: the store\)"
+  rm -rf cache-asan
+  ASMSTORE_HOST_SCRATCH=map ASMSTORE_CACHE_DISABLE=1 asan_run asan-nocache-map app.so "doors: $nloaded bundle, 0 external \(bundle file: $IMAGES\)"
   asan_run asan-external app.so "doors: 0 bundle, $nloaded external" --external-only
 fi
 
@@ -271,7 +298,7 @@ else
       t_ok "11.0.0 $name: output exact, every assembly from the store: $(grep -o 'doors: [^)]*)' "$name.err")"
     else t_fail "11.0.0 $name (exit $rc)" "$(cat "$name.diff"; diff "$name.served" "$name.loaded"; grep -v ': probe ' "$name.err" | head -6)"; fi
   }
-  run11 cold app11.so "\(0 hits, [0-9]+ misses.*doors: 0 bundle, [0-9]+ external.*runtime 11\.0\.0"
+  run11 cold app11.so "\(0 hits, [0-9]+ misses.*doors: [0-9]+ bundle, 0 external \(bundle file: $IMAGES\).*runtime 11\.0\.0"
   run11 warm app11.so "\([0-9]+ hits, 0 misses.*doors: [0-9]+ bundle, 0 external \(bundle file: the cache's pack\).*runtime 11\.0\.0"
   run11 in-place flat11.so "\(0 hits, 0 misses, [0-9]+ direct.*doors: [0-9]+ bundle, 0 external \(bundle file: the store\)"
   run11 in-place-external flat11.so "doors: 0 bundle, [0-9]+ external \(bundle file: none" --external-only

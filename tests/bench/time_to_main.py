@@ -10,7 +10,8 @@ SPEC: one variant a line, fields separated by tabs:
 MODE: files (no store), store (cache warm or in place: CACHE is filled by the untimed first run),
 cold (CACHE is removed before every run: each image decompressed, cache files written), nocache
 (ASMSTORE_CACHE_DISABLE=1). CACHE: the cache directory of the variant or "-"; STORE: the store's
-path ("-": none), for its size. COMMAND ARG...: what to run; it must print "main-at <Stopwatch
+path ("-": none), for its size. COMMAND ARG...: what to run, after any VAR=VALUE fields (its environment,
+as env(1) takes them); it must print "main-at <Stopwatch
 timestamp>" (the program's --time-to-main) on stdout.
 
 Figures of one sample: time to Main (from just before the spawn to Main's Stopwatch.GetTimestamp(),
@@ -24,7 +25,10 @@ Prints, per variant that ran: "NAME.ttm MEDIAN MIN MAX" (ms), "NAME.wall", "NAME
 "NAME.faults", "NAME.dirty", "NAME.clean", "NAME.rss" (kB), "NAME.size BYTES" (the store's file
 size), "NAME.served H M D C" (the host's hits/misses/direct (in place)/copied of the last sample, or
 "files"), "NAME.doors B E" (its bundle/external door counts, "- -" when the host prints none); and
-"NAME.failed REASON" for a variant that misbehaved (it is dropped, the others go on).
+"NAME.failed REASON" for a variant that misbehaved (it is dropped, the others go on). With the host's
+"phases:" line (ASMSTORE_HOST_PHASES=1, set here), also NAME.cpu_main / .flt_main (CPU ms and faults
+at Main's return, since exec), .cpu_after / .flt_after (after Main: the cache's writing), .cpu_img /
+.flt_img (making the images), and the marks before (.cpu_open, .cpu_loaded, .cpu_init, ...).
 """
 import argparse
 import os
@@ -38,7 +42,14 @@ import time
 MEMORY = re.compile(r"^memory: private_dirty_kb=(\d+) private_clean_kb=(\d+) shared_clean_kb=(\d+) rss_kb=(\d+)$", re.M)
 SERVED = re.compile(r"\((\d+) hits, (\d+) misses, (\d+) direct \(used in place\), (\d+) copied")
 DOORS = re.compile(r"doors: (\d+) bundle, (\d+) external")
+PHASES = re.compile(r"^phases: open=(\d+)/(\d+) loaded=(\d+)/(\d+) initialized=(\d+)/(\d+) main=(\d+)/(\d+) "
+                    r"end=(\d+)/(\d+) images=(\d+)/(\d+)/(\d+)/(\d+) threads=(-?\d+)$", re.M)
 FIGURES = ("ttm", "wall", "cpu", "faults", "dirty", "clean", "rss")
+# from the host's "phases:" line (ASMSTORE_HOST_PHASES=1, examples/host_phases.h): CPU (ms) and faults at each mark
+# since exec (open, loaded: the runtime loaded, init: coreclr_initialize returned, main: Main returned), after Main
+# (after: the cache's writing), and of making the images (img)
+PHASE_FIGURES = ("cpu_open", "flt_open", "cpu_loaded", "flt_loaded", "cpu_init", "flt_init", "cpu_main", "flt_main",
+                 "cpu_after", "flt_after", "cpu_img", "flt_img")
 
 
 def cpu_faults():
@@ -60,10 +71,17 @@ def run(cmd, env):
         raise RuntimeError("exit %d: %s %s" % (out.returncode, out.stdout.strip()[:100], last))
     dirty, pclean, sclean, rss = (int(v) for v in mem.groups())
     served, doors = SERVED.search(out.stderr), DOORS.search(out.stderr)
-    return {"ttm": (int(words[1]) - t0) / 1e6, "wall": (t1 - t0) / 1e6, "cpu": (cpu1 - cpu0) * 1e3,
+    phases = PHASES.search(out.stderr)
+    ph = {}
+    if phases:
+        v = [int(x) for x in phases.groups()]
+        ph = {"cpu_open": v[0] / 1e3, "flt_open": v[1], "cpu_loaded": v[2] / 1e3, "flt_loaded": v[3],
+              "cpu_init": v[4] / 1e3, "flt_init": v[5], "cpu_main": v[6] / 1e3, "flt_main": v[7],
+              "cpu_after": (v[8] - v[6]) / 1e3, "flt_after": v[9] - v[7], "cpu_img": v[10] / 1e3, "flt_img": v[11]}
+    return dict(ph, **{"ttm": (int(words[1]) - t0) / 1e6, "wall": (t1 - t0) / 1e6, "cpu": (cpu1 - cpu0) * 1e3,
             "faults": faults1 - faults0, "dirty": dirty, "clean": pclean + sclean, "rss": rss,
             "served": " ".join(served.groups()) if served else "files",
-            "doors": " ".join(doors.groups()) if doors else "- -"}
+            "doors": " ".join(doors.groups()) if doors else "- -"})
 
 
 def stats(values):
@@ -73,7 +91,7 @@ def stats(values):
 
 def read_spec(path):
     """-> {name: (command, env, mode, cache, store)} in the spec's order"""
-    env = dict(os.environ, ASMSTORE_HOST_MEMORY="1")
+    env = dict(os.environ, ASMSTORE_HOST_MEMORY="1", ASMSTORE_HOST_PHASES="1")
     env.pop("ASMSTORE_CACHE_DISABLE", None)
     v = {}
     with open(path) as f:
@@ -81,7 +99,10 @@ def read_spec(path):
             if not line.strip() or line.startswith("#"):
                 continue
             name, mode, cache, store, *cmd = line.rstrip("\n").split("\t")
-            e = dict(env, ASMSTORE_CACHE_DISABLE="1") if mode == "nocache" else env
+            e = dict(env, ASMSTORE_CACHE_DISABLE="1") if mode == "nocache" else dict(env)
+            while cmd and re.match(r"^[A-Z_]+=", cmd[0]):  # VAR=VALUE before the command: its environment
+                k, _, val = cmd.pop(0).partition("=")
+                e[k] = val
             v[name] = (cmd, e, mode, None if cache == "-" else cache, None if store == "-" else store)
     return v
 
@@ -150,8 +171,10 @@ def main():
         if k in failed:
             print("%s.failed %s" % (k, failed[k]))
             continue
-        for m in FIGURES:
-            fmt = "%s.%s %.3f %.3f %.3f" if m in ("ttm", "wall", "cpu") else "%s.%s %d %d %d"
+        for m in FIGURES + PHASE_FIGURES:
+            if any(m not in r for r in got[k]):
+                continue
+            fmt = "%s.%s %.3f %.3f %.3f" if m in ("ttm", "wall", "cpu") or m.startswith("cpu_") else "%s.%s %d %d %d"
             print(fmt % ((k, m) + stats([r[m] for r in got[k]])))
         if v[k][4]:
             print("%s.size %d" % (k, os.path.getsize(v[k][4])))
