@@ -61,7 +61,8 @@ fetch() {
 # private_copy SRC PREFIX NAME: a copy of the source tree under PREFIX/src/NAME, printed: each toolchain builds in its own, so the mingw, musl and wheel builds never share objects
 private_copy() {
   local work=$2/src/$3
-  rm -rf "$work" && mkdir -p "$2/src" && cp -r "$1" "$work" && echo "$work"
+  rm -rf "$work" && mkdir -p "$2/src" && cp -r "$1" "$work" &&
+    find "$work" \( -name '*.o' -o -name '*.a' -o -name '*.d' \) -delete && echo "$work" # nothing built elsewhere
 }
 
 # lib_build NAME SRC PREFIX MAKEVARS...: the library's own lib/ Makefile, static only
