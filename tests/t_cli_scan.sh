@@ -125,6 +125,17 @@ timeout 120 "$ASMSTORE" scan --max-memory 256 "$T/big.blob" >"$T/m.ndjson"; rc=$
 t_check "--max-memory 256: a 512 MiB image is not read (damaged-image: out of memory), the line whole" \
     bash -c "grep -q '\"code\": \"damaged-image\".*out of memory' '$T/m.ndjson' && [ \$(wc -l <'$T/m.ndjson') = 1 ]"
 
+# ---- workers: each reads input after input (a fork per input cost a third of a small APK's CPU) ----
+if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
+  mkdir -p "$T/many"; for i in $(seq 100 229); do echo "not an app $i" >"$T/many/$i.txt"; done
+  strace -f -qq -e trace=clone,clone3,fork,vfork -o "$T/forks" "$ASMSTORE" scan --jobs 2 "$T/many" >"$T/many.ndjson"
+  forks=$(grep -v CLONE_THREAD "$T/forks" | grep -c -E '(clone3?|v?fork)\(')
+  t_check "130 inputs with --jobs 2: 130 lines, in order, from at most 6 worker processes ($forks)" \
+      bash -c "[ $forks -le 6 ] && cut -d'\"' -f10 '$T/many.ndjson' | cmp - <(ls -d '$T/many'/*)"
+else
+  t_skip "scan's worker count" "no strace, or it cannot trace here"
+fi
+
 # ---- YARA ----
 if "$ASMSTORE" --version | grep -q "libyara on" && command -v yara >/dev/null; then
   cat >"$T/rules.yar" <<'EOF'
