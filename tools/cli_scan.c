@@ -120,7 +120,8 @@ typedef struct scan_state {
     scan_match *matches;
     unsigned nmatches;
     scan_counts counts;
-    ZSTD_DCtx *dctx;
+    ZSTD_DCtx *dctx;            /* the worker's, reused from input to input */
+    cli_image_buffer *images;   /* the worker's: one image at a time */
 } scan_state;
 
 static void scan_find(scan_state *s, scan_code code, const char *where, const char *fmt, ...)
@@ -488,7 +489,7 @@ static void scan_entry(scan_state *s, const cli_unit *u, const asmstore_entry *e
         if (e->image_size)
             scan_find(s, SCAN_IGNORED_WITH_DATA, where, "%zu bytes behind a placeholder",
                       e->image_size);
-    } else if ((r = cli_image_get(u, e, s->dctx, &img, &err)) != ASMSTORE_OK) {
+    } else if ((r = cli_image_get_reusing(u, e, s->dctx, s->images, &img, &err)) != ASMSTORE_OK) {
         scan_find(s, SCAN_DAMAGED_IMAGE, where, "%s", cli_failure(r, &err, why, sizeof why));
     } else {
         if (cli_sha256_available()) cli_sha256_hex(img.p, img.n, sha);
@@ -685,10 +686,17 @@ static int scan_file_fields(const char *path, const unsigned char **p, size_t *n
     return 0;
 }
 
+/* What a worker keeps from input to input: past 64 MiB its image buffer goes after the input, so
+   one huge image does not hold memory through the inputs after it. */
+typedef struct scan_kept {
+    ZSTD_DCtx *dctx;
+    cli_image_buffer images;
+} scan_kept;
+#define SCAN_KEEP_IMAGES ((size_t)64 << 20)
+
 /* One input's line on stdout (a worker's job for that input); its exit status: 0 read (findings
-   or not), 1 an input asmstore cannot read as what it looks like, 2 not a readable file. dctx:
-   the worker's, reused from input to input. */
-static int scan_input(const scan_args *a, const char *path, ZSTD_DCtx *dctx, scan_counts *counts) {
+   or not), 1 an input asmstore cannot read as what it looks like, 2 not a readable file. */
+static int scan_input(const scan_args *a, const char *path, scan_kept *kept, scan_counts *counts) {
     scan_state s;
     scan_app app;
     const unsigned char *p = NULL;
@@ -698,7 +706,8 @@ static int scan_input(const scan_args *a, const char *path, ZSTD_DCtx *dctx, sca
     memset(&s, 0, sizeof s);
     memset(counts, 0, sizeof *counts);
     s.a = a;
-    s.dctx = dctx;
+    s.dctx = kept->dctx;
+    s.images = &kept->images;
     cli_json_begin("scan");
     cli_json_str("input", path);
     if ((rc = scan_file_fields(path, &p, &n)) != 0) {
@@ -722,6 +731,10 @@ static int scan_input(const scan_args *a, const char *path, ZSTD_DCtx *dctx, sca
     cli_unmap_file(p, n);
     free(s.found);
     free(s.matches);
+    if (kept->images.cap > SCAN_KEEP_IMAGES) {
+        free(kept->images.p);
+        memset(&kept->images, 0, sizeof kept->images);
+    }
     *counts = s.counts;
     counts->errors = status != 0;
     return cli_json_finish(status);
@@ -797,21 +810,24 @@ static int scan_read_full(int fd, void *p, size_t n) {
 }
 
 /* The worker: for each input index the parent sends, the input's line on the socket, then its
-   trailer; exits when the parent closes its end. One ZSTD_DCtx and one heap serve every input. */
+   trailer; exits when the parent closes its end. One ZSTD_DCtx, image buffer and heap serve
+   every input. */
 static void scan_worker_main(const scan_args *a, int fd) {
     scan_trailer t;
     size_t k;
     int devnull = open("/dev/null", O_WRONLY);
     struct rlimit lim;
-    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    scan_kept kept;
 
     if (dup2(fd, STDOUT_FILENO) < 0) _exit(2);
     if (devnull >= 0) dup2(devnull, STDERR_FILENO); /* the line's "error" says it all */
     lim.rlim_cur = lim.rlim_max = (rlim_t)a->max_memory_mib << 20;
     setrlimit(RLIMIT_DATA, &lim);
+    memset(&kept, 0, sizeof kept);
+    kept.dctx = ZSTD_createDCtx();
     while (scan_read_full(fd, &k, sizeof k) == 0 && k < a->ninputs) {
         memset(&t, 0, sizeof t);
-        t.status = scan_input(a, a->inputs[k], dctx, &t.counts);
+        t.status = scan_input(a, a->inputs[k], &kept, &t.counts);
         fflush(stdout);
         if (write(STDOUT_FILENO, &t, sizeof t) != (ssize_t)sizeof t) break;
     }
@@ -1036,17 +1052,20 @@ static int scan_run(const scan_args *a, scan_counts *total) {
 #else
 /* Windows has no fork: each input in turn, in this process (no --timeout, no memory bound). */
 static int scan_run(const scan_args *a, scan_counts *total) {
-    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    scan_kept kept;
     size_t i;
     int worst = 0;
 
+    memset(&kept, 0, sizeof kept);
+    kept.dctx = ZSTD_createDCtx();
     for (i = 0; i < a->ninputs; i++) {
         scan_counts c;
-        int st = scan_input(a, a->inputs[i], dctx, &c);
+        int st = scan_input(a, a->inputs[i], &kept, &c);
         scan_add(total, &c);
         worst = st > worst ? st : worst;
     }
-    ZSTD_freeDCtx(dctx);
+    ZSTD_freeDCtx(kept.dctx);
+    free(kept.images.p);
     return worst;
 }
 #endif
