@@ -88,6 +88,8 @@ int cli_win_errno(unsigned long code);
 int cli_open_read(const char *path, int nofollow);
 long long cli_read_some(int fd, void *buf, size_t len);
 int cli_close(int fd);
+/* Milliseconds of a monotonic clock (for durations). */
+double cli_now_ms(void);
 /* Why command cannot run here (Windows: load and cache, device-side), or NULL. */
 const char *cli_os_unavailable(const char *command);
 #endif

@@ -1,13 +1,13 @@
 /* cli_scan.c - asmstore scan: many inputs, one NDJSON line each, in input order whatever --jobs
-   is (docs/json.md §3.12). --jobs worker processes read one input at a time each (a worker serves
-   up to 64 inputs, then a fresh one takes over), so an input that runs past --timeout or
-   --max-memory costs only its own line, whose "error" then says so, and the worker killed for it
-   is replaced; the parent walks directories, hands out the inputs, orders the lines and counts
-   them. A line
-   holds the input (size, SHA-256, kind), the app (.NET for Android or not, runtime, ABIs), each
-   store with its entries (SHA-256 and identity of every image), the YARA rules that matched a
-   decompressed image or an archive member (--yara), and findings, each with a stable code
-   (scan_codes). Nothing is loaded or dlopen'ed; one image is in memory at a time. */
+   is (docs/json.md §3.12). --jobs worker processes read one input at a time each, the next one
+   already sent to them (a worker serves up to 64 inputs, then a fresh one takes over), so an
+   input that runs past --timeout or --max-memory costs only its own line, whose "error" then
+   says so, and the worker killed for it is replaced; the parent walks directories, hands out the
+   inputs, orders the lines and counts them. A line holds the input (size, SHA-256, kind), the
+   app (.NET for Android or not, runtime, ABIs), each store with its entries (SHA-256 and
+   identity of every image), the YARA rules that matched a decompressed image or an archive
+   member (--yara), and findings, each with a stable code (scan_codes). Nothing is loaded or
+   dlopen'ed; one image is in memory at a time. */
 #include "cli.h"
 #include "cli_app.h"
 #include "cli_commands.h"
@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #ifndef _WIN32
 #include <fcntl.h>
@@ -785,13 +784,15 @@ typedef struct scan_job {
     const char *stopped; /* why the parent stopped its worker: NULL, or what the line says */
 } scan_job;
 
-/* A worker process: the inputs it is given, one at a time, over a socket; their lines back. */
+/* A worker process: the inputs it is given, over a socket; their lines back. The next input is
+   sent while it reads the one before, so it never waits for the parent between two. */
 typedef struct scan_worker {
-    pid_t pid; /* 0: none running */
-    int fd;    /* the parent's end of the socket */
-    size_t job; /* the input it is reading, or SCAN_IDLE */
+    pid_t pid;     /* 0: none running */
+    int fd;        /* the parent's end of the socket */
+    size_t job;    /* the input it is reading, or SCAN_IDLE */
+    size_t queued; /* the input it reads next, or SCAN_IDLE; kept for the next worker if it ends */
     unsigned served;
-    time_t started;
+    double started; /* cli_now_ms when it began its input */
 } scan_worker;
 
 /* n bytes from fd into p; 0, or -1 at the end (the parent closed its end) or on error. */
@@ -873,7 +874,8 @@ static int scan_retire(scan_worker *w, int kill_it) {
     return st;
 }
 
-/* Worker w's input stops unfinished: `why` (the parent's reason, NULL: the worker died). */
+/* Worker w's input stops unfinished: `why` (the parent's reason, NULL: the worker died). The input
+   it had queued goes to the next worker. */
 static void scan_abandon(scan_worker *w, scan_job *jobs, const char *why) {
     scan_job *j = &jobs[w->job];
     int st = scan_retire(w, why != NULL);
@@ -883,64 +885,85 @@ static void scan_abandon(scan_worker *w, scan_job *jobs, const char *why) {
     j->done = 1;
 }
 
-/* Gives input k to an idle worker w (started first when none runs). 0; -1 when no worker starts. */
+/* Sends input k to worker w (started first when none runs): its input now when idle, else its
+   next. 0; 1 when w's end is gone while it reads (its end is read next); -1 when none starts. */
 static int scan_give(const scan_args *a, scan_worker *ws, size_t nw, scan_worker *w, size_t k) {
-    int tries;
-
-    if (w->pid > 0 && w->served >= SCAN_WORKER_INPUTS) scan_retire(w, 0);
-    for (tries = 0; tries < 2; tries++) {
-        if (w->pid == 0 && scan_spawn(a, ws, nw, w) != 0) return -1;
-        if (send(w->fd, &k, sizeof k, MSG_NOSIGNAL) == (ssize_t)sizeof k) {
-            w->job = k;
-            w->served++;
-            w->started = time(NULL);
-            return 0;
-        }
-        scan_retire(w, 1); /* it was gone already: once more with a fresh one */
+    if (w->pid > 0 && w->job == SCAN_IDLE && w->served >= SCAN_WORKER_INPUTS) scan_retire(w, 0);
+    if (w->pid == 0 && scan_spawn(a, ws, nw, w) != 0) return -1;
+    if (send(w->fd, &k, sizeof k, MSG_NOSIGNAL) != (ssize_t)sizeof k) {
+        if (w->job != SCAN_IDLE) return 1;
+        scan_retire(w, 1); /* gone while idle: once more with a fresh one */
+        if (scan_spawn(a, ws, nw, w) != 0 || send(w->fd, &k, sizeof k, MSG_NOSIGNAL) != (ssize_t)sizeof k)
+            return -1;
     }
-    return -1;
+    w->served++;
+    if (w->job != SCAN_IDLE) {
+        w->queued = k;
+        return 0;
+    }
+    w->job = k;
+    w->started = cli_now_ms();
+    return 0;
 }
 
-/* Room for 64 KiB more of job j's line; 0, or -1 past SCAN_MAX_LINE or out of memory. */
-static int scan_room(scan_job *j) {
-    size_t cap = j->cap ? 2 * j->cap : 1 << 16;
+/* Room for n more bytes of job j's line; 0, or -1 past SCAN_MAX_LINE or out of memory. */
+static int scan_room(scan_job *j, size_t n) {
+    size_t cap = j->cap ? j->cap : 1 << 16;
     char *p;
 
-    if (j->len + 65536 <= j->cap) return 0;
+    while (cap < j->len + n && cap <= SCAN_MAX_LINE) cap *= 2;
+    if (cap == j->cap) return 0;
     if (cap > SCAN_MAX_LINE || !(p = (char *)realloc(j->out, cap))) return -1;
     j->out = p;
     j->cap = cap;
     return 0;
 }
 
-/* Reads what worker w sent for its input: the job is done once its line and trailer came; a
-   worker that ended (or sent more than that) leaves it unfinished. */
-static void scan_read(scan_worker *w, scan_job *jobs) {
-    scan_job *j = w->job != SCAN_IDLE ? &jobs[w->job] : NULL;
-    char idle[64], *nl;
-    ssize_t got;
+/* Adds what came from worker w to its input's line, up to the end of that input's trailer, where
+   the input is done and the queued one begins. The bytes used (0: the input was abandoned). */
+static size_t scan_take(scan_worker *w, scan_job *jobs, const char *p, size_t n) {
+    scan_job *j = &jobs[w->job];
+    const char *nl;
+    size_t end;
 
-    if (j && scan_room(j) != 0) {
+    if (!j->line && (nl = (const char *)memchr(p, '\n', n)) != NULL)
+        j->line = j->len + (size_t)(nl - p) + 1;
+    end = j->line + sizeof(scan_trailer);
+    if (j->line && j->len + n > end) n = end - j->len;
+    if (scan_room(j, n) != 0) {
         scan_abandon(w, jobs, "its line grew past 1 GiB (or out of memory): stopped");
-        return;
+        return 0;
     }
-    got = j ? read(w->fd, j->out + j->len, j->cap - j->len) : read(w->fd, idle, sizeof idle);
+    memcpy(j->out + j->len, p, n);
+    j->len += n;
+    if (j->line && j->len == end) {
+        j->done = 1;
+        w->job = w->queued;
+        w->queued = SCAN_IDLE;
+        w->started = cli_now_ms();
+    }
+    return n;
+}
+
+/* Reads what worker w sent: its inputs' lines and trailers, or its end (the input it was reading
+   then stops unfinished). */
+static void scan_read(scan_worker *w, scan_job *jobs) {
+    char buf[65536];
+    ssize_t got = read(w->fd, buf, sizeof buf);
+    size_t at = 0;
+
     if (got < 0 && errno == EINTR) return;
-    if (got <= 0 || !j) { /* its end, or bytes while idle: gone, or gone wrong */
-        if (j) scan_abandon(w, jobs, NULL);
+    if (got <= 0) {
+        if (w->job != SCAN_IDLE) scan_abandon(w, jobs, NULL);
         else scan_retire(w, 1);
         return;
     }
-    if (!j->line && (nl = (char *)memchr(j->out + j->len, '\n', (size_t)got)) != NULL)
-        j->line = (size_t)(nl - j->out) + 1;
-    j->len += (size_t)got;
-    if (!j->line || j->len < j->line + sizeof(scan_trailer)) return;
-    if (j->len > j->line + sizeof(scan_trailer)) {
-        scan_abandon(w, jobs, "its worker sent more than one line: stopped (a bug in asmstore)");
-        return;
+    while (at < (size_t)got && w->pid > 0 && w->job != SCAN_IDLE) {
+        size_t used = scan_take(w, jobs, buf + at, (size_t)got - at);
+        if (!used) return;
+        at += used;
     }
-    j->done = 1;
-    w->job = SCAN_IDLE;
+    if (at < (size_t)got && w->pid > 0) scan_retire(w, 1); /* bytes for no input: gone wrong */
 }
 
 /* Job j's line on stdout (or the line saying why it has none); its exit status. */
@@ -968,12 +991,12 @@ static int scan_emit(const scan_job *j, scan_counts *total) {
 /* Kills the workers whose input runs past --timeout. */
 static void scan_deadlines(const scan_args *a, scan_worker *ws, size_t nw, scan_job *jobs) {
     static char why[80];
-    time_t now = time(NULL);
+    double now = cli_now_ms();
     size_t i;
 
     snprintf(why, sizeof why, "timed out after %d s (--timeout): stopped", a->timeout);
     for (i = 0; i < nw; i++)
-        if (ws[i].job != SCAN_IDLE && now - ws[i].started >= a->timeout)
+        if (ws[i].job != SCAN_IDLE && now - ws[i].started >= 1000.0 * a->timeout)
             scan_abandon(&ws[i], jobs, why);
 }
 
@@ -993,20 +1016,39 @@ static void scan_poll(scan_worker *ws, size_t nw, scan_job *jobs) {
         if (fds[i].revents) scan_read(&ws[map[i]], jobs);
 }
 
-/* The next inputs to the idle workers, while fewer than SCAN_WINDOW lines wait for an earlier
-   one: one large input does not leave the other workers idle. */
+/* Room in worker w for one more input: none being read, or none queued and a fresh worker not
+   due yet. */
+static int scan_has_room(const scan_worker *w) {
+    return w->job == SCAN_IDLE || (w->queued == SCAN_IDLE && w->served < SCAN_WORKER_INPUTS);
+}
+
+/* The next inputs to the workers with room (first an input a stopped worker had queued), while
+   fewer than SCAN_WINDOW lines wait for an earlier one: one large input does not leave the
+   other workers idle. */
 #define SCAN_WINDOW 256
 static void scan_hand_out(const scan_args *a, scan_worker *ws, size_t nw, scan_job *jobs,
                           size_t *next, size_t emitted) {
-    size_t i;
+    size_t i, k;
+    int r;
 
-    for (i = 0; i < nw && *next < a->ninputs && *next - emitted < SCAN_WINDOW; i++) {
-        if (ws[i].job != SCAN_IDLE) continue;
-        if (scan_give(a, ws, nw, &ws[i], *next) != 0) {
-            jobs[*next].done = 1;
-            jobs[*next].stopped = "could not start a worker for it";
+    for (i = 0; i < nw; i++) {
+        scan_worker *w = &ws[i];
+        if (w->pid == 0 && (k = w->queued) != SCAN_IDLE) {
+            w->queued = SCAN_IDLE;
+            if (scan_give(a, ws, nw, w, k) != 0) {
+                jobs[k].done = 1;
+                jobs[k].stopped = "could not start a worker for it";
+            }
         }
-        (*next)++;
+        while (scan_has_room(w) && *next < a->ninputs && *next - emitted < SCAN_WINDOW) {
+            if ((r = scan_give(a, ws, nw, w, *next)) > 0) break;
+            if (r < 0) {
+                jobs[*next].done = 1;
+                jobs[*next].stopped = "could not start a worker for it";
+            }
+            (*next)++;
+            if (r < 0) break;
+        }
     }
 }
 
@@ -1029,7 +1071,7 @@ static int scan_run(const scan_args *a, scan_counts *total) {
     /* libcrypto reads its configuration on first use: once here rather than in every worker */
     if (cli_sha256_available()) cli_sha256_hex("", 0, warm);
     for (i = 0; i < a->ninputs; i++) jobs[i].path = a->inputs[i];
-    for (i = 0; i < nw; i++) ws[i].job = SCAN_IDLE;
+    for (i = 0; i < nw; i++) ws[i].job = ws[i].queued = SCAN_IDLE;
     while (emitted < a->ninputs) {
         scan_hand_out(a, ws, nw, jobs, &next, emitted);
         scan_poll(ws, nw, jobs);
