@@ -163,10 +163,12 @@ if [ -z "$jsx_why" ]; then
 fi
 say ""
 ycpu=$(calc "$c_yara - $c_scan")
+# the least CPU the floors took (the one-process floor's, when measured): what no scan can go below
+fmin=$flc; [ "$sb" != nan ] && [ "$(calc "$(cat "$W/sc_flib.c") < $flc")" = 1 ] && fmin=$(cat "$W/sc_flib.c")
 say "The YARA share of \`scan --yara\` (its CPU minus plain scan's): $(fmt 2 "$ycpu") s, $(ratio "$ycpu" "$c_ycli") of \`yara\`'s"
 say "CPU over the extracted files; the rest is what scan does anyway (SHA-256 of every APK and image, decompression,"
 say "the ZIP CRC-32s, inflating the DEFLATEd .NET 6-8 sets) and the CLI, handed the images already on disk, does not."
-say "No scan can take less CPU than the floor's work and YARA's: $(fmt 2 "$flc") + $(fmt 2 "$c_ycli") s, $(ratio "$(calc "$flc + $c_ycli")" "$c_ycli")"
+say "No scan can take less CPU than the least floor's work and YARA's: $(fmt 2 "$fmin") + $(fmt 2 "$c_ycli") s, $(ratio "$(calc "$fmin + $c_ycli")" "$c_ycli")"
 say "of \`yara\`'s CPU (scan --yara: $(ratio "$c_yara" "$c_ycli"))."
 if [ -n "$jsx_why" ]; then
   say "jsxamstore ($JSX_PKG): not measured, $jsx_why."
@@ -188,7 +190,7 @@ target "scan --jobs 2: throughput ÷ the floor's ($fl_name)" "≥ 0.80×" \
 target "scan: max RSS ÷ (2 × largest image + 64 MiB)" "≤ 1.00×" "$(ratio "$rss" "$rss_goal"); --yara $(ratio "$rssy" "$rss_goal")" \
   "$(status "$(calc "$rss <= $rss_goal && $rssy <= $rss_goal")")"
 target "scan --yara ÷ yara -p 2 -r over the extracted images" "≤ 1.20×" \
-  "$(ratio "$sy" "$sc") (CPU: $(ratio "$c_yara" "$c_ycli"); floor + yara: $(ratio "$(calc "$flc + $c_ycli")" "$c_ycli"))" \
+  "$(ratio "$sy" "$sc") (CPU: $(ratio "$c_yara" "$c_ycli"); floor + yara: $(ratio "$(calc "$fmin + $c_ycli")" "$c_ycli"))" \
   "$(status "$(calc "$sy <= 1.2 * $sc")")"
 target "scan: one line per input, hostile ones included, no signal or timeout" "all" "$h_lines of $h_want, $h_bad stopped" \
   "$(status "$(calc "$h_lines == $h_want && $h_bad == 0")")"
