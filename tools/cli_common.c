@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #ifdef ASMSTORE_CLI_LZ4
 #include <lz4.h>
 #include <lz4hc.h>
@@ -449,12 +448,6 @@ long long cli_read_some(int fd, void *buf, size_t len) {
 }
 int cli_close(int fd) {
     return asmstore__os_close(fd);
-}
-double cli_now_ms(void) {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 #ifdef ASMSTORE__WINDOWS
 int cli_win_errno(unsigned long code) {

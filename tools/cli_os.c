@@ -15,6 +15,7 @@
 #include <bcrypt.h>
 #else
 #include <fnmatch.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef ASMSTORE_CLI_CRYPTO
 #include <openssl/evp.h>
@@ -43,6 +44,12 @@ int cli_os_set_mode(int fd, unsigned mode) {
 }
 int cli_os_stderr_is_tty(void) {
     return isatty(2);
+}
+double cli_now_ms(void) {
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 int cli_os_digest(cli_os_hash kind, const void *p, size_t n, unsigned char *md) {
 #ifdef ASMSTORE_CLI_CRYPTO
@@ -215,6 +222,9 @@ int cli_os_lstat(const char *path, struct stat *st) {
 }
 int cli_os_stderr_is_tty(void) {
     return _isatty(2);
+}
+double cli_now_ms(void) {
+    return (double)GetTickCount64();
 }
 int cli_os_set_mode(int fd, unsigned mode) {
     (void)fd;

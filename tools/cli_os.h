@@ -47,6 +47,8 @@ int cli_os_lstat(const char *path, struct stat *st);
 #endif
 /* Is stderr a terminal (progress is shown only there)? */
 int cli_os_stderr_is_tty(void);
+/* Milliseconds of a monotonic clock, for durations. */
+double cli_now_ms(void);
 /* open_memstream: a stream whose text cli_os_memstream_close hands over (*text malloc'd, NUL
    ended, *len bytes); NULL with errno. close: 0, or EOF (then *text is NULL). */
 FILE *cli_os_memstream(char **text, size_t *len);
@@ -88,8 +90,6 @@ int cli_win_errno(unsigned long code);
 int cli_open_read(const char *path, int nofollow);
 long long cli_read_some(int fd, void *buf, size_t len);
 int cli_close(int fd);
-/* Milliseconds of a monotonic clock (for durations). */
-double cli_now_ms(void);
 /* Why command cannot run here (Windows: load and cache, device-side), or NULL. */
 const char *cli_os_unavailable(const char *command);
 #endif
