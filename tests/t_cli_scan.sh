@@ -121,9 +121,24 @@ rm -f "$T"/z?.dll
 timeout 60 "$ASMSTORE" scan --timeout 1 "$T/big.blob" "$V3/x86_64/assembly-store.so" >"$T/t.ndjson"; rc=$?
 t_check "--timeout 1: the slow input's line says it timed out, the next is scanned, exit 1" \
     bash -c "[ $rc = 1 ] && head -1 '$T/t.ndjson' | grep -q 'timed out after 1 s' && tail -1 '$T/t.ndjson' | grep -q '\"error\": null'"
+# started at .8 of a wall-clock second: a deadline counted in whole seconds came 0.2-0.45 s later
+$PY -c 'import time; time.sleep((0.8 - time.time() % 1) % 1)'
+t0=$(date +%s%N); "$ASMSTORE" scan --timeout 1 "$T/big.blob" >/dev/null; ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+t_check "--timeout 1 stops an input after 1 s, not at the next whole second ($ms ms)" [ "$ms" -ge 1000 ]
 timeout 120 "$ASMSTORE" scan --max-memory 256 "$T/big.blob" >"$T/m.ndjson"; rc=$?
 t_check "--max-memory 256: a 512 MiB image is not read (damaged-image: out of memory), the line whole" \
     bash -c "grep -q '\"code\": \"damaged-image\".*out of memory' '$T/m.ndjson' && [ \$(wc -l <'$T/m.ndjson') = 1 ]"
+
+# ---- workers: each reads input after input (a fork per input cost a third of a small APK's CPU) ----
+if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
+  mkdir -p "$T/many"; for i in $(seq 100 229); do echo "not an app $i" >"$T/many/$i.txt"; done
+  strace -f -qq -e trace=clone,clone3,fork,vfork -o "$T/forks" "$ASMSTORE" scan --jobs 2 "$T/many" >"$T/many.ndjson"
+  forks=$(grep -v CLONE_THREAD "$T/forks" | grep -c -E '(clone3?|v?fork)\(')
+  t_check "130 inputs with --jobs 2: 130 lines, in order, from at most 6 worker processes ($forks)" \
+      bash -c "[ $forks -le 6 ] && cut -d'\"' -f10 '$T/many.ndjson' | cmp - <(ls -d '$T/many'/*)"
+else
+  t_skip "scan's worker count" "no strace, or it cannot trace here"
+fi
 
 # ---- YARA ----
 if "$ASMSTORE" --version | grep -q "libyara on" && command -v yara >/dev/null; then

@@ -35,13 +35,6 @@ const cli_option cli_cache_options[] = {{"keep", OPT_KEEP, 1, "ID"},
                                         CLI_OPTIONS_END};
 
 /* >>load --------------------------------------------------------------------------------------- */
-static double cli_now_ms(void) {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* What load was asked for. */
 typedef struct load_args {
     const char *dir;   /* --cache DIR; NULL: no cache */

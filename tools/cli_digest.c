@@ -9,6 +9,26 @@
 /* >>images ------------------------------------------------------------------------------------- */
 asmstore_result cli_image_get(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
                               cli_image *img, asmstore_error *err) {
+    return cli_image_get_reusing(u, e, dctx, NULL, img, err);
+}
+
+/* Room for n bytes at *buf (grown, never shrunk: one image at a time is in it); NULL when none. */
+static unsigned char *buffer_room(cli_image_buffer *buf, size_t n) {
+    unsigned char *p;
+
+    if (n <= buf->cap)
+        return buf->p;
+    free(buf->p); /* its bytes are the last image's: nothing to keep */
+    buf->cap = 0;
+    if (!(buf->p = p = (unsigned char *)malloc(n)))
+        return NULL;
+    buf->cap = n;
+    return p;
+}
+
+asmstore_result cli_image_get_reusing(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
+                                      cli_image_buffer *buf, cli_image *img, asmstore_error *err) {
+    unsigned char *dst;
     asmstore_result r;
 
     memset(img, 0, sizeof *img);
@@ -20,14 +40,16 @@ asmstore_result cli_image_get(const cli_unit *u, const asmstore_entry *e, ZSTD_D
         return ASMSTORE_OK;
     }
     /* + 1: never malloc(0) */
-    if (!(img->owned = (unsigned char *)malloc(e->uncompressed_size + 1)))
+    dst = buf ? buffer_room(buf, e->uncompressed_size + 1)
+              : (img->owned = (unsigned char *)malloc(e->uncompressed_size + 1));
+    if (!dst)
         return ASMSTORE_ERR_OUT_OF_MEMORY;
-    r = asmstore_reader_read(&u->r, e, img->owned, e->uncompressed_size, dctx, err);
+    r = asmstore_reader_read(&u->r, e, dst, e->uncompressed_size, dctx, err);
     if (r != ASMSTORE_OK) {
         cli_image_free(img);
         return r;
     }
-    img->p = img->owned;
+    img->p = dst;
     img->n = e->uncompressed_size;
     return ASMSTORE_OK;
 }

@@ -23,6 +23,16 @@ typedef struct cli_image {
 asmstore_result cli_image_get(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
                               cli_image *img, asmstore_error *err);
 void cli_image_free(cli_image *img);
+/* A buffer that serves image after image (cli_image_get_reusing): grown to the largest one read,
+   so a reader of many images does not map, fault in and unmap fresh memory for each. */
+typedef struct cli_image_buffer {
+    unsigned char *p;
+    size_t cap;
+} cli_image_buffer;
+/* cli_image_get, decompressing into *buf (grown when too small) rather than a buffer of the
+   image's own: img->owned stays NULL and img->p is valid until buf is used again or freed. */
+asmstore_result cli_image_get_reusing(const cli_unit *u, const asmstore_entry *e, ZSTD_DCtx *dctx,
+                                      cli_image_buffer *buf, cli_image *img, asmstore_error *err);
 
 /* >>content hash ------------------------------------------------------------------------------- */
 #define CLI_SHA256_HEX 65 /* 64 lowercase hex digits and a NUL */

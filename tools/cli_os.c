@@ -15,6 +15,7 @@
 #include <bcrypt.h>
 #else
 #include <fnmatch.h>
+#include <time.h>
 #include <unistd.h>
 #ifndef ASMSTORE_CLI_CRYPTO /* the Makefile, CMake and setup.py stop before this, naming it */
 #error "the CLI needs libcrypto (OpenSSL) for SHA-256: install libssl-dev, build with -DASMSTORE_CLI_CRYPTO"
@@ -51,6 +52,12 @@ void cli_os_fd_path(int fd, char *buf, size_t size) {
 #else
     snprintf(buf, size, "/dev/fd/%d", fd);
 #endif
+}
+double cli_now_ms(void) {
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 int cli_os_digest(cli_os_hash kind, const void *p, size_t n, unsigned char *md) {
     unsigned len = 0, want = kind == CLI_OS_SHA256 ? 32u : 20u;
@@ -218,6 +225,9 @@ int cli_os_lstat(const char *path, struct stat *st) {
 }
 int cli_os_stderr_is_tty(void) {
     return _isatty(2);
+}
+double cli_now_ms(void) {
+    return (double)GetTickCount64();
 }
 int cli_os_set_mode(int fd, unsigned mode) {
     (void)fd;

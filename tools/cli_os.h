@@ -50,6 +50,8 @@ int cli_os_lstat(const char *path, struct stat *st);
 void cli_os_fd_path(int fd, char *buf, size_t size);
 /* Is stderr a terminal (progress is shown only there)? */
 int cli_os_stderr_is_tty(void);
+/* Milliseconds of a monotonic clock, for durations. */
+double cli_now_ms(void);
 /* open_memstream: a stream whose text cli_os_memstream_close hands over (*text malloc'd, NUL
    ended, *len bytes); NULL with errno. close: 0, or EOF (then *text is NULL). */
 FILE *cli_os_memstream(char **text, size_t *len);

@@ -1,11 +1,13 @@
 /* cli_scan.c - asmstore scan: many inputs, one NDJSON line each, in input order whatever --jobs
-   is (docs/json.md §3.12). Each input is read by a worker process of its own, at most --jobs at a
-   time, so an input that runs past --timeout or --max-memory costs only its own line, whose
-   "error" then says so; the parent walks directories, orders the lines and counts them. A line
-   holds the input (size, SHA-256, kind), the app (.NET for Android or not, runtime, ABIs), each
-   store with its entries (SHA-256 and identity of every image), the YARA rules that matched a
-   decompressed image or an archive member (--yara), and findings, each with a stable code
-   (scan_codes). Nothing is loaded or dlopen'ed; one image is in memory at a time. */
+   is (docs/json.md §3.12). --jobs worker processes read one input at a time each, the next one
+   already sent to them (a worker serves up to 64 inputs, then a fresh one takes over), so an
+   input that runs past --timeout or --max-memory costs only its own line, whose "error" then
+   says so, and the worker killed for it is replaced; the parent walks directories, hands out the
+   inputs, orders the lines and counts them. A line holds the input (size, SHA-256, kind), the
+   app (.NET for Android or not, runtime, ABIs), each store with its entries (SHA-256 and
+   identity of every image), the YARA rules that matched a decompressed image or an archive
+   member (--yara), and findings, each with a stable code (scan_codes). Nothing is loaded or
+   dlopen'ed; one image is in memory at a time. */
 #include "cli.h"
 #include "cli_app.h"
 #include "cli_commands.h"
@@ -20,13 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #ifndef _WIN32
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #endif
 #ifdef ASMSTORE_CLI_YARA
@@ -117,7 +119,8 @@ typedef struct scan_state {
     scan_match *matches;
     unsigned nmatches;
     scan_counts counts;
-    ZSTD_DCtx *dctx;
+    ZSTD_DCtx *dctx;            /* the worker's, reused from input to input */
+    cli_image_buffer *images;   /* the worker's: one image at a time */
 } scan_state;
 
 static void scan_find(scan_state *s, scan_code code, const char *where, const char *fmt, ...)
@@ -485,7 +488,7 @@ static void scan_entry(scan_state *s, const cli_unit *u, const asmstore_entry *e
         if (e->image_size)
             scan_find(s, SCAN_IGNORED_WITH_DATA, where, "%zu bytes behind a placeholder",
                       e->image_size);
-    } else if ((r = cli_image_get(u, e, s->dctx, &img, &err)) != ASMSTORE_OK) {
+    } else if ((r = cli_image_get_reusing(u, e, s->dctx, s->images, &img, &err)) != ASMSTORE_OK) {
         scan_find(s, SCAN_DAMAGED_IMAGE, where, "%s", cli_failure(r, &err, why, sizeof why));
     } else {
         cli_sha256_hex(img.p, img.n, sha);
@@ -682,9 +685,17 @@ static int scan_file_fields(const char *path, const unsigned char **p, size_t *n
     return 0;
 }
 
-/* One input's line on stdout (a worker's whole job); its exit status: 0 read (findings or not),
-   1 an input asmstore cannot read as what it looks like, 2 not a readable file. */
-static int scan_input(const scan_args *a, const char *path, scan_counts *counts) {
+/* What a worker keeps from input to input: past 64 MiB its image buffer goes after the input, so
+   one huge image does not hold memory through the inputs after it. */
+typedef struct scan_kept {
+    ZSTD_DCtx *dctx;
+    cli_image_buffer images;
+} scan_kept;
+#define SCAN_KEEP_IMAGES ((size_t)64 << 20)
+
+/* One input's line on stdout (a worker's job for that input); its exit status: 0 read (findings
+   or not), 1 an input asmstore cannot read as what it looks like, 2 not a readable file. */
+static int scan_input(const scan_args *a, const char *path, scan_kept *kept, scan_counts *counts) {
     scan_state s;
     scan_app app;
     const unsigned char *p = NULL;
@@ -692,7 +703,10 @@ static int scan_input(const scan_args *a, const char *path, scan_counts *counts)
     int rc, i, status = 0;
 
     memset(&s, 0, sizeof s);
+    memset(counts, 0, sizeof *counts);
     s.a = a;
+    s.dctx = kept->dctx;
+    s.images = &kept->images;
     cli_json_begin("scan");
     cli_json_str("input", path);
     if ((rc = scan_file_fields(path, &p, &n)) != 0) {
@@ -704,7 +718,6 @@ static int scan_input(const scan_args *a, const char *path, scan_counts *counts)
     scan_members(&s, &app);
     cli_json_str("kind", scan_kind(&s, &app, p, n));
     scan_json_app(&s, &app);
-    s.dctx = ZSTD_createDCtx();
     cli_json_open("stores", '[');
     for (i = 0; rc == 0 && i < s.in.n; i++)
         if (scan_holds_store(&s.in.units[i])) scan_store(&s, &s.in.units[i]);
@@ -713,11 +726,14 @@ static int scan_input(const scan_args *a, const char *path, scan_counts *counts)
     scan_json_matches(&s);
     scan_json_findings(&s);
     if (rc == 2) status = cli_fail_errno(path, "read the stores it holds");
-    ZSTD_freeDCtx(s.dctx);
     cli_input_close(&s.in);
     cli_unmap_file(p, n);
     free(s.found);
     free(s.matches);
+    if (kept->images.cap > SCAN_KEEP_IMAGES) {
+        free(kept->images.p);
+        memset(&kept->images, 0, sizeof kept->images);
+    }
     *counts = s.counts;
     counts->errors = status != 0;
     return cli_json_finish(status);
@@ -746,96 +762,220 @@ static int scan_stopped_line(const char *path, const char *why) {
 }
 
 #define SCAN_MAX_LINE ((size_t)1 << 30) /* a line past 1 GiB is a worker gone wrong */
+#define SCAN_MAX_WORKERS 256u /* --jobs past it: this many */
+/* A worker's inputs before a fresh one takes over: what a leak or a fragmented heap could grow
+   to stays bounded, and forking (a third of the CPU of scanning a small APK) is rare. */
+#define SCAN_WORKER_INPUTS 64u
+#define SCAN_IDLE          ((size_t)-1)
 
-/* One input in a worker process: its line comes back through a pipe, then its counts. */
+/* What a worker sends after an input's line. */
+typedef struct scan_trailer {
+    int status;
+    scan_counts counts;
+} scan_trailer;
+
+/* One input: its line (then its trailer) as it came from a worker. */
 typedef struct scan_job {
     const char *path;
-    pid_t pid;
-    int fd;    /* the pipe's read end; -1 once at its end */
-    char *out; /* what came through */
+    char *out;
     size_t len, cap;
-    time_t started;
+    size_t line; /* the line's length with its newline once that has come, else 0 */
     int done, wait_status;
-    const char *stopped; /* why the parent killed it: NULL, or what the line says */
+    const char *stopped; /* why the parent stopped its worker: NULL, or what the line says */
 } scan_job;
 
-/* The worker: its line on the pipe, its counts after it, its status as exit status. */
-static void scan_worker(const scan_args *a, const char *path, int fd) {
-    scan_counts counts;
-    int status, devnull = open("/dev/null", O_WRONLY);
-    struct rlimit lim;
+/* A worker process: the inputs it is given, over a socket; their lines back. The next input is
+   sent while it reads the one before, so it never waits for the parent between two. */
+typedef struct scan_worker {
+    pid_t pid;     /* 0: none running */
+    int fd;        /* the parent's end of the socket */
+    size_t job;    /* the input it is reading, or SCAN_IDLE */
+    size_t queued; /* the input it reads next, or SCAN_IDLE; kept for the next worker if it ends */
+    unsigned served;
+    double started; /* cli_now_ms when it began its input */
+} scan_worker;
 
-    memset(&counts, 0, sizeof counts);
+/* n bytes from fd into p; 0, or -1 at the end (the parent closed its end) or on error. */
+static int scan_read_full(int fd, void *p, size_t n) {
+    ssize_t got;
+
+    while (n > 0) {
+        if ((got = read(fd, p, n)) <= 0) {
+            if (got < 0 && errno == EINTR) continue;
+            return -1;
+        }
+        p = (char *)p + got;
+        n -= (size_t)got;
+    }
+    return 0;
+}
+
+/* The worker: for each input index the parent sends, the input's line on the socket, then its
+   trailer; exits when the parent closes its end. One ZSTD_DCtx, image buffer and heap serve
+   every input. */
+static void scan_worker_main(const scan_args *a, int fd) {
+    scan_trailer t;
+    size_t k;
+    int devnull = open("/dev/null", O_WRONLY);
+    struct rlimit lim;
+    scan_kept kept;
+
     if (dup2(fd, STDOUT_FILENO) < 0) _exit(2);
     if (devnull >= 0) dup2(devnull, STDERR_FILENO); /* the line's "error" says it all */
     lim.rlim_cur = lim.rlim_max = (rlim_t)a->max_memory_mib << 20;
     setrlimit(RLIMIT_DATA, &lim);
-    status = scan_input(a, path, &counts);
-    fflush(stdout);
-    if (write(STDOUT_FILENO, &counts, sizeof counts) != (ssize_t)sizeof counts) status = 2;
-    _exit(status);
+    memset(&kept, 0, sizeof kept);
+    kept.dctx = ZSTD_createDCtx();
+    while (scan_read_full(fd, &k, sizeof k) == 0 && k < a->ninputs) {
+        memset(&t, 0, sizeof t);
+        t.status = scan_input(a, a->inputs[k], &kept, &t.counts);
+        fflush(stdout);
+        if (write(STDOUT_FILENO, &t, sizeof t) != (ssize_t)sizeof t) break;
+    }
+    _exit(0);
 }
 
-static int scan_start(const scan_args *a, scan_job *j) {
+/* Starts worker w (of ws[0..nw)). 0, or -1 with errno. */
+static int scan_spawn(const scan_args *a, scan_worker *ws, size_t nw, scan_worker *w) {
     int fds[2];
+    size_t i;
 
     fflush(stdout); /* nothing buffered may reach the child */
-    if (pipe(fds) != 0) return cli_fail_errno(j->path, "start a worker (pipe)");
-    if ((j->pid = fork()) < 0) {
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) return -1;
+    if ((w->pid = fork()) < 0) {
         close(fds[0]);
         close(fds[1]);
-        return cli_fail_errno(j->path, "start a worker (fork)");
+        w->pid = 0;
+        return -1;
     }
-    if (j->pid == 0) {
+    if (w->pid == 0) {
+        for (i = 0; i < nw; i++) /* the others' ends: their workers see their end only from us */
+            if (ws[i].pid > 0) close(ws[i].fd);
         close(fds[0]);
-        scan_worker(a, j->path, fds[1]);
+        scan_worker_main(a, fds[1]);
     }
     close(fds[1]);
-    j->fd = fds[0];
-    j->started = time(NULL);
+    w->fd = fds[0];
+    w->job = SCAN_IDLE;
+    w->served = 0;
     return 0;
 }
 
-/* Reads what job j sent; at the pipe's end reaps the worker. */
-static void scan_read(scan_job *j) {
-    ssize_t got;
+/* Ends worker w (SIGKILL first when kill_it) and reaps it; its wait status. */
+static int scan_retire(scan_worker *w, int kill_it) {
+    int st = 0;
 
-    if (j->len + 65536 > j->cap) {
-        size_t cap = j->cap ? 2 * j->cap : 1 << 16;
-        char *p = cap <= SCAN_MAX_LINE ? (char *)realloc(j->out, cap) : NULL;
-        if (!p) {
-            kill(j->pid, SIGKILL);
-            j->stopped = "its line grew past 1 GiB (or out of memory): stopped";
-        } else {
-            j->out = p;
-            j->cap = cap;
-        }
+    if (kill_it) kill(w->pid, SIGKILL);
+    close(w->fd); /* an idle worker reads the end of its socket and exits */
+    while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR) {
     }
-    got = j->cap > j->len ? read(j->fd, j->out + j->len, j->cap - j->len) : 0;
-    if (got > 0) {
-        j->len += (size_t)got;
-        return;
-    }
-    if (got < 0 && errno == EINTR) return;
-    close(j->fd);
-    j->fd = -1;
-    while (waitpid(j->pid, &j->wait_status, 0) < 0 && errno == EINTR) {
-    }
+    w->pid = 0;
+    w->job = SCAN_IDLE;
+    return st;
+}
+
+/* Worker w's input stops unfinished: `why` (the parent's reason, NULL: the worker died). The input
+   it had queued goes to the next worker. */
+static void scan_abandon(scan_worker *w, scan_job *jobs, const char *why) {
+    scan_job *j = &jobs[w->job];
+    int st = scan_retire(w, why != NULL);
+
+    j->wait_status = st;
+    j->stopped = why;
     j->done = 1;
 }
 
-/* Job j's line on stdout (or the line saying why it has none); its exit status. */
-static int scan_emit(scan_job *j, scan_counts *total) {
-    scan_counts c;
-    char why[200];
-    size_t n = j->len;
+/* Sends input k to worker w (started first when none runs): its input now when idle, else its
+   next. 0; 1 when w's end is gone while it reads (its end is read next); -1 when none starts. */
+static int scan_give(const scan_args *a, scan_worker *ws, size_t nw, scan_worker *w, size_t k) {
+    if (w->pid > 0 && w->job == SCAN_IDLE && w->served >= SCAN_WORKER_INPUTS) scan_retire(w, 0);
+    if (w->pid == 0 && scan_spawn(a, ws, nw, w) != 0) return -1;
+    if (send(w->fd, &k, sizeof k, MSG_NOSIGNAL) != (ssize_t)sizeof k) {
+        if (w->job != SCAN_IDLE) return 1;
+        scan_retire(w, 1); /* gone while idle: once more with a fresh one */
+        if (scan_spawn(a, ws, nw, w) != 0 || send(w->fd, &k, sizeof k, MSG_NOSIGNAL) != (ssize_t)sizeof k)
+            return -1;
+    }
+    w->served++;
+    if (w->job != SCAN_IDLE) {
+        w->queued = k;
+        return 0;
+    }
+    w->job = k;
+    w->started = cli_now_ms();
+    return 0;
+}
 
-    if (!j->stopped && WIFEXITED(j->wait_status) && n > sizeof c &&
-        j->out[n - sizeof c - 1] == '\n') {
-        memcpy(&c, j->out + n - sizeof c, sizeof c);
-        fwrite(j->out, 1, n - sizeof c, stdout);
-        scan_add(total, &c);
-        return WEXITSTATUS(j->wait_status);
+/* Room for n more bytes of job j's line; 0, or -1 past SCAN_MAX_LINE or out of memory. */
+static int scan_room(scan_job *j, size_t n) {
+    size_t cap = j->cap ? j->cap : 1 << 16;
+    char *p;
+
+    while (cap < j->len + n && cap <= SCAN_MAX_LINE) cap *= 2;
+    if (cap == j->cap) return 0;
+    if (cap > SCAN_MAX_LINE || !(p = (char *)realloc(j->out, cap))) return -1;
+    j->out = p;
+    j->cap = cap;
+    return 0;
+}
+
+/* Adds what came from worker w to its input's line, up to the end of that input's trailer, where
+   the input is done and the queued one begins. The bytes used (0: the input was abandoned). */
+static size_t scan_take(scan_worker *w, scan_job *jobs, const char *p, size_t n) {
+    scan_job *j = &jobs[w->job];
+    const char *nl;
+    size_t end;
+
+    if (!j->line && (nl = (const char *)memchr(p, '\n', n)) != NULL)
+        j->line = j->len + (size_t)(nl - p) + 1;
+    end = j->line + sizeof(scan_trailer);
+    if (j->line && j->len + n > end) n = end - j->len;
+    if (scan_room(j, n) != 0) {
+        scan_abandon(w, jobs, "its line grew past 1 GiB (or out of memory): stopped");
+        return 0;
+    }
+    memcpy(j->out + j->len, p, n);
+    j->len += n;
+    if (j->line && j->len == end) {
+        j->done = 1;
+        w->job = w->queued;
+        w->queued = SCAN_IDLE;
+        w->started = cli_now_ms();
+    }
+    return n;
+}
+
+/* Reads what worker w sent: its inputs' lines and trailers, or its end (the input it was reading
+   then stops unfinished). */
+static void scan_read(scan_worker *w, scan_job *jobs) {
+    char buf[65536];
+    ssize_t got = read(w->fd, buf, sizeof buf);
+    size_t at = 0;
+
+    if (got < 0 && errno == EINTR) return;
+    if (got <= 0) {
+        if (w->job != SCAN_IDLE) scan_abandon(w, jobs, NULL);
+        else scan_retire(w, 1);
+        return;
+    }
+    while (at < (size_t)got && w->pid > 0 && w->job != SCAN_IDLE) {
+        size_t used = scan_take(w, jobs, buf + at, (size_t)got - at);
+        if (!used) return;
+        at += used;
+    }
+    if (at < (size_t)got && w->pid > 0) scan_retire(w, 1); /* bytes for no input: gone wrong */
+}
+
+/* Job j's line on stdout (or the line saying why it has none); its exit status. */
+static int scan_emit(const scan_job *j, scan_counts *total) {
+    scan_trailer t;
+    char why[200];
+
+    if (!j->stopped && j->line && j->len == j->line + sizeof t) {
+        memcpy(&t, j->out + j->line, sizeof t);
+        fwrite(j->out, 1, j->line, stdout);
+        scan_add(total, &t.counts);
+        return t.status;
     }
     if (!j->stopped)
         snprintf(why, sizeof why,
@@ -848,69 +988,95 @@ static int scan_emit(scan_job *j, scan_counts *total) {
     return scan_stopped_line(j->path, j->stopped ? j->stopped : why);
 }
 
-/* Kills the workers past --timeout. */
-static void scan_deadlines(const scan_args *a, scan_job *jobs, size_t from, size_t to) {
+/* Kills the workers whose input runs past --timeout. */
+static void scan_deadlines(const scan_args *a, scan_worker *ws, size_t nw, scan_job *jobs) {
     static char why[80];
-    time_t now = time(NULL);
+    double now = cli_now_ms();
     size_t i;
 
     snprintf(why, sizeof why, "timed out after %d s (--timeout): stopped", a->timeout);
-    for (i = from; i < to; i++)
-        if (!jobs[i].done && !jobs[i].stopped && now - jobs[i].started >= a->timeout) {
-            kill(jobs[i].pid, SIGKILL);
-            jobs[i].stopped = why;
-        }
+    for (i = 0; i < nw; i++)
+        if (ws[i].job != SCAN_IDLE && now - ws[i].started >= 1000.0 * a->timeout)
+            scan_abandon(&ws[i], jobs, why);
 }
 
-/* Waits for output from the running jobs [from, to) and reads it. */
-static void scan_poll(scan_job *jobs, size_t from, size_t to) {
-    struct pollfd fds[256];
-    size_t map[256], i, n = 0;
+/* Waits for what the workers send (or their end) and reads it. */
+static void scan_poll(scan_worker *ws, size_t nw, scan_job *jobs) {
+    struct pollfd fds[SCAN_MAX_WORKERS];
+    size_t map[SCAN_MAX_WORKERS], i, n = 0;
 
-    for (i = from; i < to && n < 256; i++)
-        if (!jobs[i].done) {
-            fds[n].fd = jobs[i].fd;
+    for (i = 0; i < nw; i++)
+        if (ws[i].pid > 0) {
+            fds[n].fd = ws[i].fd;
             fds[n].events = POLLIN;
             map[n++] = i;
         }
     if (poll(fds, (nfds_t)n, 250) <= 0) return;
     for (i = 0; i < n; i++)
-        if (fds[i].revents) scan_read(&jobs[map[i]]);
+        if (fds[i].revents) scan_read(&ws[map[i]], jobs);
 }
 
-/* Workers still running among jobs [from, to). */
-static size_t scan_running(const scan_job *jobs, size_t from, size_t to) {
-    size_t i, n = 0;
-
-    for (i = from; i < to; i++) n += !jobs[i].done;
-    return n;
+/* Room in worker w for one more input: none being read, or none queued and a fresh worker not
+   due yet. */
+static int scan_has_room(const scan_worker *w) {
+    return w->job == SCAN_IDLE || (w->queued == SCAN_IDLE && w->served < SCAN_WORKER_INPUTS);
 }
 
-/* Every input through at most a->jobs workers; lines in input order: a worker that finished
-   while an earlier input's still runs keeps its line for later and the next input starts (up to
-   SCAN_WINDOW lines held), so one large input does not leave the other workers idle. Returns
-   the worst status. */
+/* The next inputs to the workers with room (first an input a stopped worker had queued), while
+   fewer than SCAN_WINDOW lines wait for an earlier one: one large input does not leave the
+   other workers idle. */
 #define SCAN_WINDOW 256
+static void scan_hand_out(const scan_args *a, scan_worker *ws, size_t nw, scan_job *jobs,
+                          size_t *next, size_t emitted) {
+    size_t i, k;
+    int r;
+
+    for (i = 0; i < nw; i++) {
+        scan_worker *w = &ws[i];
+        if (w->pid == 0 && (k = w->queued) != SCAN_IDLE) {
+            w->queued = SCAN_IDLE;
+            if (scan_give(a, ws, nw, w, k) != 0) {
+                jobs[k].done = 1;
+                jobs[k].stopped = "could not start a worker for it";
+            }
+        }
+        while (scan_has_room(w) && *next < a->ninputs && *next - emitted < SCAN_WINDOW) {
+            if ((r = scan_give(a, ws, nw, w, *next)) > 0) break;
+            if (r < 0) {
+                jobs[*next].done = 1;
+                jobs[*next].stopped = "could not start a worker for it";
+            }
+            (*next)++;
+            if (r < 0) break;
+        }
+    }
+}
+
+/* Every input through at most a->jobs worker processes, each reading one input at a time (so an
+   input past --timeout or --max-memory costs its own line only); lines in input order. Returns
+   the worst status. */
 static int scan_run(const scan_args *a, scan_counts *total) {
+    size_t nw = (size_t)a->jobs < SCAN_MAX_WORKERS ? (size_t)a->jobs : SCAN_MAX_WORKERS;
     scan_job *jobs = (scan_job *)calloc(a->ninputs ? a->ninputs : 1, sizeof *jobs);
-    size_t started = 0, emitted = 0, i;
+    scan_worker *ws = (scan_worker *)calloc(nw, sizeof *ws);
+    size_t next = 0, emitted = 0, i;
     int worst = 0, progress = isatty(STDERR_FILENO);
     char warm[CLI_SHA256_HEX];
 
-    if (!jobs) return cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL);
+    if (!jobs || !ws) {
+        free(jobs);
+        free(ws);
+        return cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL);
+    }
     /* libcrypto reads its configuration on first use: once here rather than in every worker */
     cli_sha256_hex("", 0, warm);
     for (i = 0; i < a->ninputs; i++) jobs[i].path = a->inputs[i];
+    for (i = 0; i < nw; i++) ws[i].job = ws[i].queued = SCAN_IDLE;
     while (emitted < a->ninputs) {
-        while (started < a->ninputs && started - emitted < SCAN_WINDOW &&
-               scan_running(jobs, emitted, started) < (size_t)a->jobs)
-            if (scan_start(a, &jobs[started++]) != 0) {
-                jobs[started - 1].done = 1;
-                jobs[started - 1].stopped = "could not start a worker for it";
-            }
-        scan_poll(jobs, emitted, started);
-        scan_deadlines(a, jobs, emitted, started);
-        for (; emitted < started && jobs[emitted].done; emitted++) {
+        scan_hand_out(a, ws, nw, jobs, &next, emitted);
+        scan_poll(ws, nw, jobs);
+        scan_deadlines(a, ws, nw, jobs);
+        for (; emitted < next && jobs[emitted].done; emitted++) {
             int st = scan_emit(&jobs[emitted], total);
             worst = st > worst ? st : worst;
             free(jobs[emitted].out);
@@ -918,22 +1084,30 @@ static int scan_run(const scan_args *a, scan_counts *total) {
         }
         fflush(stdout);
     }
+    for (i = 0; i < nw; i++)
+        if (ws[i].pid > 0) scan_retire(&ws[i], 0);
     if (progress) fputs("\r\033[K", stderr);
     free(jobs);
+    free(ws);
     return worst;
 }
 #else
 /* Windows has no fork: each input in turn, in this process (no --timeout, no memory bound). */
 static int scan_run(const scan_args *a, scan_counts *total) {
+    scan_kept kept;
     size_t i;
     int worst = 0;
 
+    memset(&kept, 0, sizeof kept);
+    kept.dctx = ZSTD_createDCtx();
     for (i = 0; i < a->ninputs; i++) {
         scan_counts c;
-        int st = scan_input(a, a->inputs[i], &c);
+        int st = scan_input(a, a->inputs[i], &kept, &c);
         scan_add(total, &c);
         worst = st > worst ? st : worst;
     }
+    ZSTD_freeDCtx(kept.dctx);
+    free(kept.images.p);
     return worst;
 }
 #endif

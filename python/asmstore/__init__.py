@@ -370,8 +370,8 @@ def scan(paths: Union[PathLike, Iterable[PathLike]], jobs: int = 1, timeout: Opt
          yara_members: bool = False) -> Iterator[Dict[str, object]]:
     """`asmstore scan` over paths (files, directories walked, "@LIST"): one dict per input, in
     input order, as the lines of its NDJSON (docs/json.md 3.12), yielded as they come. The scan
-    runs in a process of its own (python -m asmstore), whose workers read one input each, so an
-    input past timeout or max_memory_mib costs only its own record. A usage error (a rule file
+    runs in a process of its own (python -m asmstore), whose workers read one input at a time, so
+    an input past timeout or max_memory_mib costs only its own record. A usage error (a rule file
     that does not compile, say) raises AsmstoreError with the CLI's message and status."""
     args = [sys.executable, "-m", "asmstore", "scan", "--jobs", str(jobs)]
     if timeout is not None:

@@ -45,7 +45,12 @@
          zstd images' frames to ZST, LZ4 images' blocks each in an LZ4 frame to LZ4 (lz4 -d reads
          concatenated frames), uncompressed images to PLAIN: the scan section's floor (the same
          compressed bytes through zstd -d / lz4 -d and sha256sum); prints "images N bytes B
-         largest L" (their uncompressed sizes) */
+         largest L" (their uncompressed sizes)
+     bench_tool floor LIST ZST LZ4 PLAIN
+         the scan section's floor in one process, as one scan worker is: each file LIST names (one a
+         line) read and hashed (SHA-256, libcrypto), then ZST through libzstd's streaming decoder,
+         LZ4 through liblz4's frame decoder (what zstd -d and lz4 -d run) and PLAIN, each stream's
+         output hashed as it comes. Needs liblz4 and libcrypto (ASMSTORE_CLI_LZ4, _CRYPTO). */
 #define ASMSTORE_IMPLEMENTATION
 #include "../../asmstore.h"
 
@@ -62,6 +67,11 @@
 #endif
 #ifdef ASMSTORE_CLI_ZLIB
 #include <zlib.h>
+#endif
+#if defined(ASMSTORE_CLI_LZ4) && defined(ASMSTORE_CLI_CRYPTO)
+#include <lz4frame.h>
+#include <openssl/evp.h>
+#define BENCH_FLOOR 1
 #endif
 
 #define NOINLINE __attribute__((noinline))
@@ -875,6 +885,76 @@ static int cmd_frames(int argc, char **argv) {
     return ok ? 0 : 1;
 }
 
+/* ---------------------------------------------------------------- floor */
+#ifdef BENCH_FLOOR
+#define FLOOR_CHUNK ((size_t)128 << 10) /* coreutils' read size */
+enum { FLOOR_COPY, FLOOR_ZSTD, FLOOR_LZ4 };
+
+/* Decodes (or copies) chunk in[0..n) into out, hashing what comes out; 0 on a decoding error. */
+static int floor_feed(int kind, void *dec, EVP_MD_CTX *md, const unsigned char *in, size_t n, unsigned char *out) {
+    while (n > 0) {
+        size_t used = n, made = FLOOR_CHUNK;
+        if (kind == FLOOR_COPY) {
+            made = 0;
+            if (!EVP_DigestUpdate(md, in, n)) return 0;
+        } else if (kind == FLOOR_ZSTD) {
+            ZSTD_inBuffer i = {in, n, 0};
+            ZSTD_outBuffer o = {out, FLOOR_CHUNK, 0};
+            if (ZSTD_isError(ZSTD_decompressStream((ZSTD_DStream *)dec, &o, &i))) return 0;
+            used = i.pos;
+            made = o.pos;
+        } else if (LZ4F_isError(LZ4F_decompress((LZ4F_dctx *)dec, out, &made, in, &used, NULL))) {
+            return 0;
+        }
+        if (made && !EVP_DigestUpdate(md, out, made)) return 0;
+        in += used;
+        n -= used;
+    }
+    return 1;
+}
+
+/* One file read in chunks through floor_feed into a SHA-256 of its own. */
+static int floor_file(const char *path, int kind, unsigned char *buf, unsigned char *out) {
+    FILE *f = fopen(path, "rb");
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    ZSTD_DStream *zs = kind == FLOOR_ZSTD ? ZSTD_createDStream() : NULL;
+    LZ4F_dctx *lz = NULL;
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned len = 0;
+    size_t n;
+    int ok = f && md && EVP_DigestInit_ex(md, EVP_sha256(), NULL) &&
+             (kind != FLOOR_LZ4 || !LZ4F_isError(LZ4F_createDecompressionContext(&lz, LZ4F_VERSION)));
+    while (ok && (n = fread(buf, 1, FLOOR_CHUNK, f)) > 0)
+        ok = floor_feed(kind, kind == FLOOR_ZSTD ? (void *)zs : (void *)lz, md, buf, n, out);
+    ok = ok && EVP_DigestFinal_ex(md, digest, &len);
+    sink += digest[0];
+    if (f) fclose(f);
+    EVP_MD_CTX_free(md);
+    ZSTD_freeDStream(zs);
+    if (lz) LZ4F_freeDecompressionContext(lz);
+    return ok;
+}
+
+static int cmd_floor(int argc, char **argv) {
+    unsigned char *buf = (unsigned char *)malloc(FLOOR_CHUNK), *out = (unsigned char *)malloc(FLOOR_CHUNK);
+    char line[4096];
+    FILE *list = argc == 6 ? fopen(argv[2], "r") : NULL;
+    int ok = list && buf && out;
+
+    while (ok && fgets(line, sizeof line, list)) {
+        line[strcspn(line, "\n")] = 0;
+        ok = floor_file(line, FLOOR_COPY, buf, out);
+    }
+    ok = ok && floor_file(argv[3], FLOOR_ZSTD, buf, out) && floor_file(argv[4], FLOOR_LZ4, buf, out) &&
+         floor_file(argv[5], FLOOR_COPY, buf, out);
+    if (list) fclose(list);
+    free(buf);
+    free(out);
+    if (!ok) fprintf(stderr, "bench_tool floor: a file did not read or decode\n");
+    return ok ? 0 : 1;
+}
+#endif
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
 #ifdef ASMSTORE_CLI_LZ4
@@ -891,6 +971,9 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "upstream")) return cmd_upstream(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "locate")) return cmd_locate(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "frames")) return cmd_frames(argc, argv);
+#ifdef BENCH_FLOOR
+    if (argc >= 2 && !strcmp(argv[1], "floor")) return cmd_floor(argc, argv);
+#endif
     fprintf(stderr, "usage: bench_tool mkstore|reader|count|locate|lz4|crc|readcrc|frames ... (see the top of tests/bench/bench_tool.c)\n");
     return 2;
 }
