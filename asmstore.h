@@ -1218,6 +1218,23 @@ ASMSTORE_DEF asmstore_result asmstore_write_file(const char *path, const void *d
 ASMSTORE_DEF asmstore_result asmstore_write_file_parts(const char *path, const void *const *parts,
                                                        const size_t *sizes, size_t n, unsigned mode,
                                                        asmstore_error *err);
+/* The platform layer's file calls, for a tool built on the header that handles files itself
+   (asmstore's CLI is one): UTF-8 paths (UTF-16 to Windows, never its ANSI code page), binary
+   files; -1 with errno set on failure. open_read: an fd to read path; a FIFO or a terminal never
+   blocks the open; nofollow: never through a symlink at its end (ELOOP). read: one read of at
+   most len bytes (Windows: 1 GiB a call), 0 at the end. create_temp: a new file named tmpl, its
+   last six characters "XXXXXX" made unique, open to write (as mkstemp; on Windows shared, so that
+   it can be opened again by name to read it back). replace: renames from to to, replacing an
+   existing to (rename; MoveFileExW on Windows, whose rename refuses an existing target). */
+ASMSTORE_DEF int asmstore_file_open_read(const char *path, int nofollow);
+ASMSTORE_DEF long long asmstore_file_read(int fd, void *buf, size_t len);
+ASMSTORE_DEF int asmstore_file_close(int fd);
+ASMSTORE_DEF int asmstore_file_create_temp(char *tmpl);
+ASMSTORE_DEF int asmstore_file_replace(const char *from, const char *to);
+#ifdef _WIN32
+/* errno's value for a Win32 error code (GetLastError()), as the calls above set it. */
+ASMSTORE_DEF int asmstore_win32_errno(unsigned long code);
+#endif
 #endif
 
 /* >>writer ------------------------------------------------------------------------------------- */
@@ -7584,6 +7601,27 @@ ASMSTORE_DEF asmstore_result asmstore_map_file(const char *path, const unsigned 
     if (r != ASMSTORE_OK && err) *err = e;
     return r;
 }
+ASMSTORE_DEF int asmstore_file_open_read(const char *path, int nofollow) {
+    return asmstore__os_open_read(path, nofollow);
+}
+ASMSTORE_DEF long long asmstore_file_read(int fd, void *buf, size_t len) {
+    return asmstore__os_read(fd, buf, len);
+}
+ASMSTORE_DEF int asmstore_file_close(int fd) {
+    return asmstore__os_close(fd);
+}
+ASMSTORE_DEF int asmstore_file_create_temp(char *tmpl) {
+    return asmstore__os_create_temp(tmpl);
+}
+ASMSTORE_DEF int asmstore_file_replace(const char *from, const char *to) {
+    return asmstore__os_replace(from, to);
+}
+#ifdef ASMSTORE__WINDOWS
+ASMSTORE_DEF int asmstore_win32_errno(unsigned long code) {
+    return asmstore__os_errno((DWORD)code);
+}
+#endif
+
 ASMSTORE_DEF void asmstore_unmap_file(const void *data, size_t size) {
     if (data) asmstore__os_unmap((void *)(uintptr_t)data, size);
 }

@@ -11,6 +11,7 @@
 #include "test.h"
 #include "fixture.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -382,6 +383,41 @@ static void test_map_file_and_utf8(void) {
     CHECK(!asmstore_utf8_valid("a\0b", 3) && !asmstore_utf8_valid("\xC0\x80", 2)); /* NUL, overlong */
     CHECK(!asmstore_utf8_valid("\xED\xA0\x80", 3) && !asmstore_utf8_valid("\xF4\x90\x80\x80", 4));
     CHECK(!asmstore_utf8_valid("\xC3", 1) && !asmstore_utf8_valid(NULL, 1)); /* cut short; NULL bytes */
+}
+/* The public file calls: a temp file made unique and written, replacing an existing file, read
+   back to the end; a symlink refused with nofollow (ELOOP), followed without; a FIFO's open never
+   blocks; failures -1 with errno. */
+static void test_file_calls(void) {
+    char dir[] = "/tmp/asmstore-fc-XXXXXX", tmpl[128], path[128], link_path[128], buf[16];
+    int fd;
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/out", dir);
+    snprintf(tmpl, sizeof tmpl, "%s/.out.XXXXXX", dir);
+    CHECK_EQ_INT(asmstore_write_file(path, "old", 3, 0644, NULL), ASMSTORE_OK);
+    fd = asmstore_file_create_temp(tmpl);
+    CHECK(fd >= 0 && strcmp(tmpl + strlen(tmpl) - 6, "XXXXXX") != 0);
+    CHECK(write(fd, "new bytes", 9) == 9 && close(fd) == 0);
+    CHECK_EQ_INT(asmstore_file_replace(tmpl, path), 0);
+    CHECK(access(tmpl, F_OK) != 0);
+    fd = asmstore_file_open_read(path, 1);
+    CHECK(fd >= 0);
+    CHECK(asmstore_file_read(fd, buf, 4) == 4 && !memcmp(buf, "new ", 4));
+    CHECK(asmstore_file_read(fd, buf, sizeof buf) == 5 && asmstore_file_read(fd, buf, sizeof buf) == 0);
+    CHECK_EQ_INT(asmstore_file_close(fd), 0);
+    snprintf(link_path, sizeof link_path, "%s/link", dir);
+    CHECK(symlink(path, link_path) == 0);
+    errno = 0;
+    CHECK(asmstore_file_open_read(link_path, 1) == -1 && errno == ELOOP);
+    CHECK((fd = asmstore_file_open_read(link_path, 0)) >= 0 && asmstore_file_close(fd) == 0);
+    unlink(link_path);
+    CHECK(mkfifo(link_path, 0600) == 0); /* no writer: a blocking open would hang here */
+    CHECK((fd = asmstore_file_open_read(link_path, 1)) >= 0 && asmstore_file_close(fd) == 0);
+    unlink(link_path);
+    errno = 0;
+    CHECK(asmstore_file_replace(link_path, path) == -1 && errno == ENOENT);
+    CHECK(asmstore_file_open_read(link_path, 0) == -1 && errno == ENOENT);
+    unlink(path);
+    rmdir(dir);
 }
 static void test_write_file(void) {
     char dir[] = "/tmp/asmstore-wf-XXXXXX", path[128], bad[160];
@@ -1512,5 +1548,6 @@ int main(void) {
     RUN(test_reuse_refusals);
     RUN(test_release_level);
     RUN(test_map_file_and_utf8);
+    RUN(test_file_calls);
     return TEST_DONE();
 }

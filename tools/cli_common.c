@@ -426,27 +426,6 @@ void cli_unmap_file(const unsigned char *data, size_t size) {
     asmstore_unmap_file(data, size);
 }
 
-/* The header's platform layer for the other files (cli_os.h). */
-int cli_replace_file(const char *from, const char *to) {
-    return asmstore__os_replace(from, to);
-}
-int cli_create_temp(char *tmpl) {
-    return asmstore__os_create_temp(tmpl);
-}
-int cli_open_read(const char *path, int nofollow) {
-    return asmstore__os_open_read(path, nofollow);
-}
-long long cli_read_some(int fd, void *buf, size_t len) {
-    return asmstore__os_read(fd, buf, len);
-}
-int cli_close(int fd) {
-    return asmstore__os_close(fd);
-}
-#ifdef ASMSTORE__WINDOWS
-int cli_win_errno(unsigned long code) {
-    return asmstore__os_errno((DWORD)code);
-}
-#endif
 
 /* >>bytes -------------------------------------------------------------------------------------- */
 uint16_t cli_rd16(const unsigned char *p) {

@@ -339,7 +339,7 @@ int cli_os_dir_open(const char *path) {
     h = CreateFileA(path, FILE_LIST_DIRECTORY, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
                     OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
     if (h == INVALID_HANDLE_VALUE) {
-        errno = cli_win_errno(GetLastError());
+        errno = asmstore_win32_errno(GetLastError());
         return -1;
     }
     if (!(GetFileAttributesA(path) & FILE_ATTRIBUTE_DIRECTORY))
@@ -384,7 +384,7 @@ int cli_os_file_open_at(int dirfd, const char *name, int create) {
 }
 int cli_os_rename_at(int dirfd, const char *from, const char *to) {
     char *a = join(dirfd, from), *b = a ? join(dirfd, to) : NULL;
-    int rc = b ? cli_replace_file(a, b) : -1, e = errno;
+    int rc = b ? asmstore_file_replace(a, b) : -1, e = errno;
     free(a);
     free(b);
     errno = e;

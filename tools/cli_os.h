@@ -29,7 +29,7 @@ char *cli_os_mkdtemp(char *tmpl);
 /* fnmatch(pattern, name, 0): 0 when name matches ('*', '?', '[...]', '\' quoting), else nonzero. */
 int cli_os_fnmatch(const char *pattern, const char *name);
 /* fchmod (umask does not apply); Windows has no mode bits to set (0). 0 or -1 with errno. Here, not
-   through the header's asmstore__os_set_mode, so that cli_fs.c needs only this file (the fuzzers
+   in the header's file calls, so that cli_fs.c needs only this file (the fuzzers
    build it without the CLI's common part). */
 int cli_os_set_mode(int fd, unsigned mode);
 /* lstat: never through a symlink (Windows: a reparse point is neither a directory nor a file). */
@@ -116,20 +116,6 @@ int cli_os_unlink_at(int dirfd, const char *name, int dir);
 int cli_os_dir_dup(int dirfd);
 void cli_os_dir_close(int dirfd);
 
-/* The header's platform layer for the CLI's files (in cli_common.c, which holds the header's
-   implementation): rename over an existing file (Windows: MoveFileExW), a Win32 error as errno.
-   0 or -1 with errno. */
-int cli_replace_file(const char *from, const char *to);
-/* mkstemp: a new file named tmpl with its trailing XXXXXX made unique, open to write (Windows:
-   binary, and shared, so that it can be opened again by name to read it back; mingw's mkstemp
-   denies that). The descriptor, or -1 with errno. */
-int cli_create_temp(char *tmpl);
-int cli_win_errno(unsigned long code);
-/* Opens path to read without blocking on a FIFO, with nofollow never through a symlink at its end
-   (ELOOP); one read of at most len bytes (-1 with errno); close. Binary on Windows. */
-int cli_open_read(const char *path, int nofollow);
-long long cli_read_some(int fd, void *buf, size_t len);
-int cli_close(int fd);
 /* Why command cannot run here (Windows: load and cache, device-side), or NULL. */
 const char *cli_os_unavailable(const char *command);
 #endif

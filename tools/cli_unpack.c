@@ -493,7 +493,7 @@ static int refuse_other(const char *full, mode_t mode) {
    nor blocking on a FIFO: 0 with *n, or -1 with errno (EINVAL: not a regular file). One read per
    file, no mapping: the folder may hold 100,000 of them. */
 static int read_file(from_job *j, const char *path, size_t *n) {
-    int fd = cli_open_read(path, 1), err = EINVAL;
+    int fd = asmstore_file_open_read(path, 1), err = EINVAL;
     struct stat sb;
     size_t size = 0;
     long long got = 1;
@@ -510,13 +510,13 @@ static int read_file(from_job *j, const char *path, size_t *n) {
         err = j->buf ? 0 : ENOMEM;
     }
     for (*n = 0; !err && *n < size && got != 0;) { /* 0: it shrank; what is there is hashed */
-        got = cli_read_some(fd, j->buf + *n, size - *n);
+        got = asmstore_file_read(fd, j->buf + *n, size - *n);
         if (got > 0)
             *n += (size_t)got;
         else if (got < 0 && errno != EINTR)
             err = errno;
     }
-    cli_close(fd);
+    asmstore_file_close(fd);
     errno = err;
     return err ? -1 : 0;
 }

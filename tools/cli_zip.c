@@ -40,7 +40,7 @@ int cli_zip_create(cli_zip_out *z, const char *path) {
     }
     memcpy(z->tmp, path, n);
     memcpy(z->tmp + n, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
-    fd = cli_create_temp(z->tmp);
+    fd = asmstore_file_create_temp(z->tmp);
     if (fd < 0 || !(z->f = fdopen(fd, "wb"))) {
         cli_fail_errno(path, "create a temp file beside it");
         if (fd >= 0)
@@ -369,7 +369,7 @@ int cli_zip_finish(cli_zip_out *z, const unsigned char *comment, size_t comment_
         cli_zip_discard(z); /* removes the temp file */
         return 0;
     }
-    if (bad || cli_replace_file(z->tmp, z->path) != 0) {
+    if (bad || asmstore_file_replace(z->tmp, z->path) != 0) {
         cli_fail_errno(z->path, "write it");
         cli_zip_discard(z);
         return 2;
