@@ -47,6 +47,10 @@ $(B)/fuzz/json-replay $(B)/fuzz/json-libfuzzer: tools/cli_common.c tools/cli.h t
 $(B)/fuzz/settings-replay $(B)/fuzz/settings-libfuzzer: tools/cli_settings.c tools/cli_settings.h \
     tools/cli_fs.c tools/cli_fs.h tools/cli_os.c tools/cli_os.h tools/cli.h
 
+# the CLI's platform file (cli_os.c, in both) hashes with libcrypto, which every CLI build has
+$(B)/fuzz/json-replay $(B)/fuzz/json-libfuzzer $(B)/fuzz/settings-replay $(B)/fuzz/settings-libfuzzer: \
+    FUZZ_LIBS += -DASMSTORE_CLI_CRYPTO -lcrypto
+
 $(B)/fuzz/seeds/.stamp: $(B)/asmstore tests/lib/fuzz_corpus.sh | $(B)/fuzz
 	@tests/lib/fuzz_corpus.sh $(B)/asmstore $(B)/fuzz/seeds
 	@touch $@
