@@ -4,6 +4,7 @@
    the next letter of a cluster), so the loop ends within one call per byte and argument; an operand
    is an argument, an option's values are arguments or their tails, as many as its table says. */
 #include "../tools/cli_common.c"
+#include "../tools/cli_os.c" /* the platform file cli_common.c calls (--version's crypto library) */
 
 #include <stdlib.h>
 

@@ -35,7 +35,7 @@ $(B)/fuzz/lz4-replay $(B)/fuzz/lz4-libfuzzer: FUZZ_LIBS += -DASMSTORE_FUZZ_LIBLZ
 endif
 
 # fuzz_options drives the CLI's option parser (tools/cli_common.c: cli_parse_next)
-$(B)/fuzz/options-replay $(B)/fuzz/options-libfuzzer: tools/cli_common.c tools/cli.h
+$(B)/fuzz/options-replay $(B)/fuzz/options-libfuzzer: tools/cli_common.c tools/cli.h tools/cli_os.c tools/cli_os.h
 
 # fuzz_json drives the CLI's --json writer (tools/cli_common.c), its output read back by
 # tools/cli_settings.c's JSON reader
@@ -47,9 +47,9 @@ $(B)/fuzz/json-replay $(B)/fuzz/json-libfuzzer: tools/cli_common.c tools/cli.h t
 $(B)/fuzz/settings-replay $(B)/fuzz/settings-libfuzzer: tools/cli_settings.c tools/cli_settings.h \
     tools/cli_fs.c tools/cli_fs.h tools/cli_os.c tools/cli_os.h tools/cli.h
 
-# the CLI's platform file (cli_os.c, in both) hashes with libcrypto, which every CLI build has
-$(B)/fuzz/json-replay $(B)/fuzz/json-libfuzzer $(B)/fuzz/settings-replay $(B)/fuzz/settings-libfuzzer: \
-    FUZZ_LIBS += -DASMSTORE_CLI_CRYPTO -lcrypto
+# the CLI's platform file (cli_os.c, in these three) hashes with libcrypto, which every CLI build has
+$(B)/fuzz/json-replay $(B)/fuzz/json-libfuzzer $(B)/fuzz/settings-replay $(B)/fuzz/settings-libfuzzer \
+    $(B)/fuzz/options-replay $(B)/fuzz/options-libfuzzer: FUZZ_LIBS += -DASMSTORE_CLI_CRYPTO -lcrypto
 
 $(B)/fuzz/seeds/.stamp: $(B)/asmstore tests/lib/fuzz_corpus.sh | $(B)/fuzz
 	@tests/lib/fuzz_corpus.sh $(B)/asmstore $(B)/fuzz/seeds

@@ -132,12 +132,25 @@ void cli_unmap_file(const unsigned char *data, size_t size);
 
 /* >>bytes -------------------------------------------------------------------------------------- */
 /* Little-endian integers of the ZIP, PE and signing records the CLI reads and writes (the header's
-   own are not API). */
-uint16_t cli_rd16(const unsigned char *p);
-uint32_t cli_rd32(const unsigned char *p);
-void cli_wr16(unsigned char *p, uint32_t v);
-void cli_wr32(unsigned char *p, uint32_t v);
-void cli_wr64(unsigned char *p, uint64_t v);
+   own are not API); inline here, so that a file compiled alone (the fuzzers') has them too. */
+static inline uint16_t cli_rd16(const unsigned char *p) {
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+static inline uint32_t cli_rd32(const unsigned char *p) {
+    return (uint32_t)cli_rd16(p) | (uint32_t)cli_rd16(p + 2) << 16;
+}
+static inline void cli_wr16(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+}
+static inline void cli_wr32(unsigned char *p, uint32_t v) {
+    cli_wr16(p, v & 0xFFFFu);
+    cli_wr16(p + 2, v >> 16);
+}
+static inline void cli_wr64(unsigned char *p, uint64_t v) {
+    cli_wr32(p, (uint32_t)v);
+    cli_wr32(p + 4, (uint32_t)(v >> 32));
+}
 
 /* >>codecs ------------------------------------------------------------------------------------- */
 /* (Reading needs no callback: the reader decodes XALZ images with asmstore_lz4_decode and XAZS

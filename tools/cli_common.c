@@ -426,27 +426,6 @@ void cli_unmap_file(const unsigned char *data, size_t size) {
     asmstore_unmap_file(data, size);
 }
 
-
-/* >>bytes -------------------------------------------------------------------------------------- */
-uint16_t cli_rd16(const unsigned char *p) {
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-uint32_t cli_rd32(const unsigned char *p) {
-    return (uint32_t)cli_rd16(p) | (uint32_t)cli_rd16(p + 2) << 16;
-}
-void cli_wr16(unsigned char *p, uint32_t v) {
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
-}
-void cli_wr32(unsigned char *p, uint32_t v) {
-    cli_wr16(p, v & 0xFFFFu);
-    cli_wr16(p + 2, v >> 16);
-}
-void cli_wr64(unsigned char *p, uint64_t v) {
-    cli_wr32(p, (uint32_t)v);
-    cli_wr32(p + 4, (uint32_t)(v >> 32));
-}
-
 /* >>codecs ------------------------------------------------------------------------------------- */
 asmstore_result cli_compress(void *user, asmstore_compression kind, int level, void *dst,
                              size_t cap, const void *src, size_t src_size, size_t *written) {
