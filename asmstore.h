@@ -1915,6 +1915,27 @@ ASMSTORE__PRIVATE int asmstore__os_set_mode(int fd, unsigned mode) {
 #endif
 }
 
+#ifdef ASMSTORE__WINDOWS
+/* The errno of MoveFileExW's failure code to replace `to`, whose "access denied" says neither of
+   its usual causes: a directory there (EISDIR, as POSIX rename says) or a file another process
+   holds open without FILE_SHARE_DELETE (EBUSY: Windows replaces no file in use). */
+ASMSTORE__PRIVATE int asmstore__os_replace_errno(const wchar_t *to, DWORD code) {
+    DWORD a = GetFileAttributesW(to);
+    HANDLE h;
+
+    if (code != ERROR_ACCESS_DENIED && code != ERROR_SHARING_VIOLATION)
+        return asmstore__os_errno(code);
+    if (a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_DIRECTORY)) return EISDIR;
+    h = CreateFileW(to, DELETE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                    OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+    if (h != INVALID_HANDLE_VALUE) {
+        CloseHandle(h);
+        return asmstore__os_errno(code);
+    }
+    return GetLastError() == ERROR_SHARING_VIOLATION ? EBUSY : asmstore__os_errno(code);
+}
+#endif
+
 /* Renames from to to, replacing to when it exists (atomically on POSIX; MoveFileExW on
    Windows, where rename() would refuse an existing target). 0, or -1 with errno set. */
 ASMSTORE__PRIVATE int asmstore__os_replace(const char *from, const char *to) {
@@ -1925,7 +1946,7 @@ ASMSTORE__PRIVATE int asmstore__os_replace(const char *from, const char *to) {
     if (wt && MoveFileExW(wf, wt, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
         rc = 0;
     else if (wt)
-        e = asmstore__os_errno(GetLastError());
+        e = asmstore__os_replace_errno(wt, GetLastError());
     ASMSTORE_FREE(wf);
     ASMSTORE_FREE(wt);
     errno = e;
