@@ -1706,6 +1706,21 @@ ASMSTORE__PRIVATE wchar_t *asmstore__os_wide(const char *path) {
 
 /* _wopen of a UTF-8 path, binary and not inherited; nofollow: a reparse point (symlink,
    junction) is refused with ELOOP, as O_NOFOLLOW does. */
+/* Is the nearest existing directory above w (cut at its separators in place) something other than
+   a directory? Then a path through it is ENOTDIR, as on POSIX, not Windows' "path not found". */
+ASMSTORE__PRIVATE int asmstore__os_parent_not_dir(wchar_t *w) {
+    size_t n = wcslen(w);
+    DWORD a;
+
+    while (n-- > 0)
+        if (w[n] == L'/' || w[n] == L'\\') {
+            w[n] = 0;
+            a = GetFileAttributesW(w);
+            if (a != INVALID_FILE_ATTRIBUTES) return !(a & FILE_ATTRIBUTE_DIRECTORY);
+        }
+    return 0;
+}
+
 ASMSTORE__PRIVATE int asmstore__os_wopen(const char *path, int flags, int nofollow) {
     wchar_t *w = asmstore__os_wide(path);
     DWORD attrs;
@@ -1717,6 +1732,7 @@ ASMSTORE__PRIVATE int asmstore__os_wopen(const char *path, int flags, int nofoll
         errno = ELOOP;
     else
         fd = _wopen(w, flags | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
+    if (fd < 0 && errno == ENOENT && asmstore__os_parent_not_dir(w)) errno = ENOTDIR;
     e = errno;
     ASMSTORE_FREE(w);
     errno = e;
