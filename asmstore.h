@@ -1704,8 +1704,6 @@ ASMSTORE__PRIVATE wchar_t *asmstore__os_wide(const char *path) {
     return w;
 }
 
-/* _wopen of a UTF-8 path, binary and not inherited; nofollow: a reparse point (symlink,
-   junction) is refused with ELOOP, as O_NOFOLLOW does. */
 /* Is the nearest existing directory above w (cut at its separators in place) something other than
    a directory? Then a path through it is ENOTDIR, as on POSIX, not Windows' "path not found". */
 ASMSTORE__PRIVATE int asmstore__os_parent_not_dir(wchar_t *w) {
@@ -1721,6 +1719,9 @@ ASMSTORE__PRIVATE int asmstore__os_parent_not_dir(wchar_t *w) {
     return 0;
 }
 
+/* _wopen of a UTF-8 path, binary and not inherited; nofollow: a reparse point (symlink,
+   junction) is refused with ELOOP, as O_NOFOLLOW does. errno as POSIX would say it: ENOTDIR for
+   a path through a file, and EBUSY (not EACCES) for a file another process opened unshared. */
 ASMSTORE__PRIVATE int asmstore__os_wopen(const char *path, int flags, int nofollow) {
     wchar_t *w = asmstore__os_wide(path);
     DWORD attrs;
@@ -1732,6 +1733,7 @@ ASMSTORE__PRIVATE int asmstore__os_wopen(const char *path, int flags, int nofoll
         errno = ELOOP;
     else
         fd = _wopen(w, flags | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
+    if (fd < 0 && errno == EACCES && GetLastError() == ERROR_SHARING_VIOLATION) errno = EBUSY;
     if (fd < 0 && errno == ENOENT && asmstore__os_parent_not_dir(w)) errno = ENOTDIR;
     e = errno;
     ASMSTORE_FREE(w);
