@@ -296,6 +296,12 @@ if $PY -c 'import xxhash, zstandard' 2>/dev/null; then
   then t_ok "an APK whose store names an entry LPT1: extract refuses it under Wine (exit 1), writes ok.dll"
   else t_fail "hostile name in an APK" "exit $(cat "$T_TMP/win/rc"): $(head -c 300 "$T_TMP/win/err"); $(ls -A "$T_TMP/win/ha" | tr '\n' ' ')"; fi
 else t_skip "hostile entry names" "needs python3-xxhash and python3-zstandard (Debian)"; fi
+# repack --from whose settings name a device as an entry's file (before: the console opened and read)
+(cd "$T_TMP/win" && rm -rf rf && wine "$CLI" unpack "$V3" -C rf >/dev/null 2>&1 &&
+  sed -i 's|"file": "System.Linq.dll"|"file": "CON"|' rf/asmstore-unpack.json && wine "$CLI" repack "$V3" --from rf -o rf.so </dev/null >/dev/null 2>err; echo $? >rc)
+if [ "$(cat "$T_TMP/win/rc")" = 1 ] && grep -q 'file: not a relative name under the folder: a Windows device name' "$T_TMP/win/err" && [ ! -e "$T_TMP/win/rf.so" ]
+then t_ok "repack --from settings naming CON as a file: refused (exit 1, why said), no device opened, nothing written"
+else t_fail "repack --from CON" "exit $(cat "$T_TMP/win/rc"): $(head -c 300 "$T_TMP/win/err")"; fi
 
 # an output that is a directory: repack -o DIR, pack -o DIR whose release file name is a directory,
 # pack --target net8 -o FILE (a set is a directory): exit 2 and Linux's words (EISDIR, ENOTDIR, not
