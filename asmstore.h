@@ -1721,8 +1721,24 @@ ASMSTORE__PRIVATE wchar_t *asmstore__os_wide(const char *path) {
     return w;
 }
 
+/* Is the nearest existing directory above w (cut at its separators in place) something other than
+   a directory? Then a path through it is ENOTDIR, as on POSIX, not Windows' "path not found". */
+ASMSTORE__PRIVATE int asmstore__os_parent_not_dir(wchar_t *w) {
+    size_t n = wcslen(w);
+    DWORD a;
+
+    while (n-- > 0)
+        if (w[n] == L'/' || w[n] == L'\\') {
+            w[n] = 0;
+            a = GetFileAttributesW(w);
+            if (a != INVALID_FILE_ATTRIBUTES) return !(a & FILE_ATTRIBUTE_DIRECTORY);
+        }
+    return 0;
+}
+
 /* _wopen of a UTF-8 path, binary and not inherited; nofollow: a reparse point (symlink,
-   junction) is refused with ELOOP, as O_NOFOLLOW does. */
+   junction) is refused with ELOOP, as O_NOFOLLOW does. errno as POSIX would say it: ENOTDIR for
+   a path through a file, and EBUSY (not EACCES) for a file another process opened unshared. */
 ASMSTORE__PRIVATE int asmstore__os_wopen(const char *path, int flags, int nofollow) {
     wchar_t *w = asmstore__os_wide(path);
     DWORD attrs;
@@ -1734,6 +1750,8 @@ ASMSTORE__PRIVATE int asmstore__os_wopen(const char *path, int flags, int nofoll
         errno = ELOOP;
     else
         fd = _wopen(w, flags | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
+    if (fd < 0 && errno == EACCES && GetLastError() == ERROR_SHARING_VIOLATION) errno = EBUSY;
+    if (fd < 0 && errno == ENOENT && asmstore__os_parent_not_dir(w)) errno = ENOTDIR;
     e = errno;
     ASMSTORE_FREE(w);
     errno = e;
@@ -1932,6 +1950,27 @@ ASMSTORE__PRIVATE int asmstore__os_set_mode(int fd, unsigned mode) {
 #endif
 }
 
+#ifdef ASMSTORE__WINDOWS
+/* The errno of MoveFileExW's failure code to replace `to`, whose "access denied" says neither of
+   its usual causes: a directory there (EISDIR, as POSIX rename says) or a file another process
+   holds open without FILE_SHARE_DELETE (EBUSY: Windows replaces no file in use). */
+ASMSTORE__PRIVATE int asmstore__os_replace_errno(const wchar_t *to, DWORD code) {
+    DWORD a = GetFileAttributesW(to);
+    HANDLE h;
+
+    if (code != ERROR_ACCESS_DENIED && code != ERROR_SHARING_VIOLATION)
+        return asmstore__os_errno(code);
+    if (a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_DIRECTORY)) return EISDIR;
+    h = CreateFileW(to, DELETE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                    OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+    if (h != INVALID_HANDLE_VALUE) {
+        CloseHandle(h);
+        return asmstore__os_errno(code);
+    }
+    return GetLastError() == ERROR_SHARING_VIOLATION ? EBUSY : asmstore__os_errno(code);
+}
+#endif
+
 /* Renames from to to, replacing to when it exists (atomically on POSIX; MoveFileExW on
    Windows, where rename() would refuse an existing target). 0, or -1 with errno set. */
 ASMSTORE__PRIVATE int asmstore__os_replace(const char *from, const char *to) {
@@ -1942,7 +1981,7 @@ ASMSTORE__PRIVATE int asmstore__os_replace(const char *from, const char *to) {
     if (wt && MoveFileExW(wf, wt, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
         rc = 0;
     else if (wt)
-        e = asmstore__os_errno(GetLastError());
+        e = asmstore__os_replace_errno(wt, GetLastError());
     ASMSTORE_FREE(wf);
     ASMSTORE_FREE(wt);
     errno = e;

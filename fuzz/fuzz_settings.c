@@ -19,7 +19,7 @@ static void check_entry(const cli_settings *s, size_t size, const cli_settings_e
         !in_arena(s, size, e->compression) || !in_arena(s, size, e->sha256) ||
         !in_arena(s, size, e->pdb) || !in_arena(s, size, e->config))
         abort();
-    if (e->file && (!cli_safe_relative_name(e->file, strlen(e->file)) || !e->sha256))
+    if (e->file && (cli_unsafe_name(e->file, strlen(e->file)) || !e->sha256))
         abort();
     if (e->level < 0 || e->level > 22)
         abort();
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (i = 0; i < s.nstores; i++) {
         const cli_settings_store *st = &s.stores[i];
 
-        if (!st->dir || !cli_safe_relative_name(st->dir, strlen(st->dir)) || strchr(st->dir, '/'))
+        if (!st->dir || cli_unsafe_name(st->dir, strlen(st->dir)) || strchr(st->dir, '/'))
             abort();
         if (st->format > 4) /* "format" in [0, 4]: get_uint's max below 9 */
             abort();

@@ -135,8 +135,8 @@ hostile() { # NAME SED-EXPR WANT: the settings edited, repack --from must exit 1
     else t_fail "hostile settings: $1" "rc=$rc $(head -2 "$T/h.log")"; fi
 }
 if [ -d "$H" ]; then
-    hostile "a file outside the folder" 's|"file": "System.Linq.dll"|"file": "../../../etc/passwd"|' 'not a relative name under the folder'
-    hostile "an absolute file" 's|"file": "System.Linq.dll"|"file": "/etc/passwd"|' 'not a relative name'
+    hostile "a file outside the folder" 's|"file": "System.Linq.dll"|"file": "../../../etc/passwd"|' "not a relative name under the folder: a '.' or '..' component"
+    hostile "an absolute file" 's|"file": "System.Linq.dll"|"file": "/etc/passwd"|' 'not a relative name under the folder: an absolute path'
     hostile "a store dir outside" 's|"dir": "arm64-v8a"|"dir": ".."|' 'not a relative name'
     hostile "a nested store dir" 's|"dir": "arm64-v8a"|"dir": "a/b"|' 'more than one path component'
     hostile "not JSON" 's|"schema": 1,|"schema": 1|' 'at byte 13: not JSON'
@@ -245,8 +245,8 @@ else t_skip "100,000 entries" "/usr/bin/time absent (Debian: time)"; fi
 # ---- unpack never writes outside DIR, never over files silently ----
 t_evil_store "$T/evil.store" # its second entry is named "../AAAA.dll"
 "$ASMSTORE" unpack "$T/evil.store" -C "$T/ev" >"$T/ev.log" 2>&1; rc=$?
-t_check "an entry named ../AAAA.dll: refused (exit 1), nothing outside DIR, no settings file" bash -c \
-    "[ $rc = 1 ] && grep -q 'refusing to write' '$T/ev.log' && ! find '$T' -name AAAA.dll | grep -q . && [ ! -e '$T/ev/asmstore-unpack.json' ]"
+t_check "an entry named ../AAAA.dll: refused (exit 1) saying why, nothing outside DIR, no settings file" bash -c \
+    "[ $rc = 1 ] && grep -qF \"refusing to write arm64-v8a/../AAAA.dll under $T/ev: a '.' or '..' component\" '$T/ev.log' && ! find '$T' -name AAAA.dll | grep -q . && [ ! -e '$T/ev/asmstore-unpack.json' ]"
 mkdir -p "$T/full" && echo keep >"$T/full/x"
 "$ASMSTORE" unpack "$T/p-net11-coreclr.bin" -C "$T/full" >"$T/full.log" 2>&1; rc=$?
 t_check "a non-empty DIR: refused (exit 2), saying --force" bash -c "[ $rc = 2 ] && grep -q -- '--force' '$T/full.log' && [ ! -e '$T/full/asmstore-unpack.json' ]"

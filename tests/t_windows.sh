@@ -253,6 +253,107 @@ EOF2
   if [ -z "$bad" ] && [ $n = 48 ]; then t_ok "48 hostile keys (DER bytes flipped, lengths huge or indefinite, cut short): exit 0, 1 or 2, nothing written when refused"
   else t_fail "hostile keys ($n)" "$bad"; fi
 else t_skip "asmstore.exe repack --sign-key" "openssl, apksigner or a libcrypto build/asmstore absent"; fi
+# ---- bad input and edge cases (issue 38): what Linux does, or where Windows must differ, a refusal ----
+# entry names Windows would take for something else: each store holds ok.dll and one such name
+# (tests/lib/plain_store.py). A backslash is refused by both builds alike; on Windows ':' (a drive,
+# an NTFS stream of another file), a device name (CON, aux.dll, COM1.dll: the console or a port
+# opened), a trailing dot or space (dropped: another file) and <>"|?* are refused too, exit 1,
+# saying why, ok.dll written and nothing else, inside or outside DIR. Linux writes those as named.
+PY=/usr/bin/python3
+if $PY -c 'import xxhash, zstandard' 2>/dev/null; then
+  hostile=('..\x1.dll|a backslash' 'sub\x2.dll|a backslash' 'C:\x3.dll|a backslash'
+           "C:x4.dll|a ':'" "x5.dll:stream|a ':'" 'CON|device' 'NUL|device' 'aux.dll|device'
+           'COM1.dll|device' 'LPT1|device' 'con.DLL|device' 'sub/NUL.dll|device' 'CON .dll|device'
+           'a6.dll.|a trailing dot' 'a7.dll |a trailing dot' 'q?.dll|a character' 'a<b.dll|a character')
+  i=0
+  for h in "${hostile[@]}"; do
+    i=$((i + 1)); $PY "$TOP/tests/lib/plain_store.py" "$T_TMP/hn$i.store" names 6f6b2e646c6c "$(printf '%s' "${h%|*}" | od -An -tx1 | tr -d ' \n')"
+  done
+  bad=; i=0
+  for h in "${hostile[@]}"; do
+    i=$((i + 1)); name=${h%|*}; why=${h#*|}; [ "$why" = device ] && why="a Windows device name"
+    for c in extract unpack; do
+      for d in lin win; do rm -rf "$T_TMP/$d/hn"; mkdir -p "$T_TMP/$d/hn"; done
+      (cd "$T_TMP/lin/hn" && "$ASMSTORE" $c "$T_TMP/hn$i.store" -C d >../out 2>../err; echo $? >../rc)
+      (cd "$T_TMP/win/hn" && wine "$CLI" $c "$T_TMP/hn$i.store" -C d >../out 2>../err; echo $? >../rc)
+      wrote=$(cd "$T_TMP/win/hn" && find . -type f | sort | tr '\n' ' ')
+      case $why in
+        "a backslash") cmp -s "$T_TMP/lin/err" "$T_TMP/win/err" && cmp -s "$T_TMP/lin/rc" "$T_TMP/win/rc" || bad="$name: not as on Linux";;
+        *) [ "$(cat "$T_TMP/lin/rc")" = 0 ] || bad="$name: Linux $c exit $(cat "$T_TMP/lin/rc")";;
+      esac
+      want="./d/ok.dll "; [ $c = unpack ] && want="./d/arm64-v8a/ok.dll "
+      if [ "$(cat "$T_TMP/win/rc")" != 1 ] || ! grep -qF "refusing to write" "$T_TMP/win/err" || ! grep -qF "$name under d: $why" "$T_TMP/win/err" ||
+         [ "$wrote" != "$want" ]; then bad="$name ($c): exit $(cat "$T_TMP/win/rc"), wrote $wrote: $(head -c 300 "$T_TMP/win/err")"; fi
+      [ -n "$bad" ] && break 2
+    done
+  done
+  if [ -z "$bad" ]; then t_ok "extract and unpack of ${#hostile[@]} hostile names ('..\\', 'C:\\', 'C:x', 'x:stream', CON, NUL, aux.dll, COM1.dll, LPT1, 'a.dll.', 'a.dll ', '?'): refused under Wine (exit 1, why said), nothing but ok.dll written"
+  else t_fail "hostile entry names" "$bad"; fi
+  # the same in an APK (the store at lib/arm64-v8a/, tests/lib/zip_cases.py)
+  python3 "$TOP/tests/lib/zip_cases.py" "$T_TMP/hn.apk" stored "$T_TMP/hn10.store"
+  (cd "$T_TMP/win" && rm -rf ha && wine "$CLI" extract "$T_TMP/hn.apk" -C ha >out 2>err; echo $? >rc)
+  if [ "$(cat "$T_TMP/win/rc")" = 1 ] && grep -qF "refusing to write LPT1 under ha: a Windows device name" "$T_TMP/win/err" && [ "$(ls -A "$T_TMP/win/ha")" = ok.dll ]
+  then t_ok "an APK whose store names an entry LPT1: extract refuses it under Wine (exit 1), writes ok.dll"
+  else t_fail "hostile name in an APK" "exit $(cat "$T_TMP/win/rc"): $(head -c 300 "$T_TMP/win/err"); $(ls -A "$T_TMP/win/ha" | tr '\n' ' ')"; fi
+else t_skip "hostile entry names" "needs python3-xxhash and python3-zstandard (Debian)"; fi
+# repack --from whose settings name a device as an entry's file (before: the console opened and read)
+(cd "$T_TMP/win" && rm -rf rf && wine "$CLI" unpack "$V3" -C rf >/dev/null 2>&1 &&
+  sed -i 's|"file": "System.Linq.dll"|"file": "CON"|' rf/asmstore-unpack.json && wine "$CLI" repack "$V3" --from rf -o rf.so </dev/null >/dev/null 2>err; echo $? >rc)
+if [ "$(cat "$T_TMP/win/rc")" = 1 ] && grep -q 'file: not a relative name under the folder: a Windows device name' "$T_TMP/win/err" && [ ! -e "$T_TMP/win/rf.so" ]
+then t_ok "repack --from settings naming CON as a file: refused (exit 1, why said), no device opened, nothing written"
+else t_fail "repack --from CON" "exit $(cat "$T_TMP/win/rc"): $(head -c 300 "$T_TMP/win/err")"; fi
+
+# an output that is a directory: repack -o DIR, pack -o DIR whose release file name is a directory,
+# pack --target net8 -o FILE (a set is a directory): exit 2 and Linux's words (EISDIR, ENOTDIR, not
+# Windows' "access denied" / "path not found"), nothing changed
+for d in lin win; do mkdir -p "$T_TMP/$d/od/keep" "$T_TMP/$d/od2/libassembly-store.so"; printf 'a file' >"$T_TMP/$d/afile"; done
+if both repack "$V3" --remove System.Linq.dll -o od && grep -q 'Is a directory' "$T_TMP/win/err" &&
+   both pack --target net10 --abi arm64 -o od2 x && grep -q 'Is a directory' "$T_TMP/win/err" &&
+   both pack --target net8 --abi arm64 -o afile x && grep -q 'Not a directory' "$T_TMP/win/err" &&
+   [ "$(cat "$T_TMP/win/rc")" = 2 ] && same od && same od2 && same afile && [ "$(ls -A "$T_TMP/win/od" "$T_TMP/win/od2/libassembly-store.so" | tr -d '\n')" = "$T_TMP/win/od:keep$T_TMP/win/od2/libassembly-store.so:" ]
+then t_ok "an output that is a directory (repack -o DIR, pack -o DIR/<name> a directory) or a set's DIR a file: exit 2, Linux's message, nothing changed"
+else say "output a directory"; fi
+
+# a locked output: tests/lib/win_locker.c holds it open without sharing (as an editor or a running
+# program does); pack, repack and extract over it fail (exit 2, EBUSY and what to do: not "check
+# its permissions"), as does info reading one, the old file intact, no temp file beside it; once
+# it is closed the same pack writes Linux's bytes
+if $WIN_CC -std=c99 $W -O2 -municode -o "$T_TMP/locker.exe" "$TOP/tests/lib/win_locker.c" 2>"$T_TMP/locker.err"; then
+  lk=$T_TMP/win/lk; mkdir -p "$lk/xo"; printf 'the old file' >"$lk/out.so"; cp "$T_TMP/win/x/System.Linq.dll" "$lk/xo/"
+  wine "$T_TMP/locker.exe" "$lk/out.so" "$lk.ready" "$lk.stop" & lpid=$!
+  wine "$T_TMP/locker.exe" "$lk/xo/System.Linq.dll" "$lk.ready2" "$lk.stop" & lpid2=$!
+  for _ in $(seq 300); do [ -e "$lk.ready" ] && [ -e "$lk.ready2" ] && break; sleep 0.1; done
+  bad=
+  for c in "pack --target net10 --abi arm64 -o out.so $T_TMP/win/x" "repack $V3 --remove System.Linq.dll -o out.so" "extract $V3 -C xo" "info xo/System.Linq.dll"; do
+    (cd "$lk" && wine "$CLI" $c >/dev/null 2>"$lk.err"); rc=$?
+    if [ $rc != 2 ] || ! grep -q 'Device or resource busy; another program has it open' "$lk.err"; then bad="$c: exit $rc: $(cat "$lk.err")"; break; fi
+  done
+  left=$(find "$lk" -name '*tmp*' | wc -l)
+  touch "$lk.stop"; wait $lpid $lpid2
+  if [ -z "$bad" ] && [ "$(cat "$lk/out.so")" = "the old file" ] && [ "$left" = 0 ] &&
+     (cd "$lk" && wine "$CLI" pack --target net10 --abi arm64 -o out.so "$T_TMP/win/x" >/dev/null 2>&1) && cmp -s "$lk/out.so" "$T_TMP/win/net10-monovm.so"
+  then t_ok "a locked file (open in another process, no sharing): pack, repack, extract over it and info of it exit 2 saying so, the old file intact, no temp file; unlocked, written"
+  else t_fail "locked output" "${bad:-old file: $(head -c 20 "$lk/out.so"); temp files left: $left}"; fi
+else t_fail "tests/lib/win_locker.c does not build" "$(head -3 "$T_TMP/locker.err")"; fi
+
+# truncated and hostile stores (tests/lib/scan_mutants.py, seed 38: bytes flipped, cut short, sizes
+# and offsets set huge, in the v3 sample and in an APK around it): info, verify, extract under Wine
+# print, write and exit exactly as on Linux; never a crash (exit > 2, Wine's page-fault report)
+"$ASMSTORE" wrap -o "$T_TMP/mw.so" --abi arm64 "$V3" >/dev/null
+python3 "$TOP/tests/lib/scan_mutants.py" 38 "$T_TMP/mut4" store:"$SAMPLES/v3-watercountdown-widget/x86_64/assembly-store.so" \
+  apk-stored:"$T_TMP/mw.so,$SAMPLES/v3-watercountdown-widget/arm64-v8a/libxamarin-app.so"
+bad=; n=0
+while read -r m; do
+  for c in info verify extract; do
+    n=$((n + 1)); rm -rf "$T_TMP/lin/mx" "$T_TMP/win/mx"
+    set -- "$m"; [ $c = extract ] && set -- "$m" -C mx
+    if ! both $c "$@" || [ "$(cat "$T_TMP/win/rc")" -gt 2 ] || grep -qiE 'unhandled|page fault|backtrace' "$T_TMP/win/err"; then
+      bad="$c $m"; break 2
+    elif { [ -e "$T_TMP/lin/mx" ] || [ -e "$T_TMP/win/mx" ]; } && ! same mx; then bad="$c $m: not the same files"; break 2; fi
+  done
+done <"$T_TMP/mut4/list"
+if [ -z "$bad" ] && [ $n -ge 150 ]; then t_ok "$n runs of info, verify, extract on truncated and hostile stores and APKs: as on Linux under Wine, no crash"
+else say "hostile store: ${bad:-only $n runs}"; fi
 wine "$CLI" load "$V3" System.Linq.dll >/dev/null 2>"$T_TMP/load.err"; rc=$?
 if [ $rc = 2 ] && grep -q 'load: not available on Windows' "$T_TMP/load.err"; then t_ok "load: not available on Windows, exit 2"
 else t_fail "load on Windows" "exit $rc: $(cat "$T_TMP/load.err")"; fi

@@ -395,6 +395,8 @@ static const char *errno_hint(int e, const char *path) {
         return "free some disk space";
     if (e == EISDIR)
         return "give a file, not a directory";
+    if (e == EBUSY) /* Windows replaces no file another program holds open */
+        return "another program has it open: close it there";
     if (e == ENOTDIR)
         return "a part of the path is not a directory";
     /* cli_map_file's EINVAL: something other than a file or directory */

@@ -19,26 +19,34 @@ int cli_dir_open(const char *dir, int create) {
     return cli_os_dir_open(dir);
 }
 
-int cli_safe_relative_name(const char *n, size_t len) {
-    size_t i = 0;
+const char *cli_unsafe_name(const char *n, size_t len) {
+    size_t i, j;
 
     if (len == 0 || n[0] == '/')
-        return 0;
-    while (i < len) {
-        size_t j = i;
+        return len ? "an absolute path" : "an empty name";
+    if (memchr(n, '\0', len))
+        return "a NUL byte in it";
+    if (memchr(n, '\\', len))
+        return "a backslash in it (a separator on Windows)";
+    for (i = 0; i <= len; i = j + 1) {
+        const char *why;
 
-        while (j < len && n[j] != '/')
-            j++;
-        if (j == i || (j - i == 1 && n[i] == '.') || (j - i == 2 && n[i] == '.' && n[i + 1] == '.'))
-            return 0;
-        i = j + 1;
-        if (j == len - 1)
-            return 0; /* trailing slash */
+        for (j = i; j < len && n[j] != '/'; j++) {
+        }
+        if (j == i)
+            return "an empty component ('//' or a trailing '/')";
+        if ((j - i == 1 && n[i] == '.') || (j - i == 2 && n[i] == '.' && n[i + 1] == '.'))
+            return "a '.' or '..' component";
+        if ((why = cli_os_name_unsafe(n + i, j - i)) != NULL)
+            return why;
     }
-    for (i = 0; i < len; i++)
-        if (n[i] == '\0' || n[i] == '\\')
-            return 0;
-    return 1;
+    return NULL;
+}
+
+const char *cli_write_refused_why(const char *relpath) {
+    const char *why = cli_unsafe_name(relpath, strlen(relpath));
+
+    return why ? why : "a symlink or something other than a directory in the way";
 }
 
 /* errno of a failed open/rename of something that should be a directory or a file: 1 when a
@@ -136,7 +144,7 @@ int cli_write_under(int rootfd, const char *relpath, const void *data, size_t si
     const char *p = relpath, *slash;
     int dirfd, rc, err;
 
-    if (!cli_safe_relative_name(relpath, strlen(relpath)))
+    if (cli_unsafe_name(relpath, strlen(relpath)))
         return 1;
     dirfd = cli_os_dir_dup(rootfd);
     if (dirfd < 0)

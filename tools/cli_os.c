@@ -40,6 +40,11 @@ int cli_os_fnmatch(const char *pattern, const char *name) {
 int cli_os_lstat(const char *path, struct stat *st) {
     return lstat(path, st);
 }
+const char *cli_os_name_unsafe(const char *name, size_t len) {
+    (void)name;
+    (void)len;
+    return NULL;
+}
 int cli_os_set_mode(int fd, unsigned mode) {
     return fchmod(fd, (mode_t)mode);
 }
@@ -213,6 +218,42 @@ int cli_os_fnmatch(const char *pattern, const char *name) {
     return *p != 0;
 }
 
+/* Is name[0..len) a DOS device (its part before the first dot, trailing spaces dropped)? */
+static int is_device_name(const char *name, size_t len) {
+    static const char *const devices[] = {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"};
+    size_t n = 0, i;
+
+    while (n < len && name[n] != '.')
+        n++;
+    while (n > 0 && name[n - 1] == ' ')
+        n--;
+    for (i = 0; i < sizeof devices / sizeof *devices; i++)
+        if (strlen(devices[i]) == n && _strnicmp(name, devices[i], n) == 0)
+            return 1;
+    /* COM0-9 and LPT0-9, and with the superscripts 1-3 (UTF-8 C2 B9, C2 B2, C2 B3) */
+    if ((n == 4 || n == 5) && (!_strnicmp(name, "COM", 3) || !_strnicmp(name, "LPT", 3)))
+        return n == 4 ? name[3] >= '0' && name[3] <= '9'
+                      : (unsigned char)name[3] == 0xC2 &&
+                            ((unsigned char)name[4] == 0xB9 || (unsigned char)name[4] == 0xB2 ||
+                             (unsigned char)name[4] == 0xB3);
+    return 0;
+}
+const char *cli_os_name_unsafe(const char *name, size_t len) {
+    size_t i;
+
+    if (len == 0)
+        return NULL; /* cli_unsafe_name refuses an empty component itself */
+    if (memchr(name, ':', len))
+        return "a ':' in it (on Windows a drive letter or an NTFS stream of another file)";
+    if (name[len - 1] == '.' || name[len - 1] == ' ')
+        return "a trailing dot or space (Windows drops it: the name of another file)";
+    if (is_device_name(name, len))
+        return "a Windows device name (CON, PRN, AUX, NUL, COM0-9, LPT0-9, any extension)";
+    for (i = 0; i < len; i++)
+        if ((unsigned char)name[i] < 0x20 || strchr("<>\"|?*", name[i]))
+            return "a character no Windows file name holds (<>\"|?* or a control character)";
+    return NULL;
+}
 int cli_os_lstat(const char *path, struct stat *st) {
     int r = is_reparse(path);
     if (r < 0 || stat(path, st) != 0) {

@@ -99,6 +99,13 @@ const char *cli_os_sign_reason(void);
 void cli_os_key_free(cli_os_key *k);
 void cli_os_cert_free(cli_os_cert *cert);
 
+/* Why the path component name[0..len) would be something other than that file's name here, or
+   NULL. POSIX: never (only '/' and NUL, which cli_fs.c refuses). Windows: a ':' (a drive, or an
+   NTFS stream of another file), a trailing dot or space (dropped: another file's name), a device
+   name (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with any extension, in any case), a character no
+   Windows name holds (<>"|?* and controls). */
+const char *cli_os_name_unsafe(const char *name, size_t len);
+
 /* Directory descriptors (cli_fs.c): each step from a directory opened without following a
    symlink. POSIX: openat and its family; Windows: the directory held open without share-delete
    (it cannot be renamed or replaced while held) and each name refused when it is a reparse

@@ -618,10 +618,9 @@ static int write_extracted(int rootfd, const char *dir, const char *rel, const v
         cli_json_close();
     }
     if (rc == 1)
-        cli_error("refusing to write %s under %s: an unsafe name, or a symlink or "
-                  "non-directory in the way "
-                  "(extract writes under -C DIR only: extract into a new, empty directory)",
-                  rel, dir);
+        cli_error("refusing to write %s under %s: %s (extract writes under -C DIR only: "
+                  "extract into a new, empty directory)",
+                  rel, dir, cli_write_refused_why(rel));
     else if (rc == 2) {
         char path[PATH_MAX];
         int n = snprintf(path, sizeof path, "%s/%s", dir, rel);

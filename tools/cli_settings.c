@@ -365,12 +365,15 @@ static int get_bool(settings_reader *r, size_t obj, const char *key, int *v) {
 /* A file member: NULL, or a relative name that stays under its directory. */
 static int get_path(settings_reader *r, size_t obj, const char *key, int optional,
                     const char **v) {
+    const char *why;
+    char what[150];
+
     if (get_string(r, obj, key, optional, v) != 0)
         return -1;
-    if (*v && !cli_safe_relative_name(*v, strlen(*v)))
-        return settings_fail(r, cli_json_get(&r->j, obj, key),
-                             "not a relative name under the folder (no '..', no leading '/')",
-                             key);
+    if (*v && (why = cli_unsafe_name(*v, strlen(*v))) != NULL) {
+        snprintf(what, sizeof what, "not a relative name under the folder: %s", why);
+        return settings_fail(r, cli_json_get(&r->j, obj, key), what, key);
+    }
     return 0;
 }
 

@@ -114,11 +114,8 @@ static int put_file(unpack_job *j, const cli_unit *u, const char *rel, const voi
     int rc = cli_write_under(j->rootfd, rel, p, n, 0644);
 
     if (rc == 1)
-        cli_error(
-            "%s: refusing to write %s under %s: an unsafe name (absolute, '..', "
-            "backslash), or a symlink or non-directory in the way: nothing is written outside "
-            "-C DIR",
-            u->label, rel, j->dir);
+        cli_error("%s: refusing to write %s under %s: %s: nothing is written outside -C DIR",
+                  u->label, rel, j->dir, cli_write_refused_why(rel));
     else if (rc == 2)
         cli_fail_errno(rel, "write it under -C DIR");
     j->files += rc == 0;
