@@ -79,10 +79,17 @@ else t_skip "APK under Wine" "zip or zipalign missing (make deps)"; fi
 # a read-only output directory: a clean failure (EACCES), the old file intact, no temp file. As a user
 # the permissions bind (root's writes ignore them): nobody, with a Wine prefix of its own.
 ro="$T_TMP/ro"; mkdir -p "$ro"; printf 'the old file' >"$ro/out.so"; chmod 755 "$T_TMP"; chmod 555 "$ro"
-nb=$BUILD/windows/wine-nobody
+# nobody's Wine prefix is kept in build/ when nobody can reach it there; in a clone under a private
+# directory it is made in T_TMP instead, with what nobody runs and reads copied beside it
+nb=$BUILD/windows/wine-nobody; NB_EXE=$EXE; NB_CLI=$WIN/asmstore.exe; NB_V3=$V3
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && ! as_nobody test -r "$NB_CLI" -a -r "$V3" 2>/dev/null; then
+  nb=$T_TMP/wine-nobody; mkdir -p "$nb"; cp "$EXE" "$NB_CLI" "$V3" "$nb/"
+  NB_EXE=$nb/$(basename "$EXE"); NB_CLI=$nb/asmstore.exe; NB_V3=$nb/$(basename "$V3"); chmod -R a+rX "$nb"
+fi
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && mkdir -p "$nb" && chown nobody "$nb"; then
-  setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$nb" WINEPREFIX="$nb/prefix" WINEDEBUG=-all \
-    wine "$EXE" pack "$ro/out.so" "$V3" 2>/dev/null | tr -d '\r' >"$T_TMP/ro.out"
+  as_nobody env HOME="$nb" WINEPREFIX="$nb/prefix" WINEDEBUG=-all \
+    wine "$NB_EXE" pack "$ro/out.so" "$NB_V3" 2>/dev/null | tr -d '\r' >"$T_TMP/ro.out"
   if grep -q 'creating the temp file beside the output.*EACCES' "$T_TMP/ro.out" && [ "$(cat "$ro/out.so")" = "the old file" ] &&
      [ "$(ls "$ro" | wc -l)" = 1 ]; then t_ok "a read-only output directory: EACCES said, the old file intact, nothing left beside it"
   else t_fail "read-only output directory" "$(tail -1 "$T_TMP/ro.out"); dir: $(ls "$ro" | tr '\n' ' ')"; fi
@@ -168,8 +175,9 @@ if both extract "$T_TMP/sat.so" -C dest && [ "$(cat "$T_TMP/win/rc")" = 1 ] && [
 else say "extract through a symlink"; fi
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
   chmod 555 "$ro"
-  setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$nb" WINEPREFIX="$nb/prefix" WINEDEBUG=-all \
-    wine "$CLI" pack --target net10 -o "$ro/out.so" "$T_TMP/win/x" >/dev/null 2>"$T_TMP/ro.err"; rc=$?
+  chmod -R a+rX "$T_TMP/win/x"
+  as_nobody env HOME="$nb" WINEPREFIX="$nb/prefix" WINEDEBUG=-all \
+    wine "$NB_CLI" pack --target net10 -o "$ro/out.so" "$T_TMP/win/x" >/dev/null 2>"$T_TMP/ro.err"; rc=$?
   chmod 755 "$ro"
   if [ $rc = 2 ] && grep -q 'Permission denied' "$T_TMP/ro.err" && [ "$(cat "$ro/out.so")" = "the old file" ] && [ "$(ls "$ro" | wc -l)" = 1 ]
   then t_ok "asmstore.exe pack into a read-only directory: exit 2, why said, the old file intact, nothing left"

@@ -722,7 +722,7 @@ static void test_locate_memory(void) {
     size_t store_size, n;
     asmstore_writer *w = make_store(ASMSTORE_ABI_X86_64, &store, &store_size);
     unsigned char *so = wrap(ASMSTORE_ABI_X86_64, ASMSTORE_ELF_MODE_DLOPEN, store, store_size, &n);
-    asmstore_locator l, d;
+    asmstore_locator l;
     if (!w || !so) { CHECK(0); return; }
     CHECK_EQ_INT(asmstore_locate_memory(&l, store, store_size, NULL), ASMSTORE_OK);
     CHECK(l.data == store && l.size == store_size && l.via == ASMSTORE_VIA_MEMORY && l.wrapper == ASMSTORE_ELF_NONE);
@@ -737,6 +737,7 @@ static void test_locate_memory(void) {
     {
         char p_dl[512];
         void *h, *sym;
+        asmstore_locator d;
         asmstore_reader r;
         asmstore_entry e;
         CHECK(write_tmp("libmem.so", so, n, p_dl, sizeof p_dl));
