@@ -528,7 +528,7 @@ if [ -z "$ONLY" ] || [ "$ONLY" = codecs ]; then
   say ""
   say "The reader's own LZ4 block decoder (\`asmstore_lz4_decode\`) vs liblz4's \`LZ4_decompress_safe\` on the same blocks"
   say "(every image of the corpus packed \`--target net10 --runtime monovm\`: LZ4 HC 12), the two in turn in each of $((REPS + 4))"
-  say "repetitions; the header's CRC-32 (slicing by 8) vs zlib's \`crc32_z\` on 64 MiB, interleaved; \`asmstore info\` of a"
+  say "repetitions; the header's CRC-32 (slicing by 16) vs zlib's \`crc32_z\` on 64 MiB, interleaved; \`asmstore info\` of a"
   say "STORED APK (the corpus \`--no-compress\` + 32 MB of other entries, zipaligned: it checks the store entry's CRC-32 with"
   say "zlib) vs the floor: reading the whole file + zlib's CRC-32 of it (bench_tool readcrc), in turn, $((REPS + 4)) each;"
   say "\`asmstore verify\` of the same APK with its store compressed (\`--target net10 --runtime coreclr\`: zstd) vs"
