@@ -900,8 +900,9 @@ ASMSTORE_DEF asmstore_result asmstore_app_check_image(const void *so, size_t siz
    descriptor's size changes nothing. Refreshes *info. Allocation-free, O(headers + symbols +
    relocations). Returns ASMSTORE_OK, ASMSTORE_ERR_UNSUPPORTED with err->message saying why the
    layout allows no safe patch (the buffer not in the last writable PT_LOAD, a section or segment
-   past its end, no section ending it, no relocation to retarget), ASMSTORE_ERR_TOO_LARGE past 4 GiB,
-   ASMSTORE_ERR_NOT_FOUND for an index past the table. */
+   past its end, no section ending it, no relocation to retarget; a crafted library whose fields the
+   patch writes overlap one another or its table: the patch is taken back), ASMSTORE_ERR_TOO_LARGE
+   past 4 GiB, ASMSTORE_ERR_NOT_FOUND for an index past the table. */
 ASMSTORE_DEF asmstore_result asmstore_app_grow(void *so, size_t size, asmstore_app_info *info,
                                                uint32_t index, uint32_t new_size,
                                                asmstore_error *err);
@@ -916,7 +917,8 @@ ASMSTORE_DEF asmstore_result asmstore_app_grow(void *so, size_t size, asmstore_a
    the array's entries changes nothing. MonoVM cannot take a new name
    (MonoImageLoader::stash_and_return aborts on one missing from assembly_image_cache_hashes[],
    sorted in .rodata): ASMSTORE_ERR_UNSUPPORTED for a library not known to be CoreCLR's, as for a
-   layout that allows no safe patch, with err->message saying why. Refreshes *info.
+   layout that allows no safe patch (or a patch whose fields overlap, taken back), with
+   err->message saying why. Refreshes *info.
    Allocation-free. */
 ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmstore_app_info *info,
                                                     uint32_t slots, asmstore_error *err);
@@ -6316,32 +6318,98 @@ ASMSTORE__PRIVATE int asmstore__app_tail(const asmstore__elf *e, uint32_t *ph, a
 }
 
 /* The last writable PT_LOAD and the section ending it (asmstore__app_tail), for a patch. */
+#define ASMSTORE__APP_PATCH_WRITES 8u /* the most one patch writes: 7 fields */
 typedef struct asmstore__app_patch {
     asmstore__app_lib l;
     unsigned char *p;
+    size_t size;
     asmstore__phdr h;
     asmstore__shdr s;
     uint32_t ph, sh;
     uint64_t end; /* where the segment's memory ends now */
+    struct {      /* every field written, with the bytes it held: the patch can be taken back */
+        uint64_t at;
+        unsigned n;
+        unsigned char was[8];
+    } put[ASMSTORE__APP_PATCH_WRITES];
+    unsigned nput;
 } asmstore__app_patch;
 
-/* The segment and its section made to end at new_end (zero-filled memory: p_memsz, sh_size). */
-ASMSTORE__PRIVATE void asmstore__app_extend(const asmstore__app_patch *t, uint64_t new_end) {
-    const asmstore__elf *e = &t->l.e;
+/* Writes v as an n-byte (4 or 8) little-endian field at file offset `at`, keeping what it held. */
+ASMSTORE__PRIVATE void asmstore__app_put(asmstore__app_patch *t, uint64_t at, uint64_t v,
+                                         unsigned n) {
+    if (t->nput < ASMSTORE__APP_PATCH_WRITES) {
+        t->put[t->nput].at = at;
+        t->put[t->nput].n = n;
+        memcpy(t->put[t->nput++].was, t->p + at, n);
+    }
+    asmstore__wrw(t->p + at, v, n == 8);
+}
 
-    asmstore__wrw(t->p + e->phoff + (uint64_t)t->ph * e->phentsize + (e->is64 ? 40u : 20u),
-                  new_end - t->h.vaddr, e->is64);
-    asmstore__wrw(t->p + e->shoff + (uint64_t)t->sh * e->shentsize + (e->is64 ? 32u : 20u),
-                  new_end - t->s.addr, e->is64);
+/* Every field the patch wrote back to what it held, last first. */
+ASMSTORE__PRIVATE void asmstore__app_undo(asmstore__app_patch *t) {
+    while (t->nput > 0) {
+        t->nput--;
+        memcpy(t->p + t->put[t->nput].at, t->put[t->nput].was, t->put[t->nput].n);
+    }
+}
+
+/* 1 when [at, at + n) meets one of the fields written but the `skip`th. */
+ASMSTORE__PRIVATE int asmstore__app_put_meets(const asmstore__app_patch *t, uint64_t at,
+                                              uint64_t n, unsigned skip) {
+    unsigned k;
+
+    for (k = 0; k < t->nput; k++)
+        if (k != skip && at < t->put[k].at + t->put[k].n && t->put[k].at < at + n) return 1;
+    return 0;
+}
+
+/* 1 when the patch wrote what it meant and nothing the tables are read from: its fields apart
+   from one another and from the count and every descriptor but `own` (UINT32_MAX: none), and the
+   library, opened again into *after, with its table where it was. A crafted library can make
+   the fields one patch writes the same bytes, or bytes its tables are read from. */
+ASMSTORE__PRIVATE int asmstore__app_patch_held(const asmstore__app_patch *t,
+                                               const asmstore_app_info *before, uint32_t own,
+                                               asmstore_app_info *after) {
+    uint64_t table = (uint64_t)before->count * before->descriptor_size;
+    uint64_t own_at = before->descriptors_offset + (uint64_t)own * before->descriptor_size;
+    unsigned k;
+
+    for (k = 0; k < t->nput; k++) {
+        uint64_t at = t->put[k].at;
+        int in_own = own != UINT32_MAX && at >= own_at && at - own_at < before->descriptor_size;
+        if (asmstore__app_put_meets(t, at, t->put[k].n, k) ||
+            (at < before->count_offset + 4 && before->count_offset < at + t->put[k].n) ||
+            (!in_own && at < before->descriptors_offset + table &&
+             before->descriptors_offset < at + t->put[k].n))
+            return 0;
+    }
+    return asmstore_app_open(t->p, t->size, after, NULL) == ASMSTORE_OK &&
+           after->table == before->table && after->count == before->count &&
+           after->count_offset == before->count_offset &&
+           after->descriptors_offset == before->descriptors_offset &&
+           after->descriptor_size == before->descriptor_size &&
+           after->have_config == before->have_config;
+}
+
+/* The segment and its section made to end at new_end (zero-filled memory: p_memsz, sh_size). */
+ASMSTORE__PRIVATE void asmstore__app_extend(asmstore__app_patch *t, uint64_t new_end) {
+    const asmstore__elf *e = &t->l.e;
+    unsigned w = e->is64 ? 8u : 4u;
+
+    asmstore__app_put(t, e->phoff + (uint64_t)t->ph * e->phentsize + (e->is64 ? 40u : 20u),
+                      new_end - t->h.vaddr, w);
+    asmstore__app_put(t, e->shoff + (uint64_t)t->sh * e->shentsize + (e->is64 ? 32u : 20u),
+                      new_end - t->s.addr, w);
 }
 
 /* The dynamic symbol whose entry is at file offset `at` now at `addr`, `size` bytes. */
-ASMSTORE__PRIVATE void asmstore__app_move_symbol(const asmstore__app_patch *t, uint64_t at,
+ASMSTORE__PRIVATE void asmstore__app_move_symbol(asmstore__app_patch *t, uint64_t at,
                                                  uint64_t addr, uint64_t size) {
     int is64 = t->l.e.is64;
 
-    asmstore__wrw(t->p + at + (is64 ? 8u : 4u), addr, is64);
-    asmstore__wrw(t->p + at + (is64 ? 16u : 8u), size, is64);
+    asmstore__app_put(t, at + (is64 ? 8u : 4u), addr, is64 ? 8u : 4u);
+    asmstore__app_put(t, at + (is64 ? 16u : 8u), size, is64 ? 8u : 4u);
 }
 
 /* Where memory for the symbol [value, value + size) may go: where it is when it already ends the
@@ -6353,7 +6421,7 @@ ASMSTORE__PRIVATE uint64_t asmstore__app_new_home(const asmstore__app_patch *t, 
 
 /* .NET 10+: the buffer moved to (or, already there, extended at) the segment's end; the grown
    descriptor's bytes at its old end. */
-ASMSTORE__PRIVATE asmstore_result asmstore__app_grow_buffer(const asmstore__app_patch *t,
+ASMSTORE__PRIVATE asmstore_result asmstore__app_grow_buffer(asmstore__app_patch *t,
                                                             const asmstore_app_info *info,
                                                             const asmstore_app_descriptor *d,
                                                             uint32_t index, uint32_t new_size,
@@ -6374,15 +6442,15 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_grow_buffer(const asmstore__app_
                               "the grown data buffer would pass 4 GiB");
     asmstore__app_extend(t, base + total);
     asmstore__app_move_symbol(t, at, base, total);
-    asmstore__wr32(t->p + info->data_size_offset, (uint32_t)total);
-    asmstore__wr32(t->p + d->offset, new_size);
-    asmstore__wr32(t->p + d->offset + ASMSTORE__APP_DESC_DATA, info->data_size);
+    asmstore__app_put(t, info->data_size_offset, total, 4);
+    asmstore__app_put(t, d->offset, new_size, 4);
+    asmstore__app_put(t, d->offset + ASMSTORE__APP_DESC_DATA, info->data_size, 4);
     return ASMSTORE_OK;
 }
 
 /* .NET 6-9: a region of its own at the segment's end, the descriptor's data relocation retargeted
    there (RELA: its addend; REL: the word in place). */
-ASMSTORE__PRIVATE asmstore_result asmstore__app_grow_pointer(const asmstore__app_patch *t,
+ASMSTORE__PRIVATE asmstore_result asmstore__app_grow_pointer(asmstore__app_patch *t,
                                                              const asmstore_app_descriptor *d,
                                                              uint32_t index, uint32_t new_size,
                                                              asmstore_error *err) {
@@ -6398,10 +6466,10 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_grow_pointer(const asmstore__app
                               "the descriptor's data pointer has no relative relocation to "
                               "retarget, or the new region would pass 4 GiB");
     asmstore__app_extend(t, base + new_size);
-    asmstore__wrw(t->p + (l->rel[k].rela ? d->reloc_offset + 2 * w
-                                         : d->offset + ASMSTORE__APP_DESC_DATA),
-                  base, l->e.is64);
-    asmstore__wr32(t->p + d->offset, new_size);
+    asmstore__app_put(t, l->rel[k].rela ? d->reloc_offset + 2 * w
+                                        : d->offset + ASMSTORE__APP_DESC_DATA,
+                      base, (unsigned)w);
+    asmstore__app_put(t, d->offset, new_size, 4);
     return ASMSTORE_OK;
 }
 
@@ -6414,6 +6482,8 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_patch_open(asmstore__app_patch *
 
     if (res != ASMSTORE_OK) return res;
     t->p = (unsigned char *)so;
+    t->size = size;
+    t->nput = 0;
     if (!asmstore__app_tail(&t->l.e, &t->ph, &t->h, &t->sh, &t->s, &why))
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, entry, 0, why);
     t->end = t->h.vaddr + t->h.memsz;
@@ -6425,6 +6495,7 @@ ASMSTORE_DEF asmstore_result asmstore_app_grow(void *so, size_t size, asmstore_a
                                                asmstore_error *err) {
     asmstore__app_patch t;
     asmstore_app_descriptor d;
+    asmstore_app_info after;
     asmstore_result res;
 
     if (!so || !info)
@@ -6438,7 +6509,18 @@ ASMSTORE_DEF asmstore_result asmstore_app_grow(void *so, size_t size, asmstore_a
     res = info->table == ASMSTORE_APP_TABLE_BUFFER
               ? asmstore__app_grow_buffer(&t, info, &d, index, new_size, err)
               : asmstore__app_grow_pointer(&t, &d, index, new_size, err);
-    return res != ASMSTORE_OK ? res : asmstore_app_open(so, size, info, err);
+    if (res != ASMSTORE_OK) return res;
+    if (!asmstore__app_patch_held(&t, info, index, &after) ||
+        asmstore_app_read_descriptor(so, size, &after, index, &d, NULL) != ASMSTORE_OK ||
+        d.uncompressed_file_size != new_size ||
+        asmstore_app_check_image(so, size, &after, index, new_size, NULL) != ASMSTORE_OK) {
+        asmstore__app_undo(&t);
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, d.offset, index, 0,
+                              "the fields the patch writes overlap one another or the table "
+                              "(a crafted library): left unchanged");
+    }
+    *info = after;
+    return ASMSTORE_OK;
 }
 
 /* asmstore_app_add_slots' visitor: a relocation writing into [lo, hi), or a relative one whose
@@ -6463,6 +6545,7 @@ ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmst
                                                     uint32_t slots, asmstore_error *err) {
     asmstore__app_patch t;
     asmstore__app_range g;
+    asmstore_app_info after;
     asmstore__sym y;
     uint64_t at = 0, base, bytes;
     asmstore_result res;
@@ -6498,8 +6581,15 @@ ASMSTORE_DEF asmstore_result asmstore_app_add_slots(void *so, size_t size, asmst
     asmstore__app_extend(&t, base + bytes);
     asmstore__app_move_symbol(&t, at, base, bytes);
     if (info->have_config && info->assemblies_in_apk < slots)
-        asmstore__wr32(t.p + info->config_offset + asmstore__app_cfg_assemblies(info), slots);
-    return asmstore_app_open(so, size, info, err);
+        asmstore__app_put(&t, info->config_offset + asmstore__app_cfg_assemblies(info), slots, 4);
+    if (!asmstore__app_patch_held(&t, info, UINT32_MAX, &after) || after.bundled_slots != slots) {
+        asmstore__app_undo(&t);
+        return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, at, -1, 0,
+                              "the fields the patch writes overlap one another or the table "
+                              "(a crafted library): left unchanged");
+    }
+    *info = after;
+    return ASMSTORE_OK;
 }
 #endif /* ASMSTORE_NO_INSPECT */
 

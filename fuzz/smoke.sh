@@ -19,6 +19,6 @@ for src in fuzz/fuzz_*.c; do
         -artifact_prefix="fuzz/regress/$h/" $dirs 2>&1); then
     echo "ok   fuzz smoke $h: $(echo "$out" | sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) .*/\1 runs in \2 s/p')"
     pass=$((pass+1))
-  else echo "$out" | grep -E "ERROR|SUMMARY|Test unit written|malloc" | head -n 10; echo "FAIL fuzz smoke $h"; fail=$((fail+1)); fi
+  else echo "$out" | grep -E "ERROR|SUMMARY|Test unit written|malloc|runtime error|^    #[0-9] " | head -n 16; echo "FAIL fuzz smoke $h"; fail=$((fail+1)); fi
 done
 echo "$pass passed, $fail failed"

@@ -432,6 +432,50 @@ static void test_grow_refused(void) {
     free(so8);
 }
 
+#define X64_DATA_SIZE_SYM (0x228 + 52 * 24) /* uncompressed_assemblies_data_size's entry */
+#define X64_CONFIG_SYM    (0x228 + 43 * 24) /* application_config's */
+
+/* grow(index, size) or, index UINT32_MAX, add_slots(size) of so (the x86_64 sample, taken as
+   CoreCLR's) refused as overlapping, with not one byte changed. */
+static void check_patch_refused(unsigned char *so, size_t n, uint32_t index, uint32_t size) {
+    unsigned char *was = (unsigned char *)malloc(n);
+    asmstore_app_info info;
+    asmstore_error err;
+
+    memcpy(was, so, n);
+    memset(&err, 0, sizeof err);
+    CHECK_EQ_INT(asmstore_app_open(so, n, &info, NULL), ASMSTORE_OK);
+    info.runtime = ASMSTORE_RUNTIME_CORECLR; /* as CoreCLR's library reads (test_add_slots) */
+    info.assemblies_in_apk = 0;
+    CHECK_EQ_INT(index == UINT32_MAX ? asmstore_app_add_slots(so, n, &info, size, &err)
+                                     : asmstore_app_grow(so, n, &info, index, size, &err),
+                 ASMSTORE_ERR_UNSUPPORTED);
+    CHECK(err.message && strstr(err.message, "overlap"));
+    CHECK(memcmp(so, was, n) == 0);
+    free(was);
+}
+
+/* Crafted libraries whose fields one patch writes are the same bytes (the data size's symbol moved
+   onto descriptor 0, then 1; application_config moved so its assembly count is
+   compressed_assembly_count): patched, their tables would say other than what was asked. */
+static void test_patch_overlap_refused(void) {
+    size_t n = 0;
+    unsigned char *so = test_sample(V3_X64 "libxamarin-app.so", &n);
+    asmstore_app_info info;
+    if (!so) SKIP(NO_SAMPLES);
+    CHECK_EQ_INT(asmstore_app_open(so, n, &info, NULL), ASMSTORE_OK);
+    CHECK_EQ_INT(asmstore__rd64(so + X64_DATA_SIZE_SYM + 8), 18868); /* the sample's layout */
+    CHECK_EQ_INT(asmstore__rd64(so + X64_CONFIG_SYM + 8), 38960);
+    w64(so + X64_DATA_SIZE_SYM + 8, info.descriptors_addr);
+    check_patch_refused(so, n, 0, 3300000);
+    w64(so + X64_DATA_SIZE_SYM + 8, info.descriptors_addr + 12);
+    check_patch_refused(so, n, 0, 3300000);
+    w64(so + X64_DATA_SIZE_SYM + 8, 18868);
+    w64(so + X64_CONFIG_SYM + 8, 18864 - 20); /* number_of_assemblies_in_apk on the count */
+    check_patch_refused(so, n, UINT32_MAX, 14);
+    free(so);
+}
+
 /* The real libraries are MonoVM's (assembly_image_cache_hashes): no new assembly fits them. Made to
    look like CoreCLR's (the hashes' symbol name, in .dynstr, renamed to a longer CoreCLR-only one
    cannot be done in place, so runtime_known is set by hand), the slots move past .bss and
@@ -499,6 +543,7 @@ int main(void) {
     RUN(test_grow_net8);
     RUN(test_grow_refused);
     RUN(test_add_slots);
+    RUN(test_patch_overlap_refused);
     RUN(test_truncations_and_flips);
     printf("%d passed, %d failed\n", test__passed, test__failed);
     return test__failed ? 1 : 0;
