@@ -47,9 +47,14 @@ $(B)/fuzz/json-replay $(B)/fuzz/json-libfuzzer: tools/cli_common.c tools/cli.h t
 $(B)/fuzz/settings-replay $(B)/fuzz/settings-libfuzzer: tools/cli_settings.c tools/cli_settings.h \
     tools/cli_fs.c tools/cli_fs.h tools/cli_os.c tools/cli_os.h tools/cli.h
 
-# the CLI's platform file (cli_os.c, in these three) hashes with libcrypto, which every CLI build has
+# fuzz_scan_cache drives scan --cache's record reader (tools/cli_scan_cache.c)
+$(B)/fuzz/scan_cache-replay $(B)/fuzz/scan_cache-libfuzzer: tools/cli_scan_cache.c tools/cli_scan_cache.h \
+    tools/cli_common.c tools/cli.h tools/cli_fs.c tools/cli_fs.h tools/cli_os.c tools/cli_os.h
+
+# the CLI's platform file (cli_os.c, in these four) hashes with libcrypto, which every CLI build has
 $(B)/fuzz/json-replay $(B)/fuzz/json-libfuzzer $(B)/fuzz/settings-replay $(B)/fuzz/settings-libfuzzer \
-    $(B)/fuzz/options-replay $(B)/fuzz/options-libfuzzer: FUZZ_LIBS += -DASMSTORE_CLI_CRYPTO -lcrypto
+    $(B)/fuzz/options-replay $(B)/fuzz/options-libfuzzer $(B)/fuzz/scan_cache-replay \
+    $(B)/fuzz/scan_cache-libfuzzer: FUZZ_LIBS += -DASMSTORE_CLI_CRYPTO -lcrypto
 
 $(B)/fuzz/seeds/.stamp: $(B)/asmstore tests/lib/fuzz_corpus.sh | $(B)/fuzz
 	@tests/lib/fuzz_corpus.sh $(B)/asmstore $(B)/fuzz/seeds

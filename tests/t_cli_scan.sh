@@ -158,6 +158,42 @@ EOF
     t_check "--yara-members: the plain assemblies/System.Runtime.dll member matches as a member" \
         grep -q '"rule": "runtime_name", "tags": \[\], "member": "assemblies/System.Runtime.dll"' "$T/ym.ndjson"
   fi
+  # ---- --cache: a scan of the same bytes again reads the record (line and images) and runs only the rules ----
+  ins=("$SAMPLES"); [ -e "$T/good.apk" ] && ins+=("$T/good.apk")
+  "$ASMSTORE" scan --yara "$T/rules.yar" --yara-members "${ins[@]}" >"$T/c0.ndjson" 2>/dev/null
+  "$ASMSTORE" scan --yara "$T/rules.yar" --yara-members --cache "$T/sc" "${ins[@]}" >"$T/c1.ndjson" 2>/dev/null
+  "$ASMSTORE" scan --yara "$T/rules.yar" --yara-members --cache "$T/sc" --jobs 2 "${ins[@]}" >"$T/c2.ndjson" 2>/dev/null
+  t_check "--cache: filling it and reading it back (--jobs 2) give the bytes of a scan without it" \
+      bash -c "cmp '$T/c0.ndjson' '$T/c1.ndjson' && cmp '$T/c0.ndjson' '$T/c2.ndjson' && ls '$T/sc' | grep -q '\.images$'"
+  sha=$(sha256sum "$V3/x86_64/assembly-store.so" | cut -c1-64)
+  printf 'rule cache_marker { strings: $a = "ASMSTORE-CACHE-MARK" condition: $a }\n' >>"$T/rules.yar"
+  $PY - "$T/sc/$sha.images" <<'PYEOF'
+import struct, sys
+p = bytearray(open(sys.argv[1], "rb").read())
+at = 0
+n = struct.unpack_from("<I", p, at)[0]; at += 4 + n        # the store's label
+n = struct.unpack_from("<I", p, at)[0]; at += 4 + n        # the entry's name
+size = struct.unpack_from("<Q", p, at)[0]; at += 8
+assert size > 100
+p[at + 64:at + 83] = b"ASMSTORE-CACHE-MARK"                # the same length: the record still reads
+open(sys.argv[1], "wb").write(p)
+PYEOF
+  "$ASMSTORE" scan --yara "$T/rules.yar" --cache "$T/sc" "$V3/x86_64/assembly-store.so" >"$T/c3.ndjson"
+  t_check "--cache: the rules run over the record's images (a mark written into the cached image matches)" \
+      grep -q '"rule": "cache_marker"' "$T/c3.ndjson"
+  "$ASMSTORE" scan --yara "$T/rules.yar" "$V3/x86_64/assembly-store.so" >"$T/c4.ndjson"
+  head -c -9 "$T/sc/$sha.scan" >"$T/cut" && cat "$T/cut" >"$T/sc/$sha.scan"
+  "$ASMSTORE" scan --yara "$T/rules.yar" --cache "$T/sc" "$V3/x86_64/assembly-store.so" >"$T/c5.ndjson"
+  t_check "--cache: a truncated record is a miss: the input scanned again (no mark), the record written anew" \
+      bash -c "cmp '$T/c4.ndjson' '$T/c5.ndjson' && ! grep -q cache_marker '$T/c5.ndjson' && [ \$(tail -c 8 '$T/sc/$sha.scan') = ASMSCEND ]"
+  $PY -c 'import sys; p=bytearray(open(sys.argv[1],"rb").read()); p[30]^=1; open(sys.argv[1],"wb").write(p)' "$T/sc/$sha.scan"
+  head -c 100 "$T/sc/$sha.images" >"$T/cut" && cat "$T/cut" >"$T/sc/$sha.images"
+  "$ASMSTORE" scan --yara "$T/rules.yar" --cache "$T/sc" "$V3/x86_64/assembly-store.so" >"$T/c6.ndjson"
+  t_check "--cache: a record of another build (its version text changed) and a truncated images file are misses" \
+      cmp "$T/c4.ndjson" "$T/c6.ndjson"
+  "$ASMSTORE" scan --cache "$T/c4.ndjson" "$V3/x86_64/assembly-store.so" >"$T/c7.out" 2>&1; rc=$?
+  t_check "--cache naming a file: exit 2, says it is not a directory, no line" \
+      bash -c "[ $rc = 2 ] && grep -q 'scan cache' '$T/c7.out' && ! grep -q '\"command\"' '$T/c7.out'"
   printf 'rule broken { condition: $a }\n' >"$T/bad.yar"
   "$ASMSTORE" scan --yara "$T/bad.yar" "$V3/x86_64/assembly-store.so" >"$T/bad.out" 2>&1; rc=$?
   t_check "--yara with a rule that does not compile: exit 2, YARA's message, no line" \

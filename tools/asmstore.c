@@ -115,7 +115,7 @@ static const cli_command cli_commands[] = {
      "asmstore extract app.apk -C out --abi arm64 MyApp.dll"},
     {"scan", cli_cmd_scan, cli_scan_options,
      "scan [--jobs N] [--timeout S] [--max-memory MIB] [--summary]\n"
-     "                [--yara RULES [--yara-members]] PATH...\n"
+     "                [--yara RULES [--yara-members]] [--cache DIR] PATH...\n"
      "Scans many inputs for what a security review wants: one NDJSON line per input, in\n"
      "input order (docs/json.md 3.12): the file (size, SHA-256, kind), the app (.NET for\n"
      "Android or not, runtime, layout, ABIs), every store's entries with the SHA-256 and\n"
@@ -129,6 +129,9 @@ static const cli_command cli_commands[] = {
      "(its worker is replaced).\n"
      "--yara RULES runs YARA rules (source or compiled) over every decompressed image, and\n"
      "--yara-members over the archive's other members too. --summary: counts on stderr.\n"
+     "--cache DIR keeps each input's line and decompressed images under its SHA-256: a scan\n"
+     "of the same bytes again (new rules over a corpus) decompresses and hashes nothing but\n"
+     "the input, and runs only the rules. The cache is yours: what it holds goes into lines.\n"
      "Exit 0 when every input was read (findings are data), 1 when one was damaged or\n"
      "stopped, 2 for usage or an input that is not a readable file.\n",
      "asmstore scan --jobs 4 --yara rules.yar apks/ > scan.ndjson"},

@@ -200,6 +200,10 @@ void cli_json_file_end(void);
 void cli_json_open(const char *key, char bracket); /* '{' or '['; 15 levels at most (4 used) */
 void cli_json_close(void);
 void cli_json_key(const char *key); /* the comma and "key": ; the caller writes the value */
+/* Reports from now on go to f (a capture: scan --cache keeps a line's parts); returns the old. */
+FILE *cli_json_out(FILE *f);
+/* text, written before by this writer (from its ", " on) and kept, written again as it is. */
+void cli_json_raw(const char *text, size_t n);
 void cli_json_str(const char *key, const char *s); /* null for NULL */
 void cli_json_strn(const char *key, const char *s, size_t n); /* s[0..n); null for NULL */
 void cli_json_value(const char *s); /* s (null for NULL) alone: no comma, no key */

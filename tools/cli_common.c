@@ -577,6 +577,7 @@ typedef struct json_doc {
 } json_doc;
 
 static json_doc json_report, json_file;
+static FILE *json_stream; /* where reports go: stdout, or a capture (cli_json_out) */
 static json_doc *doc = &json_report; /* where cli_json_* write */
 
 /* The report on stdout: whether it is on, and the first failure noted for "error". */
@@ -620,7 +621,7 @@ static void json_want(void) {
 /* The document's first fields; what was noted stays. */
 static void json_head(const char *command) {
     json.on = 1;
-    json_doc_begin(&json_report, stdout, 0);
+    json_doc_begin(&json_report, json_stream ? json_stream : stdout, 0);
     cli_json_num("schema", CLI_JSON_SCHEMA);
     cli_json_str("command", command);
 }
@@ -643,6 +644,18 @@ void cli_json_file_begin(FILE *f) {
 
 void cli_json_file_end(void) {
     json_doc_end();
+}
+
+FILE *cli_json_out(FILE *f) {
+    FILE *was = json_stream ? json_stream : stdout;
+
+    json_stream = f;
+    json_report.out = f;
+    return was;
+}
+
+void cli_json_raw(const char *text, size_t n) {
+    if (n) fwrite(text, 1, n, doc->out);
 }
 
 void cli_json_key(const char *key) {

@@ -15,6 +15,7 @@
 #include "cli_inflate.h"
 #include "cli_input.h"
 #include "cli_os.h"
+#include "cli_scan_cache.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,7 +37,7 @@
 #endif
 
 /* >>options ------------------------------------------------------------------------------------ */
-enum { OPT_TIMEOUT = 256, OPT_SUMMARY, OPT_YARA, OPT_YARA_MEMBERS, OPT_MAX_MEMORY };
+enum { OPT_TIMEOUT = 256, OPT_SUMMARY, OPT_YARA, OPT_YARA_MEMBERS, OPT_MAX_MEMORY, OPT_CACHE };
 
 const cli_option cli_scan_options[] = {{"jobs", 'j', 1, "N"},
                                        {"timeout", OPT_TIMEOUT, 1, "S"},
@@ -44,11 +45,13 @@ const cli_option cli_scan_options[] = {{"jobs", 'j', 1, "N"},
                                        {"summary", OPT_SUMMARY, 0, NULL},
                                        {"yara", OPT_YARA, 1, "RULES"},
                                        {"yara-members", OPT_YARA_MEMBERS, 0, NULL},
+                                       {"cache", OPT_CACHE, 1, "DIR"},
                                        CLI_OPTIONS_END};
 
 typedef struct scan_args {
     int jobs, timeout, max_memory_mib, summary, yara_members;
     const char *yara;
+    const char *cache; /* --cache DIR: records of inputs scanned before (cli_scan_cache.h) */
     char **inputs; /* the files to scan, directories walked and @LIST read: malloc'd */
     size_t ninputs, cap;
 } scan_args;
@@ -121,6 +124,7 @@ typedef struct scan_state {
     scan_counts counts;
     ZSTD_DCtx *dctx;            /* the worker's, reused from input to input */
     cli_image_buffer *images;   /* the worker's: one image at a time */
+    scan_cache_writer *cache;   /* --cache on a miss: every image goes into the record too */
 } scan_state;
 
 static void scan_find(scan_state *s, scan_code code, const char *where, const char *fmt, ...)
@@ -406,6 +410,18 @@ static void scan_members(scan_state *s, scan_app *app) {
     }
 }
 
+/* --yara-members over the archive zip[0..n) alone: an input whose findings the cache had. */
+static void scan_members_yara(scan_state *s, const unsigned char *zip, size_t n) {
+    asmstore_zip_dir dir;
+    asmstore_zip_entry e;
+    const char *name;
+    size_t len;
+
+    if (!s->a->yara_members || asmstore_zip_dir_open(zip, n, &dir, NULL) != ASMSTORE_OK) return;
+    while (asmstore_zip_next(zip, n, &dir, &e, &name, &len, NULL) == ASMSTORE_OK)
+        scan_member_yara(s, zip, &e, name, len);
+}
+
 /* An assembly of a store that also sits as a plain member ("assemblies/Foo.dll", any .dll/.exe):
    which copy loads depends on the runtime's probing order. */
 static void scan_plain_assemblies(scan_state *s) {
@@ -497,6 +513,7 @@ static void scan_entry(scan_state *s, const cli_unit *u, const asmstore_entry *e
         else
             scan_name_check(s, e, &img, where);
         yara_scan(s, img.p, img.n, u->label, fname, NULL);
+        if (s->cache) scan_cache_add(s->cache, u->label, fname, img.p, img.n);
     }
     cli_json_entry(u, e, fname, sha, &img);
     cli_image_free(&img);
@@ -673,11 +690,9 @@ static int scan_unreadable(const char *path) {
     return cli_fail_errno(path, "read it");
 }
 
-/* The input's own fields: size and SHA-256 of the file as read. 0, or the exit status after
-   noting why it cannot be read. */
-static int scan_file_fields(const char *path, const unsigned char **p, size_t *n) {
-    char sha[CLI_SHA256_HEX] = "";
-
+/* The input's own fields: size and SHA-256 (into sha) of the file as read. 0, or the exit status
+   after noting why it cannot be read. */
+static int scan_file_fields(const char *path, const unsigned char **p, size_t *n, char *sha) {
     if (cli_map_file(path, p, n) != 0) return scan_unreadable(path);
     cli_sha256_hex(*p, *n, sha);
     cli_json_num("size", *n);
@@ -693,14 +708,100 @@ typedef struct scan_kept {
 } scan_kept;
 #define SCAN_KEEP_IMAGES ((size_t)64 << 20)
 
-/* One input's line on stdout (a worker's job for that input); its exit status: 0 read (findings
-   or not), 1 an input asmstore cannot read as what it looks like, 2 not a readable file. */
-static int scan_input(const scan_args *a, const char *path, scan_kept *kept, scan_counts *counts) {
-    scan_state s;
+/* --cache: the line written into memory first, so that its parts go into the record as they went
+   into the line; on a miss, the record being written. */
+typedef struct scan_capture {
+    FILE *mem, *was;
+    char *text;
+    size_t n;
+    long mark[4]; /* the line's text from "kind" to "stores": [0, 1); its findings: [2, 3) */
+    int keep;     /* a miss scanned whole: the record is written */
+    char sha[CLI_SHA256_HEX];
+    scan_cache_writer w;
+    uint32_t counts[SCAN_CACHE_COUNTS];
+} scan_capture;
+
+/* The counts a record keeps: every one but YARA's, which a cached input counts again. */
+#define SCAN_NCOUNTS (5u + (uint32_t)SCAN_NCODES)
+typedef char scan_counts_fit[SCAN_NCOUNTS <= SCAN_CACHE_COUNTS ? 1 : -1];
+
+static void scan_counts_pack(const scan_counts *c, uint32_t *v) {
+    unsigned k;
+
+    v[0] = c->dotnet, v[1] = c->stores, v[2] = c->entries, v[3] = c->errors, v[4] = 0;
+    for (k = 0; k < SCAN_NCODES; k++) v[5 + k] = c->findings[k];
+}
+
+static void scan_counts_unpack(scan_counts *c, const uint32_t *v) {
+    unsigned k;
+
+    c->dotnet = v[0], c->stores = v[1], c->entries = v[2], c->errors = v[3];
+    for (k = 0; k < SCAN_NCODES; k++) c->findings[k] = v[5 + k];
+}
+
+static void scan_mark(scan_capture *c, int k) {
+    if (c) c->mark[k] = ftell(c->mem);
+}
+
+/* An input the cache has (v): its texts spliced into the line, only the YARA rules run again, over
+   the record's images and (--yara-members) the archive's members. */
+static void scan_from_cache(scan_state *s, const scan_cache_view *v, const unsigned char *p,
+                            size_t n) {
+    scan_cache_image img;
+    char store[1500], entry[1200];
+    size_t at = 0;
+
+    cli_json_raw(v->stores_text, v->stores_n);
+    scan_members_yara(s, p, n);
+    while (s->a->yara && scan_cache_next(v->images, v->images_n, &at, &img) == 1) {
+        snprintf(store, sizeof store, "%.*s", (int)(img.store_n < sizeof store ? img.store_n : 0),
+                 img.store);
+        snprintf(entry, sizeof entry, "%.*s", (int)(img.entry_n < sizeof entry ? img.entry_n : 0),
+                 img.entry);
+        yara_scan(s, img.p, img.n, store, entry, NULL);
+    }
+    scan_json_matches(s);
+    cli_json_raw(v->findings_text, v->findings_n);
+    scan_counts_unpack(&s->counts, v->counts);
+}
+
+/* An input read whole: its archive, stores and images (kept for the record on a miss). */
+static int scan_whole(scan_state *s, const char *path, const unsigned char *p, size_t n,
+                      scan_capture *c) {
     scan_app app;
+    int rc, i, status = 0;
+
+    rc = cli_input_open(&s->in, path, ASMSTORE_ABI_UNKNOWN);
+    s->in.path = path;
+    scan_members(s, &app);
+    scan_mark(c, 0);
+    cli_json_str("kind", scan_kind(s, &app, p, n));
+    scan_json_app(s, &app);
+    cli_json_open("stores", '[');
+    for (i = 0; rc == 0 && i < s->in.n; i++)
+        if (scan_holds_store(&s->in.units[i])) scan_store(s, &s->in.units[i]);
+    cli_json_close();
+    scan_plain_assemblies(s);
+    scan_mark(c, 1);
+    scan_json_matches(s);
+    scan_mark(c, 2);
+    scan_json_findings(s);
+    scan_mark(c, 3);
+    if (rc == 2) status = cli_fail_errno(path, "read the stores it holds");
+    cli_input_close(&s->in);
+    return status;
+}
+
+/* One input's line (c: into its capture, the cache consulted); its exit status: 0 read (findings
+   or not), 1 an input asmstore cannot read as what it looks like, 2 not a readable file. */
+static int scan_line(const scan_args *a, const char *path, scan_kept *kept, scan_counts *counts,
+                     scan_capture *c) {
+    scan_state s;
+    scan_cache_view v;
     const unsigned char *p = NULL;
     size_t n = 0;
-    int rc, i, status = 0;
+    char sha[CLI_SHA256_HEX] = "";
+    int status;
 
     memset(&s, 0, sizeof s);
     memset(counts, 0, sizeof *counts);
@@ -709,24 +810,19 @@ static int scan_input(const scan_args *a, const char *path, scan_kept *kept, sca
     s.images = &kept->images;
     cli_json_begin("scan");
     cli_json_str("input", path);
-    if ((rc = scan_file_fields(path, &p, &n)) != 0) {
+    if ((status = scan_file_fields(path, &p, &n, sha)) != 0) {
         counts->errors = 1;
-        return cli_json_finish(rc);
+        return cli_json_finish(status);
     }
-    rc = cli_input_open(&s.in, path, ASMSTORE_ABI_UNKNOWN);
-    s.in.path = path;
-    scan_members(&s, &app);
-    cli_json_str("kind", scan_kind(&s, &app, p, n));
-    scan_json_app(&s, &app);
-    cli_json_open("stores", '[');
-    for (i = 0; rc == 0 && i < s.in.n; i++)
-        if (scan_holds_store(&s.in.units[i])) scan_store(&s, &s.in.units[i]);
-    cli_json_close();
-    scan_plain_assemblies(&s);
-    scan_json_matches(&s);
-    scan_json_findings(&s);
-    if (rc == 2) status = cli_fail_errno(path, "read the stores it holds");
-    cli_input_close(&s.in);
+    if (c && scan_cache_open(a->cache, sha, &v) == 0 && v.ncounts == SCAN_NCOUNTS) {
+        scan_from_cache(&s, &v, p, n);
+        scan_cache_close(&v);
+        status = 0;
+    } else {
+        if (c && v.meta) scan_cache_close(&v); /* a record of another build */
+        if (c && scan_cache_begin(&c->w, a->cache, sha) == 0) s.cache = &c->w;
+        status = scan_whole(&s, path, p, n, c);
+    }
     cli_unmap_file(p, n);
     free(s.found);
     free(s.matches);
@@ -736,7 +832,45 @@ static int scan_input(const scan_args *a, const char *path, scan_kept *kept, sca
     }
     *counts = s.counts;
     counts->errors = status != 0;
+    if (c) {
+        c->keep = s.cache != NULL && status == 0;
+        memcpy(c->sha, sha, sizeof c->sha);
+        scan_counts_pack(counts, c->counts);
+    }
     return cli_json_finish(status);
+}
+
+/* 1 when the marks cut the captured line into its parts, in order. */
+static int scan_marks_ok(const scan_capture *c) {
+    return c->mark[0] > 0 && c->mark[0] <= c->mark[1] && c->mark[1] <= c->mark[2] &&
+           c->mark[2] <= c->mark[3] && (size_t)c->mark[3] <= c->n;
+}
+
+/* One input's line on stdout (a worker's job for that input), through the cache with --cache:
+   a capture that fails scans the input again straight to stdout, without the cache. */
+static int scan_input(const scan_args *a, const char *path, scan_kept *kept, scan_counts *counts) {
+    scan_capture c;
+    int status;
+
+    memset(&c, 0, sizeof c);
+    if (!a->cache || !(c.mem = cli_os_memstream(&c.text, &c.n)))
+        return scan_line(a, path, kept, counts, NULL);
+    c.was = cli_json_out(c.mem);
+    status = scan_line(a, path, kept, counts, &c);
+    cli_json_out(c.was);
+    if (cli_os_memstream_close(c.mem, &c.text, &c.n) != 0) {
+        scan_cache_drop(&c.w);
+        return scan_line(a, path, kept, counts, NULL);
+    }
+    fwrite(c.text, 1, c.n, stdout);
+    if (c.keep && scan_marks_ok(&c))
+        scan_cache_end(&c.w, a->cache, c.sha, c.text + c.mark[0], (size_t)(c.mark[1] - c.mark[0]),
+                       c.text + c.mark[2], (size_t)(c.mark[3] - c.mark[2]), c.counts,
+                       SCAN_NCOUNTS);
+    else
+        scan_cache_drop(&c.w);
+    free(c.text);
+    return status;
 }
 
 /* >>workers ------------------------------------------------------------------------------------ */
@@ -1195,6 +1329,17 @@ static int scan_operand(scan_args *a, const char *arg) {
     return scan_push(a, arg) ? cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL) : 0;
 }
 
+#ifdef ASMSTORE_CLI_LZ4
+#define SCAN_HAVE_LZ4 1
+#else
+#define SCAN_HAVE_LZ4 0
+#endif
+#ifdef ASMSTORE_CLI_ZLIB
+#define SCAN_HAVE_ZLIB 1
+#else
+#define SCAN_HAVE_ZLIB 0
+#endif
+
 /* >>command ------------------------------------------------------------------------------------ */
 static int scan_parse(int argc, char **argv, scan_args *a) {
     cli_parser p;
@@ -1231,6 +1376,9 @@ static int scan_parse(int argc, char **argv, scan_args *a) {
         case OPT_YARA_MEMBERS:
             a->yara_members = 1;
             break;
+        case OPT_CACHE:
+            a->cache = p.value;
+            break;
         default:
             return cli_usage();
         }
@@ -1241,6 +1389,23 @@ static int scan_parse(int argc, char **argv, scan_args *a) {
         return 2;
     }
     return rc;
+}
+
+/* --cache DIR made (one level) and this build's version set; 0, or 2 after saying why not. */
+static int scan_cache_ready(const char *dir) {
+    char version[128];
+    struct stat st;
+
+    if (cli_os_mkdir(dir) != 0 && errno != EEXIST) return cli_fail_errno(dir, "create the cache");
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        if (errno == 0 || S_ISREG(st.st_mode)) errno = ENOTDIR;
+        return cli_fail_errno(dir, "use it as the scan cache (a directory)");
+    }
+    snprintf(version, sizeof version, "asmstore %d.%d.%d schema %d codes %u lz4 %d zlib %d",
+             ASMSTORE_VERSION_MAJOR, ASMSTORE_VERSION_MINOR, ASMSTORE_VERSION_PATCH,
+             CLI_JSON_SCHEMA, (unsigned)SCAN_NCODES, SCAN_HAVE_LZ4, SCAN_HAVE_ZLIB);
+    scan_cache_set_version(version);
+    return 0;
 }
 
 static void scan_summary(const scan_args *a, const scan_counts *t) {
@@ -1264,6 +1429,7 @@ int cli_cmd_scan(int argc, char **argv) {
 
     memset(&total, 0, sizeof total);
     if (rc == 0 && a.yara) rc = yara_load(a.yara);
+    if (rc == 0 && a.cache) rc = scan_cache_ready(a.cache);
     if (rc == 0) rc = scan_run(&a, &total);
     if (rc != 2 && a.summary) scan_summary(&a, &total);
     for (i = 0; i < a.ninputs; i++) free(a.inputs[i]);

@@ -367,12 +367,14 @@ def unpack(src: PathLike, directory: PathLike, force: bool = False) -> None:
 
 def scan(paths: Union[PathLike, Iterable[PathLike]], jobs: int = 1, timeout: Optional[int] = None,
          max_memory_mib: Optional[int] = None, yara: Optional[PathLike] = None,
-         yara_members: bool = False) -> Iterator[Dict[str, object]]:
+         yara_members: bool = False,
+         cache: Optional[PathLike] = None) -> Iterator[Dict[str, object]]:
     """`asmstore scan` over paths (files, directories walked, "@LIST"): one dict per input, in
     input order, as the lines of its NDJSON (docs/json.md 3.12), yielded as they come. The scan
     runs in a process of its own (python -m asmstore), whose workers read one input at a time, so
     an input past timeout or max_memory_mib costs only its own record. A usage error (a rule file
-    that does not compile, say) raises AsmstoreError with the CLI's message and status."""
+    that does not compile, say) raises AsmstoreError with the CLI's message and status. cache: a
+    directory of records (`--cache`): a scan of the same bytes again runs only the rules."""
     args = [sys.executable, "-m", "asmstore", "scan", "--jobs", str(jobs)]
     if timeout is not None:
         args += ["--timeout", str(timeout)]
@@ -380,6 +382,8 @@ def scan(paths: Union[PathLike, Iterable[PathLike]], jobs: int = 1, timeout: Opt
         args += ["--max-memory", str(max_memory_mib)]
     if yara is not None:
         args += ["--yara", os.fspath(yara)] + (["--yara-members"] if yara_members else [])
+    if cache is not None:
+        args += ["--cache", os.fspath(cache)]
     one = isinstance(paths, (str, bytes, os.PathLike))
     args += ["--"] + [os.fspath(p) for p in ([paths] if one else paths)]  # type: ignore[list-item]
     with subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import zipfile
 import zlib
 
@@ -813,6 +814,10 @@ def test_scan_is_the_clis():
     assert len(want) == len(paths)
     assert list(asmstore.scan(paths)) == want
     assert list(asmstore.scan(paths, jobs=2)) == want
+    with tempfile.TemporaryDirectory() as cache:
+        assert list(asmstore.scan(paths, cache=cache)) == want  # filled
+        assert any(f.endswith(".images") for f in os.listdir(cache))
+        assert list(asmstore.scan(paths, jobs=2, cache=cache)) == want  # read back
     with pytest.raises(asmstore.AsmstoreError) as e:
         list(asmstore.scan(paths, yara=os.path.join(SAMPLES, "SOURCES.md")))
     assert e.value.status == 2 and "--yara" in e.value.message
