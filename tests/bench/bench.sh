@@ -39,6 +39,7 @@ ONLY=${BENCH_ONLY:-} # "ttm": section 7 alone; "codecs": 9; "scan": 10; "abis": 
 NCPU=$(nproc)
 # the store these figures have always measured: format 4, monovm, zstd, dlopen .so (pack's default is net11 coreclr)
 PACK_AS="--target net11-preview --runtime monovm --wrap dlopen"
+MONO_LZ4_AS="--target net10 --runtime monovm --wrap dlopen" # section 7b: the LZ4 store .NET 10 ships for MonoVM
 mkdir -p "$OUT"
 W=$(mktemp -d "${TMPDIR:-/tmp}/asmstore-bench.XXXXXX"); trap 'rm -rf "$W"' EXIT
 MD=$OUT/BENCHMARKS.md

@@ -53,6 +53,8 @@ declare -A TT_LABEL=(
   [cold_old]="cold, before (CoreCLR: cache's buffers, ext. door; Mono: malloc's)"
   [cold_during]="cold, cache fed during the start"
   [floor]="floor: files + decompressing the images"
+  [cold_lz4]="cold, LZ4 store (.NET 10's MonoVM layout)"
+  [off_lz4]="cache off, LZ4 store (.NET 10's MonoVM layout)"
 )
 declare -A TT_MONO_ENV=([off_old]=ASMSTORE_HOST_ARENA=0 [cold_old]=ASMSTORE_HOST_ARENA=0)
 # the rows of the first start's changes (CoreCLR): row -> the host's environment
@@ -151,15 +153,17 @@ fi
 if [ ! -x "$MONO_HOST" ] || [ ! -f "$MONO_APP/hello.exe" ]; then MONO_SKIP="Skipped: $MONO_HOST or $MONO_APP/hello.exe not built (make mono-host)."
 elif ! ttm_pack "$W/mono.z.so" z $PACK_AS -- $CORPUS_DIRS "$MONO_APP/hello.exe" "$MONO_APP/Greeting.dll" ||
      ! ttm_pack "$W/mono.u.so" u $PACK_AS -- $CORPUS_DIRS "$MONO_APP/hello.exe" "$MONO_APP/Greeting.dll" ||
-     ! ttm_pack "$W/mono.1.so" 1 $PACK_AS -- $CORPUS_DIRS "$MONO_APP/hello.exe" "$MONO_APP/Greeting.dll"; then MONO_SKIP="Skipped: \`asmstore pack\` failed."
+     ! ttm_pack "$W/mono.1.so" 1 $PACK_AS -- $CORPUS_DIRS "$MONO_APP/hello.exe" "$MONO_APP/Greeting.dll" ||
+     ! ttm_pack "$W/mono.l.so" z $MONO_LZ4_AS -- $CORPUS_DIRS "$MONO_APP/hello.exe" "$MONO_APP/Greeting.dll"; then MONO_SKIP="Skipped: \`asmstore pack\` failed."
 else
   MONO_SKIP=""
   ttm_table_new mono "Mono $(mono --version 2>/dev/null | grep -o 'version [0-9.]*' | head -n 1 | cut -d' ' -f2)"
   if grep -q -- --files <<<"$MONO_USAGE"; then
     ttm_add mono files files - "$MONO_HOST" --files "$MONO_FILES" "$MONO_APP/hello.exe" --time-to-main
   else TT_NOTE[mono]="No files row: $MONO_HOST has no \`--files DIR\` yet, so the ÷ files columns and Mono's targets are n/a."; fi
-  for r in inplace warm cold off mis cold_old off_old; do
+  for r in inplace warm cold off mis cold_old off_old cold_lz4 off_lz4; do
     case $r in inplace) s=$W/mono.u.so m=store ;; mis) s=$W/mono.1.so m=store ;; warm) s=$W/mono.z.so m=store ;;
+               cold_lz4) s=$W/mono.l.so m=cold ;; off_lz4) s=$W/mono.l.so m=nocache ;;
                cold*) s=$W/mono.z.so m=cold ;; off*) s=$W/mono.z.so m=nocache ;; esac
     # Mono's "before": the cache's buffers from malloc (ASMSTORE_HOST_ARENA=0), not one mapping of huge pages
     ttm_add mono "$r" "$m" "$s" ${TT_MONO_ENV[$r]:-} "$MONO_HOST" --cache "$W/ttm-cache/mono_$r" "$s" hello.exe --time-to-main
@@ -301,11 +305,11 @@ ttm_targets_first() {
   else target "startup $n, cold: CPU to Main ÷ files" "≤ 1.60×" "$(ratio "$v" "$fm")$floor" "$(status "$(calc "$v <= 1.6 * $fm")")"; fi
 }
 # ttm_targets_mono: Mono's cold and cache-off starts ≤ 1.5× its files start's CPU (the whole run: mono_host prints no
-# phases, so the cold start's writing is in it)
+# phases, so the cold start's writing is in it), from the zstd store (.NET 11's) and the LZ4 one (.NET 10's)
 ttm_targets_mono() {
   local r v fc
   fc=$(ttm_val mono files cpu)
-  for r in off cold; do
+  for r in off cold off_lz4 cold_lz4; do
     v=$(ttm_val mono "$r" cpu)
     if [ "$v" = nan ] || [ "$fc" = nan ]; then target "startup Mono, ${TT_LABEL[$r]}: CPU ÷ files" "≤ 1.50×" "not measured" "n/a"
     else target "startup Mono, ${TT_LABEL[$r]}: CPU ÷ files" "≤ 1.50×" "$(ratio "$v" "$fc")" "$(status "$(calc "$v <= 1.5 * $fc")")"; fi
@@ -337,7 +341,7 @@ say "$(echo "Each host runs its program with \`--time-to-main\` (Main prints \`S
   "CoreCLR's first start: the rows named for one change of issue 43 take that change out of the plain *cold* /" \
   "*cache off* start (*before*: none of them); the *floor* is files' figures plus the cache-off start's decompressing." \
   "CoreCLR: \`pack $PACK_CORECLR_FLAGS\`, the framework + hello.dll +" \
-  "Greeting.dll; Mono: \`pack $PACK_AS\`, the corpus + hello.exe + Greeting.dll, AOT code kept." | fold -s -w 116 | sed "s/ *$//")"
+  "Greeting.dll; Mono: \`pack $PACK_AS\` (the LZ4 rows: \`pack $MONO_LZ4_AS\`), the corpus + hello.exe + Greeting.dll, AOT code kept." | fold -s -w 116 | sed "s/ *$//")"
 say ""
 
 ttm_section_table() { # TABLE SUBTITLE
