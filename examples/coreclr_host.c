@@ -470,11 +470,6 @@ static void runtime_error_writer(const char *message) {
 
 /* >>the images file ---------------------------------------------------------------------------- */
 
-/* An environment switch: unset or "" gives dflt, "0" off, anything else on. */
-static int env_on(const char *name, int dflt) {
-    const char *v = getenv(name);
-    return v && *v ? strcmp(v, "0") != 0 : dflt;
-}
 
 static scratch_kind scratch_from_env(void) {
     const char *v = getenv("ASMSTORE_HOST_SCRATCH");

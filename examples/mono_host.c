@@ -32,7 +32,11 @@
    when an assembly came from elsewhere or failed to load). ASMSTORE_HOST_MEMORY=1 adds a
    "memory: ..." line after Main returns (examples/host_memory.h), in both modes. The cache
    decompresses into one mapping per start of transparent huge pages (examples/host_arena.h):
-   ASMSTORE_HOST_ARENA=0 makes it use malloc instead, for `make bench`'s comparison.
+   ASMSTORE_HOST_ARENA=0 makes it use malloc instead, for `make bench`'s comparison. A start with
+   no pack to map (the first, or the cache off) decompresses the images itself and gives them to
+   the cache after Main, which packs them for the next start (ASMSTORE_HOST_PUT_AFTER_MAIN=0: the
+   cache decompresses and writes them during the start). ASMSTORE_HOST_PHASES=1 adds a "phases:"
+   line, CPU and faults at each step (examples/host_phases.h), in both modes.
 
    How mscorlib gets loaded from the store: Mono 6.8's mono_assembly_load_corlib() asks the
    assembly preload hooks for "mscorlib" before it searches any directory, and every later load by
@@ -69,6 +73,7 @@
 #include "../asmstore_cache.h"
 #include "host_arena.h"
 #include "host_memory.h"
+#include "host_phases.h"
 #include "host_private_dir.h"
 #include "host_util.h"
 
@@ -115,6 +120,10 @@
 typedef struct loaded {
     MonoAssembly *assembly;     /* NULL until loaded */
     asmstore_cache_image image; /* kept for the process's life: Mono reads it in place */
+    unsigned char *own;         /* or decompressed by the host (no pack yet): given to the cache
+                                   after Main (host_put_after_main) */
+    const unsigned char *data;  /* the image Mono reads: image's or own */
+    size_t size;
     /* the entry's config data and assembly name, NUL-terminated (Mono keeps the pointers) */
     char *config, *config_name;
 } loaded;
@@ -130,6 +139,11 @@ typedef struct host {
     const char *store_path;
     unsigned hits, misses, direct, copied, failures;
     double get_us, mono_us; /* time in asmstore_cache_get, time in Mono's image/assembly load */
+    asmstore_allocator alloc; /* the arena's (or malloc): own images */
+    int own_images;           /* no pack to map (cold, or cache off): the host decompresses and
+                                 the cache gets the images after Main (ASMSTORE_HOST_PUT_AFTER_MAIN) */
+    struct ZSTD_DCtx_s *dctx;
+    host_phases phases;
 } host;
 
 /* An entry's config data (Foo.dll.config packed beside Foo.dll), registered for "Foo" with Mono,
@@ -157,6 +171,46 @@ static void host_count_source(host *h, asmstore_cache_source source) {
 
 /* Loads the store entry `name` ("mscorlib", "System.Xml", "hello.exe", "fr/App.resources") as a
    MonoAssembly, once: later calls return the same assembly. NULL when the store lacks it. */
+static void host_image_release(host *h, loaded *l) {
+    asmstore_cache_release(&l->image);
+    if (l->own) asmstore_free(&h->alloc, l->own, l->size);
+    l->own = NULL;
+    l->data = NULL;
+}
+
+/* Entry e's image into l: decompressed here into the arena when the host owns its images (the
+   cache gets them after Main), else from the cache. */
+static asmstore_result host_image(host *h, const asmstore_entry *e, loaded *l, asmstore_error *err) {
+    host_usage before = host_usage_now(RUSAGE_THREAD);
+    asmstore_result res;
+
+    if (h->own_images && e->compression != ASMSTORE_COMPRESSION_NONE) {
+        if (e->uncompressed_size > asmstore_reader_max_entry_size(&h->reader))
+            return ASMSTORE_ERR_TOO_LARGE;
+        if (!h->dctx) h->dctx = ZSTD_createDCtx();
+        l->own = (unsigned char *)asmstore_alloc(&h->alloc, e->uncompressed_size);
+        if (!l->own) return ASMSTORE_ERR_OUT_OF_MEMORY;
+        res = asmstore_reader_read(&h->reader, e, l->own, e->uncompressed_size, h->dctx, err);
+        if (res != ASMSTORE_OK) {
+            asmstore_free(&h->alloc, l->own, e->uncompressed_size);
+            l->own = NULL;
+            return res;
+        }
+        l->data = l->own;
+        l->size = e->uncompressed_size;
+        host_phases_image(&h->phases, before, l->size);
+        host_count_source(h, ASMSTORE_CACHE_MISS);
+        return ASMSTORE_OK;
+    }
+    res = asmstore_cache_get(h->cache, e, &l->image, err);
+    if (res != ASMSTORE_OK) return res;
+    l->data = l->image.data;
+    l->size = l->image.size;
+    if (l->image.source == ASMSTORE_CACHE_MISS) host_phases_image(&h->phases, before, l->size);
+    host_count_source(h, l->image.source);
+    return ASMSTORE_OK;
+}
+
 static MonoAssembly *host_load(host *h, const char *name) {
     asmstore_entry e;
     loaded *l;
@@ -178,23 +232,22 @@ static MonoAssembly *host_load(host *h, const char *name) {
 
     t = now_us();
     memset(&err, 0, sizeof err);
-    res = asmstore_cache_get(h->cache, &e, &l->image, &err);
+    res = host_image(h, &e, l, &err);
     h->get_us += now_us() - t;
-    if (res != ASMSTORE_OK || l->image.size > UINT32_MAX) {
+    if (res != ASMSTORE_OK || l->size > UINT32_MAX) {
         fprintf(stderr, "mono_host: %s: %s: %s\n", name, asmstore_result_string(res),
                 err.message ? err.message : "");
         h->failures++;
         goto out;
     }
-    host_count_source(h, l->image.source);
     /* The name Mono files the image under: "<store path>/<entry name>". It is never opened (a .so
        is not a directory); it makes Assembly.Location and Mono's messages point at the store. */
     snprintf(fname, sizeof fname, "%s/%.*s", h->store_path, (int)e.name_len, e.name);
     host_register_config(l, &e); /* Foo.dll.config from the store, before Mono looks for a file */
     t = now_us();
     /* need_copy 0: Mono reads the cache's image in place (a private mapping or our heap block). */
-    image = mono_image_open_from_data_with_name((char *)(uintptr_t)l->image.data,
-                                                (uint32_t)l->image.size, 0, &status, 0, fname);
+    image = mono_image_open_from_data_with_name((char *)(uintptr_t)l->data, (uint32_t)l->size, 0,
+                                                &status, 0, fname);
     if (image) {
         a = mono_assembly_load_from_full(image, fname, &status, 0);
         mono_image_close(image); /* the assembly holds its own reference */
@@ -202,7 +255,7 @@ static MonoAssembly *host_load(host *h, const char *name) {
     h->mono_us += now_us() - t;
     if (!a) {
         fprintf(stderr, "mono_host: %s: Mono rejected the image (status %d)\n", name, (int)status);
-        asmstore_cache_release(&l->image);
+        host_image_release(h, l);
         h->failures++;
         goto out;
     }
@@ -347,21 +400,15 @@ static void host_count_one(void *assembly, void *user) {
 /* Files mode: the anchor. The same embedding calls as the store's, assemblies from the framework
    directory and beside PROGRAM (no preload hook: nothing to serve; Mono's own search, as the stock
    launcher's). fwdir must be <root>/mono/<version>; mono_set_dirs gets <root>. */
-static int host_run_files(const char *fwdir, const char *program, int argc, char **argv) {
-    char root[4096], corlib[4096];
+/* <root> of the framework directory <root>/mono/<version> holding mscorlib.dll; 0, or 2 said. */
+static int files_root(const char *fwdir, char *root, size_t cap) {
+    char corlib[4096];
     char *slash;
     size_t len;
-    unsigned total;
-    MonoDomain *domain;
-    MonoAssembly *main_assembly;
-    const char *corlib_file;
-    aot_use u;
-    int rc;
-    double t0 = now_us(), t_runtime, t_end;
 
     len = strlen(fwdir);
     while (len > 1 && fwdir[len - 1] == '/') len--;
-    snprintf(root, sizeof root, "%.*s", (int)len, fwdir);
+    snprintf(root, cap, "%.*s", (int)len, fwdir);
     slash = snprintf(corlib, sizeof corlib, "%s/mscorlib.dll", root) < (int)sizeof corlib
                 ? strrchr(root, '/')
                 : NULL;
@@ -375,13 +422,33 @@ static int host_run_files(const char *fwdir, const char *program, int argc, char
         return 2;
     }
     *slash = 0;
+    return 0;
+}
+
+static int host_run_files(const char *fwdir, const char *program, int argc, char **argv) {
+    char root[4096];
+    unsigned total;
+    MonoDomain *domain;
+    MonoAssembly *main_assembly;
+    const char *corlib_file;
+    aot_use u;
+    host_phases ph;
+    int rc;
+    double t0 = now_us(), t_runtime, t_end;
+
+    memset(&ph, 0, sizeof ph);
+    if (files_root(fwdir, root, sizeof root) != 0) return 2;
+    host_phases_mark(&ph, MARK_OPEN);
+    host_phases_mark(&ph, MARK_LOADED);
     mono_set_dirs(root[0] ? root : "/", NULL);
     mono_config_parse(NULL);
+    host_phases_threads(&ph);
     domain = mono_jit_init_version("asmstore", "v4.0.30319");
     if (!domain) {
         fprintf(stderr, "mono_host: mono_jit_init_version failed\n");
         return 1;
     }
+    host_phases_mark(&ph, MARK_INITIALIZED);
     main_assembly = mono_domain_assembly_open(domain, program);
     t_runtime = now_us();
     if (!main_assembly) {
@@ -390,9 +457,12 @@ static int host_run_files(const char *fwdir, const char *program, int argc, char
     }
 
     rc = mono_jit_exec(domain, main_assembly, argc, argv);
+    host_phases_mark(&ph, MARK_MAIN);
+    host_phases_mark(&ph, MARK_END);
     fflush(stdout);
     host_memory_report();
     t_end = now_us();
+    host_phases_report(&ph);
 
     u = host_aot_use();
     total = 0;
@@ -429,6 +499,14 @@ static const char *host_door(const host *h) {
     return "as a file, a raw store";
 }
 
+/* 1 when the cache has a pack to serve this start's images from (a warm start). */
+static int host_has_pack(asmstore_cache *c) {
+    int fd = asmstore_cache_pack_file(c, NULL);
+    if (fd < 0) return 0;
+    close(fd);
+    return 1;
+}
+
 /* The store: located, validated once, a name table attached, its cache opened. Uncompressed images
    are used in place when aligned enough for Mono (at an odd address it fails in CultureInfo), else
    copied. 0 when it is ready; 1 (said on stderr, everything released) when not. */
@@ -437,8 +515,10 @@ static int host_open_store(host *h, const char *cache_dir) {
     asmstore_error err;
     asmstore_result res;
     size_t nt;
+    int put_after_main = env_on("ASMSTORE_HOST_PUT_AFTER_MAIN", 1);
     memset(&co, 0, sizeof co);
     co.min_alignment = MONO_HOST_MIN_ALIGNMENT;
+    if (put_after_main) co.pack = ASMSTORE_CACHE_PACK_AT_FLUSH; /* the next start maps one pack */
     memset(&err, 0, sizeof err);
     res = host_locate(h, &err);
     if (res != ASMSTORE_OK) {
@@ -455,7 +535,9 @@ static int host_open_store(host *h, const char *cache_dir) {
     if (res == ASMSTORE_OK)
         res = asmstore_reader_attach_name_table(&h->reader, h->name_table, nt, NULL);
     if (res == ASMSTORE_OK) host_arena_open(&h->arena, &h->reader, &co.allocator);
+    h->alloc = co.allocator;
     if (res == ASMSTORE_OK) res = asmstore_cache_open(&h->cache, cache_dir, &h->reader, &co, &err);
+    if (res == ASMSTORE_OK) h->own_images = put_after_main && !host_has_pack(h->cache);
     if (res == ASMSTORE_OK) {
         size_t n = h->reader.entry_count ? h->reader.entry_count : 1;
         h->by_index = (loaded *)calloc(n, sizeof *h->by_index);
@@ -494,6 +576,16 @@ static MonoDomain *host_start_runtime(host *h, const char *cache_dir) {
     return domain;
 }
 
+/* After Main: the images the host decompressed itself go to the cache, whose flush packs them. */
+static void host_put_after_main(host *h) {
+    asmstore_entry e;
+    uint32_t i;
+
+    for (i = 0; i < h->reader.entry_count; i++)
+        if (h->by_index[i].own && asmstore_reader_entry(&h->reader, i, &e, NULL) == ASMSTORE_OK)
+            (void)asmstore_cache_put(h->cache, &e, h->by_index[i].own, h->by_index[i].size, NULL);
+}
+
 /* The summary line after Main (the header comment); rc, or 1 when an assembly came from elsewhere.
  */
 static int host_report(host *h, int rc, const double t[4]) {
@@ -503,8 +595,10 @@ static int host_report(host *h, int rc, const double t[4]) {
     au.total = 0;
     au.foreign = 0;
     mono_assembly_foreach(host_audit_one, &au);
-    asmstore_cache_flush(
-        h->cache); /* a short-lived process waits for the writer: the next run hits */
+    host_put_after_main(h);
+    asmstore_cache_flush(h->cache); /* a short-lived process waits for the writer: the next run hits */
+    host_phases_mark(&h->phases, MARK_END);
+    host_phases_report(&h->phases);
     if (au.foreign || h->failures) {
         fprintf(stderr, "mono_host: %u of %u assemblies NOT from the store, %u load failures\n",
                 au.foreign, au.total, h->failures);
@@ -525,11 +619,12 @@ static int host_report(host *h, int rc, const double t[4]) {
 static void host_close(host *h) {
     uint32_t i;
     for (i = 0; i < h->reader.entry_count; i++) {
-        asmstore_cache_release(&h->by_index[i].image);
+        host_image_release(h, &h->by_index[i]);
         free(h->by_index[i].config);
         free(h->by_index[i].config_name);
     }
     free(h->by_index);
+    if (h->dctx) ZSTD_freeDCtx(h->dctx);
     asmstore_cache_close(h->cache);
     free(h->name_table);
     asmstore_locator_close(&h->loc);
@@ -544,12 +639,16 @@ static int host_run_store(host *h, const char *cache_dir, int argc, char **argv)
     int rc;
     t[0] = now_us();
     if (host_open_store(h, cache_dir)) return 1;
+    host_phases_mark(&h->phases, MARK_OPEN);
+    host_phases_mark(&h->phases, MARK_LOADED);
     pthread_mutexattr_init(&ma);
     pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&h->lock, &ma);
     pthread_mutexattr_destroy(&ma);
     t[1] = now_us();
+    host_phases_threads(&h->phases);
     if (!(domain = host_start_runtime(h, cache_dir))) return 1;
+    host_phases_mark(&h->phases, MARK_INITIALIZED);
     main_assembly = host_load(h, argv[0]);
     t[2] = now_us();
     if (!main_assembly) {
@@ -557,6 +656,7 @@ static int host_run_store(host *h, const char *cache_dir, int argc, char **argv)
         return 1;
     }
     rc = mono_jit_exec(domain, main_assembly, argc, argv);
+    host_phases_mark(&h->phases, MARK_MAIN);
     fflush(stdout);
     host_memory_report(); /* ASMSTORE_HOST_MEMORY=1: make bench's memory after Main */
     t[3] = now_us();
