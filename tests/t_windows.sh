@@ -139,6 +139,9 @@ if [ -z "$bad" ]; then t_ok "asmstore.exe info, list, verify (text, --json, --ha
 else say "asmstore.exe $bad"; fi
 if both scan "${STORES[@]}"; then t_ok "asmstore.exe scan of the 4 real samples (in-process on Windows): the Linux NDJSON byte for byte"
 else say "scan"; fi
+if both scan --cache sc "${STORES[@]}" && both scan --cache sc "${STORES[@]}" && same sc; then
+  t_ok "scan --cache filled, then read back: the Linux NDJSON, and the same records (temporary files renamed into place)"
+else say "scan --cache"; fi
 if both extract "$V3" -C x && same x; then t_ok "extract -C: the same tree (directory descriptors held, never through a reparse point)"
 else say "extract"; fi
 bad=
