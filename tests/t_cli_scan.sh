@@ -191,6 +191,11 @@ PYEOF
   "$ASMSTORE" scan --yara "$T/rules.yar" --cache "$T/sc" "$V3/x86_64/assembly-store.so" >"$T/c6.ndjson"
   t_check "--cache: a record of another build (its version text changed) and a truncated images file are misses" \
       cmp "$T/c4.ndjson" "$T/c6.ndjson"
+  "$ASMSTORE" scan --yara "$T/rules.yar" --cache "$T/sc" "$V3/x86_64/assembly-store.so" >/dev/null # written anew
+  $PY -c 'import sys; p=open(sys.argv[1],"rb").read(); i=p.index(b"\"stores\""); open(sys.argv[1],"wb").write(p[:i]+b"\n"+p[i+1:])' "$T/sc/$sha.scan"
+  "$ASMSTORE" scan --yara "$T/rules.yar" --cache "$T/sc" --jobs 2 "$V3/x86_64/assembly-store.so" "$V3/x86_64/assembly-store.so" >"$T/c8.ndjson"
+  t_check "--cache: a record whose text would break the line (a newline in it) is a miss: two whole lines, as without it" \
+      bash -c "cat '$T/c4.ndjson' '$T/c4.ndjson' | cmp - '$T/c8.ndjson'"
   "$ASMSTORE" scan --cache "$T/c4.ndjson" "$V3/x86_64/assembly-store.so" >"$T/c7.out" 2>&1; rc=$?
   t_check "--cache naming a file: exit 2, says it is not a directory, no line" \
       bash -c "[ $rc = 2 ] && grep -q 'scan cache' '$T/c7.out' && ! grep -q '\"command\"' '$T/c7.out'"

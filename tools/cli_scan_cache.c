@@ -27,6 +27,16 @@ static int inside(uint64_t off, uint64_t len, size_t n) {
     return off <= n && len <= n - off;
 }
 
+/* 1 when text[0..n) is a part of a line as scan writes it: it starts with `lead` and holds no line
+   break (a record's text must not break the one line an input gets, which workers' output is cut
+   by). */
+static int scan_cache_text_ok(const unsigned char *text, uint64_t n, const char *lead) {
+    size_t k = strlen(lead);
+
+    return n >= k && !memcmp(text, lead, k) && !memchr(text, '\n', (size_t)n) &&
+           !memchr(text, '\r', (size_t)n);
+}
+
 /* The header: magic, this build's version, the input's SHA-256; the offset past it, or 0. */
 static size_t scan_cache_header(const unsigned char *p, size_t n, const char *sha_hex) {
     size_t m = sizeof SCAN_CACHE_MAGIC - 1, vn = strlen(scan_cache_version);
@@ -49,11 +59,15 @@ int scan_cache_parse(const unsigned char *p, size_t n, const char *sha_hex, scan
     if (!body || n < body + 32 + 4 + 8 + end || memcmp(p + n - end, SCAN_CACHE_END, end) != 0)
         return -1;
     v->images_n = (size_t)rd64(p + n - end - 8); /* checked against the file when it is opened */
+    if ((uint64_t)v->images_n != rd64(p + n - end - 8)) return -1; /* past a 32-bit address space */
     v->ncounts = cli_rd32(p + n - end - 12);
     if (v->ncounts > SCAN_CACHE_COUNTS || n < body + 32 + 4 + 4u * v->ncounts + 8 + end) return -1;
     t = n - end - 12 - 4u * v->ncounts - 32; /* the trailer's start */
     so = rd64(p + t), sn = rd64(p + t + 8), fo = rd64(p + t + 16), fn = rd64(p + t + 24);
-    if (so < body || fo < body || !inside(so, sn, t) || !inside(fo, fn, t)) return -1;
+    if (so < body || fo < body || !inside(so, sn, t) || !inside(fo, fn, t) ||
+        !scan_cache_text_ok(p + so, sn, ", \"kind\": ") ||
+        !scan_cache_text_ok(p + fo, fn, ", \"findings\": "))
+        return -1;
     for (k = 0; k < v->ncounts; k++) v->counts[k] = cli_rd32(p + t + 32 + 4u * k);
     v->stores_text = (const char *)p + so, v->stores_n = (size_t)sn;
     v->findings_text = (const char *)p + fo, v->findings_n = (size_t)fn;

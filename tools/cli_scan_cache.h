@@ -7,8 +7,9 @@
                       hex digits of the input's SHA-256, the line's text from "kind" to "stores"
                       and its findings, then a trailer: u64 offset and length of each of the two
                       texts, u32 count and the counts, u64 the images file's size, "ASMSCEND".
-   A record of another input, version or build, or one that does not read (truncated, damaged,
-   an images file of another size) is a miss: the input is scanned and the record written anew.
+   A record of another input, version or build, or one that does not read (truncated, damaged, a
+   text that is not a part of a line or breaks it, an images file of another size or that does not
+   read to its end) is a miss: the input is scanned and the record written anew.
    The cache is the user's: its texts are spliced into the line as they are. */
 #ifndef CLI_SCAN_CACHE_H
 #define CLI_SCAN_CACHE_H
