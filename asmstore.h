@@ -6333,16 +6333,19 @@ typedef struct asmstore__app_patch {
         unsigned char was[8];
     } put[ASMSTORE__APP_PATCH_WRITES];
     unsigned nput;
+    int overflow; /* a write found the journal full: not made, and the patch is taken back */
 } asmstore__app_patch;
 
 /* Writes v as an n-byte (4 or 8) little-endian field at file offset `at`, keeping what it held. */
 ASMSTORE__PRIVATE void asmstore__app_put(asmstore__app_patch *t, uint64_t at, uint64_t v,
                                          unsigned n) {
-    if (t->nput < ASMSTORE__APP_PATCH_WRITES) {
-        t->put[t->nput].at = at;
-        t->put[t->nput].n = n;
-        memcpy(t->put[t->nput++].was, t->p + at, n);
+    if (t->nput == ASMSTORE__APP_PATCH_WRITES) {
+        t->overflow = 1; /* a patch that writes more fields than the journal holds: a bug here */
+        return;
     }
+    t->put[t->nput].at = at;
+    t->put[t->nput].n = n;
+    memcpy(t->put[t->nput++].was, t->p + at, n);
     asmstore__wrw(t->p + at, v, n == 8);
 }
 
@@ -6375,6 +6378,7 @@ ASMSTORE__PRIVATE int asmstore__app_patch_held(const asmstore__app_patch *t,
     uint64_t own_at = before->descriptors_offset + (uint64_t)own * before->descriptor_size;
     unsigned k;
 
+    if (t->overflow) return 0;
     for (k = 0; k < t->nput; k++) {
         uint64_t at = t->put[k].at;
         int in_own = own != UINT32_MAX && at >= own_at && at - own_at < before->descriptor_size;
@@ -6484,6 +6488,7 @@ ASMSTORE__PRIVATE asmstore_result asmstore__app_patch_open(asmstore__app_patch *
     t->p = (unsigned char *)so;
     t->size = size;
     t->nput = 0;
+    t->overflow = 0;
     if (!asmstore__app_tail(&t->l.e, &t->ph, &t->h, &t->sh, &t->s, &why))
         return asmstore__fail(err, ASMSTORE_ERR_UNSUPPORTED, 0, entry, 0, why);
     t->end = t->h.vaddr + t->h.memsz;

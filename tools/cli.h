@@ -139,6 +139,9 @@ static inline uint16_t cli_rd16(const unsigned char *p) {
 static inline uint32_t cli_rd32(const unsigned char *p) {
     return (uint32_t)cli_rd16(p) | (uint32_t)cli_rd16(p + 2) << 16;
 }
+static inline uint64_t cli_rd64(const unsigned char *p) {
+    return (uint64_t)cli_rd32(p) | (uint64_t)cli_rd32(p + 4) << 32;
+}
 static inline void cli_wr16(unsigned char *p, uint32_t v) {
     p[0] = (unsigned char)v;
     p[1] = (unsigned char)(v >> 8);

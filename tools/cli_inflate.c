@@ -26,6 +26,14 @@ uint32_t cli_crc32(uint32_t crc, const void *p, size_t n) {
 #endif
 }
 
+int cli_can_inflate(void) {
+#ifdef ASMSTORE_CLI_ZLIB
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 static asmstore_result refuse(cli_entry_bytes *b, asmstore_result r, const char *fmt, ...) {
     va_list ap;
 

@@ -31,4 +31,6 @@ asmstore_result cli_entry_read(const unsigned char *zip, const asmstore_zip_entr
 /* The ZIP CRC-32 of p[0..n) continued from crc (0 to start), as asmstore_zip_crc32: zlib's
    crc32_z where the CLI links zlib (about twice the header's speed), the header's otherwise. */
 uint32_t cli_crc32(uint32_t crc, const void *p, size_t n);
+/* 1 when this build inflates DEFLATEd members (zlib), else 0: what it reads of an archive. */
+int cli_can_inflate(void);
 #endif

@@ -721,26 +721,32 @@ typedef struct scan_capture {
     uint32_t counts[SCAN_CACHE_COUNTS];
 } scan_capture;
 
-/* The counts a record keeps: every one but YARA's, which a cached input counts again. */
-#define SCAN_NCOUNTS (5u + (uint32_t)SCAN_NCODES)
+/* The counts a record keeps: not errors (a record is kept only for a line without one) nor YARA's
+   matches (counted again over the record's images). */
+#define SCAN_NCOUNTS (3u + (uint32_t)SCAN_NCODES)
 typedef char scan_counts_fit[SCAN_NCOUNTS <= SCAN_CACHE_COUNTS ? 1 : -1];
 
 static void scan_counts_pack(const scan_counts *c, uint32_t *v) {
     unsigned k;
 
-    v[0] = c->dotnet, v[1] = c->stores, v[2] = c->entries, v[3] = c->errors, v[4] = 0;
-    for (k = 0; k < SCAN_NCODES; k++) v[5 + k] = c->findings[k];
+    v[0] = c->dotnet, v[1] = c->stores, v[2] = c->entries;
+    for (k = 0; k < SCAN_NCODES; k++) v[3 + k] = c->findings[k];
 }
 
 static void scan_counts_unpack(scan_counts *c, const uint32_t *v) {
     unsigned k;
 
-    c->dotnet = v[0], c->stores = v[1], c->entries = v[2], c->errors = v[3];
-    for (k = 0; k < SCAN_NCODES; k++) c->findings[k] = v[5 + k];
+    c->dotnet = v[0], c->stores = v[1], c->entries = v[2];
+    for (k = 0; k < SCAN_NCODES; k++) c->findings[k] = v[3 + k];
 }
 
 static void scan_mark(scan_capture *c, int k) {
     if (c) c->mark[k] = ftell(c->mem);
+}
+
+/* How much of an n-byte name a cap-byte buffer holds (the matches keep less anyway). */
+static int scan_cut(size_t n, size_t cap) {
+    return (int)(n < cap ? n : cap - 1);
 }
 
 /* An input the cache has (v): its texts spliced into the line, only the YARA rules run again, over
@@ -754,10 +760,8 @@ static void scan_from_cache(scan_state *s, const scan_cache_view *v, const unsig
     cli_json_raw(v->stores_text, v->stores_n);
     scan_members_yara(s, p, n);
     while (s->a->yara && scan_cache_next(v->images, v->images_n, &at, &img) == 1) {
-        snprintf(store, sizeof store, "%.*s", (int)(img.store_n < sizeof store ? img.store_n : 0),
-                 img.store);
-        snprintf(entry, sizeof entry, "%.*s", (int)(img.entry_n < sizeof entry ? img.entry_n : 0),
-                 img.entry);
+        snprintf(store, sizeof store, "%.*s", scan_cut(img.store_n, sizeof store), img.store);
+        snprintf(entry, sizeof entry, "%.*s", scan_cut(img.entry_n, sizeof entry), img.entry);
         yara_scan(s, img.p, img.n, store, entry, NULL);
     }
     scan_json_matches(s);
@@ -814,12 +818,11 @@ static int scan_line(const scan_args *a, const char *path, scan_kept *kept, scan
         counts->errors = 1;
         return cli_json_finish(status);
     }
-    if (c && scan_cache_open(a->cache, sha, &v) == 0 && v.ncounts == SCAN_NCOUNTS) {
+    if (c && scan_cache_open(a->cache, sha, SCAN_NCOUNTS, &v) == 0) {
         scan_from_cache(&s, &v, p, n);
         scan_cache_close(&v);
         status = 0;
     } else {
-        if (c && v.meta) scan_cache_close(&v); /* a record of another build */
         if (c && scan_cache_begin(&c->w, a->cache, sha) == 0) s.cache = &c->w;
         status = scan_whole(&s, path, p, n, c);
     }
@@ -1329,17 +1332,6 @@ static int scan_operand(scan_args *a, const char *arg) {
     return scan_push(a, arg) ? cli_fail("scan", ASMSTORE_ERR_OUT_OF_MEMORY, NULL) : 0;
 }
 
-#ifdef ASMSTORE_CLI_LZ4
-#define SCAN_HAVE_LZ4 1
-#else
-#define SCAN_HAVE_LZ4 0
-#endif
-#ifdef ASMSTORE_CLI_ZLIB
-#define SCAN_HAVE_ZLIB 1
-#else
-#define SCAN_HAVE_ZLIB 0
-#endif
-
 /* >>command ------------------------------------------------------------------------------------ */
 static int scan_parse(int argc, char **argv, scan_args *a) {
     cli_parser p;
@@ -1401,9 +1393,9 @@ static int scan_cache_ready(const char *dir) {
         if (errno == 0 || S_ISREG(st.st_mode)) errno = ENOTDIR;
         return cli_fail_errno(dir, "use it as the scan cache (a directory)");
     }
-    snprintf(version, sizeof version, "asmstore %d.%d.%d schema %d codes %u lz4 %d zlib %d",
+    snprintf(version, sizeof version, "asmstore %d.%d.%d schema %d inflate %d",
              ASMSTORE_VERSION_MAJOR, ASMSTORE_VERSION_MINOR, ASMSTORE_VERSION_PATCH,
-             CLI_JSON_SCHEMA, (unsigned)SCAN_NCODES, SCAN_HAVE_LZ4, SCAN_HAVE_ZLIB);
+             CLI_JSON_SCHEMA, cli_can_inflate());
     scan_cache_set_version(version);
     return 0;
 }

@@ -18,10 +18,6 @@ void scan_cache_set_version(const char *version) {
 }
 
 /* >>reading ------------------------------------------------------------------------------------ */
-static uint64_t rd64(const unsigned char *p) {
-    return (uint64_t)cli_rd32(p) | (uint64_t)cli_rd32(p + 4) << 32;
-}
-
 /* p[off..off+len) inside n bytes. */
 static int inside(uint64_t off, uint64_t len, size_t n) {
     return off <= n && len <= n - off;
@@ -58,12 +54,13 @@ int scan_cache_parse(const unsigned char *p, size_t n, const char *sha_hex, scan
     end = sizeof SCAN_CACHE_END - 1;
     if (!body || n < body + 32 + 4 + 8 + end || memcmp(p + n - end, SCAN_CACHE_END, end) != 0)
         return -1;
-    v->images_n = (size_t)rd64(p + n - end - 8); /* checked against the file when it is opened */
-    if ((uint64_t)v->images_n != rd64(p + n - end - 8)) return -1; /* past a 32-bit address space */
+    v->images_n = (size_t)cli_rd64(p + n - end - 8); /* checked against the file when it opens */
+    if ((uint64_t)v->images_n != cli_rd64(p + n - end - 8)) return -1; /* past 32-bit addresses */
     v->ncounts = cli_rd32(p + n - end - 12);
     if (v->ncounts > SCAN_CACHE_COUNTS || n < body + 32 + 4 + 4u * v->ncounts + 8 + end) return -1;
     t = n - end - 12 - 4u * v->ncounts - 32; /* the trailer's start */
-    so = rd64(p + t), sn = rd64(p + t + 8), fo = rd64(p + t + 16), fn = rd64(p + t + 24);
+    so = cli_rd64(p + t), sn = cli_rd64(p + t + 8);
+    fo = cli_rd64(p + t + 16), fn = cli_rd64(p + t + 24);
     if (so < body || fo < body || !inside(so, sn, t) || !inside(fo, fn, t) ||
         !scan_cache_text_ok(p + so, sn, ", \"kind\": ") ||
         !scan_cache_text_ok(p + fo, fn, ", \"findings\": "))
@@ -91,7 +88,7 @@ int scan_cache_next(const unsigned char *p, size_t n, size_t *at, scan_cache_ima
     if (!scan_cache_name(p, n, at, &img->store, &img->store_n) ||
         !scan_cache_name(p, n, at, &img->entry, &img->entry_n) || !inside(*at, 8, n))
         return -1;
-    size = rd64(p + *at);
+    size = cli_rd64(p + *at);
     if (!inside(*at + 8, size, n)) return -1;
     img->p = p + *at + 8;
     img->n = (size_t)size;
@@ -116,7 +113,7 @@ static int scan_cache_walk(const scan_cache_view *v) {
     return k;
 }
 
-int scan_cache_open(const char *dir, const char *sha_hex, scan_cache_view *v) {
+int scan_cache_open(const char *dir, const char *sha_hex, uint32_t ncounts, scan_cache_view *v) {
     char path[4200];
     const unsigned char *meta = NULL, *images = NULL;
     size_t meta_n = 0, images_n = 0;
@@ -125,7 +122,7 @@ int scan_cache_open(const char *dir, const char *sha_hex, scan_cache_view *v) {
     if (scan_cache_path(path, sizeof path, dir, sha_hex, ".scan") != 0 ||
         cli_map_file(path, &meta, &meta_n) != 0)
         return -1;
-    if (scan_cache_parse(meta, meta_n, sha_hex, v) != 0 ||
+    if (scan_cache_parse(meta, meta_n, sha_hex, v) != 0 || v->ncounts != ncounts ||
         scan_cache_path(path, sizeof path, dir, sha_hex, ".images") != 0 ||
         (v->images_n && cli_map_file(path, &images, &images_n) != 0) || images_n != v->images_n) {
         cli_unmap_file(images, images_n);
@@ -180,8 +177,9 @@ static void put32(scan_cache_writer *w, FILE *f, uint32_t v) {
 }
 
 static void put64(scan_cache_writer *w, FILE *f, uint64_t v) {
-    put32(w, f, (uint32_t)v);
-    put32(w, f, (uint32_t)(v >> 32));
+    unsigned char b[8];
+    cli_wr64(b, v);
+    put(w, f, b, 8);
 }
 
 int scan_cache_begin(scan_cache_writer *w, const char *dir, const char *sha_hex) {
@@ -192,14 +190,16 @@ int scan_cache_begin(scan_cache_writer *w, const char *dir, const char *sha_hex)
 
 void scan_cache_add(scan_cache_writer *w, const char *store, const char *entry,
                     const unsigned char *p, size_t n) {
+    size_t sn = strlen(store), en = strlen(entry);
+
     if (!w->images || w->failed) return;
-    put32(w, w->images, (uint32_t)strlen(store));
-    put(w, w->images, store, strlen(store));
-    put32(w, w->images, (uint32_t)strlen(entry));
-    put(w, w->images, entry, strlen(entry));
+    put32(w, w->images, (uint32_t)sn);
+    put(w, w->images, store, sn);
+    put32(w, w->images, (uint32_t)en);
+    put(w, w->images, entry, en);
     put64(w, w->images, n);
     put(w, w->images, p, n);
-    w->images_n += 4 + strlen(store) + 4 + strlen(entry) + 8 + n;
+    w->images_n += 4 + sn + 4 + en + 8 + n;
 }
 
 /* The .scan file's bytes into f (its header, the two texts, the trailer). */

@@ -55,8 +55,9 @@ int scan_cache_parse(const unsigned char *meta, size_t n, const char *sha_hex, s
 /* The image at *at of images[0..n): 1 and *at past it, 0 at the end, -1 when it does not read. */
 int scan_cache_next(const unsigned char *images, size_t n, size_t *at, scan_cache_image *img);
 
-/* The record of sha_hex in dir, mapped: 0 (close it with scan_cache_close), or -1 for a miss. */
-int scan_cache_open(const char *dir, const char *sha_hex, scan_cache_view *v);
+/* The record of sha_hex in dir, mapped: 0 (close it with scan_cache_close), or -1 for a miss (as
+   is a record that keeps other than ncounts counts). */
+int scan_cache_open(const char *dir, const char *sha_hex, uint32_t ncounts, scan_cache_view *v);
 void scan_cache_close(scan_cache_view *v);
 
 /* Writing: begin (0, or -1 when dir cannot take it: scan goes on without), an image at a time,

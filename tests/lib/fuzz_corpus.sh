@@ -211,15 +211,15 @@ if [ -f "$OUT/app/v3-watercountdown-widget-x86_64.so" ]; then
     "$OUT/app/v3-x86_64-decoy-shrunk.so" --shrink uncompressed_assemblies_data_buffer=1000000 2>/dev/null || true
 fi
 # scan --cache records (fuzz/fuzz_scan_cache.c): 0 and a .scan body behind the harness's 94-byte header (two
-# texts, the trailer: their offsets and lengths, 17 counts, the images' size), or 1 and an images file
+# texts, the trailer: their offsets and lengths, 15 counts (scan's), the images' size), or 1 and an images file
 mkdir -p "$OUT/scan_cache"
 python3 - "$OUT/scan_cache" <<'PYEOF'
 import struct, sys
 st, fi = b', "kind": "apk", "stores": []', b', "findings": [], "findings_total": 0'
 images = b"".join(struct.pack("<I", len(s)) + s + struct.pack("<I", len(e)) + e + struct.pack("<Q", len(d)) + d
                   for s, e, d in [(b"lib/x86_64/libassembly-store.so", b"A.dll", b"MZ image"), (b"s", b"B.dll", b"")])
-body = st + fi + struct.pack("<4Q", 94, len(st), 94 + len(st), len(fi)) + struct.pack("<17I", *range(17))
-body += struct.pack("<IQ", 17, len(images)) + b"ASMSCEND"
+body = st + fi + struct.pack("<4Q", 94, len(st), 94 + len(st), len(fi)) + struct.pack("<15I", *range(15))
+body += struct.pack("<IQ", 15, len(images)) + b"ASMSCEND"
 open(sys.argv[1] + "/record", "wb").write(b"\0" + body)
 open(sys.argv[1] + "/images", "wb").write(b"\1" + images)
 PYEOF
