@@ -47,8 +47,10 @@ DEPS  = build-essential pkg-config cmake libzstd-dev libxxhash-dev liblz4-dev zl
         libssl-dev zstd xxhash python3 python3-xxhash python3-zstandard python3-lz4 file strace cppcheck \
         libyara-dev yara
 # the Python package (python/, tests/t_python.sh): its C extension's build, the venv it installs
-# into offline (pip --no-build-isolation: the system's setuptools and wheel) and its pytest suite
-DEPS += python3-dev python3-venv python3-setuptools python3-wheel python3-pip python3-pytest
+# into offline (pip --no-build-isolation: the system's setuptools and wheel), its pytest suite and
+# the Dask cluster of worker processes that scans with it
+DEPS += python3-dev python3-venv python3-setuptools python3-wheel python3-pip python3-pytest \
+        python3-distributed
 # the ELF wrapper and APK tests (time: repack's memory), and the cross builds they run under qemu
 # (tests/t_elf.sh, t_cross.sh)
 DEPS += elfutils binutils zip unzip zipalign apksigner time qemu-user \

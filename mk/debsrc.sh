@@ -28,6 +28,9 @@ fetch() {
   apt="$dir/apt"
   mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$dir"
   dir=$(cd "$dir" && pwd); apt="$dir/apt"; out="$dir/$src-${ver#*:}"
+  # one fetch at a time (make -j builds several libraries: apt's lists and archives take one user)
+  exec 9>"$apt/fetch.lock" && flock 9
+  if [ -f "$out/.debsrc-done" ]; then echo "$out"; return; fi
   # bookworm and its security suite: the deb-src twins of /etc/apt's deb lines
   . /etc/os-release
   printf 'deb-src http://deb.debian.org/debian %s %s-updates main\ndeb-src http://deb.debian.org/debian-security %s-security main\n' \
@@ -35,7 +38,9 @@ fetch() {
   local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=$apt/none"
               -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt" -o "Dir::Cache::archives=$apt/archives"
               -o "APT::Sandbox::User=root" -qq)
-  [ -n "$(ls "$apt/lists" | grep -i sources || true)" ] || apt-get "${opts[@]}" update >&2
+  # once more after a pause: a mirror caught mid-sync fails an index now and then
+  [ -n "$(ls "$apt/lists" | grep -i sources || true)" ] ||
+    apt-get "${opts[@]}" update >&2 || { sleep 20; apt-get "${opts[@]}" update >&2; }
   rm -rf "$out.tmp" && mkdir -p "$out.tmp"
   # the exact version, else one of the same upstream version (a security suite's pool may be out of
   # reach where the main archive is not: its fixes do not change what the library writes)
