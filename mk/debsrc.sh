@@ -31,9 +31,9 @@ fetch() {
   # one fetch at a time (make -j builds several libraries: apt's lists and archives take one user)
   exec 9>"$apt/fetch.lock" && flock 9
   if [ -f "$out/.debsrc-done" ]; then echo "$out"; return; fi
-  # bookworm and its security suite: the deb-src twins of /etc/apt's deb lines
+  # bookworm, its updates and its security suite: the deb-src twins of /etc/apt's deb lines
   . /etc/os-release
-  printf 'deb-src http://deb.debian.org/debian %s %s-updates main\ndeb-src http://deb.debian.org/debian-security %s-security main\n' \
+  printf 'deb-src http://deb.debian.org/debian %s main\ndeb-src http://deb.debian.org/debian %s-updates main\ndeb-src http://deb.debian.org/debian-security %s-security main\n' \
     "$VERSION_CODENAME" "$VERSION_CODENAME" "$VERSION_CODENAME" >"$apt/sources.list"
   local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=$apt/none"
               -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt" -o "Dir::Cache::archives=$apt/archives"
