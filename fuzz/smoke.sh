@@ -7,6 +7,8 @@
 cd "$(dirname "$0")/.." || exit 2
 B=${B:-build}
 pass=0; fail=0; secs=${FUZZ_SMOKE_SECONDS:-60}
+# the lines of a crash report worth a log: what failed, the input's file, the stack's top
+REPORT='ERROR|SUMMARY|Test unit written|malloc|runtime error|Assertion|\*\*\*|^    #[0-9] '
 
 # show_artifact H FILE: the input replayed where a crash shows its stack (libFuzzer prints none when
 # it crashes mid-symbolizing), and the input itself in the log when it is small (a CI machine's
@@ -14,7 +16,7 @@ pass=0; fail=0; secs=${FUZZ_SMOKE_SECONDS:-60}
 show_artifact() {
   local replay=$B/fuzz/$1-replay packed
   [ -x "$replay" ] && ASAN_OPTIONS=handle_abort=1:handle_sigill=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    "$replay" "$2" 2>&1 | grep -E "ERROR|runtime error|Assertion|\*\*\*|^    #[0-9]+ " | head -n 12
+    "$replay" "$2" 2>&1 | grep -E "$REPORT" | head -n 12
   packed=$(gzip -9c "$2" | base64 -w0)
   if [ "${#packed}" -le 65536 ]; then echo "  input ($(wc -c <"$2") bytes, gzip | base64): $packed"
   else echo "  input: $(wc -c <"$2") bytes, too large to print"; fi
@@ -32,7 +34,7 @@ for src in fuzz/fuzz_*.c; do
     echo "ok   fuzz smoke $h: $(echo "$out" | sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) .*/\1 runs in \2 s/p')"
     pass=$((pass+1))
   else
-    echo "$out" | grep -E "ERROR|SUMMARY|Test unit written|malloc|runtime error|Assertion|\*\*\*|^    #[0-9] " | head -n 16
+    echo "$out" | grep -E "$REPORT" | head -n 16
     artifact=$(echo "$out" | sed -n 's/.*Test unit written to //p' | tail -1)
     [ -n "$artifact" ] && show_artifact "$h" "$artifact"
     echo "FAIL fuzz smoke $h"; fail=$((fail+1))

@@ -23,10 +23,7 @@ fetch() {
   local bin=$1 dir=$2 newer=${3:-} src ver apt out
   src=$(dpkg-query -W -f='${source:Package}' "$bin" 2>/dev/null) || die "$bin is not installed (make deps)"
   ver=$(dpkg-query -W -f='${source:Version}' "$bin")
-  out="$dir/$src-${ver#*:}"
-  if [ -f "$out/.debsrc-done" ]; then echo "$out"; return; fi
-  apt="$dir/apt"
-  mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$dir"
+  mkdir -p "$dir/apt/lists/partial" "$dir/apt/archives/partial"
   dir=$(cd "$dir" && pwd); apt="$dir/apt"; out="$dir/$src-${ver#*:}"
   # one fetch at a time (make -j builds several libraries: apt's lists and archives take one user)
   exec 9>"$apt/fetch.lock" && flock 9

@@ -744,7 +744,8 @@ static void scan_mark(scan_capture *c, int k) {
     if (c) c->mark[k] = ftell(c->mem);
 }
 
-/* How much of an n-byte name a cap-byte buffer holds (the matches keep less anyway). */
+/* How much of an n-byte name a cap-byte buffer takes, as a printf precision (n may pass INT_MAX;
+   the matches keep less anyway). */
 static int scan_cut(size_t n, size_t cap) {
     return (int)(n < cap ? n : cap - 1);
 }
